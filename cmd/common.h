@@ -1,0 +1,59 @@
+/*
+ * common.h - what every subcommand needs: loading inputs, finding types,
+ * parsing numbers, reporting errors the one way structfit reports them.
+ */
+#ifndef SF_COMMON_H
+#define SF_COMMON_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "layout/model.h"
+#include "layout/typeset.h"
+#include "lib/err.h"
+
+#define SF_EXIT_OK 0
+#define SF_EXIT_FINDING 1
+#define SF_EXIT_ERROR 2
+
+enum sf_format {
+	SF_FMT_TEXT = 0,
+	SF_FMT_JSON,
+	SF_FMT_HTML,
+	SF_FMT_SARIF,
+	SF_FMT_JUNIT,
+	SF_FMT_GITHUB,
+};
+
+/* "structfit: " + formatted message + newline on stderr; returns 2. */
+int sf_die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print err->msg as "structfit: MSG"; returns 2. */
+int sf_report_err(const struct sf_err *err);
+
+/*
+ * Load every FILE into a new typeset.  `only` (NULL-terminated bare names,
+ * or NULL for all) lets the reader skip types nobody asked for.  On error
+ * prints the message and returns NULL.
+ */
+struct sf_typeset *sf_load_inputs(char **files, int nfiles,
+				  const char *const *only);
+
+/* Strip "struct ", "union ", "class " and surrounding blanks into buf. */
+const char *sf_bare_name(const char *name, char *buf, size_t bufsz);
+
+/*
+ * The one type called `name`.  Not found: prints "structfit: FILES: type
+ * 'NAME' not found" and returns NULL.  Several differing definitions: the
+ * first (largest) one, with a note on stderr.
+ */
+const struct sf_type *sf_find_type(const struct sf_typeset *ts,
+				   const char *name, char **files, int nfiles);
+
+/* Strict parsers: the whole string, no sign, no overflow.  0 or -1. */
+int sf_parse_u64(const char *s, uint64_t *out);
+int sf_parse_format(const char *s, unsigned allowed_mask, enum sf_format *out);
+
+/* `--help` text printer shared by subcommands. */
+void sf_print_usage(FILE *f, const char *usage);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * dwarf.h - read types from build artifacts into a typeset.
+ *
+ * The only interface to dwarf/, the only code that includes libdwarf and
+ * libelf.  A path may be an ELF relocatable object, shared library,
+ * executable, separate .debug file, a static archive (every member is
+ * read), or a directory (every ELF file below it, non-ELF files skipped).
+ */
+#ifndef SF_DWARF_H
+#define SF_DWARF_H
+
+#include "lib/err.h"
+#include "layout/typeset.h"
+
+struct sf_load_opts {
+	unsigned threads;          /* 0: one per online CPU */
+	/*
+	 * When non-NULL, only types whose name is in this NULL-terminated
+	 * list (bare names, without "struct ") need to be read in full; the
+	 * reader may skip the rest.  Types they contain are still resolved.
+	 */
+	const char *const *only;
+};
+
+/*
+ * Read every struct/union/class definition of `path` into ts.  On an
+ * unusable input (unreadable, not ELF, truncated, no DWARF) returns -1 with
+ * err set to "PATH: problem".  A directory holding no ELF file with DWARF
+ * is an error too.
+ */
+int sf_dwarf_load(struct sf_typeset *ts, const char *path,
+		  const struct sf_load_opts *opts, struct sf_err *err);
+
+#endif

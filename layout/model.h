@@ -1,0 +1,109 @@
+/*
+ * model.h - the plain type model every part of structfit shares.
+ *
+ * dwarf/ fills it, layout/ computes over it, report/ renders it.  Nothing
+ * here knows about DWARF.  A type is a struct, union or class with an array
+ * of members; all strings are interned in the owning typeset's string pool
+ * and all arrays live in its arena, so a type is never freed on its own.
+ *
+ *   struct sf_type
+ *   +------+------+------+-------+-------+-----------+-----------+----------+
+ *   | name | kind | size | align | flags | decl_file | decl_line | members ----> sf_member[nmembers]
+ *   +------+------+------+-------+-------+-----------+-----------+----------+
+ *
+ * Member offsets are in bytes from the start of the outermost type.  A
+ * bit-field's `offset` is the byte offset of its storage unit (a unit of
+ * `size` bytes, aligned down to `size`, as pahole shows it) and `bit_offset`
+ * counts bits from the start of that unit in memory order (DWARF 4's
+ * DW_AT_data_bit_offset minus 8 * offset, whatever the endianness).
+ *
+ * Anonymous struct/union members keep their inner type in `nested`; their
+ * members' offsets are absolute (relative to the outermost type), as pahole
+ * prints them.
+ */
+#ifndef SF_MODEL_H
+#define SF_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum sf_kind {
+	SF_KIND_STRUCT = 0,
+	SF_KIND_UNION,
+	SF_KIND_CLASS,
+};
+
+/* What a member's type is once typedefs and cv-qualifiers are stripped. */
+enum sf_tclass {
+	SF_T_OTHER = 0,
+	SF_T_INT,
+	SF_T_BOOL,
+	SF_T_ENUM,
+	SF_T_FLOAT,
+	SF_T_POINTER,
+	SF_T_STRUCT,
+	SF_T_UNION,
+	SF_T_ARRAY,
+};
+
+enum sf_member_flag {
+	SF_MF_BITFIELD = 1 << 0,
+	SF_MF_BASE = 1 << 1,         /* C++ base class subobject (pahole: <ancestor>) */
+	SF_MF_VIRTUAL_BASE = 1 << 2,
+	SF_MF_VPTR = 1 << 3,         /* compiler-made virtual table pointer */
+	SF_MF_FLEX_ARRAY = 1 << 4,   /* T x[] or T x[0] at the end */
+	SF_MF_SIGNED = 1 << 5,       /* integer/enum type is signed */
+	SF_MF_ALIGNED = 1 << 6,      /* DW_AT_alignment on the member or its type */
+	SF_MF_INCOMPLETE = 1 << 7,   /* type only declared: size unknown */
+};
+
+enum sf_type_flag {
+	SF_TF_PACKED = 1 << 0,       /* members sit below their natural alignment */
+	SF_TF_ALIGNED = 1 << 1,      /* DW_AT_alignment given on the type */
+	SF_TF_INCOMPLETE = 1 << 2,   /* a base or member type was never defined */
+	SF_TF_VARIANT = 1 << 3,      /* another, different definition has this name */
+	SF_TF_CXX = 1 << 4,          /* from a C++ compilation unit */
+	SF_TF_DECLARATION = 1 << 5,  /* only declared (never reported as a layout) */
+};
+
+struct sf_type;
+
+struct sf_member {
+	const char *name;        /* "" when anonymous */
+	const char *type_name;   /* C spelling before the name: "unsigned char",
+	                          * "const struct st_hash_type *", "void (*" */
+	const char *type_suffix; /* after the name: "[3][4]", ")(int)", or "" */
+	uint64_t offset;
+	uint64_t size;           /* bytes of the member's type; 0 for x[] */
+	uint32_t bit_offset;     /* bit-fields only */
+	uint32_t bit_size;       /* 0 unless a bit-field */
+	uint32_t align;          /* alignment of the member under the ABI */
+	uint8_t tclass;          /* enum sf_tclass */
+	uint16_t flags;          /* enum sf_member_flag */
+	const struct sf_type *nested; /* anonymous struct/union, else NULL */
+};
+
+struct sf_type {
+	const char *name;        /* "" when anonymous; C++ names qualified */
+	uint8_t kind;            /* enum sf_kind */
+	uint16_t flags;          /* enum sf_type_flag */
+	uint64_t size;
+	uint32_t align;
+	const char *decl_file;   /* "" when unknown */
+	uint32_t decl_line;
+	uint32_t nmembers;
+	struct sf_member *members;
+	const char *origin;      /* artifact it was read from: "a.o", "lib.a(x.o)" */
+	uint8_t addr_size;       /* pointer size of the ABI it was compiled for */
+	uint64_t hash;           /* of the definition, for deduplication */
+};
+
+static inline bool sf_member_is_bitfield(const struct sf_member *m)
+{
+	return m->bit_size != 0;
+}
+
+const char *sf_kind_name(enum sf_kind kind);
+
+#endif

@@ -1,0 +1,456 @@
+/*
+ * typeset.c - deduplicating type set: arena, string pool, two hash tables.
+ *
+ * Memory layout:
+ *
+ *   arena:   chunk -> chunk -> ...   each chunk a header + bump area; every
+ *            sf_type, member array and interned string is carved from it.
+ *   strings: open-addressed table of (hash, char*) slots, load <= 1/2.
+ *   types:   sf_type* array in insertion order.
+ *   by_hash: open-addressed table of type indexes keyed by definition hash.
+ *   by_name: open-addressed table of type indexes keyed by name (the first
+ *            type of each name), used for lookup and for variant marking.
+ *
+ * Hash tables store index + 1 so that 0 means an empty slot.  Capacities are
+ * powers of two; probing is linear.
+ */
+#include "typeset.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/xalloc.h"
+
+#define ARENA_CHUNK (256u * 1024u)
+
+/* Type flags that are part of a definition (not of where it was seen). */
+#define DEF_FLAGS (SF_TF_PACKED | SF_TF_ALIGNED | SF_TF_INCOMPLETE)
+
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t used;
+	size_t cap;
+	max_align_t data[];
+};
+
+struct strslot {
+	uint64_t hash;
+	const char *s;
+};
+
+struct sf_typeset {
+	struct arena_chunk *chunks;
+	size_t arena_bytes;
+
+	struct strslot *strs;
+	size_t nstrs, strcap;
+
+	struct sf_type **types;
+	size_t ntypes, typecap;
+
+	uint32_t *by_hash;
+	size_t hashcap;
+	uint32_t *by_name;
+	size_t namecap;
+	size_t nnames;
+};
+
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	/* FNV-1a, 64 bit: fast enough and well distributed for names. */
+	for (size_t i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+#define HASH_INIT 0xcbf29ce484222325ull
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+	return hash_bytes(h, s ? s : "", s ? strlen(s) + 1 : 1);
+}
+
+static uint64_t hash_u64(uint64_t h, uint64_t v)
+{
+	return hash_bytes(h, &v, sizeof(v));
+}
+
+struct sf_typeset *sf_typeset_new(void)
+{
+	return sf_xcalloc(1, sizeof(struct sf_typeset));
+}
+
+void sf_typeset_free(struct sf_typeset *ts)
+{
+	if (!ts)
+		return;
+	for (struct arena_chunk *c = ts->chunks, *n; c; c = n) {
+		n = c->next;
+		free(c);
+	}
+	free(ts->strs);
+	free(ts->types);
+	free(ts->by_hash);
+	free(ts->by_name);
+	free(ts);
+}
+
+void *sf_typeset_alloc(struct sf_typeset *ts, size_t size)
+{
+	size_t need = (size + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	struct arena_chunk *c = ts->chunks;
+
+	if (need < size)
+		return sf_xmalloc((size_t)-1);
+	if (!c || c->cap - c->used < need) {
+		size_t cap = need > ARENA_CHUNK ? need : ARENA_CHUNK;
+		c = sf_xmalloc(sizeof(*c) + cap);
+		c->cap = cap;
+		c->used = 0;
+		/* A large block goes behind the current chunk so the
+		 * current one keeps filling. */
+		if (ts->chunks && cap > ARENA_CHUNK) {
+			c->next = ts->chunks->next;
+			ts->chunks->next = c;
+		} else {
+			c->next = ts->chunks;
+			ts->chunks = c;
+		}
+		ts->arena_bytes += sizeof(*c) + cap;
+	}
+	void *p = (char *)c->data + c->used;
+	c->used += need;
+	assert(c->used <= c->cap);
+	memset(p, 0, size);
+	return p;
+}
+
+static void strs_grow(struct sf_typeset *ts)
+{
+	size_t ncap = ts->strcap ? ts->strcap * 2 : 1024;
+	struct strslot *n = sf_xcalloc(ncap, sizeof(*n));
+
+	for (size_t i = 0; i < ts->strcap; i++) {
+		if (!ts->strs[i].s)
+			continue;
+		size_t j = ts->strs[i].hash & (ncap - 1);
+		while (n[j].s)
+			j = (j + 1) & (ncap - 1);
+		n[j] = ts->strs[i];
+	}
+	free(ts->strs);
+	ts->strs = n;
+	ts->strcap = ncap;
+}
+
+const char *sf_typeset_intern_n(struct sf_typeset *ts, const char *s, size_t n)
+{
+	uint64_t h = hash_bytes(HASH_INIT, s, n);
+
+	if ((ts->nstrs + 1) * 2 > ts->strcap)
+		strs_grow(ts);
+	size_t j = h & (ts->strcap - 1);
+	for (; ts->strs[j].s; j = (j + 1) & (ts->strcap - 1)) {
+		const char *c = ts->strs[j].s;
+		if (ts->strs[j].hash == h && strncmp(c, s, n) == 0 && c[n] == '\0')
+			return c;
+	}
+	char *copy = sf_typeset_alloc(ts, n + 1);
+	memcpy(copy, s, n);
+	copy[n] = '\0';
+	ts->strs[j].hash = h;
+	ts->strs[j].s = copy;
+	ts->nstrs++;
+	return copy;
+}
+
+const char *sf_typeset_intern(struct sf_typeset *ts, const char *s)
+{
+	return sf_typeset_intern_n(ts, s ? s : "", s ? strlen(s) : 0);
+}
+
+static uint64_t hash_type_into(uint64_t h, const struct sf_type *t, unsigned depth)
+{
+	h = hash_str(h, t->name);
+	h = hash_u64(h, t->kind);
+	h = hash_u64(h, t->size);
+	h = hash_u64(h, t->align);
+	h = hash_u64(h, t->flags & DEF_FLAGS);
+	h = hash_u64(h, t->nmembers);
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		const struct sf_member *m = &t->members[i];
+		h = hash_str(h, m->name);
+		h = hash_str(h, m->type_name);
+		h = hash_str(h, m->type_suffix);
+		h = hash_u64(h, m->offset);
+		h = hash_u64(h, m->size);
+		h = hash_u64(h, ((uint64_t)m->bit_offset << 32) | m->bit_size);
+		h = hash_u64(h, ((uint64_t)m->align << 32) | m->flags);
+		if (m->nested && depth < 64)
+			h = hash_type_into(h, m->nested, depth + 1);
+	}
+	return h;
+}
+
+uint64_t sf_type_hash(const struct sf_type *t)
+{
+	return hash_type_into(HASH_INIT, t, 0);
+}
+
+static int str_eq(const char *a, const char *b)
+{
+	return a == b || strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+static int type_equal_depth(const struct sf_type *a, const struct sf_type *b,
+			    unsigned depth)
+{
+	if (a == b)
+		return 1;
+	if (depth > 64 || a->kind != b->kind || a->size != b->size ||
+	    a->align != b->align || a->nmembers != b->nmembers ||
+	    (a->flags & DEF_FLAGS) != (b->flags & DEF_FLAGS) ||
+	    !str_eq(a->name, b->name))
+		return 0;
+	for (uint32_t i = 0; i < a->nmembers; i++) {
+		const struct sf_member *x = &a->members[i], *y = &b->members[i];
+		if (x->offset != y->offset || x->size != y->size ||
+		    x->bit_offset != y->bit_offset ||
+		    x->bit_size != y->bit_size || x->align != y->align ||
+		    x->flags != y->flags || !str_eq(x->name, y->name) ||
+		    !str_eq(x->type_name, y->type_name) ||
+		    !str_eq(x->type_suffix, y->type_suffix))
+			return 0;
+		if (!x->nested != !y->nested)
+			return 0;
+		if (x->nested && !type_equal_depth(x->nested, y->nested, depth + 1))
+			return 0;
+	}
+	return 1;
+}
+
+int sf_type_equal(const struct sf_type *a, const struct sf_type *b)
+{
+	return type_equal_depth(a, b, 0);
+}
+
+static void rehash_types(struct sf_typeset *ts)
+{
+	size_t ncap = ts->hashcap ? ts->hashcap * 2 : 1024;
+
+	free(ts->by_hash);
+	ts->by_hash = sf_xcalloc(ncap, sizeof(uint32_t));
+	ts->hashcap = ncap;
+	for (size_t i = 0; i < ts->ntypes; i++) {
+		size_t j = ts->types[i]->hash & (ncap - 1);
+		while (ts->by_hash[j])
+			j = (j + 1) & (ncap - 1);
+		ts->by_hash[j] = (uint32_t)(i + 1);
+	}
+}
+
+static uint64_t name_hash(const char *name)
+{
+	return hash_str(HASH_INIT, name);
+}
+
+static void rehash_names(struct sf_typeset *ts)
+{
+	size_t ncap = ts->namecap ? ts->namecap * 2 : 1024;
+	uint32_t *n = sf_xcalloc(ncap, sizeof(uint32_t));
+
+	for (size_t i = 0; i < ts->namecap; i++) {
+		uint32_t idx = ts->by_name[i];
+		if (!idx)
+			continue;
+		size_t j = name_hash(ts->types[idx - 1]->name) & (ncap - 1);
+		while (n[j])
+			j = (j + 1) & (ncap - 1);
+		n[j] = idx;
+	}
+	free(ts->by_name);
+	ts->by_name = n;
+	ts->namecap = ncap;
+}
+
+/* Index + 1 of the first type named `name`, or 0. */
+static uint32_t first_named(const struct sf_typeset *ts, const char *name)
+{
+	if (!ts->namecap)
+		return 0;
+	size_t j = name_hash(name) & (ts->namecap - 1);
+	for (; ts->by_name[j]; j = (j + 1) & (ts->namecap - 1))
+		if (str_eq(ts->types[ts->by_name[j] - 1]->name, name))
+			return ts->by_name[j];
+	return 0;
+}
+
+static void index_name(struct sf_typeset *ts, uint32_t idx)
+{
+	if ((ts->nnames + 1) * 2 > ts->namecap)
+		rehash_names(ts);
+	size_t j = name_hash(ts->types[idx - 1]->name) & (ts->namecap - 1);
+	while (ts->by_name[j])
+		j = (j + 1) & (ts->namecap - 1);
+	ts->by_name[j] = idx;
+	ts->nnames++;
+}
+
+static void mark_variants(struct sf_typeset *ts, const char *name)
+{
+	/* Rare (differing definitions), so a linear pass is fine. */
+	for (size_t i = 0; i < ts->ntypes; i++)
+		if (str_eq(ts->types[i]->name, name))
+			ts->types[i]->flags |= SF_TF_VARIANT;
+}
+
+const struct sf_type *sf_typeset_add(struct sf_typeset *ts, struct sf_type *t)
+{
+	t->hash = sf_type_hash(t);
+	if ((ts->ntypes + 1) * 2 > ts->hashcap)
+		rehash_types(ts);
+
+	size_t j = t->hash & (ts->hashcap - 1);
+	for (; ts->by_hash[j]; j = (j + 1) & (ts->hashcap - 1)) {
+		struct sf_type *o = ts->types[ts->by_hash[j] - 1];
+		if (o->hash == t->hash && sf_type_equal(o, t))
+			return o;
+	}
+
+	if (ts->ntypes >= UINT32_MAX - 1)
+		return sf_xmalloc((size_t)-1); /* 4 billion types: out of memory */
+	SF_GROW(ts->types, ts->ntypes, ts->typecap);
+	ts->types[ts->ntypes++] = t;
+	ts->by_hash[j] = (uint32_t)ts->ntypes;
+
+	/* Anonymous types are never looked up by name nor variants. */
+	if (t->name && t->name[0]) {
+		if (first_named(ts, t->name)) {
+			t->flags |= SF_TF_VARIANT;
+			mark_variants(ts, t->name);
+		} else {
+			index_name(ts, (uint32_t)ts->ntypes);
+		}
+	}
+	return t;
+}
+
+void sf_typeset_absorb(struct sf_typeset *dst, struct sf_typeset *src)
+{
+	/* Types keep pointing into src's arena: hand its chunks over. */
+	struct arena_chunk *last = src->chunks;
+
+	while (last && last->next)
+		last = last->next;
+	if (last) {
+		last->next = dst->chunks;
+		dst->chunks = src->chunks;
+		/* keep the chunk with most room at the head: dst's old head */
+		src->chunks = NULL;
+	}
+	dst->arena_bytes += src->arena_bytes;
+	for (size_t i = 0; i < src->ntypes; i++) {
+		struct sf_type *t = src->types[i];
+		t->flags &= (uint16_t)~SF_TF_VARIANT;
+		sf_typeset_add(dst, t);
+	}
+	sf_typeset_free(src);
+}
+
+size_t sf_typeset_count(const struct sf_typeset *ts)
+{
+	return ts->ntypes;
+}
+
+const struct sf_type *sf_typeset_get(const struct sf_typeset *ts, size_t i)
+{
+	assert(i < ts->ntypes);
+	return ts->types[i];
+}
+
+/* "struct x" -> kind STRUCT, "x"; no prefix -> kind -1. */
+static const char *split_kind(const char *name, int *kind)
+{
+	static const struct {
+		const char *prefix;
+		int kind;
+	} prefixes[] = {
+		{ "struct ", SF_KIND_STRUCT },
+		{ "union ", SF_KIND_UNION },
+		{ "class ", SF_KIND_CLASS },
+	};
+
+	while (*name == ' ' || *name == '\t')
+		name++;
+	*kind = -1;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t n = strlen(prefixes[i].prefix);
+		if (strncmp(name, prefixes[i].prefix, n) == 0) {
+			*kind = prefixes[i].kind;
+			name += n;
+			while (*name == ' ')
+				name++;
+			break;
+		}
+	}
+	return name;
+}
+
+static int kind_matches(int want, int have)
+{
+	/* C++ "struct" and "class" differ only in default access. */
+	if (want < 0 || want == have)
+		return 1;
+	return want != SF_KIND_UNION && have != SF_KIND_UNION;
+}
+
+size_t sf_typeset_find(const struct sf_typeset *ts, const char *name,
+		       const struct sf_type **out, size_t max)
+{
+	int kind;
+	const char *bare = split_kind(name, &kind);
+	size_t n = strlen(bare);
+
+	while (n && (bare[n - 1] == ' ' || bare[n - 1] == '\t'))
+		n--;
+	char *key = sf_xstrndup(bare, n);
+	size_t found = 0;
+	uint32_t first = first_named(ts, key);
+
+	if (first) {
+		for (size_t i = first - 1; i < ts->ntypes; i++) {
+			const struct sf_type *t = ts->types[i];
+			if (!str_eq(t->name, key) || !kind_matches(kind, t->kind))
+				continue;
+			if (found < max)
+				out[found] = t;
+			found++;
+			if (!(t->flags & SF_TF_VARIANT))
+				break;
+		}
+	}
+	free(key);
+	return found;
+}
+
+size_t sf_typeset_bytes(const struct sf_typeset *ts)
+{
+	return ts->arena_bytes + ts->strcap * sizeof(struct strslot) +
+	       ts->typecap * sizeof(void *) +
+	       (ts->hashcap + ts->namecap) * sizeof(uint32_t);
+}
+
+const char *sf_kind_name(enum sf_kind kind)
+{
+	switch (kind) {
+	case SF_KIND_STRUCT: return "struct";
+	case SF_KIND_UNION: return "union";
+	case SF_KIND_CLASS: return "class";
+	}
+	return "struct";
+}

@@ -1,0 +1,67 @@
+/*
+ * typeset.h - the set of types read from all inputs, deduplicated.
+ *
+ * A typeset owns an arena (every sf_type, member array and string of its
+ * types lives there, freed all at once) and a string pool that interns
+ * names, so the same member or type name read from 2,000 compilation units
+ * is stored once.  Types are kept in the order they were first seen.
+ *
+ *   types[]  : sf_type* in insertion order
+ *   by_hash  : open-addressed table, definition hash -> index in types[]
+ *   by_name  : open-addressed table, name -> index of first type so named
+ *
+ * Adding a type that is identical (same name, kind, size and members) to
+ * one already present returns the one present; adding a different
+ * definition under a known name keeps both and flags both SF_TF_VARIANT.
+ * Memory is therefore proportional to unique types, not to inputs.
+ *
+ * A typeset is not thread-safe; readers on several threads each fill their
+ * own and sf_typeset_absorb() merges them.
+ */
+#ifndef SF_TYPESET_H
+#define SF_TYPESET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+
+struct sf_typeset;
+
+struct sf_typeset *sf_typeset_new(void);
+void sf_typeset_free(struct sf_typeset *ts);
+
+/* Zeroed memory that lives as long as the typeset. */
+void *sf_typeset_alloc(struct sf_typeset *ts, size_t size);
+/* The interned copy of s (or of its first n bytes). */
+const char *sf_typeset_intern(struct sf_typeset *ts, const char *s);
+const char *sf_typeset_intern_n(struct sf_typeset *ts, const char *s, size_t n);
+
+/* Hash of a definition (name, kind, size, members, nested types). */
+uint64_t sf_type_hash(const struct sf_type *t);
+int sf_type_equal(const struct sf_type *a, const struct sf_type *b);
+
+/*
+ * Add t, whose memory came from this typeset.  Computes t->hash.  Returns
+ * the type kept: t itself, or an identical type already present.
+ */
+const struct sf_type *sf_typeset_add(struct sf_typeset *ts, struct sf_type *t);
+
+/* Move every type of src into dst (deduplicating); src is freed. */
+void sf_typeset_absorb(struct sf_typeset *dst, struct sf_typeset *src);
+
+size_t sf_typeset_count(const struct sf_typeset *ts);
+const struct sf_type *sf_typeset_get(const struct sf_typeset *ts, size_t i);
+
+/*
+ * Types named `name`: "st_table", "struct st_table", "union u",
+ * "class ns::C".  A kind prefix must match the kind.  Returns how many
+ * were found and stores up to max of them in out[].
+ */
+size_t sf_typeset_find(const struct sf_typeset *ts, const char *name,
+		       const struct sf_type **out, size_t max);
+
+/* Bytes held by the arena (for benchmarks and memory tests). */
+size_t sf_typeset_bytes(const struct sf_typeset *ts);
+
+#endif

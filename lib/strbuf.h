@@ -1,0 +1,44 @@
+/*
+ * strbuf.h - a growable, always NUL-terminated string (after git's strbuf).
+ *
+ *   struct strbuf { char *buf; size_t len; size_t alloc; }
+ *
+ * buf[len] is always '\0'; alloc counts the bytes allocated (0 while buf
+ * points at a shared empty string, so an initialized strbuf costs nothing).
+ * Use it instead of snprintf juggling: sb_addf appends formatted text.
+ */
+#ifndef SF_STRBUF_H
+#define SF_STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+
+extern char sb_empty_[1];
+#define STRBUF_INIT { sb_empty_, 0, 0 }
+
+void sb_init(struct strbuf *sb);
+void sb_release(struct strbuf *sb);
+void sb_grow(struct strbuf *sb, size_t extra);
+void sb_add(struct strbuf *sb, const void *data, size_t n);
+void sb_adds(struct strbuf *sb, const char *s);
+void sb_addch(struct strbuf *sb, int c);
+void sb_addchars(struct strbuf *sb, int c, size_t n);
+void sb_addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* JSON string literal, quotes included */
+void sb_add_json_str(struct strbuf *sb, const char *s);
+/* XML/HTML text, escaped */
+void sb_add_xml(struct strbuf *sb, const char *s);
+void sb_reset(struct strbuf *sb);
+void sb_setlen(struct strbuf *sb, size_t len);
+/* hand the buffer to the caller (free() it); sb is reset */
+char *sb_detach(struct strbuf *sb);
+
+#endif

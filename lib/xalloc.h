@@ -1,0 +1,34 @@
+/*
+ * xalloc.h - allocation that never returns NULL.
+ *
+ * Out of memory is not something structfit can work around: like git's
+ * xmalloc, these print "structfit: out of memory" and exit with status 2.
+ * Every allocation in the tree goes through them, so every allocation is
+ * checked in exactly one place.
+ */
+#ifndef SF_XALLOC_H
+#define SF_XALLOC_H
+
+#include <stddef.h>
+
+void *sf_xmalloc(size_t n);
+void *sf_xcalloc(size_t nmemb, size_t size);
+void *sf_xrealloc(void *p, size_t n);
+/* realloc to nmemb * size, failing (not wrapping) on overflow */
+void *sf_xreallocarray(void *p, size_t nmemb, size_t size);
+char *sf_xstrdup(const char *s);
+char *sf_xstrndup(const char *s, size_t n);
+
+/* Grow array `a` (of `cap` elements) so that index `n` fits. */
+#define SF_GROW(a, n, cap)                                                   \
+	do {                                                                 \
+		if ((size_t)(n) >= (cap)) {                                  \
+			size_t sf_nc_ = (cap) ? (cap) * 2 : 16;              \
+			while (sf_nc_ <= (size_t)(n))                        \
+				sf_nc_ *= 2;                                 \
+			(a) = sf_xreallocarray((a), sf_nc_, sizeof(*(a)));   \
+			(cap) = sf_nc_;                                      \
+		}                                                            \
+	} while (0)
+
+#endif
