@@ -1,0 +1,68 @@
+/*
+ * rank.h - the `structfit holes` ranking: which types waste the most.
+ *
+ * A ranking is a growable array of small entries, one per type kept, each
+ * a copy of the few numbers the ranking needs (so the struct sf_layout of
+ * every type can be released as soon as it was added):
+ *
+ *   struct sf_rank { opts | v -> [entry][entry]...[entry] | n | alloc }
+ *   entry = { type*, waste, size, nholes, sum_holes, padding }
+ *
+ * Usage: sf_rank_init(), sf_rank_add() for each type (entries under
+ * opts.min_waste are dropped right away), sf_rank_finish() sorts and
+ * truncates to opts.limit, then report/ renders v[0..n), then
+ * sf_rank_release().
+ *
+ * Orders are total, so output is deterministic: waste (largest first),
+ * size (largest first) or name (A..Z); ties broken by name, then size
+ * (larger first), then kind, decl_file, decl_line and origin.
+ */
+#ifndef SF_RANK_H
+#define SF_RANK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "holes.h"
+#include "model.h"
+
+enum sf_rank_sort {
+	SF_RANK_BY_WASTE = 0,
+	SF_RANK_BY_SIZE,
+	SF_RANK_BY_NAME,
+};
+
+struct sf_rank_opts {
+	enum sf_rank_sort sort;
+	uint64_t min_waste;     /* keep types wasting at least this many bytes */
+	size_t limit;           /* keep the first `limit` after sorting; 0: all */
+};
+
+struct sf_rank_entry {
+	const struct sf_type *type;
+	uint64_t waste;         /* sum_holes + padding */
+	uint64_t size;
+	uint32_t nholes;
+	uint64_t sum_holes;
+	uint64_t padding;
+};
+
+struct sf_rank {
+	struct sf_rank_opts opts;
+	struct sf_rank_entry *v;
+	size_t n;
+	size_t alloc;
+};
+
+void sf_rank_init(struct sf_rank *r, const struct sf_rank_opts *opts);
+/* Add t with its computed layout l (not kept); filtered by min_waste. */
+void sf_rank_add(struct sf_rank *r, const struct sf_type *t,
+		 const struct sf_layout *l);
+/* Sort by opts.sort and cut to opts.limit. */
+void sf_rank_finish(struct sf_rank *r);
+void sf_rank_release(struct sf_rank *r);
+
+/* "waste", "size", "name" -> enum; 0, or -1 for anything else. */
+int sf_rank_parse_sort(const char *s, enum sf_rank_sort *out);
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * report.h - renderers for `show` and `holes`: pahole-like text and JSON.
+ *
+ * report/ never computes a layout: every renderer takes a type together
+ * with the struct sf_layout that layout/holes.c computed for it (and the
+ * ranking that layout/rank.c built), and only appends text to a strbuf.
+ * Nothing here prints or allocates beyond the strbuf, so a caller streams:
+ *
+ *   struct strbuf sb = STRBUF_INIT;
+ *   for each type t:
+ *       sf_layout_compute(t, cacheline, &l);
+ *       sf_render_text_type(&sb, t, &l, &opts);   // or sf_render_json_type
+ *       fwrite(sb.buf, 1, sb.len, stdout); sb_reset(&sb);
+ *       sf_layout_release(&l);
+ *
+ * so memory stays proportional to one type even for a kernel's 50,000.
+ *
+ * Text (sf_render_text_type) is byte for byte what pahole 1.24 prints for
+ * one type, from "struct NAME {" to the closing summary comment and "};",
+ * ending in a newline but with no blank line after it (pahole separates
+ * types by one blank line: the caller adds it between types).
+ *
+ * JSON for show is one document {"types":[T,T,...]} written in three
+ * steps: begin, one call per type, end.  struct sf_json_stream remembers
+ * whether a comma is due; zero it (or use SF_JSON_STREAM_INIT) first.
+ */
+#ifndef SF_REPORT_H
+#define SF_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "layout/holes.h"
+#include "layout/model.h"
+#include "layout/rank.h"
+#include "lib/strbuf.h"
+
+struct sf_text_opts {
+	unsigned cacheline;     /* bytes; 0 means 64 (must equal the layout's) */
+	bool show_origin;       /* add a comment naming t->origin after "{" */
+};
+
+/* One type in pahole's text format (see top comment). */
+void sf_render_text_type(struct strbuf *out, const struct sf_type *t,
+			 const struct sf_layout *l,
+			 const struct sf_text_opts *o);
+
+struct sf_json_stream {
+	size_t ntypes;          /* types written so far */
+};
+#define SF_JSON_STREAM_INIT { 0 }
+
+void sf_render_json_begin(struct strbuf *out, struct sf_json_stream *js);
+void sf_render_json_type(struct strbuf *out, struct sf_json_stream *js,
+			 const struct sf_type *t, const struct sf_layout *l);
+/* Closes the document and ends it with a newline. */
+void sf_render_json_end(struct strbuf *out, struct sf_json_stream *js);
+
+/*
+ * The `holes` ranking (already filtered, sorted and truncated by
+ * sf_rank_finish()).  Text: a header line, then one line per type:
+ * waste, size, holes, padding, name, decl_file:decl_line.  JSON:
+ * {"types":[{name,kind,size,waste,holes,sum_holes,padding,decl_file,
+ * decl_line,origin}]}.
+ */
+void sf_render_rank_text(struct strbuf *out, const struct sf_rank *r);
+void sf_render_rank_json(struct strbuf *out, const struct sf_rank *r);
+
+#endif
