@@ -1,0 +1,145 @@
+/*
+ * common.c - loading inputs, finding types, strict option parsing and the
+ * one way structfit reports errors ("structfit: FILE: problem", exit 2).
+ */
+#include "common.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dwarf/dwarf.h"
+#include "lib/strbuf.h"
+
+int sf_die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("structfit: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return SF_EXIT_ERROR;
+}
+
+int sf_report_err(const struct sf_err *err)
+{
+	fprintf(stderr, "structfit: %s\n", err->msg[0] ? err->msg : "unknown error");
+	return SF_EXIT_ERROR;
+}
+
+struct sf_typeset *sf_load_inputs(char **files, int nfiles,
+				  const char *const *only)
+{
+	struct sf_typeset *ts = sf_typeset_new();
+	struct sf_load_opts opts = { .threads = 0, .only = only };
+	struct sf_err err = { "" };
+
+	if (nfiles <= 0) {
+		sf_die_usage("no input FILE given; see --help");
+		sf_typeset_free(ts);
+		return NULL;
+	}
+	for (int i = 0; i < nfiles; i++) {
+		if (sf_dwarf_load(ts, files[i], &opts, &err) < 0) {
+			sf_report_err(&err);
+			sf_typeset_free(ts);
+			return NULL;
+		}
+	}
+	return ts;
+}
+
+const char *sf_bare_name(const char *name, char *buf, size_t bufsz)
+{
+	static const char *const prefixes[] = { "struct ", "union ", "class " };
+
+	while (*name == ' ' || *name == '\t')
+		name++;
+	for (size_t i = 0; i < 3; i++) {
+		size_t n = strlen(prefixes[i]);
+		if (!strncmp(name, prefixes[i], n)) {
+			name += n;
+			break;
+		}
+	}
+	while (*name == ' ')
+		name++;
+	snprintf(buf, bufsz, "%s", name);
+	for (size_t n = strlen(buf); n && (buf[n - 1] == ' ' || buf[n - 1] == '\t'); n--)
+		buf[n - 1] = '\0';
+	return buf;
+}
+
+static void join_files(struct strbuf *sb, char **files, int nfiles)
+{
+	for (int i = 0; i < nfiles; i++) {
+		if (i)
+			sb_adds(sb, nfiles == 2 ? " and " : ", ");
+		sb_adds(sb, files[i]);
+	}
+}
+
+const struct sf_type *sf_find_type(const struct sf_typeset *ts,
+				   const char *name, char **files, int nfiles)
+{
+	const struct sf_type *found[64];
+	size_t n = sf_typeset_find(ts, name, found, 64);
+
+	if (n == 0) {
+		struct strbuf sb = STRBUF_INIT;
+		join_files(&sb, files, nfiles);
+		sf_die_usage("%s: type '%s' not found", sb.buf, name);
+		sb_release(&sb);
+		return NULL;
+	}
+	const struct sf_type *best = found[0];
+	size_t shown = n < 64 ? n : 64;
+	for (size_t i = 1; i < shown; i++)
+		if (found[i]->size > best->size)
+			best = found[i];
+	if (n > 1)
+		fprintf(stderr, "structfit: note: %zu differing definitions of '%s'; "
+			"using the largest (%llu bytes, %s:%u)\n", n, name,
+			(unsigned long long)best->size, best->decl_file,
+			best->decl_line);
+	return best;
+}
+
+int sf_parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int sf_parse_format(const char *s, unsigned allowed_mask, enum sf_format *out)
+{
+	static const char *const names[] = {
+		[SF_FMT_TEXT] = "text", [SF_FMT_JSON] = "json",
+		[SF_FMT_HTML] = "html", [SF_FMT_SARIF] = "sarif",
+		[SF_FMT_JUNIT] = "junit", [SF_FMT_GITHUB] = "github",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if ((allowed_mask & (1u << i)) && !strcmp(s, names[i])) {
+			*out = (enum sf_format)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void sf_print_usage(FILE *f, const char *usage)
+{
+	fputs(usage, f);
+}

@@ -1,0 +1,69 @@
+/*
+ * main.c - structfit's entry point: dispatch to one builtin per subcommand,
+ * the way git dispatches its cmd_* builtins from a table.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "common.h"
+#include "version.h"
+
+struct builtin {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct builtin builtins[] = {
+	{ "show", cmd_show, "print each struct's layout with its holes (pahole style)" },
+	{ "holes", cmd_holes, "rank the structs that waste the most bytes" },
+	{ "suggest", cmd_suggest, "propose a reordering and narrowings for one struct" },
+	{ "fit", cmd_fit, "the size class a struct (or sum of structs) lands in" },
+	{ "classes", cmd_classes, "list the size-class presets" },
+	{ "check", cmd_check, "gate CI on a budget file of sizeof rules" },
+	{ "diff", cmd_diff, "compare the layouts of two builds" },
+	{ "patch", cmd_patch, "write a suggestion as a patch to the source" },
+};
+
+#define NBUILTINS (sizeof(builtins) / sizeof(builtins[0]))
+
+static void usage(FILE *f)
+{
+	fputs("usage: structfit [--version] [--help] COMMAND [OPTIONS] FILE...\n\n"
+	      "commands:\n", f);
+	for (size_t i = 0; i < NBUILTINS; i++)
+		fprintf(f, "   %-9s %s\n", builtins[i].name, builtins[i].summary);
+	fputs("\nFILE: an ELF object, shared library, executable, separate .debug file,\n"
+	      "static archive or directory.  'structfit COMMAND --help' for its options.\n"
+	      "Exit status: 0 ok, 1 a finding you asked to fail on, 2 usage or input error.\n",
+	      f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return SF_EXIT_ERROR;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		if (argc > 2 && strcmp(argv[1], "help") == 0) {
+			char *sub[] = { argv[2], "--help", NULL };
+			for (size_t i = 0; i < NBUILTINS; i++)
+				if (!strcmp(builtins[i].name, argv[2]))
+					return builtins[i].fn(2, sub);
+		}
+		usage(stdout);
+		return SF_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("structfit %s\n", SF_VERSION);
+		return SF_EXIT_OK;
+	}
+	for (size_t i = 0; i < NBUILTINS; i++)
+		if (!strcmp(builtins[i].name, argv[1]))
+			return builtins[i].fn(argc - 1, argv + 1);
+	return sf_die_usage("'%s' is not a structfit command; see 'structfit --help'",
+			    argv[1]);
+}
