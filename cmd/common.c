@@ -11,6 +11,7 @@
 
 #include "dwarf/dwarf.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
 
 int sf_die_usage(const char *fmt, ...)
 {
@@ -143,3 +144,36 @@ void sf_print_usage(FILE *f, const char *usage)
 {
 	fputs(usage, f);
 }
+
+/* Parse a cacheline size: a power of two from 8 to 65536. */
+int sf_parse_cacheline(const char *arg, unsigned *out)
+{
+	uint64_t v;
+
+	if (sf_parse_u64(arg, &v) < 0 || v < 8 || v > 65536 || (v & (v - 1)))
+		return sf_die_usage("--cacheline: '%s' is not a power of two from 8 to 65536",
+				    arg);
+	*out = (unsigned)v;
+	return 0;
+}
+
+/* NULL-terminated bare names for the reader, or NULL for all types. */
+const char **sf_only_names(const char *const *types, size_t ntypes)
+{
+	if (!ntypes)
+		return NULL;
+	const char **only = sf_xcalloc(ntypes + 1, sizeof(*only));
+	for (size_t i = 0; i < ntypes; i++) {
+		char buf[1024];
+		only[i] = sf_xstrdup(sf_bare_name(types[i], buf, sizeof(buf)));
+	}
+	return only;
+}
+
+void sf_free_only_names(const char **only)
+{
+	for (size_t i = 0; only && only[i]; i++)
+		free((char *)only[i]);
+	free(only);
+}
+

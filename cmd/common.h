@@ -53,6 +53,14 @@ const struct sf_type *sf_find_type(const struct sf_typeset *ts,
 int sf_parse_u64(const char *s, uint64_t *out);
 int sf_parse_format(const char *s, unsigned allowed_mask, enum sf_format *out);
 
+/* --cacheline N: a power of two from 8 to 65536; prints the error. */
+int sf_parse_cacheline(const char *arg, unsigned *out);
+
+/* -t NAMEs as the NULL-terminated bare-name list the reader takes
+ * (NULL when there are none); free with sf_free_only_names. */
+const char **sf_only_names(const char *const *types, size_t ntypes);
+void sf_free_only_names(const char **only);
+
 /* `--help` text printer shared by subcommands. */
 void sf_print_usage(FILE *f, const char *usage);
 

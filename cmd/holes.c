@@ -1,0 +1,159 @@
+/*
+ * holes.c - 'structfit holes': rank the types that waste the most bytes.
+ *
+ * Each type's layout is computed, its few numbers copied into the ranking
+ * and the layout released at once, so memory is one entry per type.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+
+#include "builtin.h"
+#include "common.h"
+#include "layout/holes.h"
+#include "layout/rank.h"
+#include "lib/strbuf.h"
+#include "report/html.h"
+#include "report/report.h"
+
+static const char holes_usage[] =
+	"usage: structfit holes [--min-waste N] [--sort waste|size|name] [--limit N]\n"
+	"                       [--format text|json|html] [--cacheline N] FILE...\n"
+	"\n"
+	"Rank the structs, unions and classes of FILE by the bytes they waste\n"
+	"(holes + trailing padding), one line each.\n"
+	"\n"
+	"  -m, --min-waste N   only types wasting at least N bytes (default 1)\n"
+	"  -s, --sort KEY      waste (default), size or name\n"
+	"  -n, --limit N       at most N lines\n"
+	"  -f, --format FMT    text (default), json or html (ranking + maps)\n"
+	"  -c, --cacheline N   cacheline size for the html maps (default 64)\n"
+	"  -h, --help          this help\n"
+	"\n"
+	"Exit status: 0 ok, 2 usage error or unusable input.\n";
+
+struct holes_opts {
+	struct sf_rank_opts rank;
+	enum sf_format format;
+	unsigned cacheline;
+};
+
+static int parse_count(const char *opt, const char *arg, uint64_t *out)
+{
+	if (sf_parse_u64(arg, out) < 0)
+		return sf_die_usage("%s: '%s' is not a non-negative number", opt, arg);
+	return 0;
+}
+
+static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "min-waste", required_argument, NULL, 'm' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "limit", required_argument, NULL, 'n' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "cacheline", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "m:s:n:f:c:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			if (parse_count("--min-waste", optarg, &o->rank.min_waste) < 0)
+				return -1;
+			break;
+		case 's':
+			if (sf_rank_parse_sort(optarg, &o->rank.sort) < 0)
+				return sf_die_usage("--sort: '%s' is not one of waste, size, name",
+						    optarg);
+			break;
+		case 'n':
+			if (parse_count("--limit", optarg, &v) < 0)
+				return -1;
+			o->rank.limit = (size_t)v;
+			break;
+		case 'f':
+			if (sf_parse_format(optarg, 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON |
+					    1u << SF_FMT_HTML, &o->format) < 0)
+				return sf_die_usage("--format: '%s' is not one of text, json, html",
+						    optarg);
+			break;
+		case 'c':
+			if (sf_parse_cacheline(optarg, &o->cacheline) < 0)
+				return -1;
+			break;
+		case 'h':
+			fputs(holes_usage, stdout);
+			return 1;
+		default:
+			fputs(holes_usage, stderr);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void rank_all(struct sf_rank *r, const struct sf_typeset *ts,
+		     unsigned cacheline)
+{
+	for (size_t i = 0; i < sf_typeset_count(ts); i++) {
+		const struct sf_type *t = sf_typeset_get(ts, i);
+		struct sf_layout l;
+
+		sf_layout_compute(t, cacheline, &l);
+		sf_rank_add(r, t, &l);
+		sf_layout_release(&l);
+	}
+	sf_rank_finish(r);
+}
+
+static void render_html(struct strbuf *sb, const struct sf_rank *r,
+			unsigned cacheline)
+{
+	sf_render_html_begin(sb, "structfit holes");
+	sf_render_html_rank(sb, r);
+	for (size_t i = 0; i < r->n; i++) {
+		struct sf_layout l;
+
+		sf_layout_compute(r->v[i].type, cacheline, &l);
+		sf_render_html_type(sb, r->v[i].type, &l, cacheline);
+		sf_layout_release(&l);
+	}
+	sf_render_html_end(sb);
+}
+
+int cmd_holes(int argc, char **argv)
+{
+	struct holes_opts o = {
+		.rank = { .sort = SF_RANK_BY_WASTE, .min_waste = 1 },
+		.cacheline = 64,
+	};
+	int r = parse_holes_opts(argc, argv, &o);
+
+	if (r)
+		return r > 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
+	struct sf_typeset *ts = sf_load_inputs(argv + optind, argc - optind, NULL);
+	if (!ts)
+		return SF_EXIT_ERROR;
+
+	struct sf_rank rank;
+	struct strbuf sb = STRBUF_INIT;
+
+	sf_rank_init(&rank, &o.rank);
+	rank_all(&rank, ts, o.cacheline);
+	if (o.format == SF_FMT_JSON)
+		sf_render_rank_json(&sb, &rank);
+	else if (o.format == SF_FMT_HTML)
+		render_html(&sb, &rank, o.cacheline);
+	else
+		sf_render_rank_text(&sb, &rank);
+	fwrite(sb.buf, 1, sb.len, stdout);
+	sb_release(&sb);
+	sf_rank_release(&rank);
+	sf_typeset_free(ts);
+	if (fflush(stdout) || ferror(stdout))
+		return sf_die_usage("error writing the output");
+	return SF_EXIT_OK;
+}

@@ -1,0 +1,177 @@
+/*
+ * show.c - 'structfit show': every struct/union/class's layout, pahole style.
+ *
+ * Types are rendered one at a time into a strbuf that is flushed after each,
+ * so output streams and memory stays that of one rendered type.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "common.h"
+#include "layout/holes.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "report/html.h"
+#include "report/report.h"
+
+static const char show_usage[] =
+	"usage: structfit show [-t NAME]... [--format text|json|html] [--cacheline N] FILE...\n"
+	"\n"
+	"Print the layout of every struct, union and class defined in FILE's DWARF,\n"
+	"with its holes, padding and cacheline boundaries, as pahole does.\n"
+	"\n"
+	"  -t, --type NAME     only this type (repeatable): 'st_table' or 'struct st_table'\n"
+	"  -f, --format FMT    text (default), json or html\n"
+	"  -c, --cacheline N   cacheline size in bytes (default 64)\n"
+	"      --origin        name the file each type was read from\n"
+	"  -h, --help          this help\n"
+	"\n"
+	"FILE: ELF object, shared library, executable, .debug file, archive or directory.\n"
+	"Exit status: 0 ok, 2 usage error or unusable input.\n";
+
+struct show_opts {
+	const char **types;
+	size_t ntypes;
+	enum sf_format format;
+	unsigned cacheline;
+	int origin;
+};
+
+static int parse_show_opts(int argc, char **argv, struct show_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "type", required_argument, NULL, 't' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "cacheline", required_argument, NULL, 'c' },
+		{ "origin", no_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "t:f:c:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			o->types = sf_xreallocarray(o->types, o->ntypes + 1,
+						    sizeof(*o->types));
+			o->types[o->ntypes++] = optarg;
+			break;
+		case 'f':
+			if (sf_parse_format(optarg, 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON |
+					    1u << SF_FMT_HTML, &o->format) < 0)
+				return sf_die_usage("--format: '%s' is not one of text, json, html",
+						    optarg);
+			break;
+		case 'c':
+			if (sf_parse_cacheline(optarg, &o->cacheline) < 0)
+				return -1;
+			break;
+		case 'o':
+			o->origin = 1;
+			break;
+		case 'h':
+			fputs(show_usage, stdout);
+			return 1;
+		default:
+			fputs(show_usage, stderr);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct show_out {
+	struct strbuf sb;
+	struct sf_json_stream js;
+	size_t ntext;
+};
+
+static void flush(struct strbuf *sb)
+{
+	fwrite(sb->buf, 1, sb->len, stdout);
+	sb_reset(sb);
+}
+
+static void show_one(struct show_out *so, const struct show_opts *o,
+		     const struct sf_type *t)
+{
+	struct sf_layout l;
+	struct sf_text_opts to = { .cacheline = o->cacheline, .show_origin = o->origin != 0 };
+
+	sf_layout_compute(t, o->cacheline, &l);
+	switch (o->format) {
+	case SF_FMT_JSON:
+		sf_render_json_type(&so->sb, &so->js, t, &l);
+		break;
+	case SF_FMT_HTML:
+		sf_render_html_type(&so->sb, t, &l, o->cacheline);
+		break;
+	default:
+		if (so->ntext++)
+			sb_addch(&so->sb, '\n');
+		sf_render_text_type(&so->sb, t, &l, &to);
+	}
+	sf_layout_release(&l);
+	flush(&so->sb);
+}
+
+/* Every selected type, in the order given; all types when none given. */
+static int show_types(struct show_out *so, const struct show_opts *o,
+		      const struct sf_typeset *ts, char **files, int nfiles)
+{
+	if (!o->ntypes) {
+		for (size_t i = 0; i < sf_typeset_count(ts); i++)
+			show_one(so, o, sf_typeset_get(ts, i));
+		return 0;
+	}
+	/* Check every name first, so a bad one leaves no partial output. */
+	for (size_t i = 0; i < o->ntypes; i++)
+		if (!sf_find_type(ts, o->types[i], files, nfiles))
+			return -1;
+	for (size_t i = 0; i < o->ntypes; i++) {
+		const struct sf_type *found[256];
+		size_t n = sf_typeset_find(ts, o->types[i], found, 256);
+		for (size_t j = 0; j < n && j < 256; j++)
+			show_one(so, o, found[j]);
+	}
+	return 0;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	struct show_opts o = { .cacheline = 64 };
+	struct show_out so = { STRBUF_INIT, SF_JSON_STREAM_INIT, 0 };
+	int r = parse_show_opts(argc, argv, &o);
+
+	if (r) {
+		free(o.types);
+		return r > 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
+	}
+	const char **only = sf_only_names((const char *const *)o.types, o.ntypes);
+	struct sf_typeset *ts = sf_load_inputs(argv + optind, argc - optind, only);
+	int status = SF_EXIT_ERROR;
+
+	sf_free_only_names(only);
+	if (!ts)
+		goto out;
+	if (o.format == SF_FMT_JSON)
+		sf_render_json_begin(&so.sb, &so.js);
+	else if (o.format == SF_FMT_HTML)
+		sf_render_html_begin(&so.sb, "structfit show");
+	if (show_types(&so, &o, ts, argv + optind, argc - optind) < 0)
+		goto out;
+	if (o.format == SF_FMT_JSON)
+		sf_render_json_end(&so.sb, &so.js);
+	else if (o.format == SF_FMT_HTML)
+		sf_render_html_end(&so.sb);
+	flush(&so.sb);
+	status = fflush(stdout) || ferror(stdout) ?
+		sf_die_usage("error writing the output") : SF_EXIT_OK;
+out:
+	sb_release(&so.sb);
+	sf_typeset_free(ts);
+	free(o.types);
+	return status;
+}
