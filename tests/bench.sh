@@ -1,0 +1,108 @@
+#!/bin/sh
+# tests/bench.sh - `make bench`: structfit against pahole on one large
+# input, side by side in one run.  A benchmark, not a test: it prints the
+# figures and writes them to build/bench.txt; it fails only when it cannot
+# measure.
+#
+# Input: $BENCH_FILE if set, else a Debian vmlinux debug file
+# (/usr/lib/debug/boot/vmlinux-*, from linux-image-*-cloud-amd64-dbg), else
+# the biggest *.debug file under /usr/lib/debug.
+#
+# Each tool writes its whole text report (every struct); wall time and peak
+# RSS come from GNU time (/usr/bin/time -f '%e %M').  The output goes to a
+# temp file, counted (structs reported) and deleted.
+cd "$(dirname "$0")/.." || exit 2
+
+SF=${STRUCTFIT:-./structfit}
+OUT=build/bench.txt
+TIME=/usr/bin/time
+
+[ -x "$SF" ] || { echo "bench: $SF is not built (run 'make')" >&2; exit 2; }
+command -v pahole >/dev/null 2>&1 || {
+	echo "bench: skipped: pahole is not installed (Debian package dwarves)" >&2
+	exit 0
+}
+if [ ! -x "$TIME" ]; then
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+		echo "bench: installing GNU time (Debian package time)"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends time >/dev/null 2>&1 ||
+			{ apt-get update -qq >/dev/null 2>&1 &&
+				DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends time >/dev/null 2>&1; }
+	fi
+	[ -x "$TIME" ] || {
+		echo "bench: skipped: $TIME is missing; run: sudo apt-get install time" >&2
+		exit 0
+	}
+fi
+
+# ------------------------------------------------------------- the input
+file=${BENCH_FILE:-}
+if [ -z "$file" ]; then
+	file=$(ls -S /usr/lib/debug/boot/vmlinux-* 2>/dev/null | head -n 1)
+fi
+if [ -z "$file" ]; then
+	file=$(find /usr/lib/debug -type f -name '*.debug' -printf '%s %p\n' 2>/dev/null |
+		sort -rn | awk 'NR == 1 { print $2 }')
+fi
+[ -n "$file" ] && [ -f "$file" ] || {
+	echo "bench: skipped: no large debug file found (install linux-image-cloud-amd64-dbg or libc6-dbg)" >&2
+	exit 0
+}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sf-bench.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM HUP
+mkdir -p "$(dirname "$OUT")"
+
+# measure NAME CMD...: run CMD with its stdout in $tmp/out; append
+# "NAME wall_s peak_kb structs status" to $tmp/rows.
+measure() {
+	name=$1
+	shift
+	echo "bench: $name ..." >&2
+	"$TIME" -f '%e %M' -o "$tmp/time" "$@" >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	set -- $(tail -n 1 "$tmp/time")
+	wall=$1 kb=$2
+	case $name in
+	*holes*) n=$(grep -cv '^[[:space:]]*$' "$tmp/out"); n=$((n > 0 ? n - 1 : 0)) ;;  # minus the header
+	*) n=$(grep -cE '^(struct|union|class) .*\{$' "$tmp/out") ;;
+	esac
+	[ "$st" = 0 ] || echo "bench: $name exited $st: $(head -n 2 "$tmp/err")" >&2
+	echo "$name $wall $kb $n $st" >>"$tmp/rows"
+	rm -f "$tmp/out"
+}
+
+: >"$tmp/rows"
+measure "pahole" pahole "$file"
+measure "pahole-j2" pahole -j2 "$file"
+measure "structfit-show" "$SF" show "$file"
+measure "structfit-holes" "$SF" holes "$file"
+
+{
+	echo "structfit benchmark, $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "input:   $file ($(($(stat -c %s "$file") / 1048576)) MB)"
+	echo "machine: $(nproc) CPUs, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)," \
+		"$(awk '/^MemTotal/ { printf "%d GB", $2 / 1048576 }' /proc/meminfo) RAM"
+	echo "tools:   pahole $(pahole --version 2>/dev/null), structfit $($SF --version 2>/dev/null | awk '{ print $2 }')"
+	echo "each run writes its whole text report (every struct) to a file"
+	echo
+	awk '
+		{ name[NR] = $1; wall[NR] = $2; kb[NR] = $3; n[NR] = $4; st[NR] = $5 }
+		$1 == "pahole" { pw = $2; pk = $3 }
+		$1 == "pahole-j2" { jw = $2 }
+		END {
+			printf "%-16s %9s %13s %10s %10s %10s %9s\n", "tool", "wall s", "peak RSS MB",
+				"wall/pahole", "wall/-j2", "RSS/pahole", "structs"
+			for (i = 1; i <= NR; i++) {
+				printf "%-16s %9.2f %13.1f %10s %10s %10s %9d%s\n", name[i], wall[i], kb[i] / 1024,
+					pw > 0 ? sprintf("%.2f", wall[i] / pw) : "-",
+					jw > 0 ? sprintf("%.2f", wall[i] / jw) : "-",
+					pk > 0 ? sprintf("%.2f", kb[i] / pk) : "-",
+					n[i], st[i] != 0 ? "  (exit " st[i] ")" : ""
+			}
+		}' "$tmp/rows"
+	echo
+	echo "structs: the types each text report prints (holes: its ranked entries)."
+} | tee "$OUT"
+echo "bench: written to $OUT" >&2

@@ -1,0 +1,139 @@
+#!/bin/bash
+# tests/e2e/holes.sh - `structfit holes`: the ranking of wasteful structs.
+#
+# testdata/e2e/holes.c has six structs with distinct sizes and distinct
+# waste (holes + trailing padding).  The expected orders are not written
+# down here: they are computed from pahole's report on the same object
+# (waste = "sum holes" + "padding"), then --sort, --min-waste and --limit
+# are applied to them in Python and compared with structfit's output.
+. "$(dirname "$0")/lib.sh"
+
+SRC=$TD/e2e/holes.c
+CMP=$E2E_ROOT/tests/compare_pahole.py
+
+# expect FILTER: the names of pahole's facts ($T/facts: name size waste
+# nholes sum_holes padding) in the order structfit must print, given a
+# Python filter/sort spec: "sort=waste|size|name min=N limit=N".
+expect() {
+	"$PY" - "$T/facts" "$@" <<'PYEOF'
+import sys
+rows = []
+for line in open(sys.argv[1]):
+    n, size, waste, nh, sh, pad = line.split()
+    rows.append((n, int(size), int(waste)))
+opts = dict(a.split("=") for a in sys.argv[2:])
+sort = opts.get("sort", "waste")
+mn = int(opts.get("min", "1"))
+rows = [r for r in rows if r[2] >= mn]
+if sort == "waste":
+    rows.sort(key=lambda r: (-r[2], r[0]))
+elif sort == "size":
+    rows.sort(key=lambda r: (-r[1], r[0]))
+else:
+    rows.sort(key=lambda r: r[0])
+lim = int(opts.get("limit", "0"))
+if lim:
+    rows = rows[:lim]
+print(" ".join(r[0] for r in rows))
+PYEOF
+}
+
+# text_names: the names, in order, of the entries in $T/out (text),
+# recognised as the known struct names of holes.c.
+text_names() {
+	awk -v names="$(cut -d' ' -f1 "$T/facts" | tr '\n' ' ')" '
+		BEGIN { n = split(names, a, " "); for (i = 1; i <= n; i++) known[a[i]] = 1 }
+		{ for (i = 1; i <= NF; i++) { w = $i; sub(/^struct /, "", w)
+		    if (w in known) { printf "%s%s", sep, w; sep = " "; break } } }
+		END { print "" }' "$T/out"
+}
+
+tcase "setup: holes.c compiled, pahole's facts"
+if ! need pahole; then
+	:
+elif compile_or_fail gcc x86_64 5 "$T/holes.o" "$SRC"; then
+	pahole "$T/holes.o" >"$T/holes.pahole" 2>&1 || fail "pahole failed: $(head -n 1 "$T/holes.pahole")"
+	"$PY" "$CMP" summary "$T/holes.pahole" |
+		awk '$1 == "struct" { print $2, $3, $6 + $7, $5, $6, $7 }' >"$T/facts"
+	assert_eq "$(wc -l <"$T/facts")" 6 "structs pahole reports in holes.c"
+	# the six must have distinct waste and distinct size (one right order)
+	assert_eq "$(cut -d' ' -f3 "$T/facts" | sort -u | wc -l)" 6 "distinct waste values"
+	assert_eq "$(cut -d' ' -f2 "$T/facts" | sort -u | wc -l)" 6 "distinct sizes"
+fi
+if [ ! -s "$T/facts" ]; then
+	tcase "holes ranking"
+	skip "needs pahole and gcc (see setup)"
+	tdone
+fi
+
+tcase "default: by waste, largest first, text"
+sf_ok holes "$T/holes.o"
+assert_eq "$(text_names)" "$(expect sort=waste)" "order of the text lines"
+# each line carries waste, size, holes, padding and decl_file:decl_line
+line=$(grep -w big_waste "$T/out")
+read -r _ size waste nholes sum_holes padding <<<"$(grep '^big_waste ' "$T/facts")"
+for v in "$waste" "$size" "$padding"; do
+	assert_match "$line" "(^|[^0-9])$v([^0-9]|$)" "big_waste line shows $v"
+done
+assert_match "$line" "holes\.c:$(grep -n '^struct big_waste' "$SRC" | cut -d: -f1)" "big_waste line shows holes.c:LINE"
+assert_eq "$(wc -c <"$T/err")" 0 "stderr bytes"
+
+tcase "JSON: every field, values equal pahole's"
+sf_ok holes --format json --min-waste 0 "$T/holes.o"
+cp "$T/out" "$T/all.json"
+if is_json "$T/all.json"; then
+	assert_eq "$(jget "$T/all.json" 'sorted(set().union(set(), *[{"name", "size", "waste", "holes", "sum_holes", "padding", "decl_file", "decl_line"} - set(x) for x in d["types"]]))')" \
+		"[]" "fields missing among name,size,waste,holes,sum_holes,padding,decl_file,decl_line"
+	while read -r name size waste nholes sum_holes padding; do
+		assert_eq "$(jget "$T/all.json" "[[x['size'], x['waste'], x['sum_holes'], x['padding']] for x in H('$name')]")" \
+			"[[$size, $waste, $sum_holes, $padding]]" "$name size/waste/sum_holes/padding"
+		assert_eq "$(jget "$T/all.json" "[len(x['holes']) if isinstance(x['holes'], list) else x['holes'] for x in H('$name')]")" \
+			"[$nholes]" "$name holes"
+		assert_eq "$(jget "$T/all.json" "H('$name')[0]['decl_line']")" \
+			"$(grep -n "^struct $name " "$SRC" | cut -d: -f1)" "$name decl_line"
+	done <"$T/facts"
+	assert_eq "$(jget "$T/all.json" '" ".join(names())')" "$(expect sort=waste min=0)" "order with --min-waste 0"
+	assert_eq "$(jget "$T/all.json" 'all(x["waste"] == x["sum_holes"] + x["padding"] for x in d["types"])')" \
+		true "waste = sum_holes + padding"
+else
+	fail "not JSON: $(head -c 200 "$T/out")"
+fi
+
+tcase "--min-waste"
+for mn in 0 1 3 7 8 21 22 1000; do
+	sf_ok holes --format json --min-waste "$mn" "$T/holes.o"
+	assert_eq "$(jget "$T/out" '" ".join(names())')" "$(expect sort=waste min=$mn)" "--min-waste $mn"
+done
+sf_ok holes --min-waste 1000 "$T/holes.o"
+assert_eq "$(text_names)" "" "--min-waste 1000, text: no type"
+
+tcase "--sort waste|size|name"
+for s in waste size name; do
+	sf_ok holes --format json --sort "$s" "$T/holes.o"
+	assert_eq "$(jget "$T/out" '" ".join(names())')" "$(expect sort=$s)" "--sort $s (JSON)"
+	sf_ok holes --sort "$s" "$T/holes.o"
+	assert_eq "$(text_names)" "$(expect sort=$s)" "--sort $s (text)"
+done
+
+tcase "--limit, and the options together"
+for l in 1 2 5 100; do
+	sf_ok holes --format json --limit "$l" "$T/holes.o"
+	assert_eq "$(jget "$T/out" '" ".join(names())')" "$(expect sort=waste limit=$l)" "--limit $l"
+done
+sf_ok holes --format json --sort name --min-waste 3 --limit 3 "$T/holes.o"
+assert_eq "$(jget "$T/out" '" ".join(names())')" "$(expect sort=name min=3 limit=3)" \
+	"--sort name --min-waste 3 --limit 3"
+sf_ok holes --sort size --limit 2 "$T/holes.o"
+assert_eq "$(text_names)" "$(expect sort=size limit=2)" "--sort size --limit 2 (text)"
+
+tcase "several inputs: ranked together, st_table's 1-byte hole"
+if compile_or_fail gcc x86_64 5 "$T/st.o" "$TD/example/st_table.c"; then
+	sf_ok holes --format json "$T/holes.o" "$T/st.o"
+	assert_eq "$(jget "$T/out" '[[x["waste"], x["sum_holes"], x["padding"], x["size"]] for x in H("st_table")]')" \
+		"[[1, 1, 0, 48]]" "st_table entry"
+	assert_eq "$(jget "$T/out" 'all(a["waste"] >= b["waste"] for a, b in zip(d["types"], d["types"][1:]))')" \
+		true "non-increasing waste"
+	assert_eq "$(jget "$T/out" 'len(H("RHash"))')" 0 "RHash wastes nothing, not listed"
+fi
+
+tdone
