@@ -447,7 +447,8 @@ static double row_y(const struct map *mp, uint64_t r)
 
 static double map_height(const struct map *mp)
 {
-	return row_y(mp, mp->nrows) - ROW_GAP + 8.0;
+	/* the last row's gap stays: callout labels hang into it */
+	return row_y(mp, mp->nrows);
 }
 
 /* ---- drawing ---- */
@@ -714,7 +715,9 @@ static void draw_map(struct strbuf *sb, const struct map *mp)
 	add_px(sb, w);
 	sb_addch(sb, ' ');
 	add_px(sb, h);
-	sb_addf(sb, "\" data-cacheline=\"%u\" role=\"img\"><title>", mp->cl);
+	sb_adds(sb, "\" style=\"max-width:");
+	add_px(sb, w);
+	sb_addf(sb, "px\" data-cacheline=\"%u\" role=\"img\"><title>", mp->cl);
 	add_type_title(sb, t);
 	sb_addf(sb, ": %" PRIu64 " bytes, %u bytes a row</title>", t->size, mp->cl);
 
@@ -920,7 +923,7 @@ static const char page_css[] =
 	".waste{color:#b3261e;font-weight:600}.nowaste{color:#2e7d32}\n"
 	".flag{background:#fff3c4;border-radius:3px;padding:0 4px}\n"
 	".map-wrap{display:flex;flex-wrap:wrap;gap:18px;align-items:flex-start}\n"
-	"svg.map{max-width:100%;height:auto;flex:0 1 auto}\n"
+	"svg.map{flex:1 1 560px;min-width:320px;height:auto}\n"
 	"svg.map text{font-size:11px;fill:#1d2430}\n"
 	"svg.map .ruler text{font-size:9px;fill:#56606e}\n"
 	"svg.map .ruler line{stroke:#8a8f98;stroke-width:1}\n"
@@ -950,7 +953,8 @@ static const char page_css[] =
 	"{text-align:left}\n"
 	".sides{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));"
 	"gap:24px}\n"
-	".sides .map-wrap{flex-direction:column}\n";
+	".sides .map-wrap{flex-direction:column}\n"
+	".sides svg.map{flex:none;width:100%;min-width:0}\n";
 
 /* Hatches for holes (red) and padding (violet), shared by every map. */
 static const char page_defs[] =
