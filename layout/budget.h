@@ -1,0 +1,212 @@
+/*
+ * budget.h - sizeof budgets: a budget file parsed into rules, and the rules
+ * evaluated over a typeset (`structfit check`).
+ *
+ * A budget file is text, one rule a line, `#` starts a comment:
+ *
+ *   struct st_table                  size <= 40
+ *   struct RHash + struct st_table   fits 64 in ruby-3.3   # one GC slot
+ *   struct task_struct               size <= 9728  cachelines <= 152
+ *   struct rb_*                      holes == 0  optional
+ *   *                                holes <= 16
+ *
+ *   rule      := selector condition+ , with `optional` anywhere after the
+ *                selector and an optional `# comment` at the end
+ *   selector  := term ('+' term)*          a sum: measured as one object
+ *              | [kind] GLOB               every type the glob matches
+ *   term      := [kind] NAME               kind: struct | union | class
+ *   condition := PROPERTY OP NUMBER | 'fits' NUMBER ['in' SPEC]
+ *   PROPERTY  := size | holes | padding | waste | members | cachelines | align
+ *   OP        := <= | < | == | >= | >
+ *
+ * A NAME runs to the next blank, `+` or `#` outside <...>, (...) and
+ * [...], so C++ names such as `ns::C<int, long>` need no quoting.  A NAME
+ * with `*` or `?` outside brackets is a GLOB (fnmatch(3) on the bare name).
+ *
+ * Memory: a struct sf_budget owns everything it points to, each string and
+ * array malloc'ed on its own and freed by sf_budget_free():
+ *
+ *   sf_budget { path, rules[] -> sf_brule { text, terms[] -> sf_bterm,
+ *                                            conds[] -> sf_bcond { classes.v } } }
+ *
+ * Evaluation (sf_budget_eval) keeps only what a report needs: per rule how
+ * many subjects were checked and failed, and one sf_bfail per broken
+ * condition, so a `*` rule over a kernel's 50,000 structs that holds costs
+ * nothing per struct.  Failures are sorted by rule, then subject name, so
+ * output does not depend on the order the reader found the types in.
+ */
+#ifndef SF_BUDGET_H
+#define SF_BUDGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/err.h"
+#include "classes.h"
+#include "lib/strbuf.h"
+#include "model.h"
+#include "typeset.h"
+
+/* Longest budget line accepted, in bytes (the newline not counted). */
+#define SF_BUDGET_MAX_LINE 65536u
+/* The cacheline size `cachelines` counts in. */
+#define SF_BUDGET_CACHELINE 64u
+
+enum sf_bprop {
+	SF_BP_SIZE = 0,
+	SF_BP_HOLES,        /* bytes in holes between members (bit holes not counted) */
+	SF_BP_PADDING,      /* trailing padding bytes */
+	SF_BP_WASTE,        /* holes + padding */
+	SF_BP_MEMBERS,      /* top-level members, as pahole counts them */
+	SF_BP_CACHELINES,
+	SF_BP_ALIGN,
+	SF_BP_FITS,         /* the size class the size rounds up to */
+	SF_BP_COUNT
+};
+
+enum sf_bop {
+	SF_BOP_LE = 0,
+	SF_BOP_LT,
+	SF_BOP_EQ,
+	SF_BOP_GE,
+	SF_BOP_GT,
+};
+
+/* One condition of a rule: `size <= 40`, `fits 64 in ruby-3.3`. */
+struct sf_bcond {
+	uint8_t prop;           /* enum sf_bprop */
+	uint8_t op;             /* enum sf_bop; SF_BOP_LE for fits */
+	uint32_t col;           /* 1-based column of the property word */
+	uint64_t limit;
+	char *spec;             /* fits ... in SPEC as written; NULL: no rounding */
+	struct sf_classes classes; /* SPEC's classes (layout/classes.h) */
+};
+
+/* One named term of a selector: "struct st_table" as written. */
+struct sf_bterm {
+	char *name;
+	const char *bare;       /* name without its kind word (points into name) */
+	uint32_t col;
+};
+
+struct sf_brule {
+	uint32_t line;
+	uint32_t col;           /* of the selector */
+	char *text;             /* the rule, comment stripped, blanks collapsed */
+	bool optional;          /* a missing type skips the rule */
+	bool is_glob;           /* terms[0] is a glob, nterms == 1 */
+	int glob_kind;          /* enum sf_kind the glob is limited to, or -1 */
+	char *glob;             /* fnmatch pattern on the bare name */
+	struct sf_bterm *terms;
+	uint32_t nterms;
+	struct sf_bcond *conds;
+	uint32_t nconds;
+};
+
+struct sf_budget {
+	char *path;
+	struct sf_brule *rules;
+	size_t nrules;
+	size_t cap;
+};
+
+/*
+ * Parse the budget file at `path`.  On bad input returns -1 with err set to
+ * "PATH:LINE:COL: problem" (or "PATH: problem" when it cannot be read).
+ */
+int sf_budget_load(const char *path, struct sf_budget **out, struct sf_err *err);
+/* The same over `len` bytes in memory; `path` only names them in errors. */
+int sf_budget_parse(const char *path, const char *buf, size_t len,
+		    struct sf_budget **out, struct sf_err *err);
+void sf_budget_free(struct sf_budget *b);
+
+/* "size", "<=": the spellings the parser accepts. */
+const char *sf_bprop_name(enum sf_bprop p);
+const char *sf_bop_name(enum sf_bop op);
+/* "size <= 40", "fits 64 in ruby-3.3" */
+void sf_bcond_describe(struct strbuf *out, const struct sf_bcond *c);
+
+/* What a rule measures of one type, or of a sum of types. */
+struct sf_measure {
+	uint64_t size;
+	uint64_t holes;
+	uint64_t padding;
+	uint64_t members;
+	uint64_t cachelines;
+	uint64_t align;
+};
+
+/* Computes t's layout (layout/holes.c) and keeps the numbers. */
+void sf_measure_type(const struct sf_type *t, struct sf_measure *m);
+/*
+ * Add m into acc, as objects laid out one after the other in one
+ * allocation: sizes, holes, padding and members add up, align is the
+ * largest, cachelines are recounted from the total size.
+ */
+void sf_measure_add(struct sf_measure *acc, const struct sf_measure *m);
+
+/*
+ * The value condition c measures on m.  For `fits ... in SPEC`: the class
+ * the size rounds up to; *no_class is set (and the size returned) when the
+ * size is above every class.
+ */
+uint64_t sf_bcond_value(const struct sf_bcond *c, const struct sf_measure *m,
+			bool *no_class);
+bool sf_bcond_holds(const struct sf_bcond *c, uint64_t value, bool no_class);
+
+/* One broken condition for one subject. */
+struct sf_bfail {
+	uint32_t rule;          /* index in budget->rules */
+	uint32_t cond;          /* index in that rule's conds */
+	const struct sf_type *type; /* its first type: where to point at */
+	char *subject;          /* "struct st_table", "struct RHash + struct st_table" */
+	uint64_t value;         /* what was measured (fits: the class) */
+	uint64_t size;          /* the subject's size */
+	bool no_class;          /* fits: larger than every class */
+};
+
+struct sf_brule_stat {
+	uint32_t checked;       /* subjects measured */
+	uint32_t failed;        /* subjects with at least one broken condition */
+	bool skipped;           /* optional and its type was not found */
+};
+
+struct sf_bresult {
+	const struct sf_budget *budget;
+	struct sf_brule_stat *stats;    /* [budget->nrules] */
+	struct sf_bfail *fails;
+	size_t nfails;
+	size_t cap;
+	size_t nchecks;         /* conditions evaluated in all */
+	size_t nbroken;         /* rules with a failure */
+	size_t nskipped;
+};
+
+/*
+ * Evaluate every rule over ts.  `inputs` names the artifacts in messages
+ * ("a.o and b.o").  A non-optional rule whose type (or glob) finds nothing
+ * is an error: -1 with err "BUDGET:LINE:COL: type 'X' not found in INPUTS".
+ * Otherwise 0, with out filled (release it with sf_bresult_release).
+ */
+int sf_budget_eval(const struct sf_budget *b, const struct sf_typeset *ts,
+		   const char *inputs, struct sf_bresult *out,
+		   struct sf_err *err);
+void sf_bresult_release(struct sf_bresult *r);
+
+/*
+ * Bare names of every type the named terms mention, NULL-terminated, for
+ * sf_load_opts.only; NULL when a glob needs every type.  free() the array
+ * (the strings belong to b).
+ */
+const char **sf_budget_wanted(const struct sf_budget *b);
+
+/*
+ * A budget that pins today's sizes: one `KIND NAME size <= SIZE` rule per
+ * named struct/union/class of ts (the largest of differing definitions),
+ * sorted by name, under a comment naming `inputs`.
+ */
+void sf_budget_pin(struct strbuf *out, const struct sf_typeset *ts,
+		   const char *inputs);
+
+#endif
