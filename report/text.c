@@ -1,0 +1,940 @@
+/*
+ * text.c - one type in pahole 1.24's text format, byte for byte.
+ *
+ * The layout of the output is pahole's (dwarves_fprintf.c): each member is
+ *
+ *   TABS TYPE<padded to type_spacing> NAME[:BITS];<spaces>(comment: OFF SIZE)
+ *
+ * with the offset comment starting at column type_spacing + name_spacing
+ * (26 + 23 in a struct, 26 + 21 in a top-level union; a nested anonymous
+ * struct/union prints its members with type_spacing 8 less, one tab deeper,
+ * and closes with "} NAME;" aligned the same way).  Comments between
+ * members ("XXX N bytes hole", bit holes, "Bitfield combined ...", "last
+ * struct has N bytes of padding") and the blank lines around them follow
+ * pahole's `newline` state machine; the summary comes last.
+ *
+ * Type spellings: the model holds C spellings ("const char *", "void (*"
+ * + ")(int)"); pahole spells types its own way ("const char  *": a
+ * qualified type is printed with a trailing blank, and a pointer adds
+ * " *" to its pointee's spelling, so "char **" is "char * *").  The
+ * pahole_* functions below rebuild that spelling from the C one.
+ *
+ * Nothing is computed here: holes, paddings and nested layouts all come
+ * from struct sf_layout.  The only state is the render context (cacheline
+ * currently shown, like pahole's cachelinep) on the stack.
+ */
+#include "report.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/xalloc.h"
+
+#define TYPE_SPACING 26
+#define NAME_SPACING 23
+#define UNION_NAME_SPACING 21   /* pahole's top-level unions */
+#define NESTED_SHIFT 8
+#define MAX_WORDS 16
+#define MAX_LEVELS 16
+
+/* ---- pahole type spellings ------------------------------------------- */
+
+/* One level of a simple C spelling: the base, or a pointer/reference. */
+struct level {
+	char op;                        /* 0 for the base, '*' or '&' */
+	const char *words[MAX_WORDS];   /* base words or qualifiers after op */
+	size_t lens[MAX_WORDS];
+	unsigned nwords;
+};
+
+struct spelling {
+	struct level lv[MAX_LEVELS];
+	unsigned nlv;
+};
+
+static bool is_qualifier(const char *w, size_t n)
+{
+	return (n == 5 && !memcmp(w, "const", 5)) ||
+	       (n == 8 && !memcmp(w, "volatile", 8)) ||
+	       (n == 8 && !memcmp(w, "restrict", 8)) ||
+	       (n == 7 && !memcmp(w, "_Atomic", 7));
+}
+
+/* Split "const char *const *" into levels; false if it is not simple. */
+static bool parse_simple(const char *s, size_t n, struct spelling *sp)
+{
+	struct level *cur;
+
+	memset(sp, 0, sizeof(*sp));
+	sp->nlv = 1;
+	cur = &sp->lv[0];
+	for (size_t i = 0; i < n;) {
+		char c = s[i];
+		if (c == ' ' || c == '\t') {
+			i++;
+		} else if (c == '*' || c == '&') {
+			if (sp->nlv == MAX_LEVELS)
+				return false;
+			cur = &sp->lv[sp->nlv++];
+			cur->op = c;
+			i++;
+		} else if (c == '(' || c == ')' || c == '[' || c == ']' ||
+			   c == ',') {
+			return false;
+		} else {
+			size_t j = i;
+			while (j < n && !strchr(" \t*&()[],", s[j]))
+				j++;
+			if (cur->nwords == MAX_WORDS)
+				return false;
+			cur->words[cur->nwords] = s + i;
+			cur->lens[cur->nwords++] = j - i;
+			i = j;
+		}
+	}
+	return true;
+}
+
+/* The base name: the non-qualifier words of level 0, or "void". */
+static void add_base_name(struct strbuf *sb, const struct level *lv)
+{
+	bool any = false;
+
+	for (unsigned i = 0; i < lv->nwords; i++) {
+		if (is_qualifier(lv->words[i], lv->lens[i]))
+			continue;
+		if (any)
+			sb_addch(sb, ' ');
+		sb_add(sb, lv->words[i], lv->lens[i]);
+		any = true;
+	}
+	if (!any)
+		sb_adds(sb, "void");
+}
+
+static bool level_is_void(const struct level *lv)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	bool v;
+
+	add_base_name(&tmp, lv);
+	v = strcmp(tmp.buf, "void") == 0;
+	sb_release(&tmp);
+	return v;
+}
+
+/* Qualifiers of a level, as indexes into words[], skipping `skip`. */
+static unsigned qualifiers(const struct level *lv, unsigned *idx,
+			   int skip_const)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < lv->nwords; i++) {
+		if (!is_qualifier(lv->words[i], lv->lens[i]))
+			continue;
+		if (skip_const && lv->lens[i] == 5 &&
+		    !memcmp(lv->words[i], "const", 5)) {
+			skip_const = 0;
+			continue;
+		}
+		idx[n++] = i;
+	}
+	return n;
+}
+
+static bool has_const(const struct level *lv)
+{
+	for (unsigned i = 0; i < lv->nwords; i++)
+		if (lv->lens[i] == 5 && !memcmp(lv->words[i], "const", 5))
+			return true;
+	return false;
+}
+
+static void spell_level(struct strbuf *sb, const struct spelling *sp,
+			unsigned k, int skip_const);
+
+/*
+ * pahole's __tag__name() of level k without its own qualifiers: the base
+ * name, "void *" for a void pointer, "T * const *" when the pointee is a
+ * const pointer, else the pointee's spelling + " *".
+ */
+static void spell_unqualified(struct strbuf *sb, const struct spelling *sp,
+			      unsigned k)
+{
+	const struct level *lv = &sp->lv[k];
+
+	if (k == 0) {
+		add_base_name(sb, lv);
+		return;
+	}
+	const struct level *pointee = &sp->lv[k - 1];
+	unsigned idx[MAX_WORDS];
+	if (k == 1 && level_is_void(pointee) &&
+	    qualifiers(pointee, idx, 0) == 0) {
+		sb_addf(sb, "void %c", lv->op);
+	} else if (k >= 2 && has_const(pointee)) {
+		spell_level(sb, sp, k - 1, 1);
+		sb_addf(sb, " const %c", lv->op);
+	} else {
+		spell_level(sb, sp, k - 1, 0);
+		sb_addf(sb, " %c", lv->op);
+	}
+}
+
+/* Level k with its qualifiers: "const T " wraps, "T restrict " too. */
+static void spell_level(struct strbuf *sb, const struct spelling *sp,
+			unsigned k, int skip_const)
+{
+	const struct level *lv = &sp->lv[k];
+	unsigned idx[MAX_WORDS];
+	unsigned nq = qualifiers(lv, idx, skip_const);
+
+	for (unsigned q = 0; q < nq; q++) {
+		const char *w = lv->words[idx[q]];
+		if (lv->lens[idx[q]] == 8 && !memcmp(w, "restrict", 8))
+			continue;
+		sb_add(sb, w, lv->lens[idx[q]]);
+		sb_addch(sb, ' ');
+	}
+	spell_unqualified(sb, sp, k);
+	for (unsigned q = nq; q-- > 0;) {
+		const char *w = lv->words[idx[q]];
+		if (lv->lens[idx[q]] == 8 && !memcmp(w, "restrict", 8))
+			sb_adds(sb, " restrict ");
+		else
+			sb_addch(sb, ' ');
+	}
+}
+
+/* A type as pahole names it inside other types (tag__name). */
+static void pahole_name_n(struct strbuf *sb, const char *s, size_t n);
+
+/* "RET (*" + ")(ARGS)" split into its parts; false if not that shape. */
+struct fnptr {
+	const char *ret;
+	size_t ret_len;
+	unsigned stars;
+	bool is_const;          /* "(*const": the pointer itself is const */
+	const char *dims;       /* "[4]" of an array of function pointers */
+	size_t dims_len;
+	const char *rest;       /* "(int)" parameters, or "[10]" */
+	size_t rest_len;
+};
+
+static void trim(const char **s, size_t *n)
+{
+	while (*n && (**s == ' ' || **s == '\t')) {
+		(*s)++;
+		(*n)--;
+	}
+	while (*n && ((*s)[*n - 1] == ' ' || (*s)[*n - 1] == '\t'))
+		(*n)--;
+}
+
+static bool parse_fnptr(const char *name, size_t nlen, const char *suffix,
+			struct fnptr *f)
+{
+	const char *paren = memchr(name, '(', nlen);
+
+	memset(f, 0, sizeof(*f));
+	if (!paren)
+		return false;
+	f->ret = name;
+	f->ret_len = (size_t)(paren - name);
+	trim(&f->ret, &f->ret_len);
+	for (const char *p = paren + 1; p < name + nlen; p++) {
+		if (*p == '*')
+			f->stars++;
+		else if (!strncmp(p, "const", 5))
+			f->is_const = true, p += 4;
+		else if (*p != ' ')
+			return false;
+	}
+	if (!f->stars)
+		return false;
+	const char *s = suffix ? suffix : "";
+	const char *close = strchr(s, ')');
+	if (!close)
+		return false;
+	f->dims = s;
+	f->dims_len = (size_t)(close - s);
+	f->rest = close + 1;
+	f->rest_len = strlen(f->rest);
+	trim(&f->rest, &f->rest_len);
+	return true;
+}
+
+/* "(int, const char *)" with each parameter in pahole's spelling. */
+static void pahole_params(struct strbuf *sb, const char *s, size_t n)
+{
+	trim(&s, &n);
+	if (n < 2 || s[0] != '(' || s[n - 1] != ')') {
+		sb_add(sb, s, n);
+		return;
+	}
+	sb_addch(sb, '(');
+	size_t start = 1;
+	int depth = 0;
+	for (size_t i = 1; i < n; i++) {
+		char c = s[i];
+		if (c == '(' || c == '[')
+			depth++;
+		else if ((c == ')' || c == ']') && depth > 0)
+			depth--;
+		else if ((c == ',' && depth == 0) || i == n - 1) {
+			const char *p = s + start;
+			size_t len = i - start;
+			trim(&p, &len);
+			if (start > 1)
+				sb_adds(sb, ", ");
+			pahole_name_n(sb, p, len);
+			start = i + 1;
+		}
+	}
+	sb_addch(sb, ')');
+}
+
+/* pahole's spelling of a function pointer type with no name. */
+static void pahole_fnptr_name(struct strbuf *sb, const struct fnptr *f)
+{
+	if (f->rest_len && f->rest[0] == '[') {
+		/* pointer to array: pahole shows a pointer to the element */
+		pahole_name_n(sb, f->ret, f->ret_len);
+		for (unsigned i = 0; i < f->stars; i++)
+			sb_adds(sb, " *");
+		return;
+	}
+	pahole_name_n(sb, f->ret, f->ret_len);
+	sb_adds(sb, f->stars == 1 ? " (*)" : " ()");
+	pahole_params(sb, f->rest, f->rest_len);
+	for (unsigned i = 1; i < f->stars; i++)
+		sb_adds(sb, " *");
+}
+
+static void pahole_name_n(struct strbuf *sb, const char *s, size_t n)
+{
+	struct spelling sp;
+	struct fnptr f;
+	const char *paren = memchr(s, '(', n);
+
+	if (paren) {
+		/* "void (*)(int)" as a parameter: split at the ")" */
+		const char *close = memchr(paren, ')', n - (size_t)(paren - s));
+		if (close && parse_fnptr(s, (size_t)(close - s), close, &f)) {
+			pahole_fnptr_name(sb, &f);
+			return;
+		}
+		sb_add(sb, s, n);
+		return;
+	}
+	if (n == 3 && !memcmp(s, "...", 3)) {
+		sb_adds(sb, "...");
+		return;
+	}
+	if (!parse_simple(s, n, &sp)) {
+		sb_add(sb, s, n);
+		return;
+	}
+	spell_level(sb, &sp, sp.nlv - 1, 0);
+}
+
+/*
+ * The member declaration as pahole's type__fprintf() prints it: TYPE
+ * padded to `spacing`, a blank, then NAME (which may carry an array or
+ * function suffix).  A top-level const is printed first and shortens the
+ * padding, as pahole does.
+ */
+static void pahole_decl(struct strbuf *sb, const char *type_name,
+			const char *name, const char *dims, int spacing,
+			bool drop_const)
+{
+	struct spelling sp;
+	struct strbuf t = STRBUF_INIT;
+	size_t n = strlen(type_name);
+
+	if (!parse_simple(type_name, n, &sp)) {
+		sb_addf(sb, "%-*s %s%s", spacing, type_name, name, dims);
+		return;
+	}
+	struct level *top = &sp.lv[sp.nlv - 1];
+	bool cnst = has_const(top);
+	if (cnst && !(drop_const && sp.nlv == 1)) {
+		sb_adds(sb, "const ");
+		spacing -= 6;
+	}
+	if (sp.nlv == 1 && !cnst) {
+		/* a plain base: "struct foo", "volatile int " */
+		spell_level(&t, &sp, 0, 0);
+	} else {
+		spell_level(&t, &sp, sp.nlv - 1, cnst);
+	}
+	sb_addf(sb, "%-*s %s%s", spacing, t.buf, name, dims);
+	sb_release(&t);
+}
+
+/* A function pointer member: "RET (*name)(ARGS)" or "RET ()(ARGS) * *". */
+static void pahole_fnptr_decl(struct strbuf *sb, const struct fnptr *f,
+			      const char *name, int spacing)
+{
+	struct strbuf t = STRBUF_INIT;
+	struct strbuf dims = STRBUF_INIT;
+
+	sb_add(&dims, f->dims, f->dims_len);
+	if (f->stars > 1 || (f->rest_len && f->rest[0] == '[')) {
+		pahole_fnptr_name(&t, f);
+		sb_addf(sb, "%-*s %s%s", spacing, t.buf, name, dims.buf);
+	} else {
+		if (f->is_const) {
+			sb_adds(sb, "const ");
+			spacing -= 6;
+		}
+		pahole_name_n(&t, f->ret, f->ret_len);
+		sb_addf(sb, "%-*s (*%s)", spacing, t.buf, name);
+		pahole_params(sb, f->rest, f->rest_len);
+		sb_add(sb, dims.buf, dims.len);
+	}
+	sb_release(&t);
+	sb_release(&dims);
+}
+
+/* ---- members, comments and the summary -------------------------------- */
+
+struct render {
+	struct strbuf *out;
+	const struct sf_text_opts *o;
+	uint64_t cl;             /* cacheline size */
+	uint64_t cacheline;      /* index of the cacheline last announced */
+	int name_spacing;
+};
+
+/* Cursor over a layout's per-member notes, all sorted by member index. */
+struct notes {
+	const struct sf_layout *l;
+	uint32_t hole, bit_hole, padding;
+};
+
+static void add_tabs(struct strbuf *sb, int n)
+{
+	if (n > 16)
+		n = 16;     /* pahole's tab string is 16 long */
+	if (n > 0)
+		sb_addchars(sb, '\t', (size_t)n);
+}
+
+static const char *plural(uint64_t n)
+{
+	return n != 1 ? "s" : "";
+}
+
+static uint64_t take_hole(struct notes *n, uint32_t after)
+{
+	if (n->hole < n->l->nholes && n->l->holes[n->hole].after == after)
+		return n->l->holes[n->hole++].size;
+	return 0;
+}
+
+static uint32_t take_bit_hole(struct notes *n, uint32_t after)
+{
+	if (n->bit_hole < n->l->nbit_holes &&
+	    n->l->bit_holes[n->bit_hole].after == after)
+		return n->l->bit_holes[n->bit_hole++].bits;
+	return 0;
+}
+
+static uint64_t take_padding(struct notes *n, uint32_t member)
+{
+	if (n->padding < n->l->npaddings &&
+	    n->l->paddings[n->padding].member == member)
+		return n->l->paddings[n->padding++].padding;
+	return 0;
+}
+
+/* pahole's "--- cacheline N boundary (M bytes) ---" before a member. */
+static void cacheline_boundary(struct render *r, uint64_t offset, int indent)
+{
+	uint64_t line = offset / r->cl;
+	uint64_t pos = offset % r->cl;
+
+	if (line <= r->cacheline)
+		return;
+	sb_addf(r->out, "/* --- cacheline %" PRIu64 " boundary (%" PRIu64
+		" bytes) ", line, offset - pos);
+	if (pos)
+		sb_addf(r->out, "was %" PRIu64 " bytes ago ", pos);
+	sb_adds(r->out, "--- */\n");
+	add_tabs(r->out, indent);
+	r->cacheline = line;
+}
+
+static bool is_zero_dim(const char *p)
+{
+	return !strncmp(p, "[]", 2) || !strncmp(p, "[0]", 3);
+}
+
+/*
+ * Array dimensions as pahole prints them: a zero-length dimension is "[]"
+ * on the last member of a struct with more than one member, else "[0]".
+ */
+static void pahole_dims(struct strbuf *sb, const char *suffix, bool flex_ok)
+{
+	for (const char *p = suffix; *p;) {
+		if (is_zero_dim(p)) {
+			sb_adds(sb, flex_ok ? "[]" : "[0]");
+			p += p[1] == ']' ? 2 : 3;
+		} else {
+			sb_addch(sb, *p++);
+		}
+	}
+}
+
+/* TYPE NAME[dims] of one member, in pahole's spelling and spacing. */
+static void member_decl(struct strbuf *sb, const struct sf_member *m,
+			const char *name, int ts, bool flex_ok)
+{
+	const char *type = m->type_name ? m->type_name : "";
+	const char *suffix = m->type_suffix ? m->type_suffix : "";
+	struct fnptr f;
+
+	if (parse_fnptr(type, strlen(type), suffix, &f)) {
+		pahole_fnptr_decl(sb, &f, name, ts);
+		return;
+	}
+	struct strbuf dims = STRBUF_INIT;
+	pahole_dims(&dims, suffix, flex_ok);
+	/* pahole drops the const of a zero-length array's element */
+	pahole_decl(sb, type, name, dims.buf, ts, is_zero_dim(suffix));
+	sb_release(&dims);
+}
+
+static void render_struct(struct render *r, const struct sf_type *t,
+			  const struct sf_layout *l, int indent, int ts,
+			  const char *suffix, bool top);
+static void render_union(struct render *r, const struct sf_type *t,
+			 const struct sf_layout *l, int indent, int ts,
+			 const char *suffix);
+
+static const char *bare_type_name(const char *n)
+{
+	if (!strncmp(n, "struct ", 7))
+		return n + 7;
+	if (!strncmp(n, "class ", 6))
+		return n + 6;
+	return n;
+}
+
+static int attr_len_aligned(uint32_t align)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	int len;
+
+	sb_addf(&tmp, " __attribute__((__aligned__(%u)))", align);
+	len = (int)tmp.len;
+	sb_release(&tmp);
+	return len;
+}
+
+/* The line(s) of an anonymous struct/union member, up to the ";". */
+static void render_nested_member(struct render *r, const struct sf_member *m,
+				 const struct sf_layout *nl, int indent, int ts)
+{
+	const struct sf_type *nt = m->nested;
+	const char *name = m->name && m->name[0] ? m->name : NULL;
+
+	if (nt->kind == SF_KIND_UNION)
+		render_union(r, nt, nl, indent, ts - NESTED_SHIFT, name);
+	else
+		render_struct(r, nt, nl, indent, ts - NESTED_SHIFT, name, false);
+	if (m->flags & SF_MF_ALIGNED)
+		sb_addf(r->out, " __attribute__((__aligned__(%u)))", m->align);
+	sb_addch(r->out, ';');
+
+	int slen = name ? (int)strlen(name) : -1;
+	if (nt->kind != SF_KIND_UNION && (nt->flags & SF_TF_PACKED))
+		slen += (int)sizeof("__attribute__((__packed__))");
+	if (nt->flags & SF_TF_ALIGNED)
+		slen += attr_len_aligned(nt->align);
+	sb_addf(r->out, "%*s/* %5" PRIu64 " %5" PRIu64 " */",
+		ts + r->name_spacing - slen - 3, " ", m->offset, m->size);
+}
+
+/* One member line (pahole's class_member__fprintf), no newline. */
+static void render_member(struct render *r, const struct sf_type *t,
+			  const struct sf_layout *l, uint32_t i, int indent,
+			  int ts, bool union_member, bool flex_ok)
+{
+	const struct sf_member *m = &t->members[i];
+	struct strbuf *sb = r->out;
+	bool base = m->flags & (SF_MF_BASE | SF_MF_VIRTUAL_BASE);
+
+	/* a virtual base has no offset of its own to announce */
+	if (!(m->flags & SF_MF_VIRTUAL_BASE))
+		cacheline_boundary(r, m->offset, indent);
+	if (m->nested) {
+		const struct sf_layout *nl = sf_layout_nested(l, i);
+		assert(nl);
+		render_nested_member(r, m, nl, indent, ts);
+		return;
+	}
+
+	size_t p0 = sb->len;
+	if (base)
+		sb_adds(sb, "/* ");
+	member_decl(sb, m, base ? "<ancestor>" : (m->name ? m->name : ""), ts,
+		    flex_ok && !union_member);
+	if (sf_member_is_bitfield(m))
+		sb_addf(sb, ":%u", m->bit_size);
+	if (m->flags & SF_MF_ALIGNED)
+		sb_addf(sb, " __attribute__((__aligned__(%u)))", m->align);
+	sb_addch(sb, ';');
+
+	int spacing = ts + r->name_spacing - (int)(sb->len - p0);
+	if (base) {
+		sb_adds(sb, " */");
+		spacing -= 3;
+	}
+	sb_addf(sb, "%*s/* %5" PRIu64, spacing > 0 ? spacing : 0, " ",
+		m->offset);
+	if (sf_member_is_bitfield(m))
+		sb_addf(sb, ":%2u %2" PRIu64 " */", m->bit_offset, m->size);
+	else
+		sb_addf(sb, " %5" PRIu64 " */", m->size);
+}
+
+/* pahole's blank-line discipline: one blank line before a comment run. */
+static void open_comment(struct strbuf *sb, int *newline)
+{
+	if (!(*newline)++)
+		sb_addch(sb, '\n');
+}
+
+static void hole_comments(struct render *r, struct notes *n, uint32_t i,
+			  int indent, int *newline, uint32_t *bit_hole)
+{
+	uint64_t pad = take_padding(n, i);
+	uint32_t bits = take_bit_hole(n, i);
+	uint64_t bytes = take_hole(n, i);
+
+	if (pad) {
+		open_comment(r->out, newline);
+		sb_addch(r->out, '\n');
+		add_tabs(r->out, indent);
+		sb_addf(r->out, "/* XXX last struct has %" PRIu64
+			" byte%s of padding */", pad, plural(pad));
+	}
+	if (bits) {
+		open_comment(r->out, newline);
+		sb_addch(r->out, '\n');
+		add_tabs(r->out, indent);
+		sb_addf(r->out, "/* XXX %u bit%s hole, try to pack */", bits,
+			plural(bits));
+	}
+	if (bytes) {
+		open_comment(r->out, newline);
+		sb_addch(r->out, '\n');
+		add_tabs(r->out, indent);
+		sb_addf(r->out, "/* XXX %" PRIu64 " byte%s hole, try to pack */",
+			bytes, plural(bytes));
+	}
+	*bit_hole = bits;
+}
+
+/*
+ * What pahole prints between two members: an unnamed bit-field standing
+ * for a bit hole, and the "Bitfield combined" notes.
+ */
+static void between_members(struct render *r, const struct sf_member *lm,
+			    uint32_t last_bit_hole, const struct sf_member *m,
+			    uint64_t last_size, int indent, int ts,
+			    int *newline)
+{
+	struct strbuf *sb = r->out;
+
+	if (last_size == 0)
+		return;   /* zero-size markers: pahole stays quiet */
+	if (last_bit_hole && sf_member_is_bitfield(m)) {
+		unsigned bits = (uint8_t)last_bit_hole;
+		if (lm->offset != m->offset) {
+			sb_addch(sb, '\n');
+			add_tabs(sb, indent);
+			sb_adds(sb, "/* Force alignment to the next boundary: */\n");
+			bits = 0;
+		}
+		add_tabs(sb, indent);
+		member_decl(sb, m, "", ts, false);
+		sb_addf(sb, ":%u;\n", bits);
+	}
+	if (m->offset < lm->offset ||
+	    (m->offset == lm->offset && !sf_member_is_bitfield(lm) &&
+	     sf_member_is_bitfield(m))) {
+		open_comment(sb, newline);
+		add_tabs(sb, indent);
+		sb_adds(sb, "/* Bitfield combined with previous fields */\n");
+	} else if (m->offset > lm->offset && m->offset - lm->offset < last_size) {
+		open_comment(sb, newline);
+		add_tabs(sb, indent);
+		sb_adds(sb, "/* Bitfield combined with next fields */\n");
+	}
+}
+
+static bool is_power_of_2(uint64_t n)
+{
+	return n && !(n & (n - 1));
+}
+
+/*
+ * pahole's "Force padding:" block: trailing padding larger than a pointer
+ * after a member of power-of-2 size, shown as unnamed bit-fields.
+ */
+static void force_padding(struct render *r, const struct sf_type *t,
+			  const struct sf_layout *l, const struct sf_member *lm,
+			  int indent, int ts)
+{
+	unsigned addr = t->addr_size ? t->addr_size : 8;
+
+	if (!l->padding || (t->flags & SF_TF_ALIGNED) || !lm ||
+	    !is_power_of_2(lm->size) || l->padding <= addr)
+		return;
+	sb_addch(r->out, '\n');
+	add_tabs(r->out, indent);
+	sb_adds(r->out, "/* Force padding: */\n");
+	for (uint64_t added = 0; added < l->padding; added += lm->size) {
+		struct sf_member plain = *lm;
+		plain.bit_size = 0;
+		add_tabs(r->out, indent);
+		member_decl(r->out, &plain, "", ts, false);
+		sb_addf(r->out, ":%" PRIu64 ";\n", lm->size * 8);
+	}
+}
+
+static void summary(struct render *r, const struct sf_layout *l, int indent)
+{
+	struct strbuf *sb = r->out;
+
+	sb_addch(sb, '\n');
+	add_tabs(sb, indent);
+	sb_addf(sb, "/* size: %" PRIu64 ", cachelines: %" PRIu64
+		", members: %u */\n", l->size, l->cachelines, l->members);
+	if (l->sum_holes || l->sum_bit_holes) {
+		if (l->sum_members) {
+			add_tabs(sb, indent);
+			sb_addf(sb, "/* sum members: %" PRIu64, l->sum_members);
+			if (l->sum_holes)
+				sb_addf(sb, ", holes: %u, sum holes: %" PRIu64,
+					l->nholes, l->sum_holes);
+			sb_adds(sb, " */\n");
+		}
+		if (l->sum_bitfield_bits) {
+			add_tabs(sb, indent);
+			sb_addf(sb, "/* sum bitfield members: %" PRIu64 " bits",
+				l->sum_bitfield_bits);
+			if (l->sum_bit_holes)
+				sb_addf(sb, ", bit holes: %u, sum bit holes: %"
+					PRIu64 " bits", l->nbit_holes,
+					l->sum_bit_holes);
+			else
+				sb_addf(sb, " (%" PRIu64 " bytes)",
+					l->sum_bitfield_bits / 8);
+			sb_adds(sb, " */\n");
+		}
+	}
+	if (l->padding) {
+		add_tabs(sb, indent);
+		sb_addf(sb, "/* padding: %" PRIu64 " */\n", l->padding);
+	}
+	if (l->npaddings) {
+		add_tabs(sb, indent);
+		sb_addf(sb, "/* paddings: %u, sum paddings: %" PRIu64 " */\n",
+			l->npaddings, l->sum_paddings);
+	}
+	if (l->bit_padding) {
+		add_tabs(sb, indent);
+		sb_addf(sb, "/* bit_padding: %u bits */\n", l->bit_padding);
+	}
+	if (l->nforced_alignments) {
+		add_tabs(sb, indent);
+		sb_addf(sb, "/* forced alignments: %u", l->nforced_alignments);
+		if (l->nforced_holes)
+			sb_addf(sb, ", forced holes: %u, sum forced holes: %"
+				PRIu64, l->nforced_holes, l->sum_forced_holes);
+		sb_adds(sb, " */\n");
+	}
+	if (l->size % r->cl) {
+		add_tabs(sb, indent);
+		sb_addf(sb, "/* last cacheline: %" PRIu64 " bytes */\n",
+			l->size % r->cl);
+	}
+}
+
+static const char *kind_word(const struct sf_type *t)
+{
+	switch (t->kind) {
+	case SF_KIND_UNION:
+		return "union";
+	case SF_KIND_CLASS:
+		return "class";
+	default:
+		return "struct";
+	}
+}
+
+/* "struct NAME : Base, virtual Other {" */
+static void header(struct strbuf *sb, const struct sf_type *t)
+{
+	bool first = true;
+
+	sb_adds(sb, kind_word(t));
+	if (t->name && t->name[0])
+		sb_addf(sb, " %s", t->name);
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		const struct sf_member *m = &t->members[i];
+		if (!(m->flags & (SF_MF_BASE | SF_MF_VIRTUAL_BASE)))
+			continue;
+		sb_adds(sb, first ? " :" : ",");
+		first = false;
+		if (m->flags & SF_MF_VIRTUAL_BASE)
+			sb_adds(sb, " virtual");
+		sb_addf(sb, " %s", bare_type_name(m->type_name ? m->type_name : ""));
+	}
+	sb_adds(sb, " {\n");
+}
+
+/* structfit's own notes, inside the braces so pahole diffs stay small. */
+static void structfit_notes(struct render *r, const struct sf_type *t,
+			    int indent)
+{
+	if (t->flags & SF_TF_VARIANT) {
+		add_tabs(r->out, indent);
+		sb_adds(r->out, "/* structfit: one of several differing "
+			"definitions of this name */\n");
+	}
+	if (t->flags & SF_TF_INCOMPLETE) {
+		add_tabs(r->out, indent);
+		sb_adds(r->out, "/* structfit: incomplete: a base or member "
+			"type is only declared, its size is unknown */\n");
+	}
+	if (r->o && r->o->show_origin && t->origin && t->origin[0]) {
+		add_tabs(r->out, indent);
+		sb_addf(r->out, "/* structfit: from %s */\n", t->origin);
+	}
+}
+
+static void closing_attributes(struct strbuf *sb, const struct sf_type *t,
+			       const char *suffix)
+{
+	bool packed = t->flags & SF_TF_PACKED;
+
+	if (packed)
+		sb_adds(sb, " __attribute__((__packed__))");
+	if (suffix)
+		sb_addf(sb, " %s", suffix);
+	if ((t->flags & SF_TF_ALIGNED) && t->align && !packed)
+		sb_addf(sb, " __attribute__((__aligned__(%u)))", t->align);
+}
+
+/* A struct or class body (pahole's __class__fprintf), up to its "}". */
+static void render_struct(struct render *r, const struct sf_type *t,
+			  const struct sf_layout *l, int indent, int ts,
+			  const char *suffix, bool top)
+{
+	struct strbuf *sb = r->out;
+	struct notes n = { .l = l };
+	int inner = indent + 1, newline = 0;
+	const struct sf_member *lm = NULL;
+	uint64_t last_size = 0;
+	uint32_t last_bit_hole = 0, pre;
+
+	header(sb, t);
+	if ((pre = take_bit_hole(&n, SF_NO_MEMBER))) {
+		open_comment(sb, &newline);
+		add_tabs(sb, inner);
+		sb_addf(sb, "/* XXX %u bit%s hole, try to pack */\n", pre,
+			plural(pre));
+	}
+	uint64_t pre_bytes = take_hole(&n, SF_NO_MEMBER);
+	if (pre_bytes) {
+		open_comment(sb, &newline);
+		add_tabs(sb, inner);
+		sb_addf(sb, "/* XXX %" PRIu64 " byte%s hole, try to pack */\n",
+			pre_bytes, plural(pre_bytes));
+	}
+
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		const struct sf_member *m = &t->members[i];
+		bool inherit = m->flags & (SF_MF_BASE | SF_MF_VIRTUAL_BASE);
+		uint32_t bit_hole;
+
+		if (lm && !inherit)
+			between_members(r, lm, last_bit_hole, m, last_size,
+					inner, ts, &newline);
+		if (newline) {
+			sb_addch(sb, '\n');
+			newline = 0;
+		}
+		add_tabs(sb, inner);
+		render_member(r, t, l, i, inner, ts, false,
+			      i + 1 == t->nmembers && lm != NULL);
+		hole_comments(r, &n, i, inner, &newline, &bit_hole);
+		sb_addch(sb, '\n');
+		if (inherit)
+			continue;   /* pahole's `last` skips ancestors */
+		if (!lm || last_size == 0 || lm->offset != m->offset ||
+		    (!sf_member_is_bitfield(lm) && sf_member_is_bitfield(m)))
+			last_size = m->size;
+		lm = m;
+		last_bit_hole = bit_hole;
+	}
+	force_padding(r, t, l, lm, inner, ts);
+	if (top) {
+		summary(r, l, inner);
+		structfit_notes(r, t, inner);
+	}
+	add_tabs(sb, indent);
+	sb_addch(sb, '}');
+	closing_attributes(sb, t, suffix);
+}
+
+/* A union body (pahole's union__fprintf): members, no holes, no summary. */
+static void render_union(struct render *r, const struct sf_type *t,
+			 const struct sf_layout *l, int indent, int ts,
+			 const char *suffix)
+{
+	uint64_t start_line = r->cacheline;
+
+	header(r->out, t);
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		add_tabs(r->out, indent + 1);
+		render_member(r, t, l, i, indent + 1, ts, true, false);
+		sb_addch(r->out, '\n');
+		/* every member starts over from the union's cacheline */
+		r->cacheline = start_line;
+	}
+	if (indent == 0)
+		structfit_notes(r, t, indent + 1);
+	add_tabs(r->out, indent);
+	sb_addch(r->out, '}');
+	if (suffix)
+		sb_addf(r->out, " %s", suffix);
+}
+
+void sf_render_text_type(struct strbuf *out, const struct sf_type *t,
+			 const struct sf_layout *l,
+			 const struct sf_text_opts *o)
+{
+	struct render r = {
+		.out = out,
+		.o = o,
+		.cl = l->cacheline ? l->cacheline : 64,
+		.name_spacing = t->kind == SF_KIND_UNION ? UNION_NAME_SPACING
+							 : NAME_SPACING,
+	};
+
+	assert(l->size == t->size);
+	assert(!o || !o->cacheline || o->cacheline == l->cacheline);
+	if (t->kind == SF_KIND_UNION)
+		render_union(&r, t, l, 0, TYPE_SPACING, NULL);
+	else
+		render_struct(&r, t, l, 0, TYPE_SPACING, NULL, true);
+	sb_adds(out, ";\n");
+}
