@@ -1,0 +1,284 @@
+/*
+ * test_diff.c - layout diffs between two hand-built typesets (no DWARF):
+ * a struct that grows, one reordered, one that gains a hole by narrowing a
+ * member, one removed, one added, one unchanged.  Holes come from
+ * layout/holes.c; the test checks what the diff concludes from them.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "layout/diff.h"
+#include "layout/typeset.h"
+#include "lib/xalloc.h"
+
+struct mdef {
+	const char *name;
+	const char *type;
+	uint64_t offset, size;
+	uint32_t align;
+};
+
+static const struct sf_type *mk(struct sf_typeset *ts, enum sf_kind kind,
+				 const char *name, uint64_t size, uint32_t align,
+				 const struct mdef *m, size_t n)
+{
+	struct sf_type *t = sf_typeset_alloc(ts, sizeof(*t));
+
+	t->name = sf_typeset_intern(ts, name);
+	t->kind = (uint8_t)kind;
+	t->size = size;
+	t->align = align;
+	t->decl_file = sf_typeset_intern(ts, "d.c");
+	t->decl_line = 1;
+	t->origin = sf_typeset_intern(ts, "d.o");
+	t->nmembers = (uint32_t)n;
+	t->members = sf_typeset_alloc(ts, (n ? n : 1) * sizeof(*t->members));
+	for (size_t i = 0; i < n; i++) {
+		struct sf_member *mm = &t->members[i];
+		mm->name = sf_typeset_intern(ts, m[i].name);
+		mm->type_name = sf_typeset_intern(ts, m[i].type);
+		mm->type_suffix = sf_typeset_intern(ts, "");
+		mm->offset = m[i].offset;
+		mm->size = m[i].size;
+		mm->align = m[i].align;
+	}
+	return sf_typeset_add(ts, t);
+}
+
+#define MK(ts, name, size, m) \
+	mk(ts, SF_KIND_STRUCT, name, size, 8, m, sizeof(m) / sizeof(m[0]))
+
+static const struct mdef grows_old[] = {
+	{ "a", "int", 0, 4, 4 }, { "b", "int", 4, 4, 4 },
+};
+static const struct mdef grows_new[] = {
+	{ "a", "int", 0, 4, 4 }, { "b", "int", 4, 4, 4 }, { "c", "long", 8, 8, 8 },
+};
+/* char a; long b; char c;  ->  long b; char a; char c; */
+static const struct mdef reord_old[] = {
+	{ "a", "char", 0, 1, 1 }, { "b", "long", 8, 8, 8 }, { "c", "char", 16, 1, 1 },
+};
+static const struct mdef reord_new[] = {
+	{ "b", "long", 0, 8, 8 }, { "a", "char", 8, 1, 1 }, { "c", "char", 9, 1, 1 },
+};
+/* int a; int b; long c;  ->  int a; char b; long c;  (3-byte hole after b) */
+static const struct mdef hole_old[] = {
+	{ "a", "int", 0, 4, 4 }, { "b", "int", 4, 4, 4 }, { "c", "long", 8, 8, 8 },
+};
+static const struct mdef hole_new[] = {
+	{ "a", "int", 0, 4, 4 }, { "b", "char", 4, 1, 1 }, { "c", "long", 8, 8, 8 },
+};
+static const struct mdef one[] = { { "x", "long", 0, 8, 8 } };
+static const struct mdef big[] = { { "x", "long", 0, 8, 8 }, { "y", "char", 8, 1, 1 } };
+
+struct pair {
+	struct sf_typeset *old, *new;
+};
+
+static int setup(void **state)
+{
+	struct pair *p = sf_xcalloc(1, sizeof(*p));
+
+	p->old = sf_typeset_new();
+	p->new = sf_typeset_new();
+	MK(p->old, "grows", 8, grows_old);
+	MK(p->new, "grows", 16, grows_new);
+	MK(p->old, "reord", 24, reord_old);
+	MK(p->new, "reord", 16, reord_new);
+	MK(p->old, "hole", 16, hole_old);
+	MK(p->new, "hole", 16, hole_new);
+	MK(p->old, "gone", 8, one);
+	MK(p->new, "newone", 16, big);
+	MK(p->old, "same", 8, one);
+	MK(p->new, "same", 8, one);
+	*state = p;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct pair *p = *state;
+
+	sf_typeset_free(p->old);
+	sf_typeset_free(p->new);
+	free(p);
+	return 0;
+}
+
+static const struct sf_dmember *find_change(const struct sf_dtype *d,
+					    uint8_t change, const char *name)
+{
+	for (uint32_t i = 0; i < d->nmembers; i++) {
+		const struct sf_dmember *m = &d->members[i];
+		const char *n = m->new ? m->new->name : m->old->name;
+		if (m->change == change && !strcmp(n, name))
+			return m;
+	}
+	return NULL;
+}
+
+static void test_whole_diff(void **state)
+{
+	struct pair *p = *state;
+	struct sf_diff d;
+	struct sf_err err = { "" };
+
+	assert_int_equal(sf_diff_compute(p->old, p->new, NULL, &d, &err), 0);
+	assert_int_equal(d.compared, 6);
+	assert_int_equal(d.nchanged, 3);
+	assert_int_equal(d.nadded, 1);
+	assert_int_equal(d.nremoved, 1);
+	assert_int_equal(d.ngrown, 1);
+	assert_int_equal(d.growth, 8 + 0 - 8);
+	assert_int_equal(d.n, 5);
+
+	/* changed by growth, then added, then removed */
+	assert_string_equal(d.types[0].new->name, "grows");
+	assert_string_equal(d.types[1].new->name, "hole");
+	assert_string_equal(d.types[2].new->name, "reord");
+	assert_int_equal(d.types[3].status, SF_D_ADDED);
+	assert_string_equal(d.types[3].new->name, "newone");
+	assert_null(d.types[3].old);
+	assert_int_equal(d.types[3].growth, 16);
+	assert_int_equal(d.types[4].status, SF_D_REMOVED);
+	assert_string_equal(d.types[4].old->name, "gone");
+	assert_int_equal(d.types[4].growth, -8);
+
+	const struct sf_dtype *g = &d.types[0];
+	assert_int_equal(g->status, SF_D_CHANGED);
+	assert_int_equal(g->growth, 8);
+	assert_int_equal(g->nmembers, 1);
+	assert_non_null(find_change(g, SF_MC_ADDED, "c"));
+	assert_false(g->reordered);
+	assert_int_equal(g->nholes, 0);
+
+	const struct sf_dtype *h = &d.types[1];
+	assert_int_equal(h->growth, 0);
+	assert_int_equal(h->old_nholes, 0);
+	assert_int_equal(h->new_nholes, 1);
+	assert_int_equal(h->new_sum_holes, 3);
+	assert_int_equal(h->nholes, 1);
+	assert_true(h->holes[0].gained);
+	assert_int_equal(h->holes[0].offset, 5);
+	assert_int_equal(h->holes[0].size, 3);
+	assert_string_equal(h->holes[0].after, "b");
+	const struct sf_dmember *rt = find_change(h, SF_MC_RETYPED, "b");
+	assert_non_null(rt);
+	assert_string_equal(rt->old->type_name, "int");
+	assert_string_equal(rt->new->type_name, "char");
+	assert_null(find_change(h, SF_MC_MOVED, "b"));
+	assert_int_equal(h->nmembers, 1);
+
+	const struct sf_dtype *r = &d.types[2];
+	assert_int_equal(r->growth, -8);
+	assert_true(r->reordered);
+	assert_int_equal(r->nmembers, 3);
+	const struct sf_dmember *mv = find_change(r, SF_MC_MOVED, "a");
+	assert_non_null(mv);
+	assert_int_equal(mv->old->offset, 0);
+	assert_int_equal(mv->new->offset, 8);
+	assert_non_null(find_change(r, SF_MC_MOVED, "b"));
+	assert_non_null(find_change(r, SF_MC_MOVED, "c"));
+	/* old: 7-byte hole after a; new: none (6 bytes of padding instead) */
+	assert_int_equal(r->old_sum_holes, 7);
+	assert_int_equal(r->new_sum_holes, 0);
+	assert_int_equal(r->old_padding, 7);
+	assert_int_equal(r->new_padding, 6);
+	assert_int_equal(r->nholes, 1);
+	assert_false(r->holes[0].gained);
+	assert_string_equal(r->holes[0].after, "a");
+	/* member changes are listed in layout order */
+	assert_string_equal(r->members[0].new->name, "b");
+	assert_string_equal(r->members[2].new->name, "c");
+	sf_diff_release(&d);
+}
+
+static void test_only(void **state)
+{
+	struct pair *p = *state;
+	struct sf_diff d;
+	struct sf_err err = { "" };
+	const char *only[] = { "struct hole", "same", "gone", NULL };
+	struct sf_diff_opts o = { only, "a.o", "b.o" };
+
+	assert_int_equal(sf_diff_compute(p->old, p->new, &o, &d, &err), 0);
+	assert_int_equal(d.compared, 3);
+	assert_int_equal(d.n, 2);
+	assert_int_equal(d.ngrown, 0);
+	assert_string_equal(d.types[0].new->name, "hole");
+	assert_int_equal(d.types[1].status, SF_D_REMOVED);
+	sf_diff_release(&d);
+
+	const char *bad[] = { "same", "nosuch", NULL };
+	o.only = bad;
+	assert_int_equal(sf_diff_compute(p->old, p->new, &o, &d, &err), -1);
+	assert_string_equal(err.msg, "a.o and b.o: type 'nosuch' not found");
+}
+
+static void test_identical(void **state)
+{
+	struct pair *p = *state;
+	struct sf_diff d;
+	struct sf_err err = { "" };
+
+	assert_int_equal(sf_diff_compute(p->old, p->old, NULL, &d, &err), 0);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(d.compared, 5);
+	sf_diff_release(&d);
+}
+
+/* Members of an anonymous union are matched by their own names. */
+static void test_anonymous_members(void **state)
+{
+	(void)state;
+	struct sf_typeset *a = sf_typeset_new(), *b = sf_typeset_new();
+	static const struct mdef u1[] = { { "i", "int", 8, 4, 4 }, { "p", "void *", 8, 8, 8 } };
+	static const struct mdef u2[] = { { "i", "long", 8, 8, 8 }, { "p", "void *", 8, 8, 8 } };
+	struct sf_typeset *sets[2] = { a, b };
+
+	for (int s = 0; s < 2; s++) {
+		const struct sf_type *u = mk(sets[s], SF_KIND_UNION, "", 8, 8,
+					     s ? u2 : u1, 2);
+		struct sf_type *t = sf_typeset_alloc(sets[s], sizeof(*t));
+		t->name = sf_typeset_intern(sets[s], "outer");
+		t->size = 16;
+		t->align = 8;
+		t->decl_file = t->origin = sf_typeset_intern(sets[s], "");
+		t->nmembers = 2;
+		t->members = sf_typeset_alloc(sets[s], 2 * sizeof(*t->members));
+		t->members[0] = (struct sf_member){ .name = "tag", .type_name = "int",
+			.type_suffix = "", .offset = 0, .size = 4, .align = 4 };
+		t->members[1] = (struct sf_member){ .name = "", .type_name = "union",
+			.type_suffix = "", .offset = 8, .size = 8, .align = 8, .nested = u };
+		sf_typeset_add(sets[s], t);
+	}
+	struct sf_diff d;
+	struct sf_err err = { "" };
+	assert_int_equal(sf_diff_compute(a, b, NULL, &d, &err), 0);
+	assert_int_equal(d.n, 1);
+	assert_string_equal(d.types[0].new->name, "outer");
+	assert_int_equal(d.types[0].nmembers, 1);
+	assert_int_equal(d.types[0].members[0].change, SF_MC_RETYPED);
+	assert_string_equal(d.types[0].members[0].new->name, "i");
+	sf_diff_release(&d);
+	sf_typeset_free(a);
+	sf_typeset_free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_whole_diff, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_only, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_identical, setup, teardown),
+		cmocka_unit_test(test_anonymous_members),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
