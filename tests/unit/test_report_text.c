@@ -27,12 +27,11 @@
 	{ .name = n, .type_name = t, .type_suffix = "", .offset = off, \
 	  .size = sz, .bit_offset = boff, .bit_size = bits, .align = sz, \
 	  .tclass = SF_T_INT, .flags = SF_MF_BITFIELD }
-#define NEST(n, t, off, nested_type) \
+/* an anonymous struct/union member: its size and alignment repeat the
+ * nested type's because static initializers cannot read them */
+#define NEST(n, off, sz, al, tc, nested_type) \
 	{ .name = n, .type_name = "", .type_suffix = "", .offset = off, \
-	  .size = (nested_type)->size, .align = (nested_type)->align, \
-	  .tclass = (nested_type)->kind == SF_KIND_UNION ? SF_T_UNION \
-							: SF_T_STRUCT, \
-	  .nested = nested_type }
+	  .size = sz, .align = al, .tclass = tc, .nested = nested_type }
 #define TYPE(n, k, sz, al, arr) \
 	{ .name = n, .kind = k, .size = sz, .align = al, .decl_file = "t.c", \
 	  .nmembers = N(arr), .members = arr, .origin = "t.o", \
@@ -198,9 +197,9 @@ static struct sf_member anon_s3_m[] = {
 static const struct sf_type anon_s3 = TYPE("", SF_KIND_STRUCT, 16, 8, anon_s3_m);
 static struct sf_member anon_m[] = {
 	MEM("a", "int", "", 0, 4, 4, SF_T_INT),
-	NEST("", "", 8, &anon_u),
-	NEST("s2", "", 16, &anon_s2),
-	NEST("", "", 24, &anon_s3),
+	NEST("", 8, 8, 8, SF_T_UNION, &anon_u),
+	NEST("s2", 16, 8, 4, SF_T_STRUCT, &anon_s2),
+	NEST("", 24, 16, 8, SF_T_STRUCT, &anon_s3),
 	{ .name = "fa", .type_name = "char", .type_suffix = "[]", .offset = 40,
 	  .size = 0, .align = 1, .tclass = SF_T_ARRAY,
 	  .flags = SF_MF_FLEX_ARRAY },
@@ -433,7 +432,7 @@ static const struct sf_type U_s = TYPE("", SF_KIND_STRUCT, 16, 8, U_s_m);
 static struct sf_member U_m[] = {
 	MEM("c", "char", "", 0, 1, 1, SF_T_INT),
 	MEM("i", "int", "", 0, 4, 4, SF_T_INT),
-	NEST("s", "", 0, &U_s),
+	NEST("s", 0, 16, 8, SF_T_STRUCT, &U_s),
 };
 static const struct sf_type U = TYPE("U", SF_KIND_UNION, 16, 8, U_m);
 
@@ -706,7 +705,7 @@ static const struct sf_type nest2_in = TYPE("", SF_KIND_STRUCT, 16, 8,
 					    nest2_in_m);
 static struct sf_member nest2_mid_m[] = {
 	MEM("b", "char", "", 8, 1, 1, SF_T_INT),
-	NEST("in", "", 16, &nest2_in),
+	NEST("in", 16, 16, 8, SF_T_STRUCT, &nest2_in),
 };
 static const struct sf_type nest2_mid = TYPE("", SF_KIND_STRUCT, 24, 8,
 					     nest2_mid_m);
@@ -717,13 +716,13 @@ static struct sf_member nest2_s_m[] = {
 static const struct sf_type nest2_s = TYPE("", SF_KIND_STRUCT, 4, 2, nest2_s_m);
 static struct sf_member nest2_u_m[] = {
 	MEM("u", "int", "", 32, 4, 4, SF_T_INT),
-	NEST("s", "", 32, &nest2_s),
+	NEST("s", 32, 4, 2, SF_T_STRUCT, &nest2_s),
 };
 static const struct sf_type nest2_u = TYPE("", SF_KIND_UNION, 4, 4, nest2_u_m);
 static struct sf_member nest2_m[] = {
 	MEM("a", "char", "", 0, 1, 1, SF_T_INT),
-	NEST("mid", "", 8, &nest2_mid),
-	NEST("", "", 32, &nest2_u),
+	NEST("mid", 8, 24, 8, SF_T_STRUCT, &nest2_mid),
+	NEST("", 32, 4, 4, SF_T_UNION, &nest2_u),
 };
 static const struct sf_type nest2 = TYPE("nest2", SF_KIND_STRUCT, 40, 8,
 					 nest2_m);
