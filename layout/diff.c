@@ -397,8 +397,8 @@ int sf_diff_compute(const struct sf_typeset *old_ts,
 		    const struct sf_diff_opts *opts, struct sf_diff *out,
 		    struct sf_err *err)
 {
-	struct key *keys;
-	size_t nkeys;
+	struct key *keys = NULL;
+	size_t nkeys = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (collect_keys(old_ts, new_ts, opts, &keys, &nkeys, err) < 0)
