@@ -101,12 +101,20 @@ test: deps-test
 bench: structfit
 	@sh tests/bench.sh
 
+# The binary, the man page and the bash completion (PREFIX=/usr puts the
+# completion where bash-completion looks: /usr/share/bash-completion/completions).
 install: structfit
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 755 structfit $(DESTDIR)$(PREFIX)/bin/structfit
+	install -m 644 doc/structfit.1 $(DESTDIR)$(PREFIX)/share/man/man1/structfit.1
+	install -m 644 contrib/structfit.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/structfit
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/structfit
+	rm -f $(DESTDIR)$(PREFIX)/bin/structfit \
+		$(DESTDIR)$(PREFIX)/share/man/man1/structfit.1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/structfit
 
 clean:
 	rm -rf $(BUILD) structfit
