@@ -1,0 +1,138 @@
+/*
+ * rank.c - the `holes` ranking: filter, sort and cut, nothing else.
+ *
+ * Entries are copied out of each type's layout as it is added (see rank.h
+ * for the memory picture), so the caller can compute, add and release one
+ * layout at a time.  The comparison functions make every order total:
+ * two entries compare equal only if they describe the same type, so the
+ * output never depends on qsort's instability or on input order.
+ */
+#include "rank.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/xalloc.h"
+
+void sf_rank_init(struct sf_rank *r, const struct sf_rank_opts *opts)
+{
+	memset(r, 0, sizeof(*r));
+	if (opts)
+		r->opts = *opts;
+}
+
+void sf_rank_add(struct sf_rank *r, const struct sf_type *t,
+		 const struct sf_layout *l)
+{
+	uint64_t waste = sf_layout_waste(l);
+
+	assert(l->size == t->size);
+	if (waste < r->opts.min_waste)
+		return;
+	SF_GROW(r->v, r->n, r->alloc);
+	r->v[r->n++] = (struct sf_rank_entry){
+		.type = t,
+		.waste = waste,
+		.size = t->size,
+		.nholes = l->nholes,
+		.sum_holes = l->sum_holes,
+		.padding = l->padding,
+	};
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+/* larger first */
+static int cmp_desc(uint64_t a, uint64_t b)
+{
+	return a > b ? -1 : a < b;
+}
+
+/* The tie-breakers shared by every order: name, size, then identity. */
+static int cmp_ties(const struct sf_rank_entry *a,
+		    const struct sf_rank_entry *b)
+{
+	int c;
+
+	if ((c = cmp_str(a->type->name, b->type->name)))
+		return c;
+	if ((c = cmp_desc(a->size, b->size)))
+		return c;
+	if ((c = cmp_desc(a->waste, b->waste)))
+		return c;
+	if (a->type->kind != b->type->kind)
+		return a->type->kind < b->type->kind ? -1 : 1;
+	if ((c = cmp_str(a->type->decl_file, b->type->decl_file)))
+		return c;
+	if (a->type->decl_line != b->type->decl_line)
+		return a->type->decl_line < b->type->decl_line ? -1 : 1;
+	if ((c = cmp_str(a->type->origin, b->type->origin)))
+		return c;
+	return cmp_desc(a->type->hash, b->type->hash);
+}
+
+static int cmp_waste(const void *x, const void *y)
+{
+	const struct sf_rank_entry *a = x, *b = y;
+	int c = cmp_desc(a->waste, b->waste);
+
+	return c ? c : cmp_ties(a, b);
+}
+
+static int cmp_size(const void *x, const void *y)
+{
+	const struct sf_rank_entry *a = x, *b = y;
+	int c = cmp_desc(a->size, b->size);
+
+	return c ? c : cmp_ties(a, b);
+}
+
+static int cmp_name(const void *x, const void *y)
+{
+	return cmp_ties(x, y);
+}
+
+void sf_rank_finish(struct sf_rank *r)
+{
+	int (*cmp)(const void *, const void *) = cmp_waste;
+
+	if (r->opts.sort == SF_RANK_BY_SIZE)
+		cmp = cmp_size;
+	else if (r->opts.sort == SF_RANK_BY_NAME)
+		cmp = cmp_name;
+	if (r->n > 1)
+		qsort(r->v, r->n, sizeof(r->v[0]), cmp);
+	if (r->opts.limit && r->n > r->opts.limit)
+		r->n = r->opts.limit;
+	for (size_t i = 1; i < r->n; i++)
+		assert(cmp(&r->v[i - 1], &r->v[i]) <= 0);
+}
+
+void sf_rank_release(struct sf_rank *r)
+{
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}
+
+int sf_rank_parse_sort(const char *s, enum sf_rank_sort *out)
+{
+	static const struct {
+		const char *name;
+		enum sf_rank_sort sort;
+	} sorts[] = {
+		{ "waste", SF_RANK_BY_WASTE },
+		{ "size", SF_RANK_BY_SIZE },
+		{ "name", SF_RANK_BY_NAME },
+	};
+
+	for (size_t i = 0; i < sizeof(sorts) / sizeof(sorts[0]); i++)
+		if (s && strcmp(s, sorts[i].name) == 0) {
+			*out = sorts[i].sort;
+			return 0;
+		}
+	return -1;
+}

@@ -1,0 +1,223 @@
+/*
+ * json.c - `show --format json`: the facts of report/text.c for machines.
+ *
+ * The document is {"types":[T,...]} with one type object per line, so it
+ * streams (begin, one call per type, end) and stays greppable.  A type
+ * object carries the model (name, kind, size, align, decl_file, decl_line,
+ * origin, flags as booleans, members) and the layout (holes, bit_holes,
+ * padding, bit_padding, sums, cachelines).  A member whose type is an
+ * anonymous struct/union carries that type as "nested", a type object of
+ * the same shape (its holes computed in the nested layout).  Every number
+ * is an integer; every string goes through sb_add_json_str(), so the
+ * output is valid JSON whatever bytes the names hold.
+ */
+#include "report.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <string.h>
+
+static void key(struct strbuf *sb, const char *k)
+{
+	sb_add_json_str(sb, k);
+	sb_addch(sb, ':');
+}
+
+static void str_field(struct strbuf *sb, const char *k, const char *v)
+{
+	key(sb, k);
+	sb_add_json_str(sb, v ? v : "");
+	sb_addch(sb, ',');
+}
+
+static void num_field(struct strbuf *sb, const char *k, uint64_t v)
+{
+	key(sb, k);
+	sb_addf(sb, "%" PRIu64 ",", v);
+}
+
+static void bool_field(struct strbuf *sb, const char *k, bool v)
+{
+	key(sb, k);
+	sb_adds(sb, v ? "true," : "false,");
+}
+
+/* Drop the comma the last field left, before a closing bracket. */
+static void close_with(struct strbuf *sb, char c)
+{
+	if (sb->len && sb->buf[sb->len - 1] == ',')
+		sb_setlen(sb, sb->len - 1);
+	sb_addch(sb, c);
+}
+
+static const char *tclass_name(uint8_t tc)
+{
+	static const char *const names[] = {
+		[SF_T_OTHER] = "other", [SF_T_INT] = "int",
+		[SF_T_BOOL] = "bool", [SF_T_ENUM] = "enum",
+		[SF_T_FLOAT] = "float", [SF_T_POINTER] = "pointer",
+		[SF_T_STRUCT] = "struct", [SF_T_UNION] = "union",
+		[SF_T_ARRAY] = "array",
+	};
+
+	return tc < sizeof(names) / sizeof(names[0]) && names[tc] ? names[tc]
+								  : "other";
+}
+
+/* The member's full C type with no name: "char[3][4]", "void (*)(int)". */
+static void type_field(struct strbuf *sb, const struct sf_member *m)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	sb_adds(&t, m->type_name ? m->type_name : "");
+	sb_adds(&t, m->type_suffix ? m->type_suffix : "");
+	str_field(sb, "type", t.buf);
+	sb_release(&t);
+}
+
+static void type_object(struct strbuf *sb, const struct sf_type *t,
+			const struct sf_layout *l);
+
+static void member_object(struct strbuf *sb, const struct sf_type *t,
+			  const struct sf_layout *l, uint32_t i)
+{
+	const struct sf_member *m = &t->members[i];
+
+	sb_addch(sb, '{');
+	str_field(sb, "name", m->name);
+	type_field(sb, m);
+	str_field(sb, "tclass", tclass_name(m->tclass));
+	num_field(sb, "offset", m->offset);
+	num_field(sb, "size", m->size);
+	if (sf_member_is_bitfield(m)) {
+		num_field(sb, "bit_offset", m->bit_offset);
+		num_field(sb, "bit_size", m->bit_size);
+	}
+	num_field(sb, "align", m->align);
+	bool_field(sb, "bitfield", sf_member_is_bitfield(m));
+	bool_field(sb, "base", m->flags & SF_MF_BASE);
+	bool_field(sb, "virtual_base", m->flags & SF_MF_VIRTUAL_BASE);
+	bool_field(sb, "vptr", m->flags & SF_MF_VPTR);
+	bool_field(sb, "flex_array", m->flags & SF_MF_FLEX_ARRAY);
+	bool_field(sb, "signed", m->flags & SF_MF_SIGNED);
+	bool_field(sb, "aligned", m->flags & SF_MF_ALIGNED);
+	bool_field(sb, "incomplete", m->flags & SF_MF_INCOMPLETE);
+	if (m->nested) {
+		const struct sf_layout *nl = sf_layout_nested(l, i);
+		assert(nl);
+		key(sb, "nested");
+		type_object(sb, m->nested, nl);
+		sb_addch(sb, ',');
+	}
+	close_with(sb, '}');
+}
+
+static const char *member_name(const struct sf_type *t, uint32_t i)
+{
+	return i == SF_NO_MEMBER || i >= t->nmembers ? NULL
+						     : t->members[i].name;
+}
+
+static void after_field(struct strbuf *sb, const struct sf_type *t,
+			uint32_t after)
+{
+	const char *n = member_name(t, after);
+
+	key(sb, "after");
+	if (n)
+		sb_add_json_str(sb, n);
+	else
+		sb_adds(sb, "null");
+	sb_addch(sb, ',');
+}
+
+static void holes_array(struct strbuf *sb, const struct sf_type *t,
+			const struct sf_layout *l)
+{
+	key(sb, "holes");
+	sb_addch(sb, '[');
+	for (uint32_t i = 0; i < l->nholes; i++) {
+		sb_addch(sb, '{');
+		num_field(sb, "offset", l->holes[i].offset);
+		num_field(sb, "size", l->holes[i].size);
+		after_field(sb, t, l->holes[i].after);
+		close_with(sb, '}');
+		sb_addch(sb, ',');
+	}
+	close_with(sb, ']');
+	sb_addch(sb, ',');
+
+	key(sb, "bit_holes");
+	sb_addch(sb, '[');
+	for (uint32_t i = 0; i < l->nbit_holes; i++) {
+		sb_addch(sb, '{');
+		num_field(sb, "offset", l->bit_holes[i].offset);
+		num_field(sb, "bit_offset", l->bit_holes[i].bit_offset);
+		num_field(sb, "bits", l->bit_holes[i].bits);
+		after_field(sb, t, l->bit_holes[i].after);
+		close_with(sb, '}');
+		sb_addch(sb, ',');
+	}
+	close_with(sb, ']');
+	sb_addch(sb, ',');
+}
+
+static void type_object(struct strbuf *sb, const struct sf_type *t,
+			const struct sf_layout *l)
+{
+	sb_addch(sb, '{');
+	str_field(sb, "name", t->name);
+	str_field(sb, "kind", sf_kind_name(t->kind));
+	num_field(sb, "size", t->size);
+	num_field(sb, "align", t->align);
+	str_field(sb, "decl_file", t->decl_file);
+	num_field(sb, "decl_line", t->decl_line);
+	str_field(sb, "origin", t->origin);
+	bool_field(sb, "packed", t->flags & SF_TF_PACKED);
+	bool_field(sb, "aligned", t->flags & SF_TF_ALIGNED);
+	bool_field(sb, "variant", t->flags & SF_TF_VARIANT);
+	bool_field(sb, "incomplete", t->flags & SF_TF_INCOMPLETE);
+	bool_field(sb, "cxx", t->flags & SF_TF_CXX);
+	num_field(sb, "members_count", l->members);
+	num_field(sb, "sum_members", l->sum_members);
+	num_field(sb, "sum_bitfield_bits", l->sum_bitfield_bits);
+	num_field(sb, "holes_count", l->nholes);
+	num_field(sb, "sum_holes", l->sum_holes);
+	num_field(sb, "bit_holes_count", l->nbit_holes);
+	num_field(sb, "sum_bit_holes", l->sum_bit_holes);
+	num_field(sb, "padding", l->padding);
+	num_field(sb, "bit_padding", l->bit_padding);
+	num_field(sb, "waste", sf_layout_waste(l));
+	num_field(sb, "cacheline", l->cacheline);
+	num_field(sb, "cachelines", l->cachelines);
+	num_field(sb, "last_cacheline", l->last_cacheline);
+	holes_array(sb, t, l);
+	key(sb, "members");
+	sb_addch(sb, '[');
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		member_object(sb, t, l, i);
+		sb_addch(sb, ',');
+	}
+	close_with(sb, ']');
+	close_with(sb, '}');
+}
+
+void sf_render_json_begin(struct strbuf *out, struct sf_json_stream *js)
+{
+	js->ntypes = 0;
+	sb_adds(out, "{\"types\":[");
+}
+
+void sf_render_json_type(struct strbuf *out, struct sf_json_stream *js,
+			 const struct sf_type *t, const struct sf_layout *l)
+{
+	assert(l->size == t->size);
+	sb_adds(out, js->ntypes ? ",\n" : "\n");
+	type_object(out, t, l);
+	js->ntypes++;
+}
+
+void sf_render_json_end(struct strbuf *out, struct sf_json_stream *js)
+{
+	sb_adds(out, js->ntypes ? "\n]}\n" : "]}\n");
+}

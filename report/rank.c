@@ -1,0 +1,109 @@
+/*
+ * rank.c - render the `holes` ranking (layout/rank.c built it).
+ *
+ * Text is a table: a header line, then one line per type with the numbers
+ * right-aligned in columns as wide as their widest value, the type
+ * ("struct st_table") and where it is declared ("st.c:12", "-" when
+ * unknown).  Variants of one name are told apart by that location.
+ * JSON is {"types":[...]} with one object per line.
+ */
+#include "report.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+struct widths {
+	int waste, size, holes, padding;
+};
+
+static int digits(uint64_t v)
+{
+	int n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+static int max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+static struct widths column_widths(const struct sf_rank *r)
+{
+	/* at least as wide as the header words */
+	struct widths w = { 5, 4, 5, 7 };
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct sf_rank_entry *e = &r->v[i];
+		w.waste = max_int(w.waste, digits(e->waste));
+		w.size = max_int(w.size, digits(e->size));
+		w.holes = max_int(w.holes, digits(e->nholes));
+		w.padding = max_int(w.padding, digits(e->padding));
+	}
+	return w;
+}
+
+static void type_label(struct strbuf *sb, const struct sf_type *t)
+{
+	sb_adds(sb, sf_kind_name(t->kind));
+	sb_addch(sb, ' ');
+	sb_adds(sb, t->name && t->name[0] ? t->name : "<anonymous>");
+}
+
+static void location(struct strbuf *sb, const struct sf_type *t)
+{
+	if (!t->decl_file || !t->decl_file[0]) {
+		sb_addch(sb, '-');
+		return;
+	}
+	sb_adds(sb, t->decl_file);
+	if (t->decl_line)
+		sb_addf(sb, ":%u", t->decl_line);
+}
+
+void sf_render_rank_text(struct strbuf *out, const struct sf_rank *r)
+{
+	struct widths w = column_widths(r);
+
+	sb_addf(out, "%*s  %*s  %*s  %*s  %s  %s\n", w.waste, "waste",
+		w.size, "size", w.holes, "holes", w.padding, "padding",
+		"type", "declared");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct sf_rank_entry *e = &r->v[i];
+		sb_addf(out, "%*" PRIu64 "  %*" PRIu64 "  %*u  %*" PRIu64 "  ",
+			w.waste, e->waste, w.size, e->size, w.holes,
+			e->nholes, w.padding, e->padding);
+		type_label(out, e->type);
+		sb_adds(out, "  ");
+		location(out, e->type);
+		sb_addch(out, '\n');
+	}
+}
+
+void sf_render_rank_json(struct strbuf *out, const struct sf_rank *r)
+{
+	sb_adds(out, "{\"types\":[");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct sf_rank_entry *e = &r->v[i];
+		const struct sf_type *t = e->type;
+
+		sb_adds(out, i ? ",\n{\"name\":" : "\n{\"name\":");
+		sb_add_json_str(out, t->name ? t->name : "");
+		sb_adds(out, ",\"kind\":");
+		sb_add_json_str(out, sf_kind_name(t->kind));
+		sb_addf(out, ",\"size\":%" PRIu64 ",\"waste\":%" PRIu64
+			",\"holes\":%u,\"sum_holes\":%" PRIu64
+			",\"padding\":%" PRIu64 ",\"decl_file\":",
+			e->size, e->waste, e->nholes, e->sum_holes, e->padding);
+		sb_add_json_str(out, t->decl_file ? t->decl_file : "");
+		sb_addf(out, ",\"decl_line\":%u,\"origin\":", t->decl_line);
+		sb_add_json_str(out, t->origin ? t->origin : "");
+		sb_addf(out, ",\"variant\":%s}",
+			(t->flags & SF_TF_VARIANT) ? "true" : "false");
+	}
+	sb_adds(out, r->n ? "\n]}\n" : "]}\n");
+}
