@@ -1,0 +1,459 @@
+/*
+ * check.c - `structfit check` verdicts in five formats.
+ *
+ * Input is a struct sf_bresult: the budget's rules, a stat per rule
+ * (checked / failed / skipped) and the failures, already sorted by rule
+ * and subject.  Every format walks the same data in the same order; only
+ * the syntax differs:
+ *
+ *   text    BUDGET:LINE: MESSAGE (declared at FILE:LINE)   + summary line
+ *   json    one document, every rule with its status and failures
+ *   sarif   one run, a reportingDescriptor per property (budget-size,
+ *           budget-holes, ...), a result per failure located at the struct
+ *   junit   one testsuite, a testcase per rule (failure / skipped)
+ *   github  ::error workflow commands, located at the struct
+ *
+ * Nothing here computes a layout or decides a verdict.
+ */
+#include "check.h"
+
+#include <assert.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ shared */
+
+static const struct sf_brule *rule_of(const struct sf_bresult *r,
+				      const struct sf_bfail *f)
+{
+	assert(f->rule < r->budget->nrules);
+	return &r->budget->rules[f->rule];
+}
+
+static const struct sf_bcond *cond_of(const struct sf_bresult *r,
+				      const struct sf_bfail *f)
+{
+	const struct sf_brule *rule = rule_of(r, f);
+
+	assert(f->cond < rule->nconds);
+	return &rule->conds[f->cond];
+}
+
+void sf_render_check_message(struct strbuf *out, const struct sf_bresult *r,
+			     const struct sf_bfail *f)
+{
+	const struct sf_bcond *c = cond_of(r, f);
+	unsigned long long v = f->value, size = f->size;
+
+	sb_addf(out, "%s: ", f->subject);
+	if (c->prop != SF_BP_FITS || !c->spec)
+		sb_addf(out, "%s is %llu", c->prop == SF_BP_FITS ? "size" :
+			sf_bprop_name(c->prop), v);
+	else if (f->no_class)
+		sb_addf(out, "%llu bytes are above every class of %s (largest %llu)",
+			size, c->spec,
+			(unsigned long long)c->classes.v[c->classes.n - 1]);
+	else
+		sb_addf(out, "%llu bytes land in the %llu-byte class of %s", size, v,
+			c->spec);
+	sb_adds(out, ", budget says ");
+	sf_bcond_describe(out, c);
+}
+
+/* decl_file relative to the source root when it lies below it. */
+static const char *display_path(const char *path, const struct sf_check_opts *o)
+{
+	const char *root = o ? o->source_root : NULL;
+	size_t n = root ? strlen(root) : 0;
+
+	while (n > 1 && root[n - 1] == '/')
+		n--;
+	if (n && !strncmp(path, root, n) && path[n] == '/')
+		return path + n + 1;
+	return path;
+}
+
+static bool has_decl(const struct sf_bfail *f)
+{
+	return f->type->decl_file[0] && f->type->decl_line > 0;
+}
+
+static const char *status_of(const struct sf_brule_stat *s)
+{
+	return s->failed ? "fail" : s->skipped ? "skipped" : "pass";
+}
+
+/* ------------------------------------------------------------ text */
+
+static void summary_line(struct strbuf *out, const struct sf_bresult *r)
+{
+	const struct sf_budget *b = r->budget;
+
+	if (r->nbroken)
+		sb_addf(out, "%s: %zu of %zu rule%s broken (%zu failure%s in %zu checks)",
+			b->path, r->nbroken, b->nrules, b->nrules == 1 ? "" : "s",
+			r->nfails, r->nfails == 1 ? "" : "s", r->nchecks);
+	else
+		sb_addf(out, "%s: %s %zu rule%s hold (%zu checks)", b->path,
+			b->nrules == 1 ? "the" : "all", b->nrules,
+			b->nrules == 1 ? "" : "s", r->nchecks);
+	if (r->nskipped)
+		sb_addf(out, ", %zu optional rule%s skipped (type not found)",
+			r->nskipped, r->nskipped == 1 ? "" : "s");
+	sb_addch(out, '\n');
+}
+
+void sf_render_check_text(struct strbuf *out, const struct sf_bresult *r,
+			  const struct sf_check_opts *o)
+{
+	for (size_t i = 0; i < r->nfails; i++) {
+		const struct sf_bfail *f = &r->fails[i];
+		sb_addf(out, "%s:%u: ", r->budget->path, rule_of(r, f)->line);
+		sf_render_check_message(out, r, f);
+		if (has_decl(f))
+			sb_addf(out, " (declared at %s:%u)",
+				display_path(f->type->decl_file, o), f->type->decl_line);
+		sb_addch(out, '\n');
+	}
+	summary_line(out, r);
+}
+
+/* ------------------------------------------------------------ json */
+
+static void json_failure(struct strbuf *out, const struct sf_bresult *r,
+			 const struct sf_bfail *f, const struct sf_check_opts *o)
+{
+	const struct sf_bcond *c = cond_of(r, f);
+	struct strbuf msg = STRBUF_INIT;
+
+	sb_adds(out, "{\"subject\":");
+	sb_add_json_str(out, f->subject);
+	sb_adds(out, ",\"kind\":");
+	sb_add_json_str(out, sf_kind_name(f->type->kind));
+	sb_adds(out, ",\"property\":");
+	sb_add_json_str(out, sf_bprop_name(c->prop));
+	sb_adds(out, ",\"op\":");
+	sb_add_json_str(out, sf_bop_name(c->op));
+	sb_addf(out, ",\"limit\":%llu,\"value\":%llu,\"size\":%llu",
+		(unsigned long long)c->limit, (unsigned long long)f->value,
+		(unsigned long long)f->size);
+	if (c->prop == SF_BP_FITS) {
+		sb_adds(out, ",\"classes\":");
+		if (c->spec)
+			sb_add_json_str(out, c->spec);
+		else
+			sb_adds(out, "null");
+		if (c->spec && !f->no_class)
+			sb_addf(out, ",\"class\":%llu", (unsigned long long)f->value);
+		else
+			sb_adds(out, ",\"class\":null");
+	}
+	sb_adds(out, ",\"column\":");
+	sb_addf(out, "%u", c->col);
+	sb_adds(out, ",\"decl_file\":");
+	sb_add_json_str(out, display_path(f->type->decl_file, o));
+	sb_addf(out, ",\"decl_line\":%u,\"origin\":", f->type->decl_line);
+	sb_add_json_str(out, f->type->origin ? f->type->origin : "");
+	sf_render_check_message(&msg, r, f);
+	sb_adds(out, ",\"message\":");
+	sb_add_json_str(out, msg.buf);
+	sb_addch(out, '}');
+	sb_release(&msg);
+}
+
+void sf_render_check_json(struct strbuf *out, const struct sf_bresult *r,
+			  const struct sf_check_opts *o)
+{
+	const struct sf_budget *b = r->budget;
+	size_t fi = 0;
+
+	sb_adds(out, "{\"budget\":");
+	sb_add_json_str(out, b->path);
+	sb_addf(out, ",\"ok\":%s,\"rules\":[", r->nbroken ? "false" : "true");
+	for (size_t ri = 0; ri < b->nrules; ri++) {
+		const struct sf_brule *rule = &b->rules[ri];
+		const struct sf_brule_stat *s = &r->stats[ri];
+		sb_addf(out, "%s{\"line\":%u,\"rule\":", ri ? "," : "", rule->line);
+		sb_add_json_str(out, rule->text);
+		sb_adds(out, ",\"status\":");
+		sb_add_json_str(out, status_of(s));
+		sb_addf(out, ",\"optional\":%s,\"checked\":%u,\"failed\":%u,\"failures\":[",
+			rule->optional ? "true" : "false", s->checked, s->failed);
+		for (size_t k = 0; fi < r->nfails && r->fails[fi].rule == ri; fi++, k++) {
+			if (k)
+				sb_addch(out, ',');
+			json_failure(out, r, &r->fails[fi], o);
+		}
+		sb_adds(out, "]}");
+	}
+	assert(fi == r->nfails);
+	sb_addf(out, "],\"summary\":{\"rules\":%zu,\"broken\":%zu,\"skipped\":%zu,"
+		"\"checks\":%zu,\"failures\":%zu}}\n", b->nrules, r->nbroken,
+		r->nskipped, r->nchecks, r->nfails);
+}
+
+/* ------------------------------------------------------------ sarif */
+
+static const char *const sarif_help[SF_BP_COUNT] = {
+	[SF_BP_SIZE] = "The type's size is outside its budget.",
+	[SF_BP_HOLES] = "The type has more bytes in holes between members than its budget allows.",
+	[SF_BP_PADDING] = "The type has more trailing padding than its budget allows.",
+	[SF_BP_WASTE] = "The type wastes more bytes (holes + padding) than its budget allows.",
+	[SF_BP_MEMBERS] = "The type's member count is outside its budget.",
+	[SF_BP_CACHELINES] = "The type spans more cachelines than its budget allows.",
+	[SF_BP_ALIGN] = "The type's alignment is outside its budget.",
+	[SF_BP_FITS] = "The type (or sum of types) lands in a larger size class than its budget allows.",
+};
+
+/* A file path as a URI reference: relative stays relative, absolute gets file://. */
+static void sarif_uri(struct strbuf *out, const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	struct strbuf u = STRBUF_INIT;
+
+	if (path[0] == '/')
+		sb_adds(&u, "file://");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("-._~/", *p)) {
+			sb_addch(&u, *p);
+		} else {
+			sb_addch(&u, '%');
+			sb_addch(&u, hex[*p >> 4]);
+			sb_addch(&u, hex[*p & 15]);
+		}
+	}
+	sb_add_json_str(out, u.buf);
+	sb_release(&u);
+}
+
+/* A location object; `related` names a related location (it gets id 0). */
+static void sarif_location(struct strbuf *out, const char *path, unsigned line,
+			   unsigned col, const char *related)
+{
+	sb_addch(out, '{');
+	if (related) {
+		sb_adds(out, "\"id\":0,\"message\":{\"text\":");
+		sb_add_json_str(out, related);
+		sb_adds(out, "},");
+	}
+	sb_adds(out, "\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
+	sarif_uri(out, path);
+	sb_addf(out, "},\"region\":{\"startLine\":%u", line);
+	if (col)
+		sb_addf(out, ",\"startColumn\":%u", col);
+	sb_adds(out, "}}");
+}
+
+static void sarif_rules(struct strbuf *out)
+{
+	sb_adds(out, "\"rules\":[");
+	for (int p = 0; p < SF_BP_COUNT; p++) {
+		sb_addf(out, "%s{\"id\":\"budget-%s\",\"name\":\"%sBudget\","
+			"\"shortDescription\":{\"text\":", p ? "," : "",
+			sf_bprop_name(p), sf_bprop_name(p));
+		sb_add_json_str(out, sarif_help[p]);
+		sb_adds(out, "},\"defaultConfiguration\":{\"level\":\"error\"}}");
+	}
+	sb_adds(out, "]");
+}
+
+static void sarif_result(struct strbuf *out, const struct sf_bresult *r,
+			 const struct sf_bfail *f, const struct sf_check_opts *o)
+{
+	const struct sf_brule *rule = rule_of(r, f);
+	const struct sf_bcond *c = cond_of(r, f);
+	struct strbuf msg = STRBUF_INIT;
+
+	sf_render_check_message(&msg, r, f);
+	sb_addf(&msg, " (%s:%u)", r->budget->path, rule->line);
+	sb_addf(out, "{\"ruleId\":\"budget-%s\",\"ruleIndex\":%d,\"level\":\"error\","
+		"\"message\":{\"text\":", sf_bprop_name(c->prop), (int)c->prop);
+	sb_add_json_str(out, msg.buf);
+	sb_adds(out, "},\"locations\":[");
+	if (has_decl(f))
+		sarif_location(out, display_path(f->type->decl_file, o),
+			       f->type->decl_line, 0, NULL);
+	else
+		sarif_location(out, r->budget->path, rule->line, c->col, NULL);
+	/* the rule itself, so a viewer can jump to the line to change */
+	sb_adds(out, "],\"relatedLocations\":[");
+	sarif_location(out, r->budget->path, rule->line, c->col, "the budget rule");
+	sb_adds(out, "],\"properties\":{\"subject\":");
+	sb_add_json_str(out, f->subject);
+	sb_addf(out, ",\"measured\":%llu,\"limit\":%llu,\"operator\":",
+		(unsigned long long)f->value, (unsigned long long)c->limit);
+	sb_add_json_str(out, sf_bop_name(c->op));
+	sb_adds(out, ",\"rule\":");
+	sb_add_json_str(out, rule->text);
+	sb_adds(out, "}}");
+	sb_release(&msg);
+}
+
+void sf_render_check_sarif(struct strbuf *out, const struct sf_bresult *r,
+			   const struct sf_check_opts *o)
+{
+	sb_adds(out, "{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\","
+		"\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{"
+		"\"name\":\"structfit\"");
+	if (o && o->tool_version) {
+		sb_adds(out, ",\"version\":");
+		sb_add_json_str(out, o->tool_version);
+	}
+	sb_addch(out, ',');
+	sarif_rules(out);
+	sb_adds(out, "}},\"results\":[");
+	for (size_t i = 0; i < r->nfails; i++) {
+		if (i)
+			sb_addch(out, ',');
+		sarif_result(out, r, &r->fails[i], o);
+	}
+	sb_adds(out, "]}]}\n");
+}
+
+/* ------------------------------------------------------------ junit */
+
+/* XML text or attribute: escaped, with bytes XML 1.0 forbids made '?'. */
+static void xml_text(struct strbuf *out, const char *s)
+{
+	struct strbuf clean = STRBUF_INIT;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		/* control bytes other than tab, newline, return are not XML */
+		if (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r')
+			sb_addch(&clean, '?');
+		else if (*p < 0x80)
+			sb_addch(&clean, *p);
+		else {
+			/* keep well-formed UTF-8 sequences, replace stray bytes */
+			size_t n = *p >= 0xf0 && *p < 0xf5 ? 4 : *p >= 0xe0 ? 3 :
+				   *p >= 0xc2 && *p < 0xe0 ? 2 : 0;
+			size_t k = 1;
+			while (n && k < n && (p[k] & 0xc0) == 0x80)
+				k++;
+			if (n && k == n) {
+				sb_add(&clean, p, n);
+				p += n - 1;
+			} else {
+				sb_addch(&clean, '?');
+			}
+		}
+	}
+	sb_add_xml(out, clean.buf);
+	sb_release(&clean);
+}
+
+static void junit_testcase(struct strbuf *out, const struct sf_bresult *r,
+			   size_t ri, size_t *fi, const struct sf_check_opts *o)
+{
+	const struct sf_budget *b = r->budget;
+	const struct sf_brule *rule = &b->rules[ri];
+	const struct sf_brule_stat *s = &r->stats[ri];
+	struct strbuf name = STRBUF_INIT, msg = STRBUF_INIT;
+
+	sb_addf(&name, "%s:%u: %s", b->path, rule->line, rule->text);
+	sb_adds(out, "    <testcase classname=\"structfit.budget\" name=\"");
+	xml_text(out, name.buf);
+	sb_adds(out, "\" file=\"");
+	xml_text(out, b->path);
+	sb_addf(out, "\" line=\"%u\" assertions=\"%u\" time=\"0\"", rule->line,
+		s->checked * rule->nconds);
+	if (!s->failed && !s->skipped) {
+		sb_adds(out, "/>\n");
+	} else if (!s->failed) {
+		sb_adds(out, ">\n      <skipped message=\"optional: type not found\"/>\n"
+			"    </testcase>\n");
+	} else {
+		size_t first = *fi;
+		sf_render_check_message(&msg, r, &r->fails[first]);
+		size_t nf = 0;
+		while (first + nf < r->nfails && r->fails[first + nf].rule == ri)
+			nf++;
+		if (nf > 1)
+			sb_addf(&msg, " (and %zu more)", nf - 1);
+		sb_adds(out, ">\n      <failure type=\"budget\" message=\"");
+		xml_text(out, msg.buf);
+		sb_adds(out, "\">");
+		for (size_t k = 0; k < nf; k++) {
+			const struct sf_bfail *f = &r->fails[first + k];
+			sb_reset(&msg);
+			sf_render_check_message(&msg, r, f);
+			if (has_decl(f))
+				sb_addf(&msg, " (declared at %s:%u)",
+					display_path(f->type->decl_file, o),
+					f->type->decl_line);
+			sb_addch(&msg, '\n');
+			xml_text(out, msg.buf);
+		}
+		*fi = first + nf;
+		sb_adds(out, "</failure>\n    </testcase>\n");
+	}
+	sb_release(&name);
+	sb_release(&msg);
+}
+
+void sf_render_check_junit(struct strbuf *out, const struct sf_bresult *r,
+			   const struct sf_check_opts *o)
+{
+	const struct sf_budget *b = r->budget;
+	size_t fi = 0;
+
+	sb_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	sb_addf(out, "<testsuites name=\"structfit check\" tests=\"%zu\" "
+		"failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"0\">\n",
+		b->nrules, r->nbroken, r->nskipped);
+	sb_adds(out, "  <testsuite name=\"");
+	xml_text(out, b->path);
+	sb_addf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" "
+		"time=\"0\">\n", b->nrules, r->nbroken, r->nskipped);
+	for (size_t ri = 0; ri < b->nrules; ri++)
+		junit_testcase(out, r, ri, &fi, o);
+	assert(fi == r->nfails);
+	sb_adds(out, "  </testsuite>\n</testsuites>\n");
+}
+
+/* ------------------------------------------------------------ github */
+
+/* Workflow command escaping: data escapes %, CR, LF; properties also : and ,. */
+static void gh_escape(struct strbuf *out, const char *s, bool property)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '%': sb_adds(out, "%25"); break;
+		case '\r': sb_adds(out, "%0D"); break;
+		case '\n': sb_adds(out, "%0A"); break;
+		case ':': property ? sb_adds(out, "%3A") : sb_addch(out, ':'); break;
+		case ',': property ? sb_adds(out, "%2C") : sb_addch(out, ','); break;
+		default: sb_addch(out, *s);
+		}
+	}
+}
+
+void sf_render_check_github(struct strbuf *out, const struct sf_bresult *r,
+			    const struct sf_check_opts *o)
+{
+	struct strbuf tmp = STRBUF_INIT;
+
+	for (size_t i = 0; i < r->nfails; i++) {
+		const struct sf_bfail *f = &r->fails[i];
+		const struct sf_brule *rule = rule_of(r, f);
+		bool decl = has_decl(f);
+		sb_adds(out, "::error file=");
+		gh_escape(out, decl ? display_path(f->type->decl_file, o) :
+			  r->budget->path, true);
+		sb_addf(out, ",line=%u", decl ? f->type->decl_line : rule->line);
+		if (!decl)
+			sb_addf(out, ",col=%u", cond_of(r, f)->col);
+		sb_reset(&tmp);
+		sb_addf(&tmp, "structfit budget (%s:%u)", r->budget->path, rule->line);
+		sb_adds(out, ",title=");
+		gh_escape(out, tmp.buf, true);
+		sb_adds(out, "::");
+		sb_reset(&tmp);
+		sf_render_check_message(&tmp, r, f);
+		sb_addf(&tmp, " (rule at %s:%u)", r->budget->path, rule->line);
+		gh_escape(out, tmp.buf, false);
+		sb_addch(out, '\n');
+	}
+	sb_release(&tmp);
+	summary_line(out, r);
+}

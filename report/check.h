@@ -1,0 +1,50 @@
+/*
+ * check.h - renderers for `structfit check`: the verdict of a budget
+ * (layout/budget.h's struct sf_bresult) as text, JSON, SARIF 2.1.0, JUnit
+ * XML or GitHub Actions workflow commands.
+ *
+ * Each renderer only appends to a strbuf; the caller writes it out.  A
+ * failure is always told the same way (sf_render_check_message):
+ *
+ *   struct st_table: size is 48, budget says size <= 40
+ *
+ * and pointed at two places: the rule (budget file and line) and the
+ * struct (its decl_file:decl_line from the debug info).  SARIF and GitHub
+ * annotations point at the struct, so code-scanning UIs and pull requests
+ * show the failure on the definition; they fall back to the budget rule
+ * when the debug info has no declaration line.
+ */
+#ifndef SF_REPORT_CHECK_H
+#define SF_REPORT_CHECK_H
+
+#include "layout/budget.h"
+#include "lib/strbuf.h"
+
+struct sf_check_opts {
+	const char *tool_version;   /* SARIF's driver.version; NULL: left out */
+	/* Directory stripped from the front of decl_file paths, so that
+	 * annotations name files relative to the repository; NULL: none. */
+	const char *source_root;
+};
+
+/* "SUBJECT: what was measured, budget says CONDITION" (no newline). */
+void sf_render_check_message(struct strbuf *out, const struct sf_bresult *r,
+			     const struct sf_bfail *f);
+
+/* One line per broken condition, then a one-line summary. */
+void sf_render_check_text(struct strbuf *out, const struct sf_bresult *r,
+			  const struct sf_check_opts *o);
+/* {"budget","ok","rules":[{line,rule,status,checked,failed,failures:[...]}],"summary"} */
+void sf_render_check_json(struct strbuf *out, const struct sf_bresult *r,
+			  const struct sf_check_opts *o);
+/* One SARIF 2.1.0 log, one result per broken condition. */
+void sf_render_check_sarif(struct strbuf *out, const struct sf_bresult *r,
+			   const struct sf_check_opts *o);
+/* JUnit XML: one testsuite per budget file, one testcase per rule. */
+void sf_render_check_junit(struct strbuf *out, const struct sf_bresult *r,
+			   const struct sf_check_opts *o);
+/* `::error file=F,line=L,title=T::MESSAGE` per failure, then the summary. */
+void sf_render_check_github(struct strbuf *out, const struct sf_bresult *r,
+			    const struct sf_check_opts *o);
+
+#endif

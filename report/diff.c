@@ -1,0 +1,264 @@
+/*
+ * diff.c - `structfit diff` as text or JSON.
+ *
+ * Text, for a type that changed, then one added and one removed:
+ *
+ *   struct grows: 8 -> 16 bytes (+8)  after.c:12
+ *       added    c: long, offset 8, 8 bytes
+ *       moved    a: offset 0 -> 8
+ *       retyped  b: int (4 bytes) -> char (1 byte)
+ *       gained   3-byte hole after b, at offset 5
+ *       holes    0 (0 bytes) -> 1 (3 bytes), padding 0 -> 0
+ *   struct newone: added, 16 bytes  after.c:30
+ *   struct gone: removed, was 8 bytes  before.c:3
+ *   3 types changed (1 grew, +0 bytes), 1 added, 1 removed; 6 compared
+ *
+ * Every number comes from the sf_diff; nothing is recomputed here.
+ */
+#include "diff.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static const char *const change_names[] = {
+	[SF_MC_ADDED] = "added", [SF_MC_REMOVED] = "removed",
+	[SF_MC_MOVED] = "moved", [SF_MC_RETYPED] = "retyped",
+};
+
+/* The member's type as C writes it around the name: "int[3]", "void (*)(int)". */
+static void member_type(struct strbuf *out, const struct sf_member *m)
+{
+	sb_adds(out, m->type_name ? m->type_name : "");
+	sb_adds(out, m->type_suffix ? m->type_suffix : "");
+}
+
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* "offset 8" or, for a bit-field, "offset 4 bit 3". */
+static void member_pos(struct strbuf *out, const struct sf_member *m)
+{
+	sb_addf(out, "offset %" PRIu64, m->offset);
+	if (m->bit_size)
+		sb_addf(out, " bit %u", m->bit_offset);
+}
+
+static void member_width(struct strbuf *out, const struct sf_member *m)
+{
+	if (m->bit_size)
+		sb_addf(out, "%u bit%s", m->bit_size, plural(m->bit_size));
+	else
+		sb_addf(out, "%" PRIu64 " byte%s", m->size, plural(m->size));
+}
+
+static void text_member(struct strbuf *out, const struct sf_dmember *dm)
+{
+	const struct sf_member *m = dm->new ? dm->new : dm->old;
+
+	sb_addf(out, "    %-8s %s: ", change_names[dm->change], m->name);
+	switch ((enum sf_mchange)dm->change) {
+	case SF_MC_ADDED:
+	case SF_MC_REMOVED:
+		member_type(out, m);
+		sb_adds(out, dm->change == SF_MC_ADDED ? ", " : ", was at ");
+		member_pos(out, m);
+		sb_adds(out, ", ");
+		member_width(out, m);
+		break;
+	case SF_MC_MOVED:
+		member_pos(out, dm->old);
+		sb_adds(out, " -> ");
+		member_pos(out, dm->new);
+		break;
+	case SF_MC_RETYPED:
+		member_type(out, dm->old);
+		sb_adds(out, " (");
+		member_width(out, dm->old);
+		sb_adds(out, ") -> ");
+		member_type(out, dm->new);
+		sb_adds(out, " (");
+		member_width(out, dm->new);
+		sb_adds(out, ")");
+		break;
+	}
+	sb_addch(out, '\n');
+}
+
+static void text_decl(struct strbuf *out, const struct sf_type *t)
+{
+	if (t->decl_file[0] && t->decl_line)
+		sb_addf(out, "  %s:%u", t->decl_file, t->decl_line);
+	sb_addch(out, '\n');
+}
+
+static void text_changed(struct strbuf *out, const struct sf_dtype *d)
+{
+	const struct sf_type *o = d->old, *n = d->new;
+
+	sb_addf(out, "%s %s: %" PRIu64 " -> %" PRIu64 " bytes (%+" PRId64 ")",
+		sf_kind_name(n->kind), n->name, o->size, n->size, d->growth);
+	text_decl(out, n);
+	for (uint32_t i = 0; i < d->nmembers; i++)
+		text_member(out, &d->members[i]);
+	for (uint32_t i = 0; i < d->nholes; i++) {
+		const struct sf_dhole *h = &d->holes[i];
+		sb_addf(out, "    %-8s %" PRIu64 "-byte hole %s%s, at offset %" PRIu64 "\n",
+			h->gained ? "gained" : "lost", h->size,
+			h->after[0] ? "after " : "at the start", h->after, h->offset);
+	}
+	if (d->reordered)
+		sb_adds(out, "    order    members kept are in a different order\n");
+	if (o->align != n->align)
+		sb_addf(out, "    align    %u -> %u\n", o->align, n->align);
+	if (d->old_sum_holes != d->new_sum_holes || d->old_nholes != d->new_nholes ||
+	    d->old_padding != d->new_padding)
+		sb_addf(out, "    holes    %u (%" PRIu64 " byte%s) -> %u (%" PRIu64
+			" byte%s), padding %" PRIu64 " -> %" PRIu64 "\n",
+			d->old_nholes, d->old_sum_holes, plural(d->old_sum_holes),
+			d->new_nholes, d->new_sum_holes, plural(d->new_sum_holes),
+			d->old_padding, d->new_padding);
+}
+
+void sf_render_diff_text(struct strbuf *out, const struct sf_diff *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct sf_dtype *t = &d->types[i];
+		switch ((enum sf_dstatus)t->status) {
+		case SF_D_CHANGED:
+			text_changed(out, t);
+			break;
+		case SF_D_ADDED:
+			sb_addf(out, "%s %s: added, %" PRIu64 " byte%s",
+				sf_kind_name(t->new->kind), t->new->name, t->new->size,
+				plural(t->new->size));
+			text_decl(out, t->new);
+			break;
+		case SF_D_REMOVED:
+			sb_addf(out, "%s %s: removed, was %" PRIu64 " byte%s",
+				sf_kind_name(t->old->kind), t->old->name, t->old->size,
+				plural(t->old->size));
+			text_decl(out, t->old);
+			break;
+		}
+	}
+	if (d->n == 0) {
+		sb_addf(out, "no layout changes; %zu type%s compared\n", d->compared,
+			plural(d->compared));
+		return;
+	}
+	sb_addf(out, "%zu type%s changed (%zu grew, %+" PRId64 " bytes), %zu added, "
+		"%zu removed; %zu compared\n", d->nchanged, plural(d->nchanged),
+		d->ngrown, d->growth, d->nadded, d->nremoved, d->compared);
+}
+
+/* ------------------------------------------------------------ json */
+
+static void json_member(struct strbuf *out, const struct sf_member *m)
+{
+	struct strbuf ty = STRBUF_INIT;
+
+	if (!m) {
+		sb_adds(out, "null");
+		return;
+	}
+	member_type(&ty, m);
+	sb_adds(out, "{\"type\":");
+	sb_add_json_str(out, ty.buf);
+	sb_addf(out, ",\"offset\":%" PRIu64 ",\"size\":%" PRIu64, m->offset, m->size);
+	if (m->bit_size)
+		sb_addf(out, ",\"bit_offset\":%u,\"bit_size\":%u", m->bit_offset,
+			m->bit_size);
+	sb_addch(out, '}');
+	sb_release(&ty);
+}
+
+static void json_type_head(struct strbuf *out, const struct sf_type *t)
+{
+	struct strbuf name = STRBUF_INIT;
+
+	sb_addf(&name, "%s %s", sf_kind_name(t->kind), t->name);
+	sb_adds(out, "{\"name\":");
+	sb_add_json_str(out, name.buf);
+	sb_adds(out, ",\"kind\":");
+	sb_add_json_str(out, sf_kind_name(t->kind));
+	sb_adds(out, ",\"decl_file\":");
+	sb_add_json_str(out, t->decl_file);
+	sb_addf(out, ",\"decl_line\":%u", t->decl_line);
+	sb_release(&name);
+}
+
+static void json_changed(struct strbuf *out, const struct sf_dtype *d)
+{
+	json_type_head(out, d->new);
+	sb_addf(out, ",\"old_size\":%" PRIu64 ",\"new_size\":%" PRIu64
+		",\"growth\":%" PRId64 ",\"old_align\":%u,\"new_align\":%u"
+		",\"old_holes\":{\"count\":%u,\"bytes\":%" PRIu64 "}"
+		",\"new_holes\":{\"count\":%u,\"bytes\":%" PRIu64 "}"
+		",\"old_padding\":%" PRIu64 ",\"new_padding\":%" PRIu64
+		",\"reordered\":%s,\"members\":[",
+		d->old->size, d->new->size, d->growth, d->old->align, d->new->align,
+		d->old_nholes, d->old_sum_holes, d->new_nholes, d->new_sum_holes,
+		d->old_padding, d->new_padding, d->reordered ? "true" : "false");
+	for (uint32_t i = 0; i < d->nmembers; i++) {
+		const struct sf_dmember *m = &d->members[i];
+		sb_addf(out, "%s{\"change\":\"%s\",\"name\":", i ? "," : "",
+			change_names[m->change]);
+		sb_add_json_str(out, (m->new ? m->new : m->old)->name);
+		sb_adds(out, ",\"old\":");
+		json_member(out, m->old);
+		sb_adds(out, ",\"new\":");
+		json_member(out, m->new);
+		sb_addch(out, '}');
+	}
+	sb_adds(out, "],\"holes\":[");
+	for (uint32_t i = 0; i < d->nholes; i++) {
+		const struct sf_dhole *h = &d->holes[i];
+		sb_addf(out, "%s{\"change\":\"%s\",\"offset\":%" PRIu64 ",\"size\":%"
+			PRIu64 ",\"after\":", i ? "," : "", h->gained ? "gained" : "lost",
+			h->offset, h->size);
+		sb_add_json_str(out, h->after);
+		sb_addch(out, '}');
+	}
+	sb_adds(out, "]}");
+}
+
+static void json_list(struct strbuf *out, const struct sf_diff *d,
+		      enum sf_dstatus status)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const struct sf_dtype *t = &d->types[i];
+		if (t->status != status)
+			continue;
+		if (k++)
+			sb_addch(out, ',');
+		if (status == SF_D_CHANGED) {
+			json_changed(out, t);
+			continue;
+		}
+		const struct sf_type *ty = status == SF_D_ADDED ? t->new : t->old;
+		json_type_head(out, ty);
+		sb_addf(out, ",\"size\":%" PRIu64 ",\"align\":%u}", ty->size, ty->align);
+	}
+}
+
+void sf_render_diff_json(struct strbuf *out, const struct sf_diff *d,
+			 const char *old_label, const char *new_label)
+{
+	sb_adds(out, "{\"old\":");
+	sb_add_json_str(out, old_label ? old_label : "");
+	sb_adds(out, ",\"new\":");
+	sb_add_json_str(out, new_label ? new_label : "");
+	sb_adds(out, ",\"changed\":[");
+	json_list(out, d, SF_D_CHANGED);
+	sb_adds(out, "],\"added\":[");
+	json_list(out, d, SF_D_ADDED);
+	sb_adds(out, "],\"removed\":[");
+	json_list(out, d, SF_D_REMOVED);
+	sb_addf(out, "],\"summary\":{\"compared\":%zu,\"changed\":%zu,\"grown\":%zu,"
+		"\"growth\":%" PRId64 ",\"added\":%zu,\"removed\":%zu}}\n",
+		d->compared, d->nchanged, d->ngrown, d->growth, d->nadded, d->nremoved);
+}
