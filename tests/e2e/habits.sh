@@ -1,0 +1,287 @@
+#!/bin/bash
+# tests/e2e/habits.sh - structfit behaves like a well-kept Unix tool.
+#
+#  - `--help` (and `-h`, `help`) for structfit and every command: exit 0,
+#    usage on stdout, nothing on stderr; `help CMD` == `CMD --help`;
+#    commands still stubbed ("not implemented yet") are skipped, saying so;
+#  - `--version` prints "structfit VERSION", the version of cmd/version.h
+#    and of the man page;
+#  - an unknown command, an unknown option, a missing FILE, an unreadable
+#    FILE: exit 2, nothing on stdout, exactly one line on stderr
+#    ("structfit: ...");
+#  - colour: none when piped, `--color=always` colours (even with NO_COLOR
+#    set), `--color=never` does not; on a terminal (script(1)) colour by
+#    default, none with NO_COLOR or TERM=dumb; colour changes no text;
+#  - the man page and the bash completion know every option that each
+#    command's --help lists, and the man page renders without warnings;
+#  - `make install PREFIX=/usr DESTDIR=...` puts the binary, the man page
+#    and the completion in place, `man -l` renders the installed page, the
+#    completion completes; `make uninstall` removes all three.
+. "$(dirname "$0")/lib.sh"
+
+COMMANDS="show holes suggest fit classes check diff patch"
+MAN=$E2E_ROOT/doc/structfit.1
+COMPLETION=$E2E_ROOT/contrib/structfit.bash-completion
+ESC=$(printf '\033')
+
+# is_stub CMD: the command exists but is not implemented yet.
+is_stub() {
+	run "$SF" "$1" --help
+	[ "$RC" = 2 ] && grep -q "not implemented" "$T/err"
+}
+
+# long_opts CMD: the long options CMD's --help lists, one a line.
+long_opts() {
+	"$SF" "$1" --help 2>/dev/null | grep -oE -- '--[a-z][a-z0-9-]*' |
+		grep -vx -- '--help' | sort -u
+}
+
+# ------------------------------------------------------------ --help
+
+tcase "structfit --help: usage on stdout, every command listed, exit 0"
+sf_ok --help
+cp "$T/out" "$T/help.txt"
+assert_match "$(head -n 1 "$T/help.txt")" "^usage: structfit" "first line"
+assert_eq "$(wc -c <"$T/err")" 0 "stderr bytes"
+for c in $COMMANDS; do
+	grep -qE "^ +$c " "$T/help.txt" || fail "command '$c' not listed"
+done
+sf_ok -h
+assert_eq "$(cat "$T/out")" "$(cat "$T/help.txt")" "-h output"
+sf_ok help
+assert_eq "$(cat "$T/out")" "$(cat "$T/help.txt")" "'help' output"
+
+for c in $COMMANDS; do
+	tcase "structfit $c --help: usage on stdout, exit 0; 'help $c' the same"
+	if is_stub "$c"; then
+		skip "'$c' is not implemented yet"
+		continue
+	fi
+	sf_ok "$c" --help
+	cp "$T/out" "$T/help-$c.txt"
+	assert_match "$(head -n 1 "$T/help-$c.txt")" "^usage: structfit $c( |$)" "first line"
+	assert_eq "$(wc -c <"$T/err")" 0 "stderr bytes"
+	assert_ne "$(wc -l <"$T/help-$c.txt")" 1 "more than the usage line"
+	sf_ok "$c" -h
+	assert_eq "$(cat "$T/out")" "$(cat "$T/help-$c.txt")" "-h output"
+	sf_ok help "$c"
+	assert_eq "$(cat "$T/out")" "$(cat "$T/help-$c.txt")" "'help $c' output"
+done
+
+# ------------------------------------------------------------ --version
+
+tcase "--version: 'structfit VERSION', as cmd/version.h and the man page say"
+want=$(sed -n 's/^#define SF_VERSION "\(.*\)"$/\1/p' "$E2E_ROOT/cmd/version.h")
+assert_match "$want" '^[0-9]+\.[0-9]+' "version in cmd/version.h"
+sf_ok --version
+assert_eq "$(cat "$T/out")" "structfit $want" "output"
+assert_eq "$(wc -c <"$T/err")" 0 "stderr bytes"
+sf_ok -V
+assert_eq "$(cat "$T/out")" "structfit $want" "-V output"
+assert_eq "$(grep -c "^\.TH STRUCTFIT 1 .*\"structfit $want\"" "$MAN")" 1 "man page .TH version"
+
+# ------------------------------------------------------------ errors
+
+# one_line_error WHAT CMD...: exit 2, empty stdout, one "structfit: " line.
+one_line_error() {
+	local what=$1
+	shift
+	assert_exit 2 "$what" "$@"
+	assert_eq "$(wc -c <"$T/out")" 0 "$what: stdout bytes"
+	assert_eq "$(wc -l <"$T/err")" 1 "$what: stderr lines"
+	assert_match "$(head -n 1 "$T/err")" "^structfit: " "$what: message prefix"
+}
+
+tcase "unknown command: exit 2, one line naming it"
+one_line_error "frobnicate" "$SF" frobnicate
+assert_grep "$T/err" "frobnicate" "message names the command"
+one_line_error "--frobnicate" "$SF" --frobnicate
+
+for c in $COMMANDS; do
+	tcase "structfit $c --no-such-option: exit 2, one line"
+	if is_stub "$c"; then
+		skip "'$c' is not implemented yet"
+		continue
+	fi
+	one_line_error "$c --no-such-option" "$SF" "$c" --no-such-option
+	assert_grep "$T/err" "no-such-option" "message names the option"
+done
+
+tcase "show without FILE, on a missing FILE, on a non-ELF FILE: exit 2, one line"
+one_line_error "show (no FILE)" "$SF" show
+one_line_error "show /nonexistent" "$SF" show "$T/nonexistent.o"
+assert_match "$(cat "$T/err")" "^structfit: $T/nonexistent\.o: " "names the file first"
+printf 'hello\n' >"$T/text.o"
+one_line_error "show text.o" "$SF" show "$T/text.o"
+assert_match "$(cat "$T/err")" "^structfit: $T/text\.o: " "names the file first"
+one_line_error "show --format bogus" "$SF" show --format bogus "$T/text.o"
+
+# ------------------------------------------------------------ colour
+
+tcase "colour: none when piped, --color=always colours even with NO_COLOR, never does not"
+have_color=0
+if ! compile_or_fail gcc x86_64 5 "$T/st.o" "$TD/example/st_table.c"; then
+	:
+elif ! "$SF" show --color=never -t st_table "$T/st.o" >/dev/null 2>"$T/cerr"; then
+	skip "show has no --color option yet ($(head -n 1 "$T/cerr"))"
+else
+	have_color=1
+	sf_ok show -t st_table "$T/st.o"
+	cp "$T/out" "$T/plain.txt"
+	assert_eq "$(grep -c "$ESC" "$T/plain.txt")" 0 "escape sequences when piped"
+	TERM=xterm sf_ok show --color=always -t st_table "$T/st.o"
+	cp "$T/out" "$T/always.txt"
+	assert_ne "$(grep -c "$ESC\[" "$T/always.txt")" 0 "escape sequences with --color=always"
+	assert_eq "$(sed "s/$ESC\[[0-9;]*m//g" "$T/always.txt")" "$(cat "$T/plain.txt")" \
+		"--color=always output less its colour"
+	NO_COLOR=1 sf_ok show --color=always -t st_table "$T/st.o"
+	assert_eq "$(cat "$T/out")" "$(cat "$T/always.txt")" "NO_COLOR=1 --color=always"
+	sf_ok show --color=never -t st_table "$T/st.o"
+	assert_eq "$(cat "$T/out")" "$(cat "$T/plain.txt")" "--color=never"
+	sf_ok show --color=auto -t st_table "$T/st.o"
+	assert_eq "$(cat "$T/out")" "$(cat "$T/plain.txt")" "--color=auto when piped"
+	one_line_error "--color=sometimes" "$SF" show --color=sometimes -t st_table "$T/st.o"
+fi
+
+tcase "colour on a terminal (script): by default; not with NO_COLOR or TERM=dumb"
+if [ "$have_color" != 1 ]; then
+	skip "no --color support to test"
+elif ! have script; then
+	skip "script(1) (bsdutils) is not installed"
+else
+	# on_tty ENV...: run show under a pseudo-terminal; output in $T/tty.txt
+	on_tty() {
+		env -u NO_COLOR "$@" script -qec "'$SF' show -t st_table '$T/st.o'" /dev/null \
+			>"$T/tty.txt" 2>&1 </dev/null
+	}
+	on_tty TERM=xterm || fail "show on a terminal exited $?"
+	assert_ne "$(grep -c "$ESC\[" "$T/tty.txt")" 0 "colour on a terminal"
+	assert_eq "$(tr -d '\r' <"$T/tty.txt" | sed "s/$ESC\[[0-9;]*m//g")" \
+		"$(cat "$T/plain.txt")" "terminal output less its colour"
+	on_tty TERM=xterm NO_COLOR=1 || fail "show on a terminal exited $?"
+	assert_eq "$(grep -c "$ESC\[" "$T/tty.txt")" 0 "colour with NO_COLOR=1"
+	on_tty TERM=xterm NO_COLOR= || fail "show on a terminal exited $?"
+	assert_ne "$(grep -c "$ESC\[" "$T/tty.txt")" 0 "colour with NO_COLOR set but empty"
+	on_tty TERM=dumb || fail "show on a terminal exited $?"
+	assert_eq "$(grep -c "$ESC\[" "$T/tty.txt")" 0 "colour with TERM=dumb"
+fi
+
+# ------------------------------------------------------------ man, completion
+
+tcase "man page renders without warnings and documents every command"
+if ! have groff; then
+	skip "groff is not installed"
+else
+	LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$MAN" >"$T/groff.err" 2>&1
+	assert_eq "$(wc -c <"$T/groff.err")" 0 "groff warnings"
+	detail "$T/groff.err"
+	LC_ALL=C.UTF-8 MANWIDTH=80 groff -man -Tutf8 -P-cbou "$MAN" >"$T/man.txt" 2>/dev/null
+	for s in NAME SYNOPSIS DESCRIPTION COMMANDS "EXIT STATUS" "BUDGET FILES" \
+		ENVIRONMENT EXAMPLES; do
+		grep -q "^$s" "$T/man.txt" || fail "no $s section"
+	done
+	for c in $COMMANDS; do
+		grep -q "^ *structfit $c" "$T/man.txt" || fail "no section for '$c'"
+	done
+	assert_grep "$T/man.txt" "NO_COLOR" "NO_COLOR"
+fi
+
+for c in $COMMANDS; do
+	tcase "every option of '$c --help' is in the man page and the completion"
+	if is_stub "$c"; then
+		skip "'$c' is not implemented yet"
+		continue
+	fi
+	opts=$(long_opts "$c")
+	[ -n "$opts" ] || [ "$c" = classes ] || fail "no long option in '$c --help'"
+	for o in $opts; do
+		grep -qF -- "${o//-/\\-}" "$MAN" || fail "man page lacks $o"
+		# the completion lists a command's options on its own "cmd)" line
+		grep -E "^[[:space:]]*$c\) opts=" "$COMPLETION" | grep -qE -- "$o( |\")" ||
+			fail "completion of '$c' lacks $o"
+	done
+done
+
+tcase "bash completion completes commands, options and values"
+if ! have bash; then
+	skip "bash is not installed"
+else
+	bash -c '
+		. "$1" || exit 1
+		t() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _structfit
+		      echo "${COMPREPLY[*]}"; }
+		t structfit "h"
+		t structfit show --for
+		t structfit show --format ""
+		t structfit holes --sort s
+		t structfit suggest --classes ruby
+		t structfit show --color = al
+		complete -p structfit
+	' _ "$COMPLETION" >"$T/comp.txt" 2>&1 || fail "sourcing the completion failed"
+	assert_eq "$(sed -n 1p "$T/comp.txt")" "holes help" "commands starting with h"
+	assert_eq "$(sed -n 2p "$T/comp.txt")" "--format" "show --for"
+	assert_eq "$(sed -n 3p "$T/comp.txt")" "text json html" "show --format"
+	assert_eq "$(sed -n 4p "$T/comp.txt")" "size" "holes --sort s"
+	assert_eq "$(sed -n 5p "$T/comp.txt")" "ruby-3.3" "--classes ruby"
+	assert_eq "$(sed -n 6p "$T/comp.txt")" "always" "--color=al"
+	assert_match "$(sed -n 7p "$T/comp.txt")" "-F _structfit structfit$" "complete -p"
+fi
+
+# ------------------------------------------------------------ make install
+
+tcase "make install PREFIX=/usr DESTDIR=...: binary, man page, completion in place"
+root=$T/root
+if ! have make; then
+	skip "make is not installed"
+else
+	make -s -C "$E2E_ROOT" install PREFIX=/usr DESTDIR="$root" >"$T/make.out" 2>&1 ||
+		{ fail "make install failed"; detail "$T/make.out"; }
+	bin=$root/usr/bin/structfit
+	man1=$root/usr/share/man/man1/structfit.1
+	comp=$root/usr/share/bash-completion/completions/structfit
+	for f in "$bin" "$man1" "$comp"; do
+		[ -f "$f" ] || fail "${f#"$root"} not installed"
+	done
+	[ -x "$bin" ] && assert_eq "$(stat -c %a "$bin")" 755 "binary mode"
+	[ -f "$man1" ] && assert_eq "$(stat -c %a "$man1")" 644 "man page mode"
+	[ -f "$comp" ] && assert_eq "$(stat -c %a "$comp")" 644 "completion mode"
+	if [ -x "$bin" ]; then
+		run "$bin" --version
+		assert_eq "$(cat "$T/out")" "$("$SF" --version)" "installed binary --version"
+	fi
+	if [ -f "$man1" ]; then
+		cmp -s "$man1" "$MAN" || fail "installed man page differs from doc/structfit.1"
+		if have man; then
+			LC_ALL=C.UTF-8 MANWIDTH=80 MANPAGER=cat man -l "$man1" >"$T/man-installed.txt" 2>"$T/man.err" ||
+				fail "man -l exited $?"
+			assert_match "$(grep -m1 -A1 '^NAME' "$T/man-installed.txt" | tail -n 1)" \
+				"structfit - show where" "NAME line"
+			assert_grep "$T/man-installed.txt" "EXIT STATUS" "rendered page"
+			# man -l renders the same text through MANPATH lookup too
+			if MANPATH=$root/usr/share/man LC_ALL=C.UTF-8 MANWIDTH=80 MANPAGER=cat \
+				man structfit >"$T/man-path.txt" 2>/dev/null; then
+				assert_eq "$(cat "$T/man-path.txt")" "$(cat "$T/man-installed.txt")" \
+					"'man structfit' with MANPATH"
+			fi
+		else
+			skip "man (man-db) is not installed"
+		fi
+	fi
+	if [ -f "$comp" ]; then
+		bash -c '. "$1" && COMP_WORDS=(structfit che) COMP_CWORD=1 && _structfit &&
+			echo "${COMPREPLY[*]}"' _ "$comp" >"$T/comp-installed.txt" 2>&1
+		assert_eq "$(cat "$T/comp-installed.txt")" "check" "installed completion"
+	fi
+fi
+
+tcase "make uninstall removes the binary, the man page and the completion"
+if [ -d "$root" ]; then
+	make -s -C "$E2E_ROOT" uninstall PREFIX=/usr DESTDIR="$root" >"$T/make.out" 2>&1 ||
+		{ fail "make uninstall failed"; detail "$T/make.out"; }
+	left=$(find "$root" -type f | sed "s|^$root||")
+	assert_eq "$left" "" "files left under DESTDIR"
+else
+	skip "nothing was installed"
+fi
+
+tdone
