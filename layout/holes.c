@@ -454,11 +454,11 @@ const struct sf_type *sf_layout_lookup_in_typeset(void *typeset,
 						  const struct sf_member *m)
 {
 	const struct sf_type *found[8];
-	const char *name = plain_struct_name(m);
 
-	if (!name)
+	/* the kind prefix, if any, lets the typeset rule out unions */
+	if (!plain_struct_name(m))
 		return NULL;
-	size_t n = sf_typeset_find(typeset, name, found, 8);
+	size_t n = sf_typeset_find(typeset, m->type_name, found, 8);
 	if (n > 8)
 		n = 8;
 	for (size_t i = 0; i < n; i++)
