@@ -56,6 +56,8 @@ class Page(HTMLParser):
         self.map = None          # the map boxes go to
         self.in_row_label = False
         self.rank_row = None
+        self.box = None          # the box whose first <rect> gives x, y, width
+        self.elided = None       # the elided strip's text goes to the map
 
     def ctx(self, role):
         return any(r == role for _, _, r in self.stack)
@@ -105,11 +107,13 @@ class Page(HTMLParser):
                     box["bit_offset"] = num(a.get("data-bit-offset"))
                     box["bit_size"] = num(a.get("data-bit-size"))
                 self.map["members"].append(box)
+                self.box = box
             elif "hole" in cls or "padding" in cls:
                 box = {"offset": num(a.get("data-offset")), "size": num(a.get("data-size"))}
                 key = "nested_holes" if "nested" in cls else \
                       ("holes" if "hole" in cls else "padding")
                 self.map[key].append(box)
+                self.box = box
             elif "bit-hole" in cls or "bit-padding" in cls:
                 box = {"offset": num(a.get("data-offset")),
                        "bit_offset": num(a.get("data-bit-offset")),
@@ -117,8 +121,14 @@ class Page(HTMLParser):
                 key = "bit_holes" if "bit-hole" in cls else "bit_padding"
                 if "nested" not in cls:
                     self.map[key].append(box)
+        elif tag == "rect" and self.box is not None and "y" not in self.box:
+            for k in ("x", "y", "width"):
+                self.box[k] = float(a.get(k, "nan"))
         elif tag == "text" and self.ctx("rows"):
             self.in_row_label = True
+        elif tag == "text" and "elided" in cls and self.map is not None:
+            self.elided = []
+            self.map.setdefault("elided", []).append(self.elided)
         elif tag == "tr" and self.map is not None and self.ctx("section" if
                 not self.compares else "side") and cls and cls[0].startswith("t-"):
             self.map["table_rows"] += 1
@@ -145,6 +155,11 @@ class Page(HTMLParser):
                 self.map = None
             if t == "text":
                 self.in_row_label = False
+                if self.elided is not None:
+                    self.map["elided"][-1] = "".join(self.elided)
+                    self.elided = None
+            if t == "g":
+                self.box = None
             if t == "tr":
                 self.rank_row = None
             if t == tag:
@@ -153,6 +168,8 @@ class Page(HTMLParser):
     def handle_data(self, data):
         if self.in_row_label and self.map is not None and data.strip():
             self.map["rows"].append(int(data.strip()))
+        if self.elided is not None:
+            self.elided.append(data)
 
 p = Page()
 p.feed(open(sys.argv[1], encoding="utf-8").read())
@@ -261,17 +278,17 @@ if compile_or_fail gcc x86_64 5 "$T/st.o" "$ST_SRC"; then
 		assert_eq "$(jget "$P" '[(s["name"], s["kind"], s["size"]) for s in d["sections"]]')" \
 			'[["st_table", "struct", 48]]' "sections"
 		S='d["sections"][0]'
-		assert_eq "$(jget "$P" "[(m['name'], m['offset'], m['size']) for m in $S['members']]")" \
+		assert_eq "$(jget "$P" "[(m['name'], m['offset'], m['size']) for m in ${S}['members']]")" \
 			'[["entry_power", 0, 1], ["bin_power", 1, 1], ["size_ind", 2, 1], ["rebuilds_num", 4, 4], ["type", 8, 8], ["num_entries", 16, 8], ["entries_start", 24, 8], ["entries_bound", 32, 8], ["entries", 40, 8]]' \
 			"member boxes (name, offset, size)"
-		assert_eq "$(jget "$P" "$S['members'][4]['type']")" "const struct st_hash_type *" "type of 'type'"
-		assert_eq "$(jget "$P" "[(h['offset'], h['size']) for h in $S['holes']]")" '[[3, 1]]' "hole boxes"
-		assert_eq "$(jget "$P" "$S['padding'] + $S['bit_holes'] + $S['bit_padding'] + $S['nested_holes']")" \
+		assert_eq "$(jget "$P" "${S}['members'][4]['type']")" "const struct st_hash_type *" "type of 'type'"
+		assert_eq "$(jget "$P" "[(h['offset'], h['size']) for h in ${S}['holes']]")" '[[3, 1]]' "hole boxes"
+		assert_eq "$(jget "$P" "${S}['padding'] + ${S}['bit_holes'] + ${S}['bit_padding'] + ${S}['nested_holes']")" \
 			"[]" "padding and bit-hole boxes"
-		assert_eq "$(jget "$P" "$S['cacheline']")" 64 "cacheline"
-		assert_eq "$(jget "$P" "$S['rows']")" "[0]" "rows (offset labels)"
-		assert_eq "$(jget "$P" "$S['table_rows']")" 10 "table rows: 9 members + 1 hole"
-		assert_eq "$(jget "$P" "$S['id'] in d['ids'] and $S['id'].startswith('t-st_table-')")" \
+		assert_eq "$(jget "$P" "${S}['cacheline']")" 64 "cacheline"
+		assert_eq "$(jget "$P" "${S}['rows']")" "[0]" "rows (offset labels)"
+		assert_eq "$(jget "$P" "${S}['table_rows']")" 10 "table rows: 9 members + 1 hole"
+		assert_eq "$(jget "$P" "${S}['id'] in d['ids'] and ${S}['id'].startswith('t-st_table-')")" \
 			true "section anchor"
 	else
 		fail "the page does not parse"
@@ -401,6 +418,13 @@ PYEOF
 			'[["a", 0, 3], ["b", 3, 5], ["c", 8, 1]]' "bits: a, b, c at bit granularity"
 		assert_eq "$(jget "$T/layouts.page.json" '[s["size"] for s in d["sections"] if s["name"] == "value"]')" \
 			"[16]" "union value"
+		# a union's members overlap: each in its own lane, all at x of offset 0
+		assert_eq "$(jget "$T/layouts.page.json" '[len({m["y"] for m in s["members"]}) for s in d["sections"] if s["name"] == "value"]')" \
+			"[3]" "union value: lanes"
+		assert_eq "$(jget "$T/layouts.page.json" '[len({m["x"] for m in s["members"]}) for s in d["sections"] if s["name"] == "value"]')" \
+			"[1]" "union value: members start together"
+		assert_eq "$(jget "$T/layouts.page.json" '[len({m["y"] for m in s["members"]}) for s in d["sections"] if s["name"] == "mixed"]')" \
+			"[1]" "struct mixed: one lane"
 	else
 		fail "the page does not parse"
 	fi
@@ -417,6 +441,54 @@ if need_chromium && [ -s "$T/layouts.page.json" ]; then
 			"$(jget "$T/layouts.page.json" 'd["sections"]')" "sections and boxes"
 	else
 		fail "Chromium's DOM does not parse"
+	fi
+fi
+
+# ------------------------------------------------------------ a big picture
+
+# A struct that exercises the rest of the map: an array covering many whole
+# cachelines (the rows between its first and last collapse into one strip),
+# a hole inside an anonymous struct member (drawn over that member), a union
+# member, a flexible array member and trailing padding.
+cat >"$T/picture.c" <<'CEOF'
+struct picture {
+	char tag;                 /* 0, then a 7-byte hole */
+	char buf[1000];           /* 8 .. 1007: rows 1..14 are all buf */
+	struct {
+		char a;           /* 1008, then a 7-byte hole inside */
+		long b;           /* 1016 */
+	};
+	union { int i; double d; } u;   /* 1024 */
+	int n;                    /* 1032 */
+	int flex[];               /* 1036, then 4 bytes of padding: size 1040 */
+};
+struct picture *v_picture;
+CEOF
+
+tcase "big struct: whole rows of one array elided, nested hole, flexible array, padding"
+if compile_or_fail gcc x86_64 5 "$T/picture.o" "$T/picture.c"; then
+	sf_ok show --format html -t picture "$T/picture.o"
+	cp "$T/out" "$T/picture.html"
+	if parse_page "$T/picture.html" "$T/picture.json"; then
+		S='d["sections"][0]'
+		assert_eq "$(jget "$T/picture.json" "${S}['size']")" 1040 "size"
+		assert_eq "$(jget "$T/picture.json" "[(m['name'], m['offset'], m['size']) for m in ${S}['members']]")" \
+			'[["tag", 0, 1], ["buf", 8, 1000], ["", 1008, 16], ["u", 1024, 8], ["n", 1032, 4], ["flex", 1036, 0]]' \
+			"member boxes"
+		assert_eq "$(jget "$T/picture.json" "${S}['holes']" | tr -d ' ')" \
+			'[{"offset":1,"size":7}]' "top-level hole"
+		assert_eq "$(jget "$T/picture.json" "[(h['offset'], h['size']) for h in ${S}['nested_holes']]")" \
+			'[[1009, 7]]' "hole inside the anonymous struct"
+		assert_eq "$(jget "$T/picture.json" "[(p['offset'], p['size']) for p in ${S}['padding']]")" \
+			'[[1036, 4]]' "padding box"
+		# 17 rows of 64 bytes; buf covers rows 1..14 whole: 2..13 elided
+		assert_eq "$(jget "$T/picture.json" "${S}['rows']")" "[0, 64, 896, 960, 1024]" "row offsets shown"
+		assert_eq "$(jget "$T/picture.json" "${S}.get('elided')")" \
+			'["\u22ee buf continues: 12 more cachelines (768 bytes) \u22ee"]' "elided strip"
+		assert_eq "$(jget "$T/picture.json" "${S}['table_rows']")" 11 \
+			"table rows: 6 members + 2 nested + 2 holes + padding"
+	else
+		fail "the page does not parse"
 	fi
 fi
 
