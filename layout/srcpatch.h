@@ -1,0 +1,86 @@
+/*
+ * srcpatch.h - rewrite a struct's definition in its source text so that it
+ * declares the members in a new order, some of them narrowed.
+ *
+ * Pure text processing: no DWARF, no file I/O.  The caller hands over the
+ * whole source file, the struct's model (read from DWARF at build time),
+ * and a plan: the new order of the model's members and a set of
+ * narrowings {member, new bytes}.  sf_srcpatch_make() returns the whole new
+ * file text; report/udiff.c turns old and new text into a patch.
+ *
+ * How (see srcpatch.c for the details):
+ *
+ *   1. Lex the file (comments, strings, preprocessor lines are tokens).
+ *   2. Find `struct NAME ... {` (NAME on the DWARF decl_line, or the one
+ *      definition of NAME in the file), and its matching `}`.
+ *   3. Split the body into declarations (`;`) and declarators (`,`), and
+ *      match them one by one against the model's members: names, order,
+ *      bit-field widths and types (spelled canonically).  Anything else -
+ *      a preprocessor line in the body, a macro that expands to members, a
+ *      member the model does not have - is a refusal, never a guess.
+ *   4. Group source lines into units (declarations that share a line, with
+ *      the comment lines right above them) and free lines (blank lines,
+ *      comments followed by a blank line, _Static_assert).
+ *   5. Emit the new body: a unit whose members stay together, in order and
+ *      unnarrowed, is copied byte for byte; any other member is written on
+ *      a line of its own with its own comments and attributes.  Free lines
+ *      stay after the same number of members as before.
+ *
+ * Only the lines between the line of `{` and the line of `}` change.
+ */
+#ifndef SF_SRCPATCH_H
+#define SF_SRCPATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/err.h"
+#include "lib/strbuf.h"
+#include "model.h"
+
+/* Narrow member `member` (index in t->members) to `bytes` (1, 2 or 4). */
+struct sf_srcpatch_narrow {
+	uint32_t member;
+	uint32_t bytes;
+};
+
+struct sf_srcpatch_plan {
+	/* every index of t->members exactly once: the new declaration order */
+	const uint32_t *order;
+	uint32_t norder;
+	const struct sf_srcpatch_narrow *narrow;
+	size_t nnarrow;
+};
+
+struct sf_srcpatch_info {
+	uint32_t open_line;      /* line of the struct's `{` (1-based) */
+	uint32_t close_line;     /* line of its `}` */
+	uint32_t found_line;     /* line of the struct's name in the source */
+	int uses_stdint;         /* <stdint.h> or <inttypes.h> included above it */
+	uint32_t split_decls;    /* declarations split into one member a line */
+};
+
+/*
+ * Rewrite t's definition in text[0..len) per plan; append the whole new
+ * file text to out.  `path` only names the file in messages.  Returns 0,
+ * or -1 with err = "PATH: problem" (nothing appended to out).  `info` may
+ * be NULL.
+ */
+int sf_srcpatch_make(const char *path, const char *text, size_t len,
+		     const struct sf_type *t,
+		     const struct sf_srcpatch_plan *plan, struct strbuf *out,
+		     struct sf_srcpatch_info *info, struct sf_err *err);
+
+/*
+ * The C type a member narrowed to `bytes` gets: "uint8_t", "int16_t", ...
+ * with <stdint.h>, else "unsigned char", "short", ...  NULL when bytes is
+ * not 1, 2 or 4.
+ */
+const char *sf_srcpatch_narrow_type(unsigned bytes, int is_signed,
+				    int have_stdint);
+
+/* The values `bytes` holds, "0..255" or "-128..127", into buf. */
+const char *sf_srcpatch_range(unsigned bytes, int is_signed, char *buf,
+			      size_t bufsz);
+
+#endif

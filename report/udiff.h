@@ -1,0 +1,53 @@
+/*
+ * udiff.h - unified diffs of one file's old and new text, and their strict
+ * application (to check, before anything is written, that every hunk
+ * applies).
+ *
+ * The diff is what `diff -u` and `git diff` print and what both `git
+ * apply` and `patch -p1` read from the source root:
+ *
+ *   --- a/PATH
+ *   +++ b/PATH
+ *   @@ -OLD_START,OLD_LINES +NEW_START,NEW_LINES @@
+ *    context
+ *   -removed
+ *   +added
+ *   \ No newline at end of file      (after a last line without '\n')
+ *
+ * Lines are compared byte for byte (a CR of CRLF is part of the line).
+ * The edit script is a longest common subsequence of the lines between the
+ * common prefix and suffix (which, for a patch confined to one struct
+ * body, leaves a few dozen lines), so moved members show as few -/+ lines
+ * as possible.
+ */
+#ifndef SF_UDIFF_H
+#define SF_UDIFF_H
+
+#include <stddef.h>
+
+#include "lib/err.h"
+#include "lib/strbuf.h"
+
+#define SF_UDIFF_CONTEXT 3
+
+/*
+ * Append the unified diff of old -> new, headed `--- a/PATH` and
+ * `+++ b/PATH`, with `context` lines around each change.  PATH is used as
+ * given (relative to the directory the patch applies from).  Returns the
+ * number of hunks; 0 (and nothing appended) when the texts are equal.
+ */
+size_t sf_udiff_render(struct strbuf *out, const char *path,
+		       const char *old, size_t oldlen,
+		       const char *new_text, size_t newlen, unsigned context);
+
+/*
+ * Apply a one-file unified diff to old text, strictly: every hunk at its
+ * stated line, every context and removed line identical.  Appends the
+ * patched text to out and returns 0; or returns -1 with err set to
+ * "PATH: hunk N does not apply (...)" and out unchanged.
+ */
+int sf_udiff_apply(const char *path, const char *old, size_t oldlen,
+		   const char *diff, size_t difflen, struct strbuf *out,
+		   struct sf_err *err);
+
+#endif

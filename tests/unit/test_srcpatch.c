@@ -1,0 +1,741 @@
+/*
+ * test_srcpatch.c - rewriting struct bodies in source text
+ * (layout/srcpatch.c) and the unified diffs of the result (report/udiff.c).
+ *
+ * Every case hands sf_srcpatch_make() a C source as a string, a model of
+ * the struct as the DWARF reader would build it (names, C type spellings,
+ * offsets, sizes, bit-fields), and a plan (new member order + narrowings),
+ * then checks the exact text produced - or, for a refusal, the message and
+ * that nothing was produced.  The diff cases render old -> new, apply the
+ * diff back strictly and compare with the new text.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "layout/model.h"
+#include "layout/srcpatch.h"
+#include "lib/strbuf.h"
+#include "report/udiff.h"
+
+/* ---- models ---------------------------------------------------------- */
+
+struct mspec {
+	const char *name, *type, *suffix;
+	uint64_t offset, size;
+	uint32_t bit_offset, bit_size;
+	uint8_t tclass;
+	uint16_t flags;
+};
+
+#define MAXM 32
+
+struct model {
+	struct sf_type t;
+	struct sf_member m[MAXM];
+};
+
+static void build(struct model *mo, const char *name, uint64_t size,
+		  uint32_t decl_line, const struct mspec *ms, size_t n)
+{
+	assert_true(n <= MAXM);
+	memset(mo, 0, sizeof(*mo));
+	mo->t.name = name;
+	mo->t.kind = SF_KIND_STRUCT;
+	mo->t.size = size;
+	mo->t.align = 8;
+	mo->t.decl_file = "test.c";
+	mo->t.decl_line = decl_line;
+	mo->t.nmembers = (uint32_t)n;
+	mo->t.members = mo->m;
+	mo->t.addr_size = 8;
+	for (size_t i = 0; i < n; i++) {
+		mo->m[i].name = ms[i].name;
+		mo->m[i].type_name = ms[i].type;
+		mo->m[i].type_suffix = ms[i].suffix ? ms[i].suffix : "";
+		mo->m[i].offset = ms[i].offset;
+		mo->m[i].size = ms[i].size;
+		mo->m[i].bit_offset = ms[i].bit_offset;
+		mo->m[i].bit_size = ms[i].bit_size;
+		mo->m[i].align = (uint32_t)(ms[i].size > 8 ? 8 : ms[i].size ? ms[i].size : 1);
+		mo->m[i].tclass = ms[i].tclass;
+		mo->m[i].flags = ms[i].flags;
+	}
+}
+
+/* Run the rewrite; returns 0/-1, text in *out (caller frees), err. */
+static int rewrite(const char *src, const struct sf_type *t, const uint32_t *order,
+		   const struct sf_srcpatch_narrow *nw, size_t nnw, char **out,
+		   struct sf_err *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct sf_srcpatch_plan plan = { order, t->nmembers, nw, nnw };
+	err->msg[0] = '\0';
+	int rc = sf_srcpatch_make("test.c", src, strlen(src), t, &plan, &sb, NULL, err);
+	if (rc < 0)
+		assert_int_equal(sb.len, 0);  /* nothing produced on refusal */
+	*out = sb_detach(&sb);
+	return rc;
+}
+
+static void expect_text(const char *src, const struct sf_type *t,
+			const uint32_t *order, const struct sf_srcpatch_narrow *nw,
+			size_t nnw, const char *want)
+{
+	char *got;
+	struct sf_err err;
+	int rc = rewrite(src, t, order, nw, nnw, &got, &err);
+	if (rc < 0)
+		fail_msg("refused: %s", err.msg);
+	if (strcmp(got, want)) {
+		print_error("--- want\n%s--- got\n%s---\n", want, got);
+		fail();
+	}
+	free(got);
+}
+
+static void expect_refusal(const char *src, const struct sf_type *t,
+			   const uint32_t *order, const struct sf_srcpatch_narrow *nw,
+			   size_t nnw, const char *needle)
+{
+	char *got;
+	struct sf_err err;
+	int rc = rewrite(src, t, order, nw, nnw, &got, &err);
+	assert_int_equal(rc, -1);
+	if (!strstr(err.msg, needle))
+		fail_msg("message '%s' lacks '%s'", err.msg, needle);
+	assert_true(!strncmp(err.msg, "test.c: ", 8));
+	free(got);
+}
+
+/* ---- st_table -------------------------------------------------------- */
+
+static const char st_src[] =
+	"typedef unsigned long st_index_t;\n"
+	"struct st_hash_type;\n"
+	"struct st_table_entry;\n"
+	"\n"
+	"struct st_table {\n"
+	"\tunsigned char entry_power, bin_power, size_ind;\n"
+	"\tunsigned int rebuilds_num;\n"
+	"\tconst struct st_hash_type *type;\n"
+	"\tst_index_t num_entries;\n"
+	"\tst_index_t entries_start, entries_bound;\n"
+	"\tstruct st_table_entry *entries;\n"
+	"};\n"
+	"struct st_table example_table;\n";
+
+static const struct mspec st_members[] = {
+	{ "entry_power", "unsigned char", "", 0, 1, 0, 0, SF_T_INT, 0 },
+	{ "bin_power", "unsigned char", "", 1, 1, 0, 0, SF_T_INT, 0 },
+	{ "size_ind", "unsigned char", "", 2, 1, 0, 0, SF_T_INT, 0 },
+	{ "rebuilds_num", "unsigned int", "", 4, 4, 0, 0, SF_T_INT, 0 },
+	{ "type", "const struct st_hash_type *", "", 8, 8, 0, 0, SF_T_POINTER, 0 },
+	{ "num_entries", "st_index_t", "", 16, 8, 0, 0, SF_T_INT, 0 },
+	{ "entries_start", "st_index_t", "", 24, 8, 0, 0, SF_T_INT, 0 },
+	{ "entries_bound", "st_index_t", "", 32, 8, 0, 0, SF_T_INT, 0 },
+	{ "entries", "struct st_table_entry *", "", 40, 8, 0, 0, SF_T_POINTER, 0 },
+};
+
+/* The Ruby change: entries_start to one byte, into the hole at 3. */
+static void test_st_table_narrow(void **state)
+{
+	(void)state;
+	struct model mo;
+	build(&mo, "st_table", 48, 5, st_members, 9);
+	uint32_t order[] = { 0, 1, 2, 6, 3, 4, 5, 7, 8 };
+	struct sf_srcpatch_narrow nw = { 6, 1 };
+	expect_text(st_src, &mo.t, order, &nw, 1,
+		"typedef unsigned long st_index_t;\n"
+		"struct st_hash_type;\n"
+		"struct st_table_entry;\n"
+		"\n"
+		"struct st_table {\n"
+		"\tunsigned char entry_power, bin_power, size_ind;\n"
+		"\tunsigned char entries_start; /* 0..255 (was st_index_t): check that every value fits */\n"
+		"\tunsigned int rebuilds_num;\n"
+		"\tconst struct st_hash_type *type;\n"
+		"\tst_index_t num_entries;\n"
+		"\tst_index_t entries_bound;\n"
+		"\tstruct st_table_entry *entries;\n"
+		"};\n"
+		"struct st_table example_table;\n");
+}
+
+/* A member moving between the chars splits their shared line. */
+static void test_shared_line_split(void **state)
+{
+	(void)state;
+	struct model mo;
+	build(&mo, "st_table", 48, 5, st_members, 9);
+	uint32_t order[] = { 0, 6, 1, 2, 3, 4, 5, 7, 8 };
+	struct sf_srcpatch_narrow nw = { 6, 1 };
+	expect_text(st_src, &mo.t, order, &nw, 1,
+		"typedef unsigned long st_index_t;\n"
+		"struct st_hash_type;\n"
+		"struct st_table_entry;\n"
+		"\n"
+		"struct st_table {\n"
+		"\tunsigned char entry_power;\n"
+		"\tunsigned char entries_start; /* 0..255 (was st_index_t): check that every value fits */\n"
+		"\tunsigned char bin_power;\n"
+		"\tunsigned char size_ind;\n"
+		"\tunsigned int rebuilds_num;\n"
+		"\tconst struct st_hash_type *type;\n"
+		"\tst_index_t num_entries;\n"
+		"\tst_index_t entries_bound;\n"
+		"\tstruct st_table_entry *entries;\n"
+		"};\n"
+		"struct st_table example_table;\n");
+}
+
+/* The identity plan gives back the file byte for byte. */
+static void test_identity(void **state)
+{
+	(void)state;
+	struct model mo;
+	build(&mo, "st_table", 48, 5, st_members, 9);
+	uint32_t order[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+	expect_text(st_src, &mo.t, order, NULL, 0, st_src);
+}
+
+/* ---- comments and attributes ---------------------------------------- */
+
+static const char cm_src[] =
+	"#include <stdint.h>\n"
+	"struct conn {\n"
+	"\t/* the socket; -1 when closed */\n"
+	"\tint fd;\n"
+	"\n"
+	"\t// peer address, network order\n"
+	"\tlong addr __attribute__((aligned(8)));   /* 8-aligned on purpose */\n"
+	"\tchar state;      /* enum conn_state */\n"
+	"\tshort port, /* host order */\n"
+	"\t      backlog; /* listen(2) */\n"
+	"\t_Alignas(4) char tag[3]; // not NUL-terminated\n"
+	"};\n";
+
+static const struct mspec cm_members[] = {
+	{ "fd", "int", "", 0, 4, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	{ "addr", "long int", "", 8, 8, 0, 0, SF_T_INT, SF_MF_SIGNED | SF_MF_ALIGNED },
+	{ "state", "char", "", 16, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	{ "port", "short int", "", 18, 2, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	{ "backlog", "short int", "", 20, 2, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	{ "tag", "char", "[3]", 24, 3, 0, 0, SF_T_ARRAY, SF_MF_ALIGNED },
+};
+
+static void test_comments_move_with_members(void **state)
+{
+	(void)state;
+	struct model mo;
+	build(&mo, "conn", 32, 2, cm_members, 6);
+	/* state, port and tag into the hole after fd; backlog narrowed */
+	uint32_t order[] = { 0, 2, 3, 5, 1, 4 };
+	struct sf_srcpatch_narrow nw = { 4, 1 };
+	expect_text(cm_src, &mo.t, order, &nw, 1,
+		"#include <stdint.h>\n"
+		"struct conn {\n"
+		"\t/* the socket; -1 when closed */\n"
+		"\tint fd;\n"
+		"\n"
+		"\tchar state;      /* enum conn_state */\n"
+		"\tshort port; /* host order */\n"
+		"\t_Alignas(4) char tag[3]; // not NUL-terminated\n"
+		"\t// peer address, network order\n"
+		"\tlong addr __attribute__((aligned(8)));   /* 8-aligned on purpose */\n"
+		"\tint8_t backlog; /* -128..127 (was short int): check that every value fits */ /* listen(2) */\n"
+		"};\n");
+}
+
+/* Without <stdint.h>, narrowed members get the plain C spellings. */
+static void test_narrow_without_stdint(void **state)
+{
+	(void)state;
+	static const char src[] =
+		"enum color { RED, GREEN };\n"
+		"struct px {\n"
+		"    unsigned long count;\n"
+		"    enum color c;\n"
+		"    long delta;\n"
+		"    const struct px *next;\n"
+		"};\n";
+	static const struct mspec ms[] = {
+		{ "count", "long unsigned int", "", 0, 8, 0, 0, SF_T_INT, 0 },
+		{ "c", "enum color", "", 8, 4, 0, 0, SF_T_ENUM, 0 },
+		{ "delta", "long int", "", 16, 8, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "next", "const struct px *", "", 24, 8, 0, 0, SF_T_POINTER, 0 },
+	};
+	struct model mo;
+	build(&mo, "px", 32, 2, ms, 4);
+	uint32_t order[] = { 0, 2, 1, 3 };
+	struct sf_srcpatch_narrow nw[] = { { 0, 2 }, { 1, 1 }, { 2, 4 }, { 3, 4 } };
+	expect_text(src, &mo.t, order, nw, 4,
+		"enum color { RED, GREEN };\n"
+		"struct px {\n"
+		"    unsigned short count; /* 0..65535 (was long unsigned int): check that every value fits */\n"
+		"    int delta; /* -2147483648..2147483647 (was long int): check that every value fits */\n"
+		"    unsigned char c; /* 0..255 (was enum color): check that every value fits */\n"
+		"    unsigned int next; /* index 0..4294967295 (was const struct px *): check that every value fits */\n"
+		"};\n");
+}
+
+/* ---- bit-fields ------------------------------------------------------ */
+
+static const char bf_src[] =
+	"struct bits {\n"
+	"\tunsigned int a : 3;   /* mode */\n"
+	"\tunsigned int b : 5;\n"
+	"\tunsigned int c : 1;\n"
+	"\tlong x;\n"
+	"\tunsigned char f : 2, g : 4;\n"
+	"\tint y;\n"
+	"};\n";
+
+static const struct mspec bf_members[] = {
+	{ "a", "unsigned int", "", 0, 4, 0, 3, SF_T_INT, SF_MF_BITFIELD },
+	{ "b", "unsigned int", "", 0, 4, 3, 5, SF_T_INT, SF_MF_BITFIELD },
+	{ "c", "unsigned int", "", 0, 4, 8, 1, SF_T_INT, SF_MF_BITFIELD },
+	{ "x", "long int", "", 8, 8, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	{ "f", "unsigned char", "", 16, 1, 0, 2, SF_T_INT, SF_MF_BITFIELD },
+	{ "g", "unsigned char", "", 16, 1, 2, 4, SF_T_INT, SF_MF_BITFIELD },
+	{ "y", "int", "", 20, 4, 0, 0, SF_T_INT, SF_MF_SIGNED },
+};
+
+/* Runs move whole; a run that stays together keeps its shared line. */
+static void test_bitfield_runs_kept(void **state)
+{
+	(void)state;
+	struct model mo;
+	build(&mo, "bits", 24, 1, bf_members, 7);
+	uint32_t order[] = { 0, 1, 2, 4, 5, 6, 3 };
+	expect_text(bf_src, &mo.t, order, NULL, 0,
+		"struct bits {\n"
+		"\tunsigned int a : 3;   /* mode */\n"
+		"\tunsigned int b : 5;\n"
+		"\tunsigned int c : 1;\n"
+		"\tunsigned char f : 2, g : 4;\n"
+		"\tint y;\n"
+		"\tlong x;\n"
+		"};\n");
+}
+
+static void test_bitfield_run_split_refused(void **state)
+{
+	(void)state;
+	struct model mo;
+	build(&mo, "bits", 24, 1, bf_members, 7);
+	uint32_t order[] = { 0, 1, 3, 2, 4, 5, 6 };
+	expect_refusal(bf_src, &mo.t, order, NULL, 0,
+		       "separates bit-fields 'b' and 'c'");
+	struct sf_srcpatch_narrow nw = { 0, 1 };
+	uint32_t id[] = { 0, 1, 2, 3, 4, 5, 6 };
+	expect_refusal(bf_src, &mo.t, id, &nw, 1, "cannot narrow 'a'");
+}
+
+static void test_bitfield_width_changed(void **state)
+{
+	(void)state;
+	struct model mo;
+	build(&mo, "bits", 24, 1, bf_members, 7);
+	mo.m[1].bit_size = 6;
+	uint32_t id[] = { 0, 1, 2, 3, 4, 5, 6 };
+	expect_refusal(bf_src, &mo.t, id, NULL, 0,
+		       "bit-field 'b' (line 3) is 5 bits in the source but 6");
+}
+
+/* ---- nested, function pointers, arrays, spellings ---------------------- */
+
+static void test_nested_and_fnptr(void **state)
+{
+	(void)state;
+	static const char src[] =
+		"typedef unsigned long st_data_t;\n"
+		"struct n {\n"
+		"\tchar k;\n"
+		"\tunion {\n"
+		"\t\tint i;\n"
+		"\t\tdouble d;\n"
+		"\t};                   /* either */\n"
+		"\tint (*compare)(st_data_t a, const void *b);\n"
+		"\tchar const *const name;\n"
+		"\tunsigned grid[2][N_COLS];\n"
+		"\tstruct { short x, y; } pos;\n"
+		"};\n";
+	static struct sf_member inner[] = {
+		{ "i", "int", "", 8, 4, 0, 0, 4, SF_T_INT, SF_MF_SIGNED, NULL },
+		{ "d", "double", "", 8, 8, 0, 0, 8, SF_T_FLOAT, 0, NULL },
+	};
+	static struct sf_type un = { "", SF_KIND_UNION, 0, 8, 8, "", 0, 2, inner,
+				     "", 8, 0 };
+	static const struct mspec ms[] = {
+		{ "k", "char", "", 0, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "", "union", "", 8, 8, 0, 0, SF_T_UNION, 0 },
+		{ "compare", "int (*", ")(st_data_t, const void *)", 16, 8, 0, 0, SF_T_POINTER, 0 },
+		{ "name", "const char * const", "", 24, 8, 0, 0, SF_T_POINTER, 0 },
+		{ "grid", "unsigned int", "[2][3]", 32, 24, 0, 0, SF_T_ARRAY, 0 },
+		{ "pos", "struct", "", 56, 4, 0, 0, SF_T_STRUCT, 0 },
+	};
+	struct model mo;
+	build(&mo, "n", 64, 2, ms, 6);
+	mo.m[1].nested = &un;
+	uint32_t order[] = { 1, 2, 3, 4, 0, 5 };
+	expect_text(src, &mo.t, order, NULL, 0,
+		"typedef unsigned long st_data_t;\n"
+		"struct n {\n"
+		"\tunion {\n"
+		"\t\tint i;\n"
+		"\t\tdouble d;\n"
+		"\t};                   /* either */\n"
+		"\tint (*compare)(st_data_t a, const void *b);\n"
+		"\tchar const *const name;\n"
+		"\tunsigned grid[2][N_COLS];\n"
+		"\tchar k;\n"
+		"\tstruct { short x, y; } pos;\n"
+		"};\n");
+	/* the nested union's members are checked too */
+	inner[1].name = "dd";
+	uint32_t id[] = { 0, 1, 2, 3, 4, 5 };
+	expect_refusal(src, &mo.t, id, NULL, 0, "declares 'd' where the build's DWARF has 'dd'");
+	inner[1].name = "d";
+	/* a literal array size is compared */
+	mo.m[4].type_suffix = "[2][5]";
+	expect_text(src, &mo.t, id, NULL, 0, src);   /* N_COLS: any size */
+	mo.m[4].type_suffix = "[4][3]";
+	expect_refusal(src, &mo.t, id, NULL, 0, "'unsigned int [2] [?]' in the source");
+}
+
+/* Splitting `int *a, b` keeps each declarator's own stars. */
+static void test_split_pointer_declarators(void **state)
+{
+	(void)state;
+	static const char src[] =
+		"struct p {\n"
+		"  char *a, b, **c; // three\n"
+		"  long l;\n"
+		"};\n";
+	static const struct mspec ms[] = {
+		{ "a", "char *", "", 0, 8, 0, 0, SF_T_POINTER, 0 },
+		{ "b", "char", "", 8, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "c", "char * *", "", 16, 8, 0, 0, SF_T_POINTER, 0 },
+		{ "l", "long", "", 24, 8, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	};
+	struct model mo;
+	build(&mo, "p", 32, 1, ms, 4);
+	uint32_t order[] = { 0, 2, 3, 1 };
+	expect_text(src, &mo.t, order, NULL, 0,
+		"struct p {\n"
+		"  char *a;         // three\n"
+		"  char **c;        // three\n"
+		"  long l;\n"
+		"  char b;          // three\n"
+		"};\n");
+}
+
+/* CRLF files stay CRLF; the definition is found even if lines moved. */
+static void test_crlf_and_moved_definition(void **state)
+{
+	(void)state;
+	static const char src[] =
+		"/* moved down by one line since the build */\r\n"
+		"struct s {\r\n"
+		"\tchar a;\r\n"
+		"\tlong b, c;\r\n"
+		"};\r\n";
+	static const struct mspec ms[] = {
+		{ "a", "char", "", 0, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "b", "long int", "", 8, 8, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "c", "long int", "", 16, 8, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	};
+	struct model mo;
+	build(&mo, "s", 24, 1, ms, 3);
+	uint32_t order[] = { 2, 0, 1 };
+	struct sf_srcpatch_narrow nw = { 2, 4 };
+	expect_text(src, &mo.t, order, &nw, 1,
+		"/* moved down by one line since the build */\r\n"
+		"struct s {\r\n"
+		"\tint c; /* -2147483648..2147483647 (was long int): check that every value fits */\r\n"
+		"\tchar a;\r\n"
+		"\tlong b;\r\n"
+		"};\r\n");
+}
+
+/* ---- refusals -------------------------------------------------------- */
+
+static void test_refuse_changed_body(void **state)
+{
+	(void)state;
+	struct model mo;
+	uint32_t id[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+	build(&mo, "st_table", 48, 5, st_members, 9);
+
+	mo.m[3].name = "rebuilds";
+	expect_refusal(st_src, &mo.t, id, NULL, 0,
+		       "line 7 declares 'rebuilds_num' where the build's DWARF has 'rebuilds'");
+	build(&mo, "st_table", 48, 5, st_members, 9);
+	mo.m[3].type_name = "long unsigned int";
+	expect_refusal(st_src, &mo.t, id, NULL, 0,
+		       "member 'rebuilds_num' (line 7) is 'unsigned int' in the source "
+		       "but 'unsigned long' in the build's DWARF");
+	build(&mo, "st_table", 48, 5, st_members, 8);   /* no `entries` */
+	expect_refusal(st_src, &mo.t, id, NULL, 0,
+		       "'entries' (line 11) is not a member in the build's DWARF");
+	static const struct mspec more[] = {
+		{ "extra", "int", "", 48, 4, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	};
+	struct mspec all[10];
+	memcpy(all, st_members, sizeof(st_members));
+	all[9] = more[0];
+	uint32_t id10[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	build(&mo, "st_table", 56, 5, all, 10);
+	expect_refusal(st_src, &mo.t, id10, NULL, 0,
+		       "member 'extra' of the build's DWARF is not in the source");
+	build(&mo, "st_tables", 48, 5, st_members, 9);
+	expect_refusal(st_src, &mo.t, id, NULL, 0, "no definition of struct st_tables");
+}
+
+static void test_refuse_conditional_members(void **state)
+{
+	(void)state;
+	static const char src[] =
+		"struct c {\n"
+		"\tint a;\n"
+		"#ifdef DEBUG\n"
+		"\tint magic;\n"
+		"#endif\n"
+		"\tchar b;\n"
+		"};\n";
+	static const struct mspec ms[] = {
+		{ "a", "int", "", 0, 4, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "b", "char", "", 4, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	};
+	struct model mo;
+	build(&mo, "c", 8, 1, ms, 2);
+	uint32_t order[] = { 1, 0 };
+	expect_refusal(src, &mo.t, order, NULL, 0,
+		       "struct c: members under #if/#ifdef (line 3)");
+	static const char src2[] =
+		"struct c {\n"
+		"\tint a;\n"
+		"#define B b\n"
+		"\tchar B;\n"
+		"};\n";
+	expect_refusal(src2, &mo.t, order, NULL, 0, "preprocessor directive inside the body (line 3)");
+}
+
+static void test_refuse_macro_members(void **state)
+{
+	(void)state;
+	static const char src[] =
+		"struct m {\n"
+		"\tint a;\n"
+		"\tDECLARE_BITMAP(flags, 64);\n"
+		"};\n";
+	static const struct mspec ms[] = {
+		{ "a", "int", "", 0, 4, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "flags", "long unsigned int", "[1]", 8, 8, 0, 0, SF_T_ARRAY, 0 },
+	};
+	struct model mo;
+	build(&mo, "m", 16, 1, ms, 2);
+	uint32_t order[] = { 1, 0 };
+	expect_refusal(src, &mo.t, order, NULL, 0,
+		       "'DECLARE_BITMAP' on line 3 is a macro");
+	static const char src2[] =
+		"struct m {\n"
+		"\tint a;\n"
+		"\tEXTRA_FIELDS\n"
+		"};\n";
+	expect_refusal(src2, &mo.t, order, NULL, 0, "'EXTRA_FIELDS' on line 3 is a macro");
+	static const char src3[] =
+		"struct m {\n"
+		"\tint a;\n"
+		"\tFIELD(long, flags);\n"
+		"};\n";
+	expect_refusal(src3, &mo.t, order, NULL, 0, "'FIELD' on line 3 is a macro");
+}
+
+static void test_refuse_one_line(void **state)
+{
+	(void)state;
+	static const struct mspec ms[] = {
+		{ "a", "char", "", 0, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "b", "long int", "", 8, 8, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "c", "char", "", 16, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	};
+	struct model mo;
+	build(&mo, "o", 24, 1, ms, 3);
+	uint32_t order[] = { 1, 0, 2 };
+	expect_refusal("struct o { char a; long b; char c; } g_o;\n", &mo.t, order,
+		       NULL, 0, "struct o is defined on one line with other code (line 1)");
+	expect_refusal("struct o { char a;\n long b;\n char c; };\n", &mo.t, order,
+		       NULL, 0, "defined on one line with other code (line 1)");
+	expect_refusal("struct o {\n char a;\n long b;\n char c; };\n", &mo.t, order,
+		       NULL, 0, "defined on one line with other code (line 4)");
+}
+
+static void test_refuse_bad_plan(void **state)
+{
+	(void)state;
+	struct model mo;
+	build(&mo, "st_table", 48, 5, st_members, 9);
+	uint32_t dup[] = { 0, 0, 2, 3, 4, 5, 6, 7, 8 };
+	expect_refusal(st_src, &mo.t, dup, NULL, 0, "not a permutation");
+	uint32_t id[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+	struct sf_srcpatch_narrow wide = { 6, 8 };
+	expect_refusal(st_src, &mo.t, id, &wide, 1, "must be 1, 2 or 4 bytes");
+	struct sf_srcpatch_narrow same = { 3, 4 };
+	expect_refusal(st_src, &mo.t, id, &same, 1, "not smaller");
+	mo.t.flags |= SF_TF_CXX;
+	expect_refusal(st_src, &mo.t, id, NULL, 0, "C structs only");
+}
+
+/* ---- helpers --------------------------------------------------------- */
+
+static void test_types_and_ranges(void **state)
+{
+	(void)state;
+	char buf[64];
+	assert_string_equal(sf_srcpatch_narrow_type(1, 0, 1), "uint8_t");
+	assert_string_equal(sf_srcpatch_narrow_type(2, 1, 1), "int16_t");
+	assert_string_equal(sf_srcpatch_narrow_type(4, 0, 1), "uint32_t");
+	assert_string_equal(sf_srcpatch_narrow_type(1, 0, 0), "unsigned char");
+	assert_string_equal(sf_srcpatch_narrow_type(2, 0, 0), "unsigned short");
+	assert_string_equal(sf_srcpatch_narrow_type(1, 1, 0), "signed char");
+	assert_null(sf_srcpatch_narrow_type(3, 0, 0));
+	assert_string_equal(sf_srcpatch_range(1, 0, buf, sizeof(buf)), "0..255");
+	assert_string_equal(sf_srcpatch_range(1, 1, buf, sizeof(buf)), "-128..127");
+	assert_string_equal(sf_srcpatch_range(2, 0, buf, sizeof(buf)), "0..65535");
+	assert_string_equal(sf_srcpatch_range(4, 1, buf, sizeof(buf)),
+			    "-2147483648..2147483647");
+}
+
+/* ---- unified diffs --------------------------------------------------- */
+
+static void diff_roundtrip(const char *a, const char *b, const char *want)
+{
+	struct strbuf d = STRBUF_INIT, res = STRBUF_INIT;
+	struct sf_err err = { "" };
+
+	sf_udiff_render(&d, "src/x.c", a, strlen(a), b, strlen(b), 3);
+	if (want && strcmp(d.buf, want)) {
+		print_error("--- want\n%s--- got\n%s---\n", want, d.buf);
+		fail();
+	}
+	if (sf_udiff_apply("src/x.c", a, strlen(a), d.buf, d.len, &res, &err) < 0)
+		fail_msg("apply: %s", err.msg);
+	assert_string_equal(res.buf, b);
+	sb_release(&d);
+	sb_release(&res);
+}
+
+static void test_udiff_st_table(void **state)
+{
+	(void)state;
+	struct model mo;
+	build(&mo, "st_table", 48, 5, st_members, 9);
+	uint32_t order[] = { 0, 1, 2, 6, 3, 4, 5, 7, 8 };
+	struct sf_srcpatch_narrow nw = { 6, 1 };
+	char *nt;
+	struct sf_err err;
+	assert_int_equal(rewrite(st_src, &mo.t, order, &nw, 1, &nt, &err), 0);
+	diff_roundtrip(st_src, nt,
+		"--- a/src/x.c\n"
+		"+++ b/src/x.c\n"
+		"@@ -4,10 +4,11 @@\n"
+		" \n"
+		" struct st_table {\n"
+		" \tunsigned char entry_power, bin_power, size_ind;\n"
+		"+\tunsigned char entries_start; /* 0..255 (was st_index_t): check that every value fits */\n"
+		" \tunsigned int rebuilds_num;\n"
+		" \tconst struct st_hash_type *type;\n"
+		" \tst_index_t num_entries;\n"
+		"-\tst_index_t entries_start, entries_bound;\n"
+		"+\tst_index_t entries_bound;\n"
+		" \tstruct st_table_entry *entries;\n"
+		" };\n"
+		" struct st_table example_table;\n");
+	free(nt);
+}
+
+static void test_udiff_edges(void **state)
+{
+	(void)state;
+	struct strbuf d = STRBUF_INIT;
+	/* equal texts: no diff at all */
+	assert_int_equal(sf_udiff_render(&d, "f", "a\n", 2, "a\n", 2, 3), 0);
+	assert_int_equal(d.len, 0);
+	/* two changes far apart: two hunks; close together: one */
+	diff_roundtrip("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n",
+		       "1\nX\n3\n4\n5\n6\n7\n8\n9\n10\nY\n12\n",
+		       "--- a/src/x.c\n+++ b/src/x.c\n"
+		       "@@ -1,5 +1,5 @@\n 1\n-2\n+X\n 3\n 4\n 5\n"
+		       "@@ -8,5 +8,5 @@\n 8\n 9\n 10\n-11\n+Y\n 12\n");
+	diff_roundtrip("1\n2\n3\n4\n5\n6\n7\n8\n",
+		       "1\nX\n3\n4\n5\n6\nY\n8\n",
+		       "--- a/src/x.c\n+++ b/src/x.c\n"
+		       "@@ -1,8 +1,8 @@\n 1\n-2\n+X\n 3\n 4\n 5\n 6\n-7\n+Y\n 8\n");
+	/* no newline at the end, on either side */
+	diff_roundtrip("a\nb", "a\nc",
+		       "--- a/src/x.c\n+++ b/src/x.c\n@@ -1,2 +1,2 @@\n a\n-b\n"
+		       "\\ No newline at end of file\n+c\n\\ No newline at end of file\n");
+	diff_roundtrip("a\nb", "a\nb\n", NULL);
+	/* insertion into and deletion down to an empty file */
+	diff_roundtrip("", "x\ny\n", "--- a/src/x.c\n+++ b/src/x.c\n@@ -0,0 +1,2 @@\n+x\n+y\n");
+	diff_roundtrip("x\n", "", "--- a/src/x.c\n+++ b/src/x.c\n@@ -1 +0,0 @@\n-x\n");
+	sb_release(&d);
+}
+
+static void test_udiff_apply_strict(void **state)
+{
+	(void)state;
+	struct strbuf out = STRBUF_INIT;
+	struct sf_err err = { "" };
+	const char *diff = "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n 1\n-2\n+X\n 3\n";
+	assert_int_equal(sf_udiff_apply("f", "1\n2\n3\n", 6, diff, strlen(diff), &out, &err), 0);
+	assert_string_equal(out.buf, "1\nX\n3\n");
+	sb_reset(&out);
+	/* the file changed under the patch: refused, nothing produced */
+	assert_int_equal(sf_udiff_apply("f", "1\n2b\n3\n", 7, diff, strlen(diff), &out, &err), -1);
+	assert_string_equal(err.msg, "f: hunk 1 does not apply (removed line differs)");
+	assert_int_equal(out.len, 0);
+	assert_int_equal(sf_udiff_apply("f", "0\n2\n3\n", 6, diff, strlen(diff), &out, &err), -1);
+	assert_string_equal(err.msg, "f: hunk 1 does not apply (context differs)");
+	const char *bad = "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n 1\n-2\n";
+	assert_int_equal(sf_udiff_apply("f", "1\n2\n3\n", 6, bad, strlen(bad), &out, &err), -1);
+	assert_string_equal(err.msg, "f: hunk 1 does not apply (line counts differ from its header)");
+	assert_int_equal(sf_udiff_apply("f", "1\n", 2, "junk\n", 5, &out, &err), -1);
+	assert_string_equal(err.msg, "f: not a unified diff");
+	sb_release(&out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_st_table_narrow),
+		cmocka_unit_test(test_shared_line_split),
+		cmocka_unit_test(test_identity),
+		cmocka_unit_test(test_comments_move_with_members),
+		cmocka_unit_test(test_narrow_without_stdint),
+		cmocka_unit_test(test_bitfield_runs_kept),
+		cmocka_unit_test(test_bitfield_run_split_refused),
+		cmocka_unit_test(test_bitfield_width_changed),
+		cmocka_unit_test(test_nested_and_fnptr),
+		cmocka_unit_test(test_split_pointer_declarators),
+		cmocka_unit_test(test_crlf_and_moved_definition),
+		cmocka_unit_test(test_refuse_changed_body),
+		cmocka_unit_test(test_refuse_conditional_members),
+		cmocka_unit_test(test_refuse_macro_members),
+		cmocka_unit_test(test_refuse_one_line),
+		cmocka_unit_test(test_refuse_bad_plan),
+		cmocka_unit_test(test_types_and_ranges),
+		cmocka_unit_test(test_udiff_st_table),
+		cmocka_unit_test(test_udiff_edges),
+		cmocka_unit_test(test_udiff_apply_strict),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
