@@ -1,0 +1,657 @@
+/*
+ * test_reorder.c - the reorder search against brute force.
+ *
+ * Random structs of 1..8 placement units (ordinary members of the usual
+ * x86_64 sizes, arrays, nested structs, bit-field runs that fill their
+ * storage unit; sometimes a struct first; sometimes a pinned member) are
+ * laid out here by an independent implementation of the C rule, and every
+ * permutation of their units is tried: the search must find the same
+ * smallest size and no order of that size may move fewer units.  Pins must
+ * hold and bit-field runs must stay together.  Fixed cases check the
+ * numbers a reader can verify by hand, and larger structs (beyond the
+ * exact limit) check the heuristic's size against the sorted-by-alignment
+ * optimum.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "layout/model.h"
+#include "layout/reorder.h"
+#include "layout/typeset.h"
+
+/* ---- building test types -------------------------------------------- */
+
+/* One unit as the generator sees it: a member, or a run of bit-fields. */
+struct gunit {
+	uint64_t size, align;   /* bit-field run: size == align == storage */
+	int nbits;              /* fields in a run; 0 for an ordinary member */
+	int tclass;
+	uint64_t offset;        /* filled by gen_layout */
+};
+
+static uint64_t rup(uint64_t x, uint64_t a)
+{
+	return (x + a - 1) / a * a;
+}
+
+/* Does a run of nf equal fields filling `size` bytes fit at byte o
+ * without any field straddling a storage unit of `size` bytes? */
+static int run_fits(uint64_t o, uint64_t size, int nf)
+{
+	uint64_t bits = 8 * size / (uint64_t)nf, unit = 8 * size;
+
+	for (int f = 0; f < nf; f++) {
+		uint64_t s = 8 * o + (uint64_t)f * bits;
+		uint64_t e = f == nf - 1 ? 8 * o + 8 * size : s + bits;
+		if (s / unit != (e - 1) / unit)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The placement rule, written independently of layout/: an ordinary
+ * member at the next multiple of its alignment, a bit-field run (kept
+ * intact, as the search moves it) at the next byte where no field
+ * straddles its storage unit.  Returns the size.
+ */
+static uint64_t gen_layout(struct gunit *g, const int *order, int n, uint64_t *struct_align)
+{
+	uint64_t c = 0, al = 1;
+
+	for (int k = 0; k < n; k++) {
+		struct gunit *u = &g[order[k]];
+		if (u->nbits) {
+			u->offset = c;
+			while (!run_fits(u->offset, u->size, u->nbits))
+				u->offset++;
+		} else {
+			u->offset = rup(c, u->align);
+		}
+		c = u->offset + u->size;
+		al = u->align > al ? u->align : al;
+	}
+	*struct_align = al;
+	return rup(c, al);
+}
+
+static const char *const names[] = { "m0", "m1", "m2", "m3", "m4", "m5", "m6",
+	"m7", "m8", "m9", "m10", "m11", "m12", "m13", "m14", "m15", "m16",
+	"m17", "m18", "m19", "m20", "m21", "m22", "m23", "m24", "m25", "m26",
+	"m27", "m28", "m29", "m30", "m31", "m32", "m33", "m34", "m35", "m36",
+	"m37", "m38", "m39", "m40", "m41", "m42", "m43", "m44", "m45", "m46",
+	"m47", "m48", "m49", "m50", "m51", "m52", "m53", "m54", "m55", "m56",
+	"m57", "m58", "m59", "m60", "m61", "m62", "m63", "m64", "m65", "m66",
+	"m67", "m68", "m69", "m70", "m71", "m72", "m73", "m74", "m75", "m76",
+	"m77", "m78", "m79" };
+
+/*
+ * An sf_type for units g[0..n) in that order.  member_unit[i] gets the
+ * unit of member i.  Bit-field runs split their storage unit evenly.
+ */
+static struct sf_type *make_type(struct sf_typeset *ts, struct gunit *g, int n,
+				 int *member_unit)
+{
+	int order[64] = { 0 }, nm = 0;
+	uint64_t al;
+
+	for (int i = 0; i < n; i++) {
+		order[i] = i;
+		nm += g[i].nbits ? g[i].nbits : 1;
+	}
+	uint64_t size = gen_layout(g, order, n, &al);
+	struct sf_type *t = sf_typeset_alloc(ts, sizeof(*t));
+	t->name = "t";
+	t->kind = SF_KIND_STRUCT;
+	t->size = size;
+	t->align = (uint32_t)al;
+	t->decl_file = "";
+	t->nmembers = (uint32_t)nm;
+	t->members = sf_typeset_alloc(ts, (size_t)nm * sizeof(struct sf_member));
+	t->addr_size = 8;
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		int nf = g[i].nbits ? g[i].nbits : 1;
+		uint32_t bits = (uint32_t)(8 * g[i].size) / (uint32_t)nf;
+		for (int f = 0; f < nf; f++, k++) {
+			struct sf_member *m = &t->members[k];
+			m->name = names[k];
+			m->type_name = g[i].nbits ? "unsigned int" : "long";
+			m->type_suffix = "";
+			m->offset = g[i].nbits ? g[i].offset / g[i].size * g[i].size
+					       : g[i].offset;
+			m->size = g[i].size;
+			m->align = (uint32_t)g[i].align;
+			m->tclass = (uint8_t)g[i].tclass;
+			if (g[i].nbits) {
+				m->flags = SF_MF_BITFIELD;
+				m->bit_offset = (uint32_t)(8 * (g[i].offset - m->offset)) +
+						(uint32_t)f * bits;
+				m->bit_size = f == nf - 1 ? (uint32_t)(8 * g[i].size) - (uint32_t)f * bits
+							  : bits;
+			}
+			member_unit[k] = i;
+		}
+	}
+	return t;
+}
+
+static void random_unit(struct gunit *u, int first)
+{
+	static const struct { uint64_t size, align; int tclass; } kinds[] = {
+		{ 1, 1, SF_T_INT }, { 2, 2, SF_T_INT }, { 4, 4, SF_T_INT },
+		{ 8, 8, SF_T_POINTER }, { 8, 8, SF_T_INT }, { 3, 1, SF_T_ARRAY },
+		{ 12, 4, SF_T_STRUCT }, { 16, 8, SF_T_STRUCT }, { 16, 16, SF_T_FLOAT },
+		{ 6, 2, SF_T_ARRAY }, { 1, 1, SF_T_BOOL }, { 4, 4, SF_T_ENUM },
+	};
+	int r = rand() % 16;
+
+	memset(u, 0, sizeof(*u));
+	if (r >= 12) {
+		/* a bit-field run filling one storage unit of 1, 2 or 4 bytes */
+		u->size = u->align = (uint64_t)1 << (rand() % 3);
+		u->nbits = 2 + rand() % 2;
+		u->tclass = SF_T_INT;
+		return;
+	}
+	if (first && rand() % 3 == 0)
+		r = 7; /* a struct first: pinned by default */
+	u->size = kinds[r].size;
+	u->align = kinds[r].align;
+	u->tclass = kinds[r].tclass;
+}
+
+/* ---- brute force ----------------------------------------------------- */
+
+struct brute {
+	uint64_t best_size;
+	int best_moves;
+	long feasible;
+};
+
+static int lis(const int *p, int n)
+{
+	int tail[64], len = 0;
+
+	for (int i = 0; i < n; i++) {
+		int lo = 0, hi = len;
+		while (lo < hi) {
+			int mid = (lo + hi) / 2;
+			if (tail[mid] < p[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		tail[lo] = p[i];
+		if (lo == len)
+			len++;
+	}
+	return len;
+}
+
+static void brute_visit(struct gunit *g, const int *p, int n, const bool *pinned,
+			const uint64_t *orig, struct brute *b)
+{
+	uint64_t al, size = gen_layout(g, p, n, &al);
+
+	for (int i = 0; i < n; i++)
+		if (pinned[i] && g[i].offset != orig[i])
+			return;
+	b->feasible++;
+	int moves = n - lis(p, n);
+	if (size < b->best_size || (size == b->best_size && moves < b->best_moves)) {
+		b->best_size = size;
+		b->best_moves = moves;
+	}
+}
+
+/* Heap's algorithm over every permutation of p[0..n). */
+static void brute_force(struct gunit *g, int n, const bool *pinned, struct brute *b)
+{
+	int p[16], c[16] = { 0 }, i = 0;
+	uint64_t orig[16];
+
+	for (int k = 0; k < n; k++) {
+		p[k] = k;
+		orig[k] = g[k].offset;
+	}
+	b->best_size = UINT64_MAX;
+	b->best_moves = 1 << 30;
+	b->feasible = 0;
+	brute_visit(g, p, n, pinned, orig, b);
+	while (i < n) {
+		if (c[i] < i) {
+			int j = i % 2 ? c[i] : 0, tmp = p[j];
+			p[j] = p[i];
+			p[i] = tmp;
+			brute_visit(g, p, n, pinned, orig, b);
+			c[i]++;
+			i = 0;
+		} else {
+			c[i++] = 0;
+		}
+	}
+	for (int k = 0; k < n; k++)
+		g[k].offset = orig[k];
+}
+
+/* ---- checks on a search result --------------------------------------- */
+
+/* The result's order, laid out independently, keeps pins and its size. */
+static void check_result(struct gunit *g, int n, const bool *pinned,
+			 const struct sf_units *us, const struct sf_reorder *r)
+{
+	int p[64] = { 0 };
+	uint64_t orig[64], al;
+	bool seen[64] = { false };
+
+	assert_int_equal(r->n, (size_t)n);
+	for (int k = 0; k < n; k++) {
+		assert_true(r->order[k] < (uint32_t)n);
+		assert_false(seen[r->order[k]]);
+		seen[r->order[k]] = true;
+		p[k] = (int)r->order[k];
+		orig[k] = g[k].offset;
+	}
+	uint64_t size = gen_layout(g, p, n, &al);
+	assert_int_equal(size, r->size);
+	for (int k = 0; k < n; k++) {
+		assert_int_equal(g[k].offset, r->offset[k]);
+		if (pinned[k])
+			assert_int_equal(g[k].offset, orig[k]);
+		g[k].offset = orig[k];
+	}
+	assert_int_equal(r->moves, (uint32_t)(n - lis(p, n)));
+	assert_true(r->size <= us->type->size);
+}
+
+static uint64_t bitpos(const struct sf_member *m)
+{
+	return 8 * m->offset + m->bit_offset;
+}
+
+/* Fields of one bit-field run stay adjacent in the relayout, at the same
+ * bit distances from each other (the run moved as one block). */
+static void check_runs_together(const struct sf_type *nt, const int *member_unit_old,
+				const struct sf_type *t)
+{
+	for (uint32_t j = 0; j + 1 < t->nmembers; j++) {
+		if (member_unit_old[j] != member_unit_old[j + 1])
+			continue;
+		uint32_t pa = UINT32_MAX, pb = UINT32_MAX;
+		for (uint32_t i = 0; i < nt->nmembers; i++) {
+			if (nt->members[i].name == t->members[j].name)
+				pa = i;
+			if (nt->members[i].name == t->members[j + 1].name)
+				pb = i;
+		}
+		assert_int_equal(pa + 1, pb);
+		assert_int_equal(bitpos(&nt->members[pb]) - bitpos(&nt->members[pa]),
+				 bitpos(&t->members[j + 1]) - bitpos(&t->members[j]));
+	}
+}
+
+static void test_random_vs_brute_force(void **state)
+{
+	(void)state;
+	srand(20260202);
+	for (int iter = 0; iter < 400; iter++) {
+		struct sf_typeset *ts = sf_typeset_new();
+		struct gunit g[8];
+		int n = 1 + rand() % 8, member_unit[64];
+		bool pinned_unit[8] = { false };
+		bool pin_member[64] = { false };
+
+		/* two runs in a row would share storage: one run to a compiler */
+		for (int i = 0; i < n; i++)
+			do
+				random_unit(&g[i], i == 0);
+			while (i > 0 && g[i].nbits && g[i - 1].nbits);
+		struct sf_type *t = make_type(ts, g, n, member_unit);
+		/* a user pin now and then */
+		if (rand() % 4 == 0) {
+			int m = rand() % (int)t->nmembers;
+			pin_member[m] = true;
+			pinned_unit[member_unit[m]] = true;
+		}
+		bool pin_first = rand() % 2;
+		if (pin_first && g[0].tclass == SF_T_STRUCT && !g[0].nbits)
+			pinned_unit[0] = true;
+
+		struct sf_units us;
+		sf_units_build(t, pin_member, pin_first, &us);
+		assert_true(us.modeled);
+		assert_int_equal(us.n, (size_t)n);
+		for (int i = 0; i < n; i++)
+			assert_int_equal(us.v[i].pinned, pinned_unit[i]);
+
+		struct brute b;
+		brute_force(g, n, pinned_unit, &b);
+		assert_true(b.feasible > 0);
+
+		struct sf_reorder r;
+		sf_reorder_search(&us, &r);
+		assert_true(r.exact);
+		assert_int_equal(r.old_size, t->size);
+		assert_int_equal(r.size, b.best_size);
+		assert_int_equal(r.moves, (uint32_t)b.best_moves);
+		check_result(g, n, pinned_unit, &us, &r);
+		if (b.best_size == t->size)
+			assert_int_equal(r.moves, 0);
+
+		bool exact;
+		assert_int_equal(sf_reorder_min_size(&us, &exact), b.best_size);
+		assert_true(exact);
+
+		const struct sf_type *nt = sf_units_relayout(&us, &r, ts);
+		assert_int_equal(nt->size, r.size);
+		assert_int_equal(nt->nmembers, t->nmembers);
+		check_runs_together(nt, member_unit, t);
+
+		sf_reorder_release(&r);
+		sf_units_release(&us);
+		sf_typeset_free(ts);
+	}
+}
+
+/* ---- fixed cases ----------------------------------------------------- */
+
+struct spec {
+	const char *name;
+	uint64_t size, align;
+	int tclass;
+};
+
+/* A struct from (name, size, align) in declaration order, C layout. */
+static struct sf_type *from_spec(struct sf_typeset *ts, const struct spec *s, int n)
+{
+	struct gunit g[64];
+	int mu[64];
+
+	memset(g, 0, sizeof(g));
+	for (int i = 0; i < n; i++) {
+		g[i].size = s[i].size;
+		g[i].align = s[i].align;
+		g[i].tclass = s[i].tclass;
+	}
+	struct sf_type *t = make_type(ts, g, n, mu);
+	for (int i = 0; i < n; i++)
+		t->members[i].name = s[i].name;
+	return t;
+}
+
+static void test_char_long_char(void **state)
+{
+	static const struct spec s[] = {
+		{ "a", 1, 1, SF_T_INT }, { "b", 8, 8, SF_T_INT }, { "c", 1, 1, SF_T_INT },
+	};
+	struct sf_typeset *ts = sf_typeset_new();
+	struct sf_type *t = from_spec(ts, s, 3);
+	struct sf_units us;
+	struct sf_reorder r;
+	bool pin[3] = { false, true, false };
+
+	(void)state;
+	assert_int_equal(t->size, 24);
+	sf_units_build(t, NULL, true, &us);
+	sf_reorder_search(&us, &r);
+	assert_int_equal(r.size, 16);
+	assert_int_equal(r.moves, 1);
+	sf_reorder_release(&r);
+	sf_units_release(&us);
+
+	/* b pinned at 8: c moves next to a, b stays */
+	sf_units_build(t, pin, true, &us);
+	sf_reorder_search(&us, &r);
+	assert_int_equal(r.size, 16);
+	assert_int_equal(r.offset[1], 8);
+	assert_int_equal(r.moves, 1);
+	assert_true(r.moved[2]);
+	sf_reorder_release(&r);
+	sf_units_release(&us);
+	sf_typeset_free(ts);
+}
+
+static void test_st_table_already_optimal(void **state)
+{
+	static const struct spec s[] = {
+		{ "entry_power", 1, 1, SF_T_INT }, { "bin_power", 1, 1, SF_T_INT },
+		{ "size_ind", 1, 1, SF_T_INT }, { "rebuilds_num", 4, 4, SF_T_INT },
+		{ "type", 8, 8, SF_T_POINTER }, { "num_entries", 8, 8, SF_T_INT },
+		{ "entries_start", 8, 8, SF_T_INT }, { "entries_bound", 8, 8, SF_T_INT },
+		{ "entries", 8, 8, SF_T_POINTER },
+	};
+	struct sf_typeset *ts = sf_typeset_new();
+	struct sf_type *t = from_spec(ts, s, 9);
+	struct sf_units us;
+	struct sf_reorder r;
+
+	(void)state;
+	assert_int_equal(t->size, 48);
+	assert_int_equal(t->members[3].offset, 4);
+	sf_units_build(t, NULL, true, &us);
+	assert_true(us.modeled);
+	sf_reorder_search(&us, &r);
+	assert_int_equal(r.size, 48);
+	assert_int_equal(r.moves, 0);
+	for (size_t i = 0; i < r.n; i++)
+		assert_int_equal(r.order[i], i);
+	sf_reorder_release(&r);
+	sf_units_release(&us);
+	sf_typeset_free(ts);
+}
+
+static void test_struct_first_pinned(void **state)
+{
+	/* { struct RBasic basic; char x; long y; char z; }: 40 -> 32, basic stays */
+	static const struct spec s[] = {
+		{ "basic", 16, 8, SF_T_STRUCT }, { "x", 1, 1, SF_T_INT },
+		{ "y", 8, 8, SF_T_INT }, { "z", 1, 1, SF_T_INT },
+	};
+	struct sf_typeset *ts = sf_typeset_new();
+	struct sf_type *t = from_spec(ts, s, 4);
+	struct sf_units us;
+	struct sf_reorder r;
+
+	(void)state;
+	assert_int_equal(t->size, 40);
+	sf_units_build(t, NULL, true, &us);
+	assert_true(us.v[0].pinned);
+	sf_reorder_search(&us, &r);
+	assert_int_equal(r.size, 32);
+	assert_int_equal(r.order[0], 0);
+	assert_int_equal(r.offset[0], 0);
+	sf_reorder_release(&r);
+	sf_units_release(&us);
+
+	sf_units_build(t, NULL, false, &us);
+	assert_false(us.v[0].pinned);
+	sf_units_release(&us);
+	sf_typeset_free(ts);
+}
+
+static void test_redis_robj_bitfields(void **state)
+{
+	/* struct redisObject { unsigned type:4, encoding:4, lru:24; int refcount; void *ptr; } */
+	struct sf_typeset *ts = sf_typeset_new();
+	struct sf_type *t = sf_typeset_alloc(ts, sizeof(*t));
+	static const struct { const char *name; uint64_t off, size; uint32_t bo, bs, al; } m[] = {
+		{ "type", 0, 4, 0, 4, 4 }, { "encoding", 0, 4, 4, 4, 4 },
+		{ "lru", 0, 4, 8, 24, 4 }, { "refcount", 4, 4, 0, 0, 4 },
+		{ "ptr", 8, 8, 0, 0, 8 },
+	};
+	struct sf_units us;
+	struct sf_reorder r;
+
+	(void)state;
+	t->name = "redisObject";
+	t->size = 16;
+	t->align = 8;
+	t->nmembers = 5;
+	t->decl_file = "";
+	t->members = sf_typeset_alloc(ts, 5 * sizeof(struct sf_member));
+	for (int i = 0; i < 5; i++) {
+		t->members[i].name = m[i].name;
+		t->members[i].type_name = "unsigned int";
+		t->members[i].type_suffix = "";
+		t->members[i].offset = m[i].off;
+		t->members[i].size = m[i].size;
+		t->members[i].bit_offset = m[i].bo;
+		t->members[i].bit_size = m[i].bs;
+		t->members[i].align = m[i].al;
+		t->members[i].tclass = i == 4 ? SF_T_POINTER : SF_T_INT;
+		t->members[i].flags = m[i].bs ? SF_MF_BITFIELD : 0;
+	}
+	sf_units_build(t, NULL, true, &us);
+	assert_true(us.modeled);
+	assert_int_equal(us.n, 3);
+	assert_int_equal(us.v[0].count, 3);
+	assert_int_equal(us.v[0].size, 4);
+	sf_reorder_search(&us, &r);
+	assert_int_equal(r.size, 16);
+	assert_int_equal(r.moves, 0);
+	sf_reorder_release(&r);
+	sf_units_release(&us);
+	sf_typeset_free(ts);
+}
+
+/* Beyond the exact limit: plain members without pins; sorting by alignment
+ * leaves no hole, so the optimum is the sum of sizes rounded up. */
+static void test_heuristic_large(void **state)
+{
+	(void)state;
+	srand(7);
+	for (int iter = 0; iter < 40; iter++) {
+		struct sf_typeset *ts = sf_typeset_new();
+		struct gunit g[40];
+		int n = 13 + rand() % 24, mu[64];
+		uint64_t sum = 0, al = 1;
+
+		for (int i = 0; i < n; i++) {
+			do
+				random_unit(&g[i], 0);
+			while (g[i].nbits);
+			sum += g[i].size;
+			al = g[i].align > al ? g[i].align : al;
+		}
+		struct sf_type *t = make_type(ts, g, n, mu);
+		struct sf_units us;
+		struct sf_reorder r;
+		sf_units_build(t, NULL, false, &us);
+		assert_true(us.modeled);
+		sf_reorder_search(&us, &r);
+		assert_int_equal(r.size, rup(sum, al));
+		bool pinned[40] = { false };
+		check_result(g, n, pinned, &us, &r);
+		if (r.size == t->size)
+			assert_int_equal(r.moves, 0);
+		else
+			assert_true(r.moves > 0);
+		sf_reorder_release(&r);
+		sf_units_release(&us);
+		sf_typeset_free(ts);
+	}
+}
+
+/* A flexible array member stays last, at its alignment after the rest. */
+static void test_flex_array_last(void **state)
+{
+	static const struct spec s[] = {
+		{ "len", 1, 1, SF_T_INT }, { "cap", 8, 8, SF_T_INT },
+		{ "tag", 2, 2, SF_T_INT }, { "data", 0, 4, SF_T_ARRAY },
+	};
+	struct sf_typeset *ts = sf_typeset_new();
+	struct sf_type *t = from_spec(ts, s, 4);
+	struct sf_units us;
+	struct sf_reorder r;
+
+	(void)state;
+	t->members[3].flags = SF_MF_FLEX_ARRAY;
+	assert_int_equal(t->size, 24);          /* len@0 cap@8 tag@16 data@20 */
+	assert_int_equal(t->members[3].offset, 20);
+	sf_units_build(t, NULL, true, &us);
+	assert_true(us.modeled);
+	assert_int_equal(us.n, 3);
+	sf_reorder_search(&us, &r);
+	/* 16: len@0 tag@2 cap@8 data@16 (one move: cap) */
+	assert_int_equal(r.size, 16);
+	assert_int_equal(r.moves, 1);
+	const struct sf_type *nt = sf_units_relayout(&us, &r, ts);
+	assert_string_equal(nt->members[3].name, "data");
+	uint64_t end = 0;
+	for (int i = 0; i < 3; i++)
+		if (nt->members[i].offset + nt->members[i].size > end)
+			end = nt->members[i].offset + nt->members[i].size;
+	assert_int_equal(nt->members[3].offset, rup(end, 4));
+	assert_true(nt->members[3].offset <= r.size);
+	sf_reorder_release(&r);
+	sf_units_release(&us);
+	sf_typeset_free(ts);
+}
+
+/* Too many shapes for the size DP, and a pin that makes the lower bound
+ * unreachable: the local search must still return a valid smaller order. */
+static void test_over_budget_fallback(void **state)
+{
+	struct gunit g[40];
+	int n = 36, mu[64];
+	struct sf_typeset *ts = sf_typeset_new();
+	bool pin[64] = { false }, pinned_unit[40] = { false };
+
+	(void)state;
+	memset(g, 0, sizeof(g));
+	for (int i = 0; i < n; i++) {
+		/* alternate odd-sized byte arrays and 8-aligned structs: every
+		 * member its own shape, lots of holes */
+		g[i].size = i % 2 ? (uint64_t)(i / 2 + 1) * 8 : (uint64_t)(i / 2) * 2 + 1;
+		g[i].align = i % 2 ? 8 : 1;
+		g[i].tclass = i % 2 ? SF_T_STRUCT : SF_T_ARRAY;
+	}
+	struct sf_type *t = make_type(ts, g, n, mu);
+	pin[5] = pinned_unit[5] = true;
+	struct sf_units us;
+	struct sf_reorder r;
+	sf_units_build(t, pin, false, &us);
+	assert_true(us.modeled);
+	sf_reorder_search(&us, &r);
+	assert_false(r.exact);
+	assert_true(r.size < t->size);
+	check_result(g, n, pinned_unit, &us, &r);
+	sf_reorder_release(&r);
+	sf_units_release(&us);
+	sf_typeset_free(ts);
+}
+
+static void test_order_kept(void **state)
+{
+	uint32_t o[] = { 0, 4, 1, 2, 3 };
+	bool kept[5];
+
+	(void)state;
+	assert_int_equal(sf_order_kept(o, 5, kept), 4);
+	assert_false(kept[4]);
+	assert_true(kept[0] && kept[1] && kept[2] && kept[3]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_order_kept),
+		cmocka_unit_test(test_char_long_char),
+		cmocka_unit_test(test_st_table_already_optimal),
+		cmocka_unit_test(test_struct_first_pinned),
+		cmocka_unit_test(test_redis_robj_bitfields),
+		cmocka_unit_test(test_random_vs_brute_force),
+		cmocka_unit_test(test_heuristic_large),
+		cmocka_unit_test(test_flex_array_last),
+		cmocka_unit_test(test_over_budget_fallback),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
