@@ -1,10 +1,318 @@
-/* check.c - 'structfit check' (not implemented yet: see the issue tracker). */
+/*
+ * check.c - 'structfit check': gate CI on a budget file of sizeof rules.
+ *
+ *   check --budget FILE [--format F] ARTIFACT...   evaluate; exit 0 / 1 / 2
+ *   check --write-budget FILE [--force] ARTIFACT... pin today's sizes
+ *
+ * The budget is parsed before any artifact is read, so a typo costs no
+ * DWARF reading; when no rule uses a glob, the reader is told which names
+ * the rules mention and may skip every other type.
+ *
+ * --write-budget never leaves a half-written file: the budget goes to a
+ * temporary file in the same directory (same filesystem, so the final step
+ * is atomic), is flushed to disk, and is then linked to its name - link(2)
+ * fails if the name exists, so without --force an existing budget is never
+ * replaced, even by a race - or renamed over it with --force.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "builtin.h"
 #include "common.h"
+#include "layout/budget.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "report/check.h"
+#include "version.h"
+
+static const char check_usage[] =
+	"usage: structfit check --budget FILE [--format text|json|sarif|junit|github]\n"
+	"                       [--source-root DIR] ARTIFACT...\n"
+	"   or: structfit check --write-budget FILE [--force] ARTIFACT...\n"
+	"\n"
+	"Check the layouts in ARTIFACT's DWARF against a budget file, one rule a line:\n"
+	"\n"
+	"  struct st_table                 size <= 40\n"
+	"  struct RHash + struct st_table  fits 64 in ruby-3.3   # one GC slot\n"
+	"  struct robj                     padding == 0  align <= 8\n"
+	"  struct rb_*                     holes == 0  optional\n"
+	"  *                               holes <= 16   # every type\n"
+	"\n"
+	"Properties: size, holes (bytes), padding, waste (holes + padding), members,\n"
+	"cachelines, align; operators <= < == >= >; 'fits N [in SPEC]': the size\n"
+	"class the size rounds up to must be <= N (SPEC: a preset, see 'structfit\n"
+	"classes', or a list 32,64,96).  'A + B' sums types; '*' or a glob such as\n"
+	"'struct rb_*' checks every type it matches.  A rule whose type is missing\n"
+	"is an error unless the line says 'optional'.  '#' starts a comment.\n"
+	"\n"
+	"  -b, --budget FILE        the budget to check\n"
+	"  -f, --format FMT         text (default), json, sarif, junit or github\n"
+	"      --source-root DIR    report source paths relative to DIR\n"
+	"  -w, --write-budget FILE  write a budget pinning today's sizes (size <= now)\n"
+	"      --force              let --write-budget replace an existing FILE\n"
+	"  -h, --help               this help\n"
+	"\n"
+	"Exit status: 0 every rule holds, 1 a rule is broken, 2 usage error or\n"
+	"unusable input (budget file or artifact).\n";
+
+struct check_opts {
+	const char *budget;
+	const char *write;
+	const char *source_root;
+	enum sf_format format;
+	bool format_set;
+	bool force;
+};
+
+enum { OPT_FORCE = 256, OPT_SOURCE_ROOT };
+
+/* Print the message; -1 tells cmd_check to exit 2. */
+#define USAGE_ERROR(...) (sf_die_usage(__VA_ARGS__), -1)
+
+static int parse_check_opts(int argc, char **argv, struct check_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "budget", required_argument, NULL, 'b' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "write-budget", required_argument, NULL, 'w' },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "source-root", required_argument, NULL, OPT_SOURCE_ROOT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const unsigned formats = 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON |
+		1u << SF_FMT_SARIF | 1u << SF_FMT_JUNIT | 1u << SF_FMT_GITHUB;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "b:f:w:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			o->budget = optarg;
+			break;
+		case 'f':
+			if (sf_parse_format(optarg, formats, &o->format) < 0)
+				return USAGE_ERROR("--format: '%s' is not one of text, "
+						   "json, sarif, junit, github", optarg);
+			o->format_set = true;
+			break;
+		case 'w':
+			o->write = optarg;
+			break;
+		case OPT_FORCE:
+			o->force = true;
+			break;
+		case OPT_SOURCE_ROOT:
+			o->source_root = optarg;
+			break;
+		case 'h':
+			fputs(check_usage, stdout);
+			return 1;
+		default:
+			fputs(check_usage, stderr);
+			return -1;
+		}
+	}
+	if (!o->budget == !o->write)
+		return USAGE_ERROR("check: give either --budget FILE or --write-budget "
+				   "FILE; see 'structfit check --help'");
+	if (o->write && (o->format_set || o->source_root))
+		return USAGE_ERROR("check: --format and --source-root go with --budget, "
+				   "not --write-budget");
+	if (o->force && !o->write)
+		return USAGE_ERROR("check: --force goes with --write-budget");
+	if (optind >= argc)
+		return USAGE_ERROR("check: no ARTIFACT given; see 'structfit check "
+				   "--help'");
+	return 0;
+}
+
+/* "a.o", "a.o and b.o", "a.o, b.o, c.o" */
+static char *join_inputs(char **files, int n)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < n; i++) {
+		if (i)
+			sb_adds(&sb, n == 2 ? " and " : ", ");
+		sb_adds(&sb, files[i]);
+	}
+	return sb_detach(&sb);
+}
+
+static int write_stdout(const struct strbuf *sb)
+{
+	if (fwrite(sb->buf, 1, sb->len, stdout) != sb->len || fflush(stdout) ||
+	    ferror(stdout))
+		return sf_die_usage("error writing the output: %s", strerror(errno));
+	return 0;
+}
+
+static void render(struct strbuf *out, const struct sf_bresult *res,
+		   const struct check_opts *o)
+{
+	struct sf_check_opts ro = { SF_VERSION, o->source_root };
+
+	switch (o->format) {
+	case SF_FMT_JSON: sf_render_check_json(out, res, &ro); break;
+	case SF_FMT_SARIF: sf_render_check_sarif(out, res, &ro); break;
+	case SF_FMT_JUNIT: sf_render_check_junit(out, res, &ro); break;
+	case SF_FMT_GITHUB: sf_render_check_github(out, res, &ro); break;
+	default: sf_render_check_text(out, res, &ro); break;
+	}
+}
+
+static int run_check(const struct check_opts *o, char **files, int nfiles)
+{
+	struct sf_budget *b;
+	struct sf_err err = { "" };
+
+	if (sf_budget_load(o->budget, &b, &err) < 0)
+		return sf_report_err(&err);
+	const char **wanted = sf_budget_wanted(b);
+	struct sf_typeset *ts = sf_load_inputs(files, nfiles, wanted);
+	free(wanted);
+	if (!ts) {
+		sf_budget_free(b);
+		return SF_EXIT_ERROR;
+	}
+	char *inputs = join_inputs(files, nfiles);
+	struct sf_bresult res;
+	int status;
+	if (sf_budget_eval(b, ts, inputs, &res, &err) < 0) {
+		status = sf_report_err(&err);
+	} else {
+		struct strbuf out = STRBUF_INIT;
+		render(&out, &res, o);
+		status = write_stdout(&out) ? SF_EXIT_ERROR :
+			 res.nbroken ? SF_EXIT_FINDING : SF_EXIT_OK;
+		sb_release(&out);
+		sf_bresult_release(&res);
+	}
+	free(inputs);
+	sf_typeset_free(ts);
+	sf_budget_free(b);
+	return status;
+}
+
+/* ------------------------------------------------------------ --write-budget */
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* "dir/.budget.XXXXXX" next to path, so rename(2) stays on one filesystem. */
+static char *temp_name(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *slash = strrchr(path, '/');
+
+	if (slash)
+		sb_add(&sb, path, (size_t)(slash - path) + 1);
+	sb_addf(&sb, ".%s.XXXXXX", slash ? slash + 1 : path);
+	return sb_detach(&sb);
+}
+
+/* Put tmp in place of path: link (refuses an existing path) or rename. */
+static int install(const char *tmp, const char *path, bool force)
+{
+	if (force)
+		return rename(tmp, path) < 0 ?
+			sf_die_usage("%s: %s", path, strerror(errno)) : 0;
+	if (link(tmp, path) == 0) {
+		unlink(tmp);
+		return 0;
+	}
+	if (errno == EEXIST)
+		return sf_die_usage("%s: exists; use --force to replace it", path);
+	/* A filesystem without hard links: check, then rename. */
+	if (errno == EPERM || errno == ENOTSUP || errno == EOPNOTSUPP ||
+	    errno == ENOSYS || errno == EMLINK) {
+		struct stat st;
+		if (lstat(path, &st) == 0)
+			return sf_die_usage("%s: exists; use --force to replace it", path);
+		return rename(tmp, path) < 0 ?
+			sf_die_usage("%s: %s", path, strerror(errno)) : 0;
+	}
+	return sf_die_usage("%s: %s", path, strerror(errno));
+}
+
+static int write_atomically(const char *path, const struct strbuf *text, bool force)
+{
+	struct stat st;
+
+	if (!force && lstat(path, &st) == 0)
+		return sf_die_usage("%s: exists; use --force to replace it", path);
+	if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return sf_die_usage("%s: is a directory", path);
+	char *tmp = temp_name(path);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		int rc = sf_die_usage("%s: cannot create a temporary file next to it: %s",
+				      path, strerror(errno));
+		free(tmp);
+		return rc;
+	}
+	/* mkstemp makes 0600; a budget is an ordinary file: 0666 & ~umask */
+	mode_t mask = umask(0);
+	umask(mask);
+	int rc = 0;
+	if (fchmod(fd, 0666 & ~mask) < 0 || write_all(fd, text->buf, text->len) < 0 ||
+	    fsync(fd) < 0)
+		rc = sf_die_usage("%s: %s", tmp, strerror(errno));
+	if (close(fd) < 0 && rc == 0)
+		rc = sf_die_usage("%s: %s", tmp, strerror(errno));
+	if (rc == 0)
+		rc = install(tmp, path, force);
+	if (rc != 0)
+		unlink(tmp);
+	free(tmp);
+	return rc;
+}
+
+static int run_write(const struct check_opts *o, char **files, int nfiles)
+{
+	struct sf_typeset *ts = sf_load_inputs(files, nfiles, NULL);
+
+	if (!ts)
+		return SF_EXIT_ERROR;
+	char *inputs = join_inputs(files, nfiles);
+	struct strbuf text = STRBUF_INIT;
+	size_t n = sf_budget_pin(&text, ts, inputs);
+	int status = SF_EXIT_OK;
+	if (write_atomically(o->write, &text, o->force) != 0)
+		status = SF_EXIT_ERROR;
+	else
+		printf("%s: %zu rule%s pinning today's sizes\n", o->write, n,
+		       n == 1 ? "" : "s");
+	sb_release(&text);
+	free(inputs);
+	sf_typeset_free(ts);
+	return status;
+}
 
 int cmd_check(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return sf_die_usage("'check' is not implemented yet");
+	struct check_opts o = { 0 };
+	int r = parse_check_opts(argc, argv, &o);
+
+	if (r)
+		return r > 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
+	if (o.write)
+		return run_write(&o, argv + optind, argc - optind);
+	return run_check(&o, argv + optind, argc - optind);
 }

@@ -1,10 +1,143 @@
-/* diff.c - 'structfit diff' (not implemented yet: see the issue tracker). */
+/*
+ * diff.c - 'structfit diff': compare the layouts of two builds.
+ *
+ * OLD and NEW are each one artifact or directory, read into a typeset of
+ * its own; layout/diff.c matches the types by name and says what changed;
+ * report/diff.c renders it.  With -t only the named types are read and
+ * compared.  --fail-on-growth turns any type that grew into exit status 1.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "builtin.h"
 #include "common.h"
+#include "layout/diff.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "report/diff.h"
+
+static const char diff_usage[] =
+	"usage: structfit diff [-t NAME]... [--format text|json] [--fail-on-growth] OLD NEW\n"
+	"\n"
+	"Compare the struct layouts of two builds (each an object, library, executable,\n"
+	"archive or directory): types added, removed and changed - size, alignment,\n"
+	"members added, removed, moved or retyped, holes gained or lost - the types\n"
+	"that grew most first.\n"
+	"\n"
+	"  -t, --type NAME     only this type (repeatable): 'st_table' or 'struct st_table'\n"
+	"  -f, --format FMT    text (default) or json\n"
+	"      --fail-on-growth  exit 1 when a type grew\n"
+	"  -h, --help          this help\n"
+	"\n"
+	"Exit status: 0 ok, 1 a type grew (with --fail-on-growth), 2 usage error or\n"
+	"unusable input.\n";
+
+struct diff_opts {
+	const char **types;
+	size_t ntypes;
+	enum sf_format format;
+	bool fail_on_growth;
+};
+
+enum { OPT_FAIL_ON_GROWTH = 256 };
+
+static int parse_diff_opts(int argc, char **argv, struct diff_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "type", required_argument, NULL, 't' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "fail-on-growth", no_argument, NULL, OPT_FAIL_ON_GROWTH },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "t:f:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			o->types = sf_xreallocarray(o->types, o->ntypes + 2,
+						    sizeof(*o->types));
+			o->types[o->ntypes++] = optarg;
+			o->types[o->ntypes] = NULL;
+			break;
+		case 'f':
+			if (sf_parse_format(optarg, 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON,
+					    &o->format) < 0) {
+				sf_die_usage("--format: '%s' is not one of text, json", optarg);
+				return -1;
+			}
+			break;
+		case OPT_FAIL_ON_GROWTH:
+			o->fail_on_growth = true;
+			break;
+		case 'h':
+			fputs(diff_usage, stdout);
+			return 1;
+		default:
+			fputs(diff_usage, stderr);
+			return -1;
+		}
+	}
+	if (argc - optind != 2) {
+		sf_die_usage("diff: expected two inputs, OLD and NEW (got %d); see "
+			     "'structfit diff --help'", argc - optind);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_stdout(const struct strbuf *sb)
+{
+	if (fwrite(sb->buf, 1, sb->len, stdout) != sb->len || fflush(stdout) ||
+	    ferror(stdout))
+		return sf_die_usage("error writing the output");
+	return 0;
+}
+
+static int run_diff(const struct diff_opts *o, char *old_path, char *new_path)
+{
+	const char **only = sf_only_names(o->types, o->ntypes);
+	struct sf_typeset *old_ts = sf_load_inputs(&old_path, 1, only);
+	struct sf_typeset *new_ts = old_ts ? sf_load_inputs(&new_path, 1, only) : NULL;
+	int status = SF_EXIT_ERROR;
+
+	sf_free_only_names(only);
+	if (old_ts && new_ts) {
+		struct sf_diff d;
+		struct sf_err err = { "" };
+		struct sf_diff_opts dopts = { o->ntypes ? o->types : NULL, old_path,
+					      new_path };
+		if (sf_diff_compute(old_ts, new_ts, &dopts, &d, &err) < 0) {
+			status = sf_report_err(&err);
+		} else {
+			struct strbuf out = STRBUF_INIT;
+			if (o->format == SF_FMT_JSON)
+				sf_render_diff_json(&out, &d, old_path, new_path);
+			else
+				sf_render_diff_text(&out, &d);
+			status = write_stdout(&out) ? SF_EXIT_ERROR :
+				 o->fail_on_growth && d.ngrown ? SF_EXIT_FINDING :
+				 SF_EXIT_OK;
+			sb_release(&out);
+			sf_diff_release(&d);
+		}
+	}
+	sf_typeset_free(old_ts);
+	sf_typeset_free(new_ts);
+	return status;
+}
 
 int cmd_diff(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return sf_die_usage("'diff' is not implemented yet");
+	struct diff_opts o = { 0 };
+	int r = parse_diff_opts(argc, argv, &o);
+	int status;
+
+	if (r)
+		status = r > 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
+	else
+		status = run_diff(&o, argv[optind], argv[optind + 1]);
+	free(o.types);
+	return status;
 }

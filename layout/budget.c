@@ -1009,10 +1009,10 @@ static bool round_trips(const char *name)
 	return true;
 }
 
-void sf_budget_pin(struct strbuf *out, const struct sf_typeset *ts,
-		   const char *inputs)
+size_t sf_budget_pin(struct strbuf *out, const struct sf_typeset *ts,
+		     const char *inputs)
 {
-	size_t n = sf_typeset_count(ts), k = 0, width = 0;
+	size_t n = sf_typeset_count(ts), k = 0, width = 0, rules = 0;
 	const struct sf_type **v = sf_xcalloc(n ? n : 1, sizeof(*v));
 
 	for (size_t i = 0; i < n; i++) {
@@ -1044,6 +1044,8 @@ void sf_budget_pin(struct strbuf *out, const struct sf_typeset *ts,
 		size_t w = out->len - start;
 		sb_addchars(out, ' ', w < width ? width - w + 2 : 2);
 		sb_addf(out, "size <= %llu\n", (unsigned long long)t->size);
+		rules++;
 	}
 	free(v);
+	return rules;
 }

@@ -204,9 +204,10 @@ const char **sf_budget_wanted(const struct sf_budget *b);
 /*
  * A budget that pins today's sizes: one `KIND NAME size <= SIZE` rule per
  * named struct/union/class of ts (the largest of differing definitions),
- * sorted by name, under a comment naming `inputs`.
+ * sorted by name, under a comment naming `inputs`.  Returns the number
+ * of rules written.
  */
-void sf_budget_pin(struct strbuf *out, const struct sf_typeset *ts,
+size_t sf_budget_pin(struct strbuf *out, const struct sf_typeset *ts,
 		   const char *inputs);
 
 #endif
