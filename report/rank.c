@@ -13,8 +13,11 @@
 #include <string.h>
 
 struct widths {
-	int waste, size, holes, padding;
+	int waste, size, holes, padding, type;
 };
+
+/* Past this width a type name just pushes its location further right. */
+#define MAX_TYPE_WIDTH 48
 
 static int digits(uint64_t v)
 {
@@ -32,10 +35,34 @@ static int max_int(int a, int b)
 	return a > b ? a : b;
 }
 
+static const char *type_name_or_anon(const struct sf_type *t)
+{
+	return t->name && t->name[0] ? t->name : "<anonymous>";
+}
+
+/* "struct st_table": the kind keyword tells unions from structs. */
+static int type_label_len(const struct sf_type *t)
+{
+	size_t n = strlen(sf_kind_name(t->kind)) + 1 +
+		   strlen(type_name_or_anon(t));
+	return n > MAX_TYPE_WIDTH ? MAX_TYPE_WIDTH + 1 : (int)n;
+}
+
+static void type_label(struct strbuf *sb, const struct sf_type *t, int width)
+{
+	size_t start = sb->len;
+
+	sb_adds(sb, sf_kind_name(t->kind));
+	sb_addch(sb, ' ');
+	sb_adds(sb, type_name_or_anon(t));
+	if (sb->len - start < (size_t)width)
+		sb_addchars(sb, ' ', (size_t)width - (sb->len - start));
+}
+
 static struct widths column_widths(const struct sf_rank *r)
 {
 	/* at least as wide as the header words */
-	struct widths w = { 5, 4, 5, 7 };
+	struct widths w = { 5, 4, 5, 7, 4 };
 
 	for (size_t i = 0; i < r->n; i++) {
 		const struct sf_rank_entry *e = &r->v[i];
@@ -43,15 +70,11 @@ static struct widths column_widths(const struct sf_rank *r)
 		w.size = max_int(w.size, digits(e->size));
 		w.holes = max_int(w.holes, digits(e->nholes));
 		w.padding = max_int(w.padding, digits(e->padding));
+		w.type = max_int(w.type, type_label_len(e->type));
 	}
+	if (w.type > MAX_TYPE_WIDTH)
+		w.type = MAX_TYPE_WIDTH;
 	return w;
-}
-
-static void type_label(struct strbuf *sb, const struct sf_type *t)
-{
-	sb_adds(sb, sf_kind_name(t->kind));
-	sb_addch(sb, ' ');
-	sb_adds(sb, t->name && t->name[0] ? t->name : "<anonymous>");
 }
 
 static void location(struct strbuf *sb, const struct sf_type *t)
@@ -69,15 +92,15 @@ void sf_render_rank_text(struct strbuf *out, const struct sf_rank *r)
 {
 	struct widths w = column_widths(r);
 
-	sb_addf(out, "%*s  %*s  %*s  %*s  %s  %s\n", w.waste, "waste",
+	sb_addf(out, "%*s  %*s  %*s  %*s  %-*s  %s\n", w.waste, "waste",
 		w.size, "size", w.holes, "holes", w.padding, "padding",
-		"type", "declared");
+		w.type, "type", "declared");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct sf_rank_entry *e = &r->v[i];
 		sb_addf(out, "%*" PRIu64 "  %*" PRIu64 "  %*u  %*" PRIu64 "  ",
 			w.waste, e->waste, w.size, e->size, w.holes,
 			e->nholes, w.padding, e->padding);
-		type_label(out, e->type);
+		type_label(out, e->type, w.type);
 		sb_adds(out, "  ");
 		location(out, e->type);
 		sb_addch(out, '\n');

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "layout/holes.h"
+#include "layout/rank.h"
 #include "lib/strbuf.h"
 #include "report/report.h"
 
@@ -903,6 +904,62 @@ static void test_structfit_notes(void **state)
 	sf_layout_release(&l);
 }
 
+/*
+ * A gap before the first member (DWARF that leaves a hidden member out):
+ * pahole prints the hole comment right after the opening brace.
+ */
+static struct sf_member late_m[] = {
+	MEM("a", "int", "", 4, 4, 4, SF_T_INT),
+};
+static const struct sf_type late = TYPE("late", SF_KIND_STRUCT, 8, 4, late_m);
+
+static void test_hole_before_first_member(void **state)
+{
+	(void)state;
+	expect_text(&late,
+		"struct late {\n"
+		"\n"
+		"\t/* XXX 4 bytes hole, try to pack */\n"
+		"\n"
+		"\tint                        a;                    /*     4     4 */\n"
+		"\n"
+		"\t/* size: 8, cachelines: 1, members: 1 */\n"
+		"\t/* sum members: 4, holes: 1, sum holes: 4 */\n"
+		"\t/* last cacheline: 8 bytes */\n"
+		"};\n");
+}
+
+/* The `holes` table: numbers right-aligned, type column padded. */
+static void test_rank_text(void **state)
+{
+	struct sf_rank_opts o = { .sort = SF_RANK_BY_WASTE };
+	const struct sf_type *types[] = { &st_table, &b3, &U, &anon_u };
+	struct strbuf sb = STRBUF_INIT;
+	struct sf_rank r;
+	struct sf_type lined = b3;
+
+	(void)state;
+	lined.decl_line = 23;
+	types[1] = &lined;
+	sf_rank_init(&r, &o);
+	for (size_t i = 0; i < 4; i++) {
+		struct sf_layout l;
+		sf_layout_compute(types[i], 64, &l);
+		sf_rank_add(&r, types[i], &l);
+		sf_layout_release(&l);
+	}
+	sf_rank_finish(&r);
+	sf_render_rank_text(&sb, &r);
+	assert_string_equal(sb.buf,
+		"waste  size  holes  padding  type               declared\n"
+		"    4    16      0        4  struct b3          t.c:23\n"
+		"    1    48      1        0  struct st_table    t.c\n"
+		"    0     8      0        0  union <anonymous>  t.c\n"
+		"    0    16      0        0  union U            t.c\n");
+	sb_release(&sb);
+	sf_rank_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -927,6 +984,8 @@ int main(void)
 		cmocka_unit_test(test_long_names_and_skipped_cachelines),
 		cmocka_unit_test(test_force_padding),
 		cmocka_unit_test(test_structfit_notes),
+		cmocka_unit_test(test_hole_before_first_member),
+		cmocka_unit_test(test_rank_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
