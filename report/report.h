@@ -17,8 +17,11 @@
  *
  * Text (sf_render_text_type) is byte for byte what pahole 1.24 prints for
  * one type, from "struct NAME {" to the closing summary comment and "};",
- * ending in a newline but with no blank line after it (pahole separates
- * types by one blank line: the caller adds it between types).
+ * ending in a newline.  pahole prints types back to back, with no blank
+ * line between them, so a caller matching pahole adds nothing.  For the
+ * "XXX last struct has N bytes of padding" notes under members of named
+ * struct types, compute the layout with sf_layout_compute_opts() and
+ * sf_layout_lookup_in_typeset (layout/holes.h).
  *
  * JSON for show is one document {"types":[T,T,...]} written in three
  * steps: begin, one call per type, end.  struct sf_json_stream remembers
