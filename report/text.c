@@ -70,6 +70,8 @@ static bool parse_simple(const char *s, size_t n, struct spelling *sp)
 	memset(sp, 0, sizeof(*sp));
 	sp->nlv = 1;
 	cur = &sp->lv[0];
+	if (n == 0)
+		return false;
 	for (size_t i = 0; i < n;) {
 		char c = s[i];
 		if (c == ' ' || c == '\t') {
@@ -144,12 +146,27 @@ static unsigned qualifiers(const struct level *lv, unsigned *idx,
 	return n;
 }
 
-static bool has_const(const struct level *lv)
+static bool is_const_word(const struct level *lv, unsigned i)
 {
-	for (unsigned i = 0; i < lv->nwords; i++)
-		if (lv->lens[i] == 5 && !memcmp(lv->words[i], "const", 5))
-			return true;
-	return false;
+	return lv->lens[i] == 5 && !memcmp(lv->words[i], "const", 5);
+}
+
+/*
+ * Qualifiers are taken outermost first, as the model spells them (DWARF
+ * order): pahole's shortcuts look at the outermost one only.
+ */
+static bool outermost_is_const(const struct level *lv)
+{
+	unsigned idx[MAX_WORDS];
+
+	return qualifiers(lv, idx, 0) > 0 && is_const_word(lv, idx[0]);
+}
+
+static bool only_const(const struct level *lv)
+{
+	unsigned idx[MAX_WORDS];
+
+	return qualifiers(lv, idx, 0) == 1 && is_const_word(lv, idx[0]);
 }
 
 static void spell_level(struct strbuf *sb, const struct spelling *sp,
@@ -174,7 +191,7 @@ static void spell_unqualified(struct strbuf *sb, const struct spelling *sp,
 	if (k == 1 && level_is_void(pointee) &&
 	    qualifiers(pointee, idx, 0) == 0) {
 		sb_addf(sb, "void %c", lv->op);
-	} else if (k >= 2 && has_const(pointee)) {
+	} else if (k >= 2 && only_const(pointee)) {
 		spell_level(sb, sp, k - 1, 1);
 		sb_addf(sb, " const %c", lv->op);
 	} else {
@@ -234,7 +251,7 @@ static void trim(const char **s, size_t *n)
 }
 
 static bool parse_fnptr(const char *name, size_t nlen, const char *suffix,
-			struct fnptr *f)
+			size_t slen, struct fnptr *f)
 {
 	const char *paren = memchr(name, '(', nlen);
 
@@ -255,13 +272,13 @@ static bool parse_fnptr(const char *name, size_t nlen, const char *suffix,
 	if (!f->stars)
 		return false;
 	const char *s = suffix ? suffix : "";
-	const char *close = strchr(s, ')');
+	const char *close = memchr(s, ')', slen);
 	if (!close)
 		return false;
 	f->dims = s;
 	f->dims_len = (size_t)(close - s);
 	f->rest = close + 1;
-	f->rest_len = strlen(f->rest);
+	f->rest_len = slen - (size_t)(f->rest - s);
 	trim(&f->rest, &f->rest_len);
 	return true;
 }
@@ -306,10 +323,12 @@ static void pahole_fnptr_name(struct strbuf *sb, const struct fnptr *f)
 			sb_adds(sb, " *");
 		return;
 	}
+	/* a parameter "void (*)(int)"; deeper pointers are pointers to the
+	 * function type "int ()(void)": "int ()(void) * *" */
 	pahole_name_n(sb, f->ret, f->ret_len);
 	sb_adds(sb, f->stars == 1 ? " (*)" : " ()");
 	pahole_params(sb, f->rest, f->rest_len);
-	for (unsigned i = 1; i < f->stars; i++)
+	for (unsigned i = 0; f->stars > 1 && i < f->stars; i++)
 		sb_adds(sb, " *");
 }
 
@@ -322,7 +341,8 @@ static void pahole_name_n(struct strbuf *sb, const char *s, size_t n)
 	if (paren) {
 		/* "void (*)(int)" as a parameter: split at the ")" */
 		const char *close = memchr(paren, ')', n - (size_t)(paren - s));
-		if (close && parse_fnptr(s, (size_t)(close - s), close, &f)) {
+		if (close && parse_fnptr(s, (size_t)(close - s), close,
+					 n - (size_t)(close - s), &f)) {
 			pahole_fnptr_name(sb, &f);
 			return;
 		}
@@ -359,7 +379,7 @@ static void pahole_decl(struct strbuf *sb, const char *type_name,
 		return;
 	}
 	struct level *top = &sp.lv[sp.nlv - 1];
-	bool cnst = has_const(top);
+	bool cnst = outermost_is_const(top);
 	if (cnst && !(drop_const && sp.nlv == 1)) {
 		sb_adds(sb, "const ");
 		spacing -= 6;
@@ -497,7 +517,7 @@ static void member_decl(struct strbuf *sb, const struct sf_member *m,
 	const char *suffix = m->type_suffix ? m->type_suffix : "";
 	struct fnptr f;
 
-	if (parse_fnptr(type, strlen(type), suffix, &f)) {
+	if (parse_fnptr(type, strlen(type), suffix, strlen(suffix), &f)) {
 		pahole_fnptr_decl(sb, &f, name, ts);
 		return;
 	}

@@ -364,6 +364,78 @@ static void test_pointer_spellings_and_force_padding(void **state)
 	);
 }
 
+/*
+ * Qualifiers are spelled outermost first (DWARF order), so gcc's
+ * "const volatile unsigned int" (DW_TAG_volatile_type over const) is
+ * "volatile const unsigned int" in the model.
+ *
+ * struct inner; typedef int myint;
+ * struct ex {
+ *	void (*reg)(void (*)(int), char *);
+ *	const char *(*getname)(const struct inner *, unsigned long);
+ *	int (**pfp)(void);
+ *	void (*const cfp)(void);
+ *	char *names[4];
+ *	char *restrict rp;
+ *	volatile int *vp;
+ *	int *volatile pv;
+ *	const volatile unsigned int cvu;
+ *	myint mi;
+ *	unsigned long (*arr2[2])(int, ...);
+ *	struct inner **ipp;
+ *	const myint *cmp;
+ *	char **volatile *weird;
+ * };
+ */
+static struct sf_member ex_m[] = {
+	MEM("reg", "void (*", ")(void (*)(int), char *)", 0, 8, 8, SF_T_POINTER),
+	MEM("getname", "const char *(*",
+	    ")(const struct inner *, long unsigned int)", 8, 8, 8, SF_T_POINTER),
+	MEM("pfp", "int (**", ")(void)", 16, 8, 8, SF_T_POINTER),
+	MEM("cfp", "void (*const", ")(void)", 24, 8, 8, SF_T_POINTER),
+	MEM("names", "char *", "[4]", 32, 32, 8, SF_T_ARRAY),
+	MEM("rp", "char *restrict", "", 64, 8, 8, SF_T_POINTER),
+	MEM("vp", "volatile int *", "", 72, 8, 8, SF_T_POINTER),
+	MEM("pv", "int *volatile", "", 80, 8, 8, SF_T_POINTER),
+	MEM("cvu", "volatile const unsigned int", "", 88, 4, 4, SF_T_INT),
+	MEM("mi", "myint", "", 92, 4, 4, SF_T_INT),
+	MEM("arr2", "long unsigned int (*", "[2])(int, ...)", 96, 16, 8,
+	    SF_T_ARRAY),
+	MEM("ipp", "struct inner **", "", 112, 8, 8, SF_T_POINTER),
+	MEM("cmp", "const myint *", "", 120, 8, 8, SF_T_POINTER),
+	MEM("weird", "char **volatile *", "", 128, 8, 8, SF_T_POINTER),
+};
+static const struct sf_type ex = TYPE("ex", SF_KIND_STRUCT, 136, 8, ex_m);
+
+static void test_qualifiers_and_function_pointers(void **state)
+{
+	(void)state;
+	expect_text(&ex,
+	/* pahole -C ex */
+		"struct ex {\n"
+		"\tvoid                       (*reg)(void (*)(int), char *); /*     0     8 */\n"
+		"\tconst char  *              (*getname)(const struct inner  *, long unsigned int); /*     8     8 */\n"
+		"\tint ()(void) * *           pfp;                  /*    16     8 */\n"
+		"\tconst void                 (*cfp)(void);         /*    24     8 */\n"
+		"\tchar *                     names[4];             /*    32    32 */\n"
+		"\t/* --- cacheline 1 boundary (64 bytes) --- */\n"
+		"\tchar * restrict            rp;                   /*    64     8 */\n"
+		"\tvolatile int  *            vp;                   /*    72     8 */\n"
+		"\tvolatile int *             pv;                   /*    80     8 */\n"
+		"\tvolatile const unsigned int   cvu;               /*    88     4 */\n"
+		"\tmyint                      mi;                   /*    92     4 */\n"
+		"\tlong unsigned int          (*arr2)(int, ...)[2]; /*    96    16 */\n"
+		"\tstruct inner * *           ipp;                  /*   112     8 */\n"
+		"\tconst myint  *             cmp;                  /*   120     8 */\n"
+		"\t/* --- cacheline 2 boundary (128 bytes) --- */\n"
+		"\tvolatile char * *  *       weird;                /*   128     8 */\n"
+		"\n"
+		"\t/* size: 136, cachelines: 3, members: 14 */\n"
+		"\t/* last cacheline: 8 bytes */\n"
+		"};\n"
+	);
+}
+
 /* struct big { char a; long b[10]; char c; int d[20]; char e; }; */
 static struct sf_member big_m[] = {
 	MEM("a", "char", "", 0, 1, 1, SF_T_INT),
@@ -969,6 +1041,7 @@ int main(void)
 		cmocka_unit_test(test_nested_anonymous),
 		cmocka_unit_test(test_type_spellings),
 		cmocka_unit_test(test_pointer_spellings_and_force_padding),
+		cmocka_unit_test(test_qualifiers_and_function_pointers),
 		cmocka_unit_test(test_cacheline_boundaries),
 		cmocka_unit_test(test_cacheline_parameter),
 		cmocka_unit_test(test_union),
