@@ -953,6 +953,56 @@ static void test_force_padding(void **state)
 	);
 }
 
+/*
+ * struct Base { int b; char bc; };  struct D2 : Base { char z; long w; };
+ * (g++).  pahole 1.24 prints the same, except that it leaves the base out of
+ * "sum members" (9) and then complains "BRAIN FART ALERT! 24 bytes != 9
+ * (member bytes) + ..."; structfit counts the base: 8 + 1 + 8 = 17.
+ */
+static struct sf_member base_m[] = {
+	MEM("b", "int", "", 0, 4, 4, SF_T_INT),
+	MEM("bc", "char", "", 4, 1, 1, SF_T_INT),
+};
+static const struct sf_type base = TYPE("Base", SF_KIND_STRUCT, 8, 4, base_m);
+static struct sf_member d2_m[] = {
+	{ .name = "", .type_name = "struct Base", .type_suffix = "",
+	  .offset = 0, .size = 8, .align = 4, .tclass = SF_T_STRUCT,
+	  .flags = SF_MF_BASE },
+	MEM("z", "char", "", 8, 1, 1, SF_T_INT),
+	MEM("w", "long int", "", 16, 8, 8, SF_T_INT),
+};
+static const struct sf_type d2 = TYPE("D2", SF_KIND_STRUCT, 24, 8, d2_m);
+
+static const struct sf_type *find_base(void *ctx, const struct sf_member *m)
+{
+	(void)ctx;
+	return strcmp(m->type_name, "struct Base") == 0 ? &base : NULL;
+}
+
+static void test_cxx_ancestor(void **state)
+{
+	(void)state;
+	char *got = render_with(&d2, find_base, NULL);
+	assert_string_equal(got,
+		"struct D2 : Base {\n"
+		"\t/* struct Base                <ancestor>; */     /*     0     8 */\n"
+		"\n"
+		"\t/* XXX last struct has 3 bytes of padding */\n"
+		"\n"
+		"\tchar                       z;                    /*     8     1 */\n"
+		"\n"
+		"\t/* XXX 7 bytes hole, try to pack */\n"
+		"\n"
+		"\tlong int                   w;                    /*    16     8 */\n"
+		"\n"
+		"\t/* size: 24, cachelines: 1, members: 3 */\n"
+		"\t/* sum members: 17, holes: 1, sum holes: 7 */\n"
+		"\t/* paddings: 1, sum paddings: 3 */\n"
+		"\t/* last cacheline: 24 bytes */\n"
+		"};\n");
+	free(got);
+}
+
 /* structfit's own notes for variants, incomplete types and the origin. */
 static void test_structfit_notes(void **state)
 {
@@ -1056,6 +1106,7 @@ int main(void)
 		cmocka_unit_test(test_zero_length_arrays),
 		cmocka_unit_test(test_long_names_and_skipped_cachelines),
 		cmocka_unit_test(test_force_padding),
+		cmocka_unit_test(test_cxx_ancestor),
 		cmocka_unit_test(test_structfit_notes),
 		cmocka_unit_test(test_hole_before_first_member),
 		cmocka_unit_test(test_rank_text),
