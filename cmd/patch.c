@@ -1,10 +1,568 @@
-/* patch.c - 'structfit patch' (not implemented yet: see the issue tracker). */
+/*
+ * patch.c - 'structfit patch': write the suggested reorder (and the
+ * narrowings the user chose) as a unified diff against the struct's source.
+ *
+ * The steps, each of which may refuse (exit 2, nothing written):
+ *
+ *   1. load the type from FILE's DWARF, apply --narrow to its placement
+ *      units and run the reorder search, exactly as `suggest` does, giving
+ *      the new member order and the size it promises;
+ *   2. find the source file: DW_AT_decl_file (absolute once the reader has
+ *      resolved it against DW_AT_comp_dir), under the source root (the
+ *      current directory, or --source-root DIR); when the build ran
+ *      elsewhere the longest tail of that path that exists under the root;
+ *   3. rewrite the struct body (layout/srcpatch.c), render the diff with
+ *      paths relative to the source root (report/udiff.c) and apply it
+ *      back to the old text strictly: the diff must give the new text;
+ *   4. print the diff, or with --apply write the new text to a temporary
+ *      file next to the source, give it the source's permissions and rename
+ *      it over the source - after checking the source still holds the text
+ *      the patch was made from.
+ */
+#include <assert.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "builtin.h"
 #include "common.h"
+#include "layout/narrow.h"
+#include "layout/reorder.h"
+#include "layout/srcpatch.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "report/udiff.h"
+
+static const char patch_usage[] =
+	"usage: structfit patch -t NAME [--narrow MEMBER=BYTES]... [--source-root DIR] [--apply] FILE...\n"
+	"\n"
+	"Write the reorder that `structfit suggest` proposes for struct NAME (and the\n"
+	"narrowings chosen with --narrow) as a unified diff against the struct's source\n"
+	"file, found from the DWARF.  Apply it from the source root with `git apply` or\n"
+	"`patch -p1`.  Each member keeps its comments and attributes; declarations that\n"
+	"share a line are split when members move between them; bit-field runs stay\n"
+	"together; a narrowed member gets a fixed-width type and a comment with the\n"
+	"range it holds now: check that every value it takes fits.\n"
+	"\n"
+	"  -t, --type NAME          the struct: 'st_table' or 'struct st_table'\n"
+	"  -n, --narrow M=BYTES     narrow member M to 1, 2, 4 or 8 bytes (repeatable)\n"
+	"  -p, --pin MEMBER         keep MEMBER at its offset (repeatable)\n"
+	"      --no-pin-first       let a leading struct member move too\n"
+	"  -s, --source-root DIR    the source tree (default: the current directory);\n"
+	"                           diff paths are relative to it\n"
+	"      --apply              write the files in place instead of printing the diff\n"
+	"  -h, --help               this help\n"
+	"\n"
+	"Refuses (exit 2, nothing written) when the source no longer matches the build's\n"
+	"DWARF, when members sit under #if or come from macros, when the struct shares\n"
+	"a line with other code, or when the source file is missing.\n"
+	"Exit status: 0 ok (also when there is nothing to change), 2 usage or input error.\n";
+
+struct narrow_opt {
+	const char *member;
+	uint32_t bytes;
+};
+
+struct patch_opts {
+	const char *type;
+	struct narrow_opt *narrow;
+	size_t nnarrow;
+	const char **pins;
+	size_t npins;
+	bool no_pin_first;
+	const char *root;
+	bool apply;
+};
+
+static int parse_narrow(const char *arg, struct patch_opts *o)
+{
+	const char *eq = strrchr(arg, '=');
+	uint64_t bytes;
+
+	if (!eq || eq == arg || sf_parse_u64(eq + 1, &bytes) < 0)
+		return sf_die_usage("--narrow: '%s' is not MEMBER=BYTES", arg);
+	if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8)
+		return sf_die_usage("--narrow: %s: the new width must be 1, 2, 4 or 8 bytes",
+				    arg);
+	o->narrow = sf_xreallocarray(o->narrow, o->nnarrow + 1, sizeof(*o->narrow));
+	o->narrow[o->nnarrow].member = sf_xstrndup(arg, (size_t)(eq - arg));
+	o->narrow[o->nnarrow++].bytes = (uint32_t)bytes;
+	return 0;
+}
+
+/* 0 to go on, 1 after --help, 2 on a usage error. */
+static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
+{
+	enum { OPT_NO_PIN_FIRST = 256, OPT_APPLY };
+	static const struct option longopts[] = {
+		{ "type", required_argument, NULL, 't' },
+		{ "narrow", required_argument, NULL, 'n' },
+		{ "pin", required_argument, NULL, 'p' },
+		{ "no-pin-first", no_argument, NULL, OPT_NO_PIN_FIRST },
+		{ "source-root", required_argument, NULL, 's' },
+		{ "apply", no_argument, NULL, OPT_APPLY },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "t:n:p:s:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			if (o->type)
+				return sf_die_usage("patch takes one -t NAME");
+			o->type = optarg;
+			break;
+		case 'n':
+			if (parse_narrow(optarg, o))
+				return SF_EXIT_ERROR;
+			break;
+		case 'p':
+			o->pins = sf_xreallocarray(o->pins, o->npins + 1, sizeof(*o->pins));
+			o->pins[o->npins++] = optarg;
+			break;
+		case OPT_NO_PIN_FIRST:
+			o->no_pin_first = true;
+			break;
+		case 's':
+			o->root = optarg;
+			break;
+		case OPT_APPLY:
+			o->apply = true;
+			break;
+		case 'h':
+			fputs(patch_usage, stdout);
+			return 1;
+		default:
+			fputs(patch_usage, stderr);
+			return SF_EXIT_ERROR;
+		}
+	}
+	if (!o->type)
+		return sf_die_usage("patch needs -t NAME; see 'structfit patch --help'");
+	return 0;
+}
+
+/* --------------------------------------------------------------- plan */
+
+struct plan {
+	uint32_t *order;             /* member indexes, new declaration order */
+	struct sf_srcpatch_narrow *narrow;
+	size_t nnarrow;
+	uint64_t old_size, new_size;
+	uint32_t moves;
+};
+
+/* Index of the top-level member called name, or -1 with a message. */
+static long member_index(const struct sf_type *t, const char *name, const char *what)
+{
+	for (uint32_t i = 0; i < t->nmembers; i++)
+		if (!strcmp(t->members[i].name, name))
+			return (long)i;
+	sf_die_usage("%s: struct %s has no member '%s'", what, t->name, name);
+	return -1;
+}
+
+/* The current order of the units: 0, 1, ..., n-1. */
+static uint64_t current_size(const struct sf_units *us)
+{
+	uint32_t *id = sf_xcalloc(us->n + 1, sizeof(uint32_t));
+	for (size_t i = 0; i < us->n; i++)
+		id[i] = (uint32_t)i;
+	uint64_t s = sf_units_place(us, id, NULL);
+	free(id);
+	return s;
+}
+
+/* --narrow names -> requests, checked as `suggest` checks them. */
+static int narrow_requests(const struct sf_type *t, const struct patch_opts *o,
+			   struct sf_narrow_req *req)
+{
+	char why[256];
+
+	for (size_t i = 0; i < o->nnarrow; i++) {
+		long m = member_index(t, o->narrow[i].member, "--narrow");
+		if (m < 0)
+			return SF_EXIT_ERROR;
+		if (sf_narrow_check(&t->members[m], o->narrow[i].bytes, why, sizeof(why)) < 0)
+			return sf_die_usage("--narrow %s=%u: %s", o->narrow[i].member,
+					    o->narrow[i].bytes, why);
+		for (size_t j = 0; j < i; j++)
+			if (req[j].member == (uint32_t)m)
+				return sf_die_usage("--narrow: member '%s' given twice",
+						    o->narrow[i].member);
+		req[i] = (struct sf_narrow_req){ (uint32_t)m, o->narrow[i].bytes };
+	}
+	return 0;
+}
+
+/*
+ * What `suggest` computes for the same options: the narrowings applied in
+ * place (layout/narrow.c), then the reorder search over the result.  The
+ * narrowed type keeps the member order, so its member indexes are t's.
+ */
+static int make_plan(const struct sf_type *t, const struct patch_opts *o,
+		     struct sf_typeset *arena, struct plan *pl)
+{
+	struct sf_narrow_req *req = sf_xcalloc(o->nnarrow + 1, sizeof(*req));
+	bool *pin = sf_xcalloc(t->nmembers + 1, sizeof(bool));
+	struct sf_units us;
+	struct sf_reorder r;
+	int rc = 0;
+
+	memset(pl, 0, sizeof(*pl));
+	for (size_t i = 0; i < o->npins && rc == 0; i++) {
+		long m = member_index(t, o->pins[i], "--pin");
+		if (m < 0)
+			rc = SF_EXIT_ERROR;
+		else
+			pin[m] = true;
+	}
+	if (rc == 0)
+		rc = narrow_requests(t, o, req);
+	if (rc) {
+		free(req);
+		free(pin);
+		return rc;
+	}
+	const struct sf_type *nt = o->nnarrow ? sf_type_narrow(t, req, o->nnarrow, arena) : t;
+	assert(nt->nmembers == t->nmembers);
+	sf_units_build(nt, pin, !o->no_pin_first, &us);
+	free(pin);
+	if (!us.modeled) {
+		sf_units_release(&us);
+		free(req);
+		return sf_die_usage("struct %s: its layout is not what the C rules give "
+				    "for its members (attributes?); no reorder to write",
+				    t->name);
+	}
+	sf_reorder_search(&us, &r);
+	pl->order = sf_xcalloc(t->nmembers + 1, sizeof(uint32_t));
+	size_t k = 0;
+	for (size_t i = 0; i < r.n; i++) {
+		const struct sf_unit *u = &us.v[r.order[i]];
+		for (uint32_t j = 0; j < u->count; j++)
+			pl->order[k++] = us.members[u->first + j];
+	}
+	if (us.flex != UINT32_MAX)
+		pl->order[k++] = us.flex;
+	assert(k == t->nmembers);
+	pl->narrow = sf_xcalloc(o->nnarrow + 1, sizeof(*pl->narrow));
+	for (size_t i = 0; i < o->nnarrow; i++)
+		pl->narrow[i] = (struct sf_srcpatch_narrow){ req[i].member,
+							     (uint32_t)req[i].bytes };
+	pl->nnarrow = o->nnarrow;
+	pl->old_size = t->size;
+	/* the search keeps the current order when nothing is smaller */
+	pl->new_size = r.moves ? r.size : current_size(&us);
+	pl->moves = r.moves;
+	sf_reorder_release(&r);
+	sf_units_release(&us);
+	free(req);
+	return 0;
+}
+
+static void plan_release(struct plan *pl)
+{
+	free(pl->order);
+	free(pl->narrow);
+}
+
+/* --------------------------------------------------------- source file */
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* "root/rel" in a new string. */
+static char *join(const char *root, const char *rel)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, root);
+	if (sb.len && sb.buf[sb.len - 1] != '/')
+		sb_addch(&sb, '/');
+	sb_adds(&sb, rel);
+	return sb_detach(&sb);
+}
+
+/* The path of `real` below `root` (both real paths), or NULL. */
+static const char *below(const char *real, const char *root)
+{
+	size_t n = strlen(root);
+	if (n == 1 && root[0] == '/')
+		return real + 1;
+	if (strncmp(real, root, n) || real[n] != '/')
+		return NULL;
+	return real + n + 1;
+}
+
+struct source {
+	char *path;     /* real path of the file */
+	char *rel;      /* relative to the source root: the diff's path */
+};
+
+/*
+ * Where decl_file is under the source root.  Absolute and under the root:
+ * itself.  Relative: root/decl_file.  Otherwise (the build ran elsewhere)
+ * the longest tail of decl_file that names a file under the root.
+ */
+static int find_source(const struct sf_type *t, const char *root_opt,
+		       struct source *src)
+{
+	const char *root = root_opt ? root_opt : ".";
+	const char *df = t->decl_file;
+	char rootreal[PATH_MAX], real[PATH_MAX];
+	char *cand = NULL;
+
+	if (!realpath(root, rootreal))
+		return sf_die_usage("%s: source root: %s", root, strerror(errno));
+	if (!df || !df[0])
+		return sf_die_usage("struct %s: the DWARF names no source file for it",
+				    t->name);
+	if (df[0] != '/') {
+		cand = join(rootreal, df);
+		if (!is_file(cand)) {
+			free(cand);
+			cand = NULL;
+		}
+	} else if (is_file(df) && realpath(df, real) && below(real, rootreal)) {
+		cand = sf_xstrdup(real);
+	}
+	for (const char *s = df; !cand && (s = strchr(s, '/')); s++) {
+		if (!s[1])
+			break;
+		char *c = join(rootreal, s + 1);
+		if (is_file(c))
+			cand = c;
+		else
+			free(c);
+	}
+	if (!cand) {
+		if (df[0] == '/' && is_file(df) && !root_opt)
+			return sf_die_usage("%s: outside the source root %s; run from the "
+					    "source tree or pass --source-root DIR", df,
+					    rootreal);
+		return sf_die_usage("%s: source file of struct %s not found (looked "
+				    "under %s)", df, t->name, rootreal);
+	}
+	if (!realpath(cand, real)) {
+		int e = errno;
+		free(cand);
+		return sf_die_usage("%s: %s", df, strerror(e));
+	}
+	free(cand);
+	const char *rel = below(real, rootreal);
+	if (!rel)
+		return sf_die_usage("%s: outside the source root %s; pass --source-root DIR",
+				    real, rootreal);
+	src->path = sf_xstrdup(real);
+	src->rel = sf_xstrdup(rel);
+	return 0;
+}
+
+/* The whole file into sb; a text file only. */
+static int read_text(const char *path, struct strbuf *sb)
+{
+	FILE *f = fopen(path, "rb");
+	char buf[65536];
+	size_t n;
+
+	if (!f)
+		return sf_die_usage("%s: %s", path, strerror(errno));
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sb_add(sb, buf, n);
+	int bad = ferror(f);
+	fclose(f);
+	if (bad)
+		return sf_die_usage("%s: read error", path);
+	if (memchr(sb->buf, '\0', sb->len))
+		return sf_die_usage("%s: not a text file (it holds NUL bytes)", path);
+	return 0;
+}
+
+/* ------------------------------------------------------------- writing */
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * Replace path's content by text, atomically: a temporary file in the
+ * same directory, the original's mode (and owner, when allowed), fsync,
+ * rename.  Refuses when the file no longer holds `expect`.
+ */
+static int write_atomic(const char *path, const char *text, size_t len,
+			const struct strbuf *expect)
+{
+	struct strbuf now = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct stat st;
+	int rc = SF_EXIT_ERROR;
+
+	if (stat(path, &st) < 0)
+		return sf_die_usage("%s: %s", path, strerror(errno));
+	if (read_text(path, &now))
+		goto out;
+	if (now.len != expect->len || memcmp(now.buf, expect->buf, now.len)) {
+		sf_die_usage("%s: changed while the patch was made; nothing written", path);
+		goto out;
+	}
+	const char *slash = strrchr(path, '/');
+	sb_add(&tmp, path, slash ? (size_t)(slash - path + 1) : 0);
+	sb_addf(&tmp, ".%s.structfit-XXXXXX", slash ? slash + 1 : path);
+	int fd = mkstemp(tmp.buf);
+	if (fd < 0) {
+		sf_die_usage("%s: cannot create a temporary file: %s", tmp.buf, strerror(errno));
+		goto out;
+	}
+	if (fchmod(fd, st.st_mode & 07777) < 0 || write_all(fd, text, len) < 0 ||
+	    fsync(fd) < 0) {
+		sf_die_usage("%s: %s; nothing written", tmp.buf, strerror(errno));
+		close(fd);
+		unlink(tmp.buf);
+		goto out;
+	}
+	if (fchown(fd, st.st_uid, st.st_gid) < 0) {
+		/* not the owner: the file becomes ours, as with any editor */
+	}
+	if (close(fd) < 0 || rename(tmp.buf, path) < 0) {
+		sf_die_usage("%s: %s; nothing written", path, strerror(errno));
+		unlink(tmp.buf);
+		goto out;
+	}
+	rc = 0;
+out:
+	sb_release(&now);
+	sb_release(&tmp);
+	return rc;
+}
+
+/* ------------------------------------------------------------- command */
+
+static void describe(struct strbuf *sb, const struct sf_type *t,
+		     const struct plan *pl, const struct source *src)
+{
+	sb_addf(sb, "structfit patch: struct %s in %s: %llu -> %llu bytes",
+		t->name, src->rel, (unsigned long long)pl->old_size,
+		(unsigned long long)pl->new_size);
+	if (pl->moves)
+		sb_addf(sb, ", %u member%s moved", pl->moves, pl->moves == 1 ? "" : "s");
+	sb_addch(sb, '\n');
+	for (size_t i = 0; i < pl->nnarrow; i++) {
+		const struct sf_member *m = &t->members[pl->narrow[i].member];
+		char range[64];
+		sf_narrow_range(m, pl->narrow[i].bytes, range, sizeof(range));
+		sb_addf(sb, "  %s narrowed from %llu to %u byte%s: it must hold only "
+			"%s\n", m->name, (unsigned long long)m->size, pl->narrow[i].bytes,
+			pl->narrow[i].bytes == 1 ? "" : "s",
+			range);
+	}
+}
+
+static int run_patch(const struct patch_opts *o, char **files, int nfiles)
+{
+	char bare[512];
+	const char *only[] = { sf_bare_name(o->type, bare, sizeof(bare)), NULL };
+	struct sf_typeset *ts = sf_load_inputs(files, nfiles, only);
+	struct strbuf old = STRBUF_INIT, neu = STRBUF_INIT, diff = STRBUF_INIT;
+	struct strbuf back = STRBUF_INIT, msg = STRBUF_INIT;
+	struct source src = { NULL, NULL };
+	struct sf_err err = { "" };
+	struct plan pl;
+	int rc = SF_EXIT_ERROR;
+
+	if (!ts)
+		return SF_EXIT_ERROR;
+	const struct sf_type *t = sf_find_type(ts, o->type, files, nfiles);
+	if (!t)
+		goto out_ts;
+	if (t->kind != SF_KIND_STRUCT || (t->flags & SF_TF_CXX)) {
+		sf_die_usage("%s %s: patch rewrites C structs only",
+			     sf_kind_name((enum sf_kind)t->kind), t->name);
+		goto out_ts;
+	}
+	if (make_plan(t, o, ts, &pl))
+		goto out_ts;
+	if (!pl.moves && !pl.nnarrow) {
+		fprintf(stderr, "structfit: struct %s: no smaller order (%llu bytes); "
+			"nothing to patch\n", t->name, (unsigned long long)t->size);
+		rc = SF_EXIT_OK;
+		goto out_plan;
+	}
+	if (find_source(t, o->root, &src) || read_text(src.path, &old))
+		goto out_plan;
+	struct sf_srcpatch_plan sp = { pl.order, t->nmembers, pl.narrow, pl.nnarrow };
+	if (sf_srcpatch_make(src.path, old.buf, old.len, t, &sp, &neu, NULL, &err) < 0) {
+		sf_report_err(&err);
+		goto out_plan;
+	}
+	sf_udiff_render(&diff, src.rel, old.buf, old.len, neu.buf, neu.len,
+			SF_UDIFF_CONTEXT);
+	/* every hunk must apply to the file as it is, giving the new text */
+	if (sf_udiff_apply(src.rel, old.buf, old.len, diff.buf, diff.len, &back, &err) < 0 ||
+	    back.len != neu.len || memcmp(back.buf, neu.buf, neu.len)) {
+		if (!err.msg[0])
+			sf_error(&err, "%s: internal error: the diff does not rebuild "
+				 "the new text", src.rel);
+		sf_report_err(&err);
+		goto out_plan;
+	}
+	describe(&msg, t, &pl, &src);
+	if (o->apply) {
+		if (write_atomic(src.path, neu.buf, neu.len, &old))
+			goto out_plan;
+		fputs(msg.buf, stdout);
+	} else {
+		sb_addch(&msg, '\n');
+		fwrite(msg.buf, 1, msg.len, stdout);
+		fwrite(diff.buf, 1, diff.len, stdout);
+	}
+	rc = fflush(stdout) == 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
+out_plan:
+	plan_release(&pl);
+out_ts:
+	free(src.path);
+	free(src.rel);
+	sb_release(&old);
+	sb_release(&neu);
+	sb_release(&diff);
+	sb_release(&back);
+	sb_release(&msg);
+	sf_typeset_free(ts);
+	return rc;
+}
 
 int cmd_patch(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return sf_die_usage("'patch' is not implemented yet");
+	struct patch_opts o;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	rc = parse_patch_opts(argc, argv, &o);
+	if (rc == 0)
+		rc = run_patch(&o, argv + optind, argc - optind);
+	else if (rc == 1)
+		rc = SF_EXIT_OK;
+	for (size_t i = 0; i < o.nnarrow; i++)
+		free((char *)o.narrow[i].member);
+	free(o.narrow);
+	free(o.pins);
+	return rc;
 }

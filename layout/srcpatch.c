@@ -1319,6 +1319,13 @@ static void build_units(const struct lexed *lx, struct parse *p)
 	free(lk);
 }
 
+/* Pointers and bools narrow to unsigned integers, whatever their flags. */
+static int narrow_signed(const struct sf_member *m)
+{
+	return m->tclass != SF_T_POINTER && m->tclass != SF_T_BOOL &&
+	       (m->flags & SF_MF_SIGNED);
+}
+
 /* ---------------------------------------------------------- emitting */
 
 struct emit {
@@ -1456,7 +1463,7 @@ static void emit_range_comment(struct emit *e, const struct sf_member *m,
 	char range[64];
 	struct strbuf was = STRBUF_INIT;
 
-	sf_srcpatch_range(bytes, (m->flags & SF_MF_SIGNED) != 0, range, sizeof(range));
+	sf_srcpatch_range(bytes, narrow_signed(m), range, sizeof(range));
 	sb_addf(&was, "%s%s", m->type_name, m->type_suffix ? m->type_suffix : "");
 	/* a type spelling never holds a comment end, but be sure */
 	for (char *s = strstr(was.buf, "*/"); s; s = strstr(s, "*/"))
@@ -1472,8 +1479,7 @@ static void emit_narrowed(struct emit *e, const struct decl *d,
 			  unsigned bytes)
 {
 	struct lexed *lx = &e->x->lx;
-	const char *ty = sf_srcpatch_narrow_type(bytes, (m->flags & SF_MF_SIGNED) != 0,
-						 e->have_stdint);
+	const char *ty = sf_srcpatch_narrow_type(bytes, narrow_signed(m), e->have_stdint);
 
 	analyze_brackets(lx, d->first, d->semi);
 	/* attributes of the specifiers, then their qualifiers (not for a
@@ -1694,8 +1700,8 @@ static int check_narrowable(struct ctx *x, const struct sf_member *m,
 {
 	const char *why = NULL;
 
-	if (bytes != 1 && bytes != 2 && bytes != 4)
-		why = "the new width must be 1, 2 or 4 bytes";
+	if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8)
+		why = "the new width must be 1, 2, 4 or 8 bytes";
 	else if (sf_member_is_bitfield(m))
 		why = "it is a bit-field";
 	else if (m->tclass != SF_T_INT && m->tclass != SF_T_ENUM &&
@@ -1801,6 +1807,9 @@ const char *sf_srcpatch_narrow_type(unsigned bytes, int is_signed,
 	case 4:
 		return have_stdint ? (is_signed ? "int32_t" : "uint32_t") :
 				     (is_signed ? "int" : "unsigned int");
+	case 8:
+		return have_stdint ? (is_signed ? "int64_t" : "uint64_t") :
+				     (is_signed ? "long long" : "unsigned long long");
 	default:
 		return NULL;
 	}
@@ -1884,8 +1893,7 @@ static struct sf_type expected_model(const struct sf_type *t,
 		v[i] = t->members[m];
 		if (narrow_to[m]) {
 			v[i].type_name = sf_srcpatch_narrow_type(
-				narrow_to[m], (t->members[m].flags & SF_MF_SIGNED) != 0,
-				have_stdint);
+				narrow_to[m], narrow_signed(&t->members[m]), have_stdint);
 			v[i].type_suffix = "";
 		}
 	}

@@ -38,7 +38,7 @@
 #include "lib/strbuf.h"
 #include "model.h"
 
-/* Narrow member `member` (index in t->members) to `bytes` (1, 2 or 4). */
+/* Narrow member `member` (index in t->members) to `bytes` (1, 2, 4, 8). */
 struct sf_srcpatch_narrow {
 	uint32_t member;
 	uint32_t bytes;
@@ -74,7 +74,7 @@ int sf_srcpatch_make(const char *path, const char *text, size_t len,
 /*
  * The C type a member narrowed to `bytes` gets: "uint8_t", "int16_t", ...
  * with <stdint.h>, else "unsigned char", "short", ...  NULL when bytes is
- * not 1, 2 or 4.
+ * not 1, 2, 4 or 8.
  */
 const char *sf_srcpatch_narrow_type(unsigned bytes, int is_signed,
 				    int have_stdint);

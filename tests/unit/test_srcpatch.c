@@ -586,8 +586,11 @@ static void test_refuse_bad_plan(void **state)
 	uint32_t dup[] = { 0, 0, 2, 3, 4, 5, 6, 7, 8 };
 	expect_refusal(st_src, &mo.t, dup, NULL, 0, "not a permutation");
 	uint32_t id[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+	struct sf_srcpatch_narrow odd = { 6, 3 };
+	expect_refusal(st_src, &mo.t, id, &odd, 1, "must be 1, 2, 4 or 8 bytes");
 	struct sf_srcpatch_narrow wide = { 6, 8 };
-	expect_refusal(st_src, &mo.t, id, &wide, 1, "must be 1, 2 or 4 bytes");
+	expect_refusal(st_src, &mo.t, id, &wide, 1, "cannot narrow 'entries_start' to 8 "
+		       "bytes: the new width is not smaller");
 	struct sf_srcpatch_narrow same = { 3, 4 };
 	expect_refusal(st_src, &mo.t, id, &same, 1, "not smaller");
 	mo.t.flags |= SF_TF_CXX;
@@ -606,6 +609,8 @@ static void test_types_and_ranges(void **state)
 	assert_string_equal(sf_srcpatch_narrow_type(1, 0, 0), "unsigned char");
 	assert_string_equal(sf_srcpatch_narrow_type(2, 0, 0), "unsigned short");
 	assert_string_equal(sf_srcpatch_narrow_type(1, 1, 0), "signed char");
+	assert_string_equal(sf_srcpatch_narrow_type(8, 1, 1), "int64_t");
+	assert_string_equal(sf_srcpatch_narrow_type(8, 0, 0), "unsigned long long");
 	assert_null(sf_srcpatch_narrow_type(3, 0, 0));
 	assert_string_equal(sf_srcpatch_range(1, 0, buf, sizeof(buf)), "0..255");
 	assert_string_equal(sf_srcpatch_range(1, 1, buf, sizeof(buf)), "-128..127");
