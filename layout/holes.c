@@ -303,6 +303,9 @@ static uint64_t struct_padding(const struct sf_type *t)
 static const struct sf_type *member_struct_type(const struct sf_member *m,
 						const struct sf_layout_opts *o)
 {
+	/* an array of structs is an array to pahole: no note */
+	if (m->type_suffix && m->type_suffix[0])
+		return NULL;
 	if (m->nested)
 		return is_struct_kind(m->nested) ? m->nested : NULL;
 	if (m->tclass != SF_T_STRUCT || sf_member_is_bitfield(m) || !o->lookup)

@@ -555,20 +555,31 @@ static int attr_len_aligned(uint32_t align)
 	return len;
 }
 
-/* The line(s) of an anonymous struct/union member, up to the ";". */
+/*
+ * The line(s) of a member whose type is an anonymous struct/union, up to
+ * the offset comment.  An array of them ("} arr[2];") is an array to
+ * pahole, whose comment column counts everything printed: one blank.
+ */
 static void render_nested_member(struct render *r, const struct sf_member *m,
 				 const struct sf_layout *nl, int indent, int ts)
 {
 	const struct sf_type *nt = m->nested;
 	const char *name = m->name && m->name[0] ? m->name : NULL;
+	const char *dims = m->type_suffix ? m->type_suffix : "";
 
 	if (nt->kind == SF_KIND_UNION)
 		render_union(r, nt, nl, indent, ts - NESTED_SHIFT, name);
 	else
 		render_struct(r, nt, nl, indent, ts - NESTED_SHIFT, name, false);
+	sb_adds(r->out, dims);
 	if (m->flags & SF_MF_ALIGNED)
 		sb_addf(r->out, " __attribute__((__aligned__(%u)))", m->align);
 	sb_addch(r->out, ';');
+	if (*dims) {
+		sb_addf(r->out, " /* %5" PRIu64 " %5" PRIu64 " */", m->offset,
+			m->size);
+		return;
+	}
 
 	int slen = name ? (int)strlen(name) : -1;
 	if (nt->kind != SF_KIND_UNION && (nt->flags & SF_TF_PACKED))

@@ -842,6 +842,52 @@ static void test_nested_two_levels(void **state)
 	);
 }
 
+/* struct arrnest { char c; struct { char x; int y; } arr[2]; long z; }; */
+static struct sf_member arrnest_in_m[] = {
+	MEM("x", "char", "", 4, 1, 1, SF_T_INT),
+	MEM("y", "int", "", 8, 4, 4, SF_T_INT),
+};
+static const struct sf_type arrnest_in = TYPE("", SF_KIND_STRUCT, 8, 4,
+					      arrnest_in_m);
+static struct sf_member arrnest_m[] = {
+	MEM("c", "char", "", 0, 1, 1, SF_T_INT),
+	{ .name = "arr", .type_name = "struct", .type_suffix = "[2]",
+	  .offset = 4, .size = 16, .align = 4, .tclass = SF_T_ARRAY,
+	  .nested = &arrnest_in },
+	MEM("z", "long int", "", 24, 8, 8, SF_T_INT),
+};
+static const struct sf_type arrnest = TYPE("arrnest", SF_KIND_STRUCT, 32, 8,
+					   arrnest_m);
+
+static void test_array_of_anonymous_structs(void **state)
+{
+	(void)state;
+	expect_text(&arrnest,
+	/* pahole -C arrnest */
+		"struct arrnest {\n"
+		"\tchar                       c;                    /*     0     1 */\n"
+		"\n"
+		"\t/* XXX 3 bytes hole, try to pack */\n"
+		"\n"
+		"\tstruct {\n"
+		"\t\tchar               x;                    /*     4     1 */\n"
+		"\n"
+		"\t\t/* XXX 3 bytes hole, try to pack */\n"
+		"\n"
+		"\t\tint                y;                    /*     8     4 */\n"
+		"\t} arr[2]; /*     4    16 */\n"
+		"\n"
+		"\t/* XXX 4 bytes hole, try to pack */\n"
+		"\n"
+		"\tlong int                   z;                    /*    24     8 */\n"
+		"\n"
+		"\t/* size: 32, cachelines: 1, members: 3 */\n"
+		"\t/* sum members: 25, holes: 2, sum holes: 7 */\n"
+		"\t/* last cacheline: 32 bytes */\n"
+		"};\n"
+	);
+}
+
 /* struct onlyflex { char fa[0]; }; struct zmid { int a; char z[0]; int b; }; */
 static struct sf_member onlyflex_m[] = {
 	{ .name = "fa", .type_name = "char", .type_suffix = "[0]", .offset = 0,
@@ -1103,6 +1149,7 @@ int main(void)
 		cmocka_unit_test(test_bit_padding),
 		cmocka_unit_test(test_member_struct_padding),
 		cmocka_unit_test(test_nested_two_levels),
+		cmocka_unit_test(test_array_of_anonymous_structs),
 		cmocka_unit_test(test_zero_length_arrays),
 		cmocka_unit_test(test_long_names_and_skipped_cachelines),
 		cmocka_unit_test(test_force_padding),
