@@ -1,0 +1,475 @@
+/*
+ * narrow.c - the narrowing search (see narrow.h for what it computes).
+ *
+ * Every candidate is evaluated on a scratch copy of the type: its member
+ * array copied into one malloc'ed buffer, the narrowed members given their
+ * new size and alignment, then cut into placement units (reorder.h).  The
+ * units' offsets are then replaced by the in-place layout (what the
+ * compiler does with the declarations unchanged), because that is where a
+ * pinned member "stays" once a narrowing is applied.  The reorder search
+ * then gives the smallest size and the fewest moves.
+ *
+ * Cost: one size-only search per (member, width) and per pair of members,
+ * and a full search (with moves) only for candidates that save bytes.
+ */
+#include "narrow.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/xalloc.h"
+#include "reorder.h"
+
+static bool narrowable_kind(const struct sf_member *m)
+{
+	return m->tclass == SF_T_INT || m->tclass == SF_T_ENUM ||
+	       m->tclass == SF_T_BOOL || m->tclass == SF_T_POINTER;
+}
+
+static const char *kind_word(const struct sf_member *m)
+{
+	switch (m->tclass) {
+	case SF_T_STRUCT: return "a struct";
+	case SF_T_UNION: return "a union";
+	case SF_T_ARRAY: return "an array";
+	case SF_T_FLOAT: return "a floating-point number";
+	default: return "not an integer, enum, bool or pointer";
+	}
+}
+
+int sf_narrow_check(const struct sf_member *m, uint64_t bytes, char *why, size_t n)
+{
+	if (sf_member_is_bitfield(m)) {
+		snprintf(why, n, "it is a bit-field (already as narrow as its bits)");
+	} else if (m->flags & SF_MF_FLEX_ARRAY) {
+		snprintf(why, n, "it is a flexible array member");
+	} else if (!narrowable_kind(m)) {
+		snprintf(why, n, "it is %s; only integers, enums, bools and pointers "
+			 "can be narrowed", kind_word(m));
+	} else if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) {
+		snprintf(why, n, "the new width must be 1, 2, 4 or 8 bytes");
+	} else if (bytes >= m->size) {
+		snprintf(why, n, "%" PRIu64 " byte%s is not smaller than its %" PRIu64
+			 " byte%s", bytes, bytes == 1 ? "" : "s", m->size,
+			 m->size == 1 ? "" : "s");
+	} else {
+		return 0;
+	}
+	return -1;
+}
+
+static bool is_signed(const struct sf_member *m)
+{
+	return m->tclass != SF_T_POINTER && m->tclass != SF_T_BOOL &&
+	       (m->flags & SF_MF_SIGNED);
+}
+
+void sf_narrow_range(const struct sf_member *m, uint64_t bytes, char *buf, size_t n)
+{
+	unsigned bits = (unsigned)(8 * bytes);
+
+	assert(bytes >= 1 && bytes <= 8);
+	if (is_signed(m)) {
+		int64_t hi = (int64_t)((UINT64_C(1) << (bits - 1)) - 1);
+		snprintf(buf, n, "%" PRId64 "..%" PRId64, -hi - 1, hi);
+	} else {
+		uint64_t hi = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+		snprintf(buf, n, "0..%" PRIu64, hi);
+	}
+}
+
+static const char *fixed_type_name(const struct sf_member *m, uint64_t bytes)
+{
+	static const char *const u[] = { "uint8_t", "uint16_t", "uint32_t", "uint64_t" };
+	static const char *const s[] = { "int8_t", "int16_t", "int32_t", "int64_t" };
+	unsigned k = bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : 3;
+
+	return is_signed(m) ? s[k] : u[k];
+}
+
+static uint32_t max_member_align(const struct sf_type *t)
+{
+	uint32_t a = 1;
+
+	for (uint32_t i = 0; i < t->nmembers; i++)
+		if (t->members[i].align > a)
+			a = t->members[i].align;
+	return a;
+}
+
+/* ---- scratch copies -------------------------------------------------- */
+
+struct scratch {
+	struct sf_type t;
+	struct sf_member *members;
+	struct sf_units us;
+};
+
+/* The narrowed copy of t in s->t (offsets still the old ones). */
+static void narrow_copy(const struct sf_type *t, const struct sf_narrow_req *req,
+			size_t nreq, struct scratch *s)
+{
+	bool packed = t->flags & SF_TF_PACKED;
+
+	s->t = *t;
+	s->members = sf_xcalloc(t->nmembers ? t->nmembers : 1, sizeof(*s->members));
+	memcpy(s->members, t->members, t->nmembers * sizeof(*s->members));
+	s->t.members = s->members;
+	for (size_t k = 0; k < nreq; k++) {
+		struct sf_member *m = &s->members[req[k].member];
+		assert(req[k].member < t->nmembers);
+		assert(req[k].bytes >= 1 && req[k].bytes < m->size);
+		m->type_name = fixed_type_name(m, req[k].bytes);
+		m->type_suffix = "";
+		m->size = req[k].bytes;
+		m->align = packed ? (m->align < req[k].bytes ? m->align : (uint32_t)req[k].bytes)
+				  : (uint32_t)req[k].bytes;
+		if (m->tclass == SF_T_POINTER)
+			m->flags &= (uint16_t)~SF_MF_SIGNED;
+		m->tclass = SF_T_INT;
+	}
+	/* The struct's alignment came from its members unless something
+	 * (an attribute, packing) set it: only then does it shrink with them. */
+	if (!packed && t->align == max_member_align(t))
+		s->t.align = max_member_align(&s->t);
+}
+
+/*
+ * Units of the narrowed copy, with every unit's offset moved to the
+ * in-place layout (pins hold there).  *size_in_place gets its size.
+ */
+static void scratch_units(const struct sf_type *t, const struct sf_narrow_req *req,
+			  size_t nreq, const bool *pin, bool pin_first,
+			  struct scratch *s, uint64_t *size_in_place)
+{
+	narrow_copy(t, req, nreq, s);
+	sf_units_build(&s->t, pin, pin_first, &s->us);
+
+	size_t n = s->us.n;
+	uint32_t *order = sf_xcalloc(n ? n : 1, sizeof(*order));
+	uint64_t *off = sf_xcalloc(n ? n : 1, sizeof(*off));
+	bool *pinned = sf_xcalloc(n ? n : 1, sizeof(*pinned));
+	for (size_t u = 0; u < n; u++) {
+		order[u] = (uint32_t)u;
+		pinned[u] = s->us.v[u].pinned;
+		s->us.v[u].pinned = false;
+	}
+	uint64_t size = sf_units_place(&s->us, order, off);
+	assert(size != SF_NO_FIT);
+	for (size_t u = 0; u < n; u++) {
+		s->us.v[u].pinned = pinned[u];
+		s->us.v[u].offset = off[u];
+	}
+	if (size_in_place)
+		*size_in_place = size;
+	free(order);
+	free(off);
+	free(pinned);
+}
+
+static void scratch_release(struct scratch *s)
+{
+	sf_units_release(&s->us);
+	free(s->members);
+}
+
+const struct sf_type *sf_type_narrow(const struct sf_type *t,
+				     const struct sf_narrow_req *req, size_t nreq,
+				     struct sf_typeset *arena)
+{
+	struct scratch s;
+	struct sf_reorder r;
+	uint64_t size;
+
+	scratch_units(t, req, nreq, NULL, false, &s, &size);
+	/* the in-place layout, as a reorder result in the old order */
+	memset(&r, 0, sizeof(r));
+	r.n = s.us.n;
+	r.size = size;
+	r.order = sf_xcalloc(r.n ? r.n : 1, sizeof(*r.order));
+	r.offset = sf_xcalloc(r.n ? r.n : 1, sizeof(*r.offset));
+	for (size_t u = 0; u < r.n; u++) {
+		r.order[u] = (uint32_t)u;
+		r.offset[u] = s.us.v[u].offset;
+	}
+	/* relayout shifts members by (new - old) offset: give it the old ones */
+	struct sf_units old;
+	sf_units_build(&s.t, NULL, false, &old);
+	const struct sf_type *nt = sf_units_relayout(&old, &r, arena);
+	/* its members point into s.members' strings, which live in t's typeset
+	 * or are static: copying the array (done by relayout) is enough */
+	sf_units_release(&old);
+	free(r.order);
+	free(r.offset);
+	scratch_release(&s);
+	return nt;
+}
+
+/* ---- the search ------------------------------------------------------ */
+
+struct ctx {
+	const struct sf_type *t;
+	const struct sf_narrow_opts *o;
+	uint64_t orig;
+	size_t class_before;       /* of the struct as it is (reported) */
+	size_t base_class;         /* of the best reordering: to beat */
+	struct sf_narrow_result *out;
+	size_t cap;
+};
+
+static size_t class_of(const struct ctx *c, uint64_t size)
+{
+	if (!c->o->classes)
+		return SF_NO_CLASS;
+	return sf_classes_find(c->o->classes, c->o->header + size);
+}
+
+static uint64_t min_size_of(const struct ctx *c, const struct sf_narrow_req *req,
+			    size_t nreq)
+{
+	struct scratch s;
+
+	scratch_units(c->t, req, nreq, c->o->pin, c->o->pin_first, &s, NULL);
+	uint64_t size = sf_reorder_min_size(&s.us, NULL);
+	scratch_release(&s);
+	return size;
+}
+
+/* Full search for one candidate; appends it to the result. */
+static void record(struct ctx *c, const struct sf_narrow_req *req, size_t nreq)
+{
+	struct scratch s;
+	struct sf_reorder r;
+
+	scratch_units(c->t, req, nreq, c->o->pin, c->o->pin_first, &s, NULL);
+	sf_reorder_search(&s.us, &r);
+	if (r.size != SF_NO_FIT) {
+		SF_GROW(c->out->v, c->out->n, c->cap);
+		struct sf_narrowing *nw = &c->out->v[c->out->n++];
+		memset(nw, 0, sizeof(*nw));
+		nw->n = (uint32_t)nreq;
+		for (size_t k = 0; k < nreq; k++) {
+			nw->member[k] = req[k].member;
+			nw->from[k] = c->t->members[req[k].member].size;
+			nw->to[k] = req[k].bytes;
+			size_t u = sf_units_of_member(&s.us, req[k].member);
+			assert(u != SIZE_MAX);
+			nw->offset[k] = r.offset[u];
+		}
+		nw->size = r.size;
+		nw->saved = c->orig > r.size ? c->orig - r.size : 0;
+		nw->moves = r.moves;
+		nw->exact = r.exact;
+		nw->class_before = c->class_before;
+		nw->class_after = class_of(c, r.size);
+	}
+	sf_reorder_release(&r);
+	scratch_release(&s);
+}
+
+/* Widths to try for m, widest first; returns how many. */
+static size_t widths_of(const struct sf_member *m, uint64_t *w)
+{
+	static const uint64_t all[] = { 8, 4, 2, 1 };
+	size_t n = 0;
+
+	if (!narrowable_kind(m) || sf_member_is_bitfield(m) ||
+	    (m->flags & SF_MF_FLEX_ARRAY))
+		return 0;
+	for (size_t i = 0; i < 4; i++) {
+		if (all[i] >= m->size)
+			continue;
+		if (m->tclass == SF_T_POINTER && all[i] != 4)
+			continue;   /* a pointer becomes a 4-byte index */
+		w[n++] = all[i];
+	}
+	return n;
+}
+
+static void search_singles(struct ctx *c)
+{
+	const struct sf_type *t = c->t;
+
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		uint64_t w[4], best = c->out->reorder_size;
+		size_t nw = widths_of(&t->members[i], w);
+		for (size_t k = 0; k < nw; k++) {
+			struct sf_narrow_req req = { i, w[k] };
+			uint64_t size = min_size_of(c, &req, 1);
+			/* keep it if it beats both no narrowing and a wider width */
+			if (size == SF_NO_FIT || size >= best)
+				continue;
+			best = size;
+			record(c, &req, 1);
+		}
+	}
+}
+
+static bool any_single_crosses(const struct ctx *c)
+{
+	for (size_t k = 0; k < c->out->n; k++)
+		if (c->out->v[k].class_after < c->base_class)
+			return true;
+	return false;
+}
+
+/* The widest pair of widths for (a, b) reaching class `cls`. */
+static void best_pair(struct ctx *c, uint32_t a, uint32_t b, size_t cls)
+{
+	uint64_t wa[4], wb[4];
+	size_t na = widths_of(&c->t->members[a], wa);
+	size_t nb = widths_of(&c->t->members[b], wb);
+	struct sf_narrow_req best[2];
+	uint64_t best_width = 0;
+
+	for (size_t i = 0; i < na; i++) {
+		for (size_t j = 0; j < nb; j++) {
+			struct sf_narrow_req req[2] = { { a, wa[i] }, { b, wb[j] } };
+			if (wa[i] + wb[j] <= best_width)
+				continue;
+			uint64_t size = min_size_of(c, req, 2);
+			if (size != SF_NO_FIT && class_of(c, size) <= cls) {
+				best_width = wa[i] + wb[j];
+				best[0] = req[0];
+				best[1] = req[1];
+			}
+		}
+	}
+	assert(best_width > 0);
+	record(c, best, 2);
+}
+
+static void search_pairs(struct ctx *c)
+{
+	const struct sf_type *t = c->t;
+
+	for (uint32_t a = 0; a < t->nmembers; a++) {
+		uint64_t wa[4];
+		size_t na = widths_of(&t->members[a], wa);
+		for (uint32_t b = a + 1; na && b < t->nmembers; b++) {
+			uint64_t wb[4];
+			size_t nb = widths_of(&t->members[b], wb);
+			if (!nb)
+				continue;
+			/* narrowest first: if even that does not cross, nothing does */
+			struct sf_narrow_req req[2] = { { a, wa[na - 1] }, { b, wb[nb - 1] } };
+			uint64_t size = min_size_of(c, req, 2);
+			if (size == SF_NO_FIT)
+				continue;
+			size_t cls = class_of(c, size);
+			if (size < c->out->reorder_size && cls < c->base_class)
+				best_pair(c, a, b, cls);
+		}
+	}
+}
+
+bool sf_name_counts(const char *name)
+{
+	static const char *const words[] = {
+		"num", "nr", "n", "count", "cnt", "len", "length", "size", "sz",
+		"bound", "max", "cap", "capa", "capacity", "total", "limit",
+		"bytes", "used", "alloc", "allocated",
+	};
+	char tok[64];
+	size_t k = 0;
+
+	/* split on '_' and lower-to-upper case changes */
+	for (const char *p = name;; p++) {
+		bool boundary = !*p || *p == '_' ||
+				(k && isupper((unsigned char)*p) &&
+				 islower((unsigned char)p[-1]));
+		if (boundary && k) {
+			tok[k] = '\0';
+			for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++)
+				if (!strcmp(tok, words[w]))
+					return true;
+			k = 0;
+		}
+		if (!*p)
+			break;
+		if (*p != '_' && k < sizeof(tok) - 1)
+			tok[k++] = (char)tolower((unsigned char)*p);
+	}
+	return false;
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int compare(const struct sf_narrowing *x, const struct sf_narrowing *y,
+		   const struct sf_type *t)
+{
+	int r;
+
+	if ((r = cmp_u64(x->class_after, y->class_after)))
+		return r;
+	if ((r = cmp_u64(x->size, y->size)))
+		return r;
+	if ((r = cmp_u64(x->n, y->n)))
+		return r;
+	uint64_t wx = x->to[0] + (x->n > 1 ? x->to[1] : 0);
+	uint64_t wy = y->to[0] + (y->n > 1 ? y->to[1] : 0);
+	if ((r = cmp_u64(wy, wx)))
+		return r;
+	if ((r = cmp_u64(x->moves, y->moves)))
+		return r;
+	int cx = 0, cy = 0;
+	for (uint32_t k = 0; k < x->n; k++)
+		cx += sf_name_counts(t->members[x->member[k]].name);
+	for (uint32_t k = 0; k < y->n; k++)
+		cy += sf_name_counts(t->members[y->member[k]].name);
+	if ((r = cmp_u64((uint64_t)cx, (uint64_t)cy)))
+		return r;
+	if ((r = cmp_u64(x->member[0], y->member[0])))
+		return r;
+	return cmp_u64(x->n > 1 ? x->member[1] : 0, y->n > 1 ? y->member[1] : 0);
+}
+
+/* Insertion sort: lists are short, and it needs the type as context. */
+static void rank(struct sf_narrowing *v, size_t n, const struct sf_type *t)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct sf_narrowing x = v[i];
+		size_t j = i;
+		while (j > 0 && compare(&x, &v[j - 1], t) < 0) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+}
+
+void sf_narrow_search(const struct sf_type *t, const struct sf_narrow_opts *o,
+		      struct sf_narrow_result *out)
+{
+	struct ctx c = { t, o, o->orig_size ? o->orig_size : t->size, 0, 0, out, 0 };
+	struct sf_units us;
+
+	memset(out, 0, sizeof(*out));
+	c.class_before = class_of(&c, c.orig);
+	sf_units_build(t, o->pin, o->pin_first, &us);
+	out->reorder_size = sf_reorder_min_size(&us, NULL);
+	if (out->reorder_size == SF_NO_FIT)
+		out->reorder_size = t->size;
+	sf_units_release(&us);
+	c.base_class = class_of(&c, out->reorder_size);
+
+	search_singles(&c);
+	if (o->classes && !any_single_crosses(&c)) {
+		out->pairs_searched = true;
+		search_pairs(&c);
+	}
+	rank(out->v, out->n, t);
+}
+
+void sf_narrow_release(struct sf_narrow_result *r)
+{
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}

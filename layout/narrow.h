@@ -1,0 +1,104 @@
+/*
+ * narrow.h - what a struct becomes if a member gets a narrower type.
+ *
+ * A narrowing replaces an integer, enum or pointer member by a 1, 2 or 4
+ * byte integer (a pointer by a 4-byte index into an arena).  The tool
+ * cannot know the values a member holds: it computes what the narrowing
+ * buys, and says what range the new width holds so the user can check.
+ *
+ * sf_type_narrow() makes the narrowed type as the compiler would lay it
+ * out with the declarations unchanged (in place); the search then places
+ * it optimally with the reorder search of reorder.h.  The result of the
+ * search is an array of candidates, best first:
+ *
+ *   struct sf_narrow_result { size | reorder_size | v -> [sf_narrowing]... }
+ *   sf_narrowing = { 1 or 2 (member, from, to), size, saved, moves,
+ *                    new offsets, class before/after }
+ *
+ * Singles: every narrowable member, every width below its size, kept when
+ * the struct then gets smaller than the best reordering without it (and
+ * not when a wider width of the same member already reaches that size).
+ * Pairs: only with size classes and only when no single narrowing moves
+ * the struct (plus header) to a smaller class than the best reordering
+ * already does; kept when the pair does, with the widest widths that
+ * still reach that class.
+ *
+ * Order, best first: smaller class after; smaller size; single before
+ * pair; wider new widths (less to check); fewer moves; then, among
+ * narrowings with the same effect, members whose names say they count or
+ * bound something (num, count, len, size, bound, max, cap, total, ...)
+ * last: those grow with the data and are the ones that overflow; finally
+ * declaration order.
+ */
+#ifndef SF_NARROW_H
+#define SF_NARROW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "classes.h"
+#include "model.h"
+#include "typeset.h"
+
+struct sf_narrow_req {
+	uint32_t member;       /* index in the type's members */
+	uint64_t bytes;        /* new width: 1, 2, 4 (or 8 for wider) */
+};
+
+/* 0 when member m may be narrowed to `bytes`; else -1 and why[] says why. */
+int sf_narrow_check(const struct sf_member *m, uint64_t bytes, char *why, size_t n);
+
+/* The values `bytes` bytes hold for m's signedness: "0..255", "-128..127". */
+void sf_narrow_range(const struct sf_member *m, uint64_t bytes, char *buf, size_t n);
+
+/*
+ * t with each request applied (checked by the caller), laid out in place:
+ * same member order, the narrowed members with the new size, alignment and
+ * a fixed-width type name, every member after them at its new offset.
+ * Memory from `arena`.
+ */
+const struct sf_type *sf_type_narrow(const struct sf_type *t,
+				     const struct sf_narrow_req *req, size_t nreq,
+				     struct sf_typeset *arena);
+
+struct sf_narrow_opts {
+	const struct sf_classes *classes; /* NULL: no classes, no pairs */
+	uint64_t header;                  /* bytes in front of the struct */
+	uint64_t orig_size;               /* sizeof before any narrowing */
+	const bool *pin;                  /* per member (may be NULL) */
+	bool pin_first;
+};
+
+struct sf_narrowing {
+	uint32_t n;                /* 1, or 2 for a pair */
+	uint32_t member[2];
+	uint64_t from[2], to[2];   /* bytes */
+	uint64_t offset[2];        /* where the narrowed member goes */
+	uint64_t size;             /* struct size, placed optimally */
+	uint64_t saved;            /* orig_size - size */
+	uint32_t moves;            /* of the optimal placement */
+	size_t class_before;       /* of header + orig_size; SF_NO_CLASS */
+	size_t class_after;        /* of header + size */
+	bool exact;                /* placement proven optimal */
+};
+
+struct sf_narrow_result {
+	uint64_t reorder_size;     /* best size without a further narrowing */
+	struct sf_narrowing *v;
+	size_t n;
+	bool pairs_searched;
+};
+
+/*
+ * Search the narrowings of t (which may already carry narrowings applied
+ * with sf_type_narrow).  Members pinned by o->pin stay at their offsets.
+ */
+void sf_narrow_search(const struct sf_type *t, const struct sf_narrow_opts *o,
+		      struct sf_narrow_result *out);
+void sf_narrow_release(struct sf_narrow_result *r);
+
+/* Does a member's name say it counts or bounds something? (ranking) */
+bool sf_name_counts(const char *name);
+
+#endif
