@@ -581,11 +581,13 @@ static void render_nested_member(struct render *r, const struct sf_member *m,
 		return;
 	}
 
+	/* pahole 1.24 allows for the packed attribute and the member's own
+	 * alignment, not for the nested type's alignment */
 	int slen = name ? (int)strlen(name) : -1;
 	if (nt->kind != SF_KIND_UNION && (nt->flags & SF_TF_PACKED))
 		slen += (int)sizeof("__attribute__((__packed__))");
-	if (nt->flags & SF_TF_ALIGNED)
-		slen += attr_len_aligned(nt->align);
+	if (m->flags & SF_MF_ALIGNED)
+		slen += attr_len_aligned(m->align);
 	sb_addf(r->out, "%*s/* %5" PRIu64 " %5" PRIu64 " */",
 		ts + r->name_spacing - slen - 3, " ", m->offset, m->size);
 }
@@ -856,12 +858,13 @@ static void closing_attributes(struct strbuf *sb, const struct sf_type *t,
 {
 	bool packed = t->flags & SF_TF_PACKED;
 
+	/* pahole 1.24: "} __attribute__((...)) name" */
 	if (packed)
 		sb_adds(sb, " __attribute__((__packed__))");
-	if (suffix)
-		sb_addf(sb, " %s", suffix);
 	if ((t->flags & SF_TF_ALIGNED) && t->align && !packed)
 		sb_addf(sb, " __attribute__((__aligned__(%u)))", t->align);
+	if (suffix)
+		sb_addf(sb, " %s", suffix);
 }
 
 /* A struct or class body (pahole's __class__fprintf), up to its "}". */

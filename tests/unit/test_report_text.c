@@ -888,6 +888,85 @@ static void test_array_of_anonymous_structs(void **state)
 	);
 }
 
+/*
+ * struct na { char c; struct { int a; } __attribute__((aligned(16))) s;
+ *   union { long x; char y; } __attribute__((aligned(32))) u2;
+ *   struct { char q; } s3 __attribute__((aligned(8)));
+ *   struct __attribute__((packed)) { char p; int r; } pk; };
+ * (gcc puts DW_AT_alignment on s, u2 and s3, and on the types of s, u2)
+ */
+static struct sf_member na_s_m[] = { MEM("a", "int", "", 16, 4, 4, SF_T_INT) };
+static struct sf_type na_s = TYPE("", SF_KIND_STRUCT, 16, 16, na_s_m);
+static struct sf_member na_u_m[] = {
+	MEM("x", "long int", "", 32, 8, 8, SF_T_INT),
+	MEM("y", "char", "", 32, 1, 1, SF_T_INT),
+};
+static struct sf_type na_u = TYPE("", SF_KIND_UNION, 32, 32, na_u_m);
+static struct sf_member na_s3_m[] = { MEM("q", "char", "", 64, 1, 1, SF_T_INT) };
+static const struct sf_type na_s3 = TYPE("", SF_KIND_STRUCT, 1, 1, na_s3_m);
+static struct sf_member na_pk_m[] = {
+	MEM("p", "char", "", 65, 1, 1, SF_T_INT),
+	MEM("r", "int", "", 66, 4, 4, SF_T_INT),
+};
+static struct sf_type na_pk = TYPE("", SF_KIND_STRUCT, 5, 1, na_pk_m);
+static struct sf_member na_m[] = {
+	MEM("c", "char", "", 0, 1, 1, SF_T_INT),
+	{ .name = "s", .type_name = "struct", .type_suffix = "", .offset = 16,
+	  .size = 16, .align = 16, .tclass = SF_T_STRUCT, .nested = &na_s,
+	  .flags = SF_MF_ALIGNED },
+	{ .name = "u2", .type_name = "union", .type_suffix = "", .offset = 32,
+	  .size = 32, .align = 32, .tclass = SF_T_UNION, .nested = &na_u,
+	  .flags = SF_MF_ALIGNED },
+	{ .name = "s3", .type_name = "struct", .type_suffix = "", .offset = 64,
+	  .size = 1, .align = 8, .tclass = SF_T_STRUCT, .nested = &na_s3,
+	  .flags = SF_MF_ALIGNED },
+	NEST("pk", 65, 5, 1, SF_T_STRUCT, &na_pk),
+};
+static struct sf_type na = TYPE("na", SF_KIND_STRUCT, 96, 32, na_m);
+
+static void test_nested_attributes(void **state)
+{
+	(void)state;
+	na_s.flags = SF_TF_ALIGNED;
+	na_u.flags = SF_TF_ALIGNED;
+	na_pk.flags = SF_TF_PACKED;
+	na.flags = SF_TF_ALIGNED;
+	expect_text(&na,
+	/* pahole -C na */
+		"struct na {\n"
+		"\tchar                       c;                    /*     0     1 */\n"
+		"\n"
+		"\t/* XXX 15 bytes hole, try to pack */\n"
+		"\n"
+		"\tstruct {\n"
+		"\t\tint                a;                    /*    16     4 */\n"
+		"\t} __attribute__((__aligned__(16))) s __attribute__((__aligned__(16)));            /*    16    16 */\n"
+		"\n"
+		"\t/* XXX last struct has 12 bytes of padding */\n"
+		"\n"
+		"\tunion {\n"
+		"\t\tlong int           x;                    /*    32     8 */\n"
+		"\t\tchar               y;                    /*    32     1 */\n"
+		"\t} u2 __attribute__((__aligned__(32)));           /*    32    32 */\n"
+		"\t/* --- cacheline 1 boundary (64 bytes) --- */\n"
+		"\tstruct {\n"
+		"\t\tchar               q;                    /*    64     1 */\n"
+		"\t} s3 __attribute__((__aligned__(8)));            /*    64     1 */\n"
+		"\tstruct {\n"
+		"\t\tchar               p;                    /*    65     1 */\n"
+		"\t\tint                r;                    /*    66     4 */\n"
+		"\t} __attribute__((__packed__)) pk;                /*    65     5 */\n"
+		"\n"
+		"\t/* size: 96, cachelines: 2, members: 5 */\n"
+		"\t/* sum members: 55, holes: 1, sum holes: 15 */\n"
+		"\t/* padding: 26 */\n"
+		"\t/* paddings: 1, sum paddings: 12 */\n"
+		"\t/* forced alignments: 3, forced holes: 1, sum forced holes: 15 */\n"
+		"\t/* last cacheline: 32 bytes */\n"
+		"} __attribute__((__aligned__(32)));\n"
+	);
+}
+
 /* struct onlyflex { char fa[0]; }; struct zmid { int a; char z[0]; int b; }; */
 static struct sf_member onlyflex_m[] = {
 	{ .name = "fa", .type_name = "char", .type_suffix = "[0]", .offset = 0,
@@ -1150,6 +1229,7 @@ int main(void)
 		cmocka_unit_test(test_member_struct_padding),
 		cmocka_unit_test(test_nested_two_levels),
 		cmocka_unit_test(test_array_of_anonymous_structs),
+		cmocka_unit_test(test_nested_attributes),
 		cmocka_unit_test(test_zero_length_arrays),
 		cmocka_unit_test(test_long_names_and_skipped_cachelines),
 		cmocka_unit_test(test_force_padding),
