@@ -1,10 +1,396 @@
-/* suggest.c - 'structfit suggest' (not implemented yet: see the issue tracker). */
+/*
+ * suggest.c - 'structfit suggest': the reorder and the narrowings that make
+ * one struct smaller, and the size class it then lands in.
+ *
+ * Steps: read the struct (and the --header type) from FILE's DWARF; check
+ * that the C placement rule reproduces its layout (layout/reorder.h), or
+ * propose nothing; apply the --narrow requests in place
+ * (layout/narrow.h); search the smallest order with the fewest moves; search
+ * the narrowings from there; lay out the proposals and compute their holes;
+ * hand it all to report/suggest.c.  `structfit patch` runs the same steps
+ * (cmd/patch.c), so its diff gives exactly the layout shown here.
+ */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "builtin.h"
 #include "common.h"
+#include "layout/classes.h"
+#include "layout/holes.h"
+#include "layout/narrow.h"
+#include "layout/reorder.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "report/suggest.h"
+
+static const char suggest_usage[] =
+	"usage: structfit suggest -t NAME [--pin MEMBER]... [--no-pin-first]\n"
+	"                         [--narrow MEMBER=BYTES]... [--classes SPEC]\n"
+	"                         [--header NAME|BYTES] [--format text|json] FILE...\n"
+	"\n"
+	"Propose the member order that makes struct NAME smallest while moving the\n"
+	"fewest members, and the narrowings (an integer, enum or pointer member made\n"
+	"1, 2 or 4 bytes wide; a pointer becomes a 4-byte index) that make it smaller\n"
+	"still, best first, with the size class it lands in.  structfit cannot know\n"
+	"the values a member holds: each narrowing says what range the new width\n"
+	"holds, and you must check that every value fits.\n"
+	"\n"
+	"  -t, --type NAME          the struct: 'st_table' or 'struct st_table'\n"
+	"  -p, --pin MEMBER         keep MEMBER at its offset (repeatable)\n"
+	"      --no-pin-first       let a leading struct member (C-style base) move\n"
+	"  -n, --narrow M=BYTES     apply this narrowing first (repeatable); the\n"
+	"                           search goes on from there\n"
+	"  -c, --classes SPEC       size classes: ruby-3.3, jemalloc, glibc, mimalloc,\n"
+	"                           tcmalloc, kmalloc, cacheline, or a list 32,64,96\n"
+	"  -H, --header NAME|BYTES  bytes allocated in front of the struct (a number,\n"
+	"                           or the size of type NAME): counted for classes\n"
+	"  -f, --format FMT         text (default) or json\n"
+	"  -h, --help               this help\n"
+	"\n"
+	"Bit-field runs that share storage move together.  Up to 12 members (units)\n"
+	"the search is exact; beyond, the size is still minimal when the search fits\n"
+	"its budget, and the fewest moves are found by a heuristic (the output says so).\n"
+	"Exit status: 0 ok, 2 usage error or unusable input.\n";
+
+struct narrow_arg {
+	const char *member;       /* points into argv */
+	size_t len;
+	uint64_t bytes;
+	const char *arg;
+};
+
+struct suggest_opts {
+	const char *type;
+	const char **pins;
+	size_t npins;
+	bool no_pin_first;
+	struct narrow_arg *narrow;
+	size_t nnarrow;
+	const char *classes_spec;
+	struct sf_classes classes;
+	bool have_classes;
+	const char *header_arg;
+	uint64_t header;
+	const char *header_name;  /* when --header names a type */
+	enum sf_format format;
+};
+
+static int parse_narrow(const char *arg, struct suggest_opts *o)
+{
+	const char *eq = strrchr(arg, '=');
+	uint64_t bytes;
+
+	if (!eq || eq == arg || sf_parse_u64(eq + 1, &bytes) < 0)
+		return sf_die_usage("--narrow: '%s' is not MEMBER=BYTES", arg);
+	o->narrow = sf_xreallocarray(o->narrow, o->nnarrow + 1, sizeof(*o->narrow));
+	o->narrow[o->nnarrow++] = (struct narrow_arg){ arg, (size_t)(eq - arg), bytes, arg };
+	return 0;
+}
+
+static int parse_classes(const char *spec, struct sf_classes *c)
+{
+	struct sf_err err = { "" };
+
+	if (sf_classes_parse(spec, c, &err) < 0)
+		return sf_die_usage("--classes: %s", err.msg);
+	return 0;
+}
+
+/* 0 go on, 1 after --help, -1 after a usage error (already reported). */
+static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
+{
+	enum { OPT_NO_PIN_FIRST = 256 };
+	static const struct option longopts[] = {
+		{ "type", required_argument, NULL, 't' },
+		{ "pin", required_argument, NULL, 'p' },
+		{ "no-pin-first", no_argument, NULL, OPT_NO_PIN_FIRST },
+		{ "narrow", required_argument, NULL, 'n' },
+		{ "classes", required_argument, NULL, 'c' },
+		{ "header", required_argument, NULL, 'H' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "t:p:n:c:H:f:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			if (o->type)
+				return sf_die_usage("suggest takes one -t NAME"), -1;
+			o->type = optarg;
+			break;
+		case 'p':
+			o->pins = sf_xreallocarray(o->pins, o->npins + 1, sizeof(*o->pins));
+			o->pins[o->npins++] = optarg;
+			break;
+		case OPT_NO_PIN_FIRST:
+			o->no_pin_first = true;
+			break;
+		case 'n':
+			if (parse_narrow(optarg, o))
+				return -1;
+			break;
+		case 'c':
+			if (o->have_classes)
+				sf_classes_release(&o->classes);
+			o->have_classes = false;
+			if (parse_classes(optarg, &o->classes))
+				return -1;
+			o->have_classes = true;
+			break;
+		case 'H':
+			o->header_arg = optarg;
+			break;
+		case 'f':
+			if (sf_parse_format(optarg, 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON,
+					    &o->format) < 0)
+				return sf_die_usage("--format: '%s' is not one of text, json",
+						    optarg), -1;
+			break;
+		case 'h':
+			fputs(suggest_usage, stdout);
+			return 1;
+		default:
+			fputs(suggest_usage, stderr);
+			return -1;
+		}
+	}
+	if (!o->type)
+		return sf_die_usage("suggest needs -t NAME; see 'structfit suggest --help'"), -1;
+	if (o->header_arg) {
+		if (sf_parse_u64(o->header_arg, &o->header) == 0) {
+			if (o->header > (UINT64_C(1) << 48))
+				return sf_die_usage("--header: %s bytes is too large",
+						    o->header_arg), -1;
+		} else if (!*o->header_arg || strchr("0123456789-+", *o->header_arg)) {
+			return sf_die_usage("--header: '%s' is not a byte count or a type name",
+					    o->header_arg), -1;
+		} else {
+			o->header_name = o->header_arg;
+		}
+	}
+	return 0;
+}
+
+/* Index of t's top-level member called name (len bytes), or -1. */
+static long member_index(const struct sf_type *t, const char *name, size_t len)
+{
+	for (uint32_t i = 0; i < t->nmembers; i++)
+		if (strlen(t->members[i].name) == len &&
+		    !strncmp(t->members[i].name, name, len) && len)
+			return (long)i;
+	return -1;
+}
+
+/* --pin and --narrow resolved to member indexes; -1 after a message. */
+static int resolve_members(const struct sf_type *t, const struct suggest_opts *o,
+			   bool *pin, struct sf_narrow_req *req)
+{
+	char why[160];
+
+	for (size_t i = 0; i < o->npins; i++) {
+		long m = member_index(t, o->pins[i], strlen(o->pins[i]));
+		if (m < 0)
+			return sf_die_usage("--pin: %s %s has no member '%s'",
+					    sf_kind_name(t->kind), t->name, o->pins[i]), -1;
+		pin[m] = true;
+	}
+	for (size_t i = 0; i < o->nnarrow; i++) {
+		const struct narrow_arg *a = &o->narrow[i];
+		long m = member_index(t, a->member, a->len);
+		if (m < 0)
+			return sf_die_usage("--narrow %s: %s %s has no member '%.*s'", a->arg,
+					    sf_kind_name(t->kind), t->name, (int)a->len,
+					    a->member), -1;
+		if (sf_narrow_check(&t->members[m], a->bytes, why, sizeof(why)) < 0)
+			return sf_die_usage("--narrow %s: %s", a->arg, why), -1;
+		for (size_t k = 0; k < i; k++)
+			if (req[k].member == (uint32_t)m)
+				return sf_die_usage("--narrow %s: '%.*s' is narrowed twice",
+						    a->arg, (int)a->len, a->member), -1;
+		req[i] = (struct sf_narrow_req){ (uint32_t)m, a->bytes };
+	}
+	return 0;
+}
+
+/* Everything computed for the report; owns what the view points to. */
+struct suggestion {
+	struct sf_layout type_layout;
+	struct sf_layout base_layout;         /* when narrowings were applied */
+	struct sf_narrow_req *req;
+	bool *pin;
+	const struct sf_type *base;
+	struct sf_units units;
+	struct sf_reorder reorder;
+	const struct sf_type *proposed;
+	struct sf_layout proposed_layout;
+	struct sf_narrow_result narrow;
+	const struct sf_type *best;
+	struct sf_layout best_layout;
+	bool modeled;
+};
+
+/* The best narrowing, narrowed in place then placed by the reorder search. */
+static const struct sf_type *place_best(const struct sf_type *base,
+					const struct sf_narrowing *nw,
+					const bool *pin, bool pin_first,
+					struct sf_typeset *arena)
+{
+	struct sf_narrow_req req[2];
+	struct sf_units us;
+	struct sf_reorder r;
+
+	for (uint32_t k = 0; k < nw->n; k++)
+		req[k] = (struct sf_narrow_req){ nw->member[k], nw->to[k] };
+	const struct sf_type *nt = sf_type_narrow(base, req, nw->n, arena);
+	sf_units_build(nt, pin, pin_first, &us);
+	sf_reorder_search(&us, &r);
+	const struct sf_type *placed = r.size == SF_NO_FIT ? NULL :
+				       sf_units_relayout(&us, &r, arena);
+	sf_reorder_release(&r);
+	sf_units_release(&us);
+	return placed;
+}
+
+static void compute(const struct sf_type *t, const struct suggest_opts *o,
+		    struct suggestion *s, struct sf_typeset *arena)
+{
+	bool pin_first = !o->no_pin_first;
+	struct sf_units orig;
+
+	sf_layout_compute(t, 64, &s->type_layout);
+	sf_units_build(t, s->pin, pin_first, &orig);
+	s->modeled = orig.modeled;
+	sf_units_release(&orig);
+	s->base = o->nnarrow ? sf_type_narrow(t, s->req, o->nnarrow, arena) : t;
+	if (o->nnarrow)
+		sf_layout_compute(s->base, 64, &s->base_layout);
+	if (!s->modeled)
+		return;
+	sf_units_build(s->base, s->pin, pin_first, &s->units);
+	sf_reorder_search(&s->units, &s->reorder);
+	if (s->reorder.size < s->base->size) {
+		s->proposed = sf_units_relayout(&s->units, &s->reorder, arena);
+		sf_layout_compute(s->proposed, 64, &s->proposed_layout);
+	}
+	struct sf_narrow_opts no = {
+		o->have_classes ? &o->classes : NULL, o->header, t->size, s->pin, pin_first,
+	};
+	sf_narrow_search(s->base, &no, &s->narrow);
+	if (s->narrow.n) {
+		s->best = place_best(s->base, &s->narrow.v[0], s->pin, pin_first, arena);
+		if (s->best)
+			sf_layout_compute(s->best, 64, &s->best_layout);
+	}
+}
+
+static void release(struct suggestion *s)
+{
+	sf_layout_release(&s->type_layout);
+	sf_layout_release(&s->base_layout);
+	if (s->modeled) {
+		sf_units_release(&s->units);
+		sf_reorder_release(&s->reorder);
+		sf_narrow_release(&s->narrow);
+	}
+	if (s->proposed)
+		sf_layout_release(&s->proposed_layout);
+	if (s->best)
+		sf_layout_release(&s->best_layout);
+	free(s->req);
+	free(s->pin);
+}
+
+static int render(const struct sf_type *t, const struct suggest_opts *o,
+		  const struct suggestion *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct sf_suggest_view v = {
+		.type = t, .type_layout = &s->type_layout,
+		.applied = s->req, .napplied = o->nnarrow, .base = s->base,
+		.base_layout = o->nnarrow ? &s->base_layout : &s->type_layout,
+		.units = s->modeled ? &s->units : NULL,
+		.reorder = s->modeled ? &s->reorder : NULL,
+		.proposed = s->proposed, .proposed_layout = &s->proposed_layout,
+		.narrow = s->modeled ? &s->narrow : NULL,
+		.best = s->best, .best_layout = &s->best_layout,
+		.classes = o->have_classes ? &o->classes : NULL,
+		.header = o->header, .header_name = o->header_name, .cacheline = 64,
+	};
+
+	if (o->format == SF_FMT_JSON)
+		sf_render_suggest_json(&sb, &v);
+	else
+		sf_render_suggest_text(&sb, &v);
+	fwrite(sb.buf, 1, sb.len, stdout);
+	sb_release(&sb);
+	if (fflush(stdout) || ferror(stdout))
+		return sf_die_usage("error writing the output");
+	return SF_EXIT_OK;
+}
+
+static int run_suggest(const struct suggest_opts *o0, char **files, int nfiles)
+{
+	struct suggest_opts o = *o0;
+	const char *names[2] = { o.type, o.header_name };
+	const char **only = sf_only_names(names, o.header_name ? 2 : 1);
+	struct sf_typeset *ts = sf_load_inputs(files, nfiles, only);
+	struct suggestion s;
+	int status = SF_EXIT_ERROR;
+
+	sf_free_only_names(only);
+	memset(&s, 0, sizeof(s));
+	if (!ts)
+		return SF_EXIT_ERROR;
+	const struct sf_type *t = sf_find_type(ts, o.type, files, nfiles);
+	if (!t)
+		goto out;
+	if (o.header_name) {
+		const struct sf_type *h = sf_find_type(ts, o.header_name, files, nfiles);
+		if (!h)
+			goto out;
+		o.header = h->size;
+		o.header_name = h->name;
+	}
+	if (t->kind != SF_KIND_STRUCT && t->kind != SF_KIND_CLASS &&
+	    t->kind != SF_KIND_UNION) {
+		sf_die_usage("%s: '%s' is not a struct, union or class", files[0], o.type);
+		goto out;
+	}
+	if (!t->nmembers) {
+		sf_die_usage("%s: %s %s has no members", files[0], sf_kind_name(t->kind),
+			     t->name);
+		goto out;
+	}
+	s.pin = sf_xcalloc(t->nmembers, sizeof(bool));
+	s.req = sf_xcalloc(o.nnarrow + 1, sizeof(*s.req));
+	if (resolve_members(t, &o, s.pin, s.req) < 0)
+		goto out;
+	compute(t, &o, &s, ts);
+	status = render(t, &o, &s);
+out:
+	release(&s);
+	sf_typeset_free(ts);
+	return status;
+}
 
 int cmd_suggest(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return sf_die_usage("'suggest' is not implemented yet");
+	struct suggest_opts o;
+	int status;
+
+	memset(&o, 0, sizeof(o));
+	int r = parse_suggest_opts(argc, argv, &o);
+	if (r)
+		status = r > 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
+	else
+		status = run_suggest(&o, argv + optind, argc - optind);
+	if (o.have_classes)
+		sf_classes_release(&o.classes);
+	free(o.pins);
+	free(o.narrow);
+	return status;
 }

@@ -82,7 +82,7 @@ void sf_narrow_range(const struct sf_member *m, uint64_t bytes, char *buf, size_
 	}
 }
 
-static const char *fixed_type_name(const struct sf_member *m, uint64_t bytes)
+const char *sf_narrow_type_name(const struct sf_member *m, uint64_t bytes)
 {
 	static const char *const u[] = { "uint8_t", "uint16_t", "uint32_t", "uint64_t" };
 	static const char *const s[] = { "int8_t", "int16_t", "int32_t", "int64_t" };
@@ -123,7 +123,7 @@ static void narrow_copy(const struct sf_type *t, const struct sf_narrow_req *req
 		struct sf_member *m = &s->members[req[k].member];
 		assert(req[k].member < t->nmembers);
 		assert(req[k].bytes >= 1 && req[k].bytes < m->size);
-		m->type_name = fixed_type_name(m, req[k].bytes);
+		m->type_name = sf_narrow_type_name(m, req[k].bytes);
 		m->type_suffix = "";
 		m->size = req[k].bytes;
 		m->align = packed ? (m->align < req[k].bytes ? m->align : (uint32_t)req[k].bytes)

@@ -52,6 +52,9 @@ int sf_narrow_check(const struct sf_member *m, uint64_t bytes, char *why, size_t
 /* The values `bytes` bytes hold for m's signedness: "0..255", "-128..127". */
 void sf_narrow_range(const struct sf_member *m, uint64_t bytes, char *buf, size_t n);
 
+/* The fixed-width type a narrowed m gets: "uint8_t", "int16_t", ... */
+const char *sf_narrow_type_name(const struct sf_member *m, uint64_t bytes);
+
 /*
  * t with each request applied (checked by the caller), laid out in place:
  * same member order, the narrowed members with the new size, alignment and

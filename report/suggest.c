@@ -1,0 +1,701 @@
+/*
+ * suggest.c - text and JSON for `suggest` and `fit` (see suggest.h).
+ *
+ * The text is a short report a person reads top to bottom: the struct as
+ * it is (size, holes, class), the reorder (with its hole map when it is
+ * smaller), then the narrowings best first, each with the range its new
+ * width holds, then the hole map of the best one.  Hole maps are pahole's
+ * format, rendered by report/text.c.  JSON carries the same facts.
+ */
+#include "suggest.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+
+/* ---- small pieces ---------------------------------------------------- */
+
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+void sf_add_thousands(struct strbuf *out, uint64_t n)
+{
+	char digits[32];
+	int len = snprintf(digits, sizeof(digits), "%" PRIu64, n);
+
+	for (int i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			sb_addch(out, ',');
+		sb_addch(out, digits[i]);
+	}
+}
+
+void sf_add_bytes_human(struct strbuf *out, uint64_t bytes)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	double v = (double)bytes;
+	int u = -1;
+
+	if (bytes < 1024) {
+		sb_addf(out, "%" PRIu64 " B", bytes);
+		return;
+	}
+	while (v >= 1024 && u < 5) {
+		v /= 1024;
+		u++;
+	}
+	sb_addf(out, "%.1f %s", v, units[u]);
+}
+
+/* "ruby-3.3", or the list itself: "64,80". */
+static void add_classes_name(struct strbuf *out, const struct sf_classes *c)
+{
+	if (strcmp(c->name, "list")) {
+		sb_adds(out, c->name);
+		return;
+	}
+	for (size_t i = 0; i < c->n && i < 16; i++)
+		sb_addf(out, "%s%" PRIu64, i ? "," : "", c->v[i]);
+	if (c->n > 16)
+		sb_adds(out, ",...");
+}
+
+/* The same as a JSON string, or null. */
+static void json_classes_name(struct strbuf *out, const struct sf_classes *c)
+{
+	struct strbuf name = STRBUF_INIT;
+
+	if (!c) {
+		sb_adds(out, "null");
+		return;
+	}
+	add_classes_name(&name, c);
+	sb_add_json_str(out, name.buf);
+	sb_release(&name);
+}
+
+static void add_type_spelling(struct strbuf *out, const struct sf_member *m)
+{
+	sb_adds(out, m->type_name);
+	if (m->type_suffix && *m->type_suffix) {
+		/* "void (*" + ")(int)": the declarator without its name */
+		sb_adds(out, m->type_suffix);
+	}
+}
+
+static void json_class(struct strbuf *out, const struct sf_classes *c, size_t i)
+{
+	if (!c || i == SF_NO_CLASS)
+		sb_adds(out, "null");
+	else
+		sb_addf(out, "%" PRIu64, c->v[i]);
+}
+
+static void text_class(struct strbuf *out, const struct sf_classes *c, size_t i)
+{
+	if (i == SF_NO_CLASS)
+		sb_adds(out, "none");
+	else
+		sb_addf(out, "%" PRIu64, c->v[i]);
+}
+
+/* Names of the members of unit u, joined by ", ". */
+static void add_unit_names(struct strbuf *out, const struct sf_units *us, size_t u)
+{
+	const struct sf_unit *un = &us->v[u];
+
+	for (uint32_t k = 0; k < un->count; k++) {
+		const struct sf_member *m = &us->type->members[us->members[un->first + k]];
+		sb_addf(out, "%s%s", k ? ", " : "", *m->name ? m->name : "(anonymous)");
+	}
+}
+
+/* "M: TYPE -> NEW (F -> T bytes, holds RANGE)" */
+static void add_narrowing(struct strbuf *out, const struct sf_type *t, uint32_t member,
+			  uint64_t to)
+{
+	const struct sf_member *m = &t->members[member];
+	char range[64];
+
+	sf_narrow_range(m, to, range, sizeof(range));
+	sb_addf(out, "%s: ", m->name);
+	add_type_spelling(out, m);
+	sb_addf(out, " -> %s (%" PRIu64 " -> %" PRIu64 " byte%s, ",
+		sf_narrow_type_name(m, to), m->size, to, plural(to));
+	if (m->tclass == SF_T_POINTER)
+		sb_addf(out, "an index %s in place of the pointer)", range);
+	else
+		sb_addf(out, "holds %s)", range);
+}
+
+static void add_hole_map(struct strbuf *out, const struct sf_type *t,
+			 const struct sf_layout *l, unsigned cacheline)
+{
+	struct sf_text_opts to = { .cacheline = cacheline, .show_origin = false };
+
+	sf_render_text_type(out, t, l, &to);
+}
+
+/* ---- suggest: text --------------------------------------------------- */
+
+static void text_fit_line(struct strbuf *out, const struct sf_suggest_view *v,
+			  uint64_t size)
+{
+	struct sf_fit f;
+	uint64_t total = v->header + size;
+
+	sf_classes_fit(v->classes, total, &f);
+	if (v->header)
+		sb_addf(out, "with the %" PRIu64 "-byte header%s%s%s: %" PRIu64 " bytes, ",
+			v->header, v->header_name ? " (" : "",
+			v->header_name ? v->header_name : "", v->header_name ? ")" : "",
+			total);
+	if (f.index == SF_NO_CLASS) {
+		sb_addf(out, "above every class of ");
+		add_classes_name(out, v->classes);
+		sb_addf(out, " (%" PRIu64 " bytes over %" PRIu64 ")\n", f.to_next_lower, f.lower);
+		return;
+	}
+	sb_addf(out, "class %" PRIu64 " of ", f.cls);
+	add_classes_name(out, v->classes);
+	sb_addf(out, " (%" PRIu64 " byte%s lost)", f.waste, plural(f.waste));
+	if (f.has_lower)
+		sb_addf(out, "; class %" PRIu64 " is %" PRIu64 " byte%s away\n", f.lower,
+			f.to_next_lower, plural(f.to_next_lower));
+	else
+		sb_adds(out, "; the smallest class\n");
+}
+
+static void text_header(struct strbuf *out, const struct sf_suggest_view *v)
+{
+	const struct sf_type *t = v->type;
+	const struct sf_layout *l = v->type_layout;
+
+	sb_addf(out, "%s %s: %" PRIu64 " bytes, ", sf_kind_name(t->kind), t->name, t->size);
+	if (l->nholes)
+		sb_addf(out, "%u hole%s (%" PRIu64 " byte%s), ", l->nholes,
+			plural(l->nholes), l->sum_holes, plural(l->sum_holes));
+	else
+		sb_adds(out, "no hole, ");
+	if (l->padding)
+		sb_addf(out, "%" PRIu64 " byte%s of padding\n", l->padding, plural(l->padding));
+	else
+		sb_adds(out, "no padding\n");
+	if (v->classes)
+		text_fit_line(out, v, t->size);
+}
+
+static void text_applied(struct strbuf *out, const struct sf_suggest_view *v)
+{
+	for (size_t i = 0; i < v->napplied; i++) {
+		sb_adds(out, "narrowed: ");
+		add_narrowing(out, v->type, v->applied[i].member, v->applied[i].bytes);
+		sb_addch(out, '\n');
+	}
+	if (v->napplied)
+		sb_addf(out, "in place (declarations unchanged): %" PRIu64 " bytes\n",
+			v->base->size);
+}
+
+static void text_inexact(struct strbuf *out, const struct sf_units *us)
+{
+	sb_addf(out, "  (%zu placement units: beyond the exact search of %d, the "
+		"fewest moves found by a heuristic)\n", us->n, SF_REORDER_EXACT_MAX);
+}
+
+static void text_reorder(struct strbuf *out, const struct sf_suggest_view *v)
+{
+	const struct sf_reorder *r = v->reorder;
+	const struct sf_units *us = v->units;
+	uint64_t cur = v->base->size;
+
+	if (us->is_union) {
+		sb_adds(out, "\nreorder: the members of a union all start at offset 0; "
+			"their order does not matter\n");
+		return;
+	}
+	if (r->size >= cur) {
+		sb_addf(out, "\nreorder: no order of these members is smaller than %" PRIu64
+			" bytes; nothing to move\n", cur);
+		if (!r->exact)
+			text_inexact(out, us);
+		return;
+	}
+	sb_addf(out, "\nreorder: %" PRIu64 " -> %" PRIu64 " bytes (saves %" PRIu64
+		"), %u move%s:", cur, r->size, cur - r->size, r->moves, plural(r->moves));
+	for (size_t p = 0, k = 0; p < r->n; p++) {
+		size_t u = r->order[p];
+		if (!r->moved[u])
+			continue;
+		sb_adds(out, k++ ? ", " : " ");
+		add_unit_names(out, us, u);
+		if (us->v[u].offset == r->offset[u])
+			sb_addf(out, " (stays at %" PRIu64 ")", r->offset[u]);
+		else
+			sb_addf(out, " (%" PRIu64 " -> %" PRIu64 ")", us->v[u].offset, r->offset[u]);
+	}
+	sb_addch(out, '\n');
+	if (!r->exact)
+		text_inexact(out, us);
+	if (v->classes)
+		text_fit_line(out, v, r->size);
+	if (v->proposed) {
+		sb_addch(out, '\n');
+		add_hole_map(out, v->proposed, v->proposed_layout, v->cacheline);
+	}
+}
+
+/* The hole of l that [off, off + size) falls in, or NULL. */
+static const struct sf_hole *in_hole(const struct sf_layout *l, uint64_t off, uint64_t size)
+{
+	for (uint32_t i = 0; l && i < l->nholes; i++)
+		if (off >= l->holes[i].offset &&
+		    off + size <= l->holes[i].offset + l->holes[i].size)
+			return &l->holes[i];
+	return NULL;
+}
+
+/* ", entries_start goes into the hole at offset 3 (was 24)" */
+static void text_where(struct strbuf *out, const struct sf_suggest_view *v,
+		       const struct sf_narrowing *nw, uint32_t k)
+{
+	const struct sf_member *m = &v->base->members[nw->member[k]];
+	const struct sf_hole *h = in_hole(v->base_layout, nw->offset[k], nw->to[k]);
+
+	sb_addf(out, ", %s ", nw->n > 1 ? m->name : "it");
+	if (nw->offset[k] == m->offset)
+		sb_addf(out, "stays at offset %" PRIu64, m->offset);
+	else if (h)
+		sb_addf(out, "goes into the hole at offset %" PRIu64 " (was %" PRIu64 ")",
+			h->offset, m->offset);
+	else
+		sb_addf(out, "goes to offset %" PRIu64 " (was %" PRIu64 ")", nw->offset[k],
+			m->offset);
+}
+
+static void text_one_narrowing(struct strbuf *out, const struct sf_suggest_view *v,
+			       const struct sf_narrowing *nw, size_t rank)
+{
+	const struct sf_type *b = v->base;
+	uint64_t cur = v->type->size;
+
+	sb_addf(out, "  %zu. ", rank);
+	for (uint32_t k = 0; k < nw->n; k++) {
+		if (k)
+			sb_adds(out, "\n     + ");
+		add_narrowing(out, b, nw->member[k], nw->to[k]);
+	}
+	sb_addf(out, "\n     %" PRIu64 " -> %" PRIu64 " bytes (saves %" PRIu64, cur,
+		nw->size, nw->saved);
+	if (v->reorder->size < b->size || v->napplied)
+		sb_addf(out, "; without it: %" PRIu64, v->reorder->size < b->size ?
+			v->reorder->size : b->size);
+	sb_adds(out, ")");
+	for (uint32_t k = 0; k < nw->n; k++)
+		text_where(out, v, nw, k);
+	sb_addf(out, "; %u move%s", nw->moves, plural(nw->moves));
+	if (v->classes) {
+		sb_adds(out, "\n     ");
+		if (v->header)
+			sb_addf(out, "header + struct %" PRIu64 " -> %" PRIu64 ": ",
+				v->header + cur, v->header + nw->size);
+		sb_adds(out, "class ");
+		text_class(out, v->classes, nw->class_before);
+		sb_adds(out, " -> ");
+		text_class(out, v->classes, nw->class_after);
+	}
+	if (!nw->exact)
+		sb_adds(out, " (placement by heuristic)");
+	sb_addch(out, '\n');
+}
+
+static void text_narrowings(struct strbuf *out, const struct sf_suggest_view *v)
+{
+	const struct sf_narrow_result *nr = v->narrow;
+	size_t singles = 0, pairs = 0, rank = 0;
+
+	for (size_t i = 0; i < nr->n; i++) {
+		singles += nr->v[i].n == 1;
+		pairs += nr->v[i].n == 2;
+	}
+	if (!singles) {
+		sb_adds(out, "\nnarrowings: narrowing one member saves no byte");
+		sb_adds(out, nr->pairs_searched && !pairs ?
+			", nor does a pair reach a smaller class\n" : "\n");
+	} else {
+		sb_adds(out, "\nnarrowings that save bytes, best first (structfit cannot know "
+			"the values a member\nholds: check that every value fits the range "
+			"given):\n");
+		for (size_t i = 0; i < nr->n; i++)
+			if (nr->v[i].n == 1)
+				text_one_narrowing(out, v, &nr->v[i], ++rank);
+	}
+	if (pairs) {
+		sb_adds(out, "\nno single narrowing reaches a smaller class; pairs that do:\n");
+		for (size_t i = 0; i < nr->n; i++)
+			if (nr->v[i].n == 2)
+				text_one_narrowing(out, v, &nr->v[i], ++rank);
+	}
+	if (v->best && nr->n) {
+		const struct sf_narrowing *nw = &nr->v[0];
+		sb_addf(out, "\n%s %s with ", sf_kind_name(v->base->kind), v->base->name);
+		for (uint32_t k = 0; k < nw->n; k++)
+			sb_addf(out, "%s%s as %s", k ? " and " : "",
+				v->base->members[nw->member[k]].name,
+				sf_narrow_type_name(&v->base->members[nw->member[k]], nw->to[k]));
+		sb_adds(out, ", placed for the fewest moves:\n");
+		add_hole_map(out, v->best, v->best_layout, v->cacheline);
+	}
+}
+
+void sf_render_suggest_text(struct strbuf *out, const struct sf_suggest_view *v)
+{
+	text_header(out, v);
+	text_applied(out, v);
+	if (!v->reorder) {
+		sb_addf(out, "\nnothing proposed: this layout is not what the C rules give for "
+			"its members\n(packed or aligned attributes, C++ tail padding?), so "
+			"structfit cannot tell\nwhat another order or width would give\n");
+		return;
+	}
+	text_reorder(out, v);
+	text_narrowings(out, v);
+}
+
+/* ---- suggest: JSON --------------------------------------------------- */
+
+static void json_narrow_item(struct strbuf *out, const struct sf_type *t,
+			     uint32_t member, uint64_t to)
+{
+	const struct sf_member *m = &t->members[member];
+	char range[64];
+
+	sf_narrow_range(m, to, range, sizeof(range));
+	sb_adds(out, "\"member\":");
+	sb_add_json_str(out, m->name);
+	sb_addf(out, ",\"from\":%" PRIu64 ",\"to\":%" PRIu64 ",\"type\":", m->size, to);
+	sb_add_json_str(out, sf_narrow_type_name(m, to));
+	sb_adds(out, ",\"range\":");
+	sb_add_json_str(out, range);
+}
+
+static void json_reorder(struct strbuf *out, const struct sf_suggest_view *v)
+{
+	const struct sf_reorder *r = v->reorder;
+	const struct sf_units *us = v->units;
+	bool smaller = r->size < v->base->size;
+	uint64_t size = smaller ? r->size : v->base->size;
+
+	sb_addf(out, "\"reorder\":{\"size\":%" PRIu64 ",\"saved\":%" PRIu64
+		",\"moves\":%u,\"order\":[", size, v->base->size - size,
+		smaller ? r->moves : 0);
+	size_t k = 0;
+	for (size_t p = 0; p < r->n; p++) {
+		const struct sf_unit *u = &us->v[smaller ? r->order[p] : p];
+		for (uint32_t j = 0; j < u->count; j++) {
+			sb_adds(out, k++ ? "," : "");
+			sb_add_json_str(out, us->type->members[us->members[u->first + j]].name);
+		}
+	}
+	if (us->flex != UINT32_MAX) {
+		sb_adds(out, k ? "," : "");
+		sb_add_json_str(out, us->type->members[us->flex].name);
+	}
+	sb_adds(out, "],\"moved\":[");
+	k = 0;
+	for (size_t p = 0; smaller && p < r->n; p++) {
+		size_t u = r->order[p];
+		if (!r->moved[u])
+			continue;
+		sb_adds(out, k++ ? ",{\"members\":[" : "{\"members\":[");
+		for (uint32_t j = 0; j < us->v[u].count; j++) {
+			sb_adds(out, j ? "," : "");
+			sb_add_json_str(out, us->type->members[us->members[us->v[u].first + j]].name);
+		}
+		sb_addf(out, "],\"from\":%" PRIu64 ",\"to\":%" PRIu64 "}", us->v[u].offset,
+			r->offset[u]);
+	}
+	sb_addf(out, "],\"exact\":%s,\"class\":", r->exact ? "true" : "false");
+	json_class(out, v->classes, v->classes ?
+		   sf_classes_find(v->classes, v->header + size) : SF_NO_CLASS);
+	sb_adds(out, "}");
+}
+
+static void json_narrowing_common(struct strbuf *out, const struct sf_suggest_view *v,
+				  const struct sf_narrowing *nw)
+{
+	sb_addf(out, ",\"size\":%" PRIu64 ",\"saved\":%" PRIu64 ",\"moves\":%u"
+		",\"class_before\":", nw->size, nw->saved, nw->moves);
+	json_class(out, v->classes, nw->class_before);
+	sb_adds(out, ",\"class_after\":");
+	json_class(out, v->classes, nw->class_after);
+	sb_addf(out, ",\"exact\":%s}", nw->exact ? "true" : "false");
+}
+
+static void json_narrowings(struct strbuf *out, const struct sf_suggest_view *v)
+{
+	const struct sf_narrow_result *nr = v->narrow;
+	size_t k = 0;
+
+	sb_adds(out, ",\"narrowings\":[");
+	for (size_t i = 0; nr && i < nr->n; i++) {
+		const struct sf_narrowing *nw = &nr->v[i];
+		if (nw->n != 1)
+			continue;
+		sb_adds(out, k++ ? ",\n{" : "\n{");
+		json_narrow_item(out, v->base, nw->member[0], nw->to[0]);
+		sb_addf(out, ",\"offset\":%" PRIu64 ",\"was\":%" PRIu64, nw->offset[0],
+			v->base->members[nw->member[0]].offset);
+		json_narrowing_common(out, v, nw);
+	}
+	sb_addf(out, "],\n\"pairs_searched\":%s,\"pairs\":[",
+		nr && nr->pairs_searched ? "true" : "false");
+	k = 0;
+	for (size_t i = 0; nr && i < nr->n; i++) {
+		const struct sf_narrowing *nw = &nr->v[i];
+		if (nw->n != 2)
+			continue;
+		sb_adds(out, k++ ? ",\n{\"narrow\":[" : "\n{\"narrow\":[");
+		for (uint32_t j = 0; j < 2; j++) {
+			sb_adds(out, j ? ",{" : "{");
+			json_narrow_item(out, v->base, nw->member[j], nw->to[j]);
+			sb_addf(out, ",\"offset\":%" PRIu64 ",\"was\":%" PRIu64 "}",
+				nw->offset[j], v->base->members[nw->member[j]].offset);
+		}
+		sb_adds(out, "]");
+		json_narrowing_common(out, v, nw);
+	}
+	sb_adds(out, "]");
+}
+
+void sf_render_suggest_json(struct strbuf *out, const struct sf_suggest_view *v)
+{
+	const struct sf_type *t = v->type;
+
+	sb_adds(out, "{\"type\":");
+	sb_add_json_str(out, t->name);
+	sb_addf(out, ",\"kind\":\"%s\",\"size\":%" PRIu64 ",\"align\":%u,\"header\":%" PRIu64
+		",\"header_name\":", sf_kind_name(t->kind), t->size, t->align, v->header);
+	if (v->header_name)
+		sb_add_json_str(out, v->header_name);
+	else
+		sb_adds(out, "null");
+	sb_adds(out, ",\"classes\":");
+	json_classes_name(out, v->classes);
+	sb_adds(out, ",\"class\":");
+	json_class(out, v->classes, v->classes ?
+		   sf_classes_find(v->classes, v->header + t->size) : SF_NO_CLASS);
+	sb_addf(out, ",\"modeled\":%s,\"applied\":[", v->reorder ? "true" : "false");
+	for (size_t i = 0; i < v->napplied; i++) {
+		sb_adds(out, i ? ",{" : "{");
+		json_narrow_item(out, t, v->applied[i].member, v->applied[i].bytes);
+		sb_adds(out, "}");
+	}
+	sb_addf(out, "],\"base_size\":%" PRIu64 ",\n", v->base->size);
+	if (v->reorder)
+		json_reorder(out, v);
+	else
+		sb_adds(out, "\"reorder\":null");
+	json_narrowings(out, v);
+	sb_adds(out, "}\n");
+}
+
+/* ---- fit ------------------------------------------------------------- */
+
+static void text_fit_sum(struct strbuf *out, const struct sf_fit_view *v)
+{
+	for (size_t i = 0; i < v->nitems; i++)
+		sb_addf(out, "%s%s %" PRIu64, i ? " + " : "", v->items[i].name,
+			v->items[i].size);
+	if (v->overhead)
+		sb_addf(out, " + overhead %" PRIu64, v->overhead);
+	if (v->nitems > 1 || v->overhead)
+		sb_addf(out, " = %" PRIu64, v->fit->size);
+	sb_addf(out, " byte%s\n", plural(v->fit->size));
+	for (size_t i = 0; i < v->nitems; i++) {
+		const struct sf_fit_item *it = &v->items[i];
+		if (!it->nnarrowed && !it->reordered)
+			continue;
+		sb_addf(out, "  %s: %" PRIu64 " bytes as declared; ", it->name,
+			it->declared_size);
+		for (size_t k = 0; k < it->nnarrowed; k++) {
+			const struct sf_member *m = &it->type->members[it->narrowed[k].member];
+			sb_addf(out, "%s%s as %s", k ? ", " : "", m->name,
+				sf_narrow_type_name(m, it->narrowed[k].bytes));
+		}
+		if (it->reordered)
+			sb_addf(out, "%sreordered", it->nnarrowed ? ", " : "");
+		else if (it->nnarrowed)
+			sb_adds(out, " in place");
+		sb_addch(out, '\n');
+	}
+}
+
+void sf_render_fit_text(struct strbuf *out, const struct sf_fit_view *v)
+{
+	const struct sf_fit *f = v->fit;
+
+	text_fit_sum(out, v);
+	if (f->index == SF_NO_CLASS) {
+		sb_adds(out, "no class: larger than every class of ");
+		add_classes_name(out, v->classes);
+		sb_addf(out, " (%" PRIu64 " bytes over the largest, %" PRIu64 ")\n",
+			f->to_next_lower, f->lower);
+	} else {
+		sb_addf(out, "class %" PRIu64 " of ", f->cls);
+		add_classes_name(out, v->classes);
+		sb_addf(out, ": %" PRIu64 " byte%s lost to rounding (%.1f%%)\n", f->waste,
+			plural(f->waste), f->cls ? 100.0 * (double)f->waste / (double)f->cls : 0.0);
+		if (f->has_lower)
+			sb_addf(out, "next smaller class %" PRIu64 ": %" PRIu64 " byte%s to go\n",
+				f->lower, f->to_next_lower, plural(f->to_next_lower));
+		else
+			sb_adds(out, "already the smallest class\n");
+	}
+	if (v->count) {
+		uint64_t each = f->index == SF_NO_CLASS ? f->size : f->cls;
+		sf_add_thousands(out, v->count);
+		sb_addf(out, " instance%s: ", plural(v->count));
+		sf_add_bytes_human(out, v->count * each);
+		if (f->index != SF_NO_CLASS) {
+			sb_adds(out, ", ");
+			sf_add_bytes_human(out, v->count * f->waste);
+			sb_adds(out, " lost to rounding");
+		}
+		sb_addch(out, '\n');
+	}
+}
+
+void sf_render_fit_json(struct strbuf *out, const struct sf_fit_view *v)
+{
+	const struct sf_fit *f = v->fit;
+
+	sb_adds(out, "{\"types\":[");
+	for (size_t i = 0; i < v->nitems; i++) {
+		const struct sf_fit_item *it = &v->items[i];
+		sb_adds(out, i ? ",{\"name\":" : "{\"name\":");
+		sb_add_json_str(out, it->name);
+		sb_addf(out, ",\"size\":%" PRIu64 ",\"declared_size\":%" PRIu64
+			",\"narrowed\":[", it->size, it->declared_size);
+		for (size_t k = 0; k < it->nnarrowed; k++) {
+			sb_adds(out, k ? ",{" : "{");
+			json_narrow_item(out, it->type, it->narrowed[k].member,
+					 it->narrowed[k].bytes);
+			sb_adds(out, "}");
+		}
+		sb_addf(out, "],\"reordered\":%s}", it->reordered ? "true" : "false");
+	}
+	sb_addf(out, "],\"overhead\":%" PRIu64 ",\"size\":%" PRIu64 ",\"classes\":",
+		v->overhead, f->size);
+	json_classes_name(out, v->classes);
+	sb_adds(out, ",\"class\":");
+	json_class(out, v->classes, f->index);
+	if (f->index == SF_NO_CLASS)
+		sb_adds(out, ",\"waste\":null");
+	else
+		sb_addf(out, ",\"waste\":%" PRIu64, f->waste);
+	if (f->has_lower)
+		sb_addf(out, ",\"next_lower\":%" PRIu64 ",\"to_next_lower\":%" PRIu64,
+			f->lower, f->to_next_lower);
+	else
+		sb_adds(out, ",\"next_lower\":null,\"to_next_lower\":null");
+	if (v->count) {
+		uint64_t each = f->index == SF_NO_CLASS ? f->size : f->cls;
+		sb_addf(out, ",\"count\":%" PRIu64 ",\"total_bytes\":%" PRIu64, v->count,
+			v->count * each);
+		if (f->index == SF_NO_CLASS)
+			sb_adds(out, ",\"lost_bytes\":null");
+		else
+			sb_addf(out, ",\"lost_bytes\":%" PRIu64, v->count * f->waste);
+	} else {
+		sb_adds(out, ",\"count\":null,\"total_bytes\":null,\"lost_bytes\":null");
+	}
+	sb_adds(out, "}\n");
+}
+
+/* ---- classes ---------------------------------------------------------- */
+
+/* Runs of at least this many classes an equal step apart print as
+ * "a, b, ..., z (every S)": glibc's 8,191 classes fit on one line. */
+#define RUN_MIN 6
+
+static size_t run_length(const struct sf_classes *c, size_t i)
+{
+	size_t j = i + 1;
+
+	if (j >= c->n)
+		return 1;
+	uint64_t step = c->v[j] - c->v[i];
+	while (j + 1 < c->n && c->v[j + 1] - c->v[j] == step)
+		j++;
+	return j - i + 1;
+}
+
+static void wrap_add(struct strbuf *out, size_t *col, const char *item, bool last)
+{
+	size_t len = strlen(item) + (last ? 0 : 1);
+
+	if (*col && *col + len + 1 > 76) {
+		sb_addch(out, '\n');
+		*col = 0;
+	} else if (*col) {
+		sb_addch(out, ' ');
+		(*col)++;
+	}
+	sb_adds(out, item);
+	if (!last)
+		sb_addch(out, ',');
+	*col += len;
+}
+
+void sf_render_classes_text(struct strbuf *out, const struct sf_classes *c)
+{
+	size_t col = 0;
+	char item[96];
+
+	sb_addf(out, "%s: %zu class%s; %s\n", c->name, c->n, c->n == 1 ? "" : "es",
+		c->source);
+	for (size_t i = 0; i < c->n;) {
+		size_t run = run_length(c, i);
+		if (run >= RUN_MIN) {
+			size_t e = i + run - 1;
+			snprintf(item, sizeof(item), "%" PRIu64 ", %" PRIu64 ", ..., %" PRIu64
+				 " (every %" PRIu64 ")", c->v[i], c->v[i + 1], c->v[e],
+				 c->v[i + 1] - c->v[i]);
+			i = e + 1;
+		} else {
+			snprintf(item, sizeof(item), "%" PRIu64, c->v[i]);
+			i++;
+		}
+		wrap_add(out, &col, item, i == c->n);
+	}
+	sb_addch(out, '\n');
+}
+
+void sf_render_classes_list_text(struct strbuf *out, const struct sf_classes *all,
+				 size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		sb_addf(out, "%-10s %5zu %6" PRIu64 " .. %-10" PRIu64 "  %s\n", all[i].name,
+			all[i].n, all[i].v[0], all[i].v[all[i].n - 1], all[i].source);
+}
+
+void sf_render_classes_json(struct strbuf *out, const struct sf_classes *all, size_t n)
+{
+	sb_adds(out, "{\"presets\":[");
+	for (size_t i = 0; i < n; i++) {
+		sb_adds(out, i ? ",\n{\"name\":" : "\n{\"name\":");
+		sb_add_json_str(out, all[i].name);
+		sb_adds(out, ",\"source\":");
+		sb_add_json_str(out, all[i].source);
+		sb_adds(out, ",\"classes\":[");
+		for (size_t k = 0; k < all[i].n; k++)
+			sb_addf(out, "%s%" PRIu64, k ? "," : "", all[i].v[k]);
+		sb_adds(out, "]}");
+	}
+	sb_adds(out, "]}\n");
+}

@@ -1,0 +1,104 @@
+/*
+ * suggest.h - rendering `structfit suggest` and `structfit fit` results.
+ *
+ * As everywhere in report/, nothing here computes a layout: cmd/ runs the
+ * searches of layout/reorder.h and layout/narrow.h, lays out the proposed
+ * types and computes their holes (layout/holes.h), and hands everything to
+ * these functions in one view struct; they only append text or JSON to a
+ * strbuf.  Hole maps are pahole's text (report/text.c).
+ *
+ * JSON documents (one per call, ending in a newline):
+ *
+ *   suggest: { type, kind, size, align, header, header_name, classes
+ *              (a preset name or the list "64,80"),
+ *              class, modeled, applied: [{member, from, to, type, range}],
+ *              base_size, reorder: {size, saved, moves, order: [member...],
+ *              moved: [{members, from, to}], exact, class},
+ *              narrowings: [{member, from, to, type, range, offset, was,
+ *              size, saved, moves, class_before, class_after, exact}],
+ *              pairs_searched, pairs: [{narrow: [{member, from, to, type,
+ *              range, offset}, ...], size, saved, moves, class_before,
+ *              class_after, exact}] }
+ *   fit:     { types: [{name, size, declared_size, narrowed: [...],
+ *              reordered}], overhead, size, classes, class, waste,
+ *              next_lower, to_next_lower, count, total_bytes, lost_bytes }
+ *
+ * Classes are byte counts; a class that does not exist (above the last
+ * class, or no --classes) is null.
+ */
+#ifndef SF_REPORT_SUGGEST_H
+#define SF_REPORT_SUGGEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "layout/classes.h"
+#include "layout/holes.h"
+#include "layout/model.h"
+#include "layout/narrow.h"
+#include "layout/reorder.h"
+#include "lib/strbuf.h"
+
+struct sf_suggest_view {
+	const struct sf_type *type;            /* as read from the DWARF */
+	const struct sf_layout *type_layout;   /* its holes */
+	const struct sf_narrow_req *applied;   /* --narrow, in order given */
+	size_t napplied;
+	const struct sf_type *base;            /* type with them applied in place */
+	const struct sf_layout *base_layout;   /* its holes */
+	const struct sf_units *units;          /* of base */
+	const struct sf_reorder *reorder;      /* of base; NULL when not modeled */
+	const struct sf_type *proposed;        /* base in the new order, or NULL */
+	const struct sf_layout *proposed_layout;
+	const struct sf_narrow_result *narrow; /* NULL when not modeled */
+	const struct sf_type *best;            /* narrowing #1 placed, or NULL */
+	const struct sf_layout *best_layout;
+	const struct sf_classes *classes;      /* NULL: no class lines */
+	uint64_t header;                       /* bytes in front (0: none) */
+	const char *header_name;               /* type giving them, or NULL */
+	unsigned cacheline;
+};
+
+void sf_render_suggest_text(struct strbuf *out, const struct sf_suggest_view *v);
+void sf_render_suggest_json(struct strbuf *out, const struct sf_suggest_view *v);
+
+struct sf_fit_item {
+	const char *name;                      /* as given with -t */
+	uint64_t declared_size;                /* sizeof as read */
+	uint64_t size;                         /* after --narrow / --reorder */
+	const struct sf_type *type;            /* for the narrowed members */
+	const struct sf_narrow_req *narrowed;  /* applied to this type */
+	size_t nnarrowed;
+	bool reordered;                        /* --reorder changed the size */
+};
+
+struct sf_fit_view {
+	const struct sf_fit_item *items;
+	size_t nitems;
+	uint64_t overhead;
+	const struct sf_classes *classes;
+	const struct sf_fit *fit;              /* of the total */
+	uint64_t count;                        /* instances; 0 when not given */
+};
+
+void sf_render_fit_text(struct strbuf *out, const struct sf_fit_view *v);
+void sf_render_fit_json(struct strbuf *out, const struct sf_fit_view *v);
+
+/*
+ * `structfit classes`: one preset or list (its name, source, and classes,
+ * long arithmetic runs shortened to "a, b, ..., z (every S)"), a table of
+ * presets (name, count, first .. last, source), or JSON
+ * {"presets":[{name, source, classes:[...]}]} for n class sets.
+ */
+void sf_render_classes_text(struct strbuf *out, const struct sf_classes *c);
+void sf_render_classes_list_text(struct strbuf *out, const struct sf_classes *all,
+				 size_t n);
+void sf_render_classes_json(struct strbuf *out, const struct sf_classes *all, size_t n);
+
+/* "76.3 MiB", "512 B": bytes in binary units, one decimal above 1 KiB. */
+void sf_add_bytes_human(struct strbuf *out, uint64_t bytes);
+/* "1,000,000" */
+void sf_add_thousands(struct strbuf *out, uint64_t n);
+
+#endif
