@@ -433,7 +433,11 @@ const struct sf_layout *sf_layout_nested(const struct sf_layout *l,
 	return NULL;
 }
 
-/* "struct NAME" or "class NAME" and nothing else (no pointer, array). */
+/*
+ * "struct NAME" or "class NAME" and nothing else: not a typedef of one
+ * (pahole only looks inside a member whose DWARF type is the struct
+ * itself), not a pointer, not an array.
+ */
 static const char *plain_struct_name(const struct sf_member *m)
 {
 	static const char *const prefixes[] = { "struct ", "class " };
@@ -445,12 +449,10 @@ static const char *plain_struct_name(const struct sf_member *m)
 		size_t len = strlen(prefixes[i]);
 		if (strncmp(n, prefixes[i], len) == 0) {
 			n += len;
-			break;
+			return *n && !strpbrk(n, "*&[( ") ? n : NULL;
 		}
 	}
-	if (!*n || strpbrk(n, "*&[( "))
-		return NULL;
-	return n;
+	return NULL;
 }
 
 const struct sf_type *sf_layout_lookup_in_typeset(void *typeset,

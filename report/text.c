@@ -482,7 +482,7 @@ static void cacheline_boundary(struct render *r, uint64_t offset, int indent)
 	sb_addf(r->out, "/* --- cacheline %" PRIu64 " boundary (%" PRIu64
 		" bytes) ", line, offset - pos);
 	if (pos)
-		sb_addf(r->out, "was %" PRIu64 " bytes ago ", pos);
+		sb_addf(r->out, "was %" PRIu64 " byte%s ago ", pos, plural(pos));
 	sb_adds(r->out, "--- */\n");
 	add_tabs(r->out, indent);
 	r->cacheline = line;
@@ -561,7 +561,8 @@ static int attr_len_aligned(uint32_t align)
  * pahole, whose comment column counts everything printed: one blank.
  */
 static void render_nested_member(struct render *r, const struct sf_member *m,
-				 const struct sf_layout *nl, int indent, int ts)
+				 const struct sf_layout *nl, int indent, int ts,
+				 bool flex_ok)
 {
 	const struct sf_type *nt = m->nested;
 	const char *name = m->name && m->name[0] ? m->name : NULL;
@@ -571,7 +572,7 @@ static void render_nested_member(struct render *r, const struct sf_member *m,
 		render_union(r, nt, nl, indent, ts - NESTED_SHIFT, name);
 	else
 		render_struct(r, nt, nl, indent, ts - NESTED_SHIFT, name, false);
-	sb_adds(r->out, dims);
+	pahole_dims(r->out, dims, flex_ok);
 	if (m->flags & SF_MF_ALIGNED)
 		sb_addf(r->out, " __attribute__((__aligned__(%u)))", m->align);
 	sb_addch(r->out, ';');
@@ -607,7 +608,8 @@ static void render_member(struct render *r, const struct sf_type *t,
 	if (m->nested) {
 		const struct sf_layout *nl = sf_layout_nested(l, i);
 		assert(nl);
-		render_nested_member(r, m, nl, indent, ts);
+		render_nested_member(r, m, nl, indent, ts,
+				     flex_ok && !union_member);
 		return;
 	}
 

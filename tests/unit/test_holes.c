@@ -533,6 +533,10 @@ static void test_padding_of_member_structs_from_typeset(void **state)
 	sf_layout_release(&l);
 
 	/* a pointer, a typedef or a union is not looked into (as pahole) */
+	om[0].type_name = "inner";              /* typedef struct ... inner */
+	sf_layout_compute_opts(&outer, &o, &l);
+	assert_int_equal(l.npaddings, 0);
+	sf_layout_release(&l);
 	om[0].type_name = "struct inner *";
 	sf_layout_compute_opts(&outer, &o, &l);
 	assert_int_equal(l.npaddings, 0);
