@@ -474,6 +474,32 @@ static void test_cacheline_boundaries(void **state)
 	);
 }
 
+/* struct uts { char sysname[65]; char nodename[65]; char release[65]; }; */
+static struct sf_member uts_m[] = {
+	MEM("sysname", "char", "[65]", 0, 65, 1, SF_T_ARRAY),
+	MEM("nodename", "char", "[65]", 65, 65, 1, SF_T_ARRAY),
+	MEM("release", "char", "[65]", 130, 65, 1, SF_T_ARRAY),
+};
+static const struct sf_type uts = TYPE("uts", SF_KIND_STRUCT, 195, 1, uts_m);
+
+static void test_cacheline_boundary_singular(void **state)
+{
+	(void)state;
+	expect_text(&uts,
+	/* pahole -C uts */
+		"struct uts {\n"
+		"\tchar                       sysname[65];          /*     0    65 */\n"
+		"\t/* --- cacheline 1 boundary (64 bytes) was 1 byte ago --- */\n"
+		"\tchar                       nodename[65];         /*    65    65 */\n"
+		"\t/* --- cacheline 2 boundary (128 bytes) was 2 bytes ago --- */\n"
+		"\tchar                       release[65];          /*   130    65 */\n"
+		"\n"
+		"\t/* size: 195, cachelines: 4, members: 3 */\n"
+		"\t/* last cacheline: 3 bytes */\n"
+		"};\n"
+	);
+}
+
 /* --cacheline 32 moves the boundaries and the summary. */
 static void test_cacheline_parameter(void **state)
 {
@@ -1219,6 +1245,7 @@ int main(void)
 		cmocka_unit_test(test_qualifiers_and_function_pointers),
 		cmocka_unit_test(test_cacheline_boundaries),
 		cmocka_unit_test(test_cacheline_parameter),
+		cmocka_unit_test(test_cacheline_boundary_singular),
 		cmocka_unit_test(test_union),
 		cmocka_unit_test(test_union_zero_length_array),
 		cmocka_unit_test(test_packed),
