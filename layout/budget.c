@@ -788,13 +788,12 @@ static size_t find_defs(const struct sf_typeset *ts, const char *name,
 	return k;
 }
 
+/* `what` is the problem ("type 'X' not found in a.o"), said at the rule. */
 static int not_found(const struct sf_budget *b, const struct sf_brule *r,
-		     uint32_t col, const char *what, const char *inputs,
-		     struct sf_err *err)
+		     uint32_t col, const char *what, struct sf_err *err)
 {
-	return sf_error(err, "%s:%u:%u: %s not found in %s (add 'optional' to the "
-			"rule if it may be absent)", b->path, r->line, col, what,
-			inputs);
+	return sf_error(err, "%s:%u:%u: %s (add 'optional' to the rule if it may "
+			"be absent)", b->path, r->line, col, what);
 }
 
 static int eval_single(struct sf_bresult *res, uint32_t ri,
@@ -812,9 +811,10 @@ static int eval_single(struct sf_bresult *res, uint32_t ri,
 	}
 	free(defs);
 	if (n == 0 && !r->optional) {
-		char what[300];
-		snprintf(what, sizeof(what), "type '%s'", r->terms[0].name);
-		return not_found(res->budget, r, r->terms[0].col, what, inputs, err);
+		char what[700];
+		snprintf(what, sizeof(what), "type '%s' not found in %s",
+			 r->terms[0].name, inputs);
+		return not_found(res->budget, r, r->terms[0].col, what, err);
 	}
 	res->stats[ri].skipped = n == 0;
 	return 0;
@@ -850,9 +850,10 @@ static int eval_sum(struct sf_bresult *res, uint32_t ri,
 				res->stats[ri].skipped = true;
 				return 0;
 			}
-			char what[300];
-			snprintf(what, sizeof(what), "type '%s'", r->terms[i].name);
-			return not_found(res->budget, r, r->terms[i].col, what, inputs, err);
+			char what[700];
+			snprintf(what, sizeof(what), "type '%s' not found in %s",
+				 r->terms[i].name, inputs);
+			return not_found(res->budget, r, r->terms[i].col, what, err);
 		}
 		const struct sf_type *t = largest(defs, n);
 		free(defs);
@@ -931,11 +932,12 @@ int sf_budget_eval(const struct sf_budget *b, const struct sf_typeset *ts,
 		int rc = 0;
 		if (r->is_glob) {
 			if (out->stats[ri].checked == 0 && !r->optional) {
-				char what[300];
-				snprintf(what, sizeof(what), "no type matching '%s%s%s'",
+				char what[700];
+				snprintf(what, sizeof(what), "no type in %s matches '%s%s%s'",
+					 inputs,
 					 r->glob_kind >= 0 ? sf_kind_name(r->glob_kind) : "",
 					 r->glob_kind >= 0 ? " " : "", r->glob);
-				rc = not_found(b, r, r->col, what, inputs, err);
+				rc = not_found(b, r, r->col, what, err);
 			}
 			out->stats[ri].skipped = out->stats[ri].checked == 0;
 		} else if (r->nterms == 1) {

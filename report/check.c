@@ -18,6 +18,7 @@
 #include "check.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <string.h>
 
 /* ------------------------------------------------------------ shared */
@@ -241,16 +242,18 @@ static void sarif_location(struct strbuf *out, const char *path, unsigned line,
 	sb_addf(out, "},\"region\":{\"startLine\":%u", line);
 	if (col)
 		sb_addf(out, ",\"startColumn\":%u", col);
-	sb_adds(out, "}}");
+	sb_adds(out, "}}}");   /* region, physicalLocation, location */
 }
 
 static void sarif_rules(struct strbuf *out)
 {
 	sb_adds(out, "\"rules\":[");
 	for (int p = 0; p < SF_BP_COUNT; p++) {
-		sb_addf(out, "%s{\"id\":\"budget-%s\",\"name\":\"%sBudget\","
-			"\"shortDescription\":{\"text\":", p ? "," : "",
-			sf_bprop_name(p), sf_bprop_name(p));
+		const char *name = sf_bprop_name(p);
+		/* "SizeBudget": SARIF rule names are identifiers in PascalCase */
+		sb_addf(out, "%s{\"id\":\"budget-%s\",\"name\":\"%c%sBudget\","
+			"\"shortDescription\":{\"text\":", p ? "," : "", name,
+			toupper((unsigned char)name[0]), name + 1);
 		sb_add_json_str(out, sarif_help[p]);
 		sb_adds(out, "},\"defaultConfiguration\":{\"level\":\"error\"}}");
 	}

@@ -494,7 +494,8 @@ static void test_eval_not_found(void **state)
 
 	b = parse_ok("\n  struct zz_* size <= 48\n");
 	assert_int_equal(sf_budget_eval(b, ts, "model.o", &res, &err), -1);
-	assert_non_null(strstr(err.msg, "b.txt:2:3: no type matching 'struct zz_*'"));
+	assert_string_equal(err.msg, "b.txt:2:3: no type in model.o matches 'struct zz_*' "
+			    "(add 'optional' to the rule if it may be absent)");
 	sf_budget_free(b);
 
 	eval_ok("nosuch size <= 1 optional\n"
