@@ -427,6 +427,9 @@ struct render {
 	uint64_t cl;             /* cacheline size */
 	uint64_t cacheline;      /* index of the cacheline last announced */
 	int name_spacing;
+	/* inside a union, at any depth: pahole's conf->union_member is
+	 * inherited by nested structs, so their flexible arrays print "[0]" */
+	bool in_union;
 };
 
 /* Cursor over a layout's per-member notes, all sorted by member index. */
@@ -909,7 +912,7 @@ static void render_struct(struct render *r, const struct sf_type *t,
 			newline = 0;
 		}
 		add_tabs(sb, inner);
-		render_member(r, t, l, i, inner, ts, false,
+		render_member(r, t, l, i, inner, ts, r->in_union,
 			      i + 1 == t->nmembers && lm != NULL);
 		hole_comments(r, &n, i, inner, &newline, &bit_hole);
 		sb_addch(sb, '\n');
@@ -937,7 +940,9 @@ static void render_union(struct render *r, const struct sf_type *t,
 			 const char *suffix)
 {
 	uint64_t start_line = r->cacheline;
+	bool was_in_union = r->in_union;
 
+	r->in_union = true;
 	header(r->out, t);
 	for (uint32_t i = 0; i < t->nmembers; i++) {
 		add_tabs(r->out, indent + 1);
@@ -946,6 +951,7 @@ static void render_union(struct render *r, const struct sf_type *t,
 		/* every member starts over from the union's cacheline */
 		r->cacheline = start_line;
 	}
+	r->in_union = was_in_union;
 	if (indent == 0)
 		structfit_notes(r, t, indent + 1);
 	add_tabs(r->out, indent);

@@ -993,6 +993,73 @@ static void test_nested_attributes(void **state)
 	);
 }
 
+/*
+ * The kernel's DECLARE_FLEX_ARRAY inside a union: pahole prints "[0]" for
+ * a flexible array anywhere below a union, even as the last member of a
+ * struct in it.
+ * struct fx { int n; union {
+ *   struct { struct { } __empty_ptr; void *ptr[]; };
+ *   struct { struct { } __empty_v; long v[]; }; }; };
+ */
+static struct sf_member fx_none_m[1];
+static const struct sf_type fx_empty = { .name = "", .kind = SF_KIND_STRUCT,
+					 .size = 0, .align = 1,
+					 .members = fx_none_m, .nmembers = 0 };
+static struct sf_member fx_a_m[] = {
+	NEST("__empty_ptr", 8, 0, 1, SF_T_STRUCT, &fx_empty),
+	{ .name = "ptr", .type_name = "void *", .type_suffix = "[]",
+	  .offset = 8, .size = 0, .align = 8, .tclass = SF_T_ARRAY,
+	  .flags = SF_MF_FLEX_ARRAY },
+};
+static const struct sf_type fx_a = TYPE("", SF_KIND_STRUCT, 0, 8, fx_a_m);
+static struct sf_member fx_b_m[] = {
+	NEST("__empty_v", 8, 0, 1, SF_T_STRUCT, &fx_empty),
+	{ .name = "v", .type_name = "long int", .type_suffix = "[]",
+	  .offset = 8, .size = 0, .align = 8, .tclass = SF_T_ARRAY,
+	  .flags = SF_MF_FLEX_ARRAY },
+};
+static const struct sf_type fx_b = TYPE("", SF_KIND_STRUCT, 0, 8, fx_b_m);
+static struct sf_member fx_u_m[] = {
+	NEST("", 8, 0, 8, SF_T_STRUCT, &fx_a),
+	NEST("", 8, 0, 8, SF_T_STRUCT, &fx_b),
+};
+static const struct sf_type fx_u = TYPE("", SF_KIND_UNION, 0, 8, fx_u_m);
+static struct sf_member fx_m[] = {
+	MEM("n", "int", "", 0, 4, 4, SF_T_INT),
+	NEST("", 8, 0, 8, SF_T_UNION, &fx_u),
+};
+static const struct sf_type fx = TYPE("fx", SF_KIND_STRUCT, 8, 8, fx_m);
+
+static void test_flexible_arrays_below_a_union(void **state)
+{
+	(void)state;
+	expect_text(&fx,
+	/* pahole -C fx */
+		"struct fx {\n"
+		"\tint                        n;                    /*     0     4 */\n"
+		"\n"
+		"\t/* XXX 4 bytes hole, try to pack */\n"
+		"\n"
+		"\tunion {\n"
+		"\t\tstruct {\n"
+		"\t\t\tstruct {\n"
+		"\t\t\t} __empty_ptr;                   /*     8     0 */\n"
+		"\t\t\tvoid *     ptr[0];               /*     8     0 */\n"
+		"\t\t};                                       /*     8     0 */\n"
+		"\t\tstruct {\n"
+		"\t\t\tstruct {\n"
+		"\t\t\t} __empty_v;                     /*     8     0 */\n"
+		"\t\t\tlong int   v[0];                 /*     8     0 */\n"
+		"\t\t};                                       /*     8     0 */\n"
+		"\t};                                               /*     8     0 */\n"
+		"\n"
+		"\t/* size: 8, cachelines: 1, members: 2 */\n"
+		"\t/* sum members: 4, holes: 1, sum holes: 4 */\n"
+		"\t/* last cacheline: 8 bytes */\n"
+		"};\n"
+	);
+}
+
 /* struct onlyflex { char fa[0]; }; struct zmid { int a; char z[0]; int b; }; */
 static struct sf_member onlyflex_m[] = {
 	{ .name = "fa", .type_name = "char", .type_suffix = "[0]", .offset = 0,
@@ -1257,6 +1324,7 @@ int main(void)
 		cmocka_unit_test(test_nested_two_levels),
 		cmocka_unit_test(test_array_of_anonymous_structs),
 		cmocka_unit_test(test_nested_attributes),
+		cmocka_unit_test(test_flexible_arrays_below_a_union),
 		cmocka_unit_test(test_zero_length_arrays),
 		cmocka_unit_test(test_long_names_and_skipped_cachelines),
 		cmocka_unit_test(test_force_padding),
