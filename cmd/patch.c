@@ -304,6 +304,46 @@ static const char *below(const char *real, const char *root)
 	return real + n + 1;
 }
 
+/*
+ * path with "." and ".." components resolved lexically ("/b/build/../src/x.c"
+ * -> "/b/src/x.c"), as the compiler's view of the build tree; a relative
+ * path keeps leading "..".
+ */
+static char *normalize(const char *path)
+{
+	struct strbuf out = STRBUF_INIT;
+	size_t *starts = NULL, n = 0, cap = 0;
+	const char *s = path;
+	bool abs = path[0] == '/';
+
+	if (abs)
+		sb_addch(&out, '/');
+	while (*s) {
+		while (*s == '/')
+			s++;
+		const char *e = strchr(s, '/');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+		if (len == 0)
+			break;
+		if (len == 1 && s[0] == '.') {
+			/* nothing */
+		} else if (len == 2 && s[0] == '.' && s[1] == '.' && n) {
+			sb_setlen(&out, starts[--n]);
+		} else if (len == 2 && s[0] == '.' && s[1] == '.' && abs) {
+			/* "/.." is "/" */
+		} else {
+			SF_GROW(starts, n, cap);
+			starts[n++] = out.len;
+			if (out.len && out.buf[out.len - 1] != '/')
+				sb_addch(&out, '/');
+			sb_add(&out, s, len);
+		}
+		s += len;
+	}
+	free(starts);
+	return sb_detach(&out);
+}
+
 struct source {
 	char *path;     /* real path of the file */
 	char *rel;      /* relative to the source root: the diff's path */
@@ -318,15 +358,17 @@ static int find_source(const struct sf_type *t, const char *root_opt,
 		       struct source *src)
 {
 	const char *root = root_opt ? root_opt : ".";
-	const char *df = t->decl_file;
 	char rootreal[PATH_MAX], real[PATH_MAX];
 	char *cand = NULL;
 
 	if (!realpath(root, rootreal))
 		return sf_die_usage("%s: source root: %s", root, strerror(errno));
-	if (!df || !df[0])
+	if (!t->decl_file || !t->decl_file[0])
 		return sf_die_usage("struct %s: the DWARF names no source file for it",
 				    t->name);
+	char *norm = normalize(t->decl_file);
+	const char *df = norm;
+	int rc = 0;
 	if (df[0] != '/') {
 		cand = join(rootreal, df);
 		if (!is_file(cand)) {
@@ -336,9 +378,10 @@ static int find_source(const struct sf_type *t, const char *root_opt,
 	} else if (is_file(df) && realpath(df, real) && below(real, rootreal)) {
 		cand = sf_xstrdup(real);
 	}
+	/* the build ran elsewhere: the longest tail found under the root */
 	for (const char *s = df; !cand && (s = strchr(s, '/')); s++) {
-		if (!s[1])
-			break;
+		if (!s[1] || !strncmp(s + 1, "../", 3))
+			continue;
 		char *c = join(rootreal, s + 1);
 		if (is_file(c))
 			cand = c;
@@ -347,25 +390,24 @@ static int find_source(const struct sf_type *t, const char *root_opt,
 	}
 	if (!cand) {
 		if (df[0] == '/' && is_file(df) && !root_opt)
-			return sf_die_usage("%s: outside the source root %s; run from the "
-					    "source tree or pass --source-root DIR", df,
-					    rootreal);
-		return sf_die_usage("%s: source file of struct %s not found (looked "
-				    "under %s)", df, t->name, rootreal);
-	}
-	if (!realpath(cand, real)) {
-		int e = errno;
-		free(cand);
-		return sf_die_usage("%s: %s", df, strerror(e));
+			rc = sf_die_usage("%s: outside the source root %s; run from the "
+					  "source tree or pass --source-root DIR", df,
+					  rootreal);
+		else
+			rc = sf_die_usage("%s: source file of struct %s not found (looked "
+					  "under %s)", df, t->name, rootreal);
+	} else if (!realpath(cand, real)) {
+		rc = sf_die_usage("%s: %s", cand, strerror(errno));
+	} else if (!below(real, rootreal)) {
+		rc = sf_die_usage("%s: outside the source root %s; pass --source-root DIR",
+				  real, rootreal);
+	} else {
+		src->path = sf_xstrdup(real);
+		src->rel = sf_xstrdup(below(real, rootreal));
 	}
 	free(cand);
-	const char *rel = below(real, rootreal);
-	if (!rel)
-		return sf_die_usage("%s: outside the source root %s; pass --source-root DIR",
-				    real, rootreal);
-	src->path = sf_xstrdup(real);
-	src->rel = sf_xstrdup(rel);
-	return 0;
+	free(norm);
+	return rc;
 }
 
 /* The whole file into sb; a text file only. */

@@ -1334,6 +1334,7 @@ struct emit {
 	const struct sf_type *t;
 	const struct sf_srcpatch_plan *plan;
 	const uint32_t *narrow_to;   /* per member: new bytes, 0 = unchanged */
+	const uint8_t *kept;         /* per member: stays in place (not moved) */
 	const char *eol;
 	int have_stdint;
 	struct strbuf *out;
@@ -1539,6 +1540,19 @@ static const struct unit *unit_of(const struct parse *p, uint32_t m)
 	return NULL;
 }
 
+/*
+ * The member whose line the comment lines above a split unit stay with:
+ * the first one that does not move (so a comment describing several
+ * members stays where it was), else the first.
+ */
+static uint32_t lead_owner(const struct emit *e, const struct unit *u)
+{
+	for (uint32_t i = 0; i < u->nm; i++)
+		if (e->kept[u->m0 + i])
+			return u->m0 + i;
+	return u->m0;
+}
+
 /* One member on a line of its own. */
 static int emit_piece(struct emit *e, uint32_t member)
 {
@@ -1565,7 +1579,7 @@ static int emit_piece(struct emit *e, uint32_t member)
 			return sf_error(e->x->err, "%s: struct %s: a comment ends on line %u "
 					"before a member that must move; put it on lines "
 					"of its own", e->x->path, e->x->tname, d->line0);
-	if (member == u->m0 && u->code0 > u->l0)
+	if (member == lead_owner(e, u) && u->code0 > u->l0)
 		emit_lines(e, u->l0, u->code0 - 1);
 	decl_comments(lx, d, &p->dtors[d->d0],
 		      dt->decl ? p->decls[dt->decl - 1].post_end : lx->code[p->open_ci] + 1,
@@ -1691,6 +1705,39 @@ static int emit_body(struct emit *e)
 	}
 	free(fb);
 	return rc;
+}
+
+/*
+ * The members that do not move: a longest increasing subsequence of the
+ * old indexes in the new order (the same "kept" as reorder.h's moves).
+ * O(n log n) patience sorting with back links.
+ */
+static uint8_t *kept_members(const struct sf_srcpatch_plan *plan, uint32_t n)
+{
+	uint8_t *kept = sf_xcalloc(n + 1, 1);
+	uint32_t *tail = sf_xcalloc(n + 1, sizeof(uint32_t));  /* positions */
+	uint32_t *prev = sf_xcalloc(n + 1, sizeof(uint32_t));
+	uint32_t len = 0;
+
+	for (uint32_t i = 0; i < plan->norder; i++) {
+		uint32_t lo = 0, hi = len, v = plan->order[i];
+		while (lo < hi) {
+			uint32_t mid = (lo + hi) / 2;
+			if (plan->order[tail[mid]] < v)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		prev[i] = lo ? tail[lo - 1] : UINT32_MAX;
+		tail[lo] = i;
+		if (lo == len)
+			len++;
+	}
+	for (uint32_t i = len ? tail[len - 1] : UINT32_MAX; i != UINT32_MAX; i = prev[i])
+		kept[plan->order[i]] = 1;
+	free(tail);
+	free(prev);
+	return kept;
 }
 
 /* ------------------------------------------------------ plan checking */
@@ -1956,7 +2003,8 @@ int sf_srcpatch_make(const char *path, const char *text, size_t len,
 	if (rc == 0) {
 		uint32_t open_line = ct_line(&x.lx, p.open_ci);
 		uint32_t close_line = ct_line(&x.lx, p.close_ci);
-		struct emit e = { &x, &p, t, plan, narrow_to,
+		uint8_t *kept = kept_members(plan, t->nmembers);
+		struct emit e = { &x, &p, t, plan, narrow_to, kept,
 				  detect_eol(&x.lx, open_line),
 				  includes_stdint(&x.lx, p.name_ci), &res, 0 };
 
@@ -1973,6 +2021,7 @@ int sf_srcpatch_make(const char *path, const char *text, size_t len,
 			info->uses_stdint = e.have_stdint;
 			info->split_decls = e.split;
 		}
+		free(kept);
 	}
 	if (rc == 0)
 		sb_add(out, res.buf, res.len);

@@ -23,8 +23,10 @@
  *      comments followed by a blank line, _Static_assert).
  *   5. Emit the new body: a unit whose members stay together, in order and
  *      unnarrowed, is copied byte for byte; any other member is written on
- *      a line of its own with its own comments and attributes.  Free lines
- *      stay after the same number of members as before.
+ *      a line of its own with its own comments and attributes (a comment
+ *      after a shared line goes to each of its members; the comment lines
+ *      above it stay with its first member that does not move).  Free
+ *      lines stay after the same number of members as before.
  *
  * Only the lines between the line of `{` and the line of `}` change.
  */

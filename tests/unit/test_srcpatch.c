@@ -195,6 +195,55 @@ static void test_shared_line_split(void **state)
 		"struct st_table example_table;\n");
 }
 
+/*
+ * The comment above a shared declaration describes all its members: it
+ * stays with the one that does not move.
+ */
+static void test_leading_comment_stays(void **state)
+{
+	(void)state;
+	static const char src[] =
+		"struct st_table {\n"
+		"\tunsigned char entry_power, bin_power, size_ind;\n"
+		"\tunsigned int rebuilds_num;\n"
+		"\tconst struct st_hash_type *type;\n"
+		"\tst_index_t num_entries;\n"
+		"\t/* Start and bound index of the entries,\n"
+		"\t   both in [0, allocated entries]. */\n"
+		"\tst_index_t entries_start, entries_bound;\n"
+		"\tstruct st_table_entry *entries;\n"
+		"};\n";
+	struct model mo;
+	build(&mo, "st_table", 48, 1, st_members, 9);
+	uint32_t order[] = { 0, 1, 2, 6, 3, 4, 5, 7, 8 };
+	struct sf_srcpatch_narrow nw = { 6, 1 };
+	expect_text(src, &mo.t, order, &nw, 1,
+		"struct st_table {\n"
+		"\tunsigned char entry_power, bin_power, size_ind;\n"
+		"\tunsigned char entries_start; /* 0..255 (was st_index_t): check that every value fits */\n"
+		"\tunsigned int rebuilds_num;\n"
+		"\tconst struct st_hash_type *type;\n"
+		"\tst_index_t num_entries;\n"
+		"\t/* Start and bound index of the entries,\n"
+		"\t   both in [0, allocated entries]. */\n"
+		"\tst_index_t entries_bound;\n"
+		"\tstruct st_table_entry *entries;\n"
+		"};\n");
+	/* when every member of the declaration moves, it goes with the first */
+	uint32_t order2[] = { 6, 7, 0, 1, 2, 3, 4, 5, 8 };
+	expect_text(src, &mo.t, order2, NULL, 0,
+		"struct st_table {\n"
+		"\t/* Start and bound index of the entries,\n"
+		"\t   both in [0, allocated entries]. */\n"
+		"\tst_index_t entries_start, entries_bound;\n"
+		"\tunsigned char entry_power, bin_power, size_ind;\n"
+		"\tunsigned int rebuilds_num;\n"
+		"\tconst struct st_hash_type *type;\n"
+		"\tst_index_t num_entries;\n"
+		"\tstruct st_table_entry *entries;\n"
+		"};\n");
+}
+
 /* The identity plan gives back the file byte for byte. */
 static void test_identity(void **state)
 {
@@ -724,6 +773,7 @@ int main(void)
 		cmocka_unit_test(test_st_table_narrow),
 		cmocka_unit_test(test_shared_line_split),
 		cmocka_unit_test(test_identity),
+		cmocka_unit_test(test_leading_comment_stays),
 		cmocka_unit_test(test_comments_move_with_members),
 		cmocka_unit_test(test_narrow_without_stdint),
 		cmocka_unit_test(test_bitfield_runs_kept),
