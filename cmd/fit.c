@@ -1,10 +1,355 @@
-/* fit.c - 'structfit fit' (not implemented yet: see the issue tracker). */
+/*
+ * fit.c - 'structfit fit': the size class one type, or the sum of several
+ * plus an overhead, lands in; the bytes lost to rounding; how far the next
+ * smaller class is; and, with --count, what that costs over N instances.
+ *
+ * A candidate layout is checked without touching the source: --narrow
+ * applies narrowings in place (layout/narrow.h: the declarations unchanged
+ * but for the member's type) and --reorder replaces each type by its best
+ * order (layout/reorder.h), exactly what `suggest` proposes.
+ */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "builtin.h"
 #include "common.h"
+#include "layout/classes.h"
+#include "layout/narrow.h"
+#include "layout/reorder.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "report/suggest.h"
+
+static const char fit_usage[] =
+	"usage: structfit fit -t NAME[+NAME...] --classes SPEC [--overhead BYTES]\n"
+	"                     [--count N] [--narrow MEMBER=BYTES]... [--reorder]\n"
+	"                     [--format text|json] FILE...\n"
+	"\n"
+	"The size class that type NAME (or the sum of the types, plus --overhead)\n"
+	"lands in, the bytes lost to rounding up to it, and how many bytes must go\n"
+	"to reach the next smaller class.\n"
+	"\n"
+	"  -t, --type NAME[+NAME]   the type, or types whose sizes add up (-t may be\n"
+	"                           repeated): e.g. RHash+st_table\n"
+	"  -c, --classes SPEC       ruby-3.3, jemalloc, glibc, mimalloc, tcmalloc,\n"
+	"                           kmalloc, cacheline, or a list 32,64,96 (required)\n"
+	"  -o, --overhead BYTES     bytes added to the sum (allocator header, ...)\n"
+	"  -N, --count N            instances: total memory and bytes lost\n"
+	"  -n, --narrow M=BYTES     fit as if member M were BYTES wide (repeatable);\n"
+	"                           TYPE.M when several types have an M\n"
+	"  -r, --reorder            fit each type in its best member order\n"
+	"  -f, --format FMT         text (default) or json\n"
+	"  -h, --help               this help\n"
+	"\n"
+	"Exit status: 0 ok, 2 usage error or unusable input.\n";
+
+struct narrow_arg {
+	const char *arg;          /* as given, for messages */
+	char *type;               /* "st_table" of "st_table.m=1", or NULL */
+	char *member;
+	uint64_t bytes;
+	bool used;
+};
+
+struct fit_opts {
+	char **names;             /* every NAME, split at '+' */
+	size_t nnames;
+	struct sf_classes classes;
+	bool have_classes;
+	uint64_t overhead;
+	uint64_t count;
+	struct narrow_arg *narrow;
+	size_t nnarrow;
+	bool reorder;
+	enum sf_format format;
+};
+
+static void add_names(struct fit_opts *o, const char *arg)
+{
+	const char *p = arg;
+
+	for (;;) {
+		const char *e = strchr(p, '+');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		o->names = sf_xreallocarray(o->names, o->nnames + 1, sizeof(*o->names));
+		o->names[o->nnames++] = sf_xstrndup(p, n);
+		if (!e)
+			break;
+		p = e + 1;
+	}
+}
+
+static int parse_narrow(const char *arg, struct fit_opts *o)
+{
+	const char *eq = strrchr(arg, '=');
+	uint64_t bytes;
+
+	if (!eq || eq == arg || sf_parse_u64(eq + 1, &bytes) < 0)
+		return sf_die_usage("--narrow: '%s' is not MEMBER=BYTES", arg);
+	struct narrow_arg a = { arg, NULL, NULL, bytes, false };
+	const char *dot = memchr(arg, '.', (size_t)(eq - arg));
+	if (dot) {
+		a.type = sf_xstrndup(arg, (size_t)(dot - arg));
+		a.member = sf_xstrndup(dot + 1, (size_t)(eq - dot - 1));
+	} else {
+		a.member = sf_xstrndup(arg, (size_t)(eq - arg));
+	}
+	o->narrow = sf_xreallocarray(o->narrow, o->nnarrow + 1, sizeof(*o->narrow));
+	o->narrow[o->nnarrow++] = a;
+	return 0;
+}
+
+static int parse_count(const char *arg, const char *opt, uint64_t *out)
+{
+	if (sf_parse_u64(arg, out) < 0 || *out > (UINT64_C(1) << 48))
+		return sf_die_usage("%s: '%s' is not a byte count below 2^48", opt, arg);
+	return 0;
+}
+
+/* 0 go on, 1 after --help, -1 after a usage error (already reported). */
+static int parse_fit_opts(int argc, char **argv, struct fit_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "type", required_argument, NULL, 't' },
+		{ "classes", required_argument, NULL, 'c' },
+		{ "overhead", required_argument, NULL, 'o' },
+		{ "count", required_argument, NULL, 'N' },
+		{ "narrow", required_argument, NULL, 'n' },
+		{ "reorder", no_argument, NULL, 'r' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sf_err err = { "" };
+	int c;
+
+	while ((c = getopt_long(argc, argv, "t:c:o:N:n:rf:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			add_names(o, optarg);
+			break;
+		case 'c':
+			if (o->have_classes)
+				sf_classes_release(&o->classes);
+			o->have_classes = false;
+			if (sf_classes_parse(optarg, &o->classes, &err) < 0)
+				return sf_die_usage("--classes: %s", err.msg), -1;
+			o->have_classes = true;
+			break;
+		case 'o':
+			if (parse_count(optarg, "--overhead", &o->overhead))
+				return -1;
+			break;
+		case 'N':
+			if (sf_parse_u64(optarg, &o->count) < 0 || o->count == 0)
+				return sf_die_usage("--count: '%s' is not a positive number",
+						    optarg), -1;
+			break;
+		case 'n':
+			if (parse_narrow(optarg, o))
+				return -1;
+			break;
+		case 'r':
+			o->reorder = true;
+			break;
+		case 'f':
+			if (sf_parse_format(optarg, 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON,
+					    &o->format) < 0)
+				return sf_die_usage("--format: '%s' is not one of text, json",
+						    optarg), -1;
+			break;
+		case 'h':
+			fputs(fit_usage, stdout);
+			return 1;
+		default:
+			fputs(fit_usage, stderr);
+			return -1;
+		}
+	}
+	if (!o->nnames)
+		return sf_die_usage("fit needs -t NAME; see 'structfit fit --help'"), -1;
+	for (size_t i = 0; i < o->nnames; i++)
+		if (!*o->names[i])
+			return sf_die_usage("-t: an empty type name"), -1;
+	if (!o->have_classes)
+		return sf_die_usage("fit needs --classes SPEC (a preset such as ruby-3.3, "
+				    "or a list 32,64,96)"), -1;
+	return 0;
+}
+
+static long member_index(const struct sf_type *t, const char *name)
+{
+	for (uint32_t i = 0; i < t->nmembers; i++)
+		if (*name && !strcmp(t->members[i].name, name))
+			return (long)i;
+	return -1;
+}
+
+static bool same_type_name(const struct sf_type *t, const char *name)
+{
+	char buf[1024];
+
+	return !strcmp(t->name, sf_bare_name(name, buf, sizeof(buf)));
+}
+
+/*
+ * Which type each --narrow applies to: the one named TYPE, or the only
+ * distinct type that has the member.  -1 after a message.
+ */
+static int place_narrowings(struct fit_opts *o, const struct sf_type **types)
+{
+	char why[160];
+
+	for (size_t k = 0; k < o->nnarrow; k++) {
+		struct narrow_arg *a = &o->narrow[k];
+		const struct sf_type *owner = NULL;
+		for (size_t i = 0; i < o->nnames; i++) {
+			const struct sf_type *t = types[i];
+			if (a->type && !same_type_name(t, a->type))
+				continue;
+			if (member_index(t, a->member) < 0 || t == owner)
+				continue;
+			if (owner && strcmp(owner->name, t->name))
+				return sf_die_usage("--narrow %s: both %s and %s have a member "
+						    "'%s'; write TYPE.%s", a->arg, owner->name,
+						    t->name, a->member, a->member), -1;
+			owner = t;
+		}
+		if (!owner)
+			return sf_die_usage("--narrow %s: no member '%s' in %s", a->arg,
+					    a->member, a->type ? a->type : "the -t types"), -1;
+		long m = member_index(owner, a->member);
+		if (sf_narrow_check(&owner->members[m], a->bytes, why, sizeof(why)) < 0)
+			return sf_die_usage("--narrow %s: %s", a->arg, why), -1;
+		for (size_t j = 0; j < k; j++)
+			if (!strcmp(o->narrow[j].member, a->member) &&
+			    (!o->narrow[j].type || !a->type ||
+			     !strcmp(o->narrow[j].type, a->type)))
+				return sf_die_usage("--narrow %s: '%s' is narrowed twice",
+						    a->arg, a->member), -1;
+	}
+	return 0;
+}
+
+/* The item for type t: narrowings that belong to it, in place or reordered. */
+static int make_item(struct fit_opts *o, const struct sf_type *t, const char *name,
+		     struct sf_typeset *arena, struct sf_fit_item *it,
+		     struct sf_narrow_req *req)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < o->nnarrow; k++) {
+		const struct narrow_arg *a = &o->narrow[k];
+		long m = member_index(t, a->member);
+		if (m < 0 || (a->type && !same_type_name(t, a->type)))
+			continue;
+		req[n++] = (struct sf_narrow_req){ (uint32_t)m, a->bytes };
+	}
+	const struct sf_type *nt = n ? sf_type_narrow(t, req, n, arena) : t;
+	*it = (struct sf_fit_item){ name, t->size, nt->size, t, req, n, false };
+	if (!o->reorder)
+		return 0;
+
+	struct sf_units orig, us;
+	sf_units_build(t, NULL, true, &orig);
+	bool modeled = orig.modeled;
+	sf_units_release(&orig);
+	if (!modeled)
+		return sf_die_usage("--reorder: %s %s: its layout is not what the C rules "
+				    "give for its members (attributes?)",
+				    sf_kind_name(t->kind), t->name), -1;
+	sf_units_build(nt, NULL, true, &us);
+	uint64_t best = sf_reorder_min_size(&us, NULL);
+	sf_units_release(&us);
+	if (best != SF_NO_FIT && best < it->size) {
+		it->size = best;
+		it->reordered = true;
+	}
+	return 0;
+}
+
+static int render(const struct fit_opts *o, const struct sf_fit_item *items,
+		  const struct sf_fit *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct sf_fit_view v = { items, o->nnames, o->overhead, &o->classes, f, o->count };
+
+	if (o->format == SF_FMT_JSON)
+		sf_render_fit_json(&sb, &v);
+	else
+		sf_render_fit_text(&sb, &v);
+	fwrite(sb.buf, 1, sb.len, stdout);
+	sb_release(&sb);
+	if (fflush(stdout) || ferror(stdout))
+		return sf_die_usage("error writing the output");
+	return SF_EXIT_OK;
+}
+
+static int run_fit(struct fit_opts *o, char **files, int nfiles)
+{
+	const char **only = sf_only_names((const char *const *)o->names, o->nnames);
+	struct sf_typeset *ts = sf_load_inputs(files, nfiles, only);
+	const struct sf_type **types = sf_xcalloc(o->nnames, sizeof(*types));
+	struct sf_fit_item *items = sf_xcalloc(o->nnames, sizeof(*items));
+	struct sf_narrow_req **reqs = sf_xcalloc(o->nnames, sizeof(*reqs));
+	int status = SF_EXIT_ERROR;
+	uint64_t total = o->overhead;
+	struct sf_fit f;
+
+	sf_free_only_names(only);
+	if (!ts)
+		goto out;
+	for (size_t i = 0; i < o->nnames; i++)
+		if (!(types[i] = sf_find_type(ts, o->names[i], files, nfiles)))
+			goto out;
+	if (place_narrowings(o, types) < 0)
+		goto out;
+	for (size_t i = 0; i < o->nnames; i++) {
+		reqs[i] = sf_xcalloc(o->nnarrow + 1, sizeof(**reqs));
+		if (make_item(o, types[i], o->names[i], ts, &items[i], reqs[i]) < 0)
+			goto out;
+		total += items[i].size;
+	}
+	sf_classes_fit(&o->classes, total, &f);
+	uint64_t each = f.index == SF_NO_CLASS ? total : f.cls;
+	if (o->count && each && o->count > UINT64_MAX / each) {
+		sf_die_usage("--count %llu: the total overflows 64 bits",
+			     (unsigned long long)o->count);
+		goto out;
+	}
+	status = render(o, items, &f);
+out:
+	for (size_t i = 0; i < o->nnames; i++)
+		free(reqs[i]);
+	free(reqs);
+	free(items);
+	free(types);
+	sf_typeset_free(ts);
+	return status;
+}
 
 int cmd_fit(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return sf_die_usage("'fit' is not implemented yet");
+	struct fit_opts o;
+	int status;
+
+	memset(&o, 0, sizeof(o));
+	int r = parse_fit_opts(argc, argv, &o);
+	if (r)
+		status = r > 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
+	else
+		status = run_fit(&o, argv + optind, argc - optind);
+	if (o.have_classes)
+		sf_classes_release(&o.classes);
+	for (size_t i = 0; i < o.nnames; i++)
+		free(o.names[i]);
+	free(o.names);
+	for (size_t k = 0; k < o.nnarrow; k++) {
+		free(o.narrow[k].type);
+		free(o.narrow[k].member);
+	}
+	free(o.narrow);
+	return status;
 }

@@ -466,8 +466,13 @@ static bool same_shape(const struct sf_unit *a, const struct sf_unit *b)
 	       (!a->bitfield || a->phases == b->phases);
 }
 
-/* Group units into shapes; returns how many; -1 if the radix overflows. */
-static long make_shapes(const struct sf_units *us, struct shape *sh, uint32_t *shape_of)
+/*
+ * Group units into shapes; returns how many.  *codes gets the number of
+ * distinct "how many of each shape" vectors (UINT64_MAX on overflow): the
+ * size DP has at least that many states to visit in the worst case.
+ */
+static size_t make_shapes(const struct sf_units *us, struct shape *sh,
+			  uint32_t *shape_of, uint64_t *codes)
 {
 	size_t ns = 0;
 	uint64_t weight = 1;
@@ -486,13 +491,17 @@ static long make_shapes(const struct sf_units *us, struct shape *sh, uint32_t *s
 		sh[s].units[sh[s].count++] = (uint32_t)u;
 		shape_of[u] = (uint32_t)s;
 	}
+	*codes = 1;
 	for (size_t s = 0; s < ns; s++) {
 		sh[s].weight = weight;
-		if (weight > UINT64_MAX / (sh[s].count + 1))
-			return -1;
+		if (weight > UINT64_MAX / (sh[s].count + 1)) {
+			*codes = UINT64_MAX;
+			break;
+		}
 		weight *= sh[s].count + 1;
+		*codes = weight;
 	}
-	return (long)ns;
+	return ns;
 }
 
 static uint32_t used_of(const struct shape *sh, uint64_t code)
@@ -539,17 +548,20 @@ static uint64_t shape_dp(const struct sf_units *us, uint64_t bound,
 	struct htab h = { NULL, 0, 0 };
 	uint64_t total = total_size(us), best = SF_NO_FIT;
 	size_t best_i = SIZE_MAX, layer_begin = 0, layer_end;
-	long ns = make_shapes(us, sh, shape_of);
+	uint64_t codes;
+	long ns = (long)make_shapes(us, sh, shape_of, &codes);
 
-	*over_budget = ns < 0;
-	if (ns >= 0) {
+	/* Far more shape vectors than the budget: the DP would only give up
+	 * after a long time (real structs rarely get here: kernel ones do). */
+	*over_budget = codes > 64 * (uint64_t)STATE_BUDGET;
+	if (!*over_budget) {
 		struct key root = { 0, 0, -1 };
 		bool fresh;
 		htab_reset(&h, 1);
 		htab_get(&h, &st, &root, &fresh);
 		st.v[0].parent = NO_UNIT;
 	}
-	for (size_t layer = 0; ns >= 0 && layer < us->n && !*over_budget; layer++) {
+	for (size_t layer = 0; layer < us->n && !*over_budget; layer++) {
 		layer_end = st.n;
 		htab_reset(&h, layer_end - layer_begin);
 		for (size_t i = layer_begin; i < layer_end && !*over_budget; i++) {
@@ -588,7 +600,7 @@ static uint64_t shape_dp(const struct sf_units *us, uint64_t bound,
 		}
 		layer_begin = layer_end;
 	}
-	if (ns >= 0 && !*over_budget) {
+	if (!*over_budget) {
 		for (size_t i = layer_begin; i < st.n; i++) {
 			uint64_t size = finish(us, st.v[i].end);
 			if (size < best) {
@@ -636,21 +648,26 @@ static void move_entry(uint32_t *order, size_t from, size_t to)
 	order[to] = x;
 }
 
+/* Trial placements a local search may make (see improve_moves). */
+#define LOCAL_BUDGET 200000
+
 /* Shrink `order` by single moves while one helps; returns its size. */
 static uint64_t local_search_size(const struct sf_units *us, uint32_t *order)
 {
 	uint64_t best = sf_units_place(us, order, NULL);
 	bool improved = true;
+	long budget = LOCAL_BUDGET;
 
-	while (improved) {
+	while (improved && budget > 0) {
 		improved = false;
-		for (size_t from = 0; from < us->n && !improved; from++) {
+		for (size_t from = 0; from < us->n && !improved && budget > 0; from++) {
 			if (us->v[order[from]].pinned)
 				continue;
 			for (size_t to = 0; to < us->n && !improved; to++) {
 				if (to == from)
 					continue;
 				move_entry(order, from, to);
+				budget--;
 				uint64_t s = sf_units_place(us, order, NULL);
 				if (s < best) {
 					best = s;
@@ -868,6 +885,52 @@ static void sorted_order(const struct sf_units *us, uint32_t *order)
 	}
 }
 
+/*
+ * The gap-filling candidate: at each step, a pinned unit whose offset has
+ * come; else the unit that leaves the smallest gap, preferring larger
+ * alignment, then size, then old order.  Handles members whose alignment
+ * exceeds their size (__aligned__(64) locks) that sorting cannot.
+ */
+static void greedy_order(const struct sf_units *us, uint32_t *order)
+{
+	bool *used = sf_xcalloc(us->n ? us->n : 1, sizeof(bool));
+	uint64_t c = 0;
+
+	for (size_t k = 0; k < us->n; k++) {
+		size_t best = SIZE_MAX;
+		uint64_t best_gap = UINT64_MAX;
+		for (size_t u = 0; u < us->n; u++) {
+			const struct sf_unit *x = &us->v[u];
+			if (used[u])
+				continue;
+			uint64_t o = next_valid(x, c);
+			if (x->pinned) {
+				if (o == x->offset) {
+					best = u;
+					break;
+				}
+				continue;
+			}
+			uint64_t gap = o - c;
+			const struct sf_unit *b = best == SIZE_MAX ? NULL : &us->v[best];
+			if (!b || gap < best_gap ||
+			    (gap == best_gap && (demand(x) > demand(b) ||
+			     (demand(x) == demand(b) && x->size > b->size)))) {
+				best = u;
+				best_gap = gap;
+			}
+		}
+		if (best == SIZE_MAX)   /* only pinned units left, none due: give up */
+			best = 0;
+		while (used[best])
+			best++;
+		used[best] = true;
+		order[k] = (uint32_t)best;
+		c = next_valid(&us->v[best], c) + us->v[best].size;
+	}
+	free(used);
+}
+
 /* Smallest size and an order reaching it (never above the current one). */
 static uint64_t smallest(const struct sf_units *us, uint32_t *order, bool *exact)
 {
@@ -880,11 +943,16 @@ static uint64_t smallest(const struct sf_units *us, uint32_t *order, bool *exact
 	*exact = true;
 	if (us->is_union || best == lower)
 		goto out;
-	sorted_order(us, cand);
-	s = sf_units_place(us, cand, NULL);
-	if (s < best) {
-		best = s;
-		memcpy(order, cand, us->n * sizeof(*order));
+	for (int pass = 0; pass < 2 && best > lower; pass++) {
+		if (pass == 0)
+			sorted_order(us, cand);
+		else
+			greedy_order(us, cand);
+		s = sf_units_place(us, cand, NULL);
+		if (s < best) {
+			best = s;
+			memcpy(order, cand, us->n * sizeof(*order));
+		}
 	}
 	if (best == lower)
 		goto out;       /* nothing can be smaller than the bytes to place */

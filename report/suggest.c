@@ -313,6 +313,30 @@ static void text_one_narrowing(struct strbuf *out, const struct sf_suggest_view 
 	sb_addch(out, '\n');
 }
 
+/* Narrowings (and pairs) listed in text; JSON lists them all. */
+#define TEXT_MAX 10
+
+static void text_list(struct strbuf *out, const struct sf_suggest_view *v,
+		      uint32_t arity, size_t *rank)
+{
+	const struct sf_narrow_result *nr = v->narrow;
+	size_t shown = 0, more = 0;
+
+	for (size_t i = 0; i < nr->n; i++) {
+		if (nr->v[i].n != arity)
+			continue;
+		if (shown == TEXT_MAX) {
+			more++;
+			continue;
+		}
+		text_one_narrowing(out, v, &nr->v[i], ++*rank);
+		shown++;
+	}
+	if (more)
+		sb_addf(out, "  ... and %zu more %s (--format json lists them all)\n", more,
+			arity == 1 ? "narrowings" : "pairs");
+}
+
 static void text_narrowings(struct strbuf *out, const struct sf_suggest_view *v)
 {
 	const struct sf_narrow_result *nr = v->narrow;
@@ -330,15 +354,11 @@ static void text_narrowings(struct strbuf *out, const struct sf_suggest_view *v)
 		sb_adds(out, "\nnarrowings that save bytes, best first (structfit cannot know "
 			"the values a member\nholds: check that every value fits the range "
 			"given):\n");
-		for (size_t i = 0; i < nr->n; i++)
-			if (nr->v[i].n == 1)
-				text_one_narrowing(out, v, &nr->v[i], ++rank);
+		text_list(out, v, 1, &rank);
 	}
 	if (pairs) {
 		sb_adds(out, "\nno single narrowing reaches a smaller class; pairs that do:\n");
-		for (size_t i = 0; i < nr->n; i++)
-			if (nr->v[i].n == 2)
-				text_one_narrowing(out, v, &nr->v[i], ++rank);
+		text_list(out, v, 2, &rank);
 	}
 	if (v->best && nr->n) {
 		const struct sf_narrowing *nw = &nr->v[0];
