@@ -780,69 +780,135 @@ static void draw_map(struct strbuf *sb, const struct map *mp)
 
 /* ---- the numbers table ---- */
 
-static void table_member_row(struct strbuf *sb, const struct sf_member *m,
-			     unsigned depth, const char *change)
+/*
+ * The table lists a type's members and gaps in offset order, and under a
+ * member whose type is defined inline (an anonymous struct, or a union
+ * defined in place) that type's members and gaps, indented, recursively:
+ * the same walk as the map's items, one level at a time.
+ */
+struct trow {
+	enum item_kind kind;
+	uint32_t idx;
+	uint64_t start;         /* bits */
+	uint32_t seq;
+};
+
+static int trow_cmp(const void *a, const void *b)
 {
-	sb_addf(sb, "<tr class=\"t-member%s%s\"><td>", depth ? " t-nested" : "", change);
-	if (sf_member_is_bitfield(m))
-		sb_addf(sb, "%" PRIu64 ":%" PRIu32 "</td><td>%" PRIu32 " %s", m->offset,
-			m->bit_offset, m->bit_size, plural(m->bit_size, "bit", "bits"));
-	else
-		sb_addf(sb, "%" PRIu64 "</td><td>%" PRIu64, m->offset, m->size);
-	sb_adds(sb, "</td><td>");
+	const struct trow *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void add_trow(struct trow **v, size_t *n, size_t *cap, enum item_kind kind,
+		     uint32_t idx, uint64_t start)
+{
+	SF_GROW(*v, *n, *cap);
+	(*v)[*n] = (struct trow){ kind, idx, start, (uint32_t)*n };
+	(*n)++;
+}
+
+static void add_indent(struct strbuf *sb, unsigned depth)
+{
 	for (unsigned d = 0; d < depth; d++)
 		sb_adds(sb, "&#160;&#160;");
-	sb_add_xml(sb, member_label(m));
-	sb_adds(sb, "</td><td>");
-	add_type_spelling(sb, m);
-	sb_adds(sb, "</td></tr>");
-	/* an anonymous struct/union's members, offsets absolute, indented */
-	if (m->nested && depth < 8)
-		for (uint32_t i = 0; i < m->nested->nmembers; i++)
-			table_member_row(sb, &m->nested->members[i], depth + 1, "");
+}
+
+static void table_rows(struct strbuf *sb, const struct map *mp, const struct sf_type *t,
+		       const struct sf_layout *l, unsigned depth)
+{
+	struct trow *v = NULL;
+	size_t n = 0, cap = 0;
+	const char *nested = depth ? " t-nested" : "";
+	uint64_t bitpad = 0;
+
+	for (uint32_t i = 0; i < t->nmembers; i++)
+		add_trow(&v, &n, &cap, IT_MEMBER, i, member_start(&t->members[i]));
+	for (uint32_t i = 0; i < l->nholes; i++)
+		add_trow(&v, &n, &cap, IT_HOLE, i, l->holes[i].offset * 8);
+	for (uint32_t i = 0; i < l->nbit_holes; i++)
+		add_trow(&v, &n, &cap, IT_BIT_HOLE, i,
+			 l->bit_holes[i].offset * 8 + l->bit_holes[i].bit_offset);
+	if (l->bit_padding) {
+		for (uint32_t i = 0; i < t->nmembers; i++)
+			if (sf_member_is_bitfield(&t->members[i]) &&
+			    member_end(&t->members[i]) > bitpad)
+				bitpad = member_end(&t->members[i]);
+		add_trow(&v, &n, &cap, IT_BIT_PADDING, 0, bitpad);
+	}
+	if (l->padding && l->padding <= l->size)
+		add_trow(&v, &n, &cap, IT_PADDING, 0, (l->base + l->size - l->padding) * 8);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), trow_cmp);
+
+	for (size_t k = 0; k < n; k++) {
+		const struct trow *r = &v[k];
+		switch (r->kind) {
+		case IT_MEMBER: {
+			const struct sf_member *m = &t->members[r->idx];
+			sb_addf(sb, "<tr class=\"t-member%s%s\"><td>", nested,
+				depth ? "" : member_change(mp, m));
+			if (sf_member_is_bitfield(m))
+				sb_addf(sb, "%" PRIu64 ":%" PRIu32 "</td><td>%" PRIu32 " %s",
+					m->offset, m->bit_offset, m->bit_size,
+					plural(m->bit_size, "bit", "bits"));
+			else
+				sb_addf(sb, "%" PRIu64 "</td><td>%" PRIu64, m->offset, m->size);
+			sb_adds(sb, "</td><td>");
+			add_indent(sb, depth);
+			sb_add_xml(sb, member_label(m));
+			sb_adds(sb, "</td><td>");
+			add_type_spelling(sb, m);
+			sb_adds(sb, "</td></tr>");
+			const struct sf_layout *nl = m->nested ? sf_layout_nested(l, r->idx) : NULL;
+			if (nl && depth < 8)
+				table_rows(sb, mp, m->nested, nl, depth + 1);
+			break;
+		}
+		case IT_HOLE: {
+			const struct sf_hole *h = &l->holes[r->idx];
+			sb_addf(sb, "<tr class=\"t-hole%s\"><td>%" PRIu64 "</td><td>%" PRIu64
+				"</td><td colspan=\"2\">", nested, h->offset, h->size);
+			add_indent(sb, depth);
+			sb_addf(sb, "hole: %" PRIu64 " %s, try to pack</td></tr>", h->size,
+				plural(h->size, "byte", "bytes"));
+			break;
+		}
+		case IT_BIT_HOLE: {
+			const struct sf_bit_hole *h = &l->bit_holes[r->idx];
+			sb_addf(sb, "<tr class=\"t-hole%s\"><td>%" PRIu64 ":%" PRIu32 "</td><td>%"
+				PRIu32 " %s</td><td colspan=\"2\">", nested, h->offset,
+				h->bit_offset, h->bits, plural(h->bits, "bit", "bits"));
+			add_indent(sb, depth);
+			sb_adds(sb, "bit hole</td></tr>");
+			break;
+		}
+		case IT_PADDING:
+			sb_addf(sb, "<tr class=\"t-padding%s\"><td>%" PRIu64 "</td><td>%" PRIu64
+				"</td><td colspan=\"2\">", nested, r->start / 8, l->padding);
+			add_indent(sb, depth);
+			sb_adds(sb, "padding</td></tr>");
+			break;
+		case IT_BIT_PADDING:
+			sb_addf(sb, "<tr class=\"t-padding%s\"><td>%" PRIu64 ":%u</td><td>%" PRIu32
+				" %s</td><td colspan=\"2\">", nested, r->start / 8,
+				(unsigned)(r->start % 8), l->bit_padding,
+				plural(l->bit_padding, "bit", "bits"));
+			add_indent(sb, depth);
+			sb_adds(sb, "bit padding</td></tr>");
+			break;
+		}
+	}
+	free(v);
 }
 
 static void draw_table(struct strbuf *sb, const struct map *mp)
 {
 	sb_adds(sb, "<table class=\"nums\"><thead><tr><th>offset</th><th>size</th>"
 		"<th>member</th><th>type</th></tr></thead><tbody>");
-	for (size_t i = 0; i < mp->n; i++) {
-		const struct item *it = &mp->items[i];
-		const struct sf_layout *l = it->lay;
-		switch (it->kind) {
-		case IT_MEMBER: {
-			const struct sf_member *m = &mp->t->members[it->idx];
-			table_member_row(sb, m, 0, member_change(mp, m));
-			break;
-		}
-		case IT_HOLE: {
-			const struct sf_hole *h = &l->holes[it->idx];
-			sb_addf(sb, "<tr class=\"t-hole\"><td>%" PRIu64 "</td><td>%" PRIu64
-				"</td><td colspan=\"2\">hole: %" PRIu64 " %s, try to pack</td></tr>",
-				h->offset, h->size, h->size, plural(h->size, "byte", "bytes"));
-			break;
-		}
-		case IT_BIT_HOLE: {
-			const struct sf_bit_hole *h = &l->bit_holes[it->idx];
-			sb_addf(sb, "<tr class=\"t-hole\"><td>%" PRIu64 ":%" PRIu32 "</td><td>%"
-				PRIu32 " %s</td><td colspan=\"2\">bit hole</td></tr>", h->offset,
-				h->bit_offset, h->bits, plural(h->bits, "bit", "bits"));
-			break;
-		}
-		case IT_PADDING:
-			sb_addf(sb, "<tr class=\"t-padding\"><td>%" PRIu64 "</td><td>%" PRIu64
-				"</td><td colspan=\"2\">%s</td></tr>", it->start / 8,
-				l->padding, it->nested ? "padding of the anonymous member"
-						       : "padding");
-			break;
-		case IT_BIT_PADDING:
-			sb_addf(sb, "<tr class=\"t-padding\"><td>%" PRIu64 ":%u</td><td>%" PRIu32
-				" %s</td><td colspan=\"2\">bit padding</td></tr>", it->start / 8,
-				(unsigned)(it->start % 8), l->bit_padding,
-				plural(l->bit_padding, "bit", "bits"));
-			break;
-		}
-	}
+	table_rows(sb, mp, mp->t, mp->l, 0);
 	sb_adds(sb, "</tbody></table>");
 }
 

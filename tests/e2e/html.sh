@@ -44,7 +44,7 @@ def num(v):
 def new_map():
     return {"members": [], "holes": [], "nested_holes": [], "bit_holes": [],
             "padding": [], "bit_padding": [], "rows": [], "table_rows": 0,
-            "cacheline": None}
+            "table": [], "cacheline": None}
 
 class Page(HTMLParser):
     def __init__(self):
@@ -58,6 +58,7 @@ class Page(HTMLParser):
         self.rank_row = None
         self.box = None          # the box whose first <rect> gives x, y, width
         self.elided = None       # the elided strip's text goes to the map
+        self.trow = None         # the table row being read
 
     def ctx(self, role):
         return any(r == role for _, _, r in self.stack)
@@ -132,6 +133,10 @@ class Page(HTMLParser):
         elif tag == "tr" and self.map is not None and self.ctx("section" if
                 not self.compares else "side") and cls and cls[0].startswith("t-"):
             self.map["table_rows"] += 1
+            self.trow = {"class": " ".join(cls), "cells": []}
+            self.map["table"].append(self.trow)
+        elif tag == "td" and self.trow is not None:
+            self.trow["cells"].append("")
         elif tag == "tr" and "rank-entry" in cls:
             self.rank_row = {"name": a.get("data-name"),
                              "waste": num(a.get("data-waste")), "href": None}
@@ -162,6 +167,7 @@ class Page(HTMLParser):
                 self.box = None
             if t == "tr":
                 self.rank_row = None
+                self.trow = None
             if t == tag:
                 break
 
@@ -170,6 +176,8 @@ class Page(HTMLParser):
             self.map["rows"].append(int(data.strip()))
         if self.elided is not None:
             self.elided.append(data)
+        if self.trow is not None and self.trow["cells"]:
+            self.trow["cells"][-1] += data
 
 p = Page()
 p.feed(open(sys.argv[1], encoding="utf-8").read())
@@ -323,9 +331,13 @@ if need_chromium && [ "$have_st" = 1 ]; then
 		fail "no screenshot (exit $RC): $(grep -v -e dbus -e Fontconfig "$T/err" | head -n 3 | tr '\n' ' ')"
 	else
 		# integer blue, pointer green, hole hatch red, hole hatch background
-		read -r w h ncol nonwhite blue green red pink < <("$PY" "$T/png_stats.py" \
-			"$T/shot.png" "#6fafee" "#80cc75" "#d9483b" "#fde4e1") ||
-			fail "cannot decode the screenshot"
+		# the two shades of integer blue and pointer green (members alternate
+		# shades), the hole hatch's red stripes and pink ground
+		read -r w h ncol nonwhite blue1 blue2 green1 green2 red pink < <("$PY" \
+			"$T/png_stats.py" "$T/shot.png" "#9cc9f5" "#6fafee" "#a8dea0" "#80cc75" \
+			"#d9483b" "#fde4e1") || fail "cannot decode the screenshot"
+		blue=$((${blue1:-0} + ${blue2:-0}))
+		green=$((${green1:-0} + ${green2:-0}))
 		assert_eq "${w:-}x${h:-}" "1200x900" "screenshot size"
 		[ "${ncol:-0}" -ge 50 ] || fail "only ${ncol:-0} distinct colours: a blank page?"
 		[ "${nonwhite:-0}" -ge 20 ] || fail "only ${nonwhite:-0} per mille non-white pixels"
@@ -334,7 +346,10 @@ if need_chromium && [ "$have_st" = 1 ]; then
 		[ "${red:-0}" -ge 20 ] || fail "hole hatch: ${red:-0} red pixels (pattern not painted?)"
 		[ "${pink:-0}" -ge 20 ] || fail "hole hatch background: ${pink:-0} pixels"
 		if [ -n "${HTML_SCREENSHOT:-}" ] && ! failed; then
-			cp "$T/shot.png" "$HTML_SCREENSHOT" || fail "cannot save $HTML_SCREENSHOT"
+			# for the documentation: the same page, cropped to its content
+			browser --screenshot="$HTML_SCREENSHOT" --window-size=1200,450 \
+				--hide-scrollbars "file://$T/page.html"
+			[ -s "$HTML_SCREENSHOT" ] || fail "cannot save $HTML_SCREENSHOT"
 		fi
 	fi
 fi
@@ -346,8 +361,11 @@ if [ "$have_st" = 1 ]; then
 	if parse_page "$T/cl32.html" "$T/cl32.json"; then
 		assert_eq "$(jget "$T/cl32.json" 'd["sections"][0]["cacheline"]')" 32 "cacheline"
 		assert_eq "$(jget "$T/cl32.json" 'd["sections"][0]["rows"]')" "[0, 32]" "row offsets"
-		assert_eq "$(jget "$T/cl32.json" 'd["sections"][0]["members"]')" \
-			"$(jget "$T/page.json" 'd["sections"][0]["members"]')" "members unchanged"
+		NOS='[(m["name"], m["offset"], m["size"]) for m in d["sections"][0]["members"]]'
+		assert_eq "$(jget "$T/cl32.json" "$NOS")" "$(jget "$T/page.json" "$NOS")" "members unchanged"
+		# the second row starts with entries_bound (offset 32) at the left edge
+		assert_eq "$(jget "$T/cl32.json" '[m["name"] for m in d["sections"][0]["members"] if m["x"] == d["sections"][0]["members"][0]["x"]]')" \
+			'["entry_power", "entries_bound"]' "members at the start of a row"
 	else
 		fail "the page does not parse"
 	fi
@@ -452,13 +470,14 @@ fi
 # member, a flexible array member and trailing padding.
 cat >"$T/picture.c" <<'CEOF'
 struct picture {
-	char tag;                 /* 0, then a 7-byte hole */
-	char buf[1000];           /* 8 .. 1007: rows 1..14 are all buf */
+	char tag;                 /* 0 */
+	char buf[1000];           /* 1 .. 1000: rows 1..14 are all buf */
+	                          /* a 7-byte hole */
 	struct {
 		char a;           /* 1008, then a 7-byte hole inside */
 		long b;           /* 1016 */
 	};
-	union { int i; double d; } u;   /* 1024 */
+	union { int i; double d; } u;   /* 1024, defined in place */
 	int n;                    /* 1032 */
 	int flex[];               /* 1036, then 4 bytes of padding: size 1040 */
 };
@@ -473,10 +492,10 @@ if compile_or_fail gcc x86_64 5 "$T/picture.o" "$T/picture.c"; then
 		S='d["sections"][0]'
 		assert_eq "$(jget "$T/picture.json" "${S}['size']")" 1040 "size"
 		assert_eq "$(jget "$T/picture.json" "[(m['name'], m['offset'], m['size']) for m in ${S}['members']]")" \
-			'[["tag", 0, 1], ["buf", 8, 1000], ["", 1008, 16], ["u", 1024, 8], ["n", 1032, 4], ["flex", 1036, 0]]' \
+			'[["tag", 0, 1], ["buf", 1, 1000], ["", 1008, 16], ["u", 1024, 8], ["n", 1032, 4], ["flex", 1036, 0]]' \
 			"member boxes"
-		assert_eq "$(jget "$T/picture.json" "${S}['holes']" | tr -d ' ')" \
-			'[{"offset":1,"size":7}]' "top-level hole"
+		assert_eq "$(jget "$T/picture.json" "[(h['offset'], h['size']) for h in ${S}['holes']]")" \
+			'[[1001, 7]]' "top-level hole"
 		assert_eq "$(jget "$T/picture.json" "[(h['offset'], h['size']) for h in ${S}['nested_holes']]")" \
 			'[[1009, 7]]' "hole inside the anonymous struct"
 		assert_eq "$(jget "$T/picture.json" "[(p['offset'], p['size']) for p in ${S}['padding']]")" \
@@ -485,8 +504,16 @@ if compile_or_fail gcc x86_64 5 "$T/picture.o" "$T/picture.c"; then
 		assert_eq "$(jget "$T/picture.json" "${S}['rows']")" "[0, 64, 896, 960, 1024]" "row offsets shown"
 		assert_eq "$(jget "$T/picture.json" "${S}.get('elided')")" \
 			'["\u22ee buf continues: 12 more cachelines (768 bytes) \u22ee"]' "elided strip"
-		assert_eq "$(jget "$T/picture.json" "${S}['table_rows']")" 11 \
-			"table rows: 6 members + 2 nested + 2 holes + padding"
+		# members, gaps, and the members and gaps of types defined in place
+		assert_eq "$(jget "$T/picture.json" "' '.join(r['cells'][0] + '/' + r['cells'][1] for r in ${S}['table'])")" \
+			"0/1 1/1000 1001/7 1008/16 1008/1 1009/7 1016/8 1024/8 1024/4 1024/8 1032/4 1036/0 1036/4" \
+			"table rows (offset/size)"
+		assert_eq "$(jget "$T/picture.json" "[r['class'] for r in ${S}['table'] if 'nested' in r['class']]")" \
+			'["t-member t-nested", "t-hole t-nested", "t-member t-nested", "t-member t-nested", "t-member t-nested"]' \
+			"indented rows"
+		# the flexible array is a thin marker, not a box of zero width
+		assert_eq "$(jget "$T/picture.json" "[m['width'] for m in ${S}['members'] if m['name'] == 'flex']")" \
+			"[3.0]" "flex marker width"
 	else
 		fail "the page does not parse"
 	fi
@@ -511,8 +538,8 @@ if [ -f "$T/layouts.o" ]; then
 		assert_eq "$(jget "$H" '[r["href"][1:] for r in d["rank"]] == [s["id"] for s in d["sections"]]')" \
 			true "maps in ranking order"
 		assert_eq "$(jget "$H" 'len(d["ids"]) == len(set(d["ids"]))')" true "ids unique"
-		assert_eq "$(jget "$H" '[s["holes"] for s in d["sections"] if s["name"] == "st_table"]')" \
-			'[[{"offset": 3, "size": 1}]]' "st_table's map on the ranked page"
+		assert_eq "$(jget "$H" '[[(h["offset"], h["size"]) for h in s["holes"]] for s in d["sections"] if s["name"] == "st_table"]')" \
+			'[[[3, 1]]]' "st_table's map on the ranked page"
 	else
 		fail "the ranked page or the JSON does not parse"
 	fi
