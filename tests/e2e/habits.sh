@@ -30,9 +30,11 @@ is_stub() {
 	[ "$RC" = 2 ] && grep -q "not implemented" "$T/err"
 }
 
-# long_opts CMD: the long options CMD's --help lists, one a line.
+# long_opts CMD: the long options CMD's --help lists in its option table
+# (lines "  -x, --long ..." or "      --long ..."), one a line.
 long_opts() {
-	"$SF" "$1" --help 2>/dev/null | grep -oE -- '--[a-z][a-z0-9-]*' |
+	"$SF" "$1" --help 2>/dev/null |
+		sed -nE 's/^ +(-[A-Za-z], +)?(--[a-z][a-z0-9-]*).*/\2/p' |
 		grep -vx -- '--help' | sort -u
 }
 
@@ -107,6 +109,20 @@ for c in $COMMANDS; do
 	assert_grep "$T/err" "no-such-option" "message names the option"
 done
 
+for c in $COMMANDS; do
+	tcase "structfit $c --format bogus: exit 2, one line"
+	if is_stub "$c"; then
+		skip "'$c' is not implemented yet"
+		continue
+	fi
+	if ! long_opts "$c" | grep -qx -- --format; then
+		skip "'$c' has no --format"
+		continue
+	fi
+	one_line_error "$c --format bogus" "$SF" "$c" --format bogus "$T/none.o" "$T/none.o"
+	assert_grep "$T/err" "bogus" "message names the value"
+done
+
 tcase "show without FILE, on a missing FILE, on a non-ELF FILE: exit 2, one line"
 one_line_error "show (no FILE)" "$SF" show
 one_line_error "show /nonexistent" "$SF" show "$T/nonexistent.o"
@@ -114,7 +130,6 @@ assert_match "$(cat "$T/err")" "^structfit: $T/nonexistent\.o: " "names the file
 printf 'hello\n' >"$T/text.o"
 one_line_error "show text.o" "$SF" show "$T/text.o"
 assert_match "$(cat "$T/err")" "^structfit: $T/text\.o: " "names the file first"
-one_line_error "show --format bogus" "$SF" show --format bogus "$T/text.o"
 
 # ------------------------------------------------------------ colour
 
@@ -206,7 +221,8 @@ tcase "bash completion completes commands, options and values"
 if ! have bash; then
 	skip "bash is not installed"
 else
-	bash -c '
+	mkdir -p "$T/comp/srcdir" && : >"$T/comp/a.o"
+	(cd "$T/comp" && bash -c '
 		. "$1" || exit 1
 		t() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _structfit
 		      echo "${COMPREPLY[*]}"; }
@@ -216,15 +232,23 @@ else
 		t structfit holes --sort s
 		t structfit suggest --classes ruby
 		t structfit show --color = al
+		t structfit suggest -c k
+		t structfit show -c 1
+		t structfit patch -s ""
+		t structfit show -t st_table ""
 		complete -p structfit
-	' _ "$COMPLETION" >"$T/comp.txt" 2>&1 || fail "sourcing the completion failed"
+	' _ "$COMPLETION") >"$T/comp.txt" 2>&1 || fail "sourcing the completion failed"
 	assert_eq "$(sed -n 1p "$T/comp.txt")" "holes help" "commands starting with h"
 	assert_eq "$(sed -n 2p "$T/comp.txt")" "--format" "show --for"
 	assert_eq "$(sed -n 3p "$T/comp.txt")" "text json html" "show --format"
 	assert_eq "$(sed -n 4p "$T/comp.txt")" "size" "holes --sort s"
 	assert_eq "$(sed -n 5p "$T/comp.txt")" "ruby-3.3" "--classes ruby"
 	assert_eq "$(sed -n 6p "$T/comp.txt")" "always" "--color=al"
-	assert_match "$(sed -n 7p "$T/comp.txt")" "-F _structfit structfit$" "complete -p"
+	assert_eq "$(sed -n 7p "$T/comp.txt")" "kmalloc" "suggest -c (classes)"
+	assert_eq "$(sed -n 8p "$T/comp.txt")" "128" "show -c (cacheline)"
+	assert_eq "$(sed -n 9p "$T/comp.txt")" "srcdir" "patch -s (directories)"
+	assert_eq "$(sed -n 10p "$T/comp.txt" | tr ' ' '\n' | sort | tr '\n' ' ')" "a.o srcdir " "FILE"
+	assert_match "$(sed -n 11p "$T/comp.txt")" "-F _structfit structfit$" "complete -p"
 fi
 
 # ------------------------------------------------------------ make install
@@ -255,7 +279,7 @@ else
 			LC_ALL=C.UTF-8 MANWIDTH=80 MANPAGER=cat man -l "$man1" >"$T/man-installed.txt" 2>"$T/man.err" ||
 				fail "man -l exited $?"
 			assert_match "$(grep -m1 -A1 '^NAME' "$T/man-installed.txt" | tail -n 1)" \
-				"structfit - show where" "NAME line"
+				"structfit +- +show +where" "NAME line"
 			assert_grep "$T/man-installed.txt" "EXIT STATUS" "rendered page"
 			# man -l renders the same text through MANPATH lookup too
 			if MANPATH=$root/usr/share/man LC_ALL=C.UTF-8 MANWIDTH=80 MANPAGER=cat \
