@@ -65,6 +65,7 @@ enum sf_type_flag {
 	SF_TF_VARIANT = 1 << 3,      /* another, different definition has this name */
 	SF_TF_CXX = 1 << 4,          /* from a C++ compilation unit */
 	SF_TF_DECLARATION = 1 << 5,  /* only declared (never reported as a layout) */
+	SF_TF_TYPEDEF = 1 << 6,      /* `typedef struct {...} name;`: name is the typedef's */
 };
 
 struct sf_type;
