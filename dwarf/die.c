@@ -1,0 +1,1016 @@
+/*
+ * die.c - unit headers, abbrev tables and DIE decoding (see die.h).
+ *
+ * A `struct rd` is a bounds-checked cursor: reads past `end` return 0 and
+ * set `bad`, so decoding code reads straight through and checks once.
+ * Abbrevs are kept in one array per unit with their (attribute, form)
+ * pairs in another; codes are nearly always 1..N, so a direct table maps
+ * code -> abbrev, with a binary search over the sorted array otherwise.
+ */
+#include "die.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dwarf.h>
+
+#include "lib/xalloc.h"
+
+#define DW_LANG_C17_ 0x2c
+#define MAX_ABBREV_ATTRS 4096
+
+struct rd {
+	const unsigned char *p;
+	const unsigned char *end;
+	int msb;
+	int bad;
+};
+
+static inline uint64_t rd_u(struct rd *r, unsigned n)
+{
+	uint64_t v = 0;
+
+	if ((size_t)(r->end - r->p) < n) {
+		r->bad = 1;
+		r->p = r->end;
+		return 0;
+	}
+	/* the common sizes as one load each; bytes are reversed for MSB */
+	switch (n) {
+	case 1:
+		v = r->p[0];
+		break;
+	case 2: {
+		uint16_t x;
+		memcpy(&x, r->p, 2);
+		v = r->msb ? __builtin_bswap16(x) : x;
+		break;
+	}
+	case 4: {
+		uint32_t x;
+		memcpy(&x, r->p, 4);
+		v = r->msb ? __builtin_bswap32(x) : x;
+		break;
+	}
+	case 8: {
+		uint64_t x;
+		memcpy(&x, r->p, 8);
+		v = r->msb ? __builtin_bswap64(x) : x;
+		break;
+	}
+	default:
+		for (unsigned i = 0; i < n; i++)
+			v |= (uint64_t)r->p[i] << (r->msb ? 8 * (n - 1 - i) : 8 * i);
+	}
+	r->p += n;
+	return v;
+}
+
+static inline uint64_t rd_uleb(struct rd *r)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (r->p < r->end) {
+		unsigned char b = *r->p++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			return v;
+	}
+	r->bad = 1;
+	return 0;
+}
+
+static int64_t rd_sleb(struct rd *r)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (r->p < r->end) {
+		unsigned char b = *r->p++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80)) {
+			if (shift < 64 && (b & 0x40))
+				v |= ~(uint64_t)0 << shift;
+			return (int64_t)v;
+		}
+	}
+	r->bad = 1;
+	return 0;
+}
+
+static void rd_skip(struct rd *r, uint64_t n)
+{
+	if ((uint64_t)(r->end - r->p) < n) {
+		r->bad = 1;
+		r->p = r->end;
+		return;
+	}
+	r->p += n;
+}
+
+/* A NUL-terminated string at p inside [p, end), or NULL. */
+static const char *cstr(const unsigned char *p, const unsigned char *end)
+{
+	if (!p || p >= end || !memchr(p, '\0', (size_t)(end - p)))
+		return NULL;
+	return (const char *)p;
+}
+
+static const char *sec_str(const struct sf_dwsec *s, uint64_t off)
+{
+	if (!s->data || off >= s->size)
+		return NULL;
+	if (s->terminated)
+		return (const char *)s->data + off;
+	return cstr(s->data + off, s->data + s->size);
+}
+
+int sf_lang_is_c(unsigned lang)
+{
+	return lang == DW_LANG_C89 || lang == DW_LANG_C || lang == DW_LANG_C99 ||
+	       lang == DW_LANG_C11 || lang == DW_LANG_C17_ || lang == DW_LANG_ObjC;
+}
+
+int sf_lang_is_cxx(unsigned lang)
+{
+	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
+	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14 ||
+	       lang == DW_LANG_ObjC_plus_plus;
+}
+
+/* ---- unit table -------------------------------------------------------- */
+
+static int read_unit_header(struct sf_dwfile *f, int sect, uint64_t off,
+			    struct sf_unit *u, struct sf_err *err)
+{
+	const struct sf_dwsec *s = &f->sec[sect];
+	struct rd r = { s->data + off, s->data + s->size, f->msb, 0 };
+	const char *sname = sect == SF_SEC_INFO ? ".debug_info" : ".debug_types";
+
+	memset(u, 0, sizeof(*u));
+	u->start = off;
+	u->sect = (uint8_t)sect;
+	uint64_t len = rd_u(&r, 4);
+	u->offset_size = 4;
+	if (len == 0xffffffffu) {
+		len = rd_u(&r, 8);
+		u->offset_size = 8;
+	} else if (len >= 0xfffffff0u) {
+		return sf_error(err, "%s: corrupt DWARF (bad unit length at %s+0x%llx)",
+				f->label, sname, (unsigned long long)off);
+	}
+	uint64_t body = (uint64_t)(r.p - s->data);
+	if (r.bad || len > s->size - body)
+		return sf_error(err, "%s: corrupt DWARF (unit at %s+0x%llx runs past the section)",
+				f->label, sname, (unsigned long long)off);
+	u->end = body + len;
+	r.end = s->data + u->end;
+	u->version = (uint16_t)rd_u(&r, 2);
+	if (u->version < 2 || u->version > 5)
+		return sf_error(err, "%s: unsupported DWARF version %u at %s+0x%llx",
+				f->label, u->version, sname, (unsigned long long)off);
+	u->unit_type = DW_UT_compile;
+	if (u->version >= 5) {
+		u->unit_type = (uint8_t)rd_u(&r, 1);
+		u->addr_size = (uint8_t)rd_u(&r, 1);
+		u->abbrev_off = rd_u(&r, u->offset_size);
+		if (u->unit_type == DW_UT_type || u->unit_type == DW_UT_split_type) {
+			u->sig8 = rd_u(&r, 8);
+			u->type_die = u->start + rd_u(&r, u->offset_size);
+		} else if (u->unit_type == DW_UT_skeleton ||
+			   u->unit_type == DW_UT_split_compile) {
+			rd_skip(&r, 8);
+		}
+	} else {
+		u->abbrev_off = rd_u(&r, u->offset_size);
+		u->addr_size = (uint8_t)rd_u(&r, 1);
+		if (sect == SF_SEC_TYPES) {
+			u->unit_type = DW_UT_type;
+			u->sig8 = rd_u(&r, 8);
+			u->type_die = u->start + rd_u(&r, u->offset_size);
+		}
+	}
+	u->die_start = (uint64_t)(r.p - s->data);
+	if (r.bad || (u->addr_size != 2 && u->addr_size != 4 && u->addr_size != 8) ||
+	    u->abbrev_off >= f->sec[SF_SEC_ABBREV].size)
+		return sf_error(err, "%s: corrupt DWARF (bad unit header at %s+0x%llx)",
+				f->label, sname, (unsigned long long)off);
+	return 0;
+}
+
+static void index_signatures(struct sf_dwfile *f)
+{
+	size_t ntu = 0;
+
+	for (size_t i = 0; i < f->nunits; i++)
+		ntu += f->units[i].unit_type == DW_UT_type;
+	if (!ntu)
+		return;
+	f->sig_cap = 16;
+	while (f->sig_cap < ntu * 2)
+		f->sig_cap *= 2;
+	f->sig_table = sf_xcalloc(f->sig_cap, sizeof(uint32_t));
+	for (size_t i = 0; i < f->nunits; i++) {
+		if (f->units[i].unit_type != DW_UT_type)
+			continue;
+		size_t j = f->units[i].sig8 & (f->sig_cap - 1);
+		while (f->sig_table[j])
+			j = (j + 1) & (f->sig_cap - 1);
+		f->sig_table[j] = (uint32_t)(i + 1);
+	}
+}
+
+int sf_dwfile_init(struct sf_dwfile *f, const char *label, int msb,
+		   const struct sf_dwsec sec[SF_SEC_N], struct sf_err *err)
+{
+	size_t cap = 0;
+
+	memset(f, 0, sizeof(*f));
+	f->label = label;
+	f->msb = (uint8_t)msb;
+	memcpy(f->sec, sec, sizeof(f->sec));
+	for (int i = 0; i < SF_SEC_N; i++)
+		f->sec[i].terminated = f->sec[i].data && f->sec[i].size &&
+				       f->sec[i].data[f->sec[i].size - 1] == '\0';
+	for (int sect = SF_SEC_INFO; sect <= SF_SEC_TYPES; sect++) {
+		const struct sf_dwsec *s = &f->sec[sect];
+		for (uint64_t off = 0; s->data && off < s->size;) {
+			if (s->size - off < 4)
+				break;	/* alignment padding at the end */
+			SF_GROW(f->units, f->nunits, cap);
+			struct sf_unit *u = &f->units[f->nunits];
+			if (read_unit_header(f, sect, off, u, err) < 0) {
+				sf_dwfile_release(f);
+				return -1;
+			}
+			f->nunits++;
+			off = u->end;
+		}
+	}
+	if (f->nunits > UINT32_MAX - 1) {
+		sf_dwfile_release(f);
+		return sf_error(err, "%s: too many DWARF units", label);
+	}
+	index_signatures(f);
+	return 0;
+}
+
+void sf_dwfile_release(struct sf_dwfile *f)
+{
+	free(f->units);
+	free(f->sig_table);
+	f->units = NULL;
+	f->sig_table = NULL;
+	f->nunits = 0;
+}
+
+long sf_dwfile_sig_unit(const struct sf_dwfile *f, uint64_t sig)
+{
+	if (!f->sig_cap)
+		return -1;
+	for (size_t j = sig & (f->sig_cap - 1); f->sig_table[j]; j = (j + 1) & (f->sig_cap - 1))
+		if (f->units[f->sig_table[j] - 1].sig8 == sig)
+			return (long)f->sig_table[j] - 1;
+	return -1;
+}
+
+long sf_dwfile_unit_at(const struct sf_dwfile *f, int sect, uint64_t off)
+{
+	/* units are sorted by (sect, start): binary search */
+	size_t lo = 0, hi = f->nunits;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct sf_unit *u = &f->units[mid];
+		if (u->sect < sect || (u->sect == sect && u->end <= off))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < f->nunits && f->units[lo].sect == sect &&
+	    f->units[lo].start <= off && off < f->units[lo].end)
+		return (long)lo;
+	return -1;
+}
+
+/* ---- abbrevs ----------------------------------------------------------- */
+
+static const struct sf_abbrev *find_abbrev(const struct sf_abbrevs *ab, uint64_t code)
+{
+	if (code < ab->ndirect) {
+		uint32_t i = ab->direct[code];
+		return i ? &ab->v[i - 1] : NULL;
+	}
+	size_t lo = 0, hi = ab->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ab->v[mid].code < code)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ab->n && ab->v[lo].code == code ? &ab->v[lo] : NULL;
+}
+
+static int cmp_abbrev(const void *a, const void *b)
+{
+	const struct sf_abbrev *x = a, *y = b;
+
+	return x->code < y->code ? -1 : x->code > y->code;
+}
+
+static int parse_abbrevs(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint64_t off)
+{
+	const struct sf_dwsec *s = &f->sec[SF_SEC_ABBREV];
+	struct rd r = { s->data + off, s->data + s->size, f->msb, 0 };
+	int sorted = 1;
+
+	for (;;) {
+		uint64_t code = rd_uleb(&r);
+		if (r.bad)
+			return -1;
+		if (code == 0)
+			break;
+		SF_GROW(ab->v, ab->n, ab->cap);
+		struct sf_abbrev *a = &ab->v[ab->n];
+		a->code = code;
+		a->tag = (uint16_t)rd_uleb(&r);
+		a->children = (uint8_t)rd_u(&r, 1);
+		a->first = (uint32_t)ab->nattrs;
+		a->nattrs = 0;
+		if (ab->n && ab->v[ab->n - 1].code >= code)
+			sorted = 0;
+		ab->n++;
+		for (;;) {
+			uint64_t at = rd_uleb(&r), form = rd_uleb(&r);
+			if (r.bad || a->nattrs > MAX_ABBREV_ATTRS)
+				return -1;
+			if (at == 0 && form == 0)
+				break;
+			SF_GROW(ab->attrs, ab->nattrs, ab->attrcap);
+			struct sf_abbrev_attr *x = &ab->attrs[ab->nattrs++];
+			x->at = (uint16_t)(at > 0xffff ? 0xffff : at);
+			x->form = (uint16_t)(form > 0xffff ? 0xffff : form);
+			x->implicit = form == DW_FORM_implicit_const ? rd_sleb(&r) : 0;
+			a->nattrs++;
+		}
+	}
+	if (!sorted)
+		qsort(ab->v, ab->n, sizeof(*ab->v), cmp_abbrev);
+	uint64_t maxcode = ab->n ? ab->v[ab->n - 1].code : 0;
+	if (maxcode < 4 * ab->n + 64) {
+		ab->ndirect = (size_t)maxcode + 1;
+		ab->direct = sf_xcalloc(ab->ndirect, sizeof(uint32_t));
+		for (size_t i = 0; i < ab->n; i++)
+			ab->direct[ab->v[i].code] = (uint32_t)(i + 1);
+	}
+	return 0;
+}
+
+/* ---- forms ------------------------------------------------------------- */
+
+enum vclass { V_NONE, V_UNSIGNED, V_SIGNED, V_STRING, V_REF, V_BLOCK, V_FLAG, V_SIG8, V_ALT };
+
+struct value {
+	enum vclass cls;
+	uint64_t u;                 /* V_UNSIGNED, V_REF, V_FLAG, V_SIG8 */
+	int64_t s;                  /* V_SIGNED */
+	const char *str;            /* V_STRING (NULL when out of range) */
+	const unsigned char *block; /* V_BLOCK */
+};
+
+static const char *strx(const struct sf_ucx *c, uint64_t idx)
+{
+	const struct sf_dwsec *so = &c->f->sec[SF_SEC_STR_OFFSETS];
+	unsigned os = c->u->offset_size;
+	uint64_t base = c->str_offsets_base;
+
+	/* DWARF 5 without DW_AT_str_offsets_base: just past the 8/16-byte header */
+	if (!base)
+		base = os == 8 ? 16 : 8;
+	if (!so->data || idx > (so->size / os) || base > so->size ||
+	    idx * os > so->size - base || so->size - base - idx * os < os)
+		return NULL;
+	struct rd r = { so->data + base + idx * os, so->data + so->size, c->f->msb, 0 };
+	return sec_str(&c->f->sec[SF_SEC_STR], rd_u(&r, os));
+}
+
+static int read_form(const struct sf_ucx *c, struct rd *r, unsigned form, int64_t implicit,
+		     struct value *v, unsigned depth)
+{
+	unsigned os = c->u->offset_size;
+
+	v->cls = V_UNSIGNED;
+	v->u = 0;
+	v->s = 0;
+	v->str = NULL;
+	v->block = NULL;
+	switch (form) {
+	case DW_FORM_addr: v->u = rd_u(r, c->u->addr_size); v->cls = V_NONE; break;
+	case DW_FORM_data1: v->u = rd_u(r, 1); break;
+	case DW_FORM_data2: v->u = rd_u(r, 2); break;
+	case DW_FORM_data4: v->u = rd_u(r, 4); break;
+	case DW_FORM_data8: v->u = rd_u(r, 8); break;
+	case DW_FORM_data16: rd_skip(r, 16); v->cls = V_NONE; break;
+	case DW_FORM_udata: v->u = rd_uleb(r); break;
+	case DW_FORM_sdata: v->s = rd_sleb(r); v->cls = V_SIGNED; break;
+	case DW_FORM_implicit_const: v->s = implicit; v->cls = V_SIGNED; break;
+	case DW_FORM_flag: v->u = rd_u(r, 1); v->cls = V_FLAG; break;
+	case DW_FORM_flag_present: v->u = 1; v->cls = V_FLAG; break;
+	case DW_FORM_string:
+		v->cls = V_STRING;
+		v->str = cstr(r->p, r->end);
+		if (!v->str) {
+			r->bad = 1;
+			break;
+		}
+		r->p += strlen(v->str) + 1;
+		break;
+	case DW_FORM_strp:
+		v->cls = V_STRING;
+		v->str = sec_str(&c->f->sec[SF_SEC_STR], rd_u(r, os));
+		break;
+	case DW_FORM_line_strp:
+		v->cls = V_STRING;
+		v->str = sec_str(&c->f->sec[SF_SEC_LINE_STR], rd_u(r, os));
+		break;
+	case DW_FORM_strx: case DW_FORM_GNU_str_index:
+		v->cls = V_STRING; v->str = strx(c, rd_uleb(r)); break;
+	case DW_FORM_strx1: v->cls = V_STRING; v->str = strx(c, rd_u(r, 1)); break;
+	case DW_FORM_strx2: v->cls = V_STRING; v->str = strx(c, rd_u(r, 2)); break;
+	case DW_FORM_strx3: v->cls = V_STRING; v->str = strx(c, rd_u(r, 3)); break;
+	case DW_FORM_strx4: v->cls = V_STRING; v->str = strx(c, rd_u(r, 4)); break;
+	case DW_FORM_ref1: v->cls = V_REF; v->u = c->u->start + rd_u(r, 1); break;
+	case DW_FORM_ref2: v->cls = V_REF; v->u = c->u->start + rd_u(r, 2); break;
+	case DW_FORM_ref4: v->cls = V_REF; v->u = c->u->start + rd_u(r, 4); break;
+	case DW_FORM_ref8: v->cls = V_REF; v->u = c->u->start + rd_u(r, 8); break;
+	case DW_FORM_ref_udata: v->cls = V_REF; v->u = c->u->start + rd_uleb(r); break;
+	case DW_FORM_ref_addr:
+		v->cls = V_REF;
+		v->u = rd_u(r, c->u->version == 2 ? c->u->addr_size : os);
+		break;
+	case DW_FORM_ref_sig8: v->cls = V_SIG8; v->u = rd_u(r, 8); break;
+	case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt: case DW_FORM_strp_sup:
+		rd_skip(r, os); v->cls = V_ALT; break;
+	case DW_FORM_ref_sup4: rd_skip(r, 4); v->cls = V_ALT; break;
+	case DW_FORM_ref_sup8: rd_skip(r, 8); v->cls = V_ALT; break;
+	case DW_FORM_sec_offset: v->u = rd_u(r, os); v->cls = V_NONE; break;
+	case DW_FORM_addrx: case DW_FORM_GNU_addr_index:
+	case DW_FORM_loclistx: case DW_FORM_rnglistx:
+		rd_uleb(r); v->cls = V_NONE; break;
+	case DW_FORM_addrx1: rd_skip(r, 1); v->cls = V_NONE; break;
+	case DW_FORM_addrx2: rd_skip(r, 2); v->cls = V_NONE; break;
+	case DW_FORM_addrx3: rd_skip(r, 3); v->cls = V_NONE; break;
+	case DW_FORM_addrx4: rd_skip(r, 4); v->cls = V_NONE; break;
+	case DW_FORM_block1: v->u = rd_u(r, 1); goto block;
+	case DW_FORM_block2: v->u = rd_u(r, 2); goto block;
+	case DW_FORM_block4: v->u = rd_u(r, 4); goto block;
+	case DW_FORM_block: case DW_FORM_exprloc: v->u = rd_uleb(r); goto block;
+	case DW_FORM_indirect:
+		if (depth > 4)
+			return -1;
+		form = (unsigned)rd_uleb(r);
+		if (form == DW_FORM_implicit_const)
+			return -1;	/* no value to read anywhere */
+		return read_form(c, r, form, 0, v, depth + 1);
+	default:
+		return -1;	/* unknown form: its size is unknown too */
+	}
+	return r->bad ? -1 : 0;
+block:
+	v->cls = V_BLOCK;
+	v->block = r->p;
+	rd_skip(r, v->u);
+	return r->bad ? -1 : 0;
+}
+
+/* A constant of any constant form, as unsigned. */
+static int const_u(const struct value *v, uint64_t *out)
+{
+	if (v->cls == V_UNSIGNED) {
+		*out = v->u;
+		return 1;
+	}
+	if (v->cls == V_SIGNED) {
+		*out = (uint64_t)v->s;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * DW_AT_data_member_location as an expression (DWARF 2/3 style, or a
+ * virtual base): DW_OP_plus_uconst N and DW_OP_constu N are constants.
+ */
+static int member_loc_expr(const struct value *v, uint64_t *out)
+{
+	struct rd r = { v->block, v->block + v->u, 0, 0 };
+
+	if (v->u == 0)
+		return 0;
+	unsigned op = (unsigned)rd_u(&r, 1);
+	if (op != DW_OP_plus_uconst && op != DW_OP_constu)
+		return 0;
+	*out = rd_uleb(&r);
+	return !r.bad && r.p == r.end;
+}
+
+static void store_attr(const struct sf_ucx *c, struct sf_die *d, unsigned at,
+		       const struct value *v)
+{
+	uint64_t u;
+
+	(void)c;
+	if (v->cls == V_ALT) {
+		if (at == DW_AT_type || at == DW_AT_name)
+			d->has |= SF_A_ALT;
+		return;
+	}
+	switch (at) {
+	case DW_AT_name:
+		if (v->cls == V_STRING && v->str) {
+			d->name = v->str;
+			d->has |= SF_A_NAME;
+		}
+		break;
+	case DW_AT_type:
+		if (v->cls == V_REF) {
+			d->type = v->u;
+			d->has |= SF_A_TYPE;
+		} else if (v->cls == V_SIG8) {
+			d->sig8 = v->u;
+			d->has |= SF_A_TYPE | SF_A_SIG8;
+		}
+		break;
+	case DW_AT_signature:
+		if (v->cls == V_SIG8) {
+			d->sig8 = v->u;
+			d->has |= SF_A_SIGNATURE;
+		}
+		break;
+	case DW_AT_sibling:
+		if (v->cls == V_REF) {
+			d->sibling = v->u;
+			d->has |= SF_A_SIBLING;
+		}
+		break;
+	case DW_AT_specification:
+		if (v->cls == V_REF) {
+			d->specification = v->u;
+			d->has |= SF_A_SPECIFICATION;
+		}
+		break;
+	case DW_AT_byte_size:
+		if (const_u(v, &d->byte_size))
+			d->has |= SF_A_BYTE_SIZE;
+		break;
+	case DW_AT_bit_size:
+		if (const_u(v, &d->bit_size))
+			d->has |= SF_A_BIT_SIZE;
+		break;
+	case DW_AT_data_bit_offset:
+		if (const_u(v, &d->data_bit_offset))
+			d->has |= SF_A_DATA_BIT_OFFSET;
+		break;
+	case DW_AT_bit_offset:
+		if (const_u(v, &d->bit_offset))
+			d->has |= SF_A_BIT_OFFSET;
+		break;
+	case DW_AT_data_member_location:
+		if (const_u(v, &d->member_loc))
+			d->has |= SF_A_MEMBER_LOC;
+		else if (v->cls == V_BLOCK && member_loc_expr(v, &d->member_loc))
+			d->has |= SF_A_MEMBER_LOC;
+		else
+			d->has |= SF_A_MEMBER_EXPR;
+		break;
+	case DW_AT_alignment:
+		if (const_u(v, &d->alignment))
+			d->has |= SF_A_ALIGNMENT;
+		break;
+	case DW_AT_count:
+		if (const_u(v, &d->count))
+			d->has |= SF_A_COUNT;
+		else
+			d->has |= SF_A_BOUND_DYN;
+		break;
+	case DW_AT_upper_bound:
+		if (const_u(v, &u)) {
+			/* a data1..data8 bound of all ones is -1 ([0] arrays) */
+			d->upper_bound = (int64_t)u;
+			d->has |= SF_A_UPPER_BOUND;
+		} else {
+			d->has |= SF_A_BOUND_DYN;
+		}
+		break;
+	case DW_AT_lower_bound:
+		if (const_u(v, &u)) {
+			d->lower_bound = (int64_t)u;
+			d->has |= SF_A_LOWER_BOUND;
+		}
+		break;
+	case DW_AT_encoding:
+		if (const_u(v, &u)) {
+			d->encoding = (uint32_t)u;
+			d->has |= SF_A_ENCODING;
+		}
+		break;
+	case DW_AT_decl_file:
+		if (const_u(v, &u)) {
+			d->decl_file = (uint32_t)u;
+			d->has |= SF_A_DECL_FILE;
+		}
+		break;
+	case DW_AT_decl_line:
+		if (const_u(v, &u)) {
+			d->decl_line = (uint32_t)u;
+			d->has |= SF_A_DECL_LINE;
+		}
+		break;
+	case DW_AT_virtuality:
+		if (const_u(v, &u)) {
+			d->virtuality = (uint32_t)u;
+			d->has |= SF_A_VIRTUALITY;
+		}
+		break;
+	case DW_AT_language:
+		if (const_u(v, &u)) {
+			d->language = (uint32_t)u;
+			d->has |= SF_A_LANGUAGE;
+		}
+		break;
+	case DW_AT_str_offsets_base:
+		if (v->cls != V_BLOCK) {
+			d->str_offsets_base = v->u;
+			d->has |= SF_A_STR_OFFSETS_BASE;
+		}
+		break;
+	case DW_AT_stmt_list:
+		if (v->cls == V_NONE || v->cls == V_UNSIGNED) {
+			d->stmt_list = v->u;
+			d->has |= SF_A_STMT_LIST;
+		}
+		break;
+	case DW_AT_comp_dir:
+		if (v->cls == V_STRING && v->str) {
+			d->comp_dir = v->str;
+			d->has |= SF_A_COMP_DIR;
+		}
+		break;
+	case DW_AT_declaration:
+		if (v->cls == V_FLAG && v->u)
+			d->has |= SF_A_DECLARATION;
+		break;
+	case DW_AT_external:
+		if (v->cls == V_FLAG && v->u)
+			d->has |= SF_A_EXTERNAL;
+		break;
+	case DW_AT_artificial:
+		if (v->cls == V_FLAG && v->u)
+			d->has |= SF_A_ARTIFICIAL;
+		break;
+	case DW_AT_prototyped:
+		if (v->cls == V_FLAG && v->u)
+			d->has |= SF_A_PROTOTYPED;
+		break;
+	case DW_AT_GNU_vector:
+		if (v->cls == V_FLAG && v->u)
+			d->has |= SF_A_VECTOR;
+		break;
+	}
+}
+
+/*
+ * Decode one DIE.  With `keep` unset only the size is computed (skipping
+ * subtrees), which avoids the attribute switch entirely.
+ */
+static int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d, int keep)
+{
+	const struct sf_unit *u = c->u;
+	struct rd r;
+
+	if (off < u->die_start || off >= u->end)
+		return -1;
+	r.p = c->base + off;
+	r.end = c->base + u->end;
+	r.msb = c->f->msb;
+	r.bad = 0;
+	d->off = off;
+	d->has = 0;
+	uint64_t code = rd_uleb(&r);
+	if (r.bad)
+		return -1;
+	if (code == 0) {
+		d->tag = 0;
+		d->children = 0;
+		d->next = (uint64_t)(r.p - c->base);
+		return 0;
+	}
+	const struct sf_abbrev *a = find_abbrev(&c->ab, code);
+	if (!a)
+		return -1;
+	d->tag = a->tag;
+	d->children = a->children;
+	d->name = NULL;
+	for (uint32_t i = 0; i < a->nattrs; i++) {
+		const struct sf_abbrev_attr *x = &c->ab.attrs[a->first + i];
+		struct value v;
+		if (read_form(c, &r, x->form, x->implicit, &v, 0) < 0)
+			return -1;
+		if (keep)
+			store_attr(c, d, x->at, &v);
+		else if (x->at == DW_AT_sibling && v.cls == V_REF)
+			d->sibling = v.u, d->has |= SF_A_SIBLING;
+	}
+	d->next = (uint64_t)(r.p - c->base);
+	return 0;
+}
+
+int sf_die_read(const struct sf_ucx *c, uint64_t off, struct sf_die *d)
+{
+	return decode(c, off, d, 1);
+}
+
+int sf_die_skip(const struct sf_ucx *c, const struct sf_die *d, uint64_t *next)
+{
+	const struct sf_unit *u = c->u;
+	struct sf_die x;
+	uint64_t depth = 0, off;
+
+	if (!d->children) {
+		*next = d->next;
+		return 0;
+	}
+	/* a sibling pointer must move forward inside the unit */
+	if ((d->has & SF_A_SIBLING) && d->sibling > d->off && d->sibling <= u->end) {
+		*next = d->sibling;
+		return 0;
+	}
+	off = d->next;
+	depth = 1;
+	while (depth) {
+		if (decode(c, off, &x, 0) < 0)
+			return -1;
+		off = x.next;
+		if (x.tag == 0) {
+			depth--;
+		} else if (x.children) {
+			if ((x.has & SF_A_SIBLING) && x.sibling > x.off && x.sibling <= u->end)
+				off = x.sibling;
+			else
+				depth++;
+		}
+	}
+	*next = off;
+	return 0;
+}
+
+/* ---- units -------------------------------------------------------------- */
+
+int sf_ucx_open(struct sf_ucx *c, const struct sf_dwfile *f, size_t i, struct sf_err *err)
+{
+	struct sf_die d;
+
+	assert(i < f->nunits);
+	memset(c, 0, sizeof(*c));
+	c->f = f;
+	c->u = &f->units[i];
+	c->unit_index = i;
+	c->base = f->sec[c->u->sect].data;
+	c->sect_size = f->sec[c->u->sect].size;
+	if (parse_abbrevs(&c->ab, f, c->u->abbrev_off) < 0) {
+		sf_ucx_release(c);
+		return sf_error(err, "%s: corrupt DWARF (bad abbreviation table at 0x%llx)",
+				f->label, (unsigned long long)c->u->abbrev_off);
+	}
+	/* The unit DIE first: strx forms need DW_AT_str_offsets_base, which
+	 * DWARF 5 compilers put before any string attribute. */
+	if (c->u->die_start < c->u->end) {
+		if (decode(c, c->u->die_start, &d, 1) < 0) {
+			sf_ucx_release(c);
+			return sf_error(err, "%s: corrupt DWARF (bad unit DIE at 0x%llx)",
+					f->label, (unsigned long long)c->u->die_start);
+		}
+		if (d.has & SF_A_STR_OFFSETS_BASE) {
+			c->str_offsets_base = d.str_offsets_base;
+			decode(c, c->u->die_start, &d, 1);
+		}
+		c->lang = (uint16_t)d.language;
+		c->has_stmt_list = (d.has & SF_A_STMT_LIST) != 0;
+		c->stmt_list = d.stmt_list;
+		c->comp_dir = (d.has & SF_A_COMP_DIR) ? d.comp_dir : "";
+	}
+	return 0;
+}
+
+void sf_ucx_release(struct sf_ucx *c)
+{
+	free(c->ab.v);
+	free(c->ab.attrs);
+	free(c->ab.direct);
+	memset(&c->ab, 0, sizeof(c->ab));
+}
+
+/* ---- line table file names --------------------------------------------- */
+
+/* One value of a DWARF 5 directory/file entry; strings only kept. */
+static int line_form(const struct sf_ucx *c, struct rd *r, unsigned form, unsigned os,
+		     const char **str, uint64_t *num)
+{
+	const struct sf_dwfile *f = c->f;
+
+	*str = NULL;
+	*num = 0;
+	switch (form) {
+	case DW_FORM_string:
+		*str = cstr(r->p, r->end);
+		if (!*str)
+			return -1;
+		r->p += strlen(*str) + 1;
+		return 0;
+	case DW_FORM_line_strp: *str = sec_str(&f->sec[SF_SEC_LINE_STR], rd_u(r, os)); break;
+	case DW_FORM_strp: *str = sec_str(&f->sec[SF_SEC_STR], rd_u(r, os)); break;
+	case DW_FORM_strx: *str = strx(c, rd_uleb(r)); break;
+	case DW_FORM_strx1: *str = strx(c, rd_u(r, 1)); break;
+	case DW_FORM_strx2: *str = strx(c, rd_u(r, 2)); break;
+	case DW_FORM_strx3: *str = strx(c, rd_u(r, 3)); break;
+	case DW_FORM_strx4: *str = strx(c, rd_u(r, 4)); break;
+	case DW_FORM_udata: *num = rd_uleb(r); break;
+	case DW_FORM_data1: *num = rd_u(r, 1); break;
+	case DW_FORM_data2: *num = rd_u(r, 2); break;
+	case DW_FORM_data4: *num = rd_u(r, 4); break;
+	case DW_FORM_data8: *num = rd_u(r, 8); break;
+	case DW_FORM_data16: rd_skip(r, 16); break;
+	case DW_FORM_block: rd_skip(r, rd_uleb(r)); break;
+	default: return -1;
+	}
+	return r->bad ? -1 : 0;
+}
+
+struct entry_format {
+	uint64_t type[32];
+	uint64_t form[32];
+	unsigned n;
+};
+
+static int read_formats(struct rd *r, struct entry_format *ef)
+{
+	ef->n = (unsigned)rd_u(r, 1);
+	if (ef->n > 32)
+		return -1;
+	for (unsigned i = 0; i < ef->n; i++) {
+		ef->type[i] = rd_uleb(r);
+		ef->form[i] = rd_uleb(r);
+	}
+	return r->bad ? -1 : 0;
+}
+
+/* DWARF 5 directory or file entries: path and directory index of each. */
+static int read_entries(const struct sf_ucx *c, struct rd *r, unsigned os,
+			const struct entry_format *ef, const char ***paths,
+			uint64_t **dirs, size_t *count)
+{
+	uint64_t n = rd_uleb(r);
+
+	/* every entry takes at least a byte: more than the bytes left is corrupt */
+	if (r->bad || n > (uint64_t)(r->end - r->p) + 1)
+		return -1;
+	*paths = sf_xcalloc(n ? n : 1, sizeof(**paths));
+	if (dirs)
+		*dirs = sf_xcalloc(n ? n : 1, sizeof(**dirs));
+	*count = (size_t)n;
+	for (uint64_t i = 0; i < n; i++) {
+		for (unsigned k = 0; k < ef->n; k++) {
+			const char *str;
+			uint64_t num;
+			if (line_form(c, r, (unsigned)ef->form[k], os, &str, &num) < 0)
+				return -1;
+			if (ef->type[k] == DW_LNCT_path)
+				(*paths)[i] = str;
+			else if (ef->type[k] == DW_LNCT_directory_index && dirs)
+				(*dirs)[i] = num;
+		}
+	}
+	return 0;
+}
+
+/* DWARF 2-4: NUL-terminated lists. */
+static int read_v4_lists(struct rd *r, struct sf_files *fl)
+{
+	size_t cap = 0;
+
+	for (;;) {
+		const char *s = cstr(r->p, r->end);
+		if (!s)
+			return -1;
+		r->p += strlen(s) + 1;
+		if (!*s)
+			break;
+		SF_GROW(fl->dirs, fl->ndirs, cap);
+		fl->dirs[fl->ndirs++] = s;
+	}
+	cap = 0;
+	size_t dcap = 0;
+	for (;;) {
+		const char *s = cstr(r->p, r->end);
+		if (!s)
+			return -1;
+		r->p += strlen(s) + 1;
+		if (!*s)
+			break;
+		SF_GROW(fl->names, fl->nfiles, cap);
+		SF_GROW(fl->dir_of, fl->nfiles, dcap);
+		fl->names[fl->nfiles] = s;
+		fl->dir_of[fl->nfiles++] = rd_uleb(r);
+		rd_uleb(r);	/* mtime */
+		rd_uleb(r);	/* length */
+		if (r->bad)
+			return -1;
+	}
+	return 0;
+}
+
+int sf_ucx_files(const struct sf_ucx *c, struct sf_files *fl)
+{
+	const struct sf_dwsec *s = &c->f->sec[SF_SEC_LINE];
+
+	memset(fl, 0, sizeof(*fl));
+	fl->comp_dir = c->comp_dir ? c->comp_dir : "";
+	if (!c->has_stmt_list || !s->data || c->stmt_list >= s->size)
+		return 0;
+	struct rd r = { s->data + c->stmt_list, s->data + s->size, c->f->msb, 0 };
+	unsigned os = 4;
+	uint64_t len = rd_u(&r, 4);
+	if (len == 0xffffffffu) {
+		len = rd_u(&r, 8);
+		os = 8;
+	}
+	if (r.bad || len > (uint64_t)(r.end - r.p))
+		return -1;
+	r.end = r.p + len;
+	fl->version = (uint16_t)rd_u(&r, 2);
+	if (fl->version < 2 || fl->version > 5)
+		return -1;
+	if (fl->version >= 5)
+		rd_skip(&r, 2);	/* address size, segment selector size */
+	uint64_t hlen = rd_u(&r, os);
+	if (r.bad || hlen > (uint64_t)(r.end - r.p))
+		return -1;
+	r.end = r.p + hlen;
+	rd_skip(&r, fl->version >= 4 ? 5 : 4);	/* min_inst .. line_range */
+	unsigned opcode_base = (unsigned)rd_u(&r, 1);
+	rd_skip(&r, opcode_base ? opcode_base - 1 : 0);
+	if (r.bad)
+		return -1;
+	if (fl->version < 5)
+		return read_v4_lists(&r, fl);
+	struct entry_format ef;
+	if (read_formats(&r, &ef) < 0 ||
+	    read_entries(c, &r, os, &ef, &fl->dirs, NULL, &fl->ndirs) < 0 ||
+	    read_formats(&r, &ef) < 0 ||
+	    read_entries(c, &r, os, &ef, &fl->names, &fl->dir_of, &fl->nfiles) < 0)
+		return -1;
+	return 0;
+}
+
+void sf_files_release(struct sf_files *fl)
+{
+	free(fl->dirs);
+	free(fl->names);
+	free(fl->dir_of);
+	memset(fl, 0, sizeof(*fl));
+}
+
+const char *sf_files_path(const struct sf_files *fl, uint64_t idx, struct strbuf *sb)
+{
+	/* DWARF 5 numbers files from 0, earlier versions from 1 (0: none) */
+	if (fl->version < 5) {
+		if (idx == 0)
+			return "";
+		idx--;
+	}
+	if (idx >= fl->nfiles || !fl->names[idx])
+		return "";
+	const char *name = fl->names[idx];
+	if (name[0] == '/')
+		return name;
+	uint64_t di = fl->dir_of[idx];
+	const char *dir = NULL;
+	if (fl->version >= 5)
+		dir = di < fl->ndirs ? fl->dirs[di] : NULL;
+	else
+		dir = di == 0 ? fl->comp_dir : di - 1 < fl->ndirs ? fl->dirs[di - 1] : NULL;
+	sb_reset(sb);
+	if (dir && *dir && dir[0] != '/' && *fl->comp_dir)
+		sb_addf(sb, "%s/", fl->comp_dir);
+	if (dir && *dir)
+		sb_addf(sb, "%s/", dir);
+	sb_adds(sb, name);
+	return sb->buf;
+}
