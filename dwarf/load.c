@@ -1,0 +1,501 @@
+/*
+ * load.c - sf_dwarf_load(): from a path to types in a typeset.
+ *
+ * A path is a file or a directory.  A file is mapped read-only once and
+ * is either an ELF image, or a static archive whose members are ELF
+ * images (byte ranges of the mapping, never copied), or a thin archive
+ * whose members are files next to it.  A directory is walked in name
+ * order (deterministic output); symbolic links to directories are not
+ * followed, so a link loop cannot make the walk endless, and a file
+ * reached twice (hard or symbolic links) is read once.
+ *
+ * One ELF image is read by N threads: the units are cut into N runs of
+ * about equal bytes, each thread reads its run into its own typeset
+ * (sharing the one sf_elf and unit table, read-only by then), and the
+ * typesets are absorbed in run order, so the types come out in unit order
+ * whatever N is.
+ */
+#include "dwarf.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "die.h"
+#include "elfobj.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "reader.h"
+
+#define MAX_THREADS 64
+#define MAX_DIR_DEPTH 128
+/* below this much .debug_info a second thread costs more than it saves */
+#define THREAD_MIN_BYTES (4u << 20)
+
+/* Outcome of reading one image or file. */
+enum { LOADED = 1, NO_DWARF = 0, FAILED = -1, NOT_ELF = 2 };
+
+struct ctx {
+	struct sf_typeset *ts;
+	const struct sf_load_opts *opts;
+	struct sf_err *err;
+	/* files already read, by (device, inode) */
+	dev_t *devs;
+	ino_t *inos;
+	size_t nseen, seencap;
+};
+
+/* ---- one ELF image, N threads ------------------------------------------ */
+
+struct job {
+	struct sf_reader *r;
+	size_t first, last;
+	struct sf_err err;
+	int rc;
+};
+
+static void *run_job(void *arg)
+{
+	struct job *j = arg;
+
+	j->rc = sf_reader_units(j->r, j->first, j->last, &j->err);
+	return NULL;
+}
+
+static unsigned thread_count(const struct ctx *c, const struct sf_dwfile *f)
+{
+	unsigned n = c->opts && c->opts->threads ? c->opts->threads : 0;
+
+	if (!n) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		n = cpus > 0 ? (unsigned)cpus : 1;
+	}
+	if (n > MAX_THREADS)
+		n = MAX_THREADS;
+	if (f->sec[SF_SEC_INFO].size + f->sec[SF_SEC_TYPES].size < THREAD_MIN_BYTES &&
+	    !(c->opts && c->opts->threads))
+		n = 1;
+	if (n > f->nunits)
+		n = f->nunits ? (unsigned)f->nunits : 1;
+	return n;
+}
+
+/* Cut units into n runs of about equal bytes: run i is [cut[i], cut[i+1]). */
+static void cut_runs(const struct sf_dwfile *f, unsigned n, size_t *cut)
+{
+	uint64_t total = 0, acc = 0;
+	unsigned k = 1;
+
+	for (size_t i = 0; i < f->nunits; i++)
+		total += f->units[i].end - f->units[i].start;
+	cut[0] = 0;
+	for (size_t i = 0; i < f->nunits && k < n; i++) {
+		acc += f->units[i].end - f->units[i].start;
+		while (k < n && acc * n >= total * k)
+			cut[k++] = i + 1;
+	}
+	while (k <= n)
+		cut[k++] = f->nunits;
+}
+
+static void dwarf_sections(const struct sf_elf *e, struct sf_dwsec sec[SF_SEC_N])
+{
+	static const char *const names[SF_SEC_N] = {
+		".debug_info", ".debug_types", ".debug_abbrev", ".debug_str",
+		".debug_line_str", ".debug_str_offsets", ".debug_line",
+	};
+
+	memset(sec, 0, sizeof(struct sf_dwsec) * SF_SEC_N);
+	for (uint32_t k = 1; k < e->ndw; k++) {
+		for (int s = 0; s < SF_SEC_N; s++) {
+			if (strcmp(e->dw_name[k], names[s]))
+				continue;
+			sec[s].data = e->sec[e->dw[k]].data;
+			sec[s].size = e->sec[e->dw[k]].size;
+		}
+	}
+}
+
+static int read_units(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f,
+		      const char *label)
+{
+	unsigned n = thread_count(c, f);
+	size_t cut[MAX_THREADS + 1];
+	struct job jobs[MAX_THREADS];
+	pthread_t tid[MAX_THREADS];
+	int started[MAX_THREADS] = { 0 };
+	const char *const *only = c->opts ? c->opts->only : NULL;
+	int rc = 0;
+
+	cut_runs(f, n, cut);
+	for (unsigned i = 0; i < n; i++) {
+		struct sf_typeset *out = sf_typeset_new();
+		jobs[i].r = sf_reader_new(f, e, out, c->ts, label, only);
+		jobs[i].first = cut[i];
+		jobs[i].last = cut[i + 1];
+		jobs[i].err.msg[0] = '\0';
+		jobs[i].rc = 0;
+	}
+	for (unsigned i = 1; i < n; i++)
+		started[i] = pthread_create(&tid[i], NULL, run_job, &jobs[i]) == 0;
+	run_job(&jobs[0]);
+	for (unsigned i = 1; i < n; i++) {
+		if (started[i])
+			pthread_join(tid[i], NULL);
+		else
+			run_job(&jobs[i]);	/* no thread to be had: do it here */
+	}
+	for (unsigned i = 0; i < n && !rc; i++) {
+		if (jobs[i].rc < 0) {
+			memcpy(c->err, &jobs[i].err, sizeof(*c->err));
+			rc = -1;
+		}
+	}
+	/* Absorb in run order, then complete the held-back types against
+	 * everything (their bases may be defined in any run). */
+	for (unsigned i = 0; i < n; i++) {
+		struct sf_typeset *out = sf_reader_out(jobs[i].r);
+		if (rc == 0)
+			sf_typeset_absorb(c->ts, out);
+		else
+			sf_typeset_free(out);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (rc == 0)
+			sf_reader_finish(jobs[i].r, c->ts);
+		sf_reader_free(jobs[i].r);
+	}
+	return rc;
+}
+
+static int load_image(struct ctx *c, const unsigned char *image, size_t size,
+		      const char *label)
+{
+	struct sf_elf e;
+	struct sf_dwfile f;
+	struct sf_dwsec sec[SF_SEC_N];
+
+	if (!sf_elf_is_elf(image, size))
+		return NOT_ELF;
+	if (sf_elf_parse(&e, image, size, label, c->err) < 0)
+		return FAILED;
+	int rc = sf_elf_prepare_debug(&e, c->err);
+	if (rc <= 0) {
+		sf_elf_release(&e);
+		return rc < 0 ? FAILED : NO_DWARF;
+	}
+	dwarf_sections(&e, sec);
+	if (sf_dwfile_init(&f, label, e.msb, sec, c->err) < 0) {
+		sf_elf_release(&e);
+		return FAILED;
+	}
+	if (!f.nunits) {
+		sf_error(c->err, "%s: no DWARF debug info (empty .debug_info)", label);
+		rc = NO_DWARF;
+	} else {
+		rc = read_units(c, &e, &f, label) < 0 ? FAILED : LOADED;
+	}
+	sf_dwfile_release(&f);
+	sf_elf_release(&e);
+	return rc;
+}
+
+/* ---- archives ------------------------------------------------------------ */
+
+struct member {
+	const char *name;       /* not NUL-terminated */
+	size_t namelen;
+	const unsigned char *data;
+	size_t size;
+};
+
+/* Decimal field of an ar header, or -1. */
+static long long ar_number(const unsigned char *p, size_t n)
+{
+	long long v = 0;
+	size_t i = 0;
+
+	while (i < n && p[i] == ' ')
+		i++;
+	if (i == n || p[i] < '0' || p[i] > '9')
+		return -1;
+	for (; i < n && p[i] >= '0' && p[i] <= '9'; i++) {
+		if (v > (1ll << 50))
+			return -1;
+		v = v * 10 + (p[i] - '0');
+	}
+	return v;
+}
+
+/* Name of a member: GNU "name/", "/123" into the long-name table, BSD "#1/len". */
+static int member_name(const unsigned char *h, const unsigned char *lnames, size_t lnsize,
+		       struct member *m)
+{
+	const char *n = (const char *)h;
+	size_t len = 16;
+
+	while (len && n[len - 1] == ' ')
+		len--;
+	if (len > 1 && n[0] == '/' && n[1] >= '0' && n[1] <= '9') {
+		long long off = ar_number(h + 1, 15);
+		if (!lnames || off < 0 || (size_t)off >= lnsize)
+			return -1;
+		const char *s = (const char *)lnames + off;
+		size_t max = lnsize - (size_t)off, l = 0;
+		while (l < max && s[l] != '\n' && !(s[l] == '/' && (l + 1 == max || s[l + 1] == '\n')))
+			l++;
+		m->name = s;
+		m->namelen = l;
+		return 0;
+	}
+	if (len && n[len - 1] == '/')
+		len--;
+	m->name = n;
+	m->namelen = len;
+	return 0;
+}
+
+static void member_label(struct strbuf *sb, const char *path, const struct member *m)
+{
+	sb_reset(sb);
+	sb_addf(sb, "%s(%.*s)", path, (int)m->namelen, m->name);
+}
+
+static int load_file(struct ctx *c, const char *path, int in_dir);
+
+static int load_archive(struct ctx *c, const char *path, const unsigned char *img,
+			size_t size, int thin)
+{
+	const unsigned char *lnames = NULL;
+	size_t lnsize = 0, off = 8;
+	int members = 0, with_dwarf = 0;
+	struct strbuf label = STRBUF_INIT;
+	int rc = 0;
+
+	while (rc >= 0 && off + 60 <= size) {
+		const unsigned char *h = img + off;
+		long long msize = ar_number(h + 48, 10);
+		if (h[58] != '`' || h[59] != '\n' || msize < 0) {
+			rc = sf_error(c->err, "%s: corrupt archive (bad member header at %zu)", path, off);
+			break;
+		}
+		struct member m = { 0 };
+		size_t dstart = off + 60;
+		int special = h[0] == '/' && (h[1] == ' ' || h[1] == '/' || !memcmp(h, "/SYM64/", 7));
+		int stored = !thin || special;	/* thin archives keep only their tables */
+		if (stored && (size_t)msize > size - dstart) {
+			rc = sf_error(c->err, "%s: truncated archive (member at %zu runs past the end)",
+				      path, off);
+			break;
+		}
+		m.data = img + dstart;
+		m.size = (size_t)msize;
+		off = stored ? dstart + (size_t)msize + ((size_t)msize & 1) : dstart;
+		if (!memcmp(h, "//              ", 16)) {
+			lnames = m.data;
+			lnsize = m.size;
+			continue;
+		}
+		if (special)
+			continue;	/* symbol table */
+		if (!memcmp(h, "#1/", 3)) {	/* BSD: the name leads the data */
+			long long nl = ar_number(h + 3, 13);
+			if (nl < 0 || (size_t)nl > m.size) {
+				rc = sf_error(c->err, "%s: corrupt archive (bad BSD member name)", path);
+				break;
+			}
+			m.name = (const char *)m.data;
+			m.namelen = strnlen(m.name, (size_t)nl);
+			m.data += nl;
+			m.size -= (size_t)nl;
+		} else if (member_name(h, lnames, lnsize, &m) < 0) {
+			rc = sf_error(c->err, "%s: corrupt archive (bad long member name)", path);
+			break;
+		}
+		members++;
+		member_label(&label, path, &m);
+		int r;
+		if (thin) {
+			struct strbuf file = STRBUF_INIT;
+			const char *slash = strrchr(path, '/');
+			if (m.namelen && m.name[0] != '/' && slash)
+				sb_add(&file, path, (size_t)(slash - path) + 1);
+			sb_add(&file, m.name, m.namelen);
+			r = load_file(c, file.buf, 1);
+			sb_release(&file);
+		} else {
+			r = load_image(c, m.data, m.size, label.buf);
+		}
+		if (r == FAILED)
+			rc = -1;
+		else if (r == LOADED)
+			with_dwarf++;
+	}
+	sb_release(&label);
+	if (rc < 0)
+		return FAILED;
+	if (!members) {
+		sf_error(c->err, "%s: empty archive (no members)", path);
+		return NO_DWARF;
+	}
+	if (!with_dwarf) {
+		sf_error(c->err, "%s: no DWARF debug info in any of its %d archive members",
+			 path, members);
+		return NO_DWARF;
+	}
+	return LOADED;
+}
+
+/* ---- files and directories ----------------------------------------------- */
+
+/* Has this (device, inode) been read already?  Records it if not. */
+static int seen_before(struct ctx *c, const struct stat *st)
+{
+	for (size_t i = 0; i < c->nseen; i++)
+		if (c->devs[i] == st->st_dev && c->inos[i] == st->st_ino)
+			return 1;
+	size_t cap = c->seencap;
+	SF_GROW(c->devs, c->nseen, cap);
+	SF_GROW(c->inos, c->nseen, c->seencap);
+	c->devs[c->nseen] = st->st_dev;
+	c->inos[c->nseen++] = st->st_ino;
+	return 0;
+}
+
+static int load_file(struct ctx *c, const char *path, int in_dir)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		sf_error(c->err, "%s: cannot open: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return FAILED;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		if (in_dir)
+			return NOT_ELF;
+		sf_error(c->err, "%s: not a regular file", path);
+		return FAILED;
+	}
+	if (in_dir && seen_before(c, &st)) {
+		close(fd);
+		return NOT_ELF;
+	}
+	if (st.st_size == 0) {
+		close(fd);
+		sf_error(c->err, "%s: not an ELF file (empty)", path);
+		return NOT_ELF;
+	}
+	if ((uint64_t)st.st_size > SIZE_MAX) {
+		close(fd);
+		sf_error(c->err, "%s: too large to map", path);
+		return FAILED;
+	}
+	size_t size = (size_t)st.st_size;
+	void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED) {
+		sf_error(c->err, "%s: cannot map: %s", path, strerror(errno));
+		return FAILED;
+	}
+	const unsigned char *img = map;
+	int rc;
+	if (size >= 8 && !memcmp(img, "!<arch>\n", 8))
+		rc = load_archive(c, path, img, size, 0);
+	else if (size >= 8 && !memcmp(img, "!<thin>\n", 8))
+		rc = load_archive(c, path, img, size, 1);
+	else
+		rc = load_image(c, img, size, path);
+	if (rc == NOT_ELF)
+		sf_error(c->err, "%s: not an ELF file", path);
+	munmap(map, size);
+	return rc;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Load everything below dir; *found counts files that had DWARF. */
+static int load_dir(struct ctx *c, const char *dir, unsigned depth, int *found)
+{
+	DIR *d = opendir(dir);
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+
+	if (!d)
+		return sf_error(c->err, "%s: cannot open directory: %s", dir, strerror(errno));
+	for (struct dirent *de; (de = readdir(d));) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		SF_GROW(names, n, cap);
+		names[n++] = sf_xstrdup(de->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_names);
+
+	struct strbuf path = STRBUF_INIT;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct stat st;
+		sb_reset(&path);
+		sb_addf(&path, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", names[i]);
+		if (lstat(path.buf, &st) < 0)
+			continue;	/* vanished meanwhile */
+		if (S_ISDIR(st.st_mode)) {
+			if (depth < MAX_DIR_DEPTH)
+				rc = load_dir(c, path.buf, depth + 1, found);
+			continue;
+		}
+		/* links to directories are not followed: no loops */
+		if (S_ISLNK(st.st_mode) && (stat(path.buf, &st) < 0 || !S_ISREG(st.st_mode)))
+			continue;
+		if (!S_ISREG(st.st_mode))
+			continue;
+		int r = load_file(c, path.buf, 1);
+		if (r == FAILED)
+			rc = -1;
+		else if (r == LOADED)
+			(*found)++;
+	}
+	sb_release(&path);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return rc;
+}
+
+int sf_dwarf_load(struct sf_typeset *ts, const char *path,
+		  const struct sf_load_opts *opts, struct sf_err *err)
+{
+	struct ctx c = { .ts = ts, .opts = opts, .err = err };
+	struct stat st;
+	int rc;
+
+	if (!path || !*path)
+		return sf_error(err, "(empty path): cannot open: %s", strerror(ENOENT));
+	if (stat(path, &st) < 0)
+		return sf_error(err, "%s: cannot open: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode)) {
+		int found = 0;
+		rc = load_dir(&c, path, 0, &found);
+		if (rc == 0 && !found)
+			rc = sf_error(err, "%s: no ELF file with DWARF debug info below this directory",
+				      path);
+	} else {
+		rc = load_file(&c, path, 0) == LOADED ? 0 : -1;
+	}
+	free(c.devs);
+	free(c.inos);
+	return rc;
+}

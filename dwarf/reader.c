@@ -1,0 +1,1722 @@
+/*
+ * reader.c - build sf_types from the DIEs of a range of units.
+ *
+ * Per unit, every type DIE that a struct needs is decoded once into a
+ * `struct tinfo` (what the type means to a member of that type: its C
+ * spelling, size, alignment, class, signedness) and cached by section
+ * offset.  Aggregates get a second, lazy stage, `layout()`, that builds
+ * their member list; it runs only for types that are reported or that are
+ * members by value of one that is (pointers need only a spelling).  All of
+ * that lives in a scratch arena reset after each unit:
+ *
+ *   unit ---> tinfo cache (offset -> tinfo, generation-stamped slots)
+ *               tinfo: left/right spelling, size, align, tclass, flags,
+ *                      agg -> tinfo of the aggregate giving the layout,
+ *                      model -> struct xtype (scratch sf_type + members)
+ *
+ * A reported type is compared with what the output (and the caller's
+ * typeset) already hold; only a new definition is deep-copied into the
+ * output typeset, with its strings interned.  So peak memory is the
+ * unique types plus one unit's scratch, however many units repeat them.
+ *
+ * C spelling: a type is two pieces around the member name, left and
+ * right: "int (*" + name + ")(void)", "char" + name + "[3][4]".  Pointer,
+ * cv-qualifier, array and function DIEs compose those pieces the way C
+ * declarators nest.
+ *
+ * Qualified names (C++): a pre-pass over a non-C unit records the offset
+ * ranges of namespaces and classes, so a DIE's scope is found by offset
+ * even when it is referenced before the walk reaches it.
+ *
+ * Recursion is bounded everywhere (type chains, layout nesting, scopes),
+ * so hostile DWARF costs a bounded amount of stack and never loops.
+ */
+#include "reader.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dwarf.h>
+
+#include "layout/abi.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+
+#define MAX_RESOLVE_DEPTH 200
+#define MAX_LAYOUT_DEPTH 100
+#define MAX_SCOPE_DEPTH 200
+#define MAX_MEMBERS (1u << 24)
+
+/* ---- scratch arena ---------------------------------------------------- */
+
+struct chunk {
+	struct chunk *next;
+	size_t used, cap;
+	max_align_t data[];
+};
+
+struct arena {
+	struct chunk *head;   /* chunks in use, newest first */
+	struct chunk *spare;  /* chunks kept for reuse after a reset */
+};
+
+static void *arena_alloc(struct arena *a, size_t n)
+{
+	size_t need = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	struct chunk *c = a->head;
+
+	if (need < n)
+		return sf_xmalloc((size_t)-1);
+	if (!c || c->cap - c->used < need) {
+		if (a->spare && a->spare->cap >= need) {
+			c = a->spare;
+			a->spare = c->next;
+		} else {
+			size_t cap = need > 65536 ? need : 65536;
+			c = sf_xmalloc(sizeof(*c) + cap);
+			c->cap = cap;
+		}
+		c->used = 0;
+		c->next = a->head;
+		a->head = c;
+	}
+	void *p = (char *)c->data + c->used;
+	c->used += need;
+	memset(p, 0, n);
+	return p;
+}
+
+static void arena_reset(struct arena *a)
+{
+	while (a->head) {
+		struct chunk *c = a->head;
+		a->head = c->next;
+		if (c->cap > 65536) {
+			free(c);	/* oversized: do not keep */
+			continue;
+		}
+		c->next = a->spare;
+		a->spare = c;
+	}
+}
+
+static void arena_free(struct arena *a)
+{
+	arena_reset(a);
+	while (a->spare) {
+		struct chunk *c = a->spare;
+		a->spare = c->next;
+		free(c);
+	}
+}
+
+static char *arena_cat(struct arena *a, const char *x, const char *y, const char *z)
+{
+	size_t nx = strlen(x), ny = strlen(y), nz = strlen(z);
+	char *s = arena_alloc(a, nx + ny + nz + 1);
+
+	memcpy(s, x, nx);
+	memcpy(s + nx, y, ny);
+	memcpy(s + nx + ny, z, nz);
+	return s;
+}
+
+/* ---- what a type means to a member ------------------------------------ */
+
+enum {
+	TI_SIGNED = 1u << 0,
+	TI_ALIGNED = 1u << 1,   /* DW_AT_alignment on it or in its typedef chain */
+	TI_DECL = 1u << 2,      /* an aggregate only declared here */
+	TI_ANON = 1u << 3,      /* an anonymous aggregate definition */
+	TI_FLEX = 1u << 4,      /* array of unknown or zero length */
+	TI_FUNC = 1u << 5,      /* spelled as a function: right is "(...)" */
+	TI_ARRAY = 1u << 6,     /* spelled as an array: right is "[n]..." */
+	TI_PTR = 1u << 7,       /* left ends with '*' or '&' */
+	TI_BUSY = 1u << 8,      /* being resolved (cycle guard) */
+	TI_LAYING = 1u << 9,    /* being laid out (cycle guard) */
+	TI_LAID = 1u << 10,
+	TI_AGG = 1u << 11,      /* a struct/union/class DIE */
+	TI_EMPTY = 1u << 12,    /* C++ empty class (1 byte, no data) */
+	TI_ALT = 1u << 13,      /* lives in a dwz alternate file */
+};
+
+struct uh;
+struct xtype;
+
+struct tinfo {
+	uint64_t key;
+	const char *left, *right;
+	uint64_t size;
+	uint32_t align;         /* scalars; aggregates once laid out */
+	uint32_t align_attr;    /* DW_AT_alignment in force, 0 if none */
+	uint32_t flags;
+	uint8_t tclass;
+	uint8_t kind;           /* aggregates: enum sf_kind */
+	struct tinfo *agg;      /* the aggregate whose layout this needs */
+	struct tinfo *anon;     /* anonymous aggregate shown nested */
+	struct xtype *model;
+	const char *qname;      /* aggregates, enums, typedefs: bare name */
+	const char *keyword;    /* aggregates: "struct", "union", "class" */
+	struct uh *unit;
+};
+
+/* A scratch model: the sf_type plus what deep-copying it needs. */
+struct xtype {
+	struct sf_type t;
+	struct uh *unit;
+	uint32_t file;          /* DW_AT_decl_file index */
+	const char **inc;       /* per member: name of its declared-only type */
+};
+
+struct slot {
+	uint64_t key;
+	uint32_t gen;
+	struct tinfo *ti;
+};
+
+struct scope {
+	uint64_t start, end;
+	long parent;
+	const char *qname;      /* "" for a scope that adds nothing */
+};
+
+/* An opened unit and what is known of its scopes. */
+struct uh {
+	struct sf_ucx cx;
+	int open;
+	int scoped;             /* scope ranges computed */
+	struct scope *scopes;
+	size_t nscopes, scopecap;
+	struct sf_abi abi;
+};
+
+struct pend {
+	struct sf_type *t;      /* in pending_ts */
+	uint32_t n;
+	uint32_t *idx;          /* members still incomplete */
+	const char **qname;     /* the names of their types */
+};
+
+struct mvec {
+	struct sf_member *m;
+	const char **inc;
+	uint8_t *vbase_unplaced;
+	size_t n, cap, inccap, vcap;
+};
+
+struct sf_reader {
+	const struct sf_dwfile *f;
+	struct sf_elf *elf;
+	struct sf_typeset *out;
+	const struct sf_typeset *known;
+	const char *origin;
+	const char *const *only;
+
+	struct arena arena;
+	struct slot *map;
+	size_t mapcap, mapcount;
+	uint32_t gen;
+
+	struct uh cur;
+	struct uh **others;     /* units the current one refers into */
+	size_t nothers, othercap;
+
+	struct mvec *mv;        /* one member vector per layout depth, reused */
+
+	struct sf_typeset *pending_ts;
+	struct pend *pend;
+	size_t npend, pendcap;
+
+	size_t files_unit;      /* unit index + 1 whose files are loaded */
+	struct sf_files files;
+	struct strbuf path;
+
+	/* strings: every spelling and name a scratch model holds is interned
+	 * in `out` already, so comparing with kept types is pointer work */
+	const char **pkeys;     /* stable pointer (section, literal) -> interned */
+	const char **pvals;
+	size_t pcount, pcap;
+	struct strbuf cat;
+
+	/* kept types by (interned) name: chains through out_next */
+	struct sf_type **outv;
+	uint32_t *out_next;
+	size_t nout, outcap, nextcap;
+	uint32_t *name_head;    /* slot -> index + 1 of the newest of that name */
+	const char **name_key;
+	size_t namecap, nnames;
+
+	struct sf_err *err;
+	int failed;
+};
+
+static struct tinfo void_ti = { .left = "void", .right = "", .qname = "void" };
+static struct tinfo bad_ti = { .left = "?", .right = "", .qname = "?" };
+
+static int corrupt(struct sf_reader *r, const struct uh *uh, uint64_t off)
+{
+	if (!r->failed)
+		sf_error(r->err, "%s: corrupt DWARF (bad DIE at %s+0x%llx)", r->f->label,
+			 uh && uh->cx.u->sect == SF_SEC_TYPES ? ".debug_types" : ".debug_info",
+			 (unsigned long long)off);
+	r->failed = 1;
+	return -1;
+}
+
+static int read_die(struct sf_reader *r, struct uh *uh, uint64_t off, struct sf_die *d)
+{
+	if (sf_die_read(&uh->cx, off, d) < 0)
+		return corrupt(r, uh, off);
+	return 0;
+}
+
+static int skip_die(struct sf_reader *r, struct uh *uh, const struct sf_die *d, uint64_t *next)
+{
+	if (sf_die_skip(&uh->cx, d, next) < 0)
+		return corrupt(r, uh, d->off);
+	return 0;
+}
+
+/* ---- tinfo cache ------------------------------------------------------- */
+
+static uint64_t mix(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	return k;
+}
+
+static struct tinfo *cache_get(struct sf_reader *r, uint64_t key)
+{
+	if (!r->mapcap)
+		return NULL;
+	for (size_t j = mix(key) & (r->mapcap - 1);; j = (j + 1) & (r->mapcap - 1)) {
+		struct slot *s = &r->map[j];
+		if (s->gen != r->gen)
+			return NULL;
+		if (s->key == key)
+			return s->ti;
+	}
+}
+
+static void cache_put(struct sf_reader *r, uint64_t key, struct tinfo *ti)
+{
+	if ((r->mapcount + 1) * 2 > r->mapcap) {
+		size_t ncap = r->mapcap ? r->mapcap * 2 : 4096;
+		struct slot *n = sf_xcalloc(ncap, sizeof(*n));
+		for (size_t i = 0; i < r->mapcap; i++) {
+			if (r->map[i].gen != r->gen)
+				continue;
+			size_t j = mix(r->map[i].key) & (ncap - 1);
+			while (n[j].gen == r->gen && n[j].ti)
+				j = (j + 1) & (ncap - 1);
+			n[j] = r->map[i];
+		}
+		free(r->map);
+		r->map = n;
+		r->mapcap = ncap;
+	}
+	size_t j = mix(key) & (r->mapcap - 1);
+	while (r->map[j].gen == r->gen && r->map[j].key != key)
+		j = (j + 1) & (r->mapcap - 1);
+	if (r->map[j].gen != r->gen)
+		r->mapcount++;
+	r->map[j].key = key;
+	r->map[j].gen = r->gen;
+	r->map[j].ti = ti;
+}
+
+static uint64_t key_of(const struct uh *uh, uint64_t off)
+{
+	return off | ((uint64_t)uh->cx.u->sect << 63);
+}
+
+/* ---- interned strings ---------------------------------------------------- */
+
+/* The interned copy of a string whose address is stable (section data or
+ * a literal): looked up by address, so each is hashed once per reader. */
+static const char *isec(struct sf_reader *r, const char *s)
+{
+	if ((r->pcount + 1) * 2 > r->pcap) {
+		size_t ncap = r->pcap ? r->pcap * 2 : 4096;
+		const char **nk = sf_xcalloc(ncap, sizeof(*nk));
+		const char **nv = sf_xcalloc(ncap, sizeof(*nv));
+		for (size_t i = 0; i < r->pcap; i++) {
+			if (!r->pkeys[i])
+				continue;
+			size_t j = mix((uintptr_t)r->pkeys[i]) & (ncap - 1);
+			while (nk[j])
+				j = (j + 1) & (ncap - 1);
+			nk[j] = r->pkeys[i];
+			nv[j] = r->pvals[i];
+		}
+		free(r->pkeys);
+		free(r->pvals);
+		r->pkeys = nk;
+		r->pvals = nv;
+		r->pcap = ncap;
+	}
+	size_t j = mix((uintptr_t)s) & (r->pcap - 1);
+	for (; r->pkeys[j]; j = (j + 1) & (r->pcap - 1))
+		if (r->pkeys[j] == s)
+			return r->pvals[j];
+	r->pkeys[j] = s;
+	r->pvals[j] = sf_typeset_intern(r->out, s);
+	r->pcount++;
+	return r->pvals[j];
+}
+
+/* x y z, interned. */
+static const char *icat(struct sf_reader *r, const char *x, const char *y, const char *z)
+{
+	size_t nx = strlen(x), ny = strlen(y), nz = strlen(z);
+	char stack[512];
+	char *buf = nx + ny + nz < sizeof(stack) ? stack : sf_xmalloc(nx + ny + nz + 1);
+
+	memcpy(buf, x, nx);
+	memcpy(buf + nx, y, ny);
+	memcpy(buf + nx + ny, z, nz);
+	const char *s = sf_typeset_intern_n(r->out, buf, nx + ny + nz);
+	if (buf != stack)
+		free(buf);
+	return s;
+}
+
+/* ---- units ------------------------------------------------------------- */
+
+static void uh_close(struct uh *uh)
+{
+	if (uh->open)
+		sf_ucx_release(&uh->cx);
+	free(uh->scopes);
+	memset(uh, 0, sizeof(*uh));
+}
+
+static int uh_open(struct sf_reader *r, struct uh *uh, size_t i)
+{
+	memset(uh, 0, sizeof(*uh));
+	if (sf_ucx_open(&uh->cx, r->f, i, r->err) < 0) {
+		r->failed = 1;
+		return -1;
+	}
+	uh->open = 1;
+	uh->abi = sf_abi_for(r->elf->machine, uh->cx.u->addr_size);
+	return 0;
+}
+
+/* The unit holding section offset off of sect (the current one, mostly). */
+static struct uh *uh_for(struct sf_reader *r, int sect, uint64_t off)
+{
+	const struct sf_unit *u = r->cur.cx.u;
+
+	if (u->sect == sect && u->start <= off && off < u->end)
+		return &r->cur;
+	for (size_t i = r->nothers; i-- > 0;) {
+		u = r->others[i]->cx.u;
+		if (u->sect == sect && u->start <= off && off < u->end)
+			return r->others[i];
+	}
+	long idx = sf_dwfile_unit_at(r->f, sect, off);
+	if (idx < 0)
+		return NULL;
+	struct uh *uh = sf_xcalloc(1, sizeof(*uh));
+	if (uh_open(r, uh, (size_t)idx) < 0) {
+		free(uh);
+		return NULL;
+	}
+	SF_GROW(r->others, r->nothers, r->othercap);
+	r->others[r->nothers++] = uh;
+	return uh;
+}
+
+/* ---- scopes (C++ qualified names) --------------------------------------- */
+
+static int is_aggregate_tag(unsigned tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+	       tag == DW_TAG_union_type || tag == DW_TAG_interface_type;
+}
+
+static const char *scope_of(struct sf_reader *r, struct uh *uh, uint64_t off);
+
+/* The declaration a DW_AT_specification points to (in the same unit). */
+static int spec_of(struct uh *uh, const struct sf_die *d, struct sf_die *spec)
+{
+	return (d->has & SF_A_SPECIFICATION) && d->specification >= uh->cx.u->die_start &&
+	       d->specification < uh->cx.u->end && d->specification != d->off &&
+	       sf_die_read(&uh->cx, d->specification, spec) == 0;
+}
+
+/* Record the ranges of namespaces and named classes below off; *end gets
+ * the offset past the null entry closing the list. */
+static int scan_scopes(struct sf_reader *r, struct uh *uh, uint64_t off, long parent,
+		       unsigned depth, uint64_t *end)
+{
+	struct sf_die d;
+
+	for (;;) {
+		if (read_die(r, uh, off, &d) < 0)
+			return -1;
+		if (d.tag == 0) {
+			*end = d.next;
+			return 0;
+		}
+		int scope = d.children && depth < MAX_SCOPE_DEPTH &&
+			    (d.tag == DW_TAG_namespace || is_aggregate_tag(d.tag));
+		if (!scope) {
+			if (skip_die(r, uh, &d, &off) < 0)
+				return -1;
+			continue;
+		}
+		const char *pq = parent >= 0 ? uh->scopes[parent].qname : "";
+		const char *name = d.name;
+		struct sf_die spec;
+		/* an out-of-line definition belongs where it was declared */
+		if (spec_of(uh, &d, &spec)) {
+			pq = scope_of(r, uh, spec.off);
+			if (!name)
+				name = spec.name;
+		}
+		if (!name && d.tag == DW_TAG_namespace)
+			name = "(anonymous namespace)";
+		SF_GROW(uh->scopes, uh->nscopes, uh->scopecap);
+		long me = (long)uh->nscopes++;
+		struct scope *s = &uh->scopes[me];
+		s->start = d.off;
+		s->parent = parent;
+		s->qname = !name ? pq : *pq ? arena_cat(&r->arena, pq, "::", name) : name;
+		if (scan_scopes(r, uh, d.next, me, depth + 1, &off) < 0)
+			return -1;
+		uh->scopes[me].end = off;
+	}
+}
+
+static void build_scopes(struct sf_reader *r, struct uh *uh)
+{
+	struct sf_die d;
+	uint64_t end;
+
+	uh->scoped = 1;
+	if (sf_lang_is_c(uh->cx.lang) || uh->cx.u->die_start >= uh->cx.u->end)
+		return;
+	if (read_die(r, uh, uh->cx.u->die_start, &d) < 0 || !d.children)
+		return;
+	scan_scopes(r, uh, d.next, -1, 0, &end);
+}
+
+/* "ns::Outer" for a DIE at off inside namespace ns and class Outer. */
+static const char *scope_of(struct sf_reader *r, struct uh *uh, uint64_t off)
+{
+	if (!uh->scoped)
+		build_scopes(r, uh);
+	size_t lo = 0, hi = uh->nscopes;
+	while (lo < hi) {	/* last scope starting before off */
+		size_t mid = lo + (hi - lo) / 2;
+		if (uh->scopes[mid].start < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (long i = (long)lo - 1; i >= 0; i = uh->scopes[i].parent)
+		if (off < uh->scopes[i].end)
+			return uh->scopes[i].qname;
+	return "";
+}
+
+static const char *qualify(struct sf_reader *r, struct uh *uh, uint64_t off, const char *name);
+
+/* A type DIE's qualified name, from its declaration when it has one; NULL if anonymous. */
+static const char *die_qname(struct sf_reader *r, struct uh *uh, const struct sf_die *d)
+{
+	struct sf_die spec;
+
+	if (spec_of(uh, d, &spec) && (d->name || spec.name))
+		return qualify(r, uh, spec.off, d->name ? d->name : spec.name);
+	return d->name ? qualify(r, uh, d->off, d->name) : NULL;
+}
+
+static const char *qualify(struct sf_reader *r, struct uh *uh, uint64_t off, const char *name)
+{
+	if (sf_lang_is_c(uh->cx.lang))
+		return isec(r, name);
+	const char *scope = scope_of(r, uh, off);
+	return *scope ? icat(r, scope, "::", name) : isec(r, name);
+}
+
+/* ---- resolving type DIEs ------------------------------------------------ */
+
+static struct tinfo *resolve(struct sf_reader *r, struct uh *uh, uint64_t off, unsigned depth);
+
+/* The type a DIE's DW_AT_type names (void when it has none). */
+static struct tinfo *resolve_ref(struct sf_reader *r, struct uh *uh, const struct sf_die *d,
+				 unsigned depth)
+{
+	if (d->has & SF_A_SIG8) {
+		long i = sf_dwfile_sig_unit(r->f, d->sig8);
+		if (i < 0)
+			return &bad_ti;
+		const struct sf_unit *u = &r->f->units[i];
+		struct uh *tu = uh_for(r, u->sect, u->type_die);
+		return tu ? resolve(r, tu, u->type_die, depth + 1) : &bad_ti;
+	}
+	if (d->has & SF_A_TYPE) {
+		struct uh *to = uh_for(r, uh->cx.u->sect, d->type);
+		return to ? resolve(r, to, d->type, depth + 1) : &bad_ti;
+	}
+	return (d->has & SF_A_ALT) ? &bad_ti : &void_ti;
+}
+
+static struct tinfo *new_ti(struct sf_reader *r, struct uh *uh, uint64_t off)
+{
+	struct tinfo *ti = arena_alloc(&r->arena, sizeof(*ti));
+
+	ti->key = key_of(uh, off);
+	ti->unit = uh;
+	ti->left = isec(r, "?");
+	ti->right = isec(r, "");
+	ti->qname = ti->right;
+	cache_put(r, ti->key, ti);
+	return ti;
+}
+
+/* Copy what a typedef or cv-qualifier passes through from its target. */
+static void inherit(struct tinfo *ti, const struct tinfo *t)
+{
+	ti->size = t->size;
+	ti->align = t->align;
+	ti->align_attr = t->align_attr;
+	ti->tclass = t->tclass;
+	ti->agg = t->agg;
+	ti->flags |= t->flags & (TI_SIGNED | TI_ALIGNED | TI_DECL | TI_FLEX | TI_ALT);
+}
+
+static void base_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
+		      const struct sf_die *d)
+{
+	enum sf_abi_kind k = SF_ABI_INT;
+
+	ti->left = isec(r, d->name ? d->name : "?");
+	ti->size = (d->has & SF_A_BYTE_SIZE) ? d->byte_size
+		 : (d->has & SF_A_BIT_SIZE) ? (d->bit_size + 7) / 8 : 0;
+	switch (d->encoding) {
+	case DW_ATE_boolean:
+		ti->tclass = SF_T_BOOL;
+		break;
+	case DW_ATE_float: case DW_ATE_decimal_float: case DW_ATE_imaginary_float:
+		ti->tclass = SF_T_FLOAT;
+		k = SF_ABI_FLOAT;
+		break;
+	case DW_ATE_complex_float:
+		ti->tclass = SF_T_FLOAT;
+		k = SF_ABI_COMPLEX;
+		break;
+	case DW_ATE_signed: case DW_ATE_signed_char: case DW_ATE_signed_fixed:
+		ti->tclass = SF_T_INT;
+		ti->flags |= TI_SIGNED;
+		break;
+	case DW_ATE_unsigned: case DW_ATE_unsigned_char: case DW_ATE_unsigned_fixed:
+	case DW_ATE_UTF:
+		ti->tclass = SF_T_INT;
+		break;
+	case DW_ATE_address:
+		ti->tclass = SF_T_POINTER;
+		k = SF_ABI_POINTER;
+		break;
+	default:
+		ti->tclass = SF_T_OTHER;
+	}
+	ti->align = sf_abi_align(uh->abi, k, ti->size);
+}
+
+static void pointer_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
+			 const struct sf_die *d, const char *sym, unsigned depth)
+{
+	struct tinfo *t = resolve_ref(r, uh, d, depth);
+
+	if (t->flags & (TI_FUNC | TI_ARRAY)) {
+		ti->left = icat(r, t->left, " (", sym);
+		ti->right = icat(r, ")", t->right, "");
+	} else if (*t->right || (t->flags & TI_PTR)) {
+		/* pointer to pointer (to function): "void (**", "char **" */
+		ti->left = icat(r, t->left, sym, "");
+		ti->right = t->right;
+	} else {
+		ti->left = icat(r, t->left, " ", sym);
+	}
+	ti->flags |= TI_PTR;
+	ti->tclass = SF_T_POINTER;
+	ti->size = (d->has & SF_A_BYTE_SIZE) ? d->byte_size : uh->cx.u->addr_size;
+	ti->align = sf_abi_align(uh->abi, SF_ABI_POINTER, ti->size);
+}
+
+static void cv_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
+		    const struct sf_die *d, const char *word, unsigned depth)
+{
+	struct tinfo *t = resolve_ref(r, uh, d, depth);
+
+	inherit(ti, t);
+	/* after a '*' the qualifier binds to the pointer: "char * const" */
+	if ((t->flags & TI_PTR) || t->right[0] == ')') {
+		ti->left = icat(r, t->left, " ", word);
+		ti->right = t->right;
+	} else {
+		ti->left = icat(r, word, " ", t->left);
+		ti->right = t->right;
+		ti->flags |= t->flags & (TI_ARRAY | TI_FUNC);
+	}
+}
+
+static void typedef_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
+			 const struct sf_die *d, unsigned depth)
+{
+	struct tinfo *t = resolve_ref(r, uh, d, depth);
+
+	inherit(ti, t);
+	ti->qname = die_qname(r, uh, d);
+	if (!ti->qname)
+		ti->qname = isec(r, "?");
+	ti->left = ti->qname;
+	if (d->has & SF_A_ALIGNMENT) {
+		ti->align_attr = (uint32_t)d->alignment;
+		ti->flags |= TI_ALIGNED;
+	}
+}
+
+static void aggregate_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
+			   const struct sf_die *d)
+{
+	const char *name = die_qname(r, uh, d);
+
+	ti->flags |= TI_AGG;
+	ti->agg = ti;
+	ti->kind = d->tag == DW_TAG_union_type ? SF_KIND_UNION
+		 : d->tag == DW_TAG_class_type ? SF_KIND_CLASS : SF_KIND_STRUCT;
+	ti->tclass = ti->kind == SF_KIND_UNION ? SF_T_UNION : SF_T_STRUCT;
+	ti->keyword = ti->kind == SF_KIND_UNION ? "union"
+		    : ti->kind == SF_KIND_CLASS ? "class" : "struct";
+	ti->qname = name ? name : isec(r, "");
+	ti->keyword = isec(r, ti->keyword);
+	ti->left = name ? icat(r, ti->keyword, " ", name) : icat(r, ti->keyword, " {...}", "");
+	ti->size = d->byte_size;
+	if ((d->has & SF_A_DECLARATION) && !(d->has & SF_A_BYTE_SIZE))
+		ti->flags |= TI_DECL;
+	else if (!name)
+		ti->flags |= TI_ANON, ti->anon = ti;
+	if (d->has & SF_A_ALIGNMENT) {
+		ti->align_attr = (uint32_t)d->alignment;
+		ti->flags |= TI_ALIGNED;
+	}
+}
+
+static void enum_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
+		      const struct sf_die *d, unsigned depth)
+{
+	struct tinfo *under = (d->has & (SF_A_TYPE | SF_A_ALT)) ? resolve_ref(r, uh, d, depth) : NULL;
+
+	const char *name = die_qname(r, uh, d);
+	ti->qname = name ? name : isec(r, "");
+	ti->left = name ? icat(r, "enum ", name, "") : isec(r, "enum {...}");
+	ti->tclass = SF_T_ENUM;
+	ti->size = (d->has & SF_A_BYTE_SIZE) ? d->byte_size : under ? under->size : 0;
+	if (under ? (under->flags & TI_SIGNED) != 0
+		  : d->encoding == DW_ATE_signed || d->encoding == DW_ATE_signed_char)
+		ti->flags |= TI_SIGNED;
+	ti->align = under && under->align ? under->align
+				  : sf_abi_align(uh->abi, SF_ABI_INT, ti->size);
+}
+
+static void add_dim(struct strbuf *dims, int known, uint64_t n)
+{
+	char digits[24];
+	size_t i = sizeof(digits);
+
+	sb_addch(dims, '[');
+	if (known) {
+		do
+			digits[--i] = (char)('0' + n % 10);
+		while ((n /= 10));
+		sb_add(dims, digits + i, sizeof(digits) - i);
+	}
+	sb_addch(dims, ']');
+}
+
+/* "[3][4]" from the subrange children; *nelem 0 when a bound is unknown. */
+static int array_dims(struct sf_reader *r, struct uh *uh, const struct sf_die *d,
+		      struct strbuf *dims, uint64_t *nelem, int *zero)
+{
+	struct sf_die c;
+	uint64_t off = d->next;
+
+	*nelem = 1;
+	*zero = 0;
+	if (!d->children)
+		return 0;
+	for (;;) {
+		if (read_die(r, uh, off, &c) < 0)
+			return -1;
+		if (c.tag == 0)
+			return 0;
+		if (c.tag == DW_TAG_subrange_type || c.tag == DW_TAG_enumeration_type) {
+			int known = 1;
+			uint64_t n = 0;
+			if (c.has & SF_A_COUNT)
+				n = c.count;
+			else if ((c.has & SF_A_UPPER_BOUND) && c.upper_bound != -1 &&
+				 c.upper_bound != (int64_t)0xffffffff)
+				n = (uint64_t)(c.upper_bound - ((c.has & SF_A_LOWER_BOUND) ? c.lower_bound : 0)) + 1;
+			else if (c.has & SF_A_UPPER_BOUND)
+				n = 0;	/* GNU "[0]" spelled as upper bound -1 */
+			else
+				known = 0;
+			add_dim(dims, known, n);
+			if (!known || n == 0)
+				*zero = 1;
+			*nelem = (n && *nelem <= UINT64_MAX / n) ? *nelem * n : (n ? UINT64_MAX : 0);
+		}
+		if (skip_die(r, uh, &c, &off) < 0)
+			return -1;
+	}
+}
+
+static void array_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
+		       const struct sf_die *d, unsigned depth)
+{
+	struct tinfo *e = resolve_ref(r, uh, d, depth);
+	struct strbuf dims = STRBUF_INIT;
+	uint64_t nelem;
+	int zero;
+
+	if (array_dims(r, uh, d, &dims, &nelem, &zero) < 0) {
+		sb_release(&dims);
+		return;
+	}
+	if (!dims.len)
+		sb_adds(&dims, "[]");
+	ti->left = e->left;
+	ti->right = icat(r, dims.buf, e->right, "");
+	sb_release(&dims);
+	ti->flags |= TI_ARRAY | (e->flags & (TI_SIGNED | TI_ALIGNED | TI_DECL | TI_ALT));
+	ti->tclass = SF_T_ARRAY;
+	ti->agg = e->agg;
+	ti->anon = e->anon;
+	ti->align = e->align;
+	ti->align_attr = e->align_attr;
+	if (d->has & SF_A_BYTE_SIZE)
+		ti->size = d->byte_size;
+	else if (e->size && nelem > UINT64_MAX / e->size)
+		ti->size = UINT64_MAX;
+	else
+		ti->size = e->size * nelem;
+	if (zero && !(d->has & SF_A_BYTE_SIZE)) {
+		ti->flags |= TI_FLEX;
+		ti->size = 0;
+	}
+	if (d->has & SF_A_VECTOR)
+		ti->align = sf_abi_align(uh->abi, SF_ABI_VECTOR, ti->size);
+}
+
+static void function_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
+			  const struct sf_die *d, unsigned depth)
+{
+	struct tinfo *ret = resolve_ref(r, uh, d, depth);
+	struct strbuf sb = STRBUF_INIT;
+	struct sf_die c;
+	uint64_t off = d->next;
+	int n = 0;
+
+	sb_addch(&sb, '(');
+	while (d->children) {
+		if (read_die(r, uh, off, &c) < 0)
+			break;
+		if (c.tag == 0)
+			break;
+		if (c.tag == DW_TAG_formal_parameter) {
+			struct tinfo *p = resolve_ref(r, uh, &c, depth);
+			sb_adds(&sb, n++ ? ", " : "");
+			sb_adds(&sb, p->left);
+			sb_adds(&sb, p->right);
+		} else if (c.tag == DW_TAG_unspecified_parameters) {
+			sb_adds(&sb, n++ ? ", ..." : "...");
+		}
+		if (skip_die(r, uh, &c, &off) < 0)
+			break;
+	}
+	/* an empty list is (void) when prototyped - C++ always is */
+	if (!n && ((d->has & SF_A_PROTOTYPED) || !sf_lang_is_c(uh->cx.lang)))
+		sb_adds(&sb, "void");
+	sb_addch(&sb, ')');
+	ti->left = ret->left;
+	ti->right = icat(r, sb.buf, ret->right, "");
+	sb_release(&sb);
+	ti->flags |= TI_FUNC;
+	ti->tclass = SF_T_OTHER;
+}
+
+static void member_ptr_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
+			    const struct sf_die *d, unsigned depth)
+{
+	struct tinfo *t = resolve_ref(r, uh, d, depth);
+
+	if (t->flags & TI_FUNC) {
+		ti->left = icat(r, t->left, " (::*", "");
+		ti->right = icat(r, ")", t->right, "");
+	} else {
+		ti->left = icat(r, t->left, " ::*", "");
+	}
+	ti->tclass = SF_T_OTHER;
+	ti->size = (d->has & SF_A_BYTE_SIZE) ? d->byte_size
+		 : (uint64_t)uh->cx.u->addr_size * ((t->flags & TI_FUNC) ? 2 : 1);
+	ti->align = sf_abi_align(uh->abi, SF_ABI_POINTER, uh->cx.u->addr_size);
+}
+
+static void fill_ti(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
+		    const struct sf_die *d, unsigned depth)
+{
+	switch (d->tag) {
+	case DW_TAG_base_type:
+		base_type(r, uh, ti, d);
+		break;
+	case DW_TAG_pointer_type:
+		pointer_type(r, uh, ti, d, "*", depth);
+		break;
+	case DW_TAG_reference_type:
+		pointer_type(r, uh, ti, d, "&", depth);
+		break;
+	case DW_TAG_rvalue_reference_type:
+		pointer_type(r, uh, ti, d, "&&", depth);
+		break;
+	case DW_TAG_const_type:
+		cv_type(r, uh, ti, d, "const", depth);
+		break;
+	case DW_TAG_volatile_type:
+		cv_type(r, uh, ti, d, "volatile", depth);
+		break;
+	case DW_TAG_restrict_type:
+		cv_type(r, uh, ti, d, "restrict", depth);
+		break;
+	case DW_TAG_atomic_type:
+		cv_type(r, uh, ti, d, "_Atomic", depth);
+		break;
+	case DW_TAG_typedef:
+		typedef_type(r, uh, ti, d, depth);
+		break;
+	case DW_TAG_structure_type: case DW_TAG_class_type:
+	case DW_TAG_union_type: case DW_TAG_interface_type:
+		aggregate_type(r, uh, ti, d);
+		break;
+	case DW_TAG_enumeration_type:
+		enum_type(r, uh, ti, d, depth);
+		break;
+	case DW_TAG_array_type:
+		array_type(r, uh, ti, d, depth);
+		break;
+	case DW_TAG_subroutine_type:
+		function_type(r, uh, ti, d, depth);
+		break;
+	case DW_TAG_ptr_to_member_type:
+		member_ptr_type(r, uh, ti, d, depth);
+		break;
+	case DW_TAG_unspecified_type:
+		ti->left = isec(r, d->name ? d->name : "void");
+		ti->size = d->byte_size;
+		ti->align = sf_abi_align(uh->abi, SF_ABI_POINTER, ti->size);
+		break;
+	default:
+		/* a kind of type C has no word for (Ada, Fortran...) */
+		ti->left = isec(r, d->name ? d->name : "?");
+		ti->size = d->byte_size;
+		ti->align = sf_abi_align(uh->abi, SF_ABI_INT, ti->size);
+	}
+}
+
+static struct tinfo *resolve(struct sf_reader *r, struct uh *uh, uint64_t off, unsigned depth)
+{
+	struct tinfo *ti = cache_get(r, key_of(uh, off));
+	struct sf_die d;
+
+	if (ti)
+		return (ti->flags & TI_BUSY) ? &bad_ti : ti;
+	if (depth > MAX_RESOLVE_DEPTH || r->failed)
+		return &bad_ti;
+	if (read_die(r, uh, off, &d) < 0)
+		return &bad_ti;
+	/* a declaration standing for a definition in a type unit */
+	if (is_aggregate_tag(d.tag) && (d.has & SF_A_SIGNATURE)) {
+		long i = sf_dwfile_sig_unit(r->f, d.sig8);
+		if (i >= 0) {
+			const struct sf_unit *u = &r->f->units[i];
+			struct uh *tu = uh_for(r, u->sect, u->type_die);
+			if (tu && tu != uh) {
+				ti = resolve(r, tu, u->type_die, depth + 1);
+				cache_put(r, key_of(uh, off), ti);
+				return ti;
+			}
+		}
+	}
+	ti = new_ti(r, uh, off);
+	ti->flags |= TI_BUSY;
+	fill_ti(r, uh, ti, &d, depth);
+	ti->flags &= ~TI_BUSY;
+	return ti;
+}
+
+/* ---- laying out aggregates --------------------------------------------- */
+
+static struct xtype *layout(struct sf_reader *r, struct tinfo *ti, unsigned depth);
+
+/* A member's alignment under the ABI (1 when unknown). */
+static uint32_t align_of(struct sf_reader *r, struct tinfo *ti, unsigned depth)
+{
+	if (ti->align_attr)
+		return ti->align_attr;
+	if (ti->agg && !(ti->agg->flags & TI_DECL)) {
+		if (!layout(r, ti->agg, depth + 1))
+			return 1;
+		return ti->agg->align ? ti->agg->align : 1;
+	}
+	return ti->align ? ti->align : 1;
+}
+
+/* Copy of an anonymous aggregate's model moved to absolute offset delta. */
+static struct sf_type *clone_nested(struct sf_reader *r, const struct sf_type *src,
+				    uint64_t delta, unsigned depth)
+{
+	struct sf_type *t = arena_alloc(&r->arena, sizeof(*t));
+
+	*t = *src;
+	t->members = arena_alloc(&r->arena, sizeof(*t->members) * (src->nmembers ? src->nmembers : 1));
+	for (uint32_t i = 0; i < src->nmembers; i++) {
+		t->members[i] = src->members[i];
+		t->members[i].offset += delta;
+		if (src->members[i].nested && depth < MAX_LAYOUT_DEPTH)
+			t->members[i].nested = clone_nested(r, src->members[i].nested, delta, depth + 1);
+		else
+			t->members[i].nested = NULL;
+	}
+	return t;
+}
+
+static struct sf_member *mvec_push(struct mvec *v)
+{
+	SF_GROW(v->m, v->n, v->cap);
+	SF_GROW(v->inc, v->n, v->inccap);
+	SF_GROW(v->vbase_unplaced, v->n, v->vcap);
+	memset(&v->m[v->n], 0, sizeof(v->m[0]));
+	v->inc[v->n] = NULL;
+	v->vbase_unplaced[v->n] = 0;
+	return &v->m[v->n++];
+}
+
+static void mvec_free(struct mvec *v)
+{
+	free(v->m);
+	free(v->inc);
+	free(v->vbase_unplaced);
+}
+
+/* Bit-field position as the model wants it (see model.h). */
+static void place_bitfield(struct sf_member *m, const struct sf_die *c, int msb)
+{
+	uint64_t unit = m->size ? m->size : (c->bit_size + 7) / 8;
+	uint64_t loc = (c->has & SF_A_MEMBER_LOC) ? c->member_loc : 0;
+	uint64_t dbo;
+
+	if (!unit)
+		unit = 1;
+	if (c->has & SF_A_DATA_BIT_OFFSET) {
+		dbo = c->data_bit_offset + 8 * loc;
+	} else if (c->has & SF_A_BIT_OFFSET) {
+		/* DWARF 2/3: bits from the most significant bit of a storage
+		 * unit of DW_AT_byte_size bytes at the member location */
+		uint64_t bs = (c->has & SF_A_BYTE_SIZE) ? c->byte_size : unit;
+		if (msb)
+			dbo = 8 * loc + c->bit_offset;
+		else if (8 * bs >= c->bit_offset + c->bit_size)
+			dbo = 8 * loc + 8 * bs - c->bit_offset - c->bit_size;
+		else
+			dbo = 8 * loc;
+	} else {
+		dbo = 8 * loc;
+	}
+	m->offset = dbo / (8 * unit) * unit;
+	uint64_t bit = dbo - 8 * m->offset;
+	if (bit + c->bit_size > 8 * unit) {
+		/* straddles its natural unit (packed): count from its first byte */
+		m->offset = dbo / 8;
+		bit = dbo % 8;
+	}
+	m->bit_offset = (uint32_t)bit;
+	m->bit_size = (uint32_t)(c->bit_size > UINT32_MAX ? UINT32_MAX : c->bit_size);
+	m->flags |= SF_MF_BITFIELD;
+}
+
+static void set_type_of_member(struct sf_reader *r, struct sf_member *m, struct tinfo *mt,
+			       struct mvec *v, unsigned depth)
+{
+	m->tclass = mt->tclass;
+	if (mt->flags & TI_SIGNED)
+		m->flags |= SF_MF_SIGNED;
+	if (mt->flags & TI_ALIGNED)
+		m->flags |= SF_MF_ALIGNED;
+	m->type_name = mt->left;
+	m->type_suffix = mt->right;
+	if (mt->flags & TI_DECL) {
+		m->flags |= SF_MF_INCOMPLETE;
+		v->inc[v->n - 1] = mt->agg && *mt->agg->qname ? mt->agg->qname : NULL;
+		m->align = 1;
+		return;
+	}
+	if (mt == &bad_ti || (mt->flags & TI_ALT)) {
+		m->flags |= SF_MF_INCOMPLETE;
+		m->align = 1;
+		return;
+	}
+	m->align = align_of(r, mt, depth);
+	if (mt->anon && !(mt->flags & TI_FLEX)) {
+		struct xtype *x = layout(r, mt->anon, depth + 1);
+		if (x) {
+			m->nested = clone_nested(r, &x->t, m->offset, depth);
+			m->type_name = mt->anon->keyword;
+			m->type_suffix = (mt->flags & TI_ARRAY) ? mt->right : isec(r, "");
+			if (x->t.flags & SF_TF_INCOMPLETE)
+				m->flags |= SF_MF_INCOMPLETE;
+		}
+	}
+}
+
+static void add_member(struct sf_reader *r, struct uh *uh, const struct sf_die *c,
+		       struct mvec *v, unsigned depth)
+{
+	struct tinfo *mt = resolve_ref(r, uh, c, 0);
+	struct sf_member *m = mvec_push(v);
+
+	m->name = isec(r, c->name ? c->name : "");
+	m->size = mt->size;
+	if (c->has & SF_A_BIT_SIZE) {
+		place_bitfield(m, c, r->f->msb);
+	} else {
+		m->offset = (c->has & SF_A_MEMBER_LOC) ? c->member_loc : 0;
+		if (mt->flags & TI_FLEX) {
+			m->flags |= SF_MF_FLEX_ARRAY;
+			m->size = 0;
+		}
+	}
+	set_type_of_member(r, m, mt, v, depth);
+	if (c->has & SF_A_ALIGNMENT) {
+		m->align = (uint32_t)c->alignment;
+		m->flags |= SF_MF_ALIGNED;
+	}
+	if ((c->has & SF_A_ARTIFICIAL) && !strncmp(m->name, "_vptr", 5))
+		m->flags |= SF_MF_VPTR;
+}
+
+static void add_base(struct sf_reader *r, struct uh *uh, const struct sf_die *c,
+		     struct mvec *v, unsigned depth)
+{
+	struct tinfo *bt = resolve_ref(r, uh, c, 0);
+	struct sf_member *m = mvec_push(v);
+
+	m->name = bt->agg && *bt->agg->qname ? bt->agg->qname : bt->left;
+	m->flags |= SF_MF_BASE;
+	m->size = bt->size;
+	m->offset = (c->has & SF_A_MEMBER_LOC) ? c->member_loc : 0;
+	if (c->has & SF_A_VIRTUALITY && c->virtuality) {
+		m->flags |= SF_MF_VIRTUAL_BASE;
+		/* its offset lives in the vtable: placed after the rest */
+		v->vbase_unplaced[v->n - 1] = !(c->has & SF_A_MEMBER_LOC);
+	}
+	set_type_of_member(r, m, bt, v, depth);
+	m->tclass = SF_T_STRUCT;
+	if (bt->agg && (bt->agg->flags & TI_EMPTY))
+		m->size = 0;	/* empty base optimization */
+}
+
+static uint64_t align_up(uint64_t x, uint32_t a)
+{
+	return a > 1 ? (x + a - 1) / a * a : x;
+}
+
+/* Virtual bases follow the non-virtual part, in declaration order. */
+static void place_virtual_bases(struct sf_member *m, size_t n, const uint8_t *unplaced)
+{
+	uint64_t end = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!unplaced[i] && m[i].offset + m[i].size > end)
+			end = m[i].offset + m[i].size;
+	for (size_t i = 0; i < n; i++) {
+		if (!unplaced[i])
+			continue;
+		m[i].offset = align_up(end, m[i].align);
+		end = m[i].offset + m[i].size;
+	}
+}
+
+/* Smallest offset above m[i]'s among the members, else the type size. */
+static uint64_t next_offset(const struct sf_type *t, size_t i)
+{
+	uint64_t next = t->size;
+
+	for (uint32_t j = 0; j < t->nmembers; j++)
+		if (t->members[j].offset > t->members[i].offset && t->members[j].offset < next)
+			next = t->members[j].offset;
+	return next;
+}
+
+/*
+ * An incomplete member gets the room up to the next member: an upper
+ * bound that can hide a hole but never invents one.
+ */
+static void size_incomplete(struct sf_type *t)
+{
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		struct sf_member *m = &t->members[i];
+		if (!(m->flags & SF_MF_INCOMPLETE) || m->nested)
+			continue;
+		if (t->kind == SF_KIND_UNION) {
+			m->size = t->size > m->offset ? t->size - m->offset : 0;
+			continue;
+		}
+		int shared = 0;
+		for (uint32_t j = 0; j < t->nmembers; j++)
+			if (j != i && t->members[j].offset == m->offset && t->members[j].size)
+				shared = 1;
+		uint64_t next = next_offset(t, i);
+		m->size = shared || next < m->offset ? 0 : next - m->offset;
+	}
+}
+
+/* A base whose tail padding holds later members covers only up to them. */
+static void clip_bases(struct sf_type *t)
+{
+	if (t->kind == SF_KIND_UNION)
+		return;
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		struct sf_member *m = &t->members[i];
+		if (!(m->flags & SF_MF_BASE) || !m->size)
+			continue;
+		uint64_t next = next_offset(t, i);
+		if (next < m->offset + m->size && next > m->offset)
+			m->size = next - m->offset;
+	}
+}
+
+/* Alignment, packing and completeness of a type from its members. */
+static void settle(struct sf_type *t, uint32_t align_attr)
+{
+	uint32_t maxa = 1;
+	int packed = 0;
+
+	t->flags &= (uint16_t)~(SF_TF_PACKED | SF_TF_INCOMPLETE);
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		const struct sf_member *m = &t->members[i];
+		if (m->flags & SF_MF_INCOMPLETE)
+			t->flags |= SF_TF_INCOMPLETE;
+		if (m->nested && (m->nested->flags & SF_TF_INCOMPLETE))
+			t->flags |= SF_TF_INCOMPLETE;
+		if (m->align > maxa)
+			maxa = m->align;
+		if (!sf_member_is_bitfield(m) && m->size && m->align > 1 &&
+		    !(m->flags & (SF_MF_INCOMPLETE | SF_MF_VIRTUAL_BASE)) &&
+		    m->offset % m->align)
+			packed = 1;
+	}
+	if (t->size % maxa)
+		packed = 1;
+	t->align = maxa;
+	if (packed) {
+		t->flags |= SF_TF_PACKED;
+		/* the largest alignment every member offset and the size agree with */
+		uint32_t a = maxa;
+		while (a > 1) {
+			int ok = t->size % a == 0;
+			for (uint32_t i = 0; ok && i < t->nmembers; i++) {
+				const struct sf_member *m = &t->members[i];
+				uint32_t want = m->align < a ? m->align : a;
+				if (!sf_member_is_bitfield(m) && m->size && want > 1 &&
+				    m->offset % want)
+					ok = 0;
+			}
+			if (ok)
+				break;
+			a /= 2;
+		}
+		t->align = a;
+	}
+	if (align_attr) {
+		t->align = align_attr;
+		t->flags |= SF_TF_ALIGNED;
+	}
+}
+
+static int is_empty_class(const struct sf_type *t)
+{
+	if (t->kind == SF_KIND_UNION || t->size != 1)
+		return 0;
+	for (uint32_t i = 0; i < t->nmembers; i++)
+		if (!(t->members[i].flags & SF_MF_BASE) || t->members[i].size)
+			return 0;
+	return 1;
+}
+
+static int collect_members(struct sf_reader *r, struct uh *uh, const struct sf_die *d,
+			   struct mvec *v, unsigned depth)
+{
+	struct sf_die c;
+	uint64_t off = d->next;
+
+	while (d->children) {
+		if (read_die(r, uh, off, &c) < 0)
+			return -1;
+		if (c.tag == 0)
+			break;
+		if (v->n >= MAX_MEMBERS) {
+			sf_error(r->err, "%s: corrupt DWARF (more than %u members at 0x%llx)",
+				 r->f->label, MAX_MEMBERS, (unsigned long long)d->off);
+			r->failed = 1;
+			return -1;
+		}
+		/* static members: DW_AT_external/declaration (DWARF 4),
+		 * DW_TAG_variable (DWARF 5) - not part of the layout */
+		if (c.tag == DW_TAG_member && !(c.has & (SF_A_EXTERNAL | SF_A_DECLARATION)))
+			add_member(r, uh, &c, v, depth);
+		else if (c.tag == DW_TAG_inheritance)
+			add_base(r, uh, &c, v, depth);
+		if (r->failed || skip_die(r, uh, &c, &off) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static struct xtype *layout(struct sf_reader *r, struct tinfo *ti, unsigned depth)
+{
+	struct sf_die d;
+
+	if (!(ti->flags & TI_AGG) || (ti->flags & TI_DECL))
+		return NULL;
+	if (ti->flags & TI_LAID)
+		return ti->model;
+	if ((ti->flags & TI_LAYING) || depth > MAX_LAYOUT_DEPTH || r->failed)
+		return NULL;
+	struct uh *uh = ti->unit;
+	if (read_die(r, uh, ti->key & ~(1ull << 63), &d) < 0)
+		return NULL;
+	if (!r->mv)
+		r->mv = sf_xcalloc(MAX_LAYOUT_DEPTH + 2, sizeof(*r->mv));
+	struct mvec *vp = &r->mv[depth];
+	vp->n = 0;
+	ti->flags |= TI_LAYING;
+	int rc = collect_members(r, uh, &d, vp, depth);
+	ti->flags &= ~TI_LAYING;
+	if (rc < 0)
+		return NULL;
+	struct mvec v = *vp;
+
+	struct xtype *x = arena_alloc(&r->arena, sizeof(*x));
+	struct sf_type *t = &x->t;
+	x->unit = uh;
+	x->file = (d.has & SF_A_DECL_FILE) ? d.decl_file : 0;
+	t->name = ti->qname;
+	t->kind = ti->kind;
+	t->size = ti->size;
+	t->decl_file = "";
+	t->decl_line = d.decl_line;
+	t->addr_size = uh->cx.u->addr_size;
+	if (sf_lang_is_cxx(uh->cx.lang))
+		t->flags |= SF_TF_CXX;
+	t->nmembers = (uint32_t)v.n;
+	t->members = arena_alloc(&r->arena, sizeof(*t->members) * (v.n ? v.n : 1));
+	if (v.n)
+		memcpy(t->members, v.m, sizeof(*t->members) * v.n);
+	for (size_t i = 0; i < v.n; i++) {
+		if (v.inc[i]) {
+			if (!x->inc)
+				x->inc = arena_alloc(&r->arena, sizeof(*x->inc) * v.n);
+			x->inc[i] = v.inc[i];
+		}
+	}
+	place_virtual_bases(t->members, v.n, v.vbase_unplaced);
+	size_incomplete(t);
+	clip_bases(t);
+	settle(t, ti->align_attr);
+	if (is_empty_class(t) && (t->flags & SF_TF_CXX))
+		ti->flags |= TI_EMPTY;
+	ti->align = t->align;
+	ti->model = x;
+	ti->flags |= TI_LAID;
+	return x;
+}
+
+/* ---- output -------------------------------------------------------------- */
+
+/* The path DW_AT_decl_file idx of unit uh names (valid until the next call). */
+static const char *srcfile(struct sf_reader *r, struct uh *uh, uint32_t idx)
+{
+	if (r->files_unit != uh->cx.unit_index + 1) {
+		sf_files_release(&r->files);
+		r->files_unit = uh->cx.unit_index + 1;
+		if (sf_ucx_files(&uh->cx, &r->files) < 0)
+			sf_files_release(&r->files);	/* corrupt: no names */
+	}
+	return sf_files_path(&r->files, idx, &r->path);
+}
+
+/*
+ * Copy a scratch type into ts's arena.  Strings are interned unless they
+ * already are (`interned`: the reader's own output pool).
+ */
+static struct sf_type *deep_copy(struct sf_typeset *ts, const struct sf_type *src,
+				 const char *decl_file, const char *origin, int interned,
+				 unsigned depth)
+{
+	struct sf_type *t = sf_typeset_alloc(ts, sizeof(*t));
+
+	*t = *src;
+	t->name = interned ? src->name : sf_typeset_intern(ts, src->name);
+	t->decl_file = sf_typeset_intern(ts, decl_file);
+	t->origin = origin;
+	t->members = sf_typeset_alloc(ts, sizeof(*t->members) * (src->nmembers ? src->nmembers : 1));
+	for (uint32_t i = 0; i < src->nmembers; i++) {
+		const struct sf_member *s = &src->members[i];
+		struct sf_member *m = &t->members[i];
+		*m = *s;
+		if (!interned) {
+			m->name = sf_typeset_intern(ts, s->name);
+			m->type_name = sf_typeset_intern(ts, s->type_name);
+			m->type_suffix = sf_typeset_intern(ts, s->type_suffix);
+		}
+		m->nested = s->nested && depth < MAX_LAYOUT_DEPTH
+			  ? deep_copy(ts, s->nested, "", origin, interned, depth + 1) : NULL;
+	}
+	return t;
+}
+
+/* Is a type equal to t among those this reader kept?  (by interned name) */
+static int have_out(const struct sf_reader *r, const struct sf_type *t)
+{
+	if (!r->namecap)
+		return 0;
+	size_t j = mix((uintptr_t)t->name) & (r->namecap - 1);
+	for (; r->name_key[j]; j = (j + 1) & (r->namecap - 1)) {
+		if (r->name_key[j] != t->name)
+			continue;
+		for (uint32_t i = r->name_head[j]; i; i = r->out_next[i - 1])
+			if (sf_type_equal(r->outv[i - 1], t))
+				return 1;
+		return 0;
+	}
+	return 0;
+}
+
+static void index_out(struct sf_reader *r, struct sf_type *t)
+{
+	if ((r->nnames + 1) * 2 > r->namecap) {
+		size_t ncap = r->namecap ? r->namecap * 2 : 1024;
+		const char **nk = sf_xcalloc(ncap, sizeof(*nk));
+		uint32_t *nh = sf_xcalloc(ncap, sizeof(*nh));
+		for (size_t i = 0; i < r->namecap; i++) {
+			if (!r->name_key[i])
+				continue;
+			size_t j = mix((uintptr_t)r->name_key[i]) & (ncap - 1);
+			while (nk[j])
+				j = (j + 1) & (ncap - 1);
+			nk[j] = r->name_key[i];
+			nh[j] = r->name_head[i];
+		}
+		free(r->name_key);
+		free(r->name_head);
+		r->name_key = nk;
+		r->name_head = nh;
+		r->namecap = ncap;
+	}
+	SF_GROW(r->outv, r->nout, r->outcap);
+	SF_GROW(r->out_next, r->nout, r->nextcap);
+	r->outv[r->nout] = t;
+	size_t j = mix((uintptr_t)t->name) & (r->namecap - 1);
+	while (r->name_key[j] && r->name_key[j] != t->name)
+		j = (j + 1) & (r->namecap - 1);
+	if (!r->name_key[j]) {
+		r->name_key[j] = t->name;
+		r->nnames++;
+	}
+	r->out_next[r->nout] = r->name_head[j];
+	r->name_head[j] = (uint32_t)++r->nout;
+}
+
+/* Is a type equal to t already in ts? */
+static int have(const struct sf_typeset *ts, const struct sf_type *t)
+{
+	const struct sf_type *found[8];
+	size_t n = sf_typeset_find(ts, t->name, found, 8);
+
+	if (n > 8) {
+		const struct sf_type **all = sf_xcalloc(n, sizeof(*all));
+		n = sf_typeset_find(ts, t->name, all, n);
+		int hit = 0;
+		for (size_t i = 0; i < n && !hit; i++)
+			hit = sf_type_equal(all[i], t);
+		free(all);
+		return hit;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (sf_type_equal(found[i], t))
+			return 1;
+	return 0;
+}
+
+static int wanted(const struct sf_reader *r, const char *name)
+{
+	if (!r->only)
+		return 1;
+	for (size_t i = 0; r->only[i]; i++)
+		if (!strcmp(r->only[i], name))
+			return 1;
+	return 0;
+}
+
+static void hold_pending(struct sf_reader *r, const struct sf_type *t, const struct xtype *x)
+{
+	if (!r->pending_ts)
+		r->pending_ts = sf_typeset_new();
+	if (have(r->pending_ts, t))
+		return;
+	struct sf_typeset *pts = r->pending_ts;
+	struct sf_type *copy = deep_copy(pts, t, srcfile(r, x->unit, x->file),
+					 sf_typeset_intern(pts, r->origin), 0, 0);
+	sf_typeset_add(pts, copy);
+
+	SF_GROW(r->pend, r->npend, r->pendcap);
+	struct pend *p = &r->pend[r->npend++];
+	memset(p, 0, sizeof(*p));
+	p->t = copy;
+	for (uint32_t i = 0; x->inc && i < t->nmembers; i++)
+		p->n += x->inc[i] != NULL;
+	p->idx = sf_typeset_alloc(pts, sizeof(*p->idx) * (p->n ? p->n : 1));
+	p->qname = sf_typeset_alloc(pts, sizeof(*p->qname) * (p->n ? p->n : 1));
+	for (uint32_t i = 0, k = 0; x->inc && i < t->nmembers; i++) {
+		if (!x->inc[i])
+			continue;
+		p->idx[k] = i;
+		p->qname[k++] = sf_typeset_intern(pts, x->inc[i]);
+	}
+}
+
+/* Report the aggregate ti under `name`. */
+static void add_top(struct sf_reader *r, struct tinfo *ti, const char *name, int is_typedef)
+{
+	if (!*name || !wanted(r, name))
+		return;
+	struct xtype *x = layout(r, ti, 0);
+	if (!x)
+		return;
+	struct sf_type t = x->t;
+	t.name = name;
+	if (is_typedef)
+		t.flags |= SF_TF_TYPEDEF;
+	if (t.flags & SF_TF_INCOMPLETE) {
+		hold_pending(r, &t, x);
+		return;
+	}
+	if (have_out(r, &t) || (r->known && have(r->known, &t)))
+		return;
+	struct sf_type *copy = deep_copy(r->out, &t, srcfile(r, x->unit, x->file),
+					 isec(r, r->origin), 1, 0);
+	if (sf_typeset_add(r->out, copy) == copy)
+		index_out(r, copy);
+}
+
+/* ---- walking units ------------------------------------------------------- */
+
+static void top_aggregate(struct sf_reader *r, struct uh *uh, const struct sf_die *d)
+{
+	if (d->has & (SF_A_DECLARATION | SF_A_SIGNATURE))
+		return;
+	struct tinfo *ti = resolve(r, uh, d->off, 0);
+	if (ti->flags & TI_AGG)
+		add_top(r, ti, ti->qname, 0);
+}
+
+/* typedef struct { ... } name_t;  (pahole prints these by the typedef name) */
+static void top_typedef(struct sf_reader *r, struct uh *uh, const struct sf_die *d)
+{
+	if (!d->name || !(d->has & SF_A_TYPE) || (d->has & SF_A_SIG8))
+		return;
+	struct uh *to = uh_for(r, uh->cx.u->sect, d->type);
+	if (!to)
+		return;
+	struct tinfo *t = resolve(r, to, d->type, 0);
+	if ((t->flags & TI_AGG) && (t->flags & TI_ANON))
+		add_top(r, t, die_qname(r, uh, d), 1);
+}
+
+/* Every type definition in the list of DIEs starting at off. */
+static int walk(struct sf_reader *r, struct uh *uh, uint64_t off, unsigned depth, uint64_t *end)
+{
+	struct sf_die d;
+	int scoped = !sf_lang_is_c(uh->cx.lang);
+
+	while (!r->failed) {
+		if (read_die(r, uh, off, &d) < 0)
+			return -1;
+		if (d.tag == 0) {
+			*end = d.next;
+			return 0;
+		}
+		int descend = 0;
+		switch (d.tag) {
+		case DW_TAG_structure_type: case DW_TAG_class_type:
+		case DW_TAG_union_type: case DW_TAG_interface_type:
+			top_aggregate(r, uh, &d);
+			descend = scoped;	/* C++ nested classes */
+			break;
+		case DW_TAG_namespace:
+			descend = 1;
+			break;
+		case DW_TAG_typedef:
+			top_typedef(r, uh, &d);
+			break;
+		}
+		if (descend && d.children && depth < MAX_SCOPE_DEPTH) {
+			if (walk(r, uh, d.next, depth + 1, &off) < 0)
+				return -1;
+		} else if (skip_die(r, uh, &d, &off) < 0) {
+			return -1;
+		}
+	}
+	return -1;
+}
+
+static void end_unit(struct sf_reader *r)
+{
+	for (size_t i = 0; i < r->nothers; i++) {
+		uh_close(r->others[i]);
+		free(r->others[i]);
+	}
+	r->nothers = 0;
+	uh_close(&r->cur);
+	sf_files_release(&r->files);
+	r->files_unit = 0;
+	arena_reset(&r->arena);
+	r->gen++;
+	r->mapcount = 0;
+	if (r->gen == 0) {	/* wrapped: stale slots could look current */
+		memset(r->map, 0, r->mapcap * sizeof(*r->map));
+		r->gen = 1;
+	}
+}
+
+static int read_unit(struct sf_reader *r, size_t i)
+{
+	struct sf_die d;
+	uint64_t end;
+
+	if (uh_open(r, &r->cur, i) < 0)
+		return -1;
+	const struct sf_unit *u = r->cur.cx.u;
+	int rc = 0;
+	if (u->unit_type != DW_UT_skeleton && u->die_start < u->end) {
+		rc = read_die(r, &r->cur, u->die_start, &d);
+		if (rc == 0 && d.children)
+			rc = walk(r, &r->cur, d.next, 0, &end);
+	}
+	end_unit(r);
+	return r->failed ? -1 : rc;
+}
+
+int sf_reader_units(struct sf_reader *r, size_t first, size_t last, struct sf_err *err)
+{
+	r->err = err;
+	for (size_t i = first; i < last && i < r->f->nunits; i++)
+		if (read_unit(r, i) < 0)
+			return -1;
+	return 0;
+}
+
+/* ---- pending types ------------------------------------------------------- */
+
+static void complete_member(struct sf_typeset *ts, struct sf_member *m, const char *qname)
+{
+	const struct sf_type *found[16];
+	size_t n = sf_typeset_find(ts, qname, found, 16);
+	const struct sf_type *b = NULL;
+
+	for (size_t i = 0; i < n && i < 16; i++) {
+		if (found[i]->flags & SF_TF_INCOMPLETE)
+			continue;
+		if (b && (b->size != found[i]->size || b->align != found[i]->align))
+			return;	/* differing definitions: leave it unknown */
+		b = found[i];
+	}
+	if (!b)
+		return;
+	m->size = (m->flags & SF_MF_BASE) && is_empty_class(b) ? 0 : b->size;
+	m->align = b->align;
+	m->flags &= (uint16_t)~SF_MF_INCOMPLETE;
+}
+
+void sf_reader_finish(struct sf_reader *r, struct sf_typeset *ts)
+{
+	for (size_t k = 0; k < r->npend; k++) {
+		struct pend *p = &r->pend[k];
+		struct sf_type *t = p->t;
+		for (uint32_t j = 0; j < p->n; j++)
+			complete_member(ts, &t->members[p->idx[j]], p->qname[j]);
+		clip_bases(t);
+		settle(t, (t->flags & SF_TF_ALIGNED) ? t->align : 0);
+		sf_typeset_add(ts, deep_copy(ts, t, t->decl_file,
+					     sf_typeset_intern(ts, t->origin), 0, 0));
+	}
+	r->npend = 0;
+}
+
+/* ---- life cycle ----------------------------------------------------------- */
+
+struct sf_reader *sf_reader_new(const struct sf_dwfile *f, struct sf_elf *elf,
+				struct sf_typeset *out, const struct sf_typeset *known,
+				const char *origin, const char *const *only)
+{
+	struct sf_reader *r = sf_xcalloc(1, sizeof(*r));
+
+	r->f = f;
+	r->elf = elf;
+	r->out = out;
+	r->known = known;
+	r->origin = origin;
+	r->only = only;
+	r->gen = 1;
+	sb_init(&r->path);
+	sb_init(&r->cat);
+	return r;
+}
+
+struct sf_typeset *sf_reader_out(struct sf_reader *r)
+{
+	return r->out;
+}
+
+void sf_reader_free(struct sf_reader *r)
+{
+	if (!r)
+		return;
+	end_unit(r);
+	sf_files_release(&r->files);
+	sb_release(&r->path);
+	sb_release(&r->cat);
+	free(r->pkeys);
+	free(r->pvals);
+	free(r->outv);
+	free(r->out_next);
+	free(r->name_head);
+	free(r->name_key);
+	arena_free(&r->arena);
+	free(r->others);
+	for (size_t i = 0; r->mv && i < MAX_LAYOUT_DEPTH + 2; i++)
+		mvec_free(&r->mv[i]);
+	free(r->mv);
+	free(r->map);
+	free(r->pend);
+	sf_typeset_free(r->pending_ts);
+	free(r);
+}

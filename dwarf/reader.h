@@ -1,0 +1,44 @@
+/*
+ * reader.h - turn the DIEs of a range of units into sf_types (internal to
+ * dwarf/; load.c drives it, one reader per thread).
+ *
+ * A reader writes the types it finds into its own typeset `out`, skipping
+ * any type identical to one already in `known` (the caller's typeset, only
+ * read while readers run) or already in `out`, so memory grows with unique
+ * types only.  Types with a member or base whose type is only declared in
+ * their unit (C++ classes whose key function lives elsewhere, clang's
+ * -fno-standalone-debug) are held back as "pending": sf_reader_finish()
+ * looks their missing pieces up by name once every unit of every thread
+ * has been read, then adds them.
+ */
+#ifndef SF_READER_H
+#define SF_READER_H
+
+#include <stddef.h>
+
+#include "die.h"
+#include "elfobj.h"
+#include "layout/typeset.h"
+#include "lib/err.h"
+
+struct sf_reader;
+
+struct sf_reader *sf_reader_new(const struct sf_dwfile *f, struct sf_elf *elf,
+				struct sf_typeset *out, const struct sf_typeset *known,
+				const char *origin, const char *const *only);
+
+/* Read units [first, last) of the file.  -1 with err set on corrupt DWARF. */
+int sf_reader_units(struct sf_reader *r, size_t first, size_t last, struct sf_err *err);
+
+/* The typeset the reader writes into (handed over by the caller). */
+struct sf_typeset *sf_reader_out(struct sf_reader *r);
+
+/*
+ * Complete the pending types against `ts` (which by now holds everything
+ * read) and add them to it.
+ */
+void sf_reader_finish(struct sf_reader *r, struct sf_typeset *ts);
+
+void sf_reader_free(struct sf_reader *r);
+
+#endif
