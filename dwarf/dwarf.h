@@ -31,4 +31,14 @@ struct sf_load_opts {
 int sf_dwarf_load(struct sf_typeset *ts, const char *path,
 		  const struct sf_load_opts *opts, struct sf_err *err);
 
+/*
+ * The same for several paths at once.  Better than one sf_dwarf_load()
+ * per path: a C++ class whose base is only declared where the class is
+ * defined (its key function lives in another file) is completed from
+ * whichever input defines the base, in any order.  Such types come after
+ * all the others.  Stops at the first unusable path.
+ */
+int sf_dwarf_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
+		      const struct sf_load_opts *opts, struct sf_err *err);
+
 #endif

@@ -45,6 +45,7 @@ struct ctx {
 	struct sf_typeset *ts;
 	const struct sf_load_opts *opts;
 	struct sf_err *err;
+	struct sf_pending *pending;  /* incomplete types, completed at the end */
 	/* files already read, by (device, inode) */
 	dev_t *devs;
 	ino_t *inos;
@@ -157,18 +158,16 @@ static int read_units(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f
 			rc = -1;
 		}
 	}
-	/* Absorb in run order, then complete the held-back types against
-	 * everything (their bases may be defined in any run). */
+	/* Absorb in run order; the held-back types wait for every input
+	 * (their bases may be defined in any run, any file). */
 	for (unsigned i = 0; i < n; i++) {
 		struct sf_typeset *out = sf_reader_out(jobs[i].r);
-		if (rc == 0)
+		if (rc == 0) {
 			sf_typeset_absorb(c->ts, out);
-		else
+			sf_reader_move_pending(jobs[i].r, c->pending);
+		} else {
 			sf_typeset_free(out);
-	}
-	for (unsigned i = 0; i < n; i++) {
-		if (rc == 0)
-			sf_reader_finish(jobs[i].r, c->ts);
+		}
 		sf_reader_free(jobs[i].r);
 	}
 	return rc;
@@ -475,27 +474,48 @@ static int load_dir(struct ctx *c, const char *dir, unsigned depth, int *found)
 	return rc;
 }
 
-int sf_dwarf_load(struct sf_typeset *ts, const char *path,
-		  const struct sf_load_opts *opts, struct sf_err *err)
+static int load_path(struct ctx *c, const char *path)
 {
-	struct ctx c = { .ts = ts, .opts = opts, .err = err };
 	struct stat st;
-	int rc;
 
 	if (!path || !*path)
-		return sf_error(err, "(empty path): cannot open: %s", strerror(ENOENT));
+		return sf_error(c->err, "(empty path): cannot open: %s", strerror(ENOENT));
 	if (stat(path, &st) < 0)
-		return sf_error(err, "%s: cannot open: %s", path, strerror(errno));
+		return sf_error(c->err, "%s: cannot open: %s", path, strerror(errno));
 	if (S_ISDIR(st.st_mode)) {
 		int found = 0;
-		rc = load_dir(&c, path, 0, &found);
-		if (rc == 0 && !found)
-			rc = sf_error(err, "%s: no ELF file with DWARF debug info below this directory",
-				      path);
-	} else {
-		rc = load_file(&c, path, 0) == LOADED ? 0 : -1;
+		if (load_dir(c, path, 0, &found) < 0)
+			return -1;
+		if (!found)
+			return sf_error(c->err, "%s: no ELF file with DWARF debug info below this directory",
+					path);
+		return 0;
 	}
+	return load_file(c, path, 0) == LOADED ? 0 : -1;
+}
+
+int sf_dwarf_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
+		      const struct sf_load_opts *opts, struct sf_err *err)
+{
+	struct ctx c = { .ts = ts, .opts = opts, .err = err };
+	int rc = 0;
+
+	c.pending = sf_pending_new();
+	for (int i = 0; i < npaths && rc == 0; i++)
+		rc = load_path(&c, paths[i]);
+	if (rc == 0)
+		sf_pending_finish(c.pending, ts);
+	else
+		sf_pending_free(c.pending);
 	free(c.devs);
 	free(c.inos);
 	return rc;
+}
+
+int sf_dwarf_load(struct sf_typeset *ts, const char *path,
+		  const struct sf_load_opts *opts, struct sf_err *err)
+{
+	char *paths[1] = { (char *)path };
+
+	return sf_dwarf_load_all(ts, paths, 1, opts, err);
 }

@@ -838,7 +838,10 @@ static void function_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 			sb_adds(&sb, p->left);
 			sb_adds(&sb, p->right);
 		} else if (c.tag == DW_TAG_unspecified_parameters) {
-			sb_adds(&sb, n++ ? ", ..." : "...");
+			/* C's unprototyped "int (*f)()" says only this */
+			if (n || (d->has & SF_A_PROTOTYPED) || !sf_lang_is_c(uh->cx.lang))
+				sb_adds(&sb, n ? ", ..." : "...");
+			n++;
 		}
 		if (skip_die(r, uh, &c, &off) < 0)
 			break;
@@ -1040,13 +1043,11 @@ static void place_bitfield(struct sf_member *m, const struct sf_die *c, int msb)
 	} else {
 		dbo = 8 * loc;
 	}
+	/* the unit aligned down, as pahole shows it - even when a packed
+	 * bit-field straddles into the next unit (bit_offset + bit_size
+	 * then exceeds 8 * size) */
 	m->offset = dbo / (8 * unit) * unit;
 	uint64_t bit = dbo - 8 * m->offset;
-	if (bit + c->bit_size > 8 * unit) {
-		/* straddles its natural unit (packed): count from its first byte */
-		m->offset = dbo / 8;
-		bit = dbo % 8;
-	}
 	m->bit_offset = (uint32_t)bit;
 	m->bit_size = (uint32_t)(c->bit_size > UINT32_MAX ? UINT32_MAX : c->bit_size);
 	m->flags |= SF_MF_BITFIELD;
@@ -1656,19 +1657,56 @@ static void complete_member(struct sf_typeset *ts, struct sf_member *m, const ch
 	m->flags &= (uint16_t)~SF_MF_INCOMPLETE;
 }
 
-void sf_reader_finish(struct sf_reader *r, struct sf_typeset *ts)
+struct sf_pending {
+	struct sf_typeset *ts;  /* holds the types and their pend arrays */
+	struct pend *pend;
+	size_t n, cap;
+};
+
+struct sf_pending *sf_pending_new(void)
 {
+	return sf_xcalloc(1, sizeof(struct sf_pending));
+}
+
+void sf_reader_move_pending(struct sf_reader *r, struct sf_pending *p)
+{
+	if (!r->pending_ts)
+		return;
+	/* the records point into pending_ts's arena, which absorb hands over */
+	if (!p->ts)
+		p->ts = sf_typeset_new();
+	sf_typeset_absorb(p->ts, r->pending_ts);
+	r->pending_ts = NULL;
 	for (size_t k = 0; k < r->npend; k++) {
-		struct pend *p = &r->pend[k];
-		struct sf_type *t = p->t;
-		for (uint32_t j = 0; j < p->n; j++)
-			complete_member(ts, &t->members[p->idx[j]], p->qname[j]);
+		SF_GROW(p->pend, p->n, p->cap);
+		p->pend[p->n++] = r->pend[k];
+	}
+	r->npend = 0;
+}
+
+void sf_pending_finish(struct sf_pending *p, struct sf_typeset *ts)
+{
+	for (size_t k = 0; k < p->n; k++) {
+		struct pend *q = &p->pend[k];
+		struct sf_type *t = q->t;
+		for (uint32_t j = 0; j < q->n; j++)
+			complete_member(ts, &t->members[q->idx[j]], q->qname[j]);
 		clip_bases(t);
 		settle(t, (t->flags & SF_TF_ALIGNED) ? t->align : 0);
+		t->flags &= (uint16_t)~SF_TF_VARIANT;
 		sf_typeset_add(ts, deep_copy(ts, t, t->decl_file,
 					     sf_typeset_intern(ts, t->origin), 0, 0));
 	}
-	r->npend = 0;
+	sf_pending_free(p);
+}
+
+void sf_pending_free(struct sf_pending *p)
+{
+	if (!p)
+		return;
+	sf_typeset_free(p->ts);
+	free(p->pend);
+	free(p);
 }
 
 /* ---- life cycle ----------------------------------------------------------- */

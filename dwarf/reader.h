@@ -7,9 +7,10 @@
  * read while readers run) or already in `out`, so memory grows with unique
  * types only.  Types with a member or base whose type is only declared in
  * their unit (C++ classes whose key function lives elsewhere, clang's
- * -fno-standalone-debug) are held back as "pending": sf_reader_finish()
- * looks their missing pieces up by name once every unit of every thread
- * has been read, then adds them.
+ * -fno-standalone-debug) are held back as "pending": they move to a
+ * struct sf_pending that outlives the reader, and sf_pending_finish()
+ * looks their missing pieces up by name once every input has been read,
+ * then adds them.
  */
 #ifndef SF_READER_H
 #define SF_READER_H
@@ -22,6 +23,7 @@
 #include "lib/err.h"
 
 struct sf_reader;
+struct sf_pending;
 
 struct sf_reader *sf_reader_new(const struct sf_dwfile *f, struct sf_elf *elf,
 				struct sf_typeset *out, const struct sf_typeset *known,
@@ -33,11 +35,14 @@ int sf_reader_units(struct sf_reader *r, size_t first, size_t last, struct sf_er
 /* The typeset the reader writes into (handed over by the caller). */
 struct sf_typeset *sf_reader_out(struct sf_reader *r);
 
-/*
- * Complete the pending types against `ts` (which by now holds everything
- * read) and add them to it.
- */
-void sf_reader_finish(struct sf_reader *r, struct sf_typeset *ts);
+/* Held-back types of any number of readers, in the order they came. */
+struct sf_pending *sf_pending_new(void);
+/* Move r's held-back types to p (call after absorbing r's output). */
+void sf_reader_move_pending(struct sf_reader *r, struct sf_pending *p);
+/* Complete p's types against ts (which by now holds everything read),
+ * add them to ts, and free p. */
+void sf_pending_finish(struct sf_pending *p, struct sf_typeset *ts);
+void sf_pending_free(struct sf_pending *p);
 
 void sf_reader_free(struct sf_reader *r);
 
