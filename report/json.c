@@ -178,6 +178,7 @@ static void type_object(struct strbuf *sb, const struct sf_type *t,
 	bool_field(sb, "variant", t->flags & SF_TF_VARIANT);
 	bool_field(sb, "incomplete", t->flags & SF_TF_INCOMPLETE);
 	bool_field(sb, "cxx", t->flags & SF_TF_CXX);
+	bool_field(sb, "typedef", t->flags & SF_TF_TYPEDEF);
 	num_field(sb, "members_count", l->members);
 	num_field(sb, "sum_members", l->sum_members);
 	num_field(sb, "sum_bitfield_bits", l->sum_bitfield_bits);

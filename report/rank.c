@@ -40,11 +40,18 @@ static const char *type_name_or_anon(const struct sf_type *t)
 	return t->name && t->name[0] ? t->name : "<anonymous>";
 }
 
-/* "struct st_table": the kind keyword tells unions from structs. */
+/*
+ * "struct st_table": the kind keyword tells unions from structs; a type
+ * named by its typedef (`typedef struct {...} name;`) is "typedef name".
+ */
+static const char *kind_label(const struct sf_type *t)
+{
+	return (t->flags & SF_TF_TYPEDEF) ? "typedef" : sf_kind_name(t->kind);
+}
+
 static int type_label_len(const struct sf_type *t)
 {
-	size_t n = strlen(sf_kind_name(t->kind)) + 1 +
-		   strlen(type_name_or_anon(t));
+	size_t n = strlen(kind_label(t)) + 1 + strlen(type_name_or_anon(t));
 	return n > MAX_TYPE_WIDTH ? MAX_TYPE_WIDTH + 1 : (int)n;
 }
 
@@ -52,7 +59,7 @@ static void type_label(struct strbuf *sb, const struct sf_type *t, int width)
 {
 	size_t start = sb->len;
 
-	sb_adds(sb, sf_kind_name(t->kind));
+	sb_adds(sb, kind_label(t));
 	sb_addch(sb, ' ');
 	sb_adds(sb, type_name_or_anon(t));
 	if (sb->len - start < (size_t)width)
@@ -125,8 +132,9 @@ void sf_render_rank_json(struct strbuf *out, const struct sf_rank *r)
 		sb_add_json_str(out, t->decl_file ? t->decl_file : "");
 		sb_addf(out, ",\"decl_line\":%u,\"origin\":", t->decl_line);
 		sb_add_json_str(out, t->origin ? t->origin : "");
-		sb_addf(out, ",\"variant\":%s}",
-			(t->flags & SF_TF_VARIANT) ? "true" : "false");
+		sb_addf(out, ",\"variant\":%s,\"typedef\":%s}",
+			(t->flags & SF_TF_VARIANT) ? "true" : "false",
+			(t->flags & SF_TF_TYPEDEF) ? "true" : "false");
 	}
 	sb_adds(out, r->n ? "\n]}\n" : "]}\n");
 }

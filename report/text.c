@@ -430,6 +430,8 @@ struct render {
 	/* inside a union, at any depth: pahole's conf->union_member is
 	 * inherited by nested structs, so their flexible arrays print "[0]" */
 	bool in_union;
+	/* `typedef struct {...} name;`: its header has no name */
+	const struct sf_type *typedef_top;
 };
 
 /* Cursor over a layout's per-member notes, all sorted by member index. */
@@ -817,13 +819,16 @@ static const char *kind_word(const struct sf_type *t)
 	}
 }
 
-/* "struct NAME : Base, virtual Other {" */
-static void header(struct strbuf *sb, const struct sf_type *t)
+/* "struct NAME : Base, virtual Other {", or "typedef struct {" */
+static void header(struct render *r, const struct sf_type *t)
 {
+	struct strbuf *sb = r->out;
 	bool first = true;
 
+	if (t == r->typedef_top)
+		sb_adds(sb, "typedef ");
 	sb_adds(sb, kind_word(t));
-	if (t->name && t->name[0])
+	if (t->name && t->name[0] && t != r->typedef_top)
 		sb_addf(sb, " %s", t->name);
 	for (uint32_t i = 0; i < t->nmembers; i++) {
 		const struct sf_member *m = &t->members[i];
@@ -884,7 +889,7 @@ static void render_struct(struct render *r, const struct sf_type *t,
 	uint64_t last_size = 0;
 	uint32_t last_bit_hole = 0, pre;
 
-	header(sb, t);
+	header(r, t);
 	if ((pre = take_bit_hole(&n, SF_NO_MEMBER))) {
 		open_comment(sb, &newline);
 		add_tabs(sb, inner);
@@ -943,7 +948,7 @@ static void render_union(struct render *r, const struct sf_type *t,
 	bool was_in_union = r->in_union;
 
 	r->in_union = true;
-	header(r->out, t);
+	header(r, t);
 	for (uint32_t i = 0; i < t->nmembers; i++) {
 		add_tabs(r->out, indent + 1);
 		render_member(r, t, l, i, indent + 1, ts, true, false);
@@ -972,11 +977,17 @@ void sf_render_text_type(struct strbuf *out, const struct sf_type *t,
 							 : NAME_SPACING,
 	};
 
+	const char *suffix = NULL;
+
 	assert(l->size == t->size);
 	assert(!o || !o->cacheline || o->cacheline == l->cacheline);
+	if ((t->flags & SF_TF_TYPEDEF) && t->name && t->name[0]) {
+		r.typedef_top = t;       /* as `pahole -C NAME` prints it */
+		suffix = t->name;
+	}
 	if (t->kind == SF_KIND_UNION)
-		render_union(&r, t, l, 0, TYPE_SPACING, NULL);
+		render_union(&r, t, l, 0, TYPE_SPACING, suffix);
 	else
-		render_struct(&r, t, l, 0, TYPE_SPACING, NULL, true);
+		render_struct(&r, t, l, 0, TYPE_SPACING, suffix, true);
 	sb_adds(out, ";\n");
 }

@@ -195,7 +195,8 @@ static void test_whole_document(void **state)
 		"{\"name\":\"b3\",\"kind\":\"struct\",\"size\":16,\"align\":8,"
 		"\"decl_file\":\"t.c\",\"decl_line\":7,\"origin\":\"t.o\","
 		"\"packed\":false,\"aligned\":false,\"variant\":false,"
-		"\"incomplete\":false,\"cxx\":false,\"members_count\":2,"
+		"\"incomplete\":false,\"cxx\":false,\"typedef\":false,"
+		"\"members_count\":2,"
 		"\"sum_members\":8,\"sum_bitfield_bits\":4,\"holes_count\":0,"
 		"\"sum_holes\":0,\"bit_holes_count\":0,\"sum_bit_holes\":0,"
 		"\"padding\":4,\"bit_padding\":28,\"waste\":4,\"cacheline\":64,"
@@ -385,7 +386,7 @@ static void test_rank_json(void **state)
 		"{\"types\":[\n{\"name\":\"b3\",\"kind\":\"struct\",\"size\":16,"
 		"\"waste\":4,\"holes\":0,\"sum_holes\":0,\"padding\":4,"
 		"\"decl_file\":\"t.c\",\"decl_line\":7,\"origin\":\"t.o\","
-		"\"variant\":false},\n{\"name\":\"bf2\",");
+		"\"variant\":false,\"typedef\":false},\n{\"name\":\"bf2\",");
 	assert_non_null(strstr(sb.buf, "{\"name\":\"st_table\",\"kind\":\"struct\","
 				       "\"size\":48,\"waste\":1,\"holes\":1,"
 				       "\"sum_holes\":1,\"padding\":0,"));

@@ -1221,6 +1221,30 @@ static void test_cxx_ancestor(void **state)
 	free(got);
 }
 
+/* typedef struct { int a; char b; } tdef_t;   (as `pahole -C tdef_t`) */
+static struct sf_member tdef_m[] = {
+	MEM("a", "int", "", 0, 4, 4, SF_T_INT),
+	MEM("b", "char", "", 4, 1, 1, SF_T_INT),
+};
+static struct sf_type tdef = TYPE("tdef_t", SF_KIND_STRUCT, 8, 4, tdef_m);
+
+static void test_typedef_named_struct(void **state)
+{
+	(void)state;
+	tdef.flags = SF_TF_TYPEDEF;
+	expect_text(&tdef,
+	/* pahole -C tdef_t */
+		"typedef struct {\n"
+		"\tint                        a;                    /*     0     4 */\n"
+		"\tchar                       b;                    /*     4     1 */\n"
+		"\n"
+		"\t/* size: 8, cachelines: 1, members: 2 */\n"
+		"\t/* padding: 3 */\n"
+		"\t/* last cacheline: 8 bytes */\n"
+		"} tdef_t;\n"
+	);
+}
+
 /* structfit's own notes for variants, incomplete types and the origin. */
 static void test_structfit_notes(void **state)
 {
@@ -1273,7 +1297,7 @@ static void test_hole_before_first_member(void **state)
 static void test_rank_text(void **state)
 {
 	struct sf_rank_opts o = { .sort = SF_RANK_BY_WASTE };
-	const struct sf_type *types[] = { &st_table, &b3, &U, &anon_u };
+	const struct sf_type *types[] = { &st_table, &b3, &U, &anon_u, &tdef };
 	struct strbuf sb = STRBUF_INIT;
 	struct sf_rank r;
 	struct sf_type lined = b3;
@@ -1281,8 +1305,9 @@ static void test_rank_text(void **state)
 	(void)state;
 	lined.decl_line = 23;
 	types[1] = &lined;
+	tdef.flags = SF_TF_TYPEDEF;
 	sf_rank_init(&r, &o);
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < 5; i++) {
 		struct sf_layout l;
 		sf_layout_compute(types[i], 64, &l);
 		sf_rank_add(&r, types[i], &l);
@@ -1293,6 +1318,7 @@ static void test_rank_text(void **state)
 	assert_string_equal(sb.buf,
 		"waste  size  holes  padding  type               declared\n"
 		"    4    16      0        4  struct b3          t.c:23\n"
+		"    3     8      0        3  typedef tdef_t     t.c\n"
 		"    1    48      1        0  struct st_table    t.c\n"
 		"    0     8      0        0  union <anonymous>  t.c\n"
 		"    0    16      0        0  union U            t.c\n");
@@ -1329,6 +1355,7 @@ int main(void)
 		cmocka_unit_test(test_long_names_and_skipped_cachelines),
 		cmocka_unit_test(test_force_padding),
 		cmocka_unit_test(test_cxx_ancestor),
+		cmocka_unit_test(test_typedef_named_struct),
 		cmocka_unit_test(test_structfit_notes),
 		cmocka_unit_test(test_hole_before_first_member),
 		cmocka_unit_test(test_rank_text),
