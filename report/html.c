@@ -585,11 +585,28 @@ static const char *member_change(const struct map *mp, const struct sf_member *m
 	return " added";
 }
 
+/*
+ * Which of its kind's two shades a member gets: alternating by index, so
+ * neighbours differ; in a proposal, the shade of the member of the same
+ * name in the current layout, so a member keeps its colour when it moves.
+ */
+static unsigned shade_of(const struct map *mp, uint32_t idx)
+{
+	const struct sf_member *m = &mp->t->members[idx];
+
+	if (mp->against && m->name && *m->name)
+		for (uint32_t i = 0; i < mp->against->nmembers; i++)
+			if (mp->against->members[i].name &&
+			    !strcmp(mp->against->members[i].name, m->name))
+				return i & 1;
+	return idx & 1;
+}
+
 static void draw_member(struct strbuf *sb, const struct map *mp, size_t i)
 {
 	const struct item *it = &mp->items[i];
 	const struct sf_member *m = &mp->t->members[it->idx];
-	const char *fill = member_fill[tclass_of(m)][it->idx & 1];
+	const char *fill = member_fill[tclass_of(m)][shade_of(mp, it->idx)];
 	struct seg *segs;
 	uint64_t lrow = 0;
 	size_t lseg = 0;
