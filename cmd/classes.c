@@ -7,6 +7,7 @@
  */
 #include <getopt.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "builtin.h"
 #include "common.h"
@@ -74,6 +75,20 @@ static int show_one(const char *spec, enum sf_format format)
 	return write_out(&sb);
 }
 
+/* getopt's complaint as structfit's one line (opterr is off). */
+static int bad_option(const char *cmd, int c, char **argv)
+{
+	const char *opt = argv[optind - 1];
+
+	if (c == ':')
+		return sf_die_usage("%s: option '%s' needs a value", cmd, opt);
+	if (optopt && strncmp(opt, "--", 2))
+		return sf_die_usage("%s: unknown option '-%c'; see 'structfit %s --help'",
+				    cmd, optopt, cmd);
+	return sf_die_usage("%s: unknown option '%s'; see 'structfit %s --help'",
+			    cmd, opt, cmd);
+}
+
 int cmd_classes(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -84,7 +99,8 @@ int cmd_classes(int argc, char **argv)
 	enum sf_format format = SF_FMT_TEXT;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (sf_parse_format(optarg, 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON,
@@ -96,8 +112,7 @@ int cmd_classes(int argc, char **argv)
 			fputs(classes_usage, stdout);
 			return SF_EXIT_OK;
 		default:
-			fputs(classes_usage, stderr);
-			return SF_EXIT_ERROR;
+			return bad_option("classes", c, argv);
 		}
 	}
 	if (argc - optind > 1)

@@ -23,12 +23,13 @@
 #include "layout/reorder.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "report/html.h"
 #include "report/suggest.h"
 
 static const char suggest_usage[] =
 	"usage: structfit suggest -t NAME [--pin MEMBER]... [--no-pin-first]\n"
 	"                         [--narrow MEMBER=BYTES]... [--classes SPEC]\n"
-	"                         [--header NAME|BYTES] [--format text|json] FILE...\n"
+	"                         [--header NAME|BYTES] [--format text|json|html] FILE...\n"
 	"\n"
 	"Propose the member order that makes struct NAME smallest while moving the\n"
 	"fewest members, and the narrowings (an integer, enum or pointer member made\n"
@@ -46,7 +47,8 @@ static const char suggest_usage[] =
 	"                           tcmalloc, kmalloc, cacheline, or a list 32,64,96\n"
 	"  -H, --header NAME|BYTES  bytes allocated in front of the struct (a number,\n"
 	"                           or the size of type NAME): counted for classes\n"
-	"  -f, --format FMT         text (default) or json\n"
+	"  -f, --format FMT         text (default), json, or html (current and\n"
+	"                           proposed layouts side by side)\n"
 	"  -h, --help               this help\n"
 	"\n"
 	"Bit-field runs that share storage move together.  Up to 12 members (units)\n"
@@ -98,6 +100,20 @@ static int parse_classes(const char *spec, struct sf_classes *c)
 	return 0;
 }
 
+/* getopt's complaint as structfit's one line (opterr is off). */
+static int bad_option(const char *cmd, int c, char **argv)
+{
+	const char *opt = argv[optind - 1];
+
+	if (c == ':')
+		return sf_die_usage("%s: option '%s' needs a value", cmd, opt);
+	if (optopt && strncmp(opt, "--", 2))
+		return sf_die_usage("%s: unknown option '-%c'; see 'structfit %s --help'",
+				    cmd, optopt, cmd);
+	return sf_die_usage("%s: unknown option '%s'; see 'structfit %s --help'",
+			    cmd, opt, cmd);
+}
+
 /* 0 go on, 1 after --help, -1 after a usage error (already reported). */
 static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 {
@@ -115,7 +131,8 @@ static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "t:p:n:c:H:f:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":t:p:n:c:H:f:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			if (o->type)
@@ -145,17 +162,16 @@ static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 			o->header_arg = optarg;
 			break;
 		case 'f':
-			if (sf_parse_format(optarg, 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON,
-					    &o->format) < 0)
-				return sf_die_usage("--format: '%s' is not one of text, json",
+			if (sf_parse_format(optarg, 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON |
+					    1u << SF_FMT_HTML, &o->format) < 0)
+				return sf_die_usage("--format: '%s' is not one of text, json, html",
 						    optarg), -1;
 			break;
 		case 'h':
 			fputs(suggest_usage, stdout);
 			return 1;
 		default:
-			fputs(suggest_usage, stderr);
-			return -1;
+			return bad_option("suggest", c, argv), -1;
 		}
 	}
 	if (!o->type)
@@ -304,6 +320,47 @@ static void release(struct suggestion *s)
 	free(s->pin);
 }
 
+/* The page: today's layout beside the reorder, then beside narrowing #1. */
+static void render_html(struct strbuf *sb, const struct sf_type *t,
+			const struct suggestion *s)
+{
+	struct strbuf cap = STRBUF_INIT;
+	int shown = 0;
+
+	sb_adds(&cap, "structfit suggest: ");
+	sb_adds(&cap, sf_kind_name(t->kind));
+	sb_addf(&cap, " %s", t->name);
+	sf_render_html_begin(sb, cap.buf);
+	if (s->proposed) {
+		sb_reset(&cap);
+		sb_addf(&cap, "reorder%s: %llu -> %llu bytes, %u move%s",
+			s->req && s->base != t ? " after the narrowings" : "",
+			(unsigned long long)t->size, (unsigned long long)s->reorder.size,
+			s->reorder.moves, s->reorder.moves == 1 ? "" : "s");
+		sf_render_html_compare(sb, t, &s->type_layout, s->proposed,
+				       &s->proposed_layout, 64, cap.buf);
+		shown++;
+	}
+	if (s->best) {
+		const struct sf_narrowing *nw = &s->narrow.v[0];
+		sb_reset(&cap);
+		sb_adds(&cap, "narrowing 1:");
+		for (uint32_t k = 0; k < nw->n; k++)
+			sb_addf(&cap, "%s %s as %s", k ? " and" : "",
+				s->base->members[nw->member[k]].name,
+				sf_narrow_type_name(&s->base->members[nw->member[k]], nw->to[k]));
+		sb_addf(&cap, ": %llu -> %llu bytes", (unsigned long long)t->size,
+			(unsigned long long)nw->size);
+		sf_render_html_compare(sb, t, &s->type_layout, s->best, &s->best_layout,
+				       64, cap.buf);
+		shown++;
+	}
+	if (!shown)
+		sf_render_html_type(sb, t, &s->type_layout, 64);
+	sf_render_html_end(sb);
+	sb_release(&cap);
+}
+
 static int render(const struct sf_type *t, const struct suggest_opts *o,
 		  const struct suggestion *s)
 {
@@ -323,6 +380,8 @@ static int render(const struct sf_type *t, const struct suggest_opts *o,
 
 	if (o->format == SF_FMT_JSON)
 		sf_render_suggest_json(&sb, &v);
+	else if (o->format == SF_FMT_HTML)
+		render_html(&sb, t, s);
 	else
 		sf_render_suggest_text(&sb, &v);
 	fwrite(sb.buf, 1, sb.len, stdout);
