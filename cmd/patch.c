@@ -153,6 +153,7 @@ static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 
 struct plan {
 	uint32_t *order;             /* member indexes, new declaration order */
+	uint8_t *moved;              /* per member: the search moved its unit */
 	struct sf_srcpatch_narrow *narrow;
 	size_t nnarrow;
 	uint64_t old_size, new_size;
@@ -244,11 +245,14 @@ static int make_plan(const struct sf_type *t, const struct patch_opts *o,
 	}
 	sf_reorder_search(&us, &r);
 	pl->order = sf_xcalloc(t->nmembers + 1, sizeof(uint32_t));
+	pl->moved = sf_xcalloc(t->nmembers + 1, 1);
 	size_t k = 0;
 	for (size_t i = 0; i < r.n; i++) {
 		const struct sf_unit *u = &us.v[r.order[i]];
-		for (uint32_t j = 0; j < u->count; j++)
+		for (uint32_t j = 0; j < u->count; j++) {
+			pl->moved[us.members[u->first + j]] = r.moved[r.order[i]];
 			pl->order[k++] = us.members[u->first + j];
+		}
 	}
 	if (us.flex != UINT32_MAX)
 		pl->order[k++] = us.flex;
@@ -271,6 +275,7 @@ static int make_plan(const struct sf_type *t, const struct patch_opts *o,
 static void plan_release(struct plan *pl)
 {
 	free(pl->order);
+	free(pl->moved);
 	free(pl->narrow);
 }
 
@@ -550,7 +555,8 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	}
 	if (find_source(t, o->root, &src) || read_text(src.path, &old))
 		goto out_plan;
-	struct sf_srcpatch_plan sp = { pl.order, t->nmembers, pl.narrow, pl.nnarrow };
+	struct sf_srcpatch_plan sp = { pl.order, t->nmembers, pl.narrow, pl.nnarrow,
+				       pl.moved };
 	if (sf_srcpatch_make(src.path, old.buf, old.len, t, &sp, &neu, NULL, &err) < 0) {
 		sf_report_err(&err);
 		goto out_plan;

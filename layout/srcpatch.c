@@ -40,8 +40,10 @@
  *
  *     INDENT [prefix comments] SPECIFIERS DECLARATOR; [its comments]
  *
- * A free block is emitted once as many members as preceded it before have
- * been emitted, so blank lines and section comments stay where they were.
+ * A free block stays in front of the first member after it that does not
+ * move ("kept": a longest increasing subsequence of the old indexes in the
+ * new order, the moves of reorder.h), so blank lines and section comments
+ * keep separating the groups of members they separated.
  *
  * The result is parsed again and matched against the model in the new
  * order (narrowed members with their new types): a rewrite that does not
@@ -130,7 +132,7 @@ struct unit {
 
 struct parse {
 	const struct sf_type *t;
-	size_t name_ci, open_ci, close_ci; /* code indexes */
+	size_t name_ci, open_ci, close_ci; /* code indexes: definition, { and } */
 	struct decl *decls;
 	size_t ndecls, decl_cap;
 	struct dtor *dtors;
@@ -715,8 +717,44 @@ static size_t matching_brace(const struct lexed *lx, size_t open)
 }
 
 /*
- * Find `struct NAME ... {`: the one whose NAME is on decl_line, else the
- * only one in the file.
+ * At code token ci, a definition of struct `name`?  Either `struct NAME
+ * ... {` or `typedef struct ... { ... } NAME` (an anonymous struct known by
+ * its typedef's name).  Sets *open to its `{` and *line to the line the
+ * compiler gives it (of NAME, or of `struct` for the typedef form).
+ */
+static int definition_at(struct lexed *lx, size_t ci, const char *name,
+			 size_t *open, uint32_t *line)
+{
+	if (ct_is(lx, ci, "struct")) {
+		size_t k = skip_attributes(lx, ci + 1, lx->ncode);
+		if (k >= lx->ncode || !ct_is(lx, k, name))
+			return 0;
+		*open = skip_attributes(lx, k + 1, lx->ncode);
+		*line = ct_line(lx, k);
+		return ct_punct(lx, *open, '{');
+	}
+	if (!ct_is(lx, ci, "typedef"))
+		return 0;
+	size_t k = skip_attributes(lx, ci + 1, lx->ncode);
+	if (!ct_is(lx, k, "struct"))
+		return 0;
+	size_t o = skip_attributes(lx, k + 1, lx->ncode);
+	if (!ct_punct(lx, o, '{'))
+		return 0;
+	size_t close = matching_brace(lx, o);
+	if (close == NONE)
+		return 0;
+	size_t n = skip_attributes(lx, close + 1, lx->ncode);
+	if (!ct_is(lx, n, name) || !(ct_punct(lx, n + 1, ';') || ct_punct(lx, n + 1, ',')))
+		return 0;
+	*open = o;
+	*line = ct_line(lx, k);
+	return 1;
+}
+
+/*
+ * Find the definition of struct t->name: the one the DWARF's decl_line
+ * names, else the only one in the file.
  */
 static int find_definition(struct ctx *x, const struct sf_type *t,
 			   struct parse *p)
@@ -726,21 +764,18 @@ static int find_definition(struct ctx *x, const struct sf_type *t,
 	size_t any_open = NONE, line_open = NONE;
 
 	for (size_t ci = 0; ci + 2 < lx->ncode; ci++) {
-		if (!ct_is(lx, ci, "struct"))
-			continue;
-		size_t k = skip_attributes(lx, ci + 1, lx->ncode);
-		if (k >= lx->ncode || !ct_is(lx, k, t->name))
-			continue;
-		size_t open = skip_attributes(lx, k + 1, lx->ncode);
-		if (!ct_punct(lx, open, '{'))
+		size_t open;
+		uint32_t line;
+		if (!definition_at(lx, ci, t->name, &open, &line))
 			continue;
 		nfound++;
 		if (any == NONE) {
-			any = k;
+			any = ci;
 			any_open = open;
 		}
-		if (t->decl_line && ct_line(lx, k) == t->decl_line && on_line == NONE) {
-			on_line = k;
+		if (t->decl_line && (line == t->decl_line ||
+				     ct_line(lx, open) == t->decl_line) && on_line == NONE) {
+			on_line = ci;
 			line_open = open;
 		}
 	}
@@ -987,6 +1022,70 @@ static void drop_param_names(const struct lexed *lx, size_t open, uint8_t *drop,
 	}
 }
 
+/* Code tokens [a, b) as written, blanks and comments as one space. */
+static void spelled(const struct lexed *lx, size_t a, size_t b, struct strbuf *out)
+{
+	for (size_t ci = a; ci < b; ci++) {
+		const struct tok *t = ct(lx, ci);
+		if (ci > a && ct(lx, ci - 1)->end != t->start)
+			sb_addch(out, ' ');
+		sb_add(out, lx->text + t->start, t->end - t->start);
+	}
+}
+
+/* Whether word w (n bytes) is one of the space-separated parts of s. */
+static int has_part(const char *s, const char *w, size_t n)
+{
+	while (*s) {
+		const char *e = strchr(s, ' ');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+		if (len == n && !memcmp(s, w, n))
+			return 1;
+		s += len + (e != NULL);
+	}
+	return 0;
+}
+
+/*
+ * The source spells the model's type once words the DWARF never saw are
+ * left out: annotation macros that expand to nothing, such as zlib's
+ * `z_const` or the kernel's `__rcu` and `__user`.  Keywords, qualifiers
+ * and tag names are never left out, so a changed type still differs.
+ */
+static int equal_but_annotations(const struct lexed *lx, const size_t *keep,
+				 size_t n, const char *model)
+{
+	static const char *const words[] = {
+		"struct", "union", "enum", "int", "char", "short", "long", "signed",
+		"unsigned", "float", "double", "void", "_Bool", "bool", "__int128",
+		NULL
+	};
+	size_t *k2 = sf_xcalloc(n + 1, sizeof(size_t));
+	size_t n2 = 0, dropped = 0;
+	struct strbuf src = STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct tok *t = ct(lx, keep[i]);
+		const char *w = lx->text + t->start;
+		size_t len = t->end - t->start;
+		int tag_name = i > 0 && ct(lx, keep[i - 1])->kind == TK_IDENT &&
+			       (tok_is(lx, ct(lx, keep[i - 1]), "struct") ||
+				tok_is(lx, ct(lx, keep[i - 1]), "union") ||
+				tok_is(lx, ct(lx, keep[i - 1]), "enum"));
+		if (t->kind == TK_IDENT && !tag_name && !word_in(w, len, words) &&
+		    !word_in(w, len, qualifiers) && !has_part(model, w, len)) {
+			dropped++;
+			continue;
+		}
+		k2[n2++] = keep[i];
+	}
+	canon_tokens(lx, k2, n2, &src);
+	int eq = dropped && canon_equal(src.buf, model);
+	sb_release(&src);
+	free(k2);
+	return eq;
+}
+
 /*
  * Check declarator [first, end) of a declaration starting at dfirst whose
  * specifiers end at spec_end, against model member m.
@@ -1019,12 +1118,17 @@ static int check_type(struct ctx *x, size_t dfirst, size_t spec_end,
 	}
 	canon_tokens(lx, keep, n, &src);
 	canon_model_type(m, &mod);
-	if (!canon_equal(src.buf, mod.buf)) {
-		/* `__rcu`-like annotations: words that are not in the DWARF */
-		rc = sf_error(x->err, "%s: struct %s: member '%s' (line %u) is '%s' in "
-			      "the source but '%s' in the build's DWARF: the source "
+	if (!canon_equal(src.buf, mod.buf) && !equal_but_annotations(lx, keep, n, mod.buf)) {
+		struct strbuf said = STRBUF_INIT;
+		spelled(lx, dfirst, spec_end, &said);
+		sb_addch(&said, ' ');
+		spelled(lx, first, end, &said);
+		rc = sf_error(x->err, "%s: struct %s: member '%s' (line %u) is declared "
+			      "'%s' but the build's DWARF has '%s%s': the source "
 			      "changed since the build", x->path, x->tname, m->name,
-			      ct_line(lx, name), src.buf, mod.buf);
+			      ct_line(lx, name), said.buf, m->type_name,
+			      m->type_suffix ? m->type_suffix : "");
+		sb_release(&said);
 	}
 	free(keep);
 	free(drop);
@@ -1339,6 +1443,7 @@ struct emit {
 	int have_stdint;
 	struct strbuf *out;
 	uint32_t split;
+	int last_blank;              /* the last lines emitted were a blank block */
 };
 
 static void emit_lines(struct emit *e, uint32_t l0, uint32_t l1)
@@ -1672,37 +1777,85 @@ static int unit_intact(const struct emit *e, const struct unit *u, uint32_t pos)
 	return 1;
 }
 
+/*
+ * The member a free block stays in front of: the first member after it
+ * that does not move (so a blank line between two groups of members still
+ * separates them), or UINT32_MAX for the end of the body.
+ */
+static uint32_t free_anchor(const struct emit *e, const struct free_block *b)
+{
+	for (uint32_t m = b->mbefore; m < e->plan->norder; m++)
+		if (e->kept[m])
+			return m;
+	return UINT32_MAX;
+}
+
+/* Whether lines l0..l1 hold nothing but blanks. */
+static int blank_lines(const struct lexed *lx, uint32_t l0, uint32_t l1)
+{
+	for (size_t o = lx->line_start[l0]; o < lx->line_start[l1 + 1]; o++)
+		if (!strchr(" \t\r\n\f\v", lx->text[o]))
+			return 0;
+	return 1;
+}
+
+/*
+ * Emit, in their order, the free blocks anchored to `anchor_member`.  Two
+ * blank separators that end up next to each other (the members between
+ * them moved away) become one.
+ */
+static void emit_free_before(struct emit *e, const struct free_block *fb,
+			     const uint32_t *anchor, uint8_t *done, size_t nfb,
+			     uint32_t anchor_member)
+{
+	const struct lexed *lx = &e->x->lx;
+	for (size_t i = 0; i < nfb; i++) {
+		if (done[i] || anchor[i] != anchor_member)
+			continue;
+		done[i] = 1;
+		int blank = blank_lines(lx, fb[i].l0, fb[i].l1);
+		if (blank && e->last_blank)
+			continue;
+		emit_lines(e, fb[i].l0, fb[i].l1);
+		e->last_blank = blank;
+	}
+}
+
 static int emit_body(struct emit *e)
 {
 	const struct lexed *lx = &e->x->lx;
 	const struct parse *p = e->p;
 	struct free_block *fb;
-	size_t nfb = free_blocks(lx, p, &fb), fi = 0;
-	uint32_t done = 0;
+	size_t nfb = free_blocks(lx, p, &fb);
+	uint32_t *anchor = sf_xcalloc(nfb + 1, sizeof(uint32_t));
+	uint8_t *done = sf_xcalloc(nfb + 1, 1);
 	int rc = 0;
 
+	for (size_t i = 0; i < nfb; i++)
+		anchor[i] = free_anchor(e, &fb[i]);
 	for (uint32_t pos = 0; pos < e->plan->norder && rc == 0;) {
-		while (fi < nfb && fb[fi].mbefore <= done) {
-			emit_lines(e, fb[fi].l0, fb[fi].l1);
-			fi++;
-		}
 		uint32_t m = e->plan->order[pos];
 		const struct unit *u = unit_of(p, m);
 		assert(u);
 		if (m == u->m0 && unit_intact(e, u, pos)) {
+			for (uint32_t k = 0; k < u->nm; k++)
+				emit_free_before(e, fb, anchor, done, nfb, u->m0 + k);
 			emit_lines(e, u->l0, u->l1);
+			e->last_blank = 0;
 			pos += u->nm;
-			done += u->nm;
 			continue;
 		}
+		emit_free_before(e, fb, anchor, done, nfb, m);
+		e->last_blank = 0;
 		rc = emit_piece(e, m);
 		pos++;
-		done++;
 	}
-	while (rc == 0 && fi < nfb) {
-		emit_lines(e, fb[fi].l0, fb[fi].l1);
-		fi++;
-	}
+	if (rc == 0)
+		emit_free_before(e, fb, anchor, done, nfb, UINT32_MAX);
+	for (size_t i = 0; rc == 0 && i < nfb; i++)
+		assert(done[i]);
+	free(anchor);
+	free(done);
 	free(fb);
 	return rc;
 }
@@ -1715,6 +1868,12 @@ static int emit_body(struct emit *e)
 static uint8_t *kept_members(const struct sf_srcpatch_plan *plan, uint32_t n)
 {
 	uint8_t *kept = sf_xcalloc(n + 1, 1);
+
+	if (plan->moved) {
+		for (uint32_t i = 0; i < n; i++)
+			kept[i] = !plan->moved[i];
+		return kept;
+	}
 	uint32_t *tail = sf_xcalloc(n + 1, sizeof(uint32_t));  /* positions */
 	uint32_t *prev = sf_xcalloc(n + 1, sizeof(uint32_t));
 	uint32_t len = 0;
@@ -2006,7 +2165,7 @@ int sf_srcpatch_make(const char *path, const char *text, size_t len,
 		uint8_t *kept = kept_members(plan, t->nmembers);
 		struct emit e = { &x, &p, t, plan, narrow_to, kept,
 				  detect_eol(&x.lx, open_line),
-				  includes_stdint(&x.lx, p.name_ci), &res, 0 };
+				  includes_stdint(&x.lx, p.name_ci), &res, 0, 0 };
 
 		emit_range(&e, 0, x.lx.line_start[open_line + 1]);
 		rc = emit_body(&e);

@@ -26,7 +26,8 @@
  *      a line of its own with its own comments and attributes (a comment
  *      after a shared line goes to each of its members; the comment lines
  *      above it stay with its first member that does not move).  Free
- *      lines stay after the same number of members as before.
+ *      lines stay in front of the first member after them that does not
+ *      move.
  *
  * Only the lines between the line of `{` and the line of `}` change.
  */
@@ -52,6 +53,12 @@ struct sf_srcpatch_plan {
 	uint32_t norder;
 	const struct sf_srcpatch_narrow *narrow;
 	size_t nnarrow;
+	/*
+	 * per member, nonzero when it moves (the reorder search's own choice
+	 * among equally long kept sequences); NULL: a longest increasing
+	 * subsequence of the order is kept
+	 */
+	const uint8_t *moved;
 };
 
 struct sf_srcpatch_info {

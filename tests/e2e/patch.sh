@@ -296,7 +296,7 @@ if fresh_tree "$T/rf"; then
 	sed -i 's/	double rtt;/	double rtt_ms;/' "$T/rf/conn.c"
 	refuse conn conn.c "^structfit: .*conn\.c: struct conn: line 20 declares 'rtt_ms' where the build's DWARF has 'rtt': the source changed since the build"
 	sed -i 's/	double rtt_ms;/	float rtt;/' "$T/rf/conn.c"
-	refuse conn conn.c "^structfit: .*conn\.c: struct conn: member 'rtt' \(line 20\) is 'float' in the source but 'double' in the build's DWARF"
+	refuse conn conn.c "^structfit: .*conn\.c: struct conn: member 'rtt' \(line 20\) is declared 'float rtt' but the build's DWARF has 'double': the source changed since the build"
 fi
 
 tcase "refuses when the source file is missing"

@@ -75,7 +75,7 @@ static int rewrite(const char *src, const struct sf_type *t, const uint32_t *ord
 		   struct sf_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct sf_srcpatch_plan plan = { order, t->nmembers, nw, nnw };
+	struct sf_srcpatch_plan plan = { order, t->nmembers, nw, nnw, NULL };
 	err->msg[0] = '\0';
 	int rc = sf_srcpatch_make("test.c", src, strlen(src), t, &plan, &sb, NULL, err);
 	if (rc < 0)
@@ -456,7 +456,7 @@ static void test_nested_and_fnptr(void **state)
 	mo.m[4].type_suffix = "[2][5]";
 	expect_text(src, &mo.t, id, NULL, 0, src);   /* N_COLS: any size */
 	mo.m[4].type_suffix = "[4][3]";
-	expect_refusal(src, &mo.t, id, NULL, 0, "'unsigned int [2] [?]' in the source");
+	expect_refusal(src, &mo.t, id, NULL, 0, "is declared 'unsigned grid[2][N_COLS]' but the build's DWARF has 'unsigned int[4][3]'");
 }
 
 /* Splitting `int *a, b` keeps each declarator's own stars. */
@@ -484,6 +484,88 @@ static void test_split_pointer_declarators(void **state)
 		"  long l;\n"
 		"  char b;          // three\n"
 		"};\n");
+}
+
+/*
+ * A typedef'd anonymous struct, an annotation macro the DWARF never saw
+ * (zlib's z_const), and blank lines that keep separating the groups they
+ * separated (struct msghdr).
+ */
+static void test_typedef_annotations_blank_lines(void **state)
+{
+	(void)state;
+	static const char src[] =
+		"#define z_const\n"
+		"typedef struct {\n"
+		"    void *msg_name;\n"
+		"    unsigned msg_namelen;\n"
+		"\n"
+		"    z_const char *msg_iov;\n"
+		"    unsigned long msg_iovlen;\n"
+		"\n"
+		"    int msg_flags;\n"
+		"} msg_t;\n";
+	static const struct mspec ms[] = {
+		{ "msg_name", "void *", "", 0, 8, 0, 0, SF_T_POINTER, 0 },
+		{ "msg_namelen", "unsigned int", "", 8, 4, 0, 0, SF_T_INT, 0 },
+		{ "msg_iov", "char *", "", 16, 8, 0, 0, SF_T_POINTER, 0 },
+		{ "msg_iovlen", "long unsigned int", "", 24, 8, 0, 0, SF_T_INT, 0 },
+		{ "msg_flags", "int", "", 32, 4, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	};
+	struct model mo;
+	build(&mo, "msg_t", 40, 2, ms, 5);
+	uint32_t order[] = { 0, 2, 3, 1, 4 };
+	expect_text(src, &mo.t, order, NULL, 0,
+		"#define z_const\n"
+		"typedef struct {\n"
+		"    void *msg_name;\n"
+		"\n"
+		"    z_const char *msg_iov;\n"
+		"    unsigned long msg_iovlen;\n"
+		"    unsigned msg_namelen;\n"
+		"\n"
+		"    int msg_flags;\n"
+		"} msg_t;\n");
+	/* the member between two blank lines moves away: one blank line */
+	uint32_t order2[] = { 2, 0, 1, 3, 4 };
+	expect_text(src, &mo.t, order2, NULL, 0,
+		"#define z_const\n"
+		"typedef struct {\n"
+		"    z_const char *msg_iov;\n"
+		"    void *msg_name;\n"
+		"    unsigned msg_namelen;\n"
+		"\n"
+		"    unsigned long msg_iovlen;\n"
+		"\n"
+		"    int msg_flags;\n"
+		"} msg_t;\n");
+	static const char src3[] =
+		"struct s {\n"
+		"\tchar a;\n"
+		"\n"
+		"\tlong b;\n"
+		"\n"
+		"\tchar c;\n"
+		"};\n";
+	static const struct mspec ms3[] = {
+		{ "a", "char", "", 0, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "b", "long int", "", 8, 8, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "c", "char", "", 16, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	};
+	struct model m3;
+	build(&m3, "s", 24, 1, ms3, 3);
+	uint32_t order3[] = { 1, 0, 2 };
+	uint8_t moved3[] = { 0, 1, 0 };
+	struct sf_srcpatch_plan plan3 = { order3, 3, NULL, 0, moved3 };
+	struct strbuf sb3 = STRBUF_INIT;
+	struct sf_err err3;
+	assert_int_equal(sf_srcpatch_make("test.c", src3, strlen(src3), &m3.t, &plan3,
+					  &sb3, NULL, &err3), 0);
+	assert_string_equal(sb3.buf, "struct s {\n\tlong b;\n\tchar a;\n\n\tchar c;\n};\n");
+	sb_release(&sb3);
+	/* a word that replaces the type is not an annotation */
+	mo.m[2].type_name = "const char *";
+	expect_refusal(src, &mo.t, order, NULL, 0, "member 'msg_iov' (line 6) is declared 'z_const char *msg_iov' but the build's DWARF has 'const char *'");
 }
 
 /* CRLF files stay CRLF; the definition is found even if lines moved. */
@@ -529,8 +611,9 @@ static void test_refuse_changed_body(void **state)
 	build(&mo, "st_table", 48, 5, st_members, 9);
 	mo.m[3].type_name = "long unsigned int";
 	expect_refusal(st_src, &mo.t, id, NULL, 0,
-		       "member 'rebuilds_num' (line 7) is 'unsigned int' in the source "
-		       "but 'unsigned long' in the build's DWARF");
+		       "member 'rebuilds_num' (line 7) is declared 'unsigned int rebuilds_num' "
+		       "but the build's DWARF has 'long unsigned int': the source changed "
+		       "since the build");
 	build(&mo, "st_table", 48, 5, st_members, 8);   /* no `entries` */
 	expect_refusal(st_src, &mo.t, id, NULL, 0,
 		       "'entries' (line 11) is not a member in the build's DWARF");
@@ -781,6 +864,7 @@ int main(void)
 		cmocka_unit_test(test_bitfield_width_changed),
 		cmocka_unit_test(test_nested_and_fnptr),
 		cmocka_unit_test(test_split_pointer_declarators),
+		cmocka_unit_test(test_typedef_annotations_blank_lines),
 		cmocka_unit_test(test_crlf_and_moved_definition),
 		cmocka_unit_test(test_refuse_changed_body),
 		cmocka_unit_test(test_refuse_conditional_members),
