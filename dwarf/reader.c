@@ -218,6 +218,7 @@ struct sf_reader {
 	size_t mapcap, mapcount;
 	uint32_t gen;
 
+	unsigned sig_depth;     /* type units being named from another */
 	struct uh cur;
 	struct uh **others;     /* units the current one refers into */
 	size_t nothers, othercap;
@@ -449,6 +450,28 @@ static int spec_of(struct uh *uh, const struct sf_die *d, struct sf_die *spec)
 	       sf_die_read(&uh->cx, d->specification, spec) == 0;
 }
 
+static const char *die_qname(struct sf_reader *r, struct uh *uh, const struct sf_die *d);
+static struct uh *uh_for(struct sf_reader *r, int sect, uint64_t off);
+
+/* The qualified name of the type a signature stands for, or NULL. */
+static const char *sig_qname(struct sf_reader *r, uint64_t sig)
+{
+	long i = sf_dwfile_sig_unit(r->f, sig);
+	struct sf_die d;
+
+	/* type units name each other: a bounded chain, never a loop */
+	if (i < 0 || r->sig_depth >= 8)
+		return NULL;
+	const struct sf_unit *u = &r->f->units[i];
+	struct uh *tu = uh_for(r, u->sect, u->type_die);
+	if (!tu || sf_die_read(&tu->cx, u->type_die, &d) < 0)
+		return NULL;
+	r->sig_depth++;
+	const char *q = die_qname(r, tu, &d);
+	r->sig_depth--;
+	return q;
+}
+
 /* Record the ranges of namespaces and named classes below off; *end gets
  * the offset past the null entry closing the list. */
 static int scan_scopes(struct sf_reader *r, struct uh *uh, uint64_t off, long parent,
@@ -481,12 +504,17 @@ static int scan_scopes(struct sf_reader *r, struct uh *uh, uint64_t off, long pa
 		}
 		if (!name && d.tag == DW_TAG_namespace)
 			name = "(anonymous namespace)";
+		/* clang's type units: the enclosing class is an unnamed
+		 * declaration that only gives the signature of its own unit */
+		const char *full = NULL;
+		if (!name && (d.has & SF_A_SIGNATURE))
+			full = sig_qname(r, d.sig8);
 		SF_GROW(uh->scopes, uh->nscopes, uh->scopecap);
 		long me = (long)uh->nscopes++;
 		struct scope *s = &uh->scopes[me];
 		s->start = d.off;
 		s->parent = parent;
-		s->qname = !name ? pq : *pq ? arena_cat(&r->arena, pq, "::", name) : name;
+		s->qname = full ? full : !name ? pq : *pq ? arena_cat(&r->arena, pq, "::", name) : name;
 		if (scan_scopes(r, uh, d.next, me, depth + 1, &off) < 0)
 			return -1;
 		uh->scopes[me].end = off;
@@ -946,7 +974,7 @@ static struct tinfo *resolve(struct sf_reader *r, struct uh *uh, uint64_t off, u
 	if (read_die(r, uh, off, &d) < 0)
 		return &bad_ti;
 	/* a declaration standing for a definition in a type unit */
-	if (is_aggregate_tag(d.tag) && (d.has & SF_A_SIGNATURE)) {
+	if (d.has & SF_A_SIGNATURE) {
 		long i = sf_dwfile_sig_unit(r->f, d.sig8);
 		if (i >= 0) {
 			const struct sf_unit *u = &r->f->units[i];
