@@ -468,6 +468,12 @@ static struct sf_member bad_m[] = {
 	MEM("c", "char", "", 2, 1, 1, SF_T_INT),        /* goes backwards */
 };
 static const struct sf_type bad = TYPE("bad", SF_KIND_STRUCT, 16, 8, bad_m);
+static struct sf_member far_m[] = {
+	MEM("a", "char", "", 0, 1, 1, SF_T_INT),
+	MEM("b", "char", "", 1000, 1, 1, SF_T_INT),    /* far past the end */
+	BITF("c", "int", 4000, 4, 30, 7),               /* and a bit-field */
+};
+static const struct sf_type far = TYPE("far", SF_KIND_STRUCT, 4, 1, far_m);
 static struct sf_member bad_nested_in_m[] = {
 	MEM("x", "int", "", 0, 4, 4, SF_T_INT),          /* before its parent */
 };
@@ -491,6 +497,12 @@ static void test_broken_models(void **state)
 	assert_int_equal(l.holes[0].offset, 8);
 	assert_int_equal(l.holes[0].size, 4);
 	assert_int_equal(l.padding, 0);               /* not 16 - 20 */
+	sf_layout_release(&l);
+
+	sf_layout_compute(&far, 64, &l);
+	assert_true(l.irregular);
+	assert_int_equal(l.padding, 0);
+	assert_int_equal(l.bit_padding, 0);
 	sf_layout_release(&l);
 
 	sf_layout_compute(&bad_nested, 64, &l);

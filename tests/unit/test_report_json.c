@@ -338,6 +338,36 @@ static void test_escaping(void **state)
 	free(doc);
 }
 
+/* Nonsense from a broken input (members far past the end, overlapping,
+ * a bit-field wider than its unit) still renders, as valid JSON and text. */
+static struct sf_member far_m[] = {
+	MEM("a", "char", "", 0, 1, 1, SF_T_INT),
+	MEM("b", "char", "", 1000, 1, 1, SF_T_INT),
+	MEM("c", "long int", "", 2, 8, 8, SF_T_INT),
+	BITF("d", "int", 4000, 4, 30, 70),
+};
+static const struct sf_type far = TYPE("far", SF_KIND_STRUCT, 4, 1, far_m);
+
+static void test_broken_model_still_renders(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct sf_text_opts to = { .cacheline = 64 };
+	struct sf_layout l;
+	char *doc;
+
+	(void)state;
+	doc = show_json(&far);
+	assert_non_null(strstr(doc, "\"padding\":0,\"bit_padding\":0,"));
+	free(doc);
+	sf_layout_compute(&far, 64, &l);
+	sf_render_text_type(&sb, &far, &l, &to);
+	assert_non_null(strstr(sb.buf, "\t/* size: 4, cachelines: 1, members: 4 */\n"));
+	assert_non_null(strstr(sb.buf, "/* --- cacheline 15 boundary (960 bytes) "
+				       "was 40 bytes ago --- */"));
+	sf_layout_release(&l);
+	sb_release(&sb);
+}
+
 static void test_stream_of_types(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -409,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_bit_holes),
 		cmocka_unit_test(test_nested_type_object),
 		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_broken_model_still_renders),
 		cmocka_unit_test(test_stream_of_types),
 		cmocka_unit_test(test_rank_json),
 	};
