@@ -23,6 +23,67 @@
 
 /* ------------------------------------------------------------ shared */
 
+/*
+ * Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlongs,
+ * no surrogates, nothing above U+10FFFF), or 0.  Budget files and debug
+ * info may hold any bytes; JSON and XML consumers accept only UTF-8.
+ */
+static size_t utf8_len(const unsigned char *p)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (p[0] == 0xe0)
+		lo = 0xa0;
+	else if (p[0] == 0xed)
+		hi = 0x9f;
+	else if (p[0] == 0xf0)
+		lo = 0x90;
+	else if (p[0] == 0xf4)
+		hi = 0x8f;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/* s with every byte that is not part of well-formed UTF-8 made '?'. */
+static void add_utf8(struct strbuf *out, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n = utf8_len(p);
+		if (n) {
+			sb_add(out, p, n);
+			p += n;
+		} else {
+			sb_addch(out, '?');
+			p++;
+		}
+	}
+}
+
+/* A JSON string literal of s, valid UTF-8 whatever s holds. */
+static void json_str(struct strbuf *out, const char *s)
+{
+	struct strbuf clean = STRBUF_INIT;
+
+	add_utf8(&clean, s);
+	sb_add_json_str(out, clean.buf);
+	sb_release(&clean);
+}
+
 static const struct sf_brule *rule_of(const struct sf_bresult *r,
 				      const struct sf_bfail *f)
 {
@@ -127,20 +188,20 @@ static void json_failure(struct strbuf *out, const struct sf_bresult *r,
 	struct strbuf msg = STRBUF_INIT;
 
 	sb_adds(out, "{\"subject\":");
-	sb_add_json_str(out, f->subject);
+	json_str(out, f->subject);
 	sb_adds(out, ",\"kind\":");
-	sb_add_json_str(out, sf_kind_name(f->type->kind));
+	json_str(out, sf_kind_name(f->type->kind));
 	sb_adds(out, ",\"property\":");
-	sb_add_json_str(out, sf_bprop_name(c->prop));
+	json_str(out, sf_bprop_name(c->prop));
 	sb_adds(out, ",\"op\":");
-	sb_add_json_str(out, sf_bop_name(c->op));
+	json_str(out, sf_bop_name(c->op));
 	sb_addf(out, ",\"limit\":%llu,\"value\":%llu,\"size\":%llu",
 		(unsigned long long)c->limit, (unsigned long long)f->value,
 		(unsigned long long)f->size);
 	if (c->prop == SF_BP_FITS) {
 		sb_adds(out, ",\"classes\":");
 		if (c->spec)
-			sb_add_json_str(out, c->spec);
+			json_str(out, c->spec);
 		else
 			sb_adds(out, "null");
 		if (c->spec && !f->no_class)
@@ -151,12 +212,12 @@ static void json_failure(struct strbuf *out, const struct sf_bresult *r,
 	sb_adds(out, ",\"column\":");
 	sb_addf(out, "%u", c->col);
 	sb_adds(out, ",\"decl_file\":");
-	sb_add_json_str(out, display_path(f->type->decl_file, o));
+	json_str(out, display_path(f->type->decl_file, o));
 	sb_addf(out, ",\"decl_line\":%u,\"origin\":", f->type->decl_line);
-	sb_add_json_str(out, f->type->origin ? f->type->origin : "");
+	json_str(out, f->type->origin ? f->type->origin : "");
 	sf_render_check_message(&msg, r, f);
 	sb_adds(out, ",\"message\":");
-	sb_add_json_str(out, msg.buf);
+	json_str(out, msg.buf);
 	sb_addch(out, '}');
 	sb_release(&msg);
 }
@@ -168,15 +229,15 @@ void sf_render_check_json(struct strbuf *out, const struct sf_bresult *r,
 	size_t fi = 0;
 
 	sb_adds(out, "{\"budget\":");
-	sb_add_json_str(out, b->path);
+	json_str(out, b->path);
 	sb_addf(out, ",\"ok\":%s,\"rules\":[", r->nbroken ? "false" : "true");
 	for (size_t ri = 0; ri < b->nrules; ri++) {
 		const struct sf_brule *rule = &b->rules[ri];
 		const struct sf_brule_stat *s = &r->stats[ri];
 		sb_addf(out, "%s{\"line\":%u,\"rule\":", ri ? "," : "", rule->line);
-		sb_add_json_str(out, rule->text);
+		json_str(out, rule->text);
 		sb_adds(out, ",\"status\":");
-		sb_add_json_str(out, status_of(s));
+		json_str(out, status_of(s));
 		sb_addf(out, ",\"optional\":%s,\"checked\":%u,\"failed\":%u,\"failures\":[",
 			rule->optional ? "true" : "false", s->checked, s->failed);
 		for (size_t k = 0; fi < r->nfails && r->fails[fi].rule == ri; fi++, k++) {
@@ -223,7 +284,7 @@ static void sarif_uri(struct strbuf *out, const char *path)
 			sb_addch(&u, hex[*p & 15]);
 		}
 	}
-	sb_add_json_str(out, u.buf);
+	json_str(out, u.buf);
 	sb_release(&u);
 }
 
@@ -234,7 +295,7 @@ static void sarif_location(struct strbuf *out, const char *path, unsigned line,
 	sb_addch(out, '{');
 	if (related) {
 		sb_adds(out, "\"id\":0,\"message\":{\"text\":");
-		sb_add_json_str(out, related);
+		json_str(out, related);
 		sb_adds(out, "},");
 	}
 	sb_adds(out, "\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
@@ -254,7 +315,7 @@ static void sarif_rules(struct strbuf *out)
 		sb_addf(out, "%s{\"id\":\"budget-%s\",\"name\":\"%c%sBudget\","
 			"\"shortDescription\":{\"text\":", p ? "," : "", name,
 			toupper((unsigned char)name[0]), name + 1);
-		sb_add_json_str(out, sarif_help[p]);
+		json_str(out, sarif_help[p]);
 		sb_adds(out, "},\"defaultConfiguration\":{\"level\":\"error\"}}");
 	}
 	sb_adds(out, "]");
@@ -271,7 +332,7 @@ static void sarif_result(struct strbuf *out, const struct sf_bresult *r,
 	sb_addf(&msg, " (%s:%u)", r->budget->path, rule->line);
 	sb_addf(out, "{\"ruleId\":\"budget-%s\",\"ruleIndex\":%d,\"level\":\"error\","
 		"\"message\":{\"text\":", sf_bprop_name(c->prop), (int)c->prop);
-	sb_add_json_str(out, msg.buf);
+	json_str(out, msg.buf);
 	sb_adds(out, "},\"locations\":[");
 	if (has_decl(f))
 		sarif_location(out, display_path(f->type->decl_file, o),
@@ -282,12 +343,12 @@ static void sarif_result(struct strbuf *out, const struct sf_bresult *r,
 	sb_adds(out, "],\"relatedLocations\":[");
 	sarif_location(out, r->budget->path, rule->line, c->col, "the budget rule");
 	sb_adds(out, "],\"properties\":{\"subject\":");
-	sb_add_json_str(out, f->subject);
+	json_str(out, f->subject);
 	sb_addf(out, ",\"measured\":%llu,\"limit\":%llu,\"operator\":",
 		(unsigned long long)f->value, (unsigned long long)c->limit);
-	sb_add_json_str(out, sf_bop_name(c->op));
+	json_str(out, sf_bop_name(c->op));
 	sb_adds(out, ",\"rule\":");
-	sb_add_json_str(out, rule->text);
+	json_str(out, rule->text);
 	sb_adds(out, "}}");
 	sb_release(&msg);
 }
@@ -300,7 +361,7 @@ void sf_render_check_sarif(struct strbuf *out, const struct sf_bresult *r,
 		"\"name\":\"structfit\"");
 	if (o && o->tool_version) {
 		sb_adds(out, ",\"version\":");
-		sb_add_json_str(out, o->tool_version);
+		json_str(out, o->tool_version);
 	}
 	sb_addch(out, ',');
 	sarif_rules(out);
@@ -320,26 +381,12 @@ static void xml_text(struct strbuf *out, const char *s)
 {
 	struct strbuf clean = STRBUF_INIT;
 
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	add_utf8(&clean, s);
+	for (size_t i = 0; i < clean.len; i++) {
+		unsigned char c = (unsigned char)clean.buf[i];
 		/* control bytes other than tab, newline, return are not XML */
-		if (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r')
-			sb_addch(&clean, '?');
-		else if (*p < 0x80)
-			sb_addch(&clean, *p);
-		else {
-			/* keep well-formed UTF-8 sequences, replace stray bytes */
-			size_t n = *p >= 0xf0 && *p < 0xf5 ? 4 : *p >= 0xe0 ? 3 :
-				   *p >= 0xc2 && *p < 0xe0 ? 2 : 0;
-			size_t k = 1;
-			while (n && k < n && (p[k] & 0xc0) == 0x80)
-				k++;
-			if (n && k == n) {
-				sb_add(&clean, p, n);
-				p += n - 1;
-			} else {
-				sb_addch(&clean, '?');
-			}
-		}
+		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+			clean.buf[i] = '?';
 	}
 	sb_add_xml(out, clean.buf);
 	sb_release(&clean);
