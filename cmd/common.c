@@ -5,6 +5,7 @@
 #include "common.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,9 +151,10 @@ int sf_parse_cacheline(const char *arg, unsigned *out)
 {
 	uint64_t v;
 
-	if (sf_parse_u64(arg, &v) < 0 || v < 8 || v > 65536 || (v & (v - 1)))
-		return sf_die_usage("--cacheline: '%s' is not a power of two from 8 to 65536",
-				    arg);
+	if (sf_parse_u64(arg, &v) < 0 || v < 8 || v > 65536 || (v & (v - 1))) {
+		sf_die_usage("--cacheline: '%s' is not a power of two from 8 to 65536", arg);
+		return -1;
+	}
 	*out = (unsigned)v;
 	return 0;
 }
@@ -177,3 +179,16 @@ void sf_free_only_names(const char **only)
 	free(only);
 }
 
+
+int sf_bad_option(const char *cmd, int c, char **argv)
+{
+	const char *opt = argv[optind - 1];
+
+	if (c == ':')
+		return sf_die_usage("%s: option '%s' needs a value", cmd, opt);
+	if (optopt && strncmp(opt, "--", 2))
+		return sf_die_usage("%s: unknown option '-%c'; see 'structfit %s --help'",
+				    cmd, optopt, cmd);
+	return sf_die_usage("%s: unknown option '%s'; see 'structfit %s --help'",
+			    cmd, opt, cmd);
+}

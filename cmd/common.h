@@ -61,6 +61,12 @@ int sf_parse_cacheline(const char *arg, unsigned *out);
 const char **sf_only_names(const char *const *types, size_t ntypes);
 void sf_free_only_names(const char **only);
 
+/*
+ * getopt_long's complaint (run with opterr = 0 and optstring starting with
+ * ':') as structfit's one line on stderr; returns 2.
+ */
+int sf_bad_option(const char *cmd, int c, char **argv);
+
 /* `--help` text printer shared by subcommands. */
 void sf_print_usage(FILE *f, const char *usage);
 

@@ -39,11 +39,14 @@ struct holes_opts {
 
 static int parse_count(const char *opt, const char *arg, uint64_t *out)
 {
-	if (sf_parse_u64(arg, out) < 0)
-		return sf_die_usage("%s: '%s' is not a non-negative number", opt, arg);
+	if (sf_parse_u64(arg, out) < 0) {
+		sf_die_usage("%s: '%s' is not a non-negative number", opt, arg);
+		return -1;
+	}
 	return 0;
 }
 
+/* -1 to go on; otherwise the exit status (after --help or an error). */
 static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 {
 	static const struct option longopts[] = {
@@ -58,11 +61,12 @@ static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 	uint64_t v;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "m:s:n:f:c:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":m:s:n:f:c:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			if (parse_count("--min-waste", optarg, &o->rank.min_waste) < 0)
-				return -1;
+				return SF_EXIT_ERROR;
 			break;
 		case 's':
 			if (sf_rank_parse_sort(optarg, &o->rank.sort) < 0)
@@ -71,7 +75,7 @@ static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 			break;
 		case 'n':
 			if (parse_count("--limit", optarg, &v) < 0)
-				return -1;
+				return SF_EXIT_ERROR;
 			o->rank.limit = (size_t)v;
 			break;
 		case 'f':
@@ -82,17 +86,16 @@ static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 			break;
 		case 'c':
 			if (sf_parse_cacheline(optarg, &o->cacheline) < 0)
-				return -1;
+				return SF_EXIT_ERROR;
 			break;
 		case 'h':
 			fputs(holes_usage, stdout);
-			return 1;
+			return SF_EXIT_OK;
 		default:
-			fputs(holes_usage, stderr);
-			return -1;
+			return sf_bad_option("holes", c, argv);
 		}
 	}
-	return 0;
+	return -1;
 }
 
 static void rank_all(struct sf_rank *r, const struct sf_typeset *ts,
@@ -132,8 +135,8 @@ int cmd_holes(int argc, char **argv)
 	};
 	int r = parse_holes_opts(argc, argv, &o);
 
-	if (r)
-		return r > 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
+	if (r >= 0)
+		return r;
 	struct sf_typeset *ts = sf_load_inputs(argv + optind, argc - optind, NULL);
 	if (!ts)
 		return SF_EXIT_ERROR;

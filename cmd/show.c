@@ -39,6 +39,7 @@ struct show_opts {
 	int origin;
 };
 
+/* -1 to go on; otherwise the exit status (after --help or an error). */
 static int parse_show_opts(int argc, char **argv, struct show_opts *o)
 {
 	static const struct option longopts[] = {
@@ -51,7 +52,8 @@ static int parse_show_opts(int argc, char **argv, struct show_opts *o)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "t:f:c:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":t:f:c:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			o->types = sf_xreallocarray(o->types, o->ntypes + 1,
@@ -66,20 +68,19 @@ static int parse_show_opts(int argc, char **argv, struct show_opts *o)
 			break;
 		case 'c':
 			if (sf_parse_cacheline(optarg, &o->cacheline) < 0)
-				return -1;
+				return SF_EXIT_ERROR;
 			break;
 		case 'o':
 			o->origin = 1;
 			break;
 		case 'h':
 			fputs(show_usage, stdout);
-			return 1;
+			return SF_EXIT_OK;
 		default:
-			fputs(show_usage, stderr);
-			return -1;
+			return sf_bad_option("show", c, argv);
 		}
 	}
-	return 0;
+	return -1;
 }
 
 struct show_out {
@@ -145,9 +146,9 @@ int cmd_show(int argc, char **argv)
 	struct show_out so = { STRBUF_INIT, SF_JSON_STREAM_INIT, 0 };
 	int r = parse_show_opts(argc, argv, &o);
 
-	if (r) {
+	if (r >= 0) {
 		free(o.types);
-		return r > 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
+		return r;
 	}
 	const char **only = sf_only_names((const char *const *)o.types, o.ntypes);
 	struct sf_typeset *ts = sf_load_inputs(argv + optind, argc - optind, only);
