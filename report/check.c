@@ -105,18 +105,20 @@ void sf_render_check_message(struct strbuf *out, const struct sf_bresult *r,
 {
 	const struct sf_bcond *c = cond_of(r, f);
 	unsigned long long v = f->value, size = f->size;
+	/* a preset is named; a class list is already in the condition */
+	bool preset = c->spec && strcmp(c->classes.name, "list") != 0;
 
 	sb_addf(out, "%s: ", f->subject);
 	if (c->prop != SF_BP_FITS || !c->spec)
 		sb_addf(out, "%s is %llu", c->prop == SF_BP_FITS ? "size" :
 			sf_bprop_name(c->prop), v);
 	else if (f->no_class)
-		sb_addf(out, "%llu bytes are above every class of %s (largest %llu)",
-			size, c->spec,
+		sb_addf(out, "%llu bytes are above every class%s%s (largest %llu)",
+			size, preset ? " of " : "", preset ? c->spec : "",
 			(unsigned long long)c->classes.v[c->classes.n - 1]);
 	else
-		sb_addf(out, "%llu bytes land in the %llu-byte class of %s", size, v,
-			c->spec);
+		sb_addf(out, "%llu bytes land in the %llu-byte class%s%s", size, v,
+			preset ? " of " : "", preset ? c->spec : "");
 	sb_adds(out, ", budget says ");
 	sf_bcond_describe(out, c);
 }

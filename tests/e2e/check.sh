@@ -186,6 +186,8 @@ assert_eq "$(jget "$T/out" 'd["rules"][1]["failures"][0]["subject"]')" "struct R
 assert_eq "$(jget "$T/out" 'd["rules"][7]["failures"][0]["class"]')" "null" "no class above 640"
 sf check --budget "$T/fits.budget" "$T/gate.o"
 assert_grep "$T/out" "$T/fits.budget:2: struct RHash + struct st_table: $sum bytes land in the $c64-byte class of ruby-3.3, budget says fits 64 in ruby-3.3" "text for fits"
+assert_grep "$T/out" "$T/fits.budget:6: struct RHash + struct st_table: $sum bytes land in the $sum-byte class, budget says fits 64 in 32,64,$sum,128" "text for a class list"
+assert_grep "$T/out" "$T/fits.budget:4: struct RHash + struct st_table: size is $sum, budget says fits 64 (" "text for fits without classes"
 assert_grep "$T/out" "$T/fits.budget:8: struct wide + struct wide + struct wide + struct wide + struct wide: $five bytes are above every class of ruby-3.3 (largest 640)" "text when no class fits"
 
 # ---------------------------------------------------------------- globs
