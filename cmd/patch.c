@@ -59,6 +59,9 @@ static const char patch_usage[] =
 	"      --apply              write the files in place instead of printing the diff\n"
 	"  -h, --help               this help\n"
 	"\n"
+	"Members that move change the meaning of positional initializers ({a, b, ...});\n"
+	"designated ones ({.a = ...}) are unaffected.\n"
+	"\n"
 	"Refuses (exit 2, nothing written) when the source no longer matches the build's\n"
 	"DWARF, when members sit under #if or come from macros, when the struct shares\n"
 	"a line with other code, or when the source file is missing.\n"
@@ -521,6 +524,9 @@ static void describe(struct strbuf *sb, const struct sf_type *t,
 			pl->narrow[i].bytes == 1 ? "" : "s",
 			range);
 	}
+	if (pl->moves)
+		sb_addf(sb, "  positional initializers of struct %s ({a, b, ...}) must "
+			"follow the new order\n", t->name);
 }
 
 static int run_patch(const struct patch_opts *o, char **files, int nfiles)

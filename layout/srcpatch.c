@@ -1110,7 +1110,9 @@ static int check_type(struct ctx *x, size_t dfirst, size_t spec_end,
 	for (size_t ci = dfirst; ci < end; ci++) {
 		if (ci >= spec_end && ci < first)
 			continue;      /* another declarator of the declaration */
-		if (ci == name || drop[ci - dfirst] || (lx->flags[ci] & FL_CALL))
+		/* attributes go; a macro call in an array size stays (as "[?]") */
+		if (ci == name || drop[ci - dfirst] ||
+		    ((lx->flags[ci] & FL_CALL) && !(lx->flags[ci] & FL_BRACKET)))
 			continue;
 		if (colon != NONE && ci >= colon)
 			break;

@@ -459,6 +459,37 @@ static void test_nested_and_fnptr(void **state)
 	expect_refusal(src, &mo.t, id, NULL, 0, "is declared 'unsigned grid[2][N_COLS]' but the build's DWARF has 'unsigned int[4][3]'");
 }
 
+/* Array sizes spelled with macros and sizeof match any size. */
+static void test_array_size_expressions(void **state)
+{
+	(void)state;
+	static const char src[] =
+		"struct a {\n"
+		"\tchar c;\n"
+		"\tunsigned long bits[BITS_TO_LONGS(64)];\n"
+		"\tchar buf[sizeof(int) * 2], d;\n"
+		"\tvoid (*handlers[4])(int sig);\n"
+		"};\n";
+	static const struct mspec ms[] = {
+		{ "c", "char", "", 0, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "bits", "long unsigned int", "[1]", 8, 8, 0, 0, SF_T_ARRAY, 0 },
+		{ "buf", "char", "[8]", 16, 8, 0, 0, SF_T_ARRAY, 0 },
+		{ "d", "char", "", 24, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "handlers", "void (*", "[4])(int)", 32, 32, 0, 0, SF_T_ARRAY, 0 },
+	};
+	struct model mo;
+	build(&mo, "a", 64, 1, ms, 5);
+	uint32_t order[] = { 1, 2, 4, 0, 3 };
+	expect_text(src, &mo.t, order, NULL, 0,
+		"struct a {\n"
+		"\tunsigned long bits[BITS_TO_LONGS(64)];\n"
+		"\tchar buf[sizeof(int) * 2];\n"
+		"\tvoid (*handlers[4])(int sig);\n"
+		"\tchar c;\n"
+		"\tchar d;\n"
+		"};\n");
+}
+
 /* Splitting `int *a, b` keeps each declarator's own stars. */
 static void test_split_pointer_declarators(void **state)
 {
@@ -863,6 +894,7 @@ int main(void)
 		cmocka_unit_test(test_bitfield_run_split_refused),
 		cmocka_unit_test(test_bitfield_width_changed),
 		cmocka_unit_test(test_nested_and_fnptr),
+		cmocka_unit_test(test_array_size_expressions),
 		cmocka_unit_test(test_split_pointer_declarators),
 		cmocka_unit_test(test_typedef_annotations_blank_lines),
 		cmocka_unit_test(test_crlf_and_moved_definition),
