@@ -701,8 +701,13 @@ static int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d, int ke
 	r.end = c->base + u->end;
 	r.msb = c->f->msb;
 	r.bad = 0;
+	/* every field defined, whatever the DIE carries: corrupt input may
+	 * point a type reference at anything, even a null entry */
+	if (keep)
+		memset(d, 0, sizeof(*d));
 	d->off = off;
 	d->has = 0;
+	d->name = NULL;
 	uint64_t code = rd_uleb(&r);
 	if (r.bad)
 		return -1;
@@ -717,7 +722,6 @@ static int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d, int ke
 		return -1;
 	d->tag = a->tag;
 	d->children = a->children;
-	d->name = NULL;
 	for (uint32_t i = 0; i < a->nattrs; i++) {
 		const struct sf_abbrev_attr *x = &c->ab.attrs[a->first + i];
 		struct value v;

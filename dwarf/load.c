@@ -442,7 +442,8 @@ static int load_dir(struct ctx *c, const char *dir, unsigned depth, int *found)
 		names[n++] = sf_xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_names);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_names);
 
 	struct strbuf path = STRBUF_INIT;
 	for (size_t i = 0; i < n && rc == 0; i++) {

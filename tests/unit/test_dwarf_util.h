@@ -77,10 +77,12 @@ TD_HELPER int td_sh(const char *fmt, ...)
 	struct strbuf cmd = STRBUF_INIT;
 	va_list ap;
 
+	/* a subshell, so the command's own redirections stay its own */
+	sb_adds(&cmd, "( ");
 	va_start(ap, fmt);
 	sb_vaddf(&cmd, fmt, ap);
 	va_end(ap);
-	sb_addf(&cmd, " >%s/.out 2>&1", td_dir);
+	sb_addf(&cmd, " ) >%s/.out 2>&1", td_dir);
 	int rc = system(cmd.buf);
 	if (rc != 0) {
 		struct strbuf show = STRBUF_INIT;
