@@ -83,7 +83,23 @@ struct wide {
 	long l3; char c4; long l4; char c5; long l5; char c6; long l6;
 };
 
+/* Two one-byte bit-field runs apart, an enum and a bool: 32 bytes; 16 once
+ * the runs and small members share the word after l.  Side by side in
+ * the proposal, a compiler may pack the two runs into one byte: the size
+ * suggest promises is then an upper bound, here equal after rounding. */
+enum color { RED, GREEN, BLUE };
+
+struct bits {
+	unsigned a:3;
+	long l;
+	unsigned b:3;
+	enum color col;
+	char c;
+	_Bool ok;
+};
+
 struct padded example_padded;
+struct bits example_bits;
 struct with_base example_with_base;
 struct redisObject example_robj;
 struct _dictkeysobject example_dk;

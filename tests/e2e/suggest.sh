@@ -196,7 +196,7 @@ have_lay=0
 if compile_or_fail gcc x86_64 5 "$T/lay.o" "$LAYOUTS"; then
 	have_lay=1
 	for spec in "struct padded" "struct with_base" "struct redisObject" "struct _dictkeysobject" \
-		    "struct three" "struct wire" "struct wide" "union number"; do
+		    "struct three" "struct wire" "struct wide" "struct bits" "union number"; do
 		set -- $spec
 		check_proposal "$LAYOUTS" "$1" "$2" "$T/lay.o" gcc x86_64 || break
 		# and the best narrowing, applied with --narrow, compiles to its size too
@@ -214,7 +214,7 @@ for tgt in "clang i386" "clang arm" "gcc i386"; do
 	tcase "proposals compile to the promised size on $2 ($1)"
 	if compile_or_fail "$1" "$2" 4 "$T/lay-$2.o" "$LAYOUTS" && compile_or_fail "$1" "$2" 4 "$T/st-$2.o" "$ST_SRC"; then
 		for spec in "struct padded" "struct with_base" "struct redisObject" "struct _dictkeysobject" \
-			    "struct three" "struct wide"; do
+			    "struct three" "struct wide" "struct bits"; do
 			set -- $tgt $spec
 			check_proposal "$LAYOUTS" "$3" "$4" "$T/lay-$2.o" "$1" "$2" || break
 		done
