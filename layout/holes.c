@@ -31,6 +31,9 @@
 #include "typeset.h"
 
 #define DEFAULT_CACHELINE 64u
+/* Bytes beyond this (64 PiB) come from corrupt input; capping them keeps
+ * every bit position well inside int64_t. */
+#define MAX_BYTES ((int64_t)1 << 56)
 
 struct walk {
 	const struct sf_type *t;
@@ -43,15 +46,24 @@ struct walk {
 	size_t hole_cap, bit_hole_cap;
 };
 
-static uint64_t member_rel_offset(const struct walk *w,
-				  const struct sf_member *m,
-				  struct sf_layout *out)
+static int64_t capped(uint64_t bytes, struct sf_layout *out)
+{
+	if (bytes > (uint64_t)MAX_BYTES) {
+		out->irregular = true;
+		return MAX_BYTES;
+	}
+	return (int64_t)bytes;
+}
+
+static int64_t member_rel_offset(const struct walk *w,
+				 const struct sf_member *m,
+				 struct sf_layout *out)
 {
 	if (m->offset < w->base) {
 		out->irregular = true;   /* a nested member before its parent */
 		return 0;
 	}
-	return m->offset - w->base;
+	return capped(m->offset - w->base, out);
 }
 
 static void add_hole(struct walk *w, struct sf_layout *out, uint64_t off,
@@ -101,9 +113,10 @@ static int64_t close_bitfield_unit(struct walk *w, int64_t bit_start,
 
 /* The storage unit of a bit-field grows the current unit or starts one. */
 static void track_bitfield_unit(struct walk *w, const struct sf_member *m,
-				int64_t unit_start, int64_t bit_end)
+				int64_t unit_start, int64_t bit_end,
+				struct sf_layout *out)
 {
-	int64_t unit_bits = (int64_t)m->size * 8;
+	int64_t unit_bits = capped(m->size, out) * 8;
 
 	w->in_bitfield = true;
 	if (bit_end > w->bf_end || unit_bits > w->bf_size) {
@@ -121,10 +134,10 @@ static void walk_member(struct walk *w, uint32_t i, struct sf_layout *out)
 {
 	const struct sf_member *m = &w->t->members[i];
 	bool bitfield = sf_member_is_bitfield(m);
-	int64_t rel = (int64_t)member_rel_offset(w, m, out);
+	int64_t rel = member_rel_offset(w, m, out);
 	int64_t bit_start = rel * 8 + (bitfield ? m->bit_offset : 0);
 	int64_t bit_end = bit_start +
-		(bitfield ? (int64_t)m->bit_size : (int64_t)m->size * 8);
+		(bitfield ? (int64_t)m->bit_size : capped(m->size, out) * 8);
 	/* where a bit hole would start, and the unit it is in */
 	int64_t bh_from = w->last_seen, bh_unit = w->bf_end - w->bf_size;
 	int64_t bit_holes = close_bitfield_unit(w, bit_start, out);
@@ -174,7 +187,7 @@ static void walk_member(struct walk *w, uint32_t i, struct sf_layout *out)
 		out->irregular = true;
 
 	if (bitfield) {
-		track_bitfield_unit(w, m, rel * 8, bit_end);
+		track_bitfield_unit(w, m, rel * 8, bit_end, out);
 	} else {
 		w->in_bitfield = false;
 		w->bf_size = 0;
@@ -186,7 +199,7 @@ static void walk_member(struct walk *w, uint32_t i, struct sf_layout *out)
 /* Trailing bits of the last storage unit and trailing bytes. */
 static void walk_end(struct walk *w, struct sf_layout *out)
 {
-	int64_t size_bits = (int64_t)w->t->size * 8;
+	int64_t size_bits = capped(w->t->size, out) * 8;
 
 	if (w->in_bitfield) {
 		int64_t unit_end = size_bits < w->bf_end ? size_bits : w->bf_end;
@@ -197,7 +210,7 @@ static void walk_end(struct walk *w, struct sf_layout *out)
 			out->irregular = true;
 		}
 	}
-	if (w->last_seen / 8 <= (int64_t)w->t->size)
+	if (w->last_seen <= size_bits)
 		out->padding = w->t->size - (uint64_t)(w->last_seen / 8);
 	else
 		out->irregular = true;   /* a member reaches past the end */
@@ -207,7 +220,7 @@ static void walk_struct(const struct sf_type *t, uint64_t base,
 			struct sf_layout *out)
 {
 	struct walk w = {
-		.t = t, .base = base, .bf_end = (int64_t)t->size * 8,
+		.t = t, .base = base, .bf_end = capped(t->size, out) * 8,
 		.last = SF_NO_MEMBER,
 	};
 

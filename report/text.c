@@ -38,6 +38,7 @@
 #define NESTED_SHIFT 8
 #define MAX_WORDS 16
 #define MAX_LEVELS 16
+#define MAX_FORCE_PADDING_LINES 4096
 
 /* ---- pahole type spellings ------------------------------------------- */
 
@@ -735,6 +736,10 @@ static void force_padding(struct render *r, const struct sf_type *t,
 
 	if (!l->padding || (t->flags & SF_TF_ALIGNED) || !lm ||
 	    !is_power_of_2(lm->size) || l->padding <= addr)
+		return;
+	/* real padding is below the alignment; more lines than this only
+	 * come from a corrupt size, where pahole would print for ever */
+	if (l->padding / lm->size > MAX_FORCE_PADDING_LINES)
 		return;
 	sb_addch(r->out, '\n');
 	add_tabs(r->out, indent);

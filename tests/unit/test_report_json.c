@@ -348,6 +348,13 @@ static struct sf_member far_m[] = {
 };
 static const struct sf_type far = TYPE("far", SF_KIND_STRUCT, 4, 1, far_m);
 
+/* A corrupt, enormous size: no endless "Force padding" lines. */
+static struct sf_member huge_m[] = {
+	MEM("c", "char", "", 0, 1, 1, SF_T_INT),
+};
+static const struct sf_type huge = TYPE("huge", SF_KIND_STRUCT,
+					(uint64_t)1 << 63, 1, huge_m);
+
 static void test_broken_model_still_renders(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -365,7 +372,17 @@ static void test_broken_model_still_renders(void **state)
 	assert_non_null(strstr(sb.buf, "/* --- cacheline 15 boundary (960 bytes) "
 				       "was 40 bytes ago --- */"));
 	sf_layout_release(&l);
+	sb_reset(&sb);
+
+	sf_layout_compute(&huge, 64, &l);
+	assert_true(l.irregular);
+	assert_int_equal(l.padding, ((uint64_t)1 << 63) - 1);
+	sf_render_text_type(&sb, &huge, &l, &to);
+	assert_null(strstr(sb.buf, "Force padding"));
+	assert_non_null(strstr(sb.buf, "/* size: 9223372036854775808, "));
+	sf_layout_release(&l);
 	sb_release(&sb);
+	free(show_json(&huge));
 }
 
 static void test_stream_of_types(void **state)
