@@ -16,11 +16,17 @@
  *   states: [layer 0][layer 1 ........][layer 2 ..............] ...
  *                      ^ parent ------------------------'
  *
- * The size search keys on "how many units of each shape are placed"
- * (a mixed-radix number, shape s weighing prod(count_t + 1), t < s),
- * which stays small because real structs have few shapes; the moves
- * search keys on the set of placed units (a bit mask, n <= 12).
- * Both stop at STATE_BUDGET states and fall back to local search.
+ * The size search first tries three candidates: the current order, the
+ * classic sort by decreasing alignment, and a greedy that fills each gap
+ * with the unit leaving the smallest one; a candidate whose size equals
+ * the lower bound (all bytes, rounded to the alignment) is optimal and
+ * ends the search.  Otherwise the DP keys on "how many units of each shape
+ * are placed" (a mixed-radix number, shape s weighing prod(count_t + 1),
+ * t < s), which stays small because real structs have few shapes.  The
+ * moves search keys on the set of placed units (a bit mask, n <= 12).
+ * Both stop at STATE_BUDGET states (the size DP is not even started when
+ * the shape vectors alone are far beyond it) and fall back to a bounded
+ * local search from the best candidate.
  */
 #include "reorder.h"
 

@@ -35,13 +35,16 @@
  *
  * The search (sf_reorder_search) returns, among the orders of smallest
  * size, one with the fewest moves:
- *   - smallest size: a dynamic program over "how many units of each shape
- *     are placed" (units of equal size, alignment and phases are
+ *   - smallest size: the current order, the sort by alignment and a
+ *     gap-filling greedy are tried first, and one that reaches the lower
+ *     bound (every byte placed, rounded up to the alignment) is optimal.
+ *     Otherwise a dynamic program over "how many units of each shape are
+ *     placed" (units of equal size, alignment and phases are
  *     interchangeable; a pinned unit is a shape of its own) and the end
- *     offset.  Exact for any number of units while it stays under a state
- *     budget (it does for real structs); beyond the budget, a local search
- *     (move one unit anywhere while that shrinks the struct) and the result
- *     is marked inexact.
+ *     offset: exact for any number of units while it stays under a state
+ *     budget (it does for most real structs); beyond the budget, a local
+ *     search (move one unit anywhere while that shrinks the struct) from
+ *     the best candidate, and the result is marked inexact.
  *   - fewest moves: for up to SF_REORDER_EXACT_MAX units, a dynamic program
  *     over (set of units placed, end offset, last kept unit) maximizing the
  *     kept units among orders of the smallest size: exact.  Beyond, units
