@@ -15,18 +15,20 @@
 PD=$TD/patch
 CC=${CC:-gcc}
 
-# fresh_tree DIR [CC [FLAGS...]]: testdata/patch copied into DIR (a git
-# repository with the sources committed) and compiled there, -g.
+# fresh_tree DIR [FILE.c...]: testdata/patch copied into DIR (a git
+# repository with the sources committed); each FILE.c compiled there into
+# FILE.o with $TREE_CC (default $CC) -g $TREE_FLAGS.
 fresh_tree() {
-	local dir=$1 cc=${2:-$CC}
-	shift 2 2>/dev/null || shift $#
+	local dir=$1
+	shift
 	rm -rf "$dir" && mkdir -p "$dir" && cp "$PD"/*.c "$dir"/ || return 1
 	(
 		cd "$dir" || exit 1
 		git init -q . && git add ./*.c &&
 			git -c user.email=e2e@structfit -c user.name=e2e commit -qm base || exit 1
-		for f in *.c; do
-			"$cc" -g -O0 -c "$@" "$f" -o "${f%.c}.o" || exit 1
+		for f in "$@"; do
+			# shellcheck disable=SC2086
+			"${TREE_CC:-$CC}" -g -O0 ${TREE_FLAGS:-} -c "$f" -o "${f%.c}.o" || exit 1
 		done
 	) >"$T/tree.log" 2>&1 || { fail "cannot build the tree $dir: $(tail -n 3 "$T/tree.log" | tr '\n' ' ')"; return 1; }
 }
@@ -109,7 +111,7 @@ roundtrip() {
 	local name=$1 src=$2
 	shift 2
 	local obj=${src%.c}.o
-	fresh_tree "$T/rt" || return 1
+	fresh_tree "$T/rt" "$src" || return 1
 	local before names_before
 	before=$(show_size "$T/rt/$obj" "$name") || { fail "show -t $name failed before"; return 1; }
 	names_before=$(member_names "$T/rt/$obj" "$name")
@@ -139,7 +141,7 @@ roundtrip() {
 	assert_eq "$(member_names "$T/rt/$obj" "$name")" "$names_before" "member names"
 	check_comments "$T/orig.c" "$T/rt/$src"
 	# patch -p1 on a second fresh copy gives the same file
-	fresh_tree "$T/rt2" || return 1
+	fresh_tree "$T/rt2" || return 1   # sources only
 	run sh -c "cd '$T/rt2' && patch -p1 --quiet --no-backup-if-mismatch <'$T/p.diff'"
 	assert_eq "$RC" 0 "patch -p1: $(head -c 200 "$T/out")"
 	cmp -s "$T/rt/$src" "$T/rt2/$src" || fail "patch -p1 and git apply give different files"
@@ -159,7 +161,7 @@ if roundtrip st_table st_table.c --narrow entries_start=1; then
 fi
 
 tcase "st_table built by clang (DWARF 4): the same patch"
-if have clang && fresh_tree "$T/cl" clang -gdwarf-4; then
+if have clang && TREE_CC=clang TREE_FLAGS=-gdwarf-4 fresh_tree "$T/cl" st_table.c; then
 	at_dir "$T/cl" sf patch -t st_table --narrow entries_start=1 st_table.o
 	assert_eq "$RC" 0 "exit status"
 	cmp -s "$T/out" "$T/st_table.diff" || fail "clang's DWARF gives a different patch"
@@ -195,7 +197,7 @@ fi
 # ---------------------------------------------------------------- --apply
 
 tcase "--apply writes atomically, keeps the mode, equals git apply"
-if [ -s "$T/st_table.diff" ] && fresh_tree "$T/ap"; then
+if [ -s "$T/st_table.diff" ] && fresh_tree "$T/ap" st_table.c; then
 	chmod 640 "$T/ap/st_table.c"
 	ino=$(stat -c %i "$T/ap/st_table.c")
 	git -C "$T/ap" apply --check "$T/st_table.diff" || fail "setup"
@@ -222,7 +224,7 @@ fi
 # --------------------------------------------------------- --source-root
 
 tcase "--source-root DIR when the build ran elsewhere"
-if fresh_tree "$T/build-host/proj"; then
+if fresh_tree "$T/build-host/proj" st_table.c; then
 	mkdir -p "$T/objs" "$T/checkout"
 	cp "$T/build-host/proj/st_table.o" "$T/objs/"
 	cp -r "$T/build-host/proj" "$T/checkout/proj"
@@ -280,19 +282,19 @@ refuse() {
 }
 
 tcase "refuses members under #ifdef"
-fresh_tree "$T/rf" && refuse cfg refuse_ifdef.c \
+fresh_tree "$T/rf" refuse_ifdef.c && refuse cfg refuse_ifdef.c \
 	"^structfit: .*refuse_ifdef\.c: struct cfg: members under #if/#ifdef \(line 4\)"
 
 tcase "refuses members that come from a macro"
-fresh_tree "$T/rf" && refuse stats refuse_macro.c \
+fresh_tree "$T/rf" refuse_macro.c && refuse stats refuse_macro.c \
 	"^structfit: .*refuse_macro\.c: struct stats: 'COUNTERS' on line 6 is a macro"
 
 tcase "refuses a struct on one line with other code"
-fresh_tree "$T/rf" && refuse pt refuse_oneline.c \
+fresh_tree "$T/rf" refuse_oneline.c && refuse pt refuse_oneline.c \
 	"^structfit: .*refuse_oneline\.c: struct pt is defined on one line with other code \(line 2\)"
 
 tcase "refuses when the source changed since the build"
-if fresh_tree "$T/rf"; then
+if fresh_tree "$T/rf" conn.c; then
 	sed -i 's/	double rtt;/	double rtt_ms;/' "$T/rf/conn.c"
 	refuse conn conn.c "^structfit: .*conn\.c: struct conn: line 20 declares 'rtt_ms' where the build's DWARF has 'rtt': the source changed since the build"
 	sed -i 's/	double rtt_ms;/	float rtt;/' "$T/rf/conn.c"
@@ -300,20 +302,20 @@ if fresh_tree "$T/rf"; then
 fi
 
 tcase "refuses when the source file is missing"
-if fresh_tree "$T/rf"; then
+if fresh_tree "$T/rf" conn.c; then
 	rm "$T/rf/conn.c"
 	refuse conn conn.c "^structfit: .*conn\.c: source file of struct conn not found"
 fi
 
-tcase "bad --narrow: unknown member, width not smaller, not 1/2/4"
-if fresh_tree "$T/rf"; then
+tcase "bad --narrow: unknown member, width not smaller, not 1/2/4/8"
+if fresh_tree "$T/rf" st_table.c; then
 	refuse st_table st_table.c "^structfit: --narrow: struct st_table has no member 'nope'" --narrow nope=1
 	refuse st_table st_table.c "^structfit: --narrow rebuilds_num=4: 4 bytes is not smaller than its 4 bytes" --narrow rebuilds_num=4
 	refuse st_table st_table.c "^structfit: --narrow: entries_start=3: the new width must be 1, 2, 4 or 8 bytes" --narrow entries_start=3
 fi
 
 tcase "an optimal struct: nothing to patch, exit 0"
-if fresh_tree "$T/rf"; then
+if fresh_tree "$T/rf" st_table.c; then
 	s1=$(sums "$T/rf")
 	at_dir "$T/rf" sf patch -t st_hash_type st_table.o
 	assert_eq "$RC" 0 "exit status"
@@ -325,7 +327,7 @@ fi
 tcase "each patched size is what suggest promises for the same options"
 if [ ! -s "$PROMISES" ]; then
 	fail "no round trip succeeded"
-elif fresh_tree "$T/sg"; then
+elif fresh_tree "$T/sg" $(awk '{ print $3 }' "$PROMISES" | sort -u); then
 	while read -r size name src args; do
 		# shellcheck disable=SC2086
 		"$SF" suggest -t "$name" --format json $args "$T/sg/${src%.c}.o" \
