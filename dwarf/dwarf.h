@@ -20,6 +20,11 @@ struct sf_load_opts {
 	 * reader may skip the rest.  Types they contain are still resolved.
 	 */
 	const char *const *only;
+	/*
+	 * Internal, leave 0: with `only`, the definitions of declared-only
+	 * bases are read in extra passes; this counts them (bounded).
+	 */
+	unsigned pass;
 };
 
 /*

@@ -504,10 +504,28 @@ int sf_dwarf_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
 	c.pending = sf_pending_new();
 	for (int i = 0; i < npaths && rc == 0; i++)
 		rc = load_path(&c, paths[i]);
-	if (rc == 0)
-		sf_pending_finish(c.pending, ts);
-	else
+	if (rc == 0) {
+		struct sf_typeset *extra = NULL;
+		const char **missing = opts && opts->only && opts->pass < 4
+				     ? sf_pending_missing(c.pending, ts) : NULL;
+		/* Reading only some types skipped the definitions of bases
+		 * they need: read just those (rare: C++ declared-only bases). */
+		if (missing) {
+			struct sf_load_opts more = *opts;
+			more.only = missing;
+			more.pass++;
+			extra = sf_typeset_new();
+			if (sf_dwarf_load_all(extra, paths, npaths, &more, err) < 0) {
+				sf_typeset_free(extra);
+				extra = NULL;
+			}
+			free(missing);
+		}
+		sf_pending_finish(c.pending, ts, extra);
+		sf_typeset_free(extra);
+	} else {
 		sf_pending_free(c.pending);
+	}
 	free(c.devs);
 	free(c.inos);
 	return rc;

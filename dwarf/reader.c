@@ -1054,7 +1054,9 @@ static void place_bitfield(struct sf_member *m, const struct sf_die *c, int msb)
 	uint64_t loc = (c->has & SF_A_MEMBER_LOC) ? c->member_loc : 0;
 	uint64_t dbo;
 
-	if (!unit)
+	/* a unit wider than 2^61 bytes is no storage unit (8 * unit would
+	 * wrap to 0 and divide by zero below): place the bits by byte */
+	if (!unit || unit > UINT64_MAX / 8)
 		unit = 1;
 	if (c->has & SF_A_DATA_BIT_OFFSET) {
 		dbo = c->data_bit_offset + 8 * loc;
@@ -1665,19 +1667,31 @@ int sf_reader_units(struct sf_reader *r, size_t first, size_t last, struct sf_er
 
 /* ---- pending types ------------------------------------------------------- */
 
-static void complete_member(struct sf_typeset *ts, struct sf_member *m, const char *qname)
+/* The one size and alignment the complete definitions named qname agree
+ * on in ts, or NULL (none, or differing ones). */
+static const struct sf_type *definition(const struct sf_typeset *ts, const char *qname)
 {
 	const struct sf_type *found[16];
-	size_t n = sf_typeset_find(ts, qname, found, 16);
+	size_t n = ts ? sf_typeset_find(ts, qname, found, 16) : 0;
 	const struct sf_type *b = NULL;
 
 	for (size_t i = 0; i < n && i < 16; i++) {
 		if (found[i]->flags & SF_TF_INCOMPLETE)
 			continue;
 		if (b && (b->size != found[i]->size || b->align != found[i]->align))
-			return;	/* differing definitions: leave it unknown */
+			return NULL;
 		b = found[i];
 	}
+	return b;
+}
+
+static void complete_member(const struct sf_typeset *ts, const struct sf_typeset *extra,
+			    struct sf_member *m, const char *qname)
+{
+	const struct sf_type *b = definition(ts, qname);
+
+	if (!b)
+		b = definition(extra, qname);
 	if (!b)
 		return;
 	m->size = (m->flags & SF_MF_BASE) && is_empty_class(b) ? 0 : b->size;
@@ -1712,13 +1726,37 @@ void sf_reader_move_pending(struct sf_reader *r, struct sf_pending *p)
 	r->npend = 0;
 }
 
-void sf_pending_finish(struct sf_pending *p, struct sf_typeset *ts)
+const char **sf_pending_missing(const struct sf_pending *p, const struct sf_typeset *ts)
+{
+	const char **names = NULL;
+	size_t n = 0, cap = 0;
+
+	for (size_t k = 0; k < p->n; k++) {
+		const struct pend *q = &p->pend[k];
+		for (uint32_t j = 0; j < q->n; j++) {
+			if (definition(ts, q->qname[j]))
+				continue;
+			int dup = 0;
+			for (size_t i = 0; i < n && !dup; i++)
+				dup = !strcmp(names[i], q->qname[j]);
+			if (dup)
+				continue;
+			SF_GROW(names, n + 1, cap);
+			names[n++] = q->qname[j];
+			names[n] = NULL;
+		}
+	}
+	return names;
+}
+
+void sf_pending_finish(struct sf_pending *p, struct sf_typeset *ts,
+		       const struct sf_typeset *extra)
 {
 	for (size_t k = 0; k < p->n; k++) {
 		struct pend *q = &p->pend[k];
 		struct sf_type *t = q->t;
 		for (uint32_t j = 0; j < q->n; j++)
-			complete_member(ts, &t->members[q->idx[j]], q->qname[j]);
+			complete_member(ts, extra, &t->members[q->idx[j]], q->qname[j]);
 		clip_bases(t);
 		settle(t, (t->flags & SF_TF_ALIGNED) ? t->align : 0);
 		t->flags &= (uint16_t)~SF_TF_VARIANT;

@@ -39,9 +39,15 @@ struct sf_typeset *sf_reader_out(struct sf_reader *r);
 struct sf_pending *sf_pending_new(void);
 /* Move r's held-back types to p (call after absorbing r's output). */
 void sf_reader_move_pending(struct sf_reader *r, struct sf_pending *p);
+/*
+ * The names p's types still miss in ts (a NULL-terminated array to
+ * free(); the strings live as long as p), or NULL when none is missing.
+ */
+const char **sf_pending_missing(const struct sf_pending *p, const struct sf_typeset *ts);
 /* Complete p's types against ts (which by now holds everything read),
- * add them to ts, and free p. */
-void sf_pending_finish(struct sf_pending *p, struct sf_typeset *ts);
+ * then against `extra` (may be NULL), add them to ts, and free p. */
+void sf_pending_finish(struct sf_pending *p, struct sf_typeset *ts,
+		       const struct sf_typeset *extra);
 void sf_pending_free(struct sf_pending *p);
 
 void sf_reader_free(struct sf_reader *r);

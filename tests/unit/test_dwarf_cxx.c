@@ -262,6 +262,16 @@ static void test_declared_only_base(void **state)
 		check_button(ts, 1);
 		sf_typeset_free(ts);
 
+		/* asking for Button only still finds the definition of its base */
+		const char *const only[] = { "Button", NULL };
+		struct sf_load_opts opts = { .threads = 1, .only = only };
+		struct sf_err err;
+		ts = sf_typeset_new();
+		assert_int_equal(sf_dwarf_load_all(ts, (char *const *)ab, 2, &opts, &err), 0);
+		assert_int_equal(sf_typeset_count(ts), 1);
+		check_button(ts, 1);
+		sf_typeset_free(ts);
+
 		/* a directory holding both */
 		char dir[64];
 		snprintf(dir, sizeof(dir), "both-%s", cs[i].tag);
