@@ -39,11 +39,16 @@
 #include "lib/strbuf.h"
 
 struct sf_text_opts {
-	unsigned cacheline;     /* bytes; 0 means 64 (must equal the layout's) */
-	bool show_origin;       /* add a comment naming t->origin after "{" */
+	unsigned cacheline;     /* bytes; 0 means the layout's (they must agree) */
+	bool show_origin;       /* add a "structfit: from ORIGIN" comment */
 };
 
-/* One type in pahole's text format (see top comment). */
+/*
+ * One type in pahole's text format (see top comment); o may be NULL.
+ * structfit's own notes (variant, incomplete, origin) are comment lines
+ * just before the closing brace, so a pahole diff stays one line.  A type
+ * flagged SF_TF_TYPEDEF prints as `typedef struct {...} NAME;`.
+ */
 void sf_render_text_type(struct strbuf *out, const struct sf_type *t,
 			 const struct sf_layout *l,
 			 const struct sf_text_opts *o);
@@ -62,9 +67,9 @@ void sf_render_json_end(struct strbuf *out, struct sf_json_stream *js);
 /*
  * The `holes` ranking (already filtered, sorted and truncated by
  * sf_rank_finish()).  Text: a header line, then one line per type:
- * waste, size, holes, padding, name, decl_file:decl_line.  JSON:
- * {"types":[{name,kind,size,waste,holes,sum_holes,padding,decl_file,
- * decl_line,origin}]}.
+ * waste, size, holes, padding, type ("struct NAME"), decl_file:decl_line.
+ * JSON: {"types":[{name,kind,size,waste,holes,sum_holes,padding,
+ * decl_file,decl_line,origin,variant,typedef}]}, one object per line.
  */
 void sf_render_rank_text(struct strbuf *out, const struct sf_rank *r);
 void sf_render_rank_json(struct strbuf *out, const struct sf_rank *r);
