@@ -24,10 +24,18 @@
 #include "lib/xalloc.h"
 #include "reorder.h"
 
+/* Members the compiler makes (vtable pointers, base subobjects) are not
+ * the user's to narrow. */
+static bool compiler_made(const struct sf_member *m)
+{
+	return m->flags & (SF_MF_VPTR | SF_MF_BASE | SF_MF_VIRTUAL_BASE);
+}
+
 static bool narrowable_kind(const struct sf_member *m)
 {
-	return m->tclass == SF_T_INT || m->tclass == SF_T_ENUM ||
-	       m->tclass == SF_T_BOOL || m->tclass == SF_T_POINTER;
+	return !compiler_made(m) &&
+	       (m->tclass == SF_T_INT || m->tclass == SF_T_ENUM ||
+		m->tclass == SF_T_BOOL || m->tclass == SF_T_POINTER);
 }
 
 static const char *kind_word(const struct sf_member *m)
@@ -47,6 +55,8 @@ int sf_narrow_check(const struct sf_member *m, uint64_t bytes, char *why, size_t
 		snprintf(why, n, "it is a bit-field (already as narrow as its bits)");
 	} else if (m->flags & SF_MF_FLEX_ARRAY) {
 		snprintf(why, n, "it is a flexible array member");
+	} else if (compiler_made(m)) {
+		snprintf(why, n, "it is made by the compiler (vtable pointer or base class)");
 	} else if (!narrowable_kind(m)) {
 		snprintf(why, n, "it is %s; only integers, enums, bools and pointers "
 			 "can be narrowed", kind_word(m));

@@ -250,6 +250,11 @@ static void test_redis_object(void **state)
 	assert_int_equal(sf_narrow_check(&t->members[3], 4, why, sizeof(why)), -1);
 	assert_string_equal(why, "4 bytes is not smaller than its 4 bytes");
 	assert_int_equal(sf_narrow_check(&t->members[3], 3, why, sizeof(why)), -1);
+	/* a C++ vtable pointer is the compiler's, not the user's */
+	struct sf_member vptr = t->members[4];
+	vptr.flags |= SF_MF_VPTR;
+	assert_int_equal(sf_narrow_check(&vptr, 4, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "made by the compiler"));
 
 	/* narrowed in place, the run keeps its bits */
 	struct sf_narrow_req req = { 4, 4 };
