@@ -90,7 +90,8 @@ static int parse_check_opts(int argc, char **argv, struct check_opts *o)
 		1u << SF_FMT_SARIF | 1u << SF_FMT_JUNIT | 1u << SF_FMT_GITHUB;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "b:f:w:h", longopts, NULL)) != -1) {
+	opterr = 0;   /* sf_bad_option says it in one line */
+	while ((c = getopt_long(argc, argv, ":b:f:w:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o->budget = optarg;
@@ -114,7 +115,7 @@ static int parse_check_opts(int argc, char **argv, struct check_opts *o)
 			fputs(check_usage, stdout);
 			return 1;
 		default:
-			fputs(check_usage, stderr);
+			sf_bad_option("check", c, argv);
 			return -1;
 		}
 	}

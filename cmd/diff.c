@@ -53,7 +53,8 @@ static int parse_diff_opts(int argc, char **argv, struct diff_opts *o)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "t:f:h", longopts, NULL)) != -1) {
+	opterr = 0;   /* sf_bad_option says it in one line */
+	while ((c = getopt_long(argc, argv, ":t:f:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			o->types = sf_xreallocarray(o->types, o->ntypes + 2,
@@ -75,7 +76,7 @@ static int parse_diff_opts(int argc, char **argv, struct diff_opts *o)
 			fputs(diff_usage, stdout);
 			return 1;
 		default:
-			fputs(diff_usage, stderr);
+			sf_bad_option("diff", c, argv);
 			return -1;
 		}
 	}

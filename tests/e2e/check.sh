@@ -564,6 +564,12 @@ sf check --budget "$T/ok.budget" --write-budget "$T/x" "$T/gate.o"
 assert_eq "$RC" 2 "--budget with --write-budget"
 sf check --budget "$T/ok.budget"
 assert_eq "$RC" 2 "no artifact"
+sf check --bogus --budget "$T/ok.budget" "$T/gate.o"
+assert_eq "$RC" 2 "unknown option"
+one_error_line
+sf check "$T/gate.o" --budget
+assert_eq "$RC" 2 "--budget without its value"
+one_error_line
 sf check --help
 assert_eq "$RC" 0 "--help"
 assert_grep "$T/out" "usage: structfit check --budget FILE" "usage text"
