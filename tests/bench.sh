@@ -62,8 +62,9 @@ measure() {
 	echo "bench: $name ..." >&2
 	"$TIME" -f '%e %M' -o "$tmp/time" "$@" >"$tmp/out" 2>"$tmp/err"
 	st=$?
-	set -- $(tail -n 1 "$tmp/time")
-	wall=$1 kb=$2
+	read -r wall kb <<EOF
+$(tail -n 1 "$tmp/time")
+EOF
 	case $name in
 	*holes*) n=$(grep -cv '^[[:space:]]*$' "$tmp/out"); n=$((n > 0 ? n - 1 : 0)) ;;  # minus the header
 	*) n=$(grep -cE '^(struct|union|class) .*\{$' "$tmp/out") ;;

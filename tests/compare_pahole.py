@@ -23,7 +23,8 @@ longer matches anything is reported too, so stale ones get noticed.
 
 pahole's text is parsed as pahole 1.24 prints it: a top-level type starts
 at "struct|union|class NAME {" in column 0 and ends at a line starting
-with "}"; its members are the lines one tab deep that end in an
+with "}" (or, for an anonymous struct named by a typedef, as `pahole -C
+NAME` prints one, at "typedef struct {" and ends at "} NAME;"); its members are the lines one tab deep that end in an
 "/* offset size */" or "/* offset:bit size */" comment (a nested
 struct/union/enum is the closing "} name;" line); its holes are the
 "/* XXX N byte(s) hole" and "/* XXX N bit(s) hole" comments one tab deep;
@@ -37,6 +38,8 @@ import signal
 import sys
 
 TOP_RE = re.compile(r"^(struct|union|class) (\S+) \{$")
+TYPEDEF_TOP_RE = re.compile(r"^typedef (struct|union|class) \{$")   # named by "} NAME;"
+TYPEDEF_END_RE = re.compile(r"^\}\s*(?:__attribute__\(\(.*\)\)\s*)?(\w+)\s*;")
 MEMBER_RE = re.compile(
     r"^(?P<decl>.*?);\s*/\*\s*(?P<off>\d+)(?::\s*(?P<bit>\d+))?\s+(?P<size>-?\d+)\s*\*/\s*$")
 HOLE_RE = re.compile(r"^/\* XXX (\d+) (byte|bytes|bit|bits) hole, try to pack \*/$")
@@ -91,9 +94,17 @@ def parse_pahole(text):
             m = TOP_RE.match(raw)
             if m:
                 cur = PType(m.group(1), m.group(2), lineno)
+            else:
+                m = TYPEDEF_TOP_RE.match(raw)
+                if m:
+                    cur = PType(m.group(1), None, lineno)
             continue
         if raw.startswith("}"):
-            types.append(cur)
+            if cur.name is None:
+                m = TYPEDEF_END_RE.match(raw)
+                cur.name = m.group(1) if m else ""
+            if cur.name:
+                types.append(cur)
             cur = None
             continue
         tabs = len(raw) - len(raw.lstrip("\t"))
@@ -280,7 +291,16 @@ def cmd_compare(args):
     if len(pos) != 2:
         print(__doc__, file=sys.stderr)
         return 2
-    ptypes = parse_pahole(open(pos[0], errors="replace").read())
+    ptypes = []
+    seen_facts = set()
+    for p in parse_pahole(open(pos[0], errors="replace").read()):
+        # `pahole -a` prints an anonymous struct once per compilation unit:
+        # keep one of each identical definition
+        key = (p.kind, p.name, p.size, p.nmembers, tuple(p.members), tuple(p.holes),
+               tuple(p.bit_holes), p.padding, p.bit_padding)
+        if key not in seen_facts:
+            seen_facts.add(key)
+            ptypes.append(p)
     doc = json.load(open(pos[1]))
     exc = load_exceptions(exc_path)
     used_exc = set()

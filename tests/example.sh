@@ -14,12 +14,10 @@ mkdir -p "$out" || exit 2
 objs=""
 for src in testdata/example/*.c; do
 	obj=$out/$(basename "$src" .c).o
-	if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ]; then
-		"$CC" -g -O2 -c -o "$obj" "$src" || {
-			echo "example: $CC cannot compile $src" >&2
-			exit 2
-		}
-	fi
+	"$CC" -g -O2 -c -o "$obj" "$src" || {
+		echo "example: $CC cannot compile $src" >&2
+		exit 2
+	}
 	objs="$objs $obj"
 done
 

@@ -37,7 +37,10 @@ if [ $# -gt 0 ]; then
 		scripts="$scripts tests/e2e/${n%.sh}.sh"
 	done
 else
-	scripts=$(ls tests/e2e/*.sh | grep -v '/lib\.sh$')
+	scripts=""
+	for s in tests/e2e/*.sh; do
+		[ "$s" = tests/e2e/lib.sh ] || scripts="$scripts $s"
+	done
 fi
 
 for s in $scripts; do

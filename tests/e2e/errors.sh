@@ -28,7 +28,7 @@ expect_error() {
 	assert_match "$(cat "$T/err")" "^structfit: " "$what: stderr prefix"
 	assert_match "$(cat "$T/err")" "$re" "$what: message"
 	assert_eq "$(wc -c <"$T/out")" 0 "$what: stdout bytes"
-	assert_eq "$(ls -A "$WORK" "$TMPD" | grep -cv ':$\|^$')" 0 "$what: files left behind"
+	assert_eq "$(find "$WORK" "$TMPD" -mindepth 1 | wc -l)" 0 "$what: files left behind"
 	rm -rf "${WORK:?}"/* "${TMPD:?}"/*
 }
 

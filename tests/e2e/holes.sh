@@ -15,7 +15,7 @@ CMP=$E2E_ROOT/tests/compare_pahole.py
 # nholes sum_holes padding) in the order structfit must print, given a
 # Python filter/sort spec: "sort=waste|size|name min=N limit=N".
 expect() {
-	"$PY" - "$T/facts" "$@" <<'PYEOF'
+	"$PY" -S - "$T/facts" "$@" <<'PYEOF'
 import sys
 rows = []
 for line in open(sys.argv[1]):
@@ -53,7 +53,7 @@ if ! need pahole; then
 	:
 elif compile_or_fail gcc x86_64 5 "$T/holes.o" "$SRC"; then
 	pahole "$T/holes.o" >"$T/holes.pahole" 2>&1 || fail "pahole failed: $(head -n 1 "$T/holes.pahole")"
-	"$PY" "$CMP" summary "$T/holes.pahole" |
+	"$PY" -S "$CMP" summary "$T/holes.pahole" |
 		awk '$1 == "struct" { print $2, $3, $6 + $7, $5, $6, $7 }' >"$T/facts"
 	assert_eq "$(wc -l <"$T/facts")" 6 "structs pahole reports in holes.c"
 	# the six must have distinct waste and distinct size (one right order)
@@ -90,7 +90,7 @@ if is_json "$T/all.json"; then
 		assert_eq "$(jget "$T/all.json" "[len(x['holes']) if isinstance(x['holes'], list) else x['holes'] for x in H('$name')]")" \
 			"[$nholes]" "$name holes"
 		assert_eq "$(jget "$T/all.json" "H('$name')[0]['decl_line']")" \
-			"$(grep -n "^struct $name " "$SRC" | cut -d: -f1)" "$name decl_line"
+			"$(grep -n "^struct $name {" "$SRC" | cut -d: -f1)" "$name decl_line"
 	done <"$T/facts"
 	assert_eq "$(jget "$T/all.json" '" ".join(names())')" "$(expect sort=waste min=0)" "order with --min-waste 0"
 	assert_eq "$(jget "$T/all.json" 'all(x["waste"] == x["sum_holes"] + x["padding"] for x in d["types"])')" \

@@ -22,7 +22,9 @@ SF=${STRUCTFIT:-$E2E_ROOT/structfit}
 TD=$E2E_ROOT/testdata
 E2E_NAME=$(basename "$0" .sh)
 E2E_TIMEOUT=${E2E_TIMEOUT:-300}
-PY=${PYTHON:-python3}
+# the interpreter itself, not a version manager's shim (much slower to start)
+PY=${PYTHON:-$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)}
+PY=${PY:-python3}
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/sf-e2e-$E2E_NAME.XXXXXX") || {
 	echo "FAIL $E2E_NAME: cannot create a temp dir" >&2
@@ -235,7 +237,7 @@ dwarf_version() {
 #   H(name)      the holes-report entries named name
 #   names()      bare names of d["types"] in order
 jget() {
-	"$PY" - "$1" "$2" <<'PYEOF'
+	"$PY" -S - "$1" "$2" <<'PYEOF'
 import json, sys
 try:
     with open(sys.argv[1]) as f:
@@ -283,7 +285,7 @@ PYEOF
 
 # is_json FILE: status 0 when FILE holds one JSON document.
 is_json() {
-	"$PY" -c 'import json,sys; json.load(open(sys.argv[1]))' "$1" 2>/dev/null
+	"$PY" -S -c 'import json,sys; json.load(open(sys.argv[1]))' "$1" 2>/dev/null
 }
 
 # ---------------------------------------------------------------- pahole
@@ -291,7 +293,7 @@ is_json() {
 # pahole_summary FILE: pahole's text in FILE reduced to one line per type:
 #   kind name size members nholes sum_holes padding nbit_holes sum_bit_holes
 pahole_summary() {
-	"$PY" "$E2E_ROOT/tests/compare_pahole.py" summary "$1"
+	"$PY" -S "$E2E_ROOT/tests/compare_pahole.py" summary "$1"
 }
 
 # ---------------------------------------------------------------- oracle
@@ -307,7 +309,7 @@ pahole_summary() {
 # name them).
 probe_layout() {
 	local json=$1 src=$2 cc=$3 target=$4 out=$5
-	"$PY" - "$json" "$src" "$T/probe.c" "$out.sf" "$out.map" <<'PYEOF' || return 1
+	"$PY" -S - "$json" "$src" "$T/probe.c" "$out.sf" "$out.map" <<'PYEOF' || return 1
 import json, sys
 jf, src, probe_c, sf_out, map_out = sys.argv[1:6]
 d = json.load(open(jf))

