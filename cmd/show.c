@@ -86,7 +86,6 @@ static int parse_show_opts(int argc, char **argv, struct show_opts *o)
 struct show_out {
 	struct strbuf sb;
 	struct sf_json_stream js;
-	size_t ntext;
 };
 
 static void flush(struct strbuf *sb)
@@ -96,12 +95,19 @@ static void flush(struct strbuf *sb)
 }
 
 static void show_one(struct show_out *so, const struct show_opts *o,
-		     const struct sf_type *t)
+		     const struct sf_typeset *ts, const struct sf_type *t)
 {
 	struct sf_layout l;
 	struct sf_text_opts to = { .cacheline = o->cacheline, .show_origin = o->origin != 0 };
+	/* The lookup lets pahole's "last struct has N bytes of padding"
+	 * notes name the padding inside struct-typed members. */
+	struct sf_layout_opts lo = {
+		.cacheline = o->cacheline,
+		.lookup = sf_layout_lookup_in_typeset,
+		.lookup_ctx = (void *)ts,
+	};
 
-	sf_layout_compute(t, o->cacheline, &l);
+	sf_layout_compute_opts(t, &lo, &l);
 	switch (o->format) {
 	case SF_FMT_JSON:
 		sf_render_json_type(&so->sb, &so->js, t, &l);
@@ -110,8 +116,7 @@ static void show_one(struct show_out *so, const struct show_opts *o,
 		sf_render_html_type(&so->sb, t, &l, o->cacheline);
 		break;
 	default:
-		if (so->ntext++)
-			sb_addch(&so->sb, '\n');
+		/* pahole prints types back to back, no blank line between. */
 		sf_render_text_type(&so->sb, t, &l, &to);
 	}
 	sf_layout_release(&l);
@@ -124,7 +129,7 @@ static int show_types(struct show_out *so, const struct show_opts *o,
 {
 	if (!o->ntypes) {
 		for (size_t i = 0; i < sf_typeset_count(ts); i++)
-			show_one(so, o, sf_typeset_get(ts, i));
+			show_one(so, o, ts, sf_typeset_get(ts, i));
 		return 0;
 	}
 	/* Check every name first, so a bad one leaves no partial output. */
@@ -135,7 +140,7 @@ static int show_types(struct show_out *so, const struct show_opts *o,
 		const struct sf_type *found[256];
 		size_t n = sf_typeset_find(ts, o->types[i], found, 256);
 		for (size_t j = 0; j < n && j < 256; j++)
-			show_one(so, o, found[j]);
+			show_one(so, o, ts, found[j]);
 	}
 	return 0;
 }
@@ -143,7 +148,7 @@ static int show_types(struct show_out *so, const struct show_opts *o,
 int cmd_show(int argc, char **argv)
 {
 	struct show_opts o = { .cacheline = 64 };
-	struct show_out so = { STRBUF_INIT, SF_JSON_STREAM_INIT, 0 };
+	struct show_out so = { STRBUF_INIT, SF_JSON_STREAM_INIT };
 	int r = parse_show_opts(argc, argv, &o);
 
 	if (r >= 0) {

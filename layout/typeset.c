@@ -10,6 +10,9 @@
  *   by_hash: open-addressed table of type indexes keyed by definition hash.
  *   by_name: open-addressed table of type indexes keyed by name (the first
  *            type of each name), used for lookup and for variant marking.
+ *   next_named: parallel to types[]: index + 1 of the next type with the
+ *            same name (0 at the end), so every definition of a name is
+ *            reached without scanning the types in between.
  *
  * Hash tables store index + 1 so that 0 means an empty slot.  Capacities are
  * powers of two; probing is linear.
@@ -47,7 +50,8 @@ struct sf_typeset {
 	size_t nstrs, strcap;
 
 	struct sf_type **types;
-	size_t ntypes, typecap;
+	uint32_t *next_named;
+	size_t ntypes, typecap, nextcap;
 
 	uint32_t *by_hash;
 	size_t hashcap;
@@ -95,6 +99,7 @@ void sf_typeset_free(struct sf_typeset *ts)
 	}
 	free(ts->strs);
 	free(ts->types);
+	free(ts->next_named);
 	free(ts->by_hash);
 	free(ts->by_name);
 	free(ts);
@@ -301,12 +306,19 @@ static void index_name(struct sf_typeset *ts, uint32_t idx)
 	ts->nnames++;
 }
 
-static void mark_variants(struct sf_typeset *ts, const char *name)
+/* Append type idx (1-based) to the chain of its name and flag them all. */
+static void chain_variant(struct sf_typeset *ts, uint32_t first, uint32_t idx)
 {
-	/* Rare (differing definitions), so a linear pass is fine. */
-	for (size_t i = 0; i < ts->ntypes; i++)
-		if (str_eq(ts->types[i]->name, name))
-			ts->types[i]->flags |= SF_TF_VARIANT;
+	uint32_t i = first;
+
+	for (;;) {
+		ts->types[i - 1]->flags |= SF_TF_VARIANT;
+		if (!ts->next_named[i - 1])
+			break;
+		i = ts->next_named[i - 1];
+	}
+	ts->next_named[i - 1] = idx;
+	ts->types[idx - 1]->flags |= SF_TF_VARIANT;
 }
 
 const struct sf_type *sf_typeset_add(struct sf_typeset *ts, struct sf_type *t)
@@ -325,14 +337,16 @@ const struct sf_type *sf_typeset_add(struct sf_typeset *ts, struct sf_type *t)
 	if (ts->ntypes >= UINT32_MAX - 1)
 		return sf_xmalloc((size_t)-1); /* 4 billion types: out of memory */
 	SF_GROW(ts->types, ts->ntypes, ts->typecap);
+	SF_GROW(ts->next_named, ts->ntypes, ts->nextcap);
+	ts->next_named[ts->ntypes] = 0;
 	ts->types[ts->ntypes++] = t;
 	ts->by_hash[j] = (uint32_t)ts->ntypes;
 
 	/* Anonymous types are never looked up by name nor variants. */
 	if (t->name && t->name[0]) {
-		if (first_named(ts, t->name)) {
-			t->flags |= SF_TF_VARIANT;
-			mark_variants(ts, t->name);
+		uint32_t first = first_named(ts, t->name);
+		if (first) {
+			chain_variant(ts, first, (uint32_t)ts->ntypes);
 		} else {
 			index_name(ts, (uint32_t)ts->ntypes);
 		}
@@ -422,17 +436,14 @@ size_t sf_typeset_find(const struct sf_typeset *ts, const char *name,
 	size_t found = 0;
 	uint32_t first = first_named(ts, key);
 
-	if (first) {
-		for (size_t i = first - 1; i < ts->ntypes; i++) {
-			const struct sf_type *t = ts->types[i];
-			if (!str_eq(t->name, key) || !kind_matches(kind, t->kind))
-				continue;
-			if (found < max)
-				out[found] = t;
-			found++;
-			if (!(t->flags & SF_TF_VARIANT))
-				break;
-		}
+	for (uint32_t i = first; i; i = ts->next_named[i - 1]) {
+		const struct sf_type *t = ts->types[i - 1];
+		assert(str_eq(t->name, key));
+		if (!kind_matches(kind, t->kind))
+			continue;
+		if (found < max)
+			out[found] = t;
+		found++;
 	}
 	free(key);
 	return found;
@@ -441,7 +452,7 @@ size_t sf_typeset_find(const struct sf_typeset *ts, const char *name,
 size_t sf_typeset_bytes(const struct sf_typeset *ts)
 {
 	return ts->arena_bytes + ts->strcap * sizeof(struct strslot) +
-	       ts->typecap * sizeof(void *) +
+	       ts->typecap * sizeof(void *) + ts->nextcap * sizeof(uint32_t) +
 	       (ts->hashcap + ts->namecap) * sizeof(uint32_t);
 }
 
