@@ -1185,53 +1185,128 @@ static void place_virtual_bases(struct sf_member *m, size_t n, const uint8_t *un
 	}
 }
 
-/* Smallest offset above m[i]'s among the members, else the type size. */
-static uint64_t next_offset(const struct sf_type *t, size_t i)
-{
-	uint64_t next = t->size;
+/*
+ * Offsets of the members, sorted, each with how many members of nonzero
+ * size start there: the next member after any offset is a binary search
+ * away, so a type with a million members costs n log n, not n^2.
+ */
+struct offsets {
+	uint64_t *off;
+	uint32_t *sized;
+	size_t n;
+};
 
-	for (uint32_t j = 0; j < t->nmembers; j++)
-		if (t->members[j].offset > t->members[i].offset && t->members[j].offset < next)
-			next = t->members[j].offset;
-	return next;
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void offsets_build(const struct sf_type *t, struct offsets *o)
+{
+	uint64_t *all = sf_xcalloc(t->nmembers ? t->nmembers : 1, sizeof(*all));
+
+	for (uint32_t i = 0; i < t->nmembers; i++)
+		all[i] = t->members[i].offset;
+	qsort(all, t->nmembers, sizeof(*all), cmp_u64);
+	o->off = all;
+	o->n = 0;
+	for (uint32_t i = 0; i < t->nmembers; i++)
+		if (!o->n || all[o->n - 1] != all[i])
+			all[o->n++] = all[i];
+	o->sized = sf_xcalloc(o->n ? o->n : 1, sizeof(*o->sized));
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		const struct sf_member *m = &t->members[i];
+		if (!m->size)
+			continue;
+		size_t lo = 0, hi = o->n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (o->off[mid] < m->offset)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		o->sized[lo]++;
+	}
+}
+
+/* Index of the first distinct offset > x (o->n if none). */
+static size_t offsets_after(const struct offsets *o, uint64_t x)
+{
+	size_t lo = 0, hi = o->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (o->off[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void offsets_free(struct offsets *o)
+{
+	free(o->off);
+	free(o->sized);
+}
+
+static int needs_offsets(const struct sf_type *t)
+{
+	for (uint32_t i = 0; i < t->nmembers; i++)
+		if (t->members[i].flags & (SF_MF_INCOMPLETE | SF_MF_BASE))
+			return 1;
+	return 0;
 }
 
 /*
  * An incomplete member gets the room up to the next member: an upper
- * bound that can hide a hole but never invents one.
+ * bound that can hide a hole but never invents one.  A base whose tail
+ * padding holds later members covers only up to them.
  */
-static void size_incomplete(struct sf_type *t)
+static void fit_to_neighbours(struct sf_type *t, int incomplete)
 {
+	struct offsets o;
+
+	if (t->kind == SF_KIND_UNION || !needs_offsets(t)) {
+		for (uint32_t i = 0; incomplete && i < t->nmembers; i++) {
+			struct sf_member *m = &t->members[i];
+			if ((m->flags & SF_MF_INCOMPLETE) && !m->nested)
+				m->size = t->size > m->offset ? t->size - m->offset : 0;
+		}
+		return;
+	}
+	offsets_build(t, &o);
 	for (uint32_t i = 0; i < t->nmembers; i++) {
 		struct sf_member *m = &t->members[i];
-		if (!(m->flags & SF_MF_INCOMPLETE) || m->nested)
-			continue;
-		if (t->kind == SF_KIND_UNION) {
-			m->size = t->size > m->offset ? t->size - m->offset : 0;
-			continue;
+		size_t k = offsets_after(&o, m->offset);
+		uint64_t next = k < o.n ? o.off[k] : t->size;
+		if (incomplete && (m->flags & SF_MF_INCOMPLETE) && !m->nested) {
+			/* another member of some size starts here too: this one
+			 * cannot be the one covering the bytes */
+			size_t here = k ? k - 1 : 0;
+			int shared = o.n && o.off[here] == m->offset && o.sized[here] > 0;
+			m->size = shared || next < m->offset ? 0 : next - m->offset;
+			if (m->size && o.n)
+				o.sized[here]++;
+		} else if (!incomplete && (m->flags & SF_MF_BASE) && m->size &&
+			   next < m->offset + m->size && next > m->offset) {
+			m->size = next - m->offset;
 		}
-		int shared = 0;
-		for (uint32_t j = 0; j < t->nmembers; j++)
-			if (j != i && t->members[j].offset == m->offset && t->members[j].size)
-				shared = 1;
-		uint64_t next = next_offset(t, i);
-		m->size = shared || next < m->offset ? 0 : next - m->offset;
 	}
+	offsets_free(&o);
 }
 
-/* A base whose tail padding holds later members covers only up to them. */
+static void size_incomplete(struct sf_type *t)
+{
+	fit_to_neighbours(t, 1);
+}
+
 static void clip_bases(struct sf_type *t)
 {
-	if (t->kind == SF_KIND_UNION)
-		return;
-	for (uint32_t i = 0; i < t->nmembers; i++) {
-		struct sf_member *m = &t->members[i];
-		if (!(m->flags & SF_MF_BASE) || !m->size)
-			continue;
-		uint64_t next = next_offset(t, i);
-		if (next < m->offset + m->size && next > m->offset)
-			m->size = next - m->offset;
-	}
+	fit_to_neighbours(t, 0);
 }
 
 /* Alignment, packing and completeness of a type from its members. */

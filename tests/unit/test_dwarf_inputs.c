@@ -305,9 +305,42 @@ static void test_damaged_objects(void **state)
 	free(orig);
 }
 
+/* A struct of 50,000 members and one nested 500 deep: bounded work. */
+static void test_wide_and_deep(void **state)
+{
+	(void)state;
+	if (!td_have("gcc") || !td_have("awk"))
+		skip();
+	assert_int_equal(td_sh("awk 'BEGIN { print \"struct wide {\"; "
+			       "for (i = 0; i < 50000; i++) printf \"char m%%d;\\n\", i; "
+			       "print \"} wide_example;\"; s = \"struct deep {\"; "
+			       "for (i = 0; i < 500; i++) s = s \" struct {\"; s = s \" int leaf;\"; "
+			       "for (i = 0; i < 500; i++) s = s \" } n;\"; print s \" } deep_example;\" }' > %s",
+			       td_path("big.c")), 0);
+	assert_int_equal(td_sh("gcc -g -c -o %s %s", td_path("big.o"), td_path("big.c")), 0);
+	struct sf_typeset *ts = td_load(td_path("big.o"));
+	assert_non_null(ts);
+	const struct sf_type *w = td_type(ts, "wide");
+	assert_non_null(w);
+	assert_int_equal(w->nmembers, 50000);
+	assert_int_equal(w->size, 50000);
+	assert_int_equal(w->members[49999].offset, 49999);
+	const struct sf_type *d = td_type(ts, "deep");
+	assert_non_null(d);
+	assert_int_equal(d->size, 4);
+	/* nesting is shown to a bounded depth */
+	unsigned depth = 0;
+	for (const struct sf_type *t = d; t && t->nmembers; t = t->members[0].nested)
+		depth++;
+	assert_true(depth >= 50);
+	assert_true(depth <= 200);
+	sf_typeset_free(ts);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wide_and_deep),
 		cmocka_unit_test(test_archives),
 		cmocka_unit_test(test_archive_errors),
 		cmocka_unit_test(test_directories),
