@@ -681,13 +681,20 @@ static void canon_model_type(const struct sf_member *m, struct strbuf *out)
 
 /* --------------------------------------------- finding the definition */
 
-/* Skip attribute calls (`__attribute__((...))`) from ci; returns the next. */
+/*
+ * Skip attributes (`__attribute__((...))`, `__packed`) from ci; returns
+ * the next code index.
+ */
 static size_t skip_attributes(struct lexed *lx, size_t ci, size_t end)
 {
-	while (ci + 1 < end && ct_ident(lx, ci) && ct_punct(lx, ci + 1, '(')) {
+	while (ci + 1 < end && ct_ident(lx, ci)) {
 		const struct tok *t = ct(lx, ci);
 		if (!is_attribute_word(lx->text + t->start, t->end - t->start))
 			break;
+		if (!ct_punct(lx, ci + 1, '(')) {
+			ci++;   /* a bare attribute macro */
+			continue;
+		}
 		int depth = 0;
 		size_t j = ci + 1;
 		for (; j < end; j++) {
@@ -1174,7 +1181,7 @@ static void add_dtor(struct parse *p, size_t first, size_t last, size_t name,
 static int match_body(struct ctx *x, struct parse *p, size_t open, size_t close,
 		      const struct sf_type *model, int record);
 
-/* The member count of t that appear in its source body, in order. */
+/* Model member mi has no declaration in the source. */
 static int mismatch_missing(struct ctx *x, const struct sf_type *model,
 			    uint32_t mi)
 {
@@ -1183,6 +1190,23 @@ static int mismatch_missing(struct ctx *x, const struct sf_type *model,
 			"or the member comes from a macro)", x->path, x->tname,
 			model->members[mi].name[0] ? model->members[mi].name :
 			"(anonymous)");
+}
+
+/*
+ * The body of a nested struct/union member (its `{` at open_body) against
+ * its own model; then the declaration's bracket analysis, which the nested
+ * walk overwrote, is redone.
+ */
+static int check_nested(struct ctx *x, struct parse *p, size_t first,
+			size_t semi, size_t open_body, const struct sf_member *m)
+{
+	if (!m->nested)
+		return 0;
+	assert(ct_punct(&x->lx, open_body, '{'));
+	if (match_body(x, p, open_body, x->lx.match[open_body], m->nested, 0) < 0)
+		return -1;
+	analyze_brackets(&x->lx, first, semi);
+	return 0;
 }
 
 /*
@@ -1208,10 +1232,11 @@ static int match_decl(struct ctx *x, struct parse *p, size_t first, size_t semi,
 	if (looks_like_macro(lx, first, semi))
 		return macro_error(x, first);
 	/* A nested body: the specifiers run at least to its `}`. */
-	size_t after_body = first;
+	size_t after_body = first, open_body = NONE;
 	for (size_t ci = first; ci < semi; ci++)
 		if (ct_punct(lx, ci, '{')) {
 			d.has_body = 1;
+			open_body = ci;
 			after_body = lx->match[ci] + 1;
 			break;
 		}
@@ -1237,20 +1262,8 @@ static int match_decl(struct ctx *x, struct parse *p, size_t first, size_t semi,
 			d.spec_end = semi;   /* the whole declaration is its text */
 			if (record)
 				add_dtor(p, first, semi - 1, NONE, *mi);
-			if (m->nested) {
-				size_t ob = NONE;
-				for (size_t k = first; k < semi; k++)
-					if (ct_punct(lx, k, '{')) {
-						ob = k;
-						break;
-					}
-				assert(ob != NONE);
-				size_t cb = lx->match[ob];
-				if (match_body(x, p, ob, cb, m->nested, 0) < 0)
-					return -1;
-				/* the nested walk overwrote the flags: redo ours */
-				analyze_brackets(lx, first, semi);
-			}
+			if (check_nested(x, p, first, semi, open_body, m) < 0)
+				return -1;
 			(*mi)++;
 			ndecl++;
 			break;
@@ -1286,17 +1299,8 @@ static int match_decl(struct ctx *x, struct parse *p, size_t first, size_t semi,
 		}
 		if (record)
 			add_dtor(p, dstart, ci - 1, name, *mi);
-		if (m->nested && d.has_body) {
-			size_t ob = NONE;
-			for (size_t k = first; k < semi; k++)
-				if (ct_punct(lx, k, '{')) {
-					ob = k;
-					break;
-				}
-			if (match_body(x, p, ob, lx->match[ob], m->nested, 0) < 0)
-				return -1;
-			analyze_brackets(lx, first, semi);
-		}
+		if (d.has_body && check_nested(x, p, first, semi, open_body, m) < 0)
+			return -1;
 		(*mi)++;
 		ndecl++;
 		chunk = ci + 1;

@@ -605,7 +605,7 @@ static void test_crlf_and_moved_definition(void **state)
 	(void)state;
 	static const char src[] =
 		"/* moved down by one line since the build */\r\n"
-		"struct s {\r\n"
+		"struct __packed s {\r\n"
 		"\tchar a;\r\n"
 		"\tlong b, c;\r\n"
 		"};\r\n";
@@ -620,7 +620,7 @@ static void test_crlf_and_moved_definition(void **state)
 	struct sf_srcpatch_narrow nw = { 2, 4 };
 	expect_text(src, &mo.t, order, &nw, 1,
 		"/* moved down by one line since the build */\r\n"
-		"struct s {\r\n"
+		"struct __packed s {\r\n"
 		"\tint c; /* -2147483648..2147483647 (was long int): check that every value fits */\r\n"
 		"\tchar a;\r\n"
 		"\tlong b;\r\n"
