@@ -89,9 +89,9 @@ static int parse_narrow(const char *arg, struct patch_opts *o)
 	uint64_t bytes;
 
 	if (!eq || eq == arg || sf_parse_u64(eq + 1, &bytes) < 0)
-		return sf_die_usage("--narrow: '%s' is not MEMBER=BYTES", arg);
+		return sf_die_usage("--narrow %s: not MEMBER=BYTES", arg);
 	if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8)
-		return sf_die_usage("--narrow: %s: the new width must be 1, 2, 4 or 8 bytes",
+		return sf_die_usage("--narrow %s: the new width must be 1, 2, 4 or 8 bytes",
 				    arg);
 	o->narrow = sf_xreallocarray(o->narrow, o->nnarrow + 1, sizeof(*o->narrow));
 	o->narrow[o->nnarrow].member = sf_xstrndup(arg, (size_t)(eq - arg));
@@ -115,7 +115,8 @@ static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "t:n:p:s:h", longopts, NULL)) != -1) {
+	opterr = 0;   /* sf_bad_option says it in one line */
+	while ((c = getopt_long(argc, argv, ":t:n:p:s:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			if (o->type)
@@ -143,8 +144,7 @@ static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 			fputs(patch_usage, stdout);
 			return 1;
 		default:
-			fputs(patch_usage, stderr);
-			return SF_EXIT_ERROR;
+			return sf_bad_option("patch", c, argv);
 		}
 	}
 	if (!o->type)
@@ -191,15 +191,17 @@ static int narrow_requests(const struct sf_type *t, const struct patch_opts *o,
 	char why[256];
 
 	for (size_t i = 0; i < o->nnarrow; i++) {
-		long m = member_index(t, o->narrow[i].member, "--narrow");
+		char what[300];
+		snprintf(what, sizeof(what), "--narrow %s=%u", o->narrow[i].member,
+			 o->narrow[i].bytes);
+		long m = member_index(t, o->narrow[i].member, what);
 		if (m < 0)
 			return SF_EXIT_ERROR;
 		if (sf_narrow_check(&t->members[m], o->narrow[i].bytes, why, sizeof(why)) < 0)
-			return sf_die_usage("--narrow %s=%u: %s", o->narrow[i].member,
-					    o->narrow[i].bytes, why);
+			return sf_die_usage("%s: %s", what, why);
 		for (size_t j = 0; j < i; j++)
 			if (req[j].member == (uint32_t)m)
-				return sf_die_usage("--narrow: member '%s' given twice",
+				return sf_die_usage("%s: member '%s' narrowed twice", what,
 						    o->narrow[i].member);
 		req[i] = (struct sf_narrow_req){ (uint32_t)m, o->narrow[i].bytes };
 	}

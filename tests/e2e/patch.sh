@@ -311,9 +311,9 @@ fi
 
 tcase "bad --narrow: unknown member, width not smaller, not 1/2/4/8"
 if fresh_tree "$T/rf" st_table.c; then
-	refuse st_table st_table.c "^structfit: --narrow: struct st_table has no member 'nope'" --narrow nope=1
+	refuse st_table st_table.c "^structfit: --narrow nope=1: struct st_table has no member 'nope'\$" --narrow nope=1
 	refuse st_table st_table.c "^structfit: --narrow rebuilds_num=4: 4 bytes is not smaller than its 4 bytes" --narrow rebuilds_num=4
-	refuse st_table st_table.c "^structfit: --narrow: entries_start=3: the new width must be 1, 2, 4 or 8 bytes" --narrow entries_start=3
+	refuse st_table st_table.c "^structfit: --narrow entries_start=3: the new width must be 1, 2, 4 or 8 bytes\$" --narrow entries_start=3
 fi
 
 tcase "an optimal struct: nothing to patch, exit 0"
@@ -347,9 +347,15 @@ elif fresh_tree "$T/sg" $(awk '{ print $3 }' "$PROMISES" | sort -u); then
 	done <"$PROMISES"
 fi
 
-tcase "usage: -t is required, --help"
+tcase "usage: -t is required, --help, unknown options in one line"
 sf patch st_table.o
 assert_eq "$RC" 2 "no -t"
+sf patch -t st_table --bogus st_table.o
+assert_eq "$RC" 2 "unknown option"
+assert_eq "$(cat "$T/err")" "structfit: patch: unknown option '--bogus'; see 'structfit patch --help'" "message"
+sf patch -t st_table --source-root
+assert_eq "$RC" 2 "missing value"
+assert_eq "$(cat "$T/err")" "structfit: patch: option '--source-root' needs a value" "message"
 sf_ok patch --help
 assert_grep "$T/out" "usage: structfit patch -t NAME" "help text"
 
