@@ -1193,6 +1193,32 @@ static int mismatch_missing(struct ctx *x, const struct sf_type *model,
 }
 
 /*
+ * Whether declarator chunk [a, b) is an unnamed bit-field (`unsigned : 4`,
+ * `, : 0`): a `:` with no name before it.  In the first chunk the words
+ * before the `:` are then all type: one word, or ending in a C base type.
+ */
+static int unnamed_bitfield(const struct lexed *lx, size_t a, size_t b, int first)
+{
+	static const char *const base[] = {
+		"int", "char", "short", "long", "signed", "unsigned", "_Bool", "bool",
+		NULL
+	};
+	size_t colon = bitfield_colon(lx, a, b), words = 0, last = NONE;
+
+	if (colon == NONE)
+		return 0;
+	for (size_t ci = a; ci < colon; ci++)
+		if (!lx->flags[ci] && ct_ident(lx, ci) && !is_qualifier(lx, ci)) {
+			words++;
+			last = ci;
+		}
+	if (!first || words == 0)
+		return words == 0;
+	const struct tok *t = ct(lx, last);
+	return words == 1 || word_in(lx->text + t->start, t->end - t->start, base);
+}
+
+/*
  * The body of a nested struct/union member (its `{` at open_body) against
  * its own model; then the declaration's bracket analysis, which the nested
  * walk overwrote, is redone.
@@ -1269,6 +1295,11 @@ static int match_decl(struct ctx *x, struct parse *p, size_t first, size_t semi,
 			break;
 		}
 		size_t name = find_name(lx, chunk, ci, m->name);
+		if (name == NONE && unnamed_bitfield(lx, chunk, ci, ndecl == 0))
+			return sf_error(x->err, "%s: struct %s: unnamed bit-field on line %u; "
+					"structfit does not rewrite structs with those (the "
+					"DWARF does not show them)", x->path, x->tname,
+					ct_line(lx, chunk));
 		if (name == NONE) {
 			size_t mac = find_macro_call(lx, cstart, ci);
 			if (mac != NONE)

@@ -387,6 +387,28 @@ static void test_bitfield_run_split_refused(void **state)
 	expect_refusal(bf_src, &mo.t, id, &nw, 1, "cannot narrow 'a'");
 }
 
+/* The DWARF does not show unnamed bit-fields: refused, not guessed. */
+static void test_unnamed_bitfield_refused(void **state)
+{
+	(void)state;
+	static const struct mspec ms[] = {
+		{ "a", "unsigned int", "", 0, 4, 0, 3, SF_T_INT, SF_MF_BITFIELD },
+		{ "b", "unsigned int", "", 0, 4, 8, 4, SF_T_INT, SF_MF_BITFIELD },
+		{ "c", "long int", "", 8, 8, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	};
+	struct model mo;
+	build(&mo, "u", 16, 1, ms, 3);
+	uint32_t order[] = { 2, 0, 1 };
+	expect_refusal("struct u {\n\tunsigned a : 3;\n\tunsigned : 5;\n"
+		       "\tunsigned b : 4;\n\tlong c;\n};\n", &mo.t, order, NULL, 0,
+		       "struct u: unnamed bit-field on line 3");
+	expect_refusal("struct u {\n\tunsigned a : 3, : 5, b : 4;\n\tlong c;\n};\n",
+		       &mo.t, order, NULL, 0, "struct u: unnamed bit-field on line 2");
+	expect_refusal("struct u {\n\tunsigned a : 3;\n\tuint32_t : 5;\n"
+		       "\tunsigned b : 4;\n\tlong c;\n};\n", &mo.t, order, NULL, 0,
+		       "struct u: unnamed bit-field on line 3");
+}
+
 static void test_bitfield_width_changed(void **state)
 {
 	(void)state;
@@ -892,6 +914,7 @@ int main(void)
 		cmocka_unit_test(test_narrow_without_stdint),
 		cmocka_unit_test(test_bitfield_runs_kept),
 		cmocka_unit_test(test_bitfield_run_split_refused),
+		cmocka_unit_test(test_unnamed_bitfield_refused),
 		cmocka_unit_test(test_bitfield_width_changed),
 		cmocka_unit_test(test_nested_and_fnptr),
 		cmocka_unit_test(test_array_size_expressions),
