@@ -137,7 +137,7 @@ static int read_units(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f
 	cut_runs(f, n, cut);
 	for (unsigned i = 0; i < n; i++) {
 		struct sf_typeset *out = sf_typeset_new();
-		jobs[i].r = sf_reader_new(f, e, out, c->ts, label, only);
+		jobs[i].r = sf_reader_new(f, e, out, c->ts, c->pending, label, only);
 		jobs[i].first = cut[i];
 		jobs[i].last = cut[i + 1];
 		jobs[i].err.msg[0] = '\0';
@@ -161,12 +161,9 @@ static int read_units(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f
 	/* Absorb in run order; the held-back types wait for every input
 	 * (their bases may be defined in any run, any file). */
 	for (unsigned i = 0; i < n; i++) {
-		struct sf_typeset *out = sf_reader_out(jobs[i].r);
 		if (rc == 0) {
-			sf_typeset_absorb(c->ts, out);
+			sf_reader_merge(jobs[i].r, c->ts);
 			sf_reader_move_pending(jobs[i].r, c->pending);
-		} else {
-			sf_typeset_free(out);
 		}
 		sf_reader_free(jobs[i].r);
 	}

@@ -205,11 +205,18 @@ struct mvec {
 	size_t n, cap, inccap, vcap;
 };
 
+struct sf_pending {
+	struct sf_typeset *ts;  /* holds the types and their pend arrays */
+	struct pend *pend;
+	size_t n, cap;
+};
+
 struct sf_reader {
 	const struct sf_dwfile *f;
 	struct sf_elf *elf;
 	struct sf_typeset *out;
 	const struct sf_typeset *known;
+	const struct sf_pending *held;
 	const char *origin;
 	const char *const *only;
 
@@ -1586,7 +1593,7 @@ static void hold_pending(struct sf_reader *r, const struct sf_type *t, const str
 {
 	if (!r->pending_ts)
 		r->pending_ts = sf_typeset_new();
-	if (have(r->pending_ts, t))
+	if (have(r->pending_ts, t) || (r->held && r->held->ts && have(r->held->ts, t)))
 		return;
 	struct sf_typeset *pts = r->pending_ts;
 	struct sf_type *copy = deep_copy(pts, t, srcfile(r, x->unit, x->file),
@@ -1774,11 +1781,6 @@ static void complete_member(const struct sf_typeset *ts, const struct sf_typeset
 	m->flags &= (uint16_t)~SF_MF_INCOMPLETE;
 }
 
-struct sf_pending {
-	struct sf_typeset *ts;  /* holds the types and their pend arrays */
-	struct pend *pend;
-	size_t n, cap;
-};
 
 struct sf_pending *sf_pending_new(void)
 {
@@ -1854,7 +1856,8 @@ void sf_pending_free(struct sf_pending *p)
 
 struct sf_reader *sf_reader_new(const struct sf_dwfile *f, struct sf_elf *elf,
 				struct sf_typeset *out, const struct sf_typeset *known,
-				const char *origin, const char *const *only)
+				const struct sf_pending *held, const char *origin,
+				const char *const *only)
 {
 	struct sf_reader *r = sf_xcalloc(1, sizeof(*r));
 
@@ -1862,6 +1865,7 @@ struct sf_reader *sf_reader_new(const struct sf_dwfile *f, struct sf_elf *elf,
 	r->elf = elf;
 	r->out = out;
 	r->known = known;
+	r->held = held;
 	r->origin = origin;
 	r->only = only;
 	r->gen = 1;
@@ -1870,9 +1874,24 @@ struct sf_reader *sf_reader_new(const struct sf_dwfile *f, struct sf_elf *elf,
 	return r;
 }
 
-struct sf_typeset *sf_reader_out(struct sf_reader *r)
+void sf_reader_merge(struct sf_reader *r, struct sf_typeset *ts)
 {
-	return r->out;
+	for (size_t i = 0; i < sf_typeset_count(r->out); i++) {
+		const struct sf_type *t = sf_typeset_get(r->out, i);
+		if (have(ts, t))
+			continue;	/* another thread's run had it first */
+		struct sf_type *copy = deep_copy(ts, t, t->decl_file,
+						 sf_typeset_intern(ts, t->origin), 0, 0);
+		copy->flags &= (uint16_t)~SF_TF_VARIANT;
+		sf_typeset_add(ts, copy);
+	}
+	/* the interned strings point into out: forget them with it */
+	free(r->pkeys);
+	free(r->pvals);
+	r->pkeys = r->pvals = NULL;
+	r->pcount = r->pcap = 0;
+	sf_typeset_free(r->out);
+	r->out = NULL;
 }
 
 void sf_reader_free(struct sf_reader *r)
@@ -1880,6 +1899,7 @@ void sf_reader_free(struct sf_reader *r)
 	if (!r)
 		return;
 	end_unit(r);
+	sf_typeset_free(r->out);	/* not merged: an error stopped the load */
 	sf_files_release(&r->files);
 	sb_release(&r->path);
 	sb_release(&r->cat);

@@ -25,15 +25,25 @@
 struct sf_reader;
 struct sf_pending;
 
+/*
+ * `known` and `held` (the pending types of earlier inputs, may be NULL)
+ * are only read while readers run: types equal to theirs are not kept
+ * again.
+ */
 struct sf_reader *sf_reader_new(const struct sf_dwfile *f, struct sf_elf *elf,
 				struct sf_typeset *out, const struct sf_typeset *known,
-				const char *origin, const char *const *only);
+				const struct sf_pending *held, const char *origin,
+				const char *const *only);
 
 /* Read units [first, last) of the file.  -1 with err set on corrupt DWARF. */
 int sf_reader_units(struct sf_reader *r, size_t first, size_t last, struct sf_err *err);
 
-/* The typeset the reader writes into (handed over by the caller). */
-struct sf_typeset *sf_reader_out(struct sf_reader *r);
+/*
+ * Copy the types the reader kept into ts, in the order read, skipping
+ * any ts already holds, and free the reader's own typeset (its string
+ * pool included: it also holds spellings of types never kept).
+ */
+void sf_reader_merge(struct sf_reader *r, struct sf_typeset *ts);
 
 /* Held-back types of any number of readers, in the order they came. */
 struct sf_pending *sf_pending_new(void);

@@ -305,6 +305,26 @@ static void test_damaged_objects(void **state)
 	free(orig);
 }
 
+/* Memory follows the unique types, not the inputs: 20 copies of two
+ * objects take what one copy takes. */
+static void test_memory_follows_unique_types(void **state)
+{
+	(void)state;
+	if (build_objects() < 0)
+		skip();
+	assert_int_equal(td_sh("cd %s && mkdir -p one many && cp st_table.o abi.o one/ && "
+			       "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do "
+			       "cp st_table.o many/st$i.o; cp abi.o many/abi$i.o; done", td_dir), 0);
+	struct sf_typeset *one = td_load(td_path("one"));
+	struct sf_typeset *many = td_load(td_path("many"));
+	assert_non_null(one);
+	assert_non_null(many);
+	assert_int_equal(sf_typeset_count(one), sf_typeset_count(many));
+	assert_true(sf_typeset_bytes(many) <= sf_typeset_bytes(one) + sf_typeset_bytes(one) / 10);
+	sf_typeset_free(one);
+	sf_typeset_free(many);
+}
+
 /* A struct of 50,000 members and one nested 500 deep: bounded work. */
 static void test_wide_and_deep(void **state)
 {
@@ -341,6 +361,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wide_and_deep),
+		cmocka_unit_test(test_memory_follows_unique_types),
 		cmocka_unit_test(test_archives),
 		cmocka_unit_test(test_archive_errors),
 		cmocka_unit_test(test_directories),
