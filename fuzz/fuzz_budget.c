@@ -1,0 +1,162 @@
+/*
+ * fuzz_budget.c - libFuzzer target: the bytes are a budget file for
+ * `structfit check --budget`.
+ *
+ * Parsed with sf_budget_parse (layout/budget.h) and, when it parses,
+ * evaluated over a small hand-built typeset (Ruby's st_table before the
+ * narrowing, RHash, a union, a C++ class with a template name, and a
+ * struct whose members run past its end, as hostile DWARF can make) and
+ * rendered in every format `check` has.  An error must be one line
+ * "PATH:LINE:COL: problem" or "PATH: problem".
+ *
+ * Build and run: tests/fuzz.sh (make fuzz).
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout/budget.h"
+#include "layout/typeset.h"
+#include "lib/err.h"
+#include "lib/strbuf.h"
+#include "report/check.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define BUDGET_PATH "fuzz.budget"
+
+struct mdef {
+	const char *name;
+	const char *type;
+	uint64_t offset, size;
+	uint32_t align;
+};
+
+static void mk(struct sf_typeset *ts, enum sf_kind kind, const char *name,
+	       uint64_t size, uint32_t align, const struct mdef *m, size_t n)
+{
+	struct sf_type *t = sf_typeset_alloc(ts, sizeof(*t));
+
+	t->name = sf_typeset_intern(ts, name);
+	t->kind = (uint8_t)kind;
+	t->size = size;
+	t->align = align;
+	t->decl_file = sf_typeset_intern(ts, "fuzz.c");
+	t->decl_line = 7;
+	t->origin = sf_typeset_intern(ts, "fuzz.o");
+	t->addr_size = 8;
+	t->nmembers = (uint32_t)n;
+	t->members = sf_typeset_alloc(ts, n * sizeof(*t->members));
+	for (size_t i = 0; i < n; i++) {
+		struct sf_member *mm = &t->members[i];
+		mm->name = sf_typeset_intern(ts, m[i].name);
+		mm->type_name = sf_typeset_intern(ts, m[i].type);
+		mm->type_suffix = sf_typeset_intern(ts, "");
+		mm->offset = m[i].offset;
+		mm->size = m[i].size;
+		mm->align = m[i].align;
+		mm->tclass = SF_T_INT;
+	}
+	sf_typeset_add(ts, t);
+}
+
+static const struct mdef st_table_m[] = {
+	{ "entry_power", "unsigned char", 0, 1, 1 },
+	{ "bin_power", "unsigned char", 1, 1, 1 },
+	{ "size_ind", "unsigned char", 2, 1, 1 },
+	{ "rebuilds_num", "unsigned int", 4, 4, 4 },
+	{ "type", "const struct st_hash_type *", 8, 8, 8 },
+	{ "num_entries", "st_index_t", 16, 8, 8 },
+	{ "entries_start", "st_index_t", 24, 8, 8 },
+	{ "entries_bound", "st_index_t", 32, 8, 8 },
+	{ "entries", "struct st_table_entry *", 40, 8, 8 },
+};
+
+static const struct mdef rhash_m[] = {
+	{ "basic", "struct RBasic", 0, 16, 8 },
+	{ "ifnone", "VALUE", 16, 8, 8 },
+};
+
+static const struct mdef u_m[] = {
+	{ "i", "int", 0, 4, 4 },
+	{ "d", "double", 0, 8, 8 },
+};
+
+static const struct mdef tmpl_m[] = {
+	{ "c", "char", 0, 1, 1 },
+	{ "p", "void *", 8, 8, 8 },
+};
+
+/* what a hostile object can make: members past the end, a huge size */
+static const struct mdef broken_m[] = {
+	{ "a", "long", 0, 8, 8 },
+	{ "past", "long", 1u << 20, 8, 8 },
+	{ "huge", "char", UINT64_MAX - 4, 16, 1 },
+};
+
+static struct sf_typeset *model(void)
+{
+	struct sf_typeset *ts = sf_typeset_new();
+
+	mk(ts, SF_KIND_STRUCT, "st_table", 48, 8, st_table_m, 9);
+	mk(ts, SF_KIND_STRUCT, "RHash", 24, 8, rhash_m, 2);
+	mk(ts, SF_KIND_UNION, "num", 8, 8, u_m, 2);
+	mk(ts, SF_KIND_CLASS, "ns::C<int, long>", 16, 8, tmpl_m, 2);
+	mk(ts, SF_KIND_STRUCT, "rb_broken", 8, 8, broken_m, 3);
+	mk(ts, SF_KIND_STRUCT, "rb_huge", UINT64_MAX, 1, NULL, 0);
+	mk(ts, SF_KIND_STRUCT, "", 4, 4, u_m, 1);
+	return ts;
+}
+
+static void check_message(const struct sf_err *err)
+{
+	size_t len = strnlen(err->msg, sizeof(err->msg));
+
+	if (len == sizeof(err->msg) || len == 0 || strchr(err->msg, '\n') ||
+	    strncmp(err->msg, BUDGET_PATH ":", strlen(BUDGET_PATH ":")) != 0) {
+		fprintf(stderr, "fuzz_budget: bad error message: '%.*s'\n",
+			(int)len, err->msg);
+		abort();
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct sf_budget *b = NULL;
+	struct sf_err err;
+
+	err.msg[0] = '\0';
+	if (sf_budget_parse(BUDGET_PATH, (const char *)data, size, &b, &err) < 0) {
+		check_message(&err);
+		return 0;
+	}
+
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < b->nrules; i++)
+		for (uint32_t k = 0; k < b->rules[i].nconds; k++)
+			sf_bcond_describe(&sb, &b->rules[i].conds[k]);
+	free(sf_budget_wanted(b));
+
+	struct sf_typeset *ts = model();
+	struct sf_bresult res;
+	err.msg[0] = '\0';
+	if (sf_budget_eval(b, ts, "fuzz.o", &res, &err) == 0) {
+		struct sf_check_opts o = { .tool_version = "0", .source_root = "/src" };
+		sf_render_check_text(&sb, &res, &o);
+		sf_render_check_json(&sb, &res, &o);
+		sf_render_check_sarif(&sb, &res, &o);
+		sf_render_check_junit(&sb, &res, &o);
+		sf_render_check_github(&sb, &res, &o);
+		sf_bresult_release(&res);
+	} else {
+		check_message(&err);
+	}
+	sb_reset(&sb);
+	sf_budget_pin(&sb, ts, "fuzz.o");
+	sb_release(&sb);
+	sf_typeset_free(ts);
+	sf_budget_free(b);
+	return 0;
+}

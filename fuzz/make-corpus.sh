@@ -1,0 +1,89 @@
+#!/bin/sh
+# fuzz/make-corpus.sh - write the seed corpora of the fuzz targets.
+#
+#   sh fuzz/make-corpus.sh [DIR]        (default: fuzz/corpus)
+#
+# DIR/reader: small objects compiled from testdata/ now (gcc and clang,
+#   DWARF 4 and 5, x86_64/i386/aarch64/arm relocatable objects, type units,
+#   compressed debug sections, an executable, an archive, a stripped object)
+#   plus the regression inputs of testdata/regress/*.b64 (decoded).
+# DIR/budget: budget files: every rule form of layout/budget.h, and the
+#   budget regression inputs of testdata/regress/*.budget.b64.
+#
+# Nothing here is committed: the corpora are made at fuzz time (tests/fuzz.sh)
+# and grow as the fuzzers find new inputs.  Seeds that exist are kept.
+
+set -u
+cd "$(dirname "$0")/.." || exit 2
+out=${1:-fuzz/corpus}
+mkdir -p "$out/reader" "$out/budget" || exit 2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sf-corpus.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+n=0
+# seed NAME CC FLAGS... SRC: compile SRC into $out/reader/NAME (quietly
+# skipped when the compiler cannot build that target here)
+seed() {
+	name=$1
+	shift
+	if "$@" -c -o "$tmp/$name" 2>/dev/null; then
+		cp "$tmp/$name" "$out/reader/$name"
+		n=$((n + 1))
+	fi
+}
+
+FS=-ffreestanding
+seed st_table-gcc4.o gcc -gdwarf-4 -O0 testdata/example/st_table.c
+seed st_table-clang5.o clang -gdwarf-5 -O0 testdata/example/st_table.c
+seed bitfields-gcc5.o gcc -gdwarf-5 -O0 testdata/reader/bitfields.c
+seed bitfields-clang4-arm.o clang --target=armv7-linux-gnueabihf $FS -gdwarf-4 testdata/reader/bitfields.c
+seed shapes-clang5-aarch64.o clang --target=aarch64-linux-gnu $FS -gdwarf-5 testdata/reader/shapes.c
+seed shapes-gcc4-i386.o gcc -m32 $FS -gdwarf-4 testdata/reader/shapes.c
+seed abi-gcc2.o gcc -gdwarf-2 -gstrict-dwarf testdata/reader/abi.c
+seed abi-clang3-i386.o clang --target=i386-linux-gnu $FS -gdwarf-3 testdata/reader/abi.c
+seed layout-gz.o gcc -gdwarf-5 -gz=zlib testdata/reader/layout.c
+seed holes-types.o gcc -gdwarf-4 -fdebug-types-section testdata/e2e/holes.c
+seed widget-g++5.o g++ -gdwarf-5 testdata/reader/widget.cc
+seed cxx-clang++4.o clang++ -gdwarf-4 testdata/reader/cxx.cc
+seed decl_base-g++4.o g++ -gdwarf-4 -fdebug-types-section testdata/reader/decl_base.cc
+seed variant_a-clang5.o clang -gdwarf-5 -O1 testdata/e2e/variant_a.c
+
+# an executable (program headers, relocations already applied)
+if gcc -gdwarf-5 -O0 -o "$tmp/prog" testdata/e2e/prog.c 2>/dev/null; then
+	cp "$tmp/prog" "$out/reader/prog-exe"
+	n=$((n + 1))
+fi
+# an archive of two members, and a stripped object (no DWARF)
+if gcc -gdwarf-4 -c -o "$tmp/a.o" testdata/e2e/dup_a.c 2>/dev/null &&
+	gcc -gdwarf-5 -c -o "$tmp/b.o" testdata/e2e/variant_b.c 2>/dev/null &&
+	(cd "$tmp" && ar rcs lib.a a.o b.o) 2>/dev/null; then
+	cp "$tmp/lib.a" "$out/reader/lib.a"
+	objcopy --strip-debug "$tmp/a.o" "$out/reader/stripped.o" 2>/dev/null
+	n=$((n + 2))
+fi
+# the regression inputs (tests/e2e/hostile.sh runs them through structfit)
+for f in testdata/regress/*.b64; do
+	[ -f "$f" ] || continue
+	case $f in *.budget.b64) dir=budget ;; *) dir=reader ;; esac
+	base64 -d "$f" >"$out/$dir/regress-$(basename "$f" .b64)" && n=$((n + 1))
+done
+
+# budget files: one per form the grammar has, and a mixed one
+b=$out/budget
+printf 'struct st_table size <= 40\n' >"$b/size"
+printf 'struct RHash + struct st_table   fits 64 in ruby-3.3   # one GC slot\n' >"$b/fits-preset"
+printf 'RHash+st_table fits 64 in 32,64,96,128\n' >"$b/fits-list"
+printf 'st_table fits 64\n' >"$b/fits-bare"
+printf 'struct rb_*  holes == 0  optional\n* holes <= 16\n' >"$b/glob"
+printf 'union num align >= 8 members < 3 padding > 0 waste <= 7\n' >"$b/props"
+printf 'class ns::C<int, long> size == 16 cachelines <= 1\n' >"$b/cxx"
+printf '# a comment\n\n   \t\nstruct task_struct size <= 9728  cachelines <= 152 optional # x\r\n' >"$b/comments"
+printf 'struct [ab]* size > 0 optional\nst_table? size >= 1 optional\n' >"$b/globs"
+printf 'struct st_table size <= 18446744073709551615\n' >"$b/big"
+printf 'rb_broken waste <= 1\nrb_huge fits 64 in kmalloc\nrb_huge size < 1\n' >"$b/broken"
+for p in jemalloc glibc mimalloc tcmalloc kmalloc cacheline; do
+	printf 'st_table + RHash fits 64 in %s\n' "$p"
+done >"$b/presets"
+n=$((n + 12))
+
+echo "fuzz corpus: $n seeds written to $out"

@@ -1,0 +1,95 @@
+#!/bin/sh
+# tests/fuzz.sh - build the libFuzzer targets and run each for a bounded time.
+#
+#   sh tests/fuzz.sh                 every target, FUZZ_SECONDS each (default 60)
+#   sh tests/fuzz.sh reader          only fuzz/fuzz_reader.c (or: budget)
+#   FUZZ_SECONDS=600 sh tests/fuzz.sh
+#
+# Targets (fuzz/fuzz_*.c) are built with clang -fsanitize=fuzzer,address,
+# undefined into build-fuzz/ (the library through the Makefile with
+# BUILD=build-fuzz).  The seed corpora fuzz/corpus/{reader,budget} are made
+# by fuzz/make-corpus.sh from testdata/ (and testdata/regress/, so every
+# kept reproducer is replayed first); they are not committed and grow with
+# what the fuzzers find.  A target fails on a crash, a sanitizer report, a
+# leak, an input slower than FUZZ_TIMEOUT seconds (default 10) or one that
+# needs more than FUZZ_RSS_MB (default 2048) MB; the input is kept as
+# build-fuzz/crash/TARGET-*, to be fixed and added to testdata/regress/ as
+# base64 text (see testdata/regress/README).
+#
+# The last line is "fuzz: N targets, M failed"; the status is non-zero when
+# a target failed or could not be built.
+
+cd "$(dirname "$0")/.." || exit 2
+secs=${FUZZ_SECONDS:-60}
+tmo=${FUZZ_TIMEOUT:-10}
+rss=${FUZZ_RSS_MB:-2048}
+B=build-fuzz
+FCC=${FUZZ_CC:-clang}
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+
+targets=${*:-reader budget}
+
+if ! command -v "$FCC" >/dev/null 2>&1; then
+	echo "fuzz: $FCC is not installed (libFuzzer needs clang)" >&2
+	echo "fuzz: 0 targets, 1 failed"
+	exit 1
+fi
+
+# the library, instrumented for coverage (fuzzer-no-link) and sanitized
+if ! make --no-print-directory -s BUILD=$B CC="$FCC" \
+	CFLAGS="-O1 -g -fsanitize=fuzzer-no-link $SAN" $B/libsf.a; then
+	echo "fuzz: cannot build $B/libsf.a" >&2
+	echo "fuzz: 0 targets, 1 failed"
+	exit 1
+fi
+sh fuzz/make-corpus.sh fuzz/corpus >/dev/null || exit 2
+mkdir -p $B/crash
+
+ELF_LIBS=$(pkg-config --libs libelf 2>/dev/null || echo -lelf)
+ntargets=0
+nfailed=0
+summary=""
+for t in $targets; do
+	ntargets=$((ntargets + 1))
+	src=fuzz/fuzz_$t.c
+	bin=$B/fuzz_$t
+	if [ ! -f "$src" ]; then
+		echo "fuzz: no target $src" >&2
+		nfailed=$((nfailed + 1))
+		continue
+	fi
+	# shellcheck disable=SC2086
+	if ! "$FCC" -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -I/usr/include/libdwarf \
+		-O1 -g -fsanitize=fuzzer $SAN -o "$bin" "$src" $B/libsf.a \
+		-ldwarf $ELF_LIBS -lz -lpthread; then
+		echo "fuzz: cannot build $bin" >&2
+		nfailed=$((nfailed + 1))
+		continue
+	fi
+	log=$B/fuzz_$t.log
+	echo "fuzz: $t for ${secs}s (corpus fuzz/corpus/$t, log $log)"
+	start=$(date +%s)
+	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0} \
+	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+		"$bin" -max_total_time="$secs" -timeout="$tmo" -rss_limit_mb="$rss" \
+		-print_final_stats=1 -artifact_prefix="$B/crash/$t-" \
+		"fuzz/corpus/$t" >"$log" 2>&1
+	rc=$?
+	el=$(($(date +%s) - start))
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+	cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9a-zA-Z]+' "$log" | tail -n 1)
+	line="$t: ${el}s, ${execs:-?} execs, $cov"
+	if [ "$rc" != 0 ]; then
+		nfailed=$((nfailed + 1))
+		line="$line: FAILED (exit $rc)"
+		echo "fuzz: $t FAILED, exit $rc; the report:" >&2
+		grep -E -A 30 '^==[0-9]+==ERROR|runtime error|ALARM|out-of-memory|Test unit written' \
+			"$log" | head -n 60 >&2
+		echo "fuzz: reproduce with: $bin $B/crash/$t-*" >&2
+	fi
+	echo "  $line"
+	summary="$summary
+  $line"
+done
+echo "fuzz: $ntargets targets, $nfailed failed$summary" | head -n 1
+[ "$nfailed" = 0 ]
