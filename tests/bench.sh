@@ -60,9 +60,9 @@ measure() {
 	name=$1
 	shift
 	echo "bench: $name ..." >&2
-	"$TIME" -f '%e %M' -o "$tmp/time" "$@" >"$tmp/out" 2>"$tmp/err"
+	"$TIME" -f '%e %M %U %S' -o "$tmp/time" "$@" >"$tmp/out" 2>"$tmp/err"
 	st=$?
-	read -r wall kb <<EOF
+	read -r wall kb usr sys <<EOF
 $(tail -n 1 "$tmp/time")
 EOF
 	case $name in
@@ -70,7 +70,7 @@ EOF
 	*) n=$(grep -cE '^(struct|union|class) .*\{$' "$tmp/out") ;;
 	esac
 	[ "$st" = 0 ] || echo "bench: $name exited $st: $(head -n 2 "$tmp/err")" >&2
-	echo "$name $wall $kb $n $st" >>"$tmp/rows"
+	echo "$name $wall $kb $n $st $(echo "$usr $sys" | awk '{ print $1 + $2 }')" >>"$tmp/rows"
 	rm -f "$tmp/out"
 }
 
@@ -89,21 +89,26 @@ measure "structfit-holes" "$SF" holes "$file"
 	echo "each run writes its whole text report (every struct) to a file"
 	echo
 	awk '
-		{ name[NR] = $1; wall[NR] = $2; kb[NR] = $3; n[NR] = $4; st[NR] = $5 }
+		{ name[NR] = $1; wall[NR] = $2; kb[NR] = $3; n[NR] = $4; st[NR] = $5; cpu[NR] = $6 }
 		$1 == "pahole" { pw = $2; pk = $3 }
 		$1 == "pahole-j2" { jw = $2 }
 		END {
-			printf "%-16s %9s %13s %10s %10s %10s %9s\n", "tool", "wall s", "peak RSS MB",
-				"wall/pahole", "wall/-j2", "RSS/pahole", "structs"
+			printf("%-16s %9s %8s %13s %11s %10s %10s %9s\n", "tool", "wall s", "cpu s",
+				"peak RSS MB", "wall/pahole", "wall/-j2", "RSS/pahole", "structs")
 			for (i = 1; i <= NR; i++) {
-				printf "%-16s %9.2f %13.1f %10s %10s %10s %9d%s\n", name[i], wall[i], kb[i] / 1024,
-					pw > 0 ? sprintf("%.2f", wall[i] / pw) : "-",
-					jw > 0 ? sprintf("%.2f", wall[i] / jw) : "-",
-					pk > 0 ? sprintf("%.2f", kb[i] / pk) : "-",
-					n[i], st[i] != 0 ? "  (exit " st[i] ")" : ""
+				r1 = "-"; r2 = "-"; r3 = "-"
+				if (pw > 0) r1 = sprintf("%.2f", wall[i] / pw)
+				if (jw > 0) r2 = sprintf("%.2f", wall[i] / jw)
+				if (pk > 0) r3 = sprintf("%.2f", kb[i] / pk)
+				note = ""
+				if (st[i] != 0) note = "  (exit " st[i] ")"
+				printf("%-16s %9.2f %8.2f %13.1f %11s %10s %10s %9d%s\n", name[i], wall[i],
+					cpu[i], kb[i] / 1024, r1, r2, r3, n[i], note)
 			}
 		}' "$tmp/rows"
 	echo
-	echo "structs: the types each text report prints (holes: its ranked entries)."
+	echo "cpu s: user + system time (all threads).  structs: the types each text"
+	echo "report prints (holes: its ranked entries).  On a loaded machine wall"
+	echo "times vary from run to run; cpu s less so."
 } | tee "$OUT"
 echo "bench: written to $OUT" >&2

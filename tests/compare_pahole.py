@@ -50,11 +50,12 @@ BITSUM_RE = re.compile(
 PAD_RE = re.compile(r"^/\* padding: (\d+) \*/$")
 BITPAD_RE = re.compile(r"^/\* bit_padding: (\d+) bits \*/$")
 ATTR_RE = re.compile(r"\s*__attribute__\(\(.*\)\)\s*$")
+ANY_ATTR_RE = re.compile(r"\s*__attribute__\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\)")
 
 
 def member_name(decl):
     """The member's name from pahole's declaration text ("" if anonymous)."""
-    decl = ATTR_RE.sub("", decl.strip())
+    decl = ANY_ATTR_RE.sub("", decl.strip())
     if decl.startswith("}"):
         decl = decl[1:].strip()
         m = re.match(r"^(\w*)", decl)

@@ -165,6 +165,23 @@ for dw in 4 5; do
 	done
 done
 
+tcase "packed structs: alignment and packing inferred as the compiler has them"
+# testdata/e2e/packed.c: DWARF does not say "packed"; the compiler's
+# _Alignof does.  One case for every target, apart from the matrix above.
+for target in $E2E_TARGETS; do
+	o=$T/packed-$target.o
+	compile_or_fail clang "$target" 5 "$o" "$TD/e2e/packed.c" || continue
+	sf_ok show --format json "$o" || continue
+	cp "$T/out" "$o.json"
+	probe_layout "$o.json" "$TD/e2e/packed.c" clang "$target" "$o.facts" || continue
+	if ! diff "$o.facts" "$o.facts.sf" >"$T/diff"; then
+		fail "$target: structfit (>) and the compiler (<) disagree: $(grep '^[<>]' "$T/diff" | head -6 | tr '\n' ' ')"
+	fi
+	# holds_packed and holds_tail have a hole: they are not packed
+	assert_eq "$(jget "$o.json" '[t(n)["packed"] for n in ("holds_packed", "holds_tail", "packed_tail")]')" \
+		"[false, false, true]" "$target: packed flags of holds_packed, holds_tail, packed_tail"
+done
+
 # ---------------------------------------------------------------- -t NAME
 
 tcase "-t st_table and -t 'struct st_table' select the same type"
