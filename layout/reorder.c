@@ -245,22 +245,45 @@ static void cut_units(struct sf_units *us, const bool *pin, bool packed)
 			finish_run(us, &us->v[j], packed);
 }
 
+/*
+ * A bit-field run the compiler put further than the rule says, at a
+ * multiple of its storage unit, followed an unnamed `unsigned :0` (which
+ * DWARF does not record): the run then starts only at a storage boundary,
+ * wherever it goes.  Returns whether that explains where u is.
+ */
+static bool explain_zero_width(struct sf_unit *u, uint64_t model_off)
+{
+	if (!u->bitfield || u->period <= 1 || u->offset <= model_off ||
+	    u->offset % u->period || u->offset - model_off >= u->period)
+		return false;
+	u->phases = 1;
+	return true;
+}
+
 /* Does the current order reproduce the compiler's offsets and size? */
 static bool check_model(struct sf_units *us)
 {
 	const struct sf_type *t = us->type;
 	uint32_t *order = sf_xcalloc(us->n ? us->n : 1, sizeof(*order));
 	uint64_t *off = sf_xcalloc(us->n ? us->n : 1, sizeof(*off));
-	bool ok = true;
+	bool ok = true, retry = true;
 
 	for (uint32_t i = 0; i < t->nmembers; i++)
 		if (t->members[i].flags & SF_MF_INCOMPLETE)
 			ok = false;
 	for (size_t i = 0; i < us->n; i++)
 		order[i] = (uint32_t)i;
-	us->model_size = sf_units_place(us, order, off);
-	for (size_t i = 0; i < us->n && ok && !us->is_union; i++)
-		ok = off[i] == us->v[i].offset;
+	/* each retry fixes one run after a `:0`, so this ends within n rounds */
+	while (ok && retry) {
+		retry = false;
+		us->model_size = sf_units_place(us, order, off);
+		for (size_t i = 0; i < us->n && ok && !us->is_union && !retry; i++) {
+			if (off[i] == us->v[i].offset)
+				continue;
+			retry = explain_zero_width(&us->v[i], off[i]);
+			ok = retry;
+		}
+	}
 	if (us->model_size != t->size)
 		ok = false;
 	free(order);
@@ -845,6 +868,87 @@ static void improve_moves(const struct sf_units *us, uint64_t target, uint32_t *
 	free(kept);
 }
 
+static void identity(uint32_t *order, size_t n);
+
+/* Where the last unit of `order` ends (before rounding), or SF_NO_FIT. */
+static uint64_t place_end(const struct sf_units *us, const uint32_t *order,
+			  uint64_t *offsets_out)
+{
+	uint64_t c = 0;
+
+	for (size_t k = 0; k < us->n; k++) {
+		const struct sf_unit *u = &us->v[order[k]];
+		uint64_t o = place_unit(u, c);
+		if (o == SF_NO_FIT)
+			return SF_NO_FIT;
+		if (offsets_out)
+			offsets_out[k] = o;
+		c = o + u->size;
+	}
+	return c;
+}
+
+/*
+ * Heuristic from the other end: starting from the current order, move one
+ * unit at a time into a gap (right after a unit that padding follows), each
+ * time the move that brings the end forward the most, until the struct
+ * reaches `target`.  Few moves when a few members fill a few holes, which
+ * is the common case the shape order's reshuffle misses.  Fills order[]
+ * and returns true when it reaches the target within the budget.
+ */
+static bool moves_by_filling(const struct sf_units *us, uint64_t target, uint32_t *order)
+{
+	uint64_t *off = sf_xcalloc(us->n ? us->n : 1, sizeof(*off));
+	uint64_t end;
+	long budget = MOVES_BUDGET;
+
+	identity(order, us->n);
+	end = place_end(us, order, off);
+	while (end != SF_NO_FIT && finish(us, end) > target && budget > 0) {
+		uint64_t best = end;
+		size_t bf = 0, bt = 0;
+		for (size_t p = 0; p + 1 < us->n; p++) {
+			if (off[p + 1] == off[p] + us->v[order[p]].size)
+				continue;       /* no gap after position p */
+			for (size_t from = 0; from < us->n && budget > 0; from++) {
+				if (from == p || from == p + 1 || us->v[order[from]].pinned)
+					continue;
+				size_t to = from > p ? p + 1 : p;
+				move_entry(order, from, to);
+				budget--;
+				uint64_t e = place_end(us, order, NULL);
+				if (e < best) {
+					best = e;
+					bf = from;
+					bt = to;
+				}
+				move_entry(order, to, from);
+			}
+		}
+		if (best >= end)
+			break;
+		move_entry(order, bf, bt);
+		end = place_end(us, order, off);
+	}
+	free(off);
+	return end != SF_NO_FIT && finish(us, end) <= target;
+}
+
+/* Beyond the exact limit: the better of the shape order re-inserted
+ * (improve_moves) and the holes filled from the current order. */
+static void heuristic_moves(const struct sf_units *us, uint64_t target, uint32_t *order)
+{
+	uint32_t *alt = sf_xcalloc(us->n ? us->n : 1, sizeof(*alt));
+
+	improve_moves(us, target, order);
+	if (moves_by_filling(us, target, alt)) {
+		improve_moves(us, target, alt);
+		if (sf_order_kept(alt, us->n, NULL) > sf_order_kept(order, us->n, NULL))
+			memcpy(order, alt, us->n * sizeof(*order));
+	}
+	free(alt);
+}
+
 /* ---- the search ------------------------------------------------------ */
 
 static void identity(uint32_t *order, size_t n)
@@ -1014,7 +1118,7 @@ void sf_reorder_search(const struct sf_units *us, struct sf_reorder *r)
 			/* exact */
 		} else {
 			exact = false;
-			improve_moves(us, r->size, r->order);
+			heuristic_moves(us, r->size, r->order);
 		}
 	}
 	r->exact = exact;

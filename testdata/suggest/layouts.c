@@ -98,7 +98,20 @@ struct bits {
 	_Bool ok;
 };
 
+/* An unnamed `unsigned :0` is not in the DWARF, but it pushed b and c to
+ * offset 4: suggest must still model the layout (the run b, c starts only
+ * at a multiple of 4) and find 24 -> 16 by moving d up. */
+struct zero_width {
+	char tag;
+	unsigned a:1;
+	unsigned :0;
+	unsigned b:1, c:1;
+	long l;
+	char d;
+};
+
 struct padded example_padded;
+struct zero_width example_zero_width;
 struct bits example_bits;
 struct with_base example_with_base;
 struct redisObject example_robj;

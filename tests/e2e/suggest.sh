@@ -269,6 +269,14 @@ if [ "$have_lay" = 1 ]; then
 	assert_match "$(cat "$T/err")" "^structfit: --narrow lru=1: it is a bit-field" "message"
 fi
 
+tcase "a bit-field run after an unnamed :0 (absent from DWARF) is still modeled"
+if [ "$have_lay" = 1 ]; then
+	sf_ok suggest --format json -t zero_width "$T/lay.o"
+	assert_eq "$(jget "$T/out" '[d["modeled"], d["size"], d["reorder"]["size"], d["reorder"]["moves"]]')" \
+		"[true, 24, 16, 1]" "24 -> 16, one move"
+	assert_eq "$(jget "$T/out" 'd["reorder"]["moved"]')" '[{"from": 16, "members": ["d"], "to": 5}]' "d moves up"
+fi
+
 tcase "_dictkeysobject: the 1-byte hole at 11 takes a narrowed Py_ssize_t; dk_indices stays last"
 if [ "$have_lay" = 1 ]; then
 	sf_ok suggest --format json -t _dictkeysobject "$T/lay.o"
