@@ -45,7 +45,11 @@ TEST_PKGS  := dwarves libc6-dbg gcc-multilib g++ python3 valgrind man-db chromiu
 
 .PHONY: all run test unit e2e bench deps deps-test install uninstall clean
 
-all: structfit
+# The default build links ./structfit; any other BUILD dir (build-clang,
+# build-asan) links its own $(BUILD)/structfit and leaves ./structfit alone.
+BIN := $(if $(filter build,$(BUILD)),structfit,$(BUILD)/structfit)
+
+all: $(BIN)
 
 structfit: $(CMD_OBJ) $(BUILD)/libsf.a
 	$(CC) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libsf.a $(DWARF_LIBS)
@@ -97,9 +101,67 @@ e2e: structfit
 test: deps-test
 	@$(MAKE) --no-print-directory structfit unit
 	@$(MAKE) --no-print-directory e2e
+	@$(MAKE) --no-print-directory asan
+	@$(MAKE) --no-print-directory valgrind
+	@$(MAKE) --no-print-directory fuzz
 
 bench: structfit
 	@sh tests/bench.sh
+
+# ---- hardening: sanitizers, valgrind, fuzzing --------------------------
+#
+#   make asan      build-asan/structfit and the unit tests under ASan+UBSan,
+#                  then the unit tests and the whole e2e suite on them
+#   make valgrind  e2e scripts $(VALGRIND_E2E) with ./structfit under valgrind
+#   make fuzz      each libFuzzer target for FUZZ_SECONDS (default 60) s
+#
+# A sanitizer report or a valgrind error fails the target even when the test
+# that ran into it did not look at the exit status: reports are written to
+# files (build-asan/reports, build-valgrind) and any file there fails it.
+
+SAN_FLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+ASAN_BUILD  := build-asan
+# abort (a crash the e2e tests see) on any report; out of memory stays
+# structfit's own clean exit 2 (lib/xalloc.c), not an ASan report
+SAN_ENV     := ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:allocator_may_return_null=1:log_path=$(CURDIR)/$(ASAN_BUILD)/reports/asan \
+	UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1:log_path=$(CURDIR)/$(ASAN_BUILD)/reports/ubsan
+VALGRIND_E2E ?= show holes check hostile readonly
+
+.PHONY: asan valgrind fuzz
+
+# a structfit binary inside a build directory (build-asan/structfit)
+$(BUILD)/structfit: $(CMD_OBJ) $(BUILD)/libsf.a
+	$(CC) $(SF_CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libsf.a $(DWARF_LIBS)
+
+asan:
+	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) \
+		CFLAGS="-O1 -g $(SAN_FLAGS)" $(ASAN_BUILD)/structfit \
+		$(patsubst $(BUILD)/%,$(ASAN_BUILD)/%,$(UNIT_BIN))
+	@rm -rf $(ASAN_BUILD)/reports && mkdir -p $(ASAN_BUILD)/reports
+	@st=0; \
+	$(SAN_ENV) sh tests/run-unit.sh $(patsubst $(BUILD)/%,$(ASAN_BUILD)/%,$(UNIT_BIN)) || st=1; \
+	$(SAN_ENV) STRUCTFIT=$(CURDIR)/$(ASAN_BUILD)/structfit sh tests/run-e2e.sh || st=1; \
+	if [ -n "$$(ls $(ASAN_BUILD)/reports)" ]; then \
+		echo "asan: sanitizer reports:"; head -n 40 $(ASAN_BUILD)/reports/*; st=1; \
+	fi; \
+	[ $$st = 0 ] && echo "asan: no sanitizer report" || { echo "asan: FAILED"; exit 1; }
+
+valgrind: structfit
+	@command -v valgrind >/dev/null || { echo "valgrind: not installed (make deps-test)"; exit 1; }
+	@rm -rf build-valgrind && mkdir -p build-valgrind
+	@st=0; \
+	SF_VALGRIND_LOGS=$(CURDIR)/build-valgrind SF_VALGRIND_BIN=$(CURDIR)/structfit \
+	STRUCTFIT=$(CURDIR)/tests/valgrind-structfit.sh E2E_TIMEOUT=900 HOSTILE_SLOW=1 \
+		sh tests/run-e2e.sh $(VALGRIND_E2E) || st=1; \
+	bad=$$(find build-valgrind -name '*.log' -size +0); \
+	n=$$(ls build-valgrind | wc -l); \
+	if [ -n "$$bad" ]; then \
+		echo "valgrind: errors in:"; for f in $$bad; do head -n 60 $$f; done; st=1; \
+	fi; \
+	[ $$st = 0 ] && echo "valgrind: $$n runs, no error, no definite leak" || { echo "valgrind: FAILED"; exit 1; }
+
+fuzz:
+	@sh tests/fuzz.sh
 
 # The binary, the man page and the bash completion (PREFIX=/usr puts the
 # completion where bash-completion looks: /usr/share/bash-completion/completions).

@@ -7,10 +7,12 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "common.h"
 #include "layout/holes.h"
+#include "lib/color.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "report/html.h"
@@ -26,6 +28,8 @@ static const char show_usage[] =
 	"  -f, --format FMT    text (default), json or html\n"
 	"  -c, --cacheline N   cacheline size in bytes (default 64)\n"
 	"      --origin        name the file each type was read from\n"
+	"      --color[=WHEN]  colour text output: auto (default: on a terminal,\n"
+	"                      unless NO_COLOR is set), always, never\n"
 	"  -h, --help          this help\n"
 	"\n"
 	"FILE: ELF object, shared library, executable, .debug file, archive or directory.\n"
@@ -37,6 +41,7 @@ struct show_opts {
 	enum sf_format format;
 	unsigned cacheline;
 	int origin;
+	enum sf_color_mode color;
 };
 
 /* -1 to go on; otherwise the exit status (after --help or an error). */
@@ -47,6 +52,8 @@ static int parse_show_opts(int argc, char **argv, struct show_opts *o)
 		{ "format", required_argument, NULL, 'f' },
 		{ "cacheline", required_argument, NULL, 'c' },
 		{ "origin", no_argument, NULL, 'o' },
+		{ "color", optional_argument, NULL, 'C' },
+		{ "colour", optional_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -73,6 +80,11 @@ static int parse_show_opts(int argc, char **argv, struct show_opts *o)
 		case 'o':
 			o->origin = 1;
 			break;
+		case 'C':
+			if (sf_color_parse(optarg, &o->color) < 0)
+				return sf_die_usage("--color: '%s' is not one of auto, always, never",
+						    optarg);
+			break;
 		case 'h':
 			fputs(show_usage, stdout);
 			return SF_EXIT_OK;
@@ -85,7 +97,9 @@ static int parse_show_opts(int argc, char **argv, struct show_opts *o)
 
 struct show_out {
 	struct strbuf sb;
+	struct strbuf plain;     /* one type's text before colouring */
 	struct sf_json_stream js;
+	bool color;
 };
 
 static void flush(struct strbuf *sb)
@@ -117,7 +131,9 @@ static void show_one(struct show_out *so, const struct show_opts *o,
 		break;
 	default:
 		/* pahole prints types back to back, no blank line between. */
-		sf_render_text_type(&so->sb, t, &l, &to);
+		sf_render_text_type(&so->plain, t, &l, &to);
+		sf_render_text_colorize(&so->sb, so->plain.buf, so->plain.len, so->color);
+		sb_reset(&so->plain);
 	}
 	sf_layout_release(&l);
 	flush(&so->sb);
@@ -148,13 +164,14 @@ static int show_types(struct show_out *so, const struct show_opts *o,
 int cmd_show(int argc, char **argv)
 {
 	struct show_opts o = { .cacheline = 64 };
-	struct show_out so = { STRBUF_INIT, SF_JSON_STREAM_INIT };
+	struct show_out so = { STRBUF_INIT, STRBUF_INIT, SF_JSON_STREAM_INIT, false };
 	int r = parse_show_opts(argc, argv, &o);
 
 	if (r >= 0) {
 		free(o.types);
 		return r;
 	}
+	so.color = o.format == SF_FMT_TEXT && sf_color_for_fd(o.color, STDOUT_FILENO);
 	const char **only = sf_only_names((const char *const *)o.types, o.ntypes);
 	struct sf_typeset *ts = sf_load_inputs(argv + optind, argc - optind, only);
 	int status = SF_EXIT_ERROR;
@@ -177,6 +194,7 @@ int cmd_show(int argc, char **argv)
 		sf_die_usage("error writing the output") : SF_EXIT_OK;
 out:
 	sb_release(&so.sb);
+	sb_release(&so.plain);
 	sf_typeset_free(ts);
 	free(o.types);
 	return status;

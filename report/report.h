@@ -53,6 +53,14 @@ void sf_render_text_type(struct strbuf *out, const struct sf_type *t,
 			 const struct sf_layout *l,
 			 const struct sf_text_opts *o);
 
+/*
+ * Append `text` (output of sf_render_text_type) to out, with ANSI colours
+ * per line when `on`: holes red, padding yellow, cachelines blue, offsets
+ * dim.  Removing the colour codes gives back `text` exactly.
+ */
+void sf_render_text_colorize(struct strbuf *out, const char *text, size_t len,
+			     bool on);
+
 struct sf_json_stream {
 	size_t ntypes;          /* types written so far */
 };

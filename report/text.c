@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/color.h"
 #include "lib/xalloc.h"
 
 #define TYPE_SPACING 26
@@ -995,4 +996,78 @@ void sf_render_text_type(struct strbuf *out, const struct sf_type *t,
 	else
 		render_struct(&r, t, l, 0, TYPE_SPACING, suffix, true);
 	sb_adds(out, ";\n");
+}
+
+/*
+ * Colour is applied to finished lines, so the plain text stays the one
+ * source of truth: stripping the SGR codes gives back exactly the
+ * uncoloured output (habits.sh checks this).
+ */
+static enum sf_color_role line_role(const char *line, size_t n)
+{
+	const char *p = line;
+
+	while (p < line + n && *p == '\t')
+		p++;
+	size_t rest = (size_t)(line + n - p);
+	if (p == line && rest && (!strncmp(p, "struct ", 7) || !strncmp(p, "union ", 6) ||
+				  !strncmp(p, "class ", 6) || !strncmp(p, "typedef ", 8)))
+		return SF_C_TYPE_NAME;
+	if (rest < 3 || strncmp(p, "/* ", 3))
+		return SF_C_PLAIN;
+	if (memmem(p, rest, "bits hole", 9) || memmem(p, rest, "bit hole,", 9))
+		return SF_C_BIT_HOLE;
+	if (memmem(p, rest, "XXX", 3))
+		return SF_C_HOLE;
+	if (memmem(p, rest, "--- cacheline", 13))
+		return SF_C_CACHELINE;
+	if (!strncmp(p, "/* padding:", 11) || !strncmp(p, "/* bit_padding:", 15))
+		return SF_C_PADDING;
+	if (!strncmp(p, "/* structfit:", 13))
+		return SF_C_WARN;
+	return SF_C_SUMMARY;
+}
+
+/* Where the trailing offset comment of a member line starts. */
+static size_t offset_comment_start(const char *line, size_t n)
+{
+	if (n < 4 || line[n - 1] != '/' || line[n - 2] != '*')
+		return n;
+	for (size_t i = n - 2; i-- > 0;)
+		if (line[i] == '/' && line[i + 1] == '*')
+			return i;
+	return n;
+}
+
+void sf_render_text_colorize(struct strbuf *out, const char *text, size_t len,
+			     bool on)
+{
+	const char *end = text + len;
+
+	if (!on) {
+		sb_add(out, text, len);
+		return;
+	}
+	while (text < end) {
+		const char *nl = memchr(text, '\n', (size_t)(end - text));
+		size_t n = nl ? (size_t)(nl - text) : (size_t)(end - text);
+		enum sf_color_role role = line_role(text, n);
+
+		if (role != SF_C_PLAIN) {
+			sb_adds(out, sf_color_code(true, role));
+			sb_add(out, text, n);
+			sb_adds(out, sf_color_reset(true));
+		} else {
+			size_t c = offset_comment_start(text, n);
+			sb_add(out, text, c);
+			if (c < n) {
+				sb_adds(out, sf_color_code(true, SF_C_OFFSET));
+				sb_add(out, text + c, n - c);
+				sb_adds(out, sf_color_reset(true));
+			}
+		}
+		if (nl)
+			sb_addch(out, '\n');
+		text += n + (nl != NULL);
+	}
 }
