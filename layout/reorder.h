@@ -47,11 +47,16 @@
  *     the best candidate, and the result is marked inexact.
  *   - fewest moves: for up to SF_REORDER_EXACT_MAX units, a dynamic program
  *     over (set of units placed, end offset, last kept unit) maximizing the
- *     kept units among orders of the smallest size: exact.  Beyond, units
- *     of one shape fill that shape's slots in their old order, then units
- *     outside the kept subsequence are re-inserted one at a time wherever
- *     that keeps the size and lengthens the kept subsequence; marked
- *     inexact.
+ *     kept units among orders of the smallest size: exact.  Beyond, the
+ *     better of two heuristics, marked inexact: units of one shape fill
+ *     that shape's slots in their old order, then units outside the kept
+ *     subsequence are re-inserted one at a time wherever that keeps the
+ *     size and lengthens the kept subsequence; or, from the current order,
+ *     one unit at a time moves into a hole, the move that brings the end
+ *     forward most, until the size is reached.
+ * A bit-field run the compiler placed at a storage boundary later than
+ * the rule says followed an unnamed `:0` (absent from DWARF): it is then
+ * kept to storage boundaries wherever it goes.
  * When no order is smaller than the current one, the result is the current
  * order with no moves: a layout that is not smaller is never proposed.
  */
