@@ -75,20 +75,6 @@ static int show_one(const char *spec, enum sf_format format)
 	return write_out(&sb);
 }
 
-/* getopt's complaint as structfit's one line (opterr is off). */
-static int bad_option(const char *cmd, int c, char **argv)
-{
-	const char *opt = argv[optind - 1];
-
-	if (c == ':')
-		return sf_die_usage("%s: option '%s' needs a value", cmd, opt);
-	if (optopt && strncmp(opt, "--", 2))
-		return sf_die_usage("%s: unknown option '-%c'; see 'structfit %s --help'",
-				    cmd, optopt, cmd);
-	return sf_die_usage("%s: unknown option '%s'; see 'structfit %s --help'",
-			    cmd, opt, cmd);
-}
-
 int cmd_classes(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -112,7 +98,7 @@ int cmd_classes(int argc, char **argv)
 			fputs(classes_usage, stdout);
 			return SF_EXIT_OK;
 		default:
-			return bad_option("classes", c, argv);
+			return sf_bad_option("classes", c, argv);
 		}
 	}
 	if (argc - optind > 1)

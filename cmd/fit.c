@@ -108,20 +108,6 @@ static int parse_count(const char *arg, const char *opt, uint64_t *out)
 	return 0;
 }
 
-/* getopt's complaint as structfit's one line (opterr is off). */
-static int bad_option(const char *cmd, int c, char **argv)
-{
-	const char *opt = argv[optind - 1];
-
-	if (c == ':')
-		return sf_die_usage("%s: option '%s' needs a value", cmd, opt);
-	if (optopt && strncmp(opt, "--", 2))
-		return sf_die_usage("%s: unknown option '-%c'; see 'structfit %s --help'",
-				    cmd, optopt, cmd);
-	return sf_die_usage("%s: unknown option '%s'; see 'structfit %s --help'",
-			    cmd, opt, cmd);
-}
-
 /* 0 go on, 1 after --help, -1 after a usage error (already reported). */
 static int parse_fit_opts(int argc, char **argv, struct fit_opts *o)
 {
@@ -179,7 +165,7 @@ static int parse_fit_opts(int argc, char **argv, struct fit_opts *o)
 			fputs(fit_usage, stdout);
 			return 1;
 		default:
-			return bad_option("fit", c, argv), -1;
+			return sf_bad_option("fit", c, argv), -1;
 		}
 	}
 	if (!o->nnames)

@@ -100,20 +100,6 @@ static int parse_classes(const char *spec, struct sf_classes *c)
 	return 0;
 }
 
-/* getopt's complaint as structfit's one line (opterr is off). */
-static int bad_option(const char *cmd, int c, char **argv)
-{
-	const char *opt = argv[optind - 1];
-
-	if (c == ':')
-		return sf_die_usage("%s: option '%s' needs a value", cmd, opt);
-	if (optopt && strncmp(opt, "--", 2))
-		return sf_die_usage("%s: unknown option '-%c'; see 'structfit %s --help'",
-				    cmd, optopt, cmd);
-	return sf_die_usage("%s: unknown option '%s'; see 'structfit %s --help'",
-			    cmd, opt, cmd);
-}
-
 /* 0 go on, 1 after --help, -1 after a usage error (already reported). */
 static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 {
@@ -171,7 +157,7 @@ static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 			fputs(suggest_usage, stdout);
 			return 1;
 		default:
-			return bad_option("suggest", c, argv), -1;
+			return sf_bad_option("suggest", c, argv), -1;
 		}
 	}
 	if (!o->type)
