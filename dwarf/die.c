@@ -701,13 +701,16 @@ static int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d, int ke
 	r.end = c->base + u->end;
 	r.msb = c->f->msb;
 	r.bad = 0;
-	/* every field defined, whatever the DIE carries: corrupt input may
-	 * point a type reference at anything, even a null entry */
-	if (keep)
-		memset(d, 0, sizeof(*d));
+	/* Fields guarded by a bit of `has` are set with it; the ones callers
+	 * read as plain values are defined here, whatever the DIE carries
+	 * (corrupt input may point a type reference at a null entry). */
 	d->off = off;
 	d->has = 0;
 	d->name = NULL;
+	d->byte_size = 0;
+	d->decl_line = 0;
+	d->encoding = 0;
+	d->language = 0;
 	uint64_t code = rd_uleb(&r);
 	if (r.bad)
 		return -1;

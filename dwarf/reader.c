@@ -61,7 +61,19 @@ struct arena {
 	struct chunk *spare;  /* chunks kept for reuse after a reset */
 };
 
+static void *arena_alloc_raw(struct arena *a, size_t n);
+
+/* Zeroed memory from the arena. */
 static void *arena_alloc(struct arena *a, size_t n)
+{
+	void *p = arena_alloc_raw(a, n);
+
+	memset(p, 0, n);
+	return p;
+}
+
+/* Memory the caller fills at once (member arrays copied in). */
+static void *arena_alloc_raw(struct arena *a, size_t n)
 {
 	size_t need = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
 	struct chunk *c = a->head;
@@ -83,7 +95,6 @@ static void *arena_alloc(struct arena *a, size_t n)
 	}
 	void *p = (char *)c->data + c->used;
 	c->used += need;
-	memset(p, 0, n);
 	return p;
 }
 
@@ -1024,7 +1035,7 @@ static struct sf_type *clone_nested(struct sf_reader *r, const struct sf_type *s
 	struct sf_type *t = arena_alloc(&r->arena, sizeof(*t));
 
 	*t = *src;
-	t->members = arena_alloc(&r->arena, sizeof(*t->members) * (src->nmembers ? src->nmembers : 1));
+	t->members = arena_alloc_raw(&r->arena, sizeof(*t->members) * (src->nmembers ? src->nmembers : 1));
 	for (uint32_t i = 0; i < src->nmembers; i++) {
 		t->members[i] = src->members[i];
 		t->members[i].offset += delta;
@@ -1270,8 +1281,9 @@ static int needs_offsets(const struct sf_type *t)
 
 /*
  * An incomplete member gets the room up to the next member: an upper
- * bound that can hide a hole but never invents one.  A base whose tail
- * padding holds later members covers only up to them.
+ * bound that can hide a hole but never invents one (`incomplete`).  A
+ * base whose tail padding holds later members covers only up to them
+ * (always).  One sort of the offsets serves both.
  */
 static void fit_to_neighbours(struct sf_type *t, int incomplete)
 {
@@ -1286,34 +1298,30 @@ static void fit_to_neighbours(struct sf_type *t, int incomplete)
 		return;
 	}
 	offsets_build(t, &o);
-	for (uint32_t i = 0; i < t->nmembers; i++) {
+	for (uint32_t i = 0; incomplete && i < t->nmembers; i++) {
 		struct sf_member *m = &t->members[i];
+		if (!(m->flags & SF_MF_INCOMPLETE) || m->nested)
+			continue;
 		size_t k = offsets_after(&o, m->offset);
 		uint64_t next = k < o.n ? o.off[k] : t->size;
-		if (incomplete && (m->flags & SF_MF_INCOMPLETE) && !m->nested) {
-			/* another member of some size starts here too: this one
-			 * cannot be the one covering the bytes */
-			size_t here = k ? k - 1 : 0;
-			int shared = o.n && o.off[here] == m->offset && o.sized[here] > 0;
-			m->size = shared || next < m->offset ? 0 : next - m->offset;
-			if (m->size && o.n)
-				o.sized[here]++;
-		} else if (!incomplete && (m->flags & SF_MF_BASE) && m->size &&
-			   next < m->offset + m->size && next > m->offset) {
+		/* another member of some size starts here too: this one
+		 * cannot be the one covering the bytes */
+		size_t here = k ? k - 1 : 0;
+		int shared = o.n && o.off[here] == m->offset && o.sized[here] > 0;
+		m->size = shared || next < m->offset ? 0 : next - m->offset;
+		if (m->size && o.n)
+			o.sized[here]++;
+	}
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		struct sf_member *m = &t->members[i];
+		if (!(m->flags & SF_MF_BASE) || !m->size)
+			continue;
+		size_t k = offsets_after(&o, m->offset);
+		uint64_t next = k < o.n ? o.off[k] : t->size;
+		if (next < m->offset + m->size && next > m->offset)
 			m->size = next - m->offset;
-		}
 	}
 	offsets_free(&o);
-}
-
-static void size_incomplete(struct sf_type *t)
-{
-	fit_to_neighbours(t, 1);
-}
-
-static void clip_bases(struct sf_type *t)
-{
-	fit_to_neighbours(t, 0);
 }
 
 /* Alignment, packing and completeness of a type from its members. */
@@ -1440,7 +1448,7 @@ static struct xtype *layout(struct sf_reader *r, struct tinfo *ti, unsigned dept
 	if (sf_lang_is_cxx(uh->cx.lang))
 		t->flags |= SF_TF_CXX;
 	t->nmembers = (uint32_t)v.n;
-	t->members = arena_alloc(&r->arena, sizeof(*t->members) * (v.n ? v.n : 1));
+	t->members = arena_alloc_raw(&r->arena, sizeof(*t->members) * (v.n ? v.n : 1));
 	if (v.n)
 		memcpy(t->members, v.m, sizeof(*t->members) * v.n);
 	for (size_t i = 0; i < v.n; i++) {
@@ -1451,8 +1459,7 @@ static struct xtype *layout(struct sf_reader *r, struct tinfo *ti, unsigned dept
 		}
 	}
 	place_virtual_bases(t->members, v.n, v.vbase_unplaced);
-	size_incomplete(t);
-	clip_bases(t);
+	fit_to_neighbours(t, 1);
 	settle(t, ti->align_attr);
 	if (is_empty_class(t) && (t->flags & SF_TF_CXX))
 		ti->flags |= TI_EMPTY;
@@ -1834,7 +1841,7 @@ void sf_pending_finish(struct sf_pending *p, struct sf_typeset *ts,
 		struct sf_type *t = q->t;
 		for (uint32_t j = 0; j < q->n; j++)
 			complete_member(ts, extra, &t->members[q->idx[j]], q->qname[j]);
-		clip_bases(t);
+		fit_to_neighbours(t, 0);
 		settle(t, (t->flags & SF_TF_ALIGNED) ? t->align : 0);
 		t->flags &= (uint16_t)~SF_TF_VARIANT;
 		sf_typeset_add(ts, deep_copy(ts, t, t->decl_file,
