@@ -411,4 +411,28 @@ if need pahole; then
 	[ "$n" -ge 20 ] || fail "only $n types compared"
 fi
 
+tcase "text like pahole -C NAME for members of anonymous types (anon.c)"
+# pahole prints an anonymous type's body where a member uses it: an enum
+# with its enumerators, a struct a member points to.  One exception, where
+# pahole 1.24 is wrong: for a const-qualified anonymous struct member
+# (with_const_anon.cst) it drops the member's name ("};" instead of
+# "} cst;") and prints a bogus summary inside it ("last cacheline: 40
+# bytes" for a 24-byte struct); that type is only checked for its facts.
+if need pahole && compile_or_fail gcc x86_64 5 "$T/anon.o" "$TD/e2e/anon.c"; then
+	for name in with_enum with_anon_ptr; do
+		pahole -C "$name" "$T/anon.o" >"$T/p.txt" 2>&1
+		sf_ok show -t "$name" "$T/anon.o" || continue
+		if ! diff -u "$T/p.txt" "$T/out" >"$T/diff"; then
+			fail "$name differs from pahole"
+			detail "$T/diff" "pahole -C $name (-) vs structfit show -t $name (+)"
+		fi
+	done
+	pahole "$T/anon.o" >"$T/anon.pahole" 2>&1
+	sf_ok show --format json "$T/anon.o"
+	"$PY" -S "$CMP" compare "$T/anon.pahole" "$T/out" >"$T/cmp" 2>&1 ||
+		fail "facts: $(grep -m 3 'DISAGREE\|MISSING' "$T/cmp" | tr '\n' ' ')"
+	assert_eq "$(jget "$T/out" '[m["name"] for m in t("with_const_anon")["members"]]')" \
+		'["tag", "cst"]' "with_const_anon members"
+fi
+
 tdone
