@@ -65,7 +65,7 @@ def member_name(decl):
         return m.group(1)
     decl = re.sub(r":\s*\d+\s*$", "", decl)         # bit-field width
     decl = re.sub(r"(\[[^\]]*\])+\s*$", "", decl)   # array dimensions
-    m = re.search(r"(\w+)\s*$", decl)
+    m = re.search(r"([\w.]+)\s*$", decl)   # "_vptr.Base" too
     return m.group(1) if m else ""
 
 
