@@ -74,11 +74,11 @@ $(BUILD)/%.o: %.c
 # Tests named test_dwarf_* also get the reader.
 $(BUILD)/tests/test_dwarf_%: tests/unit/test_dwarf_%.c $(BUILD)/libsf.a
 	@mkdir -p $(dir $@)
-	$(CC) $(SF_CFLAGS) $(DWARF_CFLAGS) -o $@ $< $(BUILD)/libsf.a $(CMOCKA_LIBS) $(DWARF_LIBS)
+	$(CC) $(SF_CFLAGS) $(DWARF_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libsf.a $(CMOCKA_LIBS) $(DWARF_LIBS)
 
 $(BUILD)/tests/test_%: tests/unit/test_%.c $(BUILD)/libsf_core.a
 	@mkdir -p $(dir $@)
-	$(CC) $(SF_CFLAGS) -o $@ $< $(BUILD)/libsf_core.a $(CMOCKA_LIBS)
+	$(CC) $(SF_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libsf_core.a $(CMOCKA_LIBS)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

@@ -44,12 +44,12 @@ struct sf_typeset *sf_load_inputs(char **files, int nfiles,
 		sf_typeset_free(ts);
 		return NULL;
 	}
-	for (int i = 0; i < nfiles; i++) {
-		if (sf_dwarf_load(ts, files[i], &opts, &err) < 0) {
-			sf_report_err(&err);
-			sf_typeset_free(ts);
-			return NULL;
-		}
+	/* All at once: a C++ base declared in one file and defined in
+	 * another is completed whatever the order of the files. */
+	if (sf_dwarf_load_all(ts, files, nfiles, &opts, &err) < 0) {
+		sf_report_err(&err);
+		sf_typeset_free(ts);
+		return NULL;
 	}
 	return ts;
 }

@@ -28,7 +28,7 @@
 #define ARENA_CHUNK (256u * 1024u)
 
 /* Type flags that are part of a definition (not of where it was seen). */
-#define DEF_FLAGS (SF_TF_PACKED | SF_TF_ALIGNED | SF_TF_INCOMPLETE)
+#define DEF_FLAGS (SF_TF_PACKED | SF_TF_ALIGNED | SF_TF_INCOMPLETE | SF_TF_TYPEDEF)
 
 struct arena_chunk {
 	struct arena_chunk *next;

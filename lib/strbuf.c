@@ -75,12 +75,17 @@ void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;
 
+	/* Format straight into the free space; only a long result is
+	 * formatted twice (as git's strbuf_vaddf does). */
+	sb_grow(sb, 64);
 	va_copy(cp, ap);
-	int n = vsnprintf(NULL, 0, fmt, cp);
+	int n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, cp);
 	va_end(cp);
 	assert(n >= 0);
-	sb_grow(sb, (size_t)n);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	if ((size_t)n >= sb->alloc - sb->len) {
+		sb_grow(sb, (size_t)n);
+		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	}
 	sb->len += (size_t)n;
 }
 
