@@ -228,8 +228,11 @@ static void diff_members(struct sf_dtype *d)
 
 	flatten(d->old, &a, 0);
 	flatten(d->new, &b, 0);
-	qsort(a.v, a.n, sizeof(*a.v), flat_cmp);
-	qsort(b.v, b.n, sizeof(*b.v), flat_cmp);
+	/* a type without members flattens to a NULL array: no qsort(NULL) */
+	if (a.n > 1)
+		qsort(a.v, a.n, sizeof(*a.v), flat_cmp);
+	if (b.n > 1)
+		qsort(b.v, b.n, sizeof(*b.v), flat_cmp);
 	while (i < a.n || j < b.n) {
 		int c = i == a.n ? 1 : j == b.n ? -1 : strcmp(a.v[i].name, b.v[j].name);
 		if (c < 0) {
