@@ -227,15 +227,35 @@ static int run_cmp(const void *a, const void *b)
 	return x->a < y->a ? -1 : x->a > y->a;
 }
 
+/*
+ * Bit position of a byte offset.  Offsets past 2^56 bytes (64 PiB) only
+ * come from corrupt input: they are capped there, as layout/holes.c caps
+ * them, so that `* 8` cannot wrap and scatter the map's items (a member
+ * at 2^64 - 8 bytes wrapped to a low row, the hole before it then no
+ * longer covered its rows alone, and 2^50 rows were drawn, for ever).
+ */
+#define MAP_MAX_BYTES ((uint64_t)1 << 56)
+
+static uint64_t bits_of(uint64_t bytes)
+{
+	return (bytes < MAP_MAX_BYTES ? bytes : MAP_MAX_BYTES) * 8;
+}
+
+/* a + b, saturating */
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 static uint64_t member_start(const struct sf_member *m)
 {
-	return m->offset * 8 + (sf_member_is_bitfield(m) ? m->bit_offset : 0);
+	return bits_of(m->offset) + (sf_member_is_bitfield(m) ? m->bit_offset : 0);
 }
 
 static uint64_t member_end(const struct sf_member *m)
 {
 	return sf_member_is_bitfield(m) ? member_start(m) + m->bit_size
-					: (m->offset + m->size) * 8;
+					: bits_of(add_sat(m->offset, m->size));
 }
 
 /* Rows an item touches, inclusive; a zero-width item touches its row. */
@@ -312,13 +332,13 @@ static void add_gaps(struct map *mp, const struct sf_type *t,
 	struct item *it;
 
 	for (uint32_t i = 0; i < l->nholes; i++) {
-		it = add_item(mp, IT_HOLE, i, l->holes[i].offset * 8,
-			      (l->holes[i].offset + l->holes[i].size) * 8);
+		it = add_item(mp, IT_HOLE, i, bits_of(l->holes[i].offset),
+			      bits_of(add_sat(l->holes[i].offset, l->holes[i].size)));
 		it->lay = l, it->top = top, it->nested = depth > 0;
 	}
 	for (uint32_t i = 0; i < l->nbit_holes; i++) {
 		const struct sf_bit_hole *h = &l->bit_holes[i];
-		uint64_t s = h->offset * 8 + h->bit_offset;
+		uint64_t s = bits_of(h->offset) + h->bit_offset;
 		it = add_item(mp, IT_BIT_HOLE, i, s, s + h->bits);
 		it->lay = l, it->top = top, it->nested = depth > 0;
 	}
@@ -336,8 +356,8 @@ static void add_gaps(struct map *mp, const struct sf_type *t,
 		it->lay = l, it->top = top, it->nested = depth > 0;
 	}
 	if (l->padding && l->padding <= l->size) {
-		uint64_t end = (l->base + l->size) * 8;
-		it = add_item(mp, IT_PADDING, 0, end - l->padding * 8, end);
+		uint64_t end = add_sat(l->base, l->size);
+		it = add_item(mp, IT_PADDING, 0, bits_of(end - l->padding), bits_of(end));
 		it->lay = l, it->top = top, it->nested = depth > 0;
 	}
 	if (depth >= 16)
@@ -373,7 +393,7 @@ static void map_build(struct map *mp, const struct sf_type *t,
 	/* lanes: first fit, members only; gaps span all lanes */
 	uint64_t *lane_end = NULL;
 	size_t lane_cap = 0;
-	uint64_t maxend = l->size * 8;
+	uint64_t maxend = bits_of(l->size);
 	for (size_t i = 0; i < mp->n; i++) {
 		struct item *it = &mp->items[i];
 		if (it->end > maxend)
@@ -973,6 +993,25 @@ static void draw_summary(struct strbuf *sb, const struct sf_type *t,
 	sb_adds(sb, "</p>");
 }
 
+/*
+ * Rows the map would draw (elided runs aside).  A 4 MiB struct of 4-byte
+ * members needs 65,536 rows of 64 bytes; more only come from corrupt sizes
+ * and offsets (a 2^32-bit bit-field, members 2^56 bytes apart), where
+ * drawing them would take hours: the map is left out then, with a note.
+ */
+#define MAX_DRAWN_ROWS 65536u
+
+static uint64_t drawn_rows(const struct map *mp)
+{
+	uint64_t n = mp->nrows;
+
+	for (size_t k = 0; k < mp->nruns; k++) {
+		uint64_t len = mp->runs[k].b - mp->runs[k].a + 1;
+		n = n > len ? n - len : 0;
+	}
+	return n;
+}
+
 static void draw_layout(struct strbuf *sb, const struct sf_type *t,
 			const struct sf_layout *l, unsigned cacheline,
 			const struct sf_type *against)
@@ -982,7 +1021,13 @@ static void draw_layout(struct strbuf *sb, const struct sf_type *t,
 	map_build(&mp, t, l, cacheline, against);
 	draw_summary(sb, t, l);
 	sb_adds(sb, "<div class=\"map-wrap\">");
-	draw_map(sb, &mp);
+	uint64_t rows = drawn_rows(&mp);
+	if (rows > MAX_DRAWN_ROWS)
+		sb_addf(sb, "<p class=\"note\">No byte map: it would take %" PRIu64
+			" rows of %u bytes (sizes or offsets no real struct has).</p>",
+			rows, mp.cl);
+	else
+		draw_map(sb, &mp);
 	draw_table(sb, &mp);
 	sb_adds(sb, "</div>");
 	map_free(&mp);
