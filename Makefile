@@ -121,6 +121,8 @@ bench: structfit
 
 SAN_FLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 ASAN_BUILD  := build-asan
+# clang: its UBSan honours log_path (gcc's libubsan prints to stderr only)
+ASAN_CC     ?= clang
 # abort (a crash the e2e tests see) on any report; out of memory stays
 # structfit's own clean exit 2 (lib/xalloc.c), not an ASan report
 SAN_ENV     := ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:allocator_may_return_null=1:log_path=$(CURDIR)/$(ASAN_BUILD)/reports/asan \
@@ -134,7 +136,7 @@ $(BUILD)/structfit: $(CMD_OBJ) $(BUILD)/libsf.a
 	$(CC) $(SF_CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libsf.a $(DWARF_LIBS)
 
 asan:
-	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) \
+	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CC=$(ASAN_CC) \
 		CFLAGS="-O1 -g $(SAN_FLAGS)" $(ASAN_BUILD)/structfit \
 		$(patsubst $(BUILD)/%,$(ASAN_BUILD)/%,$(UNIT_BIN))
 	@rm -rf $(ASAN_BUILD)/reports && mkdir -p $(ASAN_BUILD)/reports
