@@ -26,6 +26,9 @@ if have strace && head -c 4 "$SF" | grep -q ELF; then
 	STRACE=strace
 fi
 
+# LeakSanitizer cannot run under ptrace (make asan): off for traced runs
+SAN_TRACED="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+
 # fingerprint DIR: one line per file and directory
 fingerprint() {
 	(cd "$1" && find . -printf '%p %y %s %m %i %T@\n' | sort &&
@@ -44,7 +47,7 @@ in_cwd() {
 ro() {
 	fingerprint "$W" >"$T/before"
 	if [ -n "$STRACE" ]; then
-		in_cwd run strace -f -qq -o "$T/trace" \
+		in_cwd run env "$SAN_TRACED" strace -f -qq -o "$T/trace" \
 			-e trace=open,openat,creat,rename,renameat,renameat2,link,linkat,symlink,symlinkat,unlink,unlinkat,truncate,ftruncate,chmod,fchmod,fchmodat,mkdir,mkdirat,utimensat \
 			"$SF" "$@"
 	else
@@ -154,7 +157,7 @@ writes() {
 	shift
 	fingerprint "$W" >"$T/before"
 	if [ -n "$STRACE" ]; then
-		in_cwd run strace -f -qq -o "$T/trace" \
+		in_cwd run env "$SAN_TRACED" strace -f -qq -o "$T/trace" \
 			-e trace=open,openat,creat,rename,renameat,renameat2,link,linkat,unlink,unlinkat,truncate,ftruncate "$SF" "$@"
 		grep -E 'O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|^[0-9]+ +(creat|rename|renameat2?|link|linkat|unlink|unlinkat|truncate|ftruncate)\(' \
 			"$T/trace" | grep -v ' = -1 ' >"$T/writes"
