@@ -98,8 +98,64 @@ void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlongs,
+ * no surrogates, nothing above U+10FFFF), or 0.  Budget files and debug
+ * info may hold any bytes; JSON and XML consumers accept only UTF-8.
+ */
+static size_t utf8_len(const unsigned char *p)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (p[0] == 0xe0)
+		lo = 0xa0;
+	else if (p[0] == 0xed)
+		hi = 0x9f;
+	else if (p[0] == 0xf0)
+		lo = 0x90;
+	else if (p[0] == 0xf4)
+		hi = 0x8f;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/* s with every byte that is not part of well-formed UTF-8 made '?'. */
+void sb_add_utf8(struct strbuf *out, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n = utf8_len(p);
+		if (n) {
+			sb_add(out, p, n);
+			p += n;
+		} else {
+			sb_addch(out, '?');
+			p++;
+		}
+	}
+}
+
 void sb_add_json_str(struct strbuf *sb, const char *s)
 {
+	struct strbuf clean = STRBUF_INIT;
+
+	/* Debug info may hold any bytes; JSON must be UTF-8. */
+	sb_add_utf8(&clean, s);
+	s = clean.buf;
 	sb_addch(sb, '"');
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		switch (*p) {
@@ -116,6 +172,7 @@ void sb_add_json_str(struct strbuf *sb, const char *s)
 		}
 	}
 	sb_addch(sb, '"');
+	sb_release(&clean);
 }
 
 void sb_add_xml(struct strbuf *sb, const char *s)

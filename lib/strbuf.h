@@ -32,7 +32,9 @@ void sb_addchars(struct strbuf *sb, int c, size_t n);
 void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
-/* JSON string literal, quotes included */
+/* s with every byte that is not part of well-formed UTF-8 made '?' */
+void sb_add_utf8(struct strbuf *sb, const char *s);
+/* JSON string literal, quotes included, always valid UTF-8 */
 void sb_add_json_str(struct strbuf *sb, const char *s);
 /* XML/HTML text, escaped */
 void sb_add_xml(struct strbuf *sb, const char *s);
