@@ -590,6 +590,10 @@ static void store_attr(const struct sf_ucx *c, struct sf_die *d, unsigned at,
 		else
 			d->has |= SF_A_MEMBER_EXPR;
 		break;
+	case DW_AT_const_value:
+		if (const_u(v, &d->const_value))
+			d->has |= SF_A_CONST_VALUE;
+		break;
 	case DW_AT_alignment:
 		if (const_u(v, &d->alignment))
 			d->has |= SF_A_ALIGNMENT;

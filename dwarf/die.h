@@ -163,6 +163,7 @@ enum sf_attr_bit {
 	SF_A_SIGNATURE = 1u << 28,  /* DW_AT_signature on a declaration */
 	SF_A_STMT_LIST = 1u << 29,
 	SF_A_COMP_DIR = 1u << 30,
+	SF_A_CONST_VALUE = 1u << 31, /* a constant DW_AT_const_value (enumerators) */
 };
 
 struct sf_die {
@@ -193,6 +194,7 @@ struct sf_die {
 	uint64_t str_offsets_base;
 	uint64_t stmt_list;
 	const char *comp_dir;
+	uint64_t const_value;   /* the bits of a data or sdata constant */
 };
 
 /* Read every unit header of the image's sections. */

@@ -19,6 +19,14 @@
  * output typeset, with its strings interned.  So peak memory is the
  * unique types plus one unit's scratch, however many units repeat them.
  *
+ * The walk only lists the unit's types to report; they are laid out and
+ * reported once it ends (report_tops), because DWARF does not say
+ * "packed": a struct whose own layout looks natural may show it is packed
+ * only where a later type holds it (mark_packed), and the types laid out
+ * before then took its old alignment.  With -t NAME only the named types
+ * are laid out, so such evidence from other types of the unit is not
+ * seen there.
+ *
  * C spelling: a type is two pieces around the member name, left and
  * right: "int (*" + name + ")(void)", "char" + name + "[3][4]".  Pointer,
  * cv-qualifier, array and function DIEs compose those pieces the way C
@@ -40,6 +48,7 @@
 #include <dwarf.h>
 
 #include "layout/abi.h"
+#include "layout/holes.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
@@ -150,6 +159,8 @@ enum {
 	TI_AGG = 1u << 11,      /* a struct/union/class DIE */
 	TI_EMPTY = 1u << 12,    /* C++ empty class (1 byte, no data) */
 	TI_ALT = 1u << 13,      /* lives in a dwz alternate file */
+	TI_PACKED = 1u << 14,   /* packed: a container has it where only a
+	                         * packed type can be (see mark_packed) */
 };
 
 struct uh;
@@ -166,6 +177,13 @@ struct tinfo {
 	uint8_t kind;           /* aggregates: enum sf_kind */
 	struct tinfo *agg;      /* the aggregate whose layout this needs */
 	struct tinfo *anon;     /* anonymous aggregate shown nested */
+	struct tinfo *anon_enum; /* anonymous enum (or array of one) */
+	struct tinfo *pointee;  /* a pointer's anonymous aggregate or enum
+	                         * (or an array of such pointers) */
+	const struct sf_enum *enums; /* anonymous enums, once read */
+	uint32_t natural;       /* aggregates once laid out: see sf_type */
+	uint64_t dsize;         /* aggregates once laid out: end of the data
+	                         * of the non-virtual part (C++ layout) */
 	struct xtype *model;
 	const char *qname;      /* aggregates, enums, typedefs: bare name */
 	const char *keyword;    /* aggregates: "struct", "union", "class" */
@@ -178,6 +196,8 @@ struct xtype {
 	struct uh *unit;
 	uint32_t file;          /* DW_AT_decl_file index */
 	const char **inc;       /* per member: name of its declared-only type */
+	uint32_t *natural;      /* per member: its type's natural alignment */
+	uint8_t forced;         /* packed by mark_packed */
 };
 
 struct slot {
@@ -207,13 +227,26 @@ struct pend {
 	uint32_t n;
 	uint32_t *idx;          /* members still incomplete */
 	const char **qname;     /* the names of their types */
+	uint32_t *natural;      /* per member of t: natural alignment */
+	uint8_t forced;         /* packed for where a container has it */
 };
 
+/* The members of one aggregate being laid out, with what only the
+ * layout needs per member (parallel arrays). */
 struct mvec {
 	struct sf_member *m;
 	const char **inc;
 	uint8_t *vbase_unplaced;
-	size_t n, cap, inccap, vcap;
+	uint32_t *natural;
+	struct tinfo **ty;      /* the member's type */
+	size_t n, cap, inccap, vcap, natcap, tycap;
+};
+
+/* A type the walk found to report, once the whole unit is laid out. */
+struct top {
+	struct tinfo *ti;
+	const char *name;
+	int is_typedef;
 };
 
 struct sf_pending {
@@ -246,6 +279,10 @@ struct sf_reader {
 	struct sf_typeset *pending_ts;
 	struct pend *pend;
 	size_t npend, pendcap;
+
+	struct top *tops;       /* this unit's types to report */
+	size_t ntops, topcap;
+	int repack;             /* a laid-out type was found packed later */
 
 	size_t files_unit;      /* unit index + 1 whose files are loaded */
 	struct sf_files files;
@@ -691,6 +728,9 @@ static void pointer_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 	} else {
 		ti->left = icat(r, t->left, " ", sym);
 	}
+	/* pahole prints the body of an anonymous type pointed to directly */
+	if (*sym == '*' && !sym[1] && (t->flags & TI_ANON))
+		ti->pointee = t;
 	ti->flags |= TI_PTR;
 	ti->tclass = SF_T_POINTER;
 	ti->size = (d->has & SF_A_BYTE_SIZE) ? d->byte_size : uh->cx.u->addr_size;
@@ -764,6 +804,8 @@ static void enum_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 	const char *name = die_qname(r, uh, d);
 	ti->qname = name ? name : isec(r, "");
 	ti->left = name ? icat(r, "enum ", name, "") : isec(r, "enum {...}");
+	if (!name && !(d->has & SF_A_DECLARATION))
+		ti->flags |= TI_ANON, ti->anon_enum = ti;
 	ti->tclass = SF_T_ENUM;
 	ti->size = (d->has & SF_A_BYTE_SIZE) ? d->byte_size : under ? under->size : 0;
 	if (under ? (under->flags & TI_SIGNED) != 0
@@ -847,6 +889,8 @@ static void array_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 	ti->tclass = SF_T_ARRAY;
 	ti->agg = e->agg;
 	ti->anon = e->anon;
+	ti->anon_enum = e->anon_enum;
+	ti->pointee = e->pointee;
 	ti->align = e->align;
 	ti->align_attr = e->align_attr;
 	if (d->has & SF_A_BYTE_SIZE)
@@ -1028,6 +1072,75 @@ static uint32_t align_of(struct sf_reader *r, struct tinfo *ti, unsigned depth)
 	return ti->align ? ti->align : 1;
 }
 
+/*
+ * A member type's natural alignment: what it would align to without
+ * packed or aligned attributes - for an aggregate the largest natural
+ * alignment of its members (pahole's tag__natural_alignment, taking the
+ * psABI's alignment of a scalar where pahole takes its size: i386 aligns
+ * a double to 4 and the compiler agrees).  1 when unknown.
+ */
+static uint32_t natural_of(struct sf_reader *r, struct tinfo *ti, unsigned depth)
+{
+	if (ti->agg && !(ti->agg->flags & TI_DECL)) {
+		if (!layout(r, ti->agg, depth + 1))
+			return 1;
+		return ti->agg->natural ? ti->agg->natural : 1;
+	}
+	return ti->align ? ti->align : 1;
+}
+
+/* The enumerators of the anonymous enum ti, read once per unit (NULL on
+ * corrupt input). */
+static const struct sf_enum *enumerators(struct sf_reader *r, struct tinfo *ti)
+{
+	struct sf_die d, c;
+	struct uh *uh = ti->unit;
+	uint64_t off;
+	uint32_t n = 0;
+
+	if (ti->enums)
+		return ti->enums;
+	if (read_die(r, uh, ti->key & ~(1ull << 63), &d) < 0)
+		return NULL;
+	/* count, then fill: no growing array for a list read twice */
+	for (off = d.next; d.children;) {
+		if (read_die(r, uh, off, &c) < 0)
+			return NULL;
+		if (c.tag == 0)
+			break;
+		if (c.tag == DW_TAG_enumerator && n < MAX_MEMBERS)
+			n++;
+		if (skip_die(r, uh, &c, &off) < 0)
+			return NULL;
+	}
+	struct sf_enum *e = arena_alloc(&r->arena, sizeof(*e));
+	struct sf_enumerator *v = arena_alloc(&r->arena, sizeof(*v) * (n ? n : 1));
+	uint32_t k = 0;
+	unsigned bits = ti->size > 0 && ti->size < 8 ? (unsigned)ti->size * 8 : 64;
+	for (off = d.next; d.children && k < n;) {
+		if (read_die(r, uh, off, &c) < 0)
+			return NULL;
+		if (c.tag == 0)
+			break;
+		if (c.tag == DW_TAG_enumerator) {
+			uint64_t x = (c.has & SF_A_CONST_VALUE) ? c.const_value : 0;
+			/* a data1..data4 constant of a signed enum holds its
+			 * two's complement bits: -1 of an int enum is 0xffffffff */
+			if ((ti->flags & TI_SIGNED) && bits < 64 && !(x >> bits) &&
+			    (x >> (bits - 1)) & 1)
+				x |= ~0ull << bits;
+			v[k].name = isec(r, c.name ? c.name : "");
+			v[k++].value = x;
+		}
+		if (skip_die(r, uh, &c, &off) < 0)
+			return NULL;
+	}
+	e->n = k;
+	e->v = v;
+	ti->enums = e;
+	return e;
+}
+
 /* Copy of an anonymous aggregate's model moved to absolute offset delta. */
 static struct sf_type *clone_nested(struct sf_reader *r, const struct sf_type *src,
 				    uint64_t delta, unsigned depth)
@@ -1037,10 +1150,14 @@ static struct sf_type *clone_nested(struct sf_reader *r, const struct sf_type *s
 	*t = *src;
 	t->members = arena_alloc_raw(&r->arena, sizeof(*t->members) * (src->nmembers ? src->nmembers : 1));
 	for (uint32_t i = 0; i < src->nmembers; i++) {
-		t->members[i] = src->members[i];
+		const struct sf_member *m = &src->members[i];
+		t->members[i] = *m;
 		t->members[i].offset += delta;
-		if (src->members[i].nested && depth < MAX_LAYOUT_DEPTH)
-			t->members[i].nested = clone_nested(r, src->members[i].nested, delta, depth + 1);
+		/* a pointed-to type keeps its own offsets */
+		if (m->flags & SF_MF_POINTEE)
+			continue;
+		if (m->nested && depth < MAX_LAYOUT_DEPTH)
+			t->members[i].nested = clone_nested(r, m->nested, delta, depth + 1);
 		else
 			t->members[i].nested = NULL;
 	}
@@ -1052,9 +1169,13 @@ static struct sf_member *mvec_push(struct mvec *v)
 	SF_GROW(v->m, v->n, v->cap);
 	SF_GROW(v->inc, v->n, v->inccap);
 	SF_GROW(v->vbase_unplaced, v->n, v->vcap);
+	SF_GROW(v->natural, v->n, v->natcap);
+	SF_GROW(v->ty, v->n, v->tycap);
 	memset(&v->m[v->n], 0, sizeof(v->m[0]));
 	v->inc[v->n] = NULL;
 	v->vbase_unplaced[v->n] = 0;
+	v->natural[v->n] = 1;
+	v->ty[v->n] = NULL;
 	return &v->m[v->n++];
 }
 
@@ -1063,6 +1184,8 @@ static void mvec_free(struct mvec *v)
 	free(v->m);
 	free(v->inc);
 	free(v->vbase_unplaced);
+	free(v->natural);
+	free(v->ty);
 }
 
 /* Bit-field position as the model wants it (see model.h). */
@@ -1123,6 +1246,8 @@ static void set_type_of_member(struct sf_reader *r, struct sf_member *m, struct 
 		return;
 	}
 	m->align = align_of(r, mt, depth);
+	v->natural[v->n - 1] = natural_of(r, mt, depth);
+	v->ty[v->n - 1] = mt;
 	if (mt->anon && !(mt->flags & TI_FLEX)) {
 		struct xtype *x = layout(r, mt->anon, depth + 1);
 		if (x) {
@@ -1132,6 +1257,19 @@ static void set_type_of_member(struct sf_reader *r, struct sf_member *m, struct 
 			if (x->t.flags & SF_TF_INCOMPLETE)
 				m->flags |= SF_MF_INCOMPLETE;
 		}
+	} else if (mt->anon_enum) {
+		m->enums = enumerators(r, mt->anon_enum);
+	} else if (mt->pointee && (mt->pointee->flags & TI_AGG)) {
+		/* the pointed-to type is shown, never part of this layout */
+		struct xtype *x = layout(r, mt->pointee, depth + 1);
+		if (x) {
+			m->nested = &x->t;
+			m->flags |= SF_MF_POINTEE;
+		}
+	} else if (mt->pointee) {
+		m->enums = enumerators(r, mt->pointee);
+		if (m->enums)
+			m->flags |= SF_MF_POINTEE;
 	}
 }
 
@@ -1187,18 +1325,52 @@ static uint64_t align_up(uint64_t x, uint32_t a)
 	return a > 1 ? (x + a - 1) / a * a : x;
 }
 
-/* Virtual bases follow the non-virtual part, in declaration order. */
-static void place_virtual_bases(struct sf_member *m, size_t n, const uint8_t *unplaced)
+/* Where the data of member m ends; a base's own tail padding left out
+ * when its layout is known (C++ may put later data there). */
+static uint64_t data_end(const struct sf_member *m, const struct tinfo *ty)
 {
-	uint64_t end = 0;
+	uint64_t size = m->size;
 
-	for (size_t i = 0; i < n; i++)
-		if (!unplaced[i] && m[i].offset + m[i].size > end)
-			end = m[i].offset + m[i].size;
+	if ((m->flags & SF_MF_BASE) && ty && ty->agg && (ty->agg->flags & TI_LAID) &&
+	    ty->agg->dsize < size)
+		size = ty->agg->dsize;
+	if (sf_member_is_bitfield(m))
+		size = ((uint64_t)m->bit_offset + m->bit_size + 7) / 8;
+	return m->offset + size;
+}
+
+/*
+ * DWARF gives a virtual base's offset as an expression that reads the
+ * vtable: it depends on the most derived type.  In the complete object,
+ * gcc's and clang's (Itanium ABI) layout puts the virtual bases after the
+ * non-virtual part, in declaration order, each at the end of what comes
+ * before rounded up to its alignment.  That end is taken with the bases'
+ * full sizes, or - when a virtual base would then not fit in the type -
+ * with their data only (the ABI reuses the tail padding of non-POD bases).
+ */
+static void place_virtual_bases(struct sf_member *m, size_t n, const uint8_t *unplaced,
+				struct tinfo *const *ty, uint64_t tsize)
+{
+	uint64_t full = 0, data = 0, need = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (unplaced[i]) {
+			need = align_up(need, m[i].align) + m[i].size;
+			continue;
+		}
+		if (m[i].offset + m[i].size > full)
+			full = m[i].offset + m[i].size;
+		if (data_end(&m[i], ty[i]) > data)
+			data = data_end(&m[i], ty[i]);
+	}
+	uint64_t end = full + need <= tsize ? full : data;
 	for (size_t i = 0; i < n; i++) {
 		if (!unplaced[i])
 			continue;
 		m[i].offset = align_up(end, m[i].align);
+		/* corrupt sizes: keep it inside the type */
+		if (m[i].offset > tsize || m[i].size > tsize - m[i].offset)
+			m[i].offset = tsize > m[i].size ? tsize - m[i].size : 0;
 		end = m[i].offset + m[i].size;
 	}
 }
@@ -1324,52 +1496,148 @@ static void fit_to_neighbours(struct sf_type *t, int incomplete)
 	offsets_free(&o);
 }
 
-/* Alignment, packing and completeness of a type from its members. */
-static void settle(struct sf_type *t, uint32_t align_attr)
+/* The largest power of two dividing x (x > 0), at most cap. */
+static uint32_t pow2_dividing(uint64_t x, uint32_t cap)
 {
-	uint32_t maxa = 1;
-	int packed = 0;
+	uint64_t a = x & (~x + 1);
+
+	return a > cap ? cap : (uint32_t)a;
+}
+
+/*
+ * Alignment, packing and completeness of a type from its members.
+ *
+ * DWARF does not say "packed"; the rule is pahole's (dwarves.c,
+ * class__infer_packed_attributes), so that the flag reads as pahole's
+ * __attribute__((__packed__)): a struct with no byte holes and no
+ * padding is packed when a member sits at an offset its type's natural
+ * alignment does not divide, when DW_AT_alignment is 1 although a member
+ * wants more, or when its size is no multiple of the largest natural
+ * alignment.  A union is packed when its size is no multiple of its
+ * members' alignment (impossible otherwise); `forced` when a container
+ * showed it (mark_packed).  A packed type aligns to 1, as the compiler
+ * has it, unless DW_AT_alignment says otherwise; any other type to its
+ * most aligned member, whose alignment is the member type's own (1 for a
+ * packed struct) - and no more than its offset allows, for a member with
+ * the packed attribute of its own in a struct that is not packed.
+ *
+ * natural[i] is member i's type's natural alignment (see natural_of).
+ */
+static void settle(struct sf_type *t, const uint32_t *natural, uint32_t align_attr, int forced)
+{
+	uint32_t maxa = 1, maxn = 1;
+	int packed = forced, unaligned = 0;
 
 	t->flags &= (uint16_t)~(SF_TF_PACKED | SF_TF_INCOMPLETE);
 	for (uint32_t i = 0; i < t->nmembers; i++) {
 		const struct sf_member *m = &t->members[i];
 		if (m->flags & SF_MF_INCOMPLETE)
 			t->flags |= SF_TF_INCOMPLETE;
-		if (m->nested && (m->nested->flags & SF_TF_INCOMPLETE))
+		if (m->nested && !(m->flags & SF_MF_POINTEE) &&
+		    (m->nested->flags & SF_TF_INCOMPLETE))
 			t->flags |= SF_TF_INCOMPLETE;
+		/* pahole leaves virtual bases out; incomplete ones are unknown */
+		if (m->flags & (SF_MF_INCOMPLETE | SF_MF_VIRTUAL_BASE))
+			continue;
+		uint32_t n = natural[i] ? natural[i] : 1;
+		if (n > maxn)
+			maxn = n;
+		if (!sf_member_is_bitfield(m) && n > 1 && m->offset % n)
+			unaligned = 1;
+	}
+	t->natural_align = maxn;
+	if (!packed && t->kind != SF_KIND_UNION)
+		packed = (unaligned || (maxn > 1 && align_attr == 1) || t->size % maxn) &&
+			 !sf_layout_has_gaps(t);
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		struct sf_member *m = &t->members[i];
+		if (!packed && t->kind != SF_KIND_UNION && !sf_member_is_bitfield(m) &&
+		    m->size && m->align > 1 && m->offset % m->align &&
+		    !(m->flags & (SF_MF_INCOMPLETE | SF_MF_VIRTUAL_BASE | SF_MF_ALIGNED)))
+			m->align = pow2_dividing(m->offset, m->align);
 		if (m->align > maxa)
 			maxa = m->align;
-		if (!sf_member_is_bitfield(m) && m->size && m->align > 1 &&
-		    !(m->flags & (SF_MF_INCOMPLETE | SF_MF_VIRTUAL_BASE)) &&
-		    m->offset % m->align)
-			packed = 1;
 	}
-	if (t->size % maxa)
-		packed = 1;
-	t->align = maxa;
-	if (packed) {
+	if (!packed && t->kind == SF_KIND_UNION)
+		packed = t->size % maxa != 0;
+	t->align = packed ? 1 : maxa;
+	if (packed)
 		t->flags |= SF_TF_PACKED;
-		/* the largest alignment every member offset and the size agree with */
-		uint32_t a = maxa;
-		while (a > 1) {
-			int ok = t->size % a == 0;
-			for (uint32_t i = 0; ok && i < t->nmembers; i++) {
-				const struct sf_member *m = &t->members[i];
-				uint32_t want = m->align < a ? m->align : a;
-				if (!sf_member_is_bitfield(m) && m->size && want > 1 &&
-				    m->offset % want)
-					ok = 0;
-			}
-			if (ok)
-				break;
-			a /= 2;
-		}
-		t->align = a;
-	}
 	if (align_attr) {
 		t->align = align_attr;
 		t->flags |= SF_TF_ALIGNED;
 	}
+}
+
+/*
+ * ti is packed: a container holds it where only a packed type can be.
+ * Its model and alignment change; the types laid out before took the old
+ * alignment, so the unit is laid out again (report_tops).
+ */
+static void mark_packed(struct sf_reader *r, struct tinfo *ti)
+{
+	if (ti->flags & TI_PACKED)
+		return;
+	ti->flags |= TI_PACKED;
+	r->repack = 1;
+	if ((ti->flags & TI_LAID) && ti->model) {
+		struct sf_type *t = &ti->model->t;
+		t->flags |= SF_TF_PACKED;
+		if (!ti->align_attr)
+			t->align = 1;
+		ti->align = t->align;
+	}
+}
+
+/*
+ * pahole's type__check_structs_at_unnatural_alignments and
+ * union__infer_packed_attributes: a struct that is not packed, yet holds
+ * a struct or union at an offset that type's natural alignment does not
+ * divide - or a union whose size it does not divide - shows that type is
+ * packed, though its own layout may look natural (packed_inner on
+ * ILP32: size 8, members aligned, at offset 1 in holds_packed).  ty[i] is
+ * member i's type.  Returns whether a member's alignment changed.
+ *
+ * Not where an aligned attribute is in play: it makes holes and padding
+ * in a packed struct too (sctp_paddrparams is packed and aligned(4), so
+ * its 1 byte of padding proves nothing about __kernel_sockaddr_storage at
+ * offset 4), and a type with DW_AT_alignment has that alignment, packed
+ * or not.
+ */
+static int find_packed_members(struct sf_reader *r, struct sf_type *t,
+			       struct tinfo *const *ty, unsigned depth)
+{
+	int changed = 0;
+
+	if ((t->kind != SF_KIND_UNION && (t->flags & SF_TF_PACKED)) ||
+	    (t->flags & SF_TF_ALIGNED))
+		return 0;
+	for (uint32_t i = 0; i < t->nmembers; i++)
+		if (t->members[i].flags & SF_MF_ALIGNED)
+			return 0;
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		const struct sf_member *m = &t->members[i];
+		struct tinfo *a = ty[i] ? ty[i]->agg : NULL;
+		if (!a || (ty[i]->flags & TI_ARRAY) || !(a->flags & TI_LAID) ||
+		    a->align_attr || sf_member_is_bitfield(m) ||
+		    (m->flags & (SF_MF_INCOMPLETE | SF_MF_VIRTUAL_BASE)))
+			continue;
+		uint64_t where = t->kind == SF_KIND_UNION ? t->size : m->offset;
+		if (a->natural > 1 && where % a->natural)
+			mark_packed(r, a);
+	}
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		struct sf_member *m = &t->members[i];
+		if (!ty[i] || !ty[i]->agg || !(ty[i]->agg->flags & TI_PACKED) ||
+		    (m->flags & (SF_MF_ALIGNED | SF_MF_INCOMPLETE)))
+			continue;
+		uint32_t a = align_of(r, ty[i], depth);
+		if (a != m->align) {
+			m->align = a;
+			changed = 1;
+		}
+	}
+	return changed;
 }
 
 static int is_empty_class(const struct sf_type *t)
@@ -1447,26 +1715,58 @@ static struct xtype *layout(struct sf_reader *r, struct tinfo *ti, unsigned dept
 	t->addr_size = uh->cx.u->addr_size;
 	if (sf_lang_is_cxx(uh->cx.lang))
 		t->flags |= SF_TF_CXX;
+	place_virtual_bases(v.m, v.n, v.vbase_unplaced, v.ty, t->size);
 	t->nmembers = (uint32_t)v.n;
 	t->members = arena_alloc_raw(&r->arena, sizeof(*t->members) * (v.n ? v.n : 1));
-	if (v.n)
-		memcpy(t->members, v.m, sizeof(*t->members) * v.n);
-	for (size_t i = 0; i < v.n; i++) {
-		if (v.inc[i]) {
-			if (!x->inc)
-				x->inc = arena_alloc(&r->arena, sizeof(*x->inc) * v.n);
-			x->inc[i] = v.inc[i];
+	x->natural = arena_alloc_raw(&r->arena, sizeof(*x->natural) * (v.n ? v.n : 1));
+	struct tinfo **ty = arena_alloc_raw(&r->arena, sizeof(*ty) * (v.n ? v.n : 1));
+	/* virtual bases last, where the complete object has them */
+	size_t k = 0;
+	for (int vb = 0; vb < 2; vb++) {
+		for (size_t i = 0; i < v.n; i++) {
+			if (!(v.m[i].flags & SF_MF_VIRTUAL_BASE) != !vb)
+				continue;
+			t->members[k] = v.m[i];
+			x->natural[k] = v.natural[i];
+			ty[k] = v.ty[i];
+			if (v.inc[i]) {
+				if (!x->inc)
+					x->inc = arena_alloc(&r->arena, sizeof(*x->inc) * v.n);
+				x->inc[k] = v.inc[i];
+			}
+			k++;
 		}
 	}
-	place_virtual_bases(t->members, v.n, v.vbase_unplaced);
+	assert(k == v.n);
+	x->forced = (ti->flags & TI_PACKED) != 0;
 	fit_to_neighbours(t, 1);
-	settle(t, ti->align_attr);
+	settle(t, x->natural, ti->align_attr, (ti->flags & TI_PACKED) != 0);
+	if (find_packed_members(r, t, ty, depth))
+		settle(t, x->natural, ti->align_attr, (ti->flags & TI_PACKED) != 0);
 	if (is_empty_class(t) && (t->flags & SF_TF_CXX))
 		ti->flags |= TI_EMPTY;
 	ti->align = t->align;
+	ti->natural = t->natural_align;
+	ti->dsize = 0;
+	for (uint32_t i = 0; i < t->nmembers; i++)
+		if (!(t->members[i].flags & SF_MF_VIRTUAL_BASE) &&
+		    data_end(&t->members[i], ty[i]) > ti->dsize)
+			ti->dsize = data_end(&t->members[i], ty[i]);
 	ti->model = x;
 	ti->flags |= TI_LAID;
 	return x;
+}
+
+/* Forget every layout of the unit (kept: what was found packed). */
+static void unlay_all(struct sf_reader *r)
+{
+	for (size_t j = 0; j < r->mapcap; j++) {
+		struct tinfo *ti = r->map[j].gen == r->gen ? r->map[j].ti : NULL;
+		if (ti && (ti->flags & TI_LAID)) {
+			ti->flags &= ~TI_LAID;
+			ti->model = NULL;
+		}
+	}
 }
 
 /* ---- output -------------------------------------------------------------- */
@@ -1481,6 +1781,21 @@ static const char *srcfile(struct sf_reader *r, struct uh *uh, uint32_t idx)
 			sf_files_release(&r->files);	/* corrupt: no names */
 	}
 	return sf_files_path(&r->files, idx, &r->path);
+}
+
+static const struct sf_enum *copy_enums(struct sf_typeset *ts, const struct sf_enum *src,
+					int interned)
+{
+	struct sf_enum *e = sf_typeset_alloc(ts, sizeof(*e));
+	struct sf_enumerator *v = sf_typeset_alloc(ts, sizeof(*v) * (src->n ? src->n : 1));
+
+	for (uint32_t k = 0; k < src->n; k++) {
+		v[k].name = interned ? src->v[k].name : sf_typeset_intern(ts, src->v[k].name);
+		v[k].value = src->v[k].value;
+	}
+	e->n = src->n;
+	e->v = v;
+	return e;
 }
 
 /*
@@ -1509,6 +1824,8 @@ static struct sf_type *deep_copy(struct sf_typeset *ts, const struct sf_type *sr
 		}
 		m->nested = s->nested && depth < MAX_LAYOUT_DEPTH
 			  ? deep_copy(ts, s->nested, "", origin, interned, depth + 1) : NULL;
+		if (s->enums)
+			m->enums = copy_enums(ts, s->enums, interned);
 	}
 	return t;
 }
@@ -1569,11 +1886,12 @@ static void index_out(struct sf_reader *r, struct sf_type *t)
 static int have(const struct sf_typeset *ts, const struct sf_type *t)
 {
 	const struct sf_type *found[8];
-	size_t n = sf_typeset_find(ts, t->name, found, 8);
+	int td = (t->flags & SF_TF_TYPEDEF) != 0;
+	size_t n = sf_typeset_find_ns(ts, t->name, td, found, 8);
 
 	if (n > 8) {
 		const struct sf_type **all = sf_xcalloc(n, sizeof(*all));
-		n = sf_typeset_find(ts, t->name, all, n);
+		n = sf_typeset_find_ns(ts, t->name, td, all, n);
 		int hit = 0;
 		for (size_t i = 0; i < n && !hit; i++)
 			hit = sf_type_equal(all[i], t);
@@ -1615,6 +1933,9 @@ static void hold_pending(struct sf_reader *r, const struct sf_type *t, const str
 		p->n += x->inc[i] != NULL;
 	p->idx = sf_typeset_alloc(pts, sizeof(*p->idx) * (p->n ? p->n : 1));
 	p->qname = sf_typeset_alloc(pts, sizeof(*p->qname) * (p->n ? p->n : 1));
+	p->natural = sf_typeset_alloc(pts, sizeof(*p->natural) * (t->nmembers ? t->nmembers : 1));
+	memcpy(p->natural, x->natural, sizeof(*p->natural) * t->nmembers);
+	p->forced = x->forced;
 	for (uint32_t i = 0, k = 0; x->inc && i < t->nmembers; i++) {
 		if (!x->inc[i])
 			continue;
@@ -1623,11 +1944,9 @@ static void hold_pending(struct sf_reader *r, const struct sf_type *t, const str
 	}
 }
 
-/* Report the aggregate ti under `name`. */
+/* Report the aggregate ti under `name` (laid out by report_tops). */
 static void add_top(struct sf_reader *r, struct tinfo *ti, const char *name, int is_typedef)
 {
-	if (!*name || !wanted(r, name))
-		return;
 	struct xtype *x = layout(r, ti, 0);
 	if (!x)
 		return;
@@ -1647,6 +1966,36 @@ static void add_top(struct sf_reader *r, struct tinfo *ti, const char *name, int
 		index_out(r, copy);
 }
 
+/* The aggregate ti is to be reported under `name` once the unit is read. */
+static void want_top(struct sf_reader *r, struct tinfo *ti, const char *name, int is_typedef)
+{
+	if (!*name || !wanted(r, name))
+		return;
+	SF_GROW(r->tops, r->ntops, r->topcap);
+	r->tops[r->ntops++] = (struct top){ ti, name, is_typedef };
+}
+
+/*
+ * Lay out every type the unit reports, then report them.  A type found
+ * packed only where a later one holds it (mark_packed) changes the
+ * alignment of the types laid out before: the unit is laid out again
+ * then, a few times at most (each pass finds a new packed type or ends).
+ */
+static void report_tops(struct sf_reader *r)
+{
+	for (int pass = 0; pass < 4 && !r->failed; pass++) {
+		r->repack = 0;
+		for (size_t i = 0; i < r->ntops && !r->failed; i++)
+			layout(r, r->tops[i].ti, 0);
+		if (!r->repack)
+			break;
+		unlay_all(r);
+	}
+	for (size_t i = 0; i < r->ntops && !r->failed; i++)
+		add_top(r, r->tops[i].ti, r->tops[i].name, r->tops[i].is_typedef);
+	r->ntops = 0;
+}
+
 /* ---- walking units ------------------------------------------------------- */
 
 static void top_aggregate(struct sf_reader *r, struct uh *uh, const struct sf_die *d)
@@ -1655,7 +2004,7 @@ static void top_aggregate(struct sf_reader *r, struct uh *uh, const struct sf_di
 		return;
 	struct tinfo *ti = resolve(r, uh, d->off, 0);
 	if (ti->flags & TI_AGG)
-		add_top(r, ti, ti->qname, 0);
+		want_top(r, ti, ti->qname, 0);
 }
 
 /* typedef struct { ... } name_t;  (pahole prints these by the typedef name) */
@@ -1668,7 +2017,7 @@ static void top_typedef(struct sf_reader *r, struct uh *uh, const struct sf_die 
 		return;
 	struct tinfo *t = resolve(r, to, d->type, 0);
 	if ((t->flags & TI_AGG) && (t->flags & TI_ANON))
-		add_top(r, t, die_qname(r, uh, d), 1);
+		want_top(r, t, die_qname(r, uh, d), 1);
 }
 
 /* Every type definition in the list of DIEs starting at off. */
@@ -1715,6 +2064,7 @@ static void end_unit(struct sf_reader *r)
 		free(r->others[i]);
 	}
 	r->nothers = 0;
+	r->ntops = 0;
 	uh_close(&r->cur);
 	sf_files_release(&r->files);
 	r->files_unit = 0;
@@ -1740,6 +2090,8 @@ static int read_unit(struct sf_reader *r, size_t i)
 		rc = read_die(r, &r->cur, u->die_start, &d);
 		if (rc == 0 && d.children)
 			rc = walk(r, &r->cur, d.next, 0, &end);
+		if (rc == 0)
+			report_tops(r);
 	}
 	end_unit(r);
 	return r->failed ? -1 : rc;
@@ -1761,7 +2113,8 @@ int sf_reader_units(struct sf_reader *r, size_t first, size_t last, struct sf_er
 static const struct sf_type *definition(const struct sf_typeset *ts, const char *qname)
 {
 	const struct sf_type *found[16];
-	size_t n = ts ? sf_typeset_find(ts, qname, found, 16) : 0;
+	/* a member's or base's type is named by its tag */
+	size_t n = ts ? sf_typeset_find_ns(ts, qname, 0, found, 16) : 0;
 	const struct sf_type *b = NULL;
 
 	for (size_t i = 0; i < n && i < 16; i++) {
@@ -1775,7 +2128,7 @@ static const struct sf_type *definition(const struct sf_typeset *ts, const char 
 }
 
 static void complete_member(const struct sf_typeset *ts, const struct sf_typeset *extra,
-			    struct sf_member *m, const char *qname)
+			    struct sf_member *m, uint32_t *natural, const char *qname)
 {
 	const struct sf_type *b = definition(ts, qname);
 
@@ -1785,6 +2138,7 @@ static void complete_member(const struct sf_typeset *ts, const struct sf_typeset
 		return;
 	m->size = (m->flags & SF_MF_BASE) && is_empty_class(b) ? 0 : b->size;
 	m->align = b->align;
+	*natural = b->natural_align ? b->natural_align : b->align;
 	m->flags &= (uint16_t)~SF_MF_INCOMPLETE;
 }
 
@@ -1840,9 +2194,10 @@ void sf_pending_finish(struct sf_pending *p, struct sf_typeset *ts,
 		struct pend *q = &p->pend[k];
 		struct sf_type *t = q->t;
 		for (uint32_t j = 0; j < q->n; j++)
-			complete_member(ts, extra, &t->members[q->idx[j]], q->qname[j]);
+			complete_member(ts, extra, &t->members[q->idx[j]],
+					&q->natural[q->idx[j]], q->qname[j]);
 		fit_to_neighbours(t, 0);
-		settle(t, (t->flags & SF_TF_ALIGNED) ? t->align : 0);
+		settle(t, q->natural, (t->flags & SF_TF_ALIGNED) ? t->align : 0, q->forced);
 		t->flags &= (uint16_t)~SF_TF_VARIANT;
 		sf_typeset_add(ts, deep_copy(ts, t, t->decl_file,
 					     sf_typeset_intern(ts, t->origin), 0, 0));
@@ -1923,6 +2278,7 @@ void sf_reader_free(struct sf_reader *r)
 	free(r->mv);
 	free(r->map);
 	free(r->pend);
+	free(r->tops);
 	sf_typeset_free(r->pending_ts);
 	free(r);
 }

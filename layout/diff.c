@@ -1,7 +1,7 @@
 /*
  * diff.c - compare the layouts of two builds.
  *
- * 1. Keys: every (name, kind) of both typesets (or of opts->only), in one
+ * 1. Keys: every (name, kind, namespace) of both typesets (or of opts->only), in one
  *    array sorted by name then kind and made unique: a merge of the two
  *    builds in O(T log T), deterministic whatever order the reader found
  *    the types in.
@@ -22,12 +22,12 @@
 #include <string.h>
 
 #include "holes.h"
-#include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
 struct key {
 	const char *name;
 	uint8_t kind;
+	uint8_t is_typedef;     /* a typedef name, not a tag (C's namespaces) */
 };
 
 static bool reportable(const struct sf_type *t)
@@ -40,14 +40,22 @@ static int key_cmp(const void *a, const void *b)
 	const struct key *x = a, *y = b;
 	int c = strcmp(x->name, y->name);
 
-	return c ? c : (x->kind > y->kind) - (x->kind < y->kind);
+	if (!c)
+		c = (x->kind > y->kind) - (x->kind < y->kind);
+	return c ? c : (x->is_typedef > y->is_typedef) - (x->is_typedef < y->is_typedef);
 }
 
 static void push_key(struct key **v, size_t *n, size_t *cap,
 		     const struct sf_type *t)
 {
 	SF_GROW(*v, *n, *cap);
-	(*v)[(*n)++] = (struct key){ t->name, t->kind };
+	(*v)[(*n)++] = (struct key){ t->name, t->kind, (t->flags & SF_TF_TYPEDEF) != 0 };
+}
+
+/* C++ "struct" and "class" differ only in default access. */
+static bool same_kind(uint8_t a, uint8_t b)
+{
+	return a == b || (a != SF_KIND_UNION && b != SF_KIND_UNION);
 }
 
 /* The largest definition named `k` in ts, or NULL. */
@@ -55,15 +63,13 @@ static const struct sf_type *lookup(const struct sf_typeset *ts,
 				    const struct key *k)
 {
 	const struct sf_type *found[64], *best = NULL;
-	struct strbuf q = STRBUF_INIT;
+	size_t n = sf_typeset_find_ns(ts, k->name, k->is_typedef, found, 64);
 
-	sb_addf(&q, "%s %s", sf_kind_name(k->kind), k->name);
-	size_t n = sf_typeset_find(ts, q.buf, found, 64);
-	sb_release(&q);
 	if (n > 64)
 		n = 64;
 	for (size_t i = 0; i < n; i++)
-		if (reportable(found[i]) && (!best || found[i]->size > best->size))
+		if (same_kind(found[i]->kind, k->kind) && reportable(found[i]) &&
+		    (!best || found[i]->size > best->size))
 			best = found[i];
 	return best;
 }

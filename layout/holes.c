@@ -224,12 +224,10 @@ static void walk_struct(const struct sf_type *t, uint64_t base,
 		.last = SF_NO_MEMBER,
 	};
 
-	for (uint32_t i = 0; i < t->nmembers; i++) {
-		/* a virtual base has no fixed offset: pahole skips it too */
-		if (t->members[i].flags & SF_MF_VIRTUAL_BASE)
-			continue;
+	/* virtual bases too: the model puts them last, where the complete
+	 * object has them, so their bytes are not taken for padding */
+	for (uint32_t i = 0; i < t->nmembers; i++)
 		walk_member(&w, i, out);
-	}
 	walk_end(&w, out);
 }
 
@@ -262,13 +260,9 @@ static void walk_union(const struct sf_type *t, uint64_t base,
 static uint64_t hole_before(const struct sf_type *t,
 			    const struct sf_layout *out, uint32_t i)
 {
-	uint32_t prev = SF_NO_MEMBER;
+	uint32_t prev = i ? i - 1 : SF_NO_MEMBER;
 
-	for (uint32_t j = i; j-- > 0;)
-		if (!(t->members[j].flags & SF_MF_VIRTUAL_BASE)) {
-			prev = j;
-			break;
-		}
+	(void)t;
 	for (uint32_t h = 0; h < out->nholes; h++)
 		if (out->holes[h].after == prev)
 			return out->holes[h].size;
@@ -316,8 +310,9 @@ static uint64_t struct_padding(const struct sf_type *t)
 static const struct sf_type *member_struct_type(const struct sf_member *m,
 						const struct sf_layout_opts *o)
 {
-	/* an array of structs is an array to pahole: no note */
-	if (m->type_suffix && m->type_suffix[0])
+	/* an array of structs is an array to pahole: no note; nor is
+	 * what a pointer points to */
+	if ((m->type_suffix && m->type_suffix[0]) || (m->flags & SF_MF_POINTEE))
 		return NULL;
 	if (m->nested)
 		return is_struct_kind(m->nested) ? m->nested : NULL;
@@ -347,7 +342,9 @@ static void collect_paddings_and_nested(const struct sf_type *t,
 		if (m->nested) {
 			struct sf_nested_layout *n = &out->nested[out->nnested++];
 			n->member = i;
-			compute_at(m->nested, m->offset, o, &n->layout);
+			/* a pointed-to type has its own offsets, from 0 */
+			compute_at(m->nested, (m->flags & SF_MF_POINTEE) ? 0 : m->offset,
+				   o, &n->layout);
 		}
 		/* pahole notes inner padding only under struct members */
 		if (!is_struct_kind(t))
@@ -424,6 +421,20 @@ void sf_layout_compute(const struct sf_type *t, unsigned cacheline,
 	struct sf_layout_opts o = { .cacheline = cacheline };
 
 	sf_layout_compute_opts(t, &o, out);
+}
+
+bool sf_layout_has_gaps(const struct sf_type *t)
+{
+	struct sf_layout tmp;
+
+	memset(&tmp, 0, sizeof(tmp));
+	if (is_struct_kind(t))
+		walk_struct(t, 0, &tmp);
+	else
+		walk_union(t, 0, &tmp);
+	free(tmp.holes);
+	free(tmp.bit_holes);
+	return tmp.nholes || tmp.padding;
 }
 
 void sf_layout_release(struct sf_layout *l)

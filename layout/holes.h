@@ -38,8 +38,12 @@
  *     like any member.  Members that overlap earlier ones (an empty base at
  *     the offset of the next member) count only the bytes no earlier member
  *     covered, and never make a negative hole (pahole prints 65528).
- *     Virtual bases have no fixed offset: counted in `members`, skipped by
- *     the walk, as pahole does.
+ *     Virtual bases are walked like any member, at the end where the
+ *     model puts them (pahole cannot place them and skips them, taking
+ *     their bytes for padding).
+ *   - A member pointing to an anonymous struct/union (SF_MF_POINTEE) gets
+ *     a nested layout of the pointed-to type, from offset 0, for the text
+ *     renderer; its holes are not this type's.
  *   - Unions: no holes.  `sum_members` is the size of the largest member
  *     and `padding` what the union has beyond it (pahole prints neither).
  */
@@ -138,6 +142,12 @@ void sf_layout_compute_opts(const struct sf_type *t,
 			    const struct sf_layout_opts *o,
 			    struct sf_layout *out);
 void sf_layout_release(struct sf_layout *l);
+
+/*
+ * Whether t has byte holes or trailing padding (bit holes do not count),
+ * as pahole's class__find_holes finds them: the reader's test for packing.
+ */
+bool sf_layout_has_gaps(const struct sf_type *t);
 
 /* The nested layout of member index `member`, or NULL. */
 const struct sf_layout *sf_layout_nested(const struct sf_layout *l,

@@ -19,7 +19,15 @@
  *
  * Anonymous struct/union members keep their inner type in `nested`; their
  * members' offsets are absolute (relative to the outermost type), as pahole
- * prints them.
+ * prints them.  A member that points to an anonymous struct/union
+ * (`struct {...} *parts`) keeps the pointed-to type in `nested` too, flagged
+ * SF_MF_POINTEE: that type is not part of the layout, its offsets start at
+ * 0, and only the text renderer shows it (pahole prints its body inline).
+ * A member whose type is an anonymous enum (or points to one) keeps the
+ * enumerators in `enums`, for the same reason.
+ *
+ * C++ virtual bases sit at the end of the complete object: they are the
+ * last members, at the offset the common (Itanium) layout gives them.
  */
 #ifndef SF_MODEL_H
 #define SF_MODEL_H
@@ -56,6 +64,7 @@ enum sf_member_flag {
 	SF_MF_SIGNED = 1 << 5,       /* integer/enum type is signed */
 	SF_MF_ALIGNED = 1 << 6,      /* DW_AT_alignment on the member or its type */
 	SF_MF_INCOMPLETE = 1 << 7,   /* type only declared: size unknown */
+	SF_MF_POINTEE = 1 << 8,      /* nested/enums describe the pointed-to type */
 };
 
 enum sf_type_flag {
@@ -70,6 +79,19 @@ enum sf_type_flag {
 
 struct sf_type;
 
+/* One enumerator; `value` holds the bits, signed when the member is
+ * SF_MF_SIGNED. */
+struct sf_enumerator {
+	const char *name;
+	uint64_t value;
+};
+
+/* The enumerators of an anonymous enum, in declaration order. */
+struct sf_enum {
+	uint32_t n;
+	const struct sf_enumerator *v;
+};
+
 struct sf_member {
 	const char *name;        /* "" when anonymous */
 	const char *type_name;   /* C spelling before the name: "unsigned char",
@@ -83,6 +105,7 @@ struct sf_member {
 	uint8_t tclass;          /* enum sf_tclass */
 	uint16_t flags;          /* enum sf_member_flag */
 	const struct sf_type *nested; /* anonymous struct/union, else NULL */
+	const struct sf_enum *enums;  /* anonymous enum's enumerators, else NULL */
 };
 
 struct sf_type {
@@ -91,6 +114,9 @@ struct sf_type {
 	uint16_t flags;          /* enum sf_type_flag */
 	uint64_t size;
 	uint32_t align;
+	uint32_t natural_align;  /* what align would be without packed/aligned
+	                          * attributes: the largest of the members' types'
+	                          * own alignments (pahole's natural alignment) */
 	const char *decl_file;   /* "" when unknown */
 	uint32_t decl_line;
 	uint32_t nmembers;

@@ -1155,7 +1155,8 @@ static void shift_member(struct sf_member *m, int64_t delta, struct sf_typeset *
 	} else {
 		m->offset = (uint64_t)((int64_t)m->offset + delta);
 	}
-	if (m->nested)
+	/* a pointed-to type has offsets of its own */
+	if (m->nested && !(m->flags & SF_MF_POINTEE))
 		m->nested = shift_nested(m->nested, delta, arena);
 }
 

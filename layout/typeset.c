@@ -8,11 +8,15 @@
  *   strings: open-addressed table of (hash, char*) slots, load <= 1/2.
  *   types:   sf_type* array in insertion order.
  *   by_hash: open-addressed table of type indexes keyed by definition hash.
- *   by_name: open-addressed table of type indexes keyed by name (the first
- *            type of each name), used for lookup and for variant marking.
+ *   by_name: open-addressed table of type indexes keyed by name and
+ *            namespace (the first type of each), used for lookup and for
+ *            variant marking.  C keeps tags (`struct x`, `union x`) and
+ *            ordinary identifiers (typedef names) apart: `union dtv` and
+ *            `typedef struct {...} dtv` are two names, never variants.
  *   next_named: parallel to types[]: index + 1 of the next type with the
- *            same name (0 at the end), so every definition of a name is
- *            reached without scanning the types in between.
+ *            same name in the same namespace (0 at the end), so every
+ *            definition of a name is reached without scanning the types
+ *            in between.
  *
  * Hash tables store index + 1 so that 0 means an empty slot.  Capacities are
  * powers of two; probing is linear.
@@ -198,6 +202,13 @@ static uint64_t hash_type_into(uint64_t h, const struct sf_type *t, unsigned dep
 		h = hash_u64(h, ((uint64_t)m->align << 32) | m->flags);
 		if (m->nested && depth < 64)
 			h = hash_type_into(h, m->nested, depth + 1);
+		if (m->enums) {
+			h = hash_u64(h, m->enums->n);
+			for (uint32_t k = 0; k < m->enums->n; k++) {
+				h = hash_str(h, m->enums->v[k].name);
+				h = hash_u64(h, m->enums->v[k].value);
+			}
+		}
 	}
 	return h;
 }
@@ -210,6 +221,18 @@ uint64_t sf_type_hash(const struct sf_type *t)
 static int str_eq(const char *a, const char *b)
 {
 	return a == b || strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+static int enums_equal(const struct sf_enum *a, const struct sf_enum *b)
+{
+	if (a == b)
+		return 1;
+	if (!a || !b || a->n != b->n)
+		return 0;
+	for (uint32_t k = 0; k < a->n; k++)
+		if (a->v[k].value != b->v[k].value || !str_eq(a->v[k].name, b->v[k].name))
+			return 0;
+	return 1;
 }
 
 static int type_equal_depth(const struct sf_type *a, const struct sf_type *b,
@@ -231,7 +254,7 @@ static int type_equal_depth(const struct sf_type *a, const struct sf_type *b,
 		    !str_eq(x->type_name, y->type_name) ||
 		    !str_eq(x->type_suffix, y->type_suffix))
 			return 0;
-		if (!x->nested != !y->nested)
+		if (!x->nested != !y->nested || !enums_equal(x->enums, y->enums))
 			return 0;
 		if (x->nested && !type_equal_depth(x->nested, y->nested, depth + 1))
 			return 0;
@@ -259,9 +282,15 @@ static void rehash_types(struct sf_typeset *ts)
 	}
 }
 
-static uint64_t name_hash(const char *name)
+/* The namespace a type's name lives in: 1 for typedef names, 0 for tags. */
+static int name_ns(const struct sf_type *t)
 {
-	return hash_str(HASH_INIT, name);
+	return (t->flags & SF_TF_TYPEDEF) != 0;
+}
+
+static uint64_t name_hash(const char *name, int ns)
+{
+	return hash_u64(hash_str(HASH_INIT, name), (uint64_t)ns);
 }
 
 static void rehash_names(struct sf_typeset *ts)
@@ -273,7 +302,8 @@ static void rehash_names(struct sf_typeset *ts)
 		uint32_t idx = ts->by_name[i];
 		if (!idx)
 			continue;
-		size_t j = name_hash(ts->types[idx - 1]->name) & (ncap - 1);
+		const struct sf_type *t = ts->types[idx - 1];
+		size_t j = name_hash(t->name, name_ns(t)) & (ncap - 1);
 		while (n[j])
 			j = (j + 1) & (ncap - 1);
 		n[j] = idx;
@@ -283,15 +313,17 @@ static void rehash_names(struct sf_typeset *ts)
 	ts->namecap = ncap;
 }
 
-/* Index + 1 of the first type named `name`, or 0. */
-static uint32_t first_named(const struct sf_typeset *ts, const char *name)
+/* Index + 1 of the first type named `name` in namespace ns, or 0. */
+static uint32_t first_named(const struct sf_typeset *ts, const char *name, int ns)
 {
 	if (!ts->namecap)
 		return 0;
-	size_t j = name_hash(name) & (ts->namecap - 1);
-	for (; ts->by_name[j]; j = (j + 1) & (ts->namecap - 1))
-		if (str_eq(ts->types[ts->by_name[j] - 1]->name, name))
+	size_t j = name_hash(name, ns) & (ts->namecap - 1);
+	for (; ts->by_name[j]; j = (j + 1) & (ts->namecap - 1)) {
+		const struct sf_type *t = ts->types[ts->by_name[j] - 1];
+		if (name_ns(t) == ns && str_eq(t->name, name))
 			return ts->by_name[j];
+	}
 	return 0;
 }
 
@@ -299,7 +331,8 @@ static void index_name(struct sf_typeset *ts, uint32_t idx)
 {
 	if ((ts->nnames + 1) * 2 > ts->namecap)
 		rehash_names(ts);
-	size_t j = name_hash(ts->types[idx - 1]->name) & (ts->namecap - 1);
+	const struct sf_type *t = ts->types[idx - 1];
+	size_t j = name_hash(t->name, name_ns(t)) & (ts->namecap - 1);
 	while (ts->by_name[j])
 		j = (j + 1) & (ts->namecap - 1);
 	ts->by_name[j] = idx;
@@ -344,7 +377,7 @@ const struct sf_type *sf_typeset_add(struct sf_typeset *ts, struct sf_type *t)
 
 	/* Anonymous types are never looked up by name nor variants. */
 	if (t->name && t->name[0]) {
-		uint32_t first = first_named(ts, t->name);
+		uint32_t first = first_named(ts, t->name, name_ns(t));
 		if (first) {
 			chain_variant(ts, first, (uint32_t)ts->ntypes);
 		} else {
@@ -387,8 +420,14 @@ const struct sf_type *sf_typeset_get(const struct sf_typeset *ts, size_t i)
 	return ts->types[i];
 }
 
-/* "struct x" -> kind STRUCT, "x"; no prefix -> kind -1. */
-static const char *split_kind(const char *name, int *kind)
+/* Namespaces a looked-up name may be in. */
+enum { NS_TAG = 1, NS_TYPEDEF = 2 };
+
+/*
+ * "struct x" -> kind STRUCT, "x"; "typedef x" -> the typedef namespace
+ * only; no prefix -> kind -1.
+ */
+static const char *split_kind(const char *name, int *kind, int *typedef_only)
 {
 	static const struct {
 		const char *prefix;
@@ -397,15 +436,18 @@ static const char *split_kind(const char *name, int *kind)
 		{ "struct ", SF_KIND_STRUCT },
 		{ "union ", SF_KIND_UNION },
 		{ "class ", SF_KIND_CLASS },
+		{ "typedef ", -1 },
 	};
 
 	while (*name == ' ' || *name == '\t')
 		name++;
 	*kind = -1;
+	*typedef_only = 0;
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
 		size_t n = strlen(prefixes[i].prefix);
 		if (strncmp(name, prefixes[i].prefix, n) == 0) {
 			*kind = prefixes[i].kind;
+			*typedef_only = prefixes[i].kind < 0;
 			name += n;
 			while (*name == ' ')
 				name++;
@@ -423,28 +465,52 @@ static int kind_matches(int want, int have)
 	return want != SF_KIND_UNION && have != SF_KIND_UNION;
 }
 
-size_t sf_typeset_find(const struct sf_typeset *ts, const char *name,
-		       const struct sf_type **out, size_t max)
+/* The types of chain `first` whose kind matches, counted; up to max stored. */
+static size_t collect_chain(const struct sf_typeset *ts, uint32_t first, int kind,
+			    const struct sf_type **out, size_t max, size_t found)
 {
-	int kind;
-	const char *bare = split_kind(name, &kind);
-	size_t n = strlen(bare);
-
-	while (n && (bare[n - 1] == ' ' || bare[n - 1] == '\t'))
-		n--;
-	char *key = sf_xstrndup(bare, n);
-	size_t found = 0;
-	uint32_t first = first_named(ts, key);
-
 	for (uint32_t i = first; i; i = ts->next_named[i - 1]) {
 		const struct sf_type *t = ts->types[i - 1];
-		assert(str_eq(t->name, key));
 		if (!kind_matches(kind, t->kind))
 			continue;
 		if (found < max)
 			out[found] = t;
 		found++;
 	}
+	return found;
+}
+
+size_t sf_typeset_find_ns(const struct sf_typeset *ts, const char *name, int is_typedef,
+			  const struct sf_type **out, size_t max)
+{
+	return collect_chain(ts, first_named(ts, name, is_typedef != 0), -1, out, max, 0);
+}
+
+size_t sf_typeset_find(const struct sf_typeset *ts, const char *name,
+		       const struct sf_type **out, size_t max)
+{
+	int kind, typedef_only;
+	const char *bare = split_kind(name, &kind, &typedef_only);
+	size_t n = strlen(bare);
+
+	while (n && (bare[n - 1] == ' ' || bare[n - 1] == '\t'))
+		n--;
+	char *key = sf_xstrndup(bare, n);
+	/*
+	 * As C reads a name: "union x" is a tag, a bare "x" is the typedef
+	 * name when there is one.  Either falls back on the other namespace
+	 * when its own has nothing, so "x" still finds `struct x` and
+	 * "struct x_t" a `typedef struct {...} x_t`.
+	 */
+	int order[2] = { NS_TAG, NS_TYPEDEF };
+	if (typedef_only)
+		order[0] = NS_TYPEDEF, order[1] = 0;
+	else if (kind < 0)
+		order[0] = NS_TYPEDEF, order[1] = NS_TAG;
+	size_t found = 0;
+	for (int k = 0; k < 2 && !found && order[k]; k++)
+		found = collect_chain(ts, first_named(ts, key, order[k] == NS_TYPEDEF),
+				      kind, out, max, 0);
 	free(key);
 	return found;
 }

@@ -8,11 +8,15 @@
  *
  *   types[]  : sf_type* in insertion order
  *   by_hash  : open-addressed table, definition hash -> index in types[]
- *   by_name  : open-addressed table, name -> index of first type so named
+ *   by_name  : open-addressed table, (name, namespace) -> index of the
+ *              first type so named
  *
  * Adding a type that is identical (same name, kind, size and members) to
  * one already present returns the one present; adding a different
  * definition under a known name keeps both and flags both SF_TF_VARIANT.
+ * Names are C's: tags (`struct x`, `union x`, `class x`) and typedef names
+ * (`typedef struct {...} x`, SF_TF_TYPEDEF) are separate namespaces, so a
+ * tag and a typedef spelled alike are two names, never variants.
  * Memory is therefore proportional to unique types, not to inputs.
  *
  * A typeset is not thread-safe; readers on several threads each fill their
@@ -55,11 +59,19 @@ const struct sf_type *sf_typeset_get(const struct sf_typeset *ts, size_t i);
 
 /*
  * Types named `name`: "st_table", "struct st_table", "union u",
- * "class ns::C".  A kind prefix must match the kind.  Returns how many
- * were found and stores up to max of them in out[].
+ * "class ns::C", "typedef dtv".  A kind prefix must match the kind and
+ * looks among tags; a bare name means the typedef name when there is one
+ * (as in C), else the tag; "typedef NAME" only typedef names.  Either
+ * falls back on the other namespace when its own has no match.  Returns
+ * how many were found and stores up to max of them in out[].
  */
 size_t sf_typeset_find(const struct sf_typeset *ts, const char *name,
 		       const struct sf_type **out, size_t max);
+
+/* Every type named exactly `name` in one namespace (typedef names when
+ * is_typedef, else tags), any kind: the lookup deduplication needs. */
+size_t sf_typeset_find_ns(const struct sf_typeset *ts, const char *name, int is_typedef,
+			  const struct sf_type **out, size_t max);
 
 /* Bytes held by the arena (for benchmarks and memory tests). */
 size_t sf_typeset_bytes(const struct sf_typeset *ts);

@@ -364,7 +364,9 @@ static void add_gaps(struct map *mp, const struct sf_type *t,
 		return;
 	for (uint32_t i = 0; i < l->nnested; i++) {
 		uint32_t mi = l->nested[i].member;
-		if (mi >= t->nmembers || !t->members[mi].nested)
+		/* what a member points to is not in this picture */
+		if (mi >= t->nmembers || !t->members[mi].nested ||
+		    (t->members[mi].flags & SF_MF_POINTEE))
 			continue;
 		add_gaps(mp, t->members[mi].nested, &l->nested[i].layout, depth + 1,
 			 depth ? top : mi);
@@ -899,7 +901,8 @@ static void table_rows(struct strbuf *sb, const struct map *mp, const struct sf_
 			sb_adds(sb, "</td><td>");
 			add_type_spelling(sb, m);
 			sb_adds(sb, "</td></tr>");
-			const struct sf_layout *nl = m->nested ? sf_layout_nested(l, r->idx) : NULL;
+			const struct sf_layout *nl = m->nested && !(m->flags & SF_MF_POINTEE)
+				? sf_layout_nested(l, r->idx) : NULL;
 			if (nl && depth < 8)
 				table_rows(sb, mp, m->nested, nl, depth + 1);
 			break;

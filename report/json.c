@@ -7,7 +7,11 @@
  * origin, flags as booleans, members) and the layout (holes, bit_holes,
  * padding, bit_padding, sums, cachelines).  A member whose type is an
  * anonymous struct/union carries that type as "nested", a type object of
- * the same shape (its holes computed in the nested layout).  Every number
+ * the same shape (its holes computed in the nested layout); one that
+ * points to an anonymous struct/union carries it as "points_to" (offsets
+ * from 0, not part of this layout), and one whose type is (or points to)
+ * an anonymous enum its "enumerators", [{"name":..., "value":...}], the
+ * values signed when the member is.  Every number
  * is an integer; every string goes through sb_add_json_str(), so the
  * output is valid JSON whatever bytes the names hold.
  */
@@ -105,9 +109,25 @@ static void member_object(struct strbuf *sb, const struct sf_type *t,
 	if (m->nested) {
 		const struct sf_layout *nl = sf_layout_nested(l, i);
 		assert(nl);
-		key(sb, "nested");
+		key(sb, (m->flags & SF_MF_POINTEE) ? "points_to" : "nested");
 		type_object(sb, m->nested, nl);
 		sb_addch(sb, ',');
+	}
+	if (m->enums) {
+		key(sb, "enumerators");
+		sb_addch(sb, '[');
+		for (uint32_t k = 0; k < m->enums->n; k++) {
+			const struct sf_enumerator *e = &m->enums->v[k];
+			sb_addch(sb, '{');
+			str_field(sb, "name", e->name);
+			key(sb, "value");
+			if (m->flags & SF_MF_SIGNED)
+				sb_addf(sb, "%" PRId64, (int64_t)e->value);
+			else
+				sb_addf(sb, "%" PRIu64, e->value);
+			sb_adds(sb, k + 1 < m->enums->n ? "}," : "}");
+		}
+		sb_adds(sb, "],");
 	}
 	close_with(sb, '}');
 }

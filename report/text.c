@@ -574,16 +574,27 @@ static void render_nested_member(struct render *r, const struct sf_member *m,
 	const struct sf_type *nt = m->nested;
 	const char *name = m->name && m->name[0] ? m->name : NULL;
 	const char *dims = m->type_suffix ? m->type_suffix : "";
+	bool pointee = m->flags & SF_MF_POINTEE;
+	struct strbuf ptr = STRBUF_INIT;
+	const char *after = name;  /* what follows the closing brace */
+	/* pahole prints a pointed-to anonymous type as "} * name", one more
+	 * step in from its member's type column (and its own offsets) */
+	int its = ts - (pointee ? 2 * NESTED_SHIFT : NESTED_SHIFT);
 
+	if (pointee) {
+		sb_addf(&ptr, "* %s", name ? name : "");
+		after = ptr.buf;
+	}
 	if (nt->kind == SF_KIND_UNION)
-		render_union(r, nt, nl, indent, ts - NESTED_SHIFT, name);
+		render_union(r, nt, nl, indent, its, after);
 	else
-		render_struct(r, nt, nl, indent, ts - NESTED_SHIFT, name, false);
+		render_struct(r, nt, nl, indent, its, after, false);
+	sb_release(&ptr);
 	pahole_dims(r->out, dims, flex_ok);
 	if (m->flags & SF_MF_ALIGNED)
 		sb_addf(r->out, " __attribute__((__aligned__(%u)))", m->align);
 	sb_addch(r->out, ';');
-	if (*dims) {
+	if (*dims || pointee) {
 		sb_addf(r->out, " /* %5" PRIu64 " %5" PRIu64 " */", m->offset,
 			m->size);
 		return;
@@ -600,6 +611,74 @@ static void render_nested_member(struct render *r, const struct sf_member *m,
 		ts + r->name_spacing - slen - 3, " ", m->offset, m->size);
 }
 
+/* The offset comment ending a member line, after `spacing` blanks (one
+ * at least, as pahole's "%*s" of " "). */
+static void offset_comment(struct strbuf *sb, const struct sf_member *m, int spacing)
+{
+	sb_addf(sb, "%*s/* %5" PRIu64, spacing > 0 ? spacing : 0, " ", m->offset);
+	if (sf_member_is_bitfield(m))
+		sb_addf(sb, ":%2u %2" PRIu64 " */", m->bit_offset, m->size);
+	else
+		sb_addf(sb, " %5" PRIu64 " */", m->size);
+}
+
+/*
+ * A member whose type is an anonymous enum, or points to one: pahole's
+ * enumeration__fprintf prints the enumerators, names padded to the
+ * longest, then "} name;".  A direct enum's comment column is that of a
+ * nested type (the name's length counts, not the attributes); behind a
+ * pointer or an array it is whatever is left after all that was printed.
+ */
+static void render_enum_member(struct render *r, const struct sf_member *m,
+			       int indent, int ts, bool flex_ok)
+{
+	struct strbuf *sb = r->out;
+	const struct sf_enum *e = m->enums;
+	const char *name = m->name ? m->name : "";
+	const char *dims = m->type_suffix ? m->type_suffix : "";
+	bool direct = !(m->flags & SF_MF_POINTEE) && !*dims;
+	size_t p0 = sb->len;
+	int width = 0;
+
+	for (uint32_t k = 0; k < e->n; k++) {
+		int len = (int)strlen(e->v[k].name);
+		if (len > width)
+			width = len;
+	}
+	sb_adds(sb, "enum {\n");
+	for (uint32_t k = 0; k < e->n; k++) {
+		add_tabs(sb, indent + 1);
+		sb_addf(sb, "%-*s = ", width, e->v[k].name);
+		if (m->flags & SF_MF_SIGNED)
+			sb_addf(sb, "%" PRId64 ",\n", (int64_t)e->v[k].value);
+		else
+			sb_addf(sb, "%" PRIu64 ",\n", e->v[k].value);
+	}
+	add_tabs(sb, indent);
+	sb_addch(sb, '}');
+	/* pahole marks an enum that is not int-sized so */
+	if (direct && m->size != 4)
+		sb_adds(sb, " __attribute__((__packed__))");
+	sb_addf(sb, " %s%s", (m->flags & SF_MF_POINTEE) ? "* " : "", name);
+	pahole_dims(sb, dims, flex_ok);
+	if (sf_member_is_bitfield(m))
+		sb_addf(sb, ":%u", m->bit_size);
+	if (m->flags & SF_MF_ALIGNED)
+		sb_addf(sb, " __attribute__((__aligned__(%u)))", m->align);
+	sb_addch(sb, ';');
+
+	int spacing;
+	if (direct) {
+		int slen = (int)strlen(name);
+		if (m->flags & SF_MF_ALIGNED)
+			slen += attr_len_aligned(m->align);
+		spacing = ts + r->name_spacing - slen - 3;
+	} else {
+		spacing = ts + r->name_spacing - (int)(sb->len - p0);
+	}
+	offset_comment(sb, m, spacing);
+}
+
 /* One member line (pahole's class_member__fprintf), no newline. */
 static void render_member(struct render *r, const struct sf_type *t,
 			  const struct sf_layout *l, uint32_t i, int indent,
@@ -609,14 +688,16 @@ static void render_member(struct render *r, const struct sf_type *t,
 	struct strbuf *sb = r->out;
 	bool base = m->flags & (SF_MF_BASE | SF_MF_VIRTUAL_BASE);
 
-	/* a virtual base has no offset of its own to announce */
-	if (!(m->flags & SF_MF_VIRTUAL_BASE))
-		cacheline_boundary(r, m->offset, indent);
+	cacheline_boundary(r, m->offset, indent);
 	if (m->nested) {
 		const struct sf_layout *nl = sf_layout_nested(l, i);
 		assert(nl);
 		render_nested_member(r, m, nl, indent, ts,
 				     flex_ok && !union_member);
+		return;
+	}
+	if (m->enums) {
+		render_enum_member(r, m, indent, ts, flex_ok && !union_member);
 		return;
 	}
 
@@ -636,12 +717,7 @@ static void render_member(struct render *r, const struct sf_type *t,
 		sb_adds(sb, " */");
 		spacing -= 3;
 	}
-	sb_addf(sb, "%*s/* %5" PRIu64, spacing > 0 ? spacing : 0, " ",
-		m->offset);
-	if (sf_member_is_bitfield(m))
-		sb_addf(sb, ":%2u %2" PRIu64 " */", m->bit_offset, m->size);
-	else
-		sb_addf(sb, " %5" PRIu64 " */", m->size);
+	offset_comment(sb, m, spacing);
 }
 
 /* pahole's blank-line discipline: one blank line before a comment run. */

@@ -117,6 +117,15 @@ static void check_cxx(const struct sf_typeset *ts, const char *what)
 	assert_int_equal(m->offset, 16);
 	assert_int_equal(m->size, 16);
 	assert_int_equal(td_member(t, "v")->offset, 8);
+	/* the last member, where the complete object has it: its bytes are
+	 * the Shape subobject's, not padding; the waste is the 7 bytes after v */
+	assert_ptr_equal(m, &t->members[t->nmembers - 1]);
+	sf_layout_compute(t, 64, &l);
+	assert_int_equal(l.nholes, 1);
+	assert_int_equal(l.holes[0].offset, 9);
+	assert_int_equal(l.holes[0].size, 7);
+	assert_int_equal(l.padding, 0);
+	sf_layout_release(&l);
 
 	/* templates as the compiler names them ("short int" or "short") */
 	t = td_type_prefix(ts, "geo::Buf<short");

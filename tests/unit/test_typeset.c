@@ -1,0 +1,169 @@
+/*
+ * test_typeset.c - layout/typeset.c on hand-built models: deduplication,
+ * variants, and names read the way C reads them.
+ *
+ * C keeps tags (`struct x`, `union x`) apart from ordinary identifiers
+ * (typedef names): glibc has both `union dtv` and `typedef struct {...}
+ * dtv`.  Those are two names, never two definitions of one (variants), and
+ * a lookup picks the one the spelling means.  No DWARF is read.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "layout/typeset.h"
+
+/* A one-member type allocated in ts (members live in its arena). */
+static struct sf_type *mk(struct sf_typeset *ts, const char *name, enum sf_kind kind,
+			  uint64_t size, uint16_t flags)
+{
+	struct sf_type *t = sf_typeset_alloc(ts, sizeof(*t));
+	struct sf_member *m = sf_typeset_alloc(ts, sizeof(*m));
+
+	m->name = sf_typeset_intern(ts, "x");
+	m->type_name = sf_typeset_intern(ts, "long");
+	m->type_suffix = sf_typeset_intern(ts, "");
+	m->size = size;
+	m->align = 8;
+	m->tclass = SF_T_INT;
+	t->name = sf_typeset_intern(ts, name);
+	t->kind = (uint8_t)kind;
+	t->flags = flags;
+	t->size = size;
+	t->align = 8;
+	t->decl_file = "";
+	t->origin = "t.o";
+	t->nmembers = 1;
+	t->members = m;
+	t->addr_size = 8;
+	return t;
+}
+
+static void test_tag_and_typedef_are_two_names(void **state)
+{
+	struct sf_typeset *ts = sf_typeset_new();
+	const struct sf_type *found[4];
+
+	(void)state;
+	/* union dtv { long c; void *p; }; typedef struct { union dtv d[2]; } dtv; */
+	const struct sf_type *u = sf_typeset_add(ts, mk(ts, "dtv", SF_KIND_UNION, 8, 0));
+	const struct sf_type *td = sf_typeset_add(ts, mk(ts, "dtv", SF_KIND_STRUCT, 16,
+							 SF_TF_TYPEDEF));
+	assert_ptr_not_equal(u, td);
+	assert_int_equal(sf_typeset_count(ts), 2);
+	assert_false(u->flags & SF_TF_VARIANT);
+	assert_false(td->flags & SF_TF_VARIANT);
+
+	/* the tag when the spelling says so */
+	assert_int_equal(sf_typeset_find(ts, "union dtv", found, 4), 1);
+	assert_ptr_equal(found[0], u);
+	/* a bare name is the typedef name, as in C */
+	assert_int_equal(sf_typeset_find(ts, "dtv", found, 4), 1);
+	assert_ptr_equal(found[0], td);
+	assert_int_equal(sf_typeset_find(ts, "typedef dtv", found, 4), 1);
+	assert_ptr_equal(found[0], td);
+	/* no tag `struct dtv`: the typedef'd struct is what that can mean */
+	assert_int_equal(sf_typeset_find(ts, "struct dtv", found, 4), 1);
+	assert_ptr_equal(found[0], td);
+	assert_int_equal(sf_typeset_find_ns(ts, "dtv", 0, found, 4), 1);
+	assert_ptr_equal(found[0], u);
+	assert_int_equal(sf_typeset_find_ns(ts, "dtv", 1, found, 4), 1);
+	assert_ptr_equal(found[0], td);
+	sf_typeset_free(ts);
+}
+
+static void test_variants_within_a_namespace(void **state)
+{
+	struct sf_typeset *ts = sf_typeset_new();
+	const struct sf_type *found[4];
+
+	(void)state;
+	/* two struct tags `conf` that differ: variants; a bare name with no
+	 * typedef of that name finds the tags */
+	const struct sf_type *a = sf_typeset_add(ts, mk(ts, "conf", SF_KIND_STRUCT, 8, 0));
+	const struct sf_type *b = sf_typeset_add(ts, mk(ts, "conf", SF_KIND_STRUCT, 16, 0));
+	assert_true(a->flags & SF_TF_VARIANT);
+	assert_true(b->flags & SF_TF_VARIANT);
+	assert_int_equal(sf_typeset_find(ts, "conf", found, 4), 2);
+	assert_int_equal(sf_typeset_find(ts, "struct conf", found, 4), 2);
+	assert_int_equal(sf_typeset_find(ts, "union conf", found, 4), 0);
+	assert_int_equal(sf_typeset_find(ts, "typedef conf", found, 4), 0);
+
+	/* an identical definition is the one already there */
+	assert_ptr_equal(sf_typeset_add(ts, mk(ts, "conf", SF_KIND_STRUCT, 8, 0)), a);
+
+	/* two typedef names `conf` that differ: variants of each other,
+	 * and nothing to do with the tags */
+	const struct sf_type *c = sf_typeset_add(ts, mk(ts, "conf", SF_KIND_STRUCT, 24,
+							SF_TF_TYPEDEF));
+	assert_false(c->flags & SF_TF_VARIANT);
+	const struct sf_type *d = sf_typeset_add(ts, mk(ts, "conf", SF_KIND_STRUCT, 32,
+							SF_TF_TYPEDEF));
+	assert_true(c->flags & SF_TF_VARIANT);
+	assert_true(d->flags & SF_TF_VARIANT);
+	assert_int_equal(sf_typeset_find(ts, "conf", found, 4), 2);
+	assert_true(found[0]->flags & SF_TF_TYPEDEF);
+	assert_true(found[1]->flags & SF_TF_TYPEDEF);
+	assert_int_equal(sf_typeset_find(ts, "struct conf", found, 4), 2);
+	assert_false(found[0]->flags & SF_TF_TYPEDEF);
+	assert_int_equal(sf_typeset_count(ts), 4);
+	sf_typeset_free(ts);
+}
+
+/* Absorbing keeps the namespaces apart too (readers on several threads). */
+static void test_absorb_keeps_namespaces(void **state)
+{
+	struct sf_typeset *dst = sf_typeset_new(), *src = sf_typeset_new();
+	const struct sf_type *found[4];
+
+	(void)state;
+	sf_typeset_add(dst, mk(dst, "dtv", SF_KIND_UNION, 8, 0));
+	sf_typeset_add(src, mk(src, "dtv", SF_KIND_STRUCT, 16, SF_TF_TYPEDEF));
+	sf_typeset_absorb(dst, src);
+	assert_int_equal(sf_typeset_count(dst), 2);
+	for (size_t i = 0; i < 2; i++)
+		assert_false(sf_typeset_get(dst, i)->flags & SF_TF_VARIANT);
+	assert_int_equal(sf_typeset_find(dst, "union dtv", found, 4), 1);
+	assert_int_equal(found[0]->kind, SF_KIND_UNION);
+	sf_typeset_free(dst);
+}
+
+/* Enumerators are part of a definition: different values, different types. */
+static void test_enumerators_in_identity(void **state)
+{
+	struct sf_typeset *ts = sf_typeset_new();
+	static const struct sf_enumerator v1[] = { { "A", 0 }, { "B", 1 } };
+	static const struct sf_enumerator v2[] = { { "A", 0 }, { "B", 2 } };
+	static const struct sf_enum e1 = { 2, v1 }, e1b = { 2, v1 }, e2 = { 2, v2 };
+
+	(void)state;
+	struct sf_type *a = mk(ts, "with_enum", SF_KIND_STRUCT, 8, 0);
+	struct sf_type *b = mk(ts, "with_enum", SF_KIND_STRUCT, 8, 0);
+	struct sf_type *c = mk(ts, "with_enum", SF_KIND_STRUCT, 8, 0);
+	a->members[0].enums = &e1;
+	b->members[0].enums = &e1b;
+	c->members[0].enums = &e2;
+	assert_true(sf_type_equal(a, b));
+	assert_int_equal(sf_type_hash(a), sf_type_hash(b));
+	assert_false(sf_type_equal(a, c));
+	assert_ptr_equal(sf_typeset_add(ts, a), a);
+	assert_ptr_equal(sf_typeset_add(ts, b), a);
+	assert_ptr_equal(sf_typeset_add(ts, c), c);
+	assert_true(a->flags & SF_TF_VARIANT);
+	sf_typeset_free(ts);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tag_and_typedef_are_two_names),
+		cmocka_unit_test(test_variants_within_a_namespace),
+		cmocka_unit_test(test_absorb_keeps_namespaces),
+		cmocka_unit_test(test_enumerators_in_identity),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
