@@ -161,6 +161,9 @@ enum {
 	TI_ALT = 1u << 13,      /* lives in a dwz alternate file */
 	TI_PACKED = 1u << 14,   /* packed: a container has it where only a
 	                         * packed type can be (see mark_packed) */
+	TI_UNSIZED = 1u << 15,  /* rests on a type that could not be resolved
+	                         * (a loop, a bad reference, the depth limit):
+	                         * its size is unknown, not 0 */
 };
 
 struct uh;
@@ -672,7 +675,10 @@ static void inherit(struct tinfo *ti, const struct tinfo *t)
 	ti->align_attr = t->align_attr;
 	ti->tclass = t->tclass;
 	ti->agg = t->agg;
-	ti->flags |= t->flags & (TI_SIGNED | TI_ALIGNED | TI_DECL | TI_FLEX | TI_ALT);
+	ti->flags |= t->flags & (TI_SIGNED | TI_ALIGNED | TI_DECL | TI_FLEX | TI_ALT |
+				 TI_UNSIZED);
+	if (t == &bad_ti)
+		ti->flags |= TI_UNSIZED;
 }
 
 static void base_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
@@ -1240,7 +1246,7 @@ static void set_type_of_member(struct sf_reader *r, struct sf_member *m, struct 
 		m->align = 1;
 		return;
 	}
-	if (mt == &bad_ti || (mt->flags & TI_ALT)) {
+	if (mt == &bad_ti || (mt->flags & (TI_ALT | TI_UNSIZED))) {
 		m->flags |= SF_MF_INCOMPLETE;
 		m->align = 1;
 		return;
