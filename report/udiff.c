@@ -136,8 +136,9 @@ static void edit_script(const struct lines *a, const struct lines *b,
 		suf++;
 	for (size_t i = 0; i < pre; i++)
 		push_op(s, ' ', i, i);
-	lcs_script(a->v + pre, a->n - pre - suf, b->v + pre, b->n - pre - suf,
-		   pre, pre, s);
+	/* an empty text has no line array: no arithmetic on NULL */
+	lcs_script(a->v ? a->v + pre : NULL, a->n - pre - suf,
+		   b->v ? b->v + pre : NULL, b->n - pre - suf, pre, pre, s);
 	for (size_t k = 0; k < suf; k++)
 		push_op(s, ' ', a->n - suf + k, b->n - suf + k);
 }
