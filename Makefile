@@ -113,6 +113,7 @@ bench: structfit
 #   make asan      build-asan/structfit and the unit tests under ASan+UBSan,
 #                  then the unit tests and the whole e2e suite on them
 #   make valgrind  e2e scripts $(VALGRIND_E2E) with ./structfit under valgrind
+#                  (both run the e2e scripts on E2E_JOBS=2 cores)
 #   make fuzz      each libFuzzer target for FUZZ_SECONDS (default 60) s
 #
 # A sanitizer report or a valgrind error fails the target even when the test
@@ -127,7 +128,7 @@ ASAN_CC     ?= clang
 # structfit's own clean exit 2 (lib/xalloc.c), not an ASan report
 SAN_ENV     := ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:allocator_may_return_null=1:log_path=$(CURDIR)/$(ASAN_BUILD)/reports/asan \
 	UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1:log_path=$(CURDIR)/$(ASAN_BUILD)/reports/ubsan
-VALGRIND_E2E ?= show holes check hostile readonly
+VALGRIND_E2E ?= show holes check hostile
 
 .PHONY: asan valgrind fuzz
 
@@ -142,7 +143,7 @@ asan:
 	@rm -rf $(ASAN_BUILD)/reports && mkdir -p $(ASAN_BUILD)/reports
 	@st=0; \
 	$(SAN_ENV) sh tests/run-unit.sh $(patsubst $(BUILD)/%,$(ASAN_BUILD)/%,$(UNIT_BIN)) || st=1; \
-	$(SAN_ENV) STRUCTFIT=$(CURDIR)/$(ASAN_BUILD)/structfit sh tests/run-e2e.sh || st=1; \
+	$(SAN_ENV) STRUCTFIT=$(CURDIR)/$(ASAN_BUILD)/structfit sh tests/run-e2e-parallel.sh || st=1; \
 	if [ -n "$$(ls $(ASAN_BUILD)/reports)" ]; then \
 		echo "asan: sanitizer reports:"; head -n 40 $(ASAN_BUILD)/reports/*; st=1; \
 	fi; \
@@ -154,7 +155,7 @@ valgrind: structfit
 	@st=0; \
 	SF_VALGRIND_LOGS=$(CURDIR)/build-valgrind SF_VALGRIND_BIN=$(CURDIR)/structfit \
 	STRUCTFIT=$(CURDIR)/tests/valgrind-structfit.sh E2E_TIMEOUT=900 HOSTILE_SLOW=1 \
-		sh tests/run-e2e.sh $(VALGRIND_E2E) || st=1; \
+		sh tests/run-e2e-parallel.sh $(VALGRIND_E2E) || st=1; \
 	bad=$$(find build-valgrind -name '*.log' -size +0); \
 	n=$$(ls build-valgrind | wc -l); \
 	if [ -n "$$bad" ]; then \
