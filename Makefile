@@ -110,7 +110,8 @@ bench: structfit
 
 # ---- hardening: sanitizers, valgrind, fuzzing --------------------------
 #
-#   make asan      build-asan/structfit and the unit tests under ASan+UBSan,
+#   make asan      build-asan/structfit and the unit tests under ASan+UBSan
+#                  (hostile inputs get 120 s, not 20: a sanitizer build is slower),
 #                  then the unit tests and the whole e2e suite on them
 #   make valgrind  e2e scripts $(VALGRIND_E2E) with ./structfit under valgrind
 #                  (both run the e2e scripts on E2E_JOBS=2 cores)
@@ -143,7 +144,7 @@ asan:
 	@rm -rf $(ASAN_BUILD)/reports && mkdir -p $(ASAN_BUILD)/reports
 	@st=0; \
 	$(SAN_ENV) sh tests/run-unit.sh $(patsubst $(BUILD)/%,$(ASAN_BUILD)/%,$(UNIT_BIN)) || st=1; \
-	$(SAN_ENV) STRUCTFIT=$(CURDIR)/$(ASAN_BUILD)/structfit sh tests/run-e2e-parallel.sh || st=1; \
+	$(SAN_ENV) HOSTILE_TIMEOUT=120 STRUCTFIT=$(CURDIR)/$(ASAN_BUILD)/structfit sh tests/run-e2e-parallel.sh || st=1; \
 	if [ -n "$$(ls $(ASAN_BUILD)/reports)" ]; then \
 		echo "asan: sanitizer reports:"; head -n 40 $(ASAN_BUILD)/reports/*; st=1; \
 	fi; \
