@@ -15,11 +15,16 @@
 #
 #   HOSTILE_SLOW=1   (make valgrind) longer timeout, fewer commands per
 #                    input, the million-member inputs skipped
+#   HOSTILE_SANITIZED=1  (make asan) 120 s timeout (ASan is 3-5 times
+#                    slower; a quadratic walk over a million members still
+#                    takes hours), the million-member inputs checked once
 . "$(dirname "$0")/lib.sh"
 
 HD=$TD/hostile
 if [ -n "${HOSTILE_SLOW:-}" ]; then
 	E2E_TIMEOUT=${HOSTILE_TIMEOUT:-900}
+elif [ -n "${HOSTILE_SANITIZED:-}" ]; then
+	E2E_TIMEOUT=${HOSTILE_TIMEOUT:-120}
 else
 	E2E_TIMEOUT=${HOSTILE_TIMEOUT:-20}
 fi
@@ -330,6 +335,7 @@ million() {
 	printf '%s\n' "$rule" >"$T/m.budget"
 	sf check --budget "$T/m.budget" "$T/m.o"
 	assert_eq "$RC" 0 "check exit status ($(head -c 300 "$T/out" "$T/err" | tr '\n' ' '))"
+	[ -z "${HOSTILE_SANITIZED:-}" ] || return 0
 	sf holes --min-waste 0 --format json "$T/m.o"
 	assert_eq "$RC" 0 "holes exit status"
 	sf show "$T/m.o"
