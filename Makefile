@@ -95,15 +95,16 @@ run: deps
 unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)
 
+# The scripts on both cores (tests/run-e2e.sh runs them one by one).
 e2e: structfit
-	@sh tests/run-e2e.sh
+	@sh tests/run-e2e-parallel.sh
 
 test: deps-test
 	@$(MAKE) --no-print-directory structfit unit
 	@$(MAKE) --no-print-directory e2e
 	@$(MAKE) --no-print-directory asan
 	@$(MAKE) --no-print-directory valgrind
-	@$(MAKE) --no-print-directory fuzz
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$${FUZZ_SECONDS:-30}
 
 bench: structfit
 	@sh tests/bench.sh
