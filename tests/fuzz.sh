@@ -48,7 +48,6 @@ mkdir -p $B/crash
 ELF_LIBS=$(pkg-config --libs libelf 2>/dev/null || echo -lelf)
 ntargets=0
 nfailed=0
-summary=""
 for t in $targets; do
 	ntargets=$((ntargets + 1))
 	src=fuzz/fuzz_$t.c
@@ -88,8 +87,6 @@ for t in $targets; do
 		echo "fuzz: reproduce with: $bin $B/crash/$t-*" >&2
 	fi
 	echo "  $line"
-	summary="$summary
-  $line"
 done
-echo "fuzz: $ntargets targets, $nfailed failed$summary" | head -n 1
+echo "fuzz: $ntargets targets, $nfailed failed"
 [ "$nfailed" = 0 ]
