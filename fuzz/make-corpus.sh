@@ -5,8 +5,9 @@
 #
 # DIR/reader: small objects compiled from testdata/ now (gcc and clang,
 #   DWARF 4 and 5, x86_64/i386/aarch64/arm relocatable objects, type units,
-#   compressed debug sections, an executable, an archive, a stripped object)
-#   plus the regression inputs of testdata/regress/*.b64 (decoded).
+#   compressed debug sections, an executable, an archive, a stripped object),
+#   the hostile DWARF of testdata/hostile assembled, and the regression
+#   inputs of testdata/regress/*.b64 (decoded).
 # DIR/budget: budget files: every rule form of layout/budget.h, and the
 #   budget regression inputs of testdata/regress/*.budget.b64.
 #
@@ -61,6 +62,23 @@ if gcc -gdwarf-4 -c -o "$tmp/a.o" testdata/e2e/dup_a.c 2>/dev/null &&
 	objcopy --strip-debug "$tmp/a.o" "$out/reader/stripped.o" 2>/dev/null
 	n=$((n + 2))
 fi
+# hostile DWARF (testdata/hostile, as tests/e2e/hostile.sh assembles it):
+# starting points no compiler gives; the .S files once per CASE
+for f in testdata/hostile/*.s testdata/hostile/*.S; do
+	[ -f "$f" ] || continue
+	b=$(basename "$f")
+	case $b in
+	*.S) cases="1 2 3 4 5 6 7 8 9" ;;
+	*) cases=0 ;;
+	esac
+	for c in $cases; do
+		o="$tmp/hostile-${b%.*}-$c.o"
+		gcc -c -Wa,-Itestdata/hostile -DCASE="$c" -o "$o" "$f" 2>/dev/null || continue
+		# the 10,000-deep ones are too big to mutate usefully
+		[ "$(wc -c <"$o")" -le 32768 ] || continue
+		cp "$o" "$out/reader/" && n=$((n + 1))
+	done
+done
 # the regression inputs (tests/e2e/hostile.sh runs them through structfit)
 for f in testdata/regress/*.b64; do
 	[ -f "$f" ] || continue
