@@ -821,7 +821,10 @@ static void force_padding(struct render *r, const struct sf_type *t,
 	sb_addch(r->out, '\n');
 	add_tabs(r->out, indent);
 	sb_adds(r->out, "/* Force padding: */\n");
-	for (uint64_t added = 0; added < l->padding; added += lm->size) {
+	/* counted in lines: `added += size` wrapped past 2^64 for ever when a
+	 * corrupt 2^63-byte member left 2^64 - 9 bytes of padding */
+	uint64_t lines = l->padding / lm->size + (l->padding % lm->size != 0);
+	for (uint64_t k = 0; k < lines; k++) {
 		struct sf_member plain = *lm;
 		plain.bit_size = 0;
 		add_tabs(r->out, indent);
