@@ -42,6 +42,7 @@
 #include "reader.h"
 
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -190,6 +191,7 @@ struct tinfo {
 	struct xtype *model;
 	const char *qname;      /* aggregates, enums, typedefs: bare name */
 	const char *keyword;    /* aggregates: "struct", "union", "class" */
+	uint64_t rust_elem_size; /* arrays: the element's size (Rust spelling) */
 	struct uh *unit;
 };
 
@@ -798,7 +800,10 @@ static void aggregate_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 		ti->flags |= TI_ANON, ti->anon = ti;
 	if (d->has & SF_A_ALIGNMENT) {
 		ti->align_attr = (uint32_t)d->alignment;
-		ti->flags |= TI_ALIGNED;
+		/* rustc states every type's alignment: only one beyond the
+		 * natural alignment was asked for (layout() decides) */
+		if (uh->cx.lang != DW_LANG_Rust)
+			ti->flags |= TI_ALIGNED;
 	}
 }
 
@@ -890,6 +895,7 @@ static void array_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 		sb_adds(&dims, "[]");
 	ti->left = e->left;
 	ti->right = icat(r, dims.buf, e->right, "");
+	ti->rust_elem_size = e->size;
 	sb_release(&dims);
 	ti->flags |= TI_ARRAY | (e->flags & (TI_SIGNED | TI_ALIGNED | TI_DECL | TI_ALT));
 	ti->tclass = SF_T_ARRAY;
@@ -1030,6 +1036,38 @@ static void fill_ti(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 	}
 }
 
+/*
+ * Rust spells types its own way, and rustc names most of them in the
+ * DWARF: "*const u8", "&yjit::Block", "[u8; 4]", a struct by its path
+ * with no keyword ("core::option::Option<yjit::CodePtr>").
+ */
+static void rust_spelling(struct sf_reader *r, struct tinfo *ti, const struct sf_die *d)
+{
+	char n[24];
+
+	switch (d->tag) {
+	case DW_TAG_pointer_type: case DW_TAG_reference_type:
+		if (d->name) {
+			ti->left = isec(r, d->name);
+			ti->right = isec(r, "");
+		}
+		break;
+	case DW_TAG_structure_type: case DW_TAG_union_type: case DW_TAG_class_type:
+	case DW_TAG_enumeration_type:
+		if (*ti->qname)
+			ti->left = ti->qname;
+		break;
+	case DW_TAG_array_type:
+		if (ti->flags & TI_FLEX)
+			break;
+		snprintf(n, sizeof(n), "%llu", (unsigned long long)(ti->size / (ti->rust_elem_size ? ti->rust_elem_size : 1)));
+		ti->left = icat(r, "[", ti->left, icat(r, "; ", n, "]"));
+		ti->right = isec(r, "");
+		ti->flags &= ~TI_ARRAY;
+		break;
+	}
+}
+
 static struct tinfo *resolve(struct sf_reader *r, struct uh *uh, uint64_t off, unsigned depth)
 {
 	struct tinfo *ti = cache_get(r, key_of(uh, off));
@@ -1057,6 +1095,8 @@ static struct tinfo *resolve(struct sf_reader *r, struct uh *uh, uint64_t off, u
 	ti = new_ti(r, uh, off);
 	ti->flags |= TI_BUSY;
 	fill_ti(r, uh, ti, &d, depth);
+	if (uh->cx.lang == DW_LANG_Rust)
+		rust_spelling(r, ti, &d);
 	ti->flags &= ~TI_BUSY;
 	return ti;
 }
@@ -1236,10 +1276,12 @@ static void set_type_of_member(struct sf_reader *r, struct sf_member *m, struct 
 	m->tclass = mt->tclass;
 	if (mt->flags & TI_SIGNED)
 		m->flags |= SF_MF_SIGNED;
-	if (mt->flags & TI_ALIGNED)
-		m->flags |= SF_MF_ALIGNED;
 	m->type_name = mt->left;
 	m->type_suffix = mt->right;
+	if (!(mt->flags & (TI_DECL | TI_ALT | TI_UNSIZED)) && mt != &bad_ti)
+		m->align = align_of(r, mt, depth);	/* lays out: TI_ALIGNED known */
+	if (mt->flags & TI_ALIGNED)
+		m->flags |= SF_MF_ALIGNED;
 	if (mt->flags & TI_DECL) {
 		m->flags |= SF_MF_INCOMPLETE;
 		v->inc[v->n - 1] = mt->agg && *mt->agg->qname ? mt->agg->qname : NULL;
@@ -1251,7 +1293,6 @@ static void set_type_of_member(struct sf_reader *r, struct sf_member *m, struct 
 		m->align = 1;
 		return;
 	}
-	m->align = align_of(r, mt, depth);
 	v->natural[v->n - 1] = natural_of(r, mt, depth);
 	v->ty[v->n - 1] = mt;
 	if (mt->anon && !(mt->flags & TI_FLEX)) {
@@ -1297,7 +1338,10 @@ static void add_member(struct sf_reader *r, struct uh *uh, const struct sf_die *
 		}
 	}
 	set_type_of_member(r, m, mt, v, depth);
-	if (c->has & SF_A_ALIGNMENT) {
+	/* rustc states every member's alignment: only one that differs
+	 * from the type's own was asked for */
+	if ((c->has & SF_A_ALIGNMENT) &&
+	    (uh->cx.lang != DW_LANG_Rust || c->alignment != m->align)) {
 		m->align = (uint32_t)c->alignment;
 		m->flags |= SF_MF_ALIGNED;
 	}
@@ -1685,6 +1729,71 @@ static int collect_members(struct sf_reader *r, struct uh *uh, const struct sf_d
 	return 0;
 }
 
+/* Where a member's data starts, as (byte, bit) - a bit-field's storage
+ * unit may begin before the member declared ahead of it. */
+static void member_start(const struct sf_member *m, uint64_t *byte, uint32_t *bit)
+{
+	uint64_t b = m->offset + m->bit_offset / 8;
+
+	*byte = b < m->offset ? UINT64_MAX : b;
+	*bit = m->bit_offset % 8;
+}
+
+static int member_before(const struct sf_member *a, size_t ia,
+			 const struct sf_member *b, size_t ib)
+{
+	int va = (a->flags & SF_MF_VIRTUAL_BASE) != 0, vb = (b->flags & SF_MF_VIRTUAL_BASE) != 0;
+	uint64_t ba, bb;
+	uint32_t ta, tb;
+
+	if (va != vb)
+		return vb;
+	member_start(a, &ba, &ta);
+	member_start(b, &bb, &tb);
+	if (ba != bb)
+		return ba < bb;
+	if (ta != tb)
+		return ta < tb;
+	return ia < ib;	/* stable: unions, empty members keep their order */
+}
+
+/*
+ * The members' indices in memory order (virtual bases last), or NULL
+ * when they already are: a merge sort, stable and n log n for hostile
+ * member counts.
+ */
+static uint32_t *offset_order(struct sf_reader *r, const struct sf_member *m, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (!member_before(&m[i - 1], i - 1, &m[i], i))
+			break;
+	if (i >= n)
+		return NULL;
+	uint32_t *a = arena_alloc_raw(&r->arena, sizeof(*a) * n);
+	uint32_t *b = arena_alloc_raw(&r->arena, sizeof(*b) * n);
+	for (i = 0; i < n; i++)
+		a[i] = (uint32_t)i;
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n;
+			size_t hi = mid + w < n ? mid + w : n;
+			size_t p = lo, q = mid, o = lo;
+			while (p < mid && q < hi)
+				b[o++] = member_before(&m[a[q]], a[q], &m[a[p]], a[p]) ? a[q++] : a[p++];
+			while (p < mid)
+				b[o++] = a[p++];
+			while (q < hi)
+				b[o++] = a[q++];
+		}
+		uint32_t *tmp = a;
+		a = b;
+		b = tmp;
+	}
+	return a;
+}
+
 static struct xtype *layout(struct sf_reader *r, struct tinfo *ti, unsigned depth)
 {
 	struct sf_die d;
@@ -1726,29 +1835,36 @@ static struct xtype *layout(struct sf_reader *r, struct tinfo *ti, unsigned dept
 	t->members = arena_alloc_raw(&r->arena, sizeof(*t->members) * (v.n ? v.n : 1));
 	x->natural = arena_alloc_raw(&r->arena, sizeof(*x->natural) * (v.n ? v.n : 1));
 	struct tinfo **ty = arena_alloc_raw(&r->arena, sizeof(*ty) * (v.n ? v.n : 1));
-	/* virtual bases last, where the complete object has them */
-	size_t k = 0;
-	for (int vb = 0; vb < 2; vb++) {
-		for (size_t i = 0; i < v.n; i++) {
-			if (!(v.m[i].flags & SF_MF_VIRTUAL_BASE) != !vb)
-				continue;
-			t->members[k] = v.m[i];
-			x->natural[k] = v.natural[i];
-			ty[k] = v.ty[i];
-			if (v.inc[i]) {
-				if (!x->inc)
-					x->inc = arena_alloc(&r->arena, sizeof(*x->inc) * v.n);
-				x->inc[k] = v.inc[i];
-			}
-			k++;
+	/* in memory order (rustc reorders fields, its DWARF keeps the
+	 * declaration's), virtual bases last, where the complete object
+	 * has them */
+	uint32_t *order = offset_order(r, v.m, v.n);
+	for (size_t k = 0; k < v.n; k++) {
+		size_t i = order ? order[k] : k;
+		t->members[k] = v.m[i];
+		x->natural[k] = v.natural[i];
+		ty[k] = v.ty[i];
+		if (v.inc[i]) {
+			if (!x->inc)
+				x->inc = arena_alloc(&r->arena, sizeof(*x->inc) * v.n);
+			x->inc[k] = v.inc[i];
 		}
 	}
-	assert(k == v.n);
+	for (size_t k = 0; order && k < v.n; k++)
+		if (order[k] != k)
+			t->flags |= SF_TF_REORDERED;
 	x->forced = (ti->flags & TI_PACKED) != 0;
 	fit_to_neighbours(t, 1);
 	settle(t, x->natural, ti->align_attr, (ti->flags & TI_PACKED) != 0);
 	if (find_packed_members(r, t, ty, depth))
 		settle(t, x->natural, ti->align_attr, (ti->flags & TI_PACKED) != 0);
+	if (uh->cx.lang == DW_LANG_Rust) {
+		t->flags |= SF_TF_RUST;
+		if (ti->align_attr && ti->align_attr != t->natural_align)
+			ti->flags |= TI_ALIGNED;
+		else
+			t->flags &= (uint16_t)~SF_TF_ALIGNED;
+	}
 	if (is_empty_class(t) && (t->flags & SF_TF_CXX))
 		ti->flags |= TI_EMPTY;
 	ti->align = t->align;

@@ -11,6 +11,11 @@
  *   | name | kind | size | align | flags | decl_file | decl_line | members ----> sf_member[nmembers]
  *   +------+------+------+-------+-------+-----------+-----------+----------+
  *
+ * Members are in memory order - by offset, a bit-field by its first bit,
+ * ties in declaration order - whatever order the source declared them in
+ * (rustc reorders fields and its DWARF lists them as declared:
+ * SF_TF_REORDERED says so); C++ virtual bases come last.
+ *
  * Member offsets are in bytes from the start of the outermost type.  A
  * bit-field's `offset` is the byte offset of its storage unit (a unit of
  * `size` bytes, aligned down to `size`, as pahole shows it) and `bit_offset`
@@ -75,6 +80,9 @@ enum sf_type_flag {
 	SF_TF_CXX = 1 << 4,          /* from a C++ compilation unit */
 	SF_TF_DECLARATION = 1 << 5,  /* only declared (never reported as a layout) */
 	SF_TF_TYPEDEF = 1 << 6,      /* `typedef struct {...} name;`: name is the typedef's */
+	SF_TF_REORDERED = 1 << 7,    /* declared in another order than in memory
+	                              * (members are always in memory order) */
+	SF_TF_RUST = 1 << 8,         /* from a Rust compilation unit */
 };
 
 struct sf_type;

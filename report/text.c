@@ -704,8 +704,12 @@ static void render_member(struct render *r, const struct sf_type *t,
 	size_t p0 = sb->len;
 	if (base)
 		sb_adds(sb, "/* ");
-	member_decl(sb, m, base ? "<ancestor>" : (m->name ? m->name : ""), ts,
-		    flex_ok && !union_member);
+	if (t->flags & SF_TF_RUST)	/* rustc's own spelling, as is */
+		sb_addf(sb, "%-*s %s", ts, m->type_name ? m->type_name : "",
+			m->name ? m->name : "");
+	else
+		member_decl(sb, m, base ? "<ancestor>" : (m->name ? m->name : ""), ts,
+			    flex_ok && !union_member);
 	if (sf_member_is_bitfield(m))
 		sb_addf(sb, ":%u", m->bit_size);
 	if (m->flags & SF_MF_ALIGNED)

@@ -1,0 +1,107 @@
+#!/bin/bash
+# tests/e2e/rust.sh - Rust layouts against the compiler.
+#
+# testdata/rust/yjit.rs is built with `rustc -g`; run, the binary prints
+# size_of, align_of and offset_of! of its types (enum variant fields from
+# live values), and `show --format json` on the same binary must say the
+# same, field by field, variants included.  rustc 1.95 (rustup's, in
+# ~/.cargo/bin, which CI's PATH may not hold) is preferred: Debian's rustc
+# 1.63 lacks offset_of!, so for it the probe's `off!` macro is swapped for
+# pointer arithmetic on a MaybeUninit value (same numbers, older syntax).
+. "$(dirname "$0")/lib.sh"
+
+SRC=$TD/rust/yjit.rs
+
+# the newest rustc at hand: $RUSTC, rustup's, then the PATH's
+find_rustc() {
+	local c
+	for c in "${RUSTC:-}" "$HOME/.cargo/bin/rustc" /root/.cargo/bin/rustc "$(command -v rustc 2>/dev/null)"; do
+		[ -n "$c" ] && [ -x "$c" ] && { echo "$c"; return 0; }
+	done
+	return 1
+}
+
+tcase "build the Rust probe"
+RUSTC_BIN=$(find_rustc) || fail "no rustc (Debian's rustc is in TEST_PKGS; rustup's 1.95 is preferred)"
+BIN=$T/yjit
+if [ -n "${RUSTC_BIN:-}" ]; then
+	src=$SRC
+	minor=$("$RUSTC_BIN" --version | sed -n 's/^rustc 1\.\([0-9]*\).*/\1/p')
+	if [ -n "$minor" ] && [ "$minor" -lt 77 ]; then
+		# no offset_of! before 1.77
+		sed 's/std::mem::offset_of!(\$t, \$f)/{ let u = std::mem::MaybeUninit::<$t>::uninit(); let p = u.as_ptr(); unsafe { std::ptr::addr_of!((*p).$f) as usize - p as usize } }/' \
+			"$SRC" >"$T/yjit.rs"
+		src=$T/yjit.rs
+	fi
+	"$RUSTC_BIN" -g --crate-name yjit -o "$BIN" "$src" >"$T/rustc.log" 2>&1 ||
+		{ fail "rustc failed on $SRC"; detail "$T/rustc.log"; }
+	[ -x "$BIN" ] && "$BIN" >"$T/facts" || fail "the probe did not run"
+fi
+
+# compare TYPE...: every fact the probe printed for TYPE against show's JSON
+compare() {
+	local ty args=()
+	for ty in "$@"; do args+=(-t "$ty"); done
+	sf_ok show --format json "${args[@]}" "$BIN" || return 0
+	"$PY" - "$T/facts" "$T/out" "$@" >"$T/cmp" 2>&1 <<'PYEOF' || { fail "structfit and rustc differ"; detail "$T/cmp"; }
+import json, sys
+facts, out, names = sys.argv[1], sys.argv[2], sys.argv[3:]
+want = {}
+for line in open(facts):
+    ty, key, val = line.rsplit(None, 2) if line.count(' ') > 2 else line.split()
+    want.setdefault(ty, {})[key] = int(val)
+types = {t["name"]: t for t in json.load(open(out))["types"]}
+bad = 0
+for n in names:
+    t = types.get(n)
+    if t is None:
+        print("%s: not in show's output" % n); bad = 1; continue
+    got = {"size": t["size"], "align": t["align"]}
+    for m in t["members"]:
+        got[m["name"]] = m["offset"]
+    for v in t.get("variants", []):
+        for m in v["members"]:
+            got["%s.%s" % (v["name"], m["name"])] = m["offset"]
+    for k, v in sorted(want.get(n, {}).items()):
+        if got.get(k) != v:
+            print("%s %s: structfit %s, rustc %s" % (n, k, got.get(k), v)); bad = 1
+sys.exit(bad)
+PYEOF
+}
+
+tcase "Block: fields in memory order at rustc's offsets"
+compare yjit::Block
+sf_ok show -t yjit::Block "$BIN"
+# the order in memory: d b e c a, no hole before a, 5 bytes of padding
+order=$(grep -oE '[a-e];' "$T/out" | tr -d ';\n')
+assert_eq "$order" "dbeca" "member order"
+assert_no_grep "$T/out" "Bitfield combined" "no bit-field talk between plain fields"
+assert_no_grep "$T/out" "XXX" "no hole"
+assert_grep "$T/out" "/* padding: 5 */" "padding"
+
+tcase "Block: no alignment noise (rustc states every member's alignment)"
+sf_ok show -t yjit::Block "$BIN"
+assert_no_grep "$T/out" "__aligned__" "aligned attributes"
+assert_no_grep "$T/out" "forced alignments" "forced alignments"
+
+tcase "repr(C) Header, repr(align(64)) Slot, Arena: compiler's numbers"
+compare yjit::Header yjit::Slot yjit::Arena
+
+tcase "Rust spelling of member types"
+sf_ok show -t yjit::Arena -t yjit::Block "$BIN"
+assert_grep "$T/out" "[u8; 4] " "array"
+assert_grep "$T/out" "&u8 " "reference"
+assert_grep "$T/out" "*const u8 " "raw pointer"
+assert_grep "$T/out" "alloc::boxed::Box<u64, alloc::alloc::Global> " "Box"
+assert_grep "$T/out" "core::option::Option<yjit::CodePtr> " "Option"
+assert_grep "$T/out" "struct yjit::Arena {" "the type's own line"
+
+tcase "holes ranks Block by its real waste: 5 bytes"
+sf_ok holes --format json "$BIN"
+w=$("$PY" -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+rows=d if isinstance(d,list) else d.get("types", d.get("holes", []))
+print([r.get("waste") for r in rows if r.get("name")=="yjit::Block"][0])' "$T/out" 2>&1)
+assert_eq "$w" "5" "Block's waste"
+
+tdone
