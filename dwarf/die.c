@@ -594,6 +594,16 @@ static void store_attr(const struct sf_ucx *c, struct sf_die *d, unsigned at,
 		if (const_u(v, &d->const_value))
 			d->has |= SF_A_CONST_VALUE;
 		break;
+	case DW_AT_discr:
+		if (v->cls == V_REF) {
+			d->discr = v->u;
+			d->has2 |= SF_A2_DISCR;
+		}
+		break;
+	case DW_AT_discr_value:
+		if (const_u(v, &d->discr_value))
+			d->has2 |= SF_A2_DISCR_VALUE;
+		break;
 	case DW_AT_alignment:
 		if (const_u(v, &d->alignment))
 			d->has |= SF_A_ALIGNMENT;
@@ -710,6 +720,7 @@ static int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d, int ke
 	 * (corrupt input may point a type reference at a null entry). */
 	d->off = off;
 	d->has = 0;
+	d->has2 = 0;
 	d->name = NULL;
 	d->byte_size = 0;
 	d->decl_line = 0;

@@ -166,12 +166,19 @@ enum sf_attr_bit {
 	SF_A_CONST_VALUE = 1u << 31, /* a constant DW_AT_const_value (enumerators) */
 };
 
+/* More attributes (sf_die.has2): `has` is full. */
+enum sf_attr_bit2 {
+	SF_A2_DISCR = 1u << 0,        /* DW_AT_discr: the variant part's discriminant */
+	SF_A2_DISCR_VALUE = 1u << 1,  /* DW_AT_discr_value of a variant */
+};
+
 struct sf_die {
 	uint64_t off;           /* this DIE */
 	uint64_t next;          /* first byte after its attributes */
 	uint16_t tag;           /* 0: the null entry ending a list of children */
 	uint8_t children;
 	uint32_t has;           /* enum sf_attr_bit */
+	uint32_t has2;          /* enum sf_attr_bit2 */
 	const char *name;
 	uint64_t type;          /* DW_AT_type target (section offset) */
 	uint64_t sig8;          /* DW_AT_type as a type signature */
@@ -195,6 +202,8 @@ struct sf_die {
 	uint64_t stmt_list;
 	const char *comp_dir;
 	uint64_t const_value;   /* the bits of a data or sdata constant */
+	uint64_t discr;         /* DW_AT_discr target (section offset) */
+	uint64_t discr_value;   /* the bits of DW_AT_discr_value */
 };
 
 /* Read every unit header of the image's sections. */

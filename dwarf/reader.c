@@ -1700,35 +1700,6 @@ static int is_empty_class(const struct sf_type *t)
 	return 1;
 }
 
-static int collect_members(struct sf_reader *r, struct uh *uh, const struct sf_die *d,
-			   struct mvec *v, unsigned depth)
-{
-	struct sf_die c;
-	uint64_t off = d->next;
-
-	while (d->children) {
-		if (read_die(r, uh, off, &c) < 0)
-			return -1;
-		if (c.tag == 0)
-			break;
-		if (v->n >= MAX_MEMBERS) {
-			sf_error(r->err, "%s: corrupt DWARF (more than %u members at 0x%llx)",
-				 r->f->label, MAX_MEMBERS, (unsigned long long)d->off);
-			r->failed = 1;
-			return -1;
-		}
-		/* static members: DW_AT_external/declaration (DWARF 4),
-		 * DW_TAG_variable (DWARF 5) - not part of the layout */
-		if (c.tag == DW_TAG_member && !(c.has & (SF_A_EXTERNAL | SF_A_DECLARATION)))
-			add_member(r, uh, &c, v, depth);
-		else if (c.tag == DW_TAG_inheritance)
-			add_base(r, uh, &c, v, depth);
-		if (r->failed || skip_die(r, uh, &c, &off) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 /* Where a member's data starts, as (byte, bit) - a bit-field's storage
  * unit may begin before the member declared ahead of it. */
 static void member_start(const struct sf_member *m, uint64_t *byte, uint32_t *bit)
@@ -1794,6 +1765,210 @@ static uint32_t *offset_order(struct sf_reader *r, const struct sf_member *m, si
 	return a;
 }
 
+/* The variants of the aggregate being laid out (arena memory). */
+struct vlist {
+	struct sf_variant *v;
+	uint32_t n;
+	uint32_t natural;       /* the largest natural alignment of their fields */
+};
+
+/*
+ * One member of a variant: rustc wraps a variant's payload in a struct
+ * named for the variant, at offset 0 - its fields are the variant's
+ * members, moved to offsets in the enum.  Anything else is one member.
+ * Returns how many members it wrote to out (NULL: only count).
+ */
+static uint32_t variant_fields(struct sf_reader *r, struct uh *uh, const struct sf_die *c,
+			       struct sf_member *out, uint32_t *natural, unsigned depth)
+{
+	struct tinfo *mt = resolve_ref(r, uh, c, 0);
+	uint64_t loc = (c->has & SF_A_MEMBER_LOC) ? c->member_loc : 0;
+	struct xtype *x = uh->cx.lang == DW_LANG_Rust && (mt->flags & TI_AGG) && !mt->anon
+			? layout(r, mt->agg, depth + 1) : NULL;
+
+	if (x) {
+		for (uint32_t i = 0; out && i < x->t.nmembers; i++) {
+			out[i] = x->t.members[i];
+			out[i].offset = loc + x->t.members[i].offset < loc ? UINT64_MAX
+				      : loc + x->t.members[i].offset;
+		}
+		if (x->t.natural_align > *natural)
+			*natural = x->t.natural_align;
+		return x->t.nmembers;
+	}
+	if (out) {
+		memset(out, 0, sizeof(*out));
+		out->name = isec(r, c->name ? c->name : "");
+		out->type_name = mt->left;
+		out->type_suffix = mt->right;
+		out->offset = loc;
+		out->size = mt->size;
+		out->tclass = mt->tclass;
+		out->align = (mt->flags & (TI_DECL | TI_ALT | TI_UNSIZED)) || mt == &bad_ti
+			   ? 1 : align_of(r, mt, depth);
+		if (mt->flags & TI_SIGNED)
+			out->flags |= SF_MF_SIGNED;
+		if (out->align > *natural)
+			*natural = out->align;
+	}
+	return 1;
+}
+
+/* The members of one DW_TAG_variant, in memory order, into vr. */
+static int read_variant(struct sf_reader *r, struct uh *uh, const struct sf_die *d,
+			struct sf_variant *vr, uint32_t *natural, unsigned depth)
+{
+	struct sf_die c;
+	uint32_t n = 0;
+
+	vr->name = isec(r, "");
+	vr->has_discr_value = (d->has2 & SF_A2_DISCR_VALUE) != 0;
+	vr->discr_value = d->discr_value;
+	/* count, then fill */
+	for (int fill = 0; fill < 2; fill++) {
+		uint64_t off = d->next;
+		uint32_t k = 0;
+		if (fill)
+			vr->members = arena_alloc(&r->arena, sizeof(*vr->members) * (n ? n : 1));
+		while (d->children) {
+			if (read_die(r, uh, off, &c) < 0)
+				return -1;
+			if (c.tag == 0)
+				break;
+			if (c.tag == DW_TAG_member) {
+				if (!*vr->name && c.name)
+					vr->name = isec(r, c.name);
+				uint32_t got = variant_fields(r, uh, &c, NULL, natural, depth);
+				if (fill && k + got <= n)
+					variant_fields(r, uh, &c, vr->members + k, natural, depth);
+				if (got > MAX_MEMBERS - k)
+					return corrupt(r, uh, c.off);
+				k += got;
+			}
+			if (r->failed || skip_die(r, uh, &c, &off) < 0)
+				return -1;
+		}
+		if (fill && k != n)
+			return corrupt(r, uh, d->off);
+		n = k;
+	}
+	vr->nmembers = n;
+	uint32_t *order = offset_order(r, vr->members, n);
+	if (order) {
+		struct sf_member *sorted = arena_alloc_raw(&r->arena, sizeof(*sorted) * n);
+		for (uint32_t i = 0; i < n; i++)
+			sorted[i] = vr->members[order[i]];
+		vr->members = sorted;
+	}
+	return 0;
+}
+
+/*
+ * DW_TAG_variant_part: its DW_TAG_member child is the discriminant (a
+ * member of the enum itself), its DW_TAG_variant children the variants.
+ */
+static int read_variant_part(struct sf_reader *r, struct uh *uh, const struct sf_die *d,
+			     struct mvec *v, struct vlist *vl, unsigned depth)
+{
+	struct sf_die c;
+	uint64_t off = d->next;
+	uint32_t n = 0;
+
+	for (off = d->next; d->children;) {
+		if (read_die(r, uh, off, &c) < 0)
+			return -1;
+		if (c.tag == 0)
+			break;
+		n += c.tag == DW_TAG_variant && n < MAX_MEMBERS;
+		if (skip_die(r, uh, &c, &off) < 0)
+			return -1;
+	}
+	struct sf_variant *all = arena_alloc(&r->arena, sizeof(*all) * (vl->n + n + 1));
+	if (vl->n)
+		memcpy(all, vl->v, sizeof(*all) * vl->n);
+	vl->v = all;
+	for (off = d->next; d->children;) {
+		if (read_die(r, uh, off, &c) < 0)
+			return -1;
+		if (c.tag == 0)
+			break;
+		if (c.tag == DW_TAG_member && n && !(c.has & SF_A_DECLARATION)) {
+			add_member(r, uh, &c, v, depth);
+			struct sf_member *m = &v->m[v->n - 1];
+			m->flags |= SF_MF_DISCR;
+			if (!*m->name)
+				m->name = isec(r, "<discriminant>");
+		} else if (c.tag == DW_TAG_variant && n) {
+			if (read_variant(r, uh, &c, &vl->v[vl->n], &vl->natural, depth) < 0)
+				return -1;
+			vl->n++;
+			n--;
+		}
+		if (r->failed || skip_die(r, uh, &c, &off) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int collect_members(struct sf_reader *r, struct uh *uh, const struct sf_die *d,
+			   struct mvec *v, struct vlist *vl, unsigned depth)
+{
+	struct sf_die c;
+	uint64_t off = d->next;
+
+	while (d->children) {
+		if (read_die(r, uh, off, &c) < 0)
+			return -1;
+		if (c.tag == 0)
+			break;
+		if (v->n >= MAX_MEMBERS) {
+			sf_error(r->err, "%s: corrupt DWARF (more than %u members at 0x%llx)",
+				 r->f->label, MAX_MEMBERS, (unsigned long long)d->off);
+			r->failed = 1;
+			return -1;
+		}
+		/* static members: DW_AT_external/declaration (DWARF 4),
+		 * DW_TAG_variable (DWARF 5) - not part of the layout */
+		if (c.tag == DW_TAG_member && !(c.has & (SF_A_EXTERNAL | SF_A_DECLARATION)))
+			add_member(r, uh, &c, v, depth);
+		else if (c.tag == DW_TAG_inheritance)
+			add_base(r, uh, &c, v, depth);
+		else if (c.tag == DW_TAG_variant_part &&
+			 read_variant_part(r, uh, &c, v, vl, depth) < 0)
+			return -1;
+		if (r->failed || skip_die(r, uh, &c, &off) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Does member m share a byte with any member of variant vr? */
+static int overlaps_variant(const struct sf_member *m, const struct sf_variant *vr)
+{
+	for (uint32_t i = 0; i < vr->nmembers; i++) {
+		const struct sf_member *f = &vr->members[i];
+		if (f->offset < m->offset + m->size && m->offset < f->offset + f->size)
+			return 1;
+	}
+	return 0;
+}
+
+/* Attach the variants; a discriminant inside a variant's field is a niche. */
+static void set_variants(struct sf_type *t, const struct vlist *vl)
+{
+	t->variants = vl->v;
+	t->nvariants = vl->n;
+	if (vl->natural > t->natural_align)
+		t->natural_align = vl->natural;
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		if (!(t->members[i].flags & SF_MF_DISCR))
+			continue;
+		for (uint32_t k = 0; k < vl->n; k++)
+			if (overlaps_variant(&t->members[i], &vl->v[k]))
+				t->flags |= SF_TF_NICHE;
+	}
+}
+
 static struct xtype *layout(struct sf_reader *r, struct tinfo *ti, unsigned depth)
 {
 	struct sf_die d;
@@ -1812,7 +1987,8 @@ static struct xtype *layout(struct sf_reader *r, struct tinfo *ti, unsigned dept
 	struct mvec *vp = &r->mv[depth];
 	vp->n = 0;
 	ti->flags |= TI_LAYING;
-	int rc = collect_members(r, uh, &d, vp, depth);
+	struct vlist vl = { NULL, 0, 1 };
+	int rc = collect_members(r, uh, &d, vp, &vl, depth);
 	ti->flags &= ~TI_LAYING;
 	if (rc < 0)
 		return NULL;
@@ -1858,6 +2034,8 @@ static struct xtype *layout(struct sf_reader *r, struct tinfo *ti, unsigned dept
 	settle(t, x->natural, ti->align_attr, (ti->flags & TI_PACKED) != 0);
 	if (find_packed_members(r, t, ty, depth))
 		settle(t, x->natural, ti->align_attr, (ti->flags & TI_PACKED) != 0);
+	if (vl.n)
+		set_variants(t, &vl);
 	if (uh->cx.lang == DW_LANG_Rust) {
 		t->flags |= SF_TF_RUST;
 		if (ti->align_attr && ti->align_attr != t->natural_align)
@@ -1920,6 +2098,32 @@ static const struct sf_enum *copy_enums(struct sf_typeset *ts, const struct sf_e
 	return e;
 }
 
+/* The variants of src in ts's arena (their members have no nested types). */
+static struct sf_variant *copy_variants(struct sf_typeset *ts, const struct sf_type *src,
+					int interned)
+{
+	struct sf_variant *v = sf_typeset_alloc(ts, sizeof(*v) * src->nvariants);
+
+	for (uint32_t k = 0; k < src->nvariants; k++) {
+		const struct sf_variant *s = &src->variants[k];
+		v[k] = *s;
+		v[k].name = interned ? s->name : sf_typeset_intern(ts, s->name);
+		v[k].members = sf_typeset_alloc(ts, sizeof(*v[k].members) * (s->nmembers ? s->nmembers : 1));
+		for (uint32_t i = 0; i < s->nmembers; i++) {
+			struct sf_member *m = &v[k].members[i];
+			*m = s->members[i];
+			m->nested = NULL;
+			m->enums = NULL;
+			if (!interned) {
+				m->name = sf_typeset_intern(ts, m->name);
+				m->type_name = sf_typeset_intern(ts, m->type_name);
+				m->type_suffix = sf_typeset_intern(ts, m->type_suffix);
+			}
+		}
+	}
+	return v;
+}
+
 /*
  * Copy a scratch type into ts's arena.  Strings are interned unless they
  * already are (`interned`: the reader's own output pool).
@@ -1949,6 +2153,8 @@ static struct sf_type *deep_copy(struct sf_typeset *ts, const struct sf_type *sr
 		if (s->enums)
 			m->enums = copy_enums(ts, s->enums, interned);
 	}
+	if (src->nvariants)
+		t->variants = copy_variants(ts, src, interned);
 	return t;
 }
 

@@ -231,6 +231,67 @@ static void walk_struct(const struct sf_type *t, uint64_t base,
 	walk_end(&w, out);
 }
 
+/* One byte range an enum uses: its discriminant or a variant's field. */
+struct span {
+	uint64_t start, end;
+};
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static struct span member_span(const struct sf_member *m, uint64_t size)
+{
+	uint64_t len = sf_member_is_bitfield(m)
+		     ? ((uint64_t)m->bit_offset + m->bit_size + 7) / 8 : m->size;
+	uint64_t start = m->offset < size ? m->offset : size;
+	uint64_t end = len > size - start ? size : start + len;
+
+	return (struct span){ start, end };
+}
+
+/*
+ * An enum with variants: a byte is used when the discriminant or any
+ * variant's field covers it; the bytes none uses are the enum's holes
+ * and padding - waste every variant shares.  Holes follow no member
+ * (SF_NO_MEMBER): they lie between fields of different variants.
+ */
+static void walk_enum(const struct sf_type *t, struct sf_layout *out)
+{
+	size_t n = t->nmembers, k = 0, cap = 0;
+
+	for (uint32_t v = 0; v < t->nvariants; v++)
+		n += t->variants[v].nmembers;
+	struct span *sp = sf_xcalloc(n ? n : 1, sizeof(*sp));
+	for (uint32_t i = 0; i < t->nmembers; i++)
+		sp[k++] = member_span(&t->members[i], t->size);
+	for (uint32_t v = 0; v < t->nvariants; v++)
+		for (uint32_t i = 0; i < t->variants[v].nmembers; i++)
+			sp[k++] = member_span(&t->variants[v].members[i], t->size);
+	assert(k == n);
+	qsort(sp, n, sizeof(*sp), cmp_span);
+	uint64_t seen = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (sp[i].start > seen) {
+			SF_GROW(out->holes, out->nholes, cap);
+			out->holes[out->nholes++] = (struct sf_hole){
+				.offset = seen, .size = sp[i].start - seen, .after = SF_NO_MEMBER,
+			};
+			out->sum_holes += sp[i].start - seen;
+		}
+		if (sp[i].end > seen) {
+			out->sum_members += sp[i].end - (sp[i].start > seen ? sp[i].start : seen);
+			seen = sp[i].end;
+		}
+	}
+	free(sp);
+	out->padding = t->size - seen;
+	out->members = t->nmembers + t->nvariants;
+}
+
 /* A union's members all start at its start: no holes, only padding. */
 static void walk_union(const struct sf_type *t, uint64_t base,
 		       struct sf_layout *out)
@@ -398,7 +459,9 @@ static void compute_at(const struct sf_type *t, uint64_t base,
 	out->last_cacheline = t->size % cl;
 	out->base = base;
 
-	if (is_struct_kind(t))
+	if (t->nvariants)
+		walk_enum(t, out);
+	else if (is_struct_kind(t))
 		walk_struct(t, base, out);
 	else
 		walk_union(t, base, out);
@@ -428,13 +491,59 @@ bool sf_layout_has_gaps(const struct sf_type *t)
 	struct sf_layout tmp;
 
 	memset(&tmp, 0, sizeof(tmp));
-	if (is_struct_kind(t))
+	if (t->nvariants)
+		walk_enum(t, &tmp);
+	else if (is_struct_kind(t))
 		walk_struct(t, 0, &tmp);
 	else
 		walk_union(t, 0, &tmp);
 	free(tmp.holes);
 	free(tmp.bit_holes);
 	return tmp.nholes || tmp.padding;
+}
+
+static bool shares_bytes(const struct sf_member *m, const struct sf_variant *v)
+{
+	for (uint32_t i = 0; i < v->nmembers; i++) {
+		const struct sf_member *f = &v->members[i];
+		if (f->offset < m->offset + m->size && m->offset < f->offset + f->size)
+			return true;
+	}
+	return false;
+}
+
+struct sf_member *sf_variant_type(const struct sf_type *t, uint32_t k,
+				  struct sf_type *vt)
+{
+	assert(k < t->nvariants);
+	const struct sf_variant *v = &t->variants[k];
+	size_t n = (size_t)t->nmembers + v->nmembers, o = 0;
+	struct sf_member *ms = sf_xcalloc(n ? n : 1, sizeof(*ms));
+	uint32_t i = 0, j = 0;
+
+	/* both lists are in memory order: merge them; a niche discriminant
+	 * is left out of the variant whose field holds it */
+	while (i < t->nmembers || j < v->nmembers) {
+		const struct sf_member *d = i < t->nmembers ? &t->members[i] : NULL;
+		if (d && shares_bytes(d, v)) {
+			i++;
+			continue;
+		}
+		if (d && (j >= v->nmembers || d->offset <= v->members[j].offset)) {
+			ms[o++] = *d;
+			i++;
+		} else {
+			ms[o++] = v->members[j++];
+		}
+	}
+	*vt = *t;
+	vt->name = v->name;
+	vt->kind = SF_KIND_STRUCT;
+	vt->nvariants = 0;
+	vt->variants = NULL;
+	vt->nmembers = (uint32_t)o;
+	vt->members = ms;
+	return ms;
 }
 
 void sf_layout_release(struct sf_layout *l)

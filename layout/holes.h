@@ -149,6 +149,20 @@ void sf_layout_release(struct sf_layout *l);
  */
 bool sf_layout_has_gaps(const struct sf_type *t);
 
+/*
+ * Variant k of the enum t as a struct of its own, for a layout and a
+ * rendering of what that variant holds: the discriminant (left out where
+ * it is a niche inside one of the variant's fields) and the variant's
+ * members in memory order, under the variant's name, with t's size.
+ * Returns the malloc'ed member array (free it when vt is done).
+ *
+ * sf_layout_compute on t itself (an enum: t->nvariants > 0) counts as
+ * holes and padding only the bytes that neither the discriminant nor any
+ * variant uses: the waste all variants share.
+ */
+struct sf_member *sf_variant_type(const struct sf_type *t, uint32_t k,
+				  struct sf_type *vt);
+
 /* The nested layout of member index `member`, or NULL. */
 const struct sf_layout *sf_layout_nested(const struct sf_layout *l,
 					 uint32_t member);

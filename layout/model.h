@@ -33,6 +33,22 @@
  *
  * C++ virtual bases sit at the end of the complete object: they are the
  * last members, at the offset the common (Itanium) layout gives them.
+ *
+ * Enums with data (Rust's, DW_TAG_variant_part) keep their discriminant
+ * as an ordinary member flagged SF_MF_DISCR and their variants apart:
+ *
+ *   sf_type  members ---> [discriminant]          (none: no tag at all)
+ *            variants --> sf_variant[nvariants]
+ *                           name, discr value, members ---> sf_member[]
+ *
+ * A variant's members are its payload's fields at offsets from the start
+ * of the enum, in memory order (rustc wraps each payload in a struct
+ * named for the variant; the reader flattens it).  SF_TF_NICHE: the
+ * discriminant has no bytes of its own, it lies inside a field of the
+ * variant that has no discriminant value (Option<NonNull<T>>: the null
+ * pointer says None).  The bytes no variant and no discriminant use are
+ * the enum's waste; each variant's own waste is computed apart
+ * (sf_variant_layout in holes.h).
  */
 #ifndef SF_MODEL_H
 #define SF_MODEL_H
@@ -70,6 +86,7 @@ enum sf_member_flag {
 	SF_MF_ALIGNED = 1 << 6,      /* DW_AT_alignment on the member or its type */
 	SF_MF_INCOMPLETE = 1 << 7,   /* type only declared: size unknown */
 	SF_MF_POINTEE = 1 << 8,      /* nested/enums describe the pointed-to type */
+	SF_MF_DISCR = 1 << 9,        /* an enum's discriminant (tag) */
 };
 
 enum sf_type_flag {
@@ -83,6 +100,7 @@ enum sf_type_flag {
 	SF_TF_REORDERED = 1 << 7,    /* declared in another order than in memory
 	                              * (members are always in memory order) */
 	SF_TF_RUST = 1 << 8,         /* from a Rust compilation unit */
+	SF_TF_NICHE = 1 << 9,        /* enum whose discriminant lies in a variant's field */
 };
 
 struct sf_type;
@@ -116,6 +134,15 @@ struct sf_member {
 	const struct sf_enum *enums;  /* anonymous enum's enumerators, else NULL */
 };
 
+/* One variant of an enum with data (see above). */
+struct sf_variant {
+	const char *name;        /* "Some", "Rect"; "" when unnamed */
+	uint64_t discr_value;    /* the discriminant's value for it */
+	bool has_discr_value;    /* false: the default variant (any other value) */
+	uint32_t nmembers;
+	struct sf_member *members;
+};
+
 struct sf_type {
 	const char *name;        /* "" when anonymous; C++ names qualified */
 	uint8_t kind;            /* enum sf_kind */
@@ -132,6 +159,8 @@ struct sf_type {
 	const char *origin;      /* artifact it was read from: "a.o", "lib.a(x.o)" */
 	uint8_t addr_size;       /* pointer size of the ABI it was compiled for */
 	uint64_t hash;           /* of the definition, for deduplication */
+	uint32_t nvariants;      /* enums with data, else 0 */
+	struct sf_variant *variants;
 };
 
 static inline bool sf_member_is_bitfield(const struct sf_member *m)

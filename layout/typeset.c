@@ -183,6 +183,9 @@ const char *sf_typeset_intern(struct sf_typeset *ts, const char *s)
 	return sf_typeset_intern_n(ts, s ? s : "", s ? strlen(s) : 0);
 }
 
+static uint64_t hash_members(uint64_t h, const struct sf_member *ms, uint32_t n,
+			     unsigned depth);
+
 static uint64_t hash_type_into(uint64_t h, const struct sf_type *t, unsigned depth)
 {
 	h = hash_str(h, t->name);
@@ -191,8 +194,23 @@ static uint64_t hash_type_into(uint64_t h, const struct sf_type *t, unsigned dep
 	h = hash_u64(h, t->align);
 	h = hash_u64(h, t->flags & DEF_FLAGS);
 	h = hash_u64(h, t->nmembers);
-	for (uint32_t i = 0; i < t->nmembers; i++) {
-		const struct sf_member *m = &t->members[i];
+	h = hash_members(h, t->members, t->nmembers, depth);
+	h = hash_u64(h, t->nvariants);
+	for (uint32_t i = 0; i < t->nvariants; i++) {
+		const struct sf_variant *v = &t->variants[i];
+		h = hash_str(h, v->name);
+		h = hash_u64(h, v->has_discr_value ? v->discr_value : ~0ull);
+		h = hash_u64(h, v->nmembers);
+		h = hash_members(h, v->members, v->nmembers, depth);
+	}
+	return h;
+}
+
+static uint64_t hash_members(uint64_t h, const struct sf_member *ms, uint32_t n,
+			     unsigned depth)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const struct sf_member *m = &ms[i];
 		h = hash_str(h, m->name);
 		h = hash_str(h, m->type_name);
 		h = hash_str(h, m->type_suffix);
@@ -235,6 +253,9 @@ static int enums_equal(const struct sf_enum *a, const struct sf_enum *b)
 	return 1;
 }
 
+static int members_equal(const struct sf_member *xs, const struct sf_member *ys,
+			 uint32_t n, unsigned depth);
+
 static int type_equal_depth(const struct sf_type *a, const struct sf_type *b,
 			    unsigned depth)
 {
@@ -242,11 +263,26 @@ static int type_equal_depth(const struct sf_type *a, const struct sf_type *b,
 		return 1;
 	if (depth > 64 || a->kind != b->kind || a->size != b->size ||
 	    a->align != b->align || a->nmembers != b->nmembers ||
+	    a->nvariants != b->nvariants ||
 	    (a->flags & DEF_FLAGS) != (b->flags & DEF_FLAGS) ||
 	    !str_eq(a->name, b->name))
 		return 0;
-	for (uint32_t i = 0; i < a->nmembers; i++) {
-		const struct sf_member *x = &a->members[i], *y = &b->members[i];
+	for (uint32_t i = 0; i < a->nvariants; i++) {
+		const struct sf_variant *v = &a->variants[i], *w = &b->variants[i];
+		if (v->has_discr_value != w->has_discr_value ||
+		    v->discr_value != w->discr_value || v->nmembers != w->nmembers ||
+		    !str_eq(v->name, w->name) ||
+		    !members_equal(v->members, w->members, v->nmembers, depth))
+			return 0;
+	}
+	return members_equal(a->members, b->members, a->nmembers, depth);
+}
+
+static int members_equal(const struct sf_member *xs, const struct sf_member *ys,
+			 uint32_t n, unsigned depth)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const struct sf_member *x = &xs[i], *y = &ys[i];
 		if (x->offset != y->offset || x->size != y->size ||
 		    x->bit_offset != y->bit_offset ||
 		    x->bit_size != y->bit_size || x->align != y->align ||

@@ -11,7 +11,11 @@
  * points to an anonymous struct/union carries it as "points_to" (offsets
  * from 0, not part of this layout), and one whose type is (or points to)
  * an anonymous enum its "enumerators", [{"name":..., "value":...}], the
- * values signed when the member is.  Every number
+ * values signed when the member is.  An enum with data (Rust) has
+ * "variants": per variant its "discr_value" (null: the default one), its
+ * "own_waste" beyond what all variants waste, and the variant as the
+ * struct it is in memory (the fields of a type object, discriminant
+ * included unless it is a niche).  Every number
  * is an integer; every string goes through sb_add_json_str(), so the
  * output is valid JSON whatever bytes the names hold.
  */
@@ -19,6 +23,7 @@
 
 #include <assert.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void key(struct strbuf *sb, const char *k)
@@ -182,10 +187,48 @@ static void holes_array(struct strbuf *sb, const struct sf_type *t,
 	sb_addch(sb, ',');
 }
 
+static void type_fields(struct strbuf *sb, const struct sf_type *t,
+			const struct sf_layout *l);
+
 static void type_object(struct strbuf *sb, const struct sf_type *t,
 			const struct sf_layout *l)
 {
 	sb_addch(sb, '{');
+	type_fields(sb, t, l);
+	close_with(sb, '}');
+}
+
+/*
+ * Variant k of an enum: its discriminant value (null for the default
+ * variant), then the variant as the struct it is in memory (see
+ * sf_variant_type), with its own holes, padding and waste.
+ */
+static void variant_object(struct strbuf *sb, const struct sf_type *t, uint32_t k,
+			   const struct sf_layout *common)
+{
+	const struct sf_variant *v = &t->variants[k];
+	struct sf_type vt;
+	struct sf_layout vl;
+	struct sf_member *ms = sf_variant_type(t, k, &vt);
+
+	sf_layout_compute(&vt, (unsigned)common->cacheline, &vl);
+	sb_addch(sb, '{');
+	key(sb, "discr_value");
+	if (v->has_discr_value)
+		sb_addf(sb, "%" PRIu64 ",", v->discr_value);
+	else
+		sb_adds(sb, "null,");
+	num_field(sb, "own_waste", sf_layout_waste(&vl) > sf_layout_waste(common)
+		  ? sf_layout_waste(&vl) - sf_layout_waste(common) : 0);
+	type_fields(sb, &vt, &vl);
+	close_with(sb, '}');
+	sf_layout_release(&vl);
+	free(ms);
+}
+
+static void type_fields(struct strbuf *sb, const struct sf_type *t,
+			const struct sf_layout *l)
+{
 	str_field(sb, "name", t->name);
 	str_field(sb, "kind", sf_kind_name(t->kind));
 	num_field(sb, "size", t->size);
@@ -199,6 +242,10 @@ static void type_object(struct strbuf *sb, const struct sf_type *t,
 	bool_field(sb, "incomplete", t->flags & SF_TF_INCOMPLETE);
 	bool_field(sb, "cxx", t->flags & SF_TF_CXX);
 	bool_field(sb, "typedef", t->flags & SF_TF_TYPEDEF);
+	bool_field(sb, "rust", t->flags & SF_TF_RUST);
+	bool_field(sb, "reordered", t->flags & SF_TF_REORDERED);
+	if (t->nvariants)
+		bool_field(sb, "niche", t->flags & SF_TF_NICHE);
 	num_field(sb, "members_count", l->members);
 	num_field(sb, "sum_members", l->sum_members);
 	num_field(sb, "sum_bitfield_bits", l->sum_bitfield_bits);
@@ -220,7 +267,16 @@ static void type_object(struct strbuf *sb, const struct sf_type *t,
 		sb_addch(sb, ',');
 	}
 	close_with(sb, ']');
-	close_with(sb, '}');
+	if (t->nvariants) {
+		sb_addch(sb, ',');
+		key(sb, "variants");
+		sb_addch(sb, '[');
+		for (uint32_t k = 0; k < t->nvariants; k++) {
+			variant_object(sb, t, k, l);
+			sb_addch(sb, ',');
+		}
+		close_with(sb, ']');
+	}
 }
 
 void sf_render_json_begin(struct strbuf *out, struct sf_json_stream *js)

@@ -815,7 +815,7 @@ static void force_padding(struct render *r, const struct sf_type *t,
 {
 	unsigned addr = t->addr_size ? t->addr_size : 8;
 
-	if (!l->padding || (t->flags & SF_TF_ALIGNED) || !lm ||
+	if (!l->padding || (t->flags & (SF_TF_ALIGNED | SF_TF_RUST)) || !lm ||
 	    !is_power_of_2(lm->size) || l->padding <= addr)
 		return;
 	/* real padding is below the alignment; more lines than this only
@@ -1054,6 +1054,66 @@ static void render_union(struct render *r, const struct sf_type *t,
 		sb_addf(r->out, " %s", suffix);
 }
 
+/* One variant of an enum, as the struct it is in memory. */
+static void render_variant(struct render *r, const struct sf_type *t, uint32_t k,
+			   const struct sf_layout *common, int indent, int ts)
+{
+	const struct sf_variant *v = &t->variants[k];
+	struct sf_type vt;
+	struct sf_layout vl;
+	struct sf_member *ms = sf_variant_type(t, k, &vt);
+
+	sf_layout_compute(&vt, (unsigned)common->cacheline, &vl);
+	uint64_t own = sf_layout_waste(&vl) >= sf_layout_waste(common)
+		     ? sf_layout_waste(&vl) - sf_layout_waste(common) : 0;
+	sb_addch(r->out, '\n');
+	add_tabs(r->out, indent);
+	sb_addf(r->out, "/* variant %s", *v->name ? v->name : "(unnamed)");
+	if (v->has_discr_value)
+		sb_addf(r->out, " (discriminant %" PRIu64 ")", v->discr_value);
+	else if (t->nvariants > 1)
+		sb_adds(r->out, " (any other discriminant)");
+	sb_addf(r->out, ": %" PRIu64 " byte%s unused, %" PRIu64 " its own */\n",
+		sf_layout_waste(&vl), plural(sf_layout_waste(&vl)), own);
+	add_tabs(r->out, indent);
+	r->cacheline = 0;
+	render_struct(r, &vt, &vl, indent, ts, NULL, false);
+	sb_adds(r->out, ";\n");
+	sf_layout_release(&vl);
+	free(ms);
+}
+
+/*
+ * An enum with data: its discriminant, then each variant as the struct
+ * it is in memory (discriminant included, unless a niche), then the
+ * summary of the bytes no variant uses.
+ */
+static void render_enum(struct render *r, const struct sf_type *t,
+			const struct sf_layout *l)
+{
+	struct strbuf *sb = r->out;
+	bool niche = t->flags & SF_TF_NICHE;
+
+	sb_addf(sb, "enum %s {\n", t->name && *t->name ? t->name : "{...}");
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		add_tabs(sb, 1);
+		render_member(r, t, l, i, 1, TYPE_SPACING, false, false);
+		if (niche && (t->members[i].flags & SF_MF_DISCR))
+			sb_adds(sb, " /* niche: inside a variant's field */");
+		sb_addch(sb, '\n');
+	}
+	for (uint32_t k = 0; k < t->nvariants; k++)
+		render_variant(r, t, k, l, 1, TYPE_SPACING - NESTED_SHIFT);
+	summary(r, l, 1);
+	add_tabs(sb, 1);
+	sb_addf(sb, "/* variants: %u, unused by every variant: %" PRIu64 "%s */\n",
+		t->nvariants, sf_layout_waste(l),
+		niche ? ", niche-encoded discriminant" : "");
+	structfit_notes(r, t, 1);
+	sb_addch(sb, '}');
+	closing_attributes(sb, t, NULL);
+}
+
 void sf_render_text_type(struct strbuf *out, const struct sf_type *t,
 			 const struct sf_layout *l,
 			 const struct sf_text_opts *o)
@@ -1074,7 +1134,9 @@ void sf_render_text_type(struct strbuf *out, const struct sf_type *t,
 		r.typedef_top = t;       /* as `pahole -C NAME` prints it */
 		suffix = t->name;
 	}
-	if (t->kind == SF_KIND_UNION)
+	if (t->nvariants)
+		render_enum(&r, t, l);
+	else if (t->kind == SF_KIND_UNION)
 		render_union(&r, t, l, 0, TYPE_SPACING, suffix);
 	else
 		render_struct(&r, t, l, 0, TYPE_SPACING, suffix, true);

@@ -91,6 +91,8 @@ fn main() {
     field!("yjit::Arena", Arena, boxed);
     field!("yjit::Arena", Arena, next);
     field!("yjit::Arena", Arena, code);
+    facts!("yjit::CodePtr", CodePtr);
+    facts!("yjit::CodePtrNN", CodePtrNN);
     facts!("yjit::Shape", Shape);
     facts!("core::option::Option<yjit::CodePtr>", Option<CodePtr>);
     facts!("core::option::Option<yjit::CodePtrNN>", Option<CodePtrNN>);

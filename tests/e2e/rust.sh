@@ -96,6 +96,47 @@ assert_grep "$T/out" "alloc::boxed::Box<u64, alloc::alloc::Global> " "Box"
 assert_grep "$T/out" "core::option::Option<yjit::CodePtr> " "Option"
 assert_grep "$T/out" "struct yjit::Arena {" "the type's own line"
 
+tcase "enums: every variant's fields at rustc's offsets"
+compare yjit::Shape "core::option::Option<yjit::CodePtr>" "core::option::Option<yjit::CodePtrNN>"
+sf_ok show --format json -t yjit::Shape "$BIN"
+"$PY" - "$T/out" >"$T/chk" 2>&1 <<'PYEOF' || { fail "variants"; detail "$T/chk"; }
+import json, sys
+t = json.load(open(sys.argv[1]))["types"][0]
+names = [v["name"] for v in t["variants"]]
+assert names == ["Circle", "Rect", "Empty"], names
+assert [v["discr_value"] for v in t["variants"]] == [0, 1, 2]
+for v in t["variants"]:
+    # each variant's bytes: its members, its holes and padding, nothing else
+    used = sum(m["size"] for m in v["members"])
+    assert used + v["sum_holes"] + v["padding"] == t["size"], v["name"]
+    assert v["waste"] == v["sum_holes"] + v["padding"], v["name"]
+# what no variant uses is the enum's waste; each variant's own is the rest
+assert t["waste"] == t["sum_holes"] + t["padding"]
+for v in t["variants"]:
+    assert v["own_waste"] == v["waste"] - t["waste"], v["name"]
+PYEOF
+
+tcase "niche: Option<CodePtrNN> has no tag of its own, Option<CodePtr> has one"
+sf_ok show --format json -t "core::option::Option<yjit::CodePtr>" -t "core::option::Option<yjit::CodePtrNN>" "$BIN"
+"$PY" - "$T/out" "$T/facts" >"$T/chk" 2>&1 <<'PYEOF' || { fail "niche"; detail "$T/chk"; }
+import json, sys
+want = {}
+for line in open(sys.argv[2]):
+    ty, key, val = line.rsplit(None, 2)
+    want[(ty, key)] = int(val)
+for t in json.load(open(sys.argv[1]))["types"]:
+    inner = t["name"][len("core::option::Option<"):-1]
+    # the compiler's word: the Option costs nothing when it is a niche
+    niche = want[(t["name"], "size")] == want[(inner, "size")]
+    assert t["niche"] == niche, (t["name"], t["niche"], niche)
+    default = [v for v in t["variants"] if v["discr_value"] is None]
+    assert bool(default) == niche, t["name"]
+PYEOF
+sf_ok show -t "core::option::Option<yjit::CodePtrNN>" "$BIN"
+assert_grep "$T/out" "enum core::option::Option<yjit::CodePtrNN> {" "shown as an enum"
+assert_grep "$T/out" "niche-encoded discriminant" "said to be a niche"
+assert_grep "$T/out" "/* variant Some (any other discriminant)" "the default variant"
+
 tcase "holes ranks Block by its real waste: 5 bytes"
 sf_ok holes --format json "$BIN"
 w=$("$PY" -c 'import json,sys

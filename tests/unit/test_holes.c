@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "layout/holes.h"
@@ -677,6 +678,104 @@ static void test_rank_parse_sort(void **state)
 	assert_int_equal(sf_rank_parse_sort(NULL, &s), -1);
 }
 
+/*
+ * Rust: enum Shape { Circle(f64), Rect { w: u32, h: u32 }, Empty } as
+ * rustc 1.95 lays it out (x86_64, offsets from its DWARF and offset_of!):
+ * a u32 tag at 0; Circle's f64 at 8, Rect's w at 4 and h at 8.  Every
+ * byte is used by some variant: the enum wastes nothing all variants
+ * share, while each variant leaves bytes unused.
+ */
+static struct sf_member shape_tag[] = {
+	FLAGGED("<discriminant>", "u32", 0, 4, 4, SF_T_INT, SF_MF_DISCR),
+};
+static struct sf_member shape_circle[] = { MEM("__0", "f64", "", 8, 8, 8, SF_T_FLOAT) };
+static struct sf_member shape_rect[] = {
+	MEM("w", "u32", "", 4, 4, 4, SF_T_INT),
+	MEM("h", "u32", "", 8, 4, 4, SF_T_INT),
+};
+static struct sf_variant shape_v[] = {
+	{ .name = "Circle", .discr_value = 0, .has_discr_value = true,
+	  .nmembers = N(shape_circle), .members = shape_circle },
+	{ .name = "Rect", .discr_value = 1, .has_discr_value = true,
+	  .nmembers = N(shape_rect), .members = shape_rect },
+	{ .name = "Empty", .discr_value = 2, .has_discr_value = true },
+};
+
+static void test_enum_variants(void **state)
+{
+	(void)state;
+	struct sf_type t = TYPE("yjit::Shape", SF_KIND_STRUCT, 16, 8, shape_tag);
+	struct sf_layout l, vl;
+	struct sf_type vt;
+
+	t.nvariants = N(shape_v);
+	t.variants = shape_v;
+	sf_layout_compute(&t, 64, &l);
+	assert_int_equal(l.nholes, 0);
+	assert_int_equal(l.padding, 0);
+	assert_int_equal(l.sum_members, 16);
+	assert_int_equal(l.members, 4);
+	sf_layout_release(&l);
+
+	/* Circle: the tag, a 4-byte hole, the f64 */
+	struct sf_member *ms = sf_variant_type(&t, 0, &vt);
+	assert_string_equal(vt.name, "Circle");
+	assert_int_equal(vt.nmembers, 2);
+	sf_layout_compute(&vt, 64, &vl);
+	assert_int_equal(vl.nholes, 1);
+	assert_int_equal(vl.holes[0].offset, 4);
+	assert_int_equal(vl.sum_holes, 4);
+	assert_int_equal(vl.padding, 0);
+	assert_accounts_for_size(&vl);
+	sf_layout_release(&vl);
+	free(ms);
+	/* Rect: the tag, w, h, 4 bytes of padding; Empty: the tag and 12 */
+	ms = sf_variant_type(&t, 1, &vt);
+	sf_layout_compute(&vt, 64, &vl);
+	assert_int_equal(vl.nholes, 0);
+	assert_int_equal(vl.padding, 4);
+	sf_layout_release(&vl);
+	free(ms);
+	ms = sf_variant_type(&t, 2, &vt);
+	sf_layout_compute(&vt, 64, &vl);
+	assert_int_equal(vl.padding, 12);
+	sf_layout_release(&vl);
+	free(ms);
+}
+
+/* Option<NonNull<u8>>: the u64 "tag" is the pointer itself (a niche), so
+ * Some holds only the pointer and None only the tag's bytes. */
+static struct sf_member opt_tag[] = {
+	FLAGGED("<discriminant>", "u64", 0, 8, 8, SF_T_INT, SF_MF_DISCR),
+};
+static struct sf_member opt_some[] = { MEM("__0", "yjit::CodePtrNN", "", 0, 8, 8, SF_T_STRUCT) };
+static struct sf_variant opt_v[] = {
+	{ .name = "None", .discr_value = 0, .has_discr_value = true },
+	{ .name = "Some", .nmembers = N(opt_some), .members = opt_some },
+};
+
+static void test_enum_niche(void **state)
+{
+	(void)state;
+	struct sf_type t = TYPE("Option<CodePtrNN>", SF_KIND_STRUCT, 8, 8, opt_tag);
+	struct sf_layout l;
+	struct sf_type vt;
+
+	t.nvariants = N(opt_v);
+	t.variants = opt_v;
+	sf_layout_compute(&t, 64, &l);
+	assert_int_equal(sf_layout_waste(&l), 0);
+	sf_layout_release(&l);
+	struct sf_member *ms = sf_variant_type(&t, 1, &vt);
+	assert_int_equal(vt.nmembers, 1);
+	assert_string_equal(vt.members[0].name, "__0");
+	free(ms);
+	ms = sf_variant_type(&t, 0, &vt);
+	assert_int_equal(vt.nmembers, 1);
+	assert_string_equal(vt.members[0].name, "<discriminant>");
+	free(ms);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -697,6 +796,8 @@ int main(void)
 		cmocka_unit_test(test_rank_orders),
 		cmocka_unit_test(test_rank_filters),
 		cmocka_unit_test(test_rank_parse_sort),
+		cmocka_unit_test(test_enum_variants),
+		cmocka_unit_test(test_enum_niche),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -196,6 +196,7 @@ static void test_whole_document(void **state)
 		"\"decl_file\":\"t.c\",\"decl_line\":7,\"origin\":\"t.o\","
 		"\"packed\":false,\"aligned\":false,\"variant\":false,"
 		"\"incomplete\":false,\"cxx\":false,\"typedef\":false,"
+		"\"rust\":false,\"reordered\":false,"
 		"\"members_count\":2,"
 		"\"sum_members\":8,\"sum_bitfield_bits\":4,\"holes_count\":0,"
 		"\"sum_holes\":0,\"bit_holes_count\":0,\"sum_bit_holes\":0,"
