@@ -25,14 +25,15 @@
 #include "builtin.h"
 #include "common.h"
 #include "layout/budget.h"
+#include "lib/path.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "report/check.h"
 #include "version.h"
 
 static const char check_usage[] =
-	"usage: structfit check --budget FILE [--format text|json|sarif|junit|github]\n"
-	"                       [--source-root DIR] ARTIFACT...\n"
+	"usage: structfit check --budget FILE [--baseline OLD] [--source-root DIR]\n"
+	"                       [--format text|json|sarif|junit|github|markdown] ARTIFACT...\n"
 	"   or: structfit check --write-budget FILE [--force] ARTIFACT...\n"
 	"\n"
 	"Check the layouts in ARTIFACT's DWARF against a budget file, one rule a line:\n"
@@ -49,12 +50,16 @@ static const char check_usage[] =
 	"or a list 32,64,96); 'fits N' alone: size <= N.  'A + B' sums types (one\n"
 	"allocation holding both); '*' or a glob such as 'struct rb_*' checks every\n"
 	"type it matches.  A rule whose type is missing is an error unless the line\n"
-	"says 'optional'.  '#' starts a comment.\n"
+	"says 'optional'.  '#' starts a comment.  An empty budget is an error.\n"
 	"\n"
-	"  -b, --budget FILE        the budget to check\n"
-	"  -f, --format FMT         text (default), json, sarif, junit or github\n"
+	"  -b, --budget FILE        the budget to check ('-': standard input)\n"
+	"      --baseline OLD       fail only on what grew, or newly broke a rule,\n"
+	"                           since the build OLD (an artifact or directory)\n"
+	"  -f, --format FMT         text (default), json, sarif, junit, github or\n"
+	"                           markdown; on exit 2 a document carrying the error\n"
 	"      --source-root DIR    report source paths relative to DIR\n"
-	"  -w, --write-budget FILE  write a budget pinning today's sizes (size <= now)\n"
+	"  -w, --write-budget FILE  write a budget pinning today's sizes (size <= now;\n"
+	"                           '-': standard output)\n"
 	"      --force              let --write-budget replace an existing FILE\n"
 	"  -h, --help               this help\n"
 	"\n"
@@ -65,12 +70,13 @@ struct check_opts {
 	const char *budget;
 	const char *write;
 	const char *source_root;
+	const char *baseline;
 	enum sf_format format;
 	bool format_set;
 	bool force;
 };
 
-enum { OPT_FORCE = 256, OPT_SOURCE_ROOT };
+enum { OPT_FORCE = 256, OPT_SOURCE_ROOT, OPT_BASELINE };
 
 /* Print the message; -1 tells cmd_check to exit 2. */
 #define USAGE_ERROR(...) (sf_die_usage(__VA_ARGS__), -1)
@@ -83,11 +89,13 @@ static int parse_check_opts(int argc, char **argv, struct check_opts *o)
 		{ "write-budget", required_argument, NULL, 'w' },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "source-root", required_argument, NULL, OPT_SOURCE_ROOT },
+		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const unsigned formats = 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON |
-		1u << SF_FMT_SARIF | 1u << SF_FMT_JUNIT | 1u << SF_FMT_GITHUB;
+		1u << SF_FMT_SARIF | 1u << SF_FMT_JUNIT | 1u << SF_FMT_GITHUB |
+		1u << SF_FMT_MARKDOWN;
 	int c;
 
 	opterr = 0;   /* sf_bad_option says it in one line */
@@ -99,7 +107,8 @@ static int parse_check_opts(int argc, char **argv, struct check_opts *o)
 		case 'f':
 			if (sf_parse_format(optarg, formats, &o->format) < 0)
 				return USAGE_ERROR("--format: '%s' is not one of text, "
-						   "json, sarif, junit, github", optarg);
+						   "json, sarif, junit, github, markdown",
+						   optarg);
 			o->format_set = true;
 			break;
 		case 'w':
@@ -110,6 +119,9 @@ static int parse_check_opts(int argc, char **argv, struct check_opts *o)
 			break;
 		case OPT_SOURCE_ROOT:
 			o->source_root = optarg;
+			break;
+		case OPT_BASELINE:
+			o->baseline = optarg;
 			break;
 		case 'h':
 			fputs(check_usage, stdout);
@@ -122,9 +134,9 @@ static int parse_check_opts(int argc, char **argv, struct check_opts *o)
 	if (!o->budget == !o->write)
 		return USAGE_ERROR("check: give either --budget FILE or --write-budget "
 				   "FILE; see 'structfit check --help'");
-	if (o->write && (o->format_set || o->source_root))
-		return USAGE_ERROR("check: --format and --source-root go with --budget, "
-				   "not --write-budget");
+	if (o->write && (o->format_set || o->source_root || o->baseline))
+		return USAGE_ERROR("check: --format, --source-root and --baseline go "
+				   "with --budget, not --write-budget");
 	if (o->force && !o->write)
 		return USAGE_ERROR("check: --force goes with --write-budget");
 	if (optind >= argc)
@@ -155,49 +167,112 @@ static int write_stdout(const struct strbuf *sb)
 }
 
 static void render(struct strbuf *out, const struct sf_bresult *res,
-		   const struct check_opts *o)
+		   const struct check_opts *o, const char *root_real)
 {
-	struct sf_check_opts ro = { SF_VERSION, o->source_root };
+	struct sf_check_opts ro = { SF_VERSION, root_real };
 
 	switch (o->format) {
 	case SF_FMT_JSON: sf_render_check_json(out, res, &ro); break;
 	case SF_FMT_SARIF: sf_render_check_sarif(out, res, &ro); break;
 	case SF_FMT_JUNIT: sf_render_check_junit(out, res, &ro); break;
 	case SF_FMT_GITHUB: sf_render_check_github(out, res, &ro); break;
+	case SF_FMT_MARKDOWN: sf_render_check_markdown(out, res, &ro); break;
 	default: sf_render_check_text(out, res, &ro); break;
 	}
+}
+
+/*
+ * The budget over the base build, every rule made optional for the time
+ * (a type the base build lacks is new, not an error): what --baseline
+ * subtracts.  -1 when the base build cannot be read (reported).
+ */
+static int eval_baseline(struct sf_budget *b, const struct check_opts *o,
+			 const char **wanted, struct sf_bresult *base)
+{
+	char *path = (char *)o->baseline;
+	struct sf_typeset *ts = sf_load_inputs(&path, 1, wanted);
+	struct sf_err err = { "" };
+	int rc = 0;
+
+	if (!ts)
+		return -1;
+	bool *optional = sf_xcalloc(b->nrules ? b->nrules : 1, sizeof(*optional));
+	for (size_t i = 0; i < b->nrules; i++) {
+		optional[i] = b->rules[i].optional;
+		b->rules[i].optional = true;
+	}
+	if (sf_budget_eval(b, ts, o->baseline, base, &err) < 0)
+		rc = (sf_report_err(&err), -1);
+	for (size_t i = 0; i < b->nrules; i++)
+		b->rules[i].optional = optional[i];
+	free(optional);
+	sf_typeset_free(ts);
+	return rc;
+}
+
+/* The verdict of the budget over the inputs (minus the baseline's), into
+ * res, whose failures point into *tsp (free it after res); -1 on an error
+ * (reported). */
+static int evaluate(struct sf_budget *b, const struct check_opts *o,
+		    char **files, int nfiles, struct sf_bresult *res,
+		    struct sf_typeset **tsp)
+{
+	const char **wanted = sf_budget_wanted(b);
+	struct sf_typeset *ts = sf_load_inputs_at(files, nfiles, wanted, o->source_root);
+	struct sf_bresult base;
+	struct sf_err err = { "" };
+	int rc = -1;
+
+	if (!ts)
+		goto out;
+	char *inputs = join_inputs(files, nfiles);
+	if (sf_budget_eval(b, ts, inputs, res, &err) < 0) {
+		sf_report_err(&err);
+	} else if (o->baseline && eval_baseline(b, o, wanted, &base) < 0) {
+		sf_bresult_release(res);
+	} else {
+		if (o->baseline) {
+			sf_bresult_drop_known(res, &base);
+			sf_bresult_release(&base);
+		}
+		rc = 0;
+	}
+	free(inputs);
+out:
+	free(wanted);
+	if (rc < 0)
+		sf_typeset_free(ts);
+	else
+		*tsp = ts;
+	return rc;
 }
 
 static int run_check(const struct check_opts *o, char **files, int nfiles)
 {
 	struct sf_budget *b;
 	struct sf_err err = { "" };
-
-	if (sf_budget_load(o->budget, &b, &err) < 0)
-		return sf_report_err(&err);
-	const char **wanted = sf_budget_wanted(b);
-	struct sf_typeset *ts = sf_load_inputs(files, nfiles, wanted);
-	free(wanted);
-	if (!ts) {
-		sf_budget_free(b);
-		return SF_EXIT_ERROR;
-	}
-	char *inputs = join_inputs(files, nfiles);
+	struct sf_srcroot root = { NULL, NULL };
 	struct sf_bresult res;
-	int status;
-	if (sf_budget_eval(b, ts, inputs, &res, &err) < 0) {
-		status = sf_report_err(&err);
-	} else {
+	struct sf_typeset *ts = NULL;
+
+	if (o->source_root && sf_srcroot_init(&root, o->source_root, &err) < 0)
+		return sf_report_err(&err);
+	if (sf_budget_load(o->budget, &b, &err) < 0) {
+		sf_srcroot_release(&root);
+		return sf_report_err(&err);
+	}
+	int status = SF_EXIT_ERROR;
+	if (evaluate(b, o, files, nfiles, &res, &ts) == 0) {
 		struct strbuf out = STRBUF_INIT;
-		render(&out, &res, o);
+		render(&out, &res, o, root.real);
 		status = write_stdout(&out) ? SF_EXIT_ERROR :
 			 res.nbroken ? SF_EXIT_FINDING : SF_EXIT_OK;
 		sb_release(&out);
 		sf_bresult_release(&res);
+		sf_typeset_free(ts);
 	}
-	free(inputs);
-	sf_typeset_free(ts);
 	sf_budget_free(b);
+	sf_srcroot_release(&root);
 	return status;
 }
 
@@ -312,9 +387,12 @@ int cmd_check(int argc, char **argv)
 	struct check_opts o = { 0 };
 	int r = parse_check_opts(argc, argv, &o);
 
-	if (r)
-		return r > 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
+	if (r > 0)
+		return SF_EXIT_OK;
+	if (r < 0)
+		return o.format_set ? sf_error_document(o.format, "check") : SF_EXIT_ERROR;
 	if (o.write)
 		return run_write(&o, argv + optind, argc - optind);
-	return run_check(&o, argv + optind, argc - optind);
+	int status = run_check(&o, argv + optind, argc - optind);
+	return status == SF_EXIT_ERROR ? sf_error_document(o.format, "check") : status;
 }

@@ -11,8 +11,14 @@
 #include <string.h>
 
 #include "dwarf/dwarf.h"
+#include "lib/path.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "report/ci.h"
+#include "version.h"
+
+/* The last error line printed, for sf_error_document (cmd/ only). */
+static char last_error[1024];
 
 int sf_die_usage(const char *fmt, ...)
 {
@@ -20,20 +26,84 @@ int sf_die_usage(const char *fmt, ...)
 
 	fputs("structfit: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "%s\n", last_error);
 	return SF_EXIT_ERROR;
 }
 
 int sf_report_err(const struct sf_err *err)
 {
-	fprintf(stderr, "structfit: %s\n", err->msg[0] ? err->msg : "unknown error");
+	snprintf(last_error, sizeof(last_error), "%s",
+		 err->msg[0] ? err->msg : "unknown error");
+	fprintf(stderr, "structfit: %s\n", last_error);
 	return SF_EXIT_ERROR;
+}
+
+int sf_error_document(enum sf_format format, const char *command)
+{
+	struct sf_ci_error e = { .command = command, .tool_version = SF_VERSION };
+	struct strbuf sb = STRBUF_INIT;
+	char buf[sizeof(last_error)];
+
+	sf_ci_error_parse(&e, last_error[0] ? last_error : "unknown error", buf,
+			  sizeof(buf));
+	switch (format) {
+	case SF_FMT_JSON: sf_render_ci_error_json(&sb, &e); break;
+	case SF_FMT_SARIF: sf_render_ci_error_sarif(&sb, &e); break;
+	case SF_FMT_JUNIT: sf_render_ci_error_junit(&sb, &e); break;
+	case SF_FMT_GITHUB: sf_render_ci_error_github(&sb, &e); break;
+	case SF_FMT_MARKDOWN: sf_render_ci_error_markdown(&sb, &e); break;
+	default: break;
+	}
+	/* the status stays 2 whatever; a write error is said as well */
+	if (sb.len && (fwrite(sb.buf, 1, sb.len, stdout) != sb.len || fflush(stdout)))
+		fprintf(stderr, "structfit: error writing the output: %s\n",
+			strerror(errno));
+	sb_release(&sb);
+	return SF_EXIT_ERROR;
+}
+
+static char *show_path(void *root, const char *path)
+{
+	return sf_srcroot_show(root, path);
+}
+
+int sf_show_paths(struct sf_typeset *ts, const char *root_dir)
+{
+	struct sf_srcroot root = { NULL, NULL };
+	struct sf_err err = { "" };
+
+	if (root_dir && sf_srcroot_init(&root, root_dir, &err) < 0)
+		return sf_report_err(&err);
+	sf_typeset_map_decl_files(ts, show_path, root_dir ? &root : NULL);
+	sf_srcroot_release(&root);
+	return 0;
+}
+
+static struct sf_typeset *load_raw(char **files, int nfiles,
+				   const char *const *only);
+
+struct sf_typeset *sf_load_inputs_at(char **files, int nfiles,
+				     const char *const *only, const char *root)
+{
+	struct sf_typeset *ts = load_raw(files, nfiles, only);
+
+	if (ts && sf_show_paths(ts, root)) {
+		sf_typeset_free(ts);
+		return NULL;
+	}
+	return ts;
 }
 
 struct sf_typeset *sf_load_inputs(char **files, int nfiles,
 				  const char *const *only)
+{
+	return sf_load_inputs_at(files, nfiles, only, NULL);
+}
+
+static struct sf_typeset *load_raw(char **files, int nfiles,
+				   const char *const *only)
 {
 	struct sf_typeset *ts = sf_typeset_new();
 	struct sf_load_opts opts = { .threads = 0, .only = only };
@@ -130,6 +200,7 @@ int sf_parse_format(const char *s, unsigned allowed_mask, enum sf_format *out)
 		[SF_FMT_TEXT] = "text", [SF_FMT_JSON] = "json",
 		[SF_FMT_HTML] = "html", [SF_FMT_SARIF] = "sarif",
 		[SF_FMT_JUNIT] = "junit", [SF_FMT_GITHUB] = "github",
+		[SF_FMT_MARKDOWN] = "markdown",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

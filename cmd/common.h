@@ -23,6 +23,7 @@ enum sf_format {
 	SF_FMT_SARIF,
 	SF_FMT_JUNIT,
 	SF_FMT_GITHUB,
+	SF_FMT_MARKDOWN,
 };
 
 /* "structfit: " + formatted message + newline on stderr; returns 2. */
@@ -31,12 +32,32 @@ int sf_die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int sf_report_err(const struct sf_err *err);
 
 /*
+ * After an error (sf_die_usage or sf_report_err), write a document in
+ * `format` that carries it to stdout, so a CI job keeping the output
+ * `if: always()` gets a valid SARIF log, JUnit report, JSON document,
+ * GitHub annotation or Markdown table (text writes nothing more: the
+ * error is on stderr).  Returns 2, the status of the run.
+ */
+int sf_error_document(enum sf_format format, const char *command);
+
+/*
  * Load every FILE into a new typeset.  `only` (NULL-terminated bare names,
  * or NULL for all) lets the reader skip types nobody asked for.  On error
  * prints the message and returns NULL.
  */
 struct sf_typeset *sf_load_inputs(char **files, int nfiles,
 				  const char *const *only);
+
+/*
+ * Show every type's decl_file the one way (lib/path.h): normalised, and
+ * relative to root_dir when given and below it.  A bad root_dir is
+ * reported ("structfit: DIR: source root: ..."): returns 2, else 0.
+ */
+int sf_show_paths(struct sf_typeset *ts, const char *root_dir);
+
+/* sf_load_inputs, then sf_show_paths(root) (root may be NULL). */
+struct sf_typeset *sf_load_inputs_at(char **files, int nfiles,
+				     const char *const *only, const char *root);
 
 /* Strip "struct ", "union ", "class " and surrounding blanks into buf. */
 const char *sf_bare_name(const char *name, char *buf, size_t bufsz);

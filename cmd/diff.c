@@ -28,6 +28,7 @@ static const char diff_usage[] =
 	"  -t, --type NAME     only this type (repeatable): 'st_table' or 'struct st_table'\n"
 	"  -f, --format FMT    text (default) or json\n"
 	"      --fail-on-growth  exit 1 when a type grew\n"
+	"      --source-root DIR  show source paths relative to DIR\n"
 	"  -h, --help          this help\n"
 	"\n"
 	"Exit status: 0 ok, 1 a type grew (with --fail-on-growth), 2 usage error or\n"
@@ -38,9 +39,10 @@ struct diff_opts {
 	size_t ntypes;
 	enum sf_format format;
 	bool fail_on_growth;
+	const char *source_root;
 };
 
-enum { OPT_FAIL_ON_GROWTH = 256 };
+enum { OPT_FAIL_ON_GROWTH = 256, OPT_SOURCE_ROOT };
 
 static int parse_diff_opts(int argc, char **argv, struct diff_opts *o)
 {
@@ -48,6 +50,7 @@ static int parse_diff_opts(int argc, char **argv, struct diff_opts *o)
 		{ "type", required_argument, NULL, 't' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "fail-on-growth", no_argument, NULL, OPT_FAIL_ON_GROWTH },
+		{ "source-root", required_argument, NULL, OPT_SOURCE_ROOT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -71,6 +74,9 @@ static int parse_diff_opts(int argc, char **argv, struct diff_opts *o)
 			break;
 		case OPT_FAIL_ON_GROWTH:
 			o->fail_on_growth = true;
+			break;
+		case OPT_SOURCE_ROOT:
+			o->source_root = optarg;
 			break;
 		case 'h':
 			fputs(diff_usage, stdout);
@@ -99,8 +105,9 @@ static int write_stdout(const struct strbuf *sb)
 static int run_diff(const struct diff_opts *o, char *old_path, char *new_path)
 {
 	const char **only = sf_only_names(o->types, o->ntypes);
-	struct sf_typeset *old_ts = sf_load_inputs(&old_path, 1, only);
-	struct sf_typeset *new_ts = old_ts ? sf_load_inputs(&new_path, 1, only) : NULL;
+	struct sf_typeset *old_ts = sf_load_inputs_at(&old_path, 1, only, o->source_root);
+	struct sf_typeset *new_ts = old_ts ? sf_load_inputs_at(&new_path, 1, only,
+							  o->source_root) : NULL;
 	int status = SF_EXIT_ERROR;
 
 	sf_free_only_names(only);

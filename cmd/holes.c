@@ -27,6 +27,7 @@ static const char holes_usage[] =
 	"  -n, --limit N       at most N lines\n"
 	"  -f, --format FMT    text (default), json or html (ranking + maps)\n"
 	"  -c, --cacheline N   cacheline size for the html maps (default 64)\n"
+	"      --source-root DIR  show source paths relative to DIR\n"
 	"  -h, --help          this help\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage error or unusable input.\n";
@@ -35,7 +36,10 @@ struct holes_opts {
 	struct sf_rank_opts rank;
 	enum sf_format format;
 	unsigned cacheline;
+	const char *source_root;
 };
+
+enum { OPT_SOURCE_ROOT = 256 };
 
 static int parse_count(const char *opt, const char *arg, uint64_t *out)
 {
@@ -55,6 +59,7 @@ static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 		{ "limit", required_argument, NULL, 'n' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "cacheline", required_argument, NULL, 'c' },
+		{ "source-root", required_argument, NULL, OPT_SOURCE_ROOT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -87,6 +92,9 @@ static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 		case 'c':
 			if (sf_parse_cacheline(optarg, &o->cacheline) < 0)
 				return SF_EXIT_ERROR;
+			break;
+		case OPT_SOURCE_ROOT:
+			o->source_root = optarg;
 			break;
 		case 'h':
 			fputs(holes_usage, stdout);
@@ -137,7 +145,8 @@ int cmd_holes(int argc, char **argv)
 
 	if (r >= 0)
 		return r;
-	struct sf_typeset *ts = sf_load_inputs(argv + optind, argc - optind, NULL);
+	struct sf_typeset *ts = sf_load_inputs_at(argv + optind, argc - optind, NULL,
+						  o.source_root);
 	if (!ts)
 		return SF_EXIT_ERROR;
 

@@ -28,6 +28,7 @@ static const char show_usage[] =
 	"  -f, --format FMT    text (default), json or html\n"
 	"  -c, --cacheline N   cacheline size in bytes (default 64)\n"
 	"      --origin        name the file each type was read from\n"
+	"      --source-root DIR  show source paths relative to DIR\n"
 	"      --color[=WHEN]  colour text output: auto (default: on a terminal,\n"
 	"                      unless NO_COLOR is set), always, never\n"
 	"  -h, --help          this help\n"
@@ -42,7 +43,10 @@ struct show_opts {
 	unsigned cacheline;
 	int origin;
 	enum sf_color_mode color;
+	const char *source_root;
 };
+
+enum { OPT_SOURCE_ROOT = 256 };
 
 /* -1 to go on; otherwise the exit status (after --help or an error). */
 static int parse_show_opts(int argc, char **argv, struct show_opts *o)
@@ -52,6 +56,7 @@ static int parse_show_opts(int argc, char **argv, struct show_opts *o)
 		{ "format", required_argument, NULL, 'f' },
 		{ "cacheline", required_argument, NULL, 'c' },
 		{ "origin", no_argument, NULL, 'o' },
+		{ "source-root", required_argument, NULL, OPT_SOURCE_ROOT },
 		{ "color", optional_argument, NULL, 'C' },
 		{ "colour", optional_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
@@ -79,6 +84,9 @@ static int parse_show_opts(int argc, char **argv, struct show_opts *o)
 			break;
 		case 'o':
 			o->origin = 1;
+			break;
+		case OPT_SOURCE_ROOT:
+			o->source_root = optarg;
 			break;
 		case 'C':
 			if (sf_color_parse(optarg, &o->color) < 0)
@@ -173,7 +181,8 @@ int cmd_show(int argc, char **argv)
 	}
 	so.color = o.format == SF_FMT_TEXT && sf_color_for_fd(o.color, STDOUT_FILENO);
 	const char **only = sf_only_names((const char *const *)o.types, o.ntypes);
-	struct sf_typeset *ts = sf_load_inputs(argv + optind, argc - optind, only);
+	struct sf_typeset *ts = sf_load_inputs_at(argv + optind, argc - optind, only,
+						  o.source_root);
 	int status = SF_EXIT_ERROR;
 
 	sf_free_only_names(only);

@@ -367,7 +367,9 @@ static int seen_before(struct ctx *c, const struct stat *st)
 static int load_file(struct ctx *c, const char *path, int in_dir)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO with no writer would hang open(2); anything but
+	 * a regular file is refused below, and mmap ignores the flag. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		sf_error(c->err, "%s: cannot open: %s", path, strerror(errno));

@@ -22,11 +22,14 @@
 #include <assert.h>
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "classes.h"
 #include "holes.h"
@@ -496,23 +499,18 @@ static int parse_selector(struct lexer *lx, struct sf_brule *r)
 	return 0;
 }
 
-/* The rule as written, comment stripped and blank runs made one space. */
-static char *rule_text(const struct lexer *lx, size_t from)
+/*
+ * The rule as written, from..to (where parsing stopped: the end of the
+ * line or its '#' comment), blank runs made one space.  Where the parser
+ * stopped, not a scan for '#': "holes <= 16  # note" has a '<' that a
+ * bracket count would take for a template's.
+ */
+static char *rule_text(const struct lexer *lx, size_t from, size_t to)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t end = from;
-	int depth = 0;
 
-	for (; end < lx->len; end++) {
-		char c = lx->s[end];
-		if (c == '<' || c == '(' || c == '[' || c == '{')
-			depth++;
-		else if ((c == '>' || c == ')' || c == ']' || c == '}') && depth > 0)
-			depth--;
-		else if (c == '#' && depth == 0)
-			break;
-	}
-	for (size_t i = from; i < end; i++) {
+	assert(to <= lx->len);
+	for (size_t i = from; i < to; i++) {
 		if (is_blank(lx->s[i])) {
 			if (sb.len && sb.buf[sb.len - 1] != ' ')
 				sb_addch(&sb, ' ');
@@ -542,7 +540,9 @@ static int parse_line(struct sf_budget *b, const char *s, size_t len,
 		rule_release(&r);
 		return -1;
 	}
-	r.text = rule_text(&lx, from);
+	skip_blanks(&lx);
+	assert(at_end(&lx));
+	r.text = rule_text(&lx, from, lx.pos);
 	SF_GROW(b->rules, b->nrules, b->cap);
 	b->rules[b->nrules++] = r;
 	return 0;
@@ -634,23 +634,70 @@ int sf_budget_parse(const char *path, const char *buf, size_t len,
 	return done(&rd, rc, out);
 }
 
-int sf_budget_load(const char *path, struct sf_budget **out,
-		   struct sf_err *err)
+/* Every line of f through the parser; `name` is the budget's path. */
+static int load_stream(FILE *f, const char *name, struct sf_budget **out,
+		       struct sf_err *err)
 {
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		return sf_error(err, "%s: %s", path, strerror(errno));
-	struct reader rd = { budget_new(path), STRBUF_INIT, 1, err };
+	struct reader rd = { budget_new(name), STRBUF_INIT, 1, err };
 	int rc = 0, c;
+
 	while (rc == 0 && (c = getc(f)) != EOF)
 		rc = feed(&rd, (unsigned char)c);
 	if (rc == 0 && ferror(f))
-		rc = sf_error(err, "%s: %s", path, strerror(errno ? errno : EIO));
+		rc = sf_error(err, "%s: %s", name, strerror(errno ? errno : EIO));
 	if (rc == 0)
 		rc = finish(&rd);
-	fclose(f);
+	/* an empty budget checks nothing: a CI gate that silently passes */
+	if (rc == 0 && rd.b->nrules == 0)
+		rc = sf_error(err, "%s: no rules (an empty budget checks nothing; "
+			      "see 'structfit check --help')", name);
 	return done(&rd, rc, out);
+}
+
+/*
+ * Opened without blocking: a FIFO with no writer would otherwise hang
+ * open(2) forever.  Once open it reads as usual - a FIFO whose writer
+ * never came reads as empty, and the empty budget is refused.
+ */
+static FILE *open_nonblocking(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return NULL;
+	int fl = fcntl(fd, F_GETFL);
+	if (fstat(fd, &st) < 0 || fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		errno = EISDIR;
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
+int sf_budget_load(const char *path, struct sf_budget **out,
+		   struct sf_err *err)
+{
+	if (!strcmp(path, "-"))
+		return load_stream(stdin, "<stdin>", out, err);
+	FILE *f = open_nonblocking(path);
+	if (!f)
+		return sf_error(err, "%s: %s", path, strerror(errno));
+	int rc = load_stream(f, path, out, err);
+	fclose(f);
+	return rc;
 }
 
 /* ------------------------------------------------------------ measuring */
@@ -955,6 +1002,81 @@ int sf_budget_eval(const struct sf_budget *b, const struct sf_typeset *ts,
 	if (out->nfails > 1)
 		qsort(out->fails, out->nfails, sizeof(*out->fails), fail_cmp);
 	return 0;
+}
+
+/* First index in base->fails at or after (rule, subject): they are sorted. */
+static size_t lower_bound(const struct sf_bresult *base, uint32_t rule,
+			  const char *subject)
+{
+	size_t lo = 0, hi = base->nfails;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct sf_bfail *f = &base->fails[mid];
+		int c = f->rule != rule ? (f->rule < rule ? -1 : 1) :
+			strcmp(f->subject, subject);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Is cur no worse than old under the condition's operator? */
+static bool no_worse(const struct sf_bcond *c, uint64_t cur, uint64_t old)
+{
+	switch ((enum sf_bop)c->op) {
+	case SF_BOP_LT: case SF_BOP_LE: return cur <= old;
+	case SF_BOP_GT: case SF_BOP_GE: return cur >= old;
+	default: return cur == old;
+	}
+}
+
+static bool known_in(const struct sf_bresult *base, const struct sf_bresult *r,
+		     const struct sf_bfail *f)
+{
+	const struct sf_bcond *c = &r->budget->rules[f->rule].conds[f->cond];
+
+	for (size_t i = lower_bound(base, f->rule, f->subject); i < base->nfails; i++) {
+		const struct sf_bfail *o = &base->fails[i];
+		if (o->rule != f->rule || strcmp(o->subject, f->subject))
+			break;
+		if (o->cond == f->cond && !!o->no_class == !!f->no_class &&
+		    (f->no_class ? f->size <= o->size : no_worse(c, f->value, o->value)))
+			return true;
+	}
+	return false;
+}
+
+void sf_bresult_drop_known(struct sf_bresult *r, const struct sf_bresult *base)
+{
+	size_t k = 0;
+
+	assert(r->budget == base->budget);
+	for (size_t i = 0; i < r->nfails; i++) {
+		if (known_in(base, r, &r->fails[i])) {
+			free(r->fails[i].subject);
+			r->nknown++;
+		} else {
+			r->fails[k++] = r->fails[i];
+		}
+	}
+	r->nfails = k;
+	/* each rule's failed subjects again, from what is left (sorted by
+	 * rule, then subject) */
+	r->nbroken = 0;
+	for (size_t ri = 0; ri < r->budget->nrules; ri++)
+		r->stats[ri].failed = 0;
+	for (size_t i = 0; i < k; i++) {
+		const struct sf_bfail *f = &r->fails[i];
+		if (i == 0 || f->rule != r->fails[i - 1].rule ||
+		    strcmp(f->subject, r->fails[i - 1].subject) ||
+		    f->type != r->fails[i - 1].type)
+			r->stats[f->rule].failed++;
+	}
+	for (size_t ri = 0; ri < r->budget->nrules; ri++)
+		r->nbroken += r->stats[ri].failed != 0;
 }
 
 void sf_bresult_release(struct sf_bresult *r)

@@ -112,8 +112,10 @@ struct sf_budget {
 };
 
 /*
- * Parse the budget file at `path`.  On bad input returns -1 with err set to
- * "PATH:LINE:COL: problem" (or "PATH: problem" when it cannot be read).
+ * Parse the budget file at `path` ("-": standard input, named "<stdin>").
+ * On bad input returns -1 with err set to "PATH:LINE:COL: problem" (or
+ * "PATH: problem" when it cannot be read, or holds no rule).  A FIFO is
+ * opened without blocking.
  */
 int sf_budget_load(const char *path, struct sf_budget **out, struct sf_err *err);
 /* The same over `len` bytes in memory; `path` only names them in errors. */
@@ -181,6 +183,7 @@ struct sf_bresult {
 	size_t nchecks;         /* conditions evaluated in all */
 	size_t nbroken;         /* rules with a failure */
 	size_t nskipped;
+	size_t nknown;          /* failures dropped as already in the baseline */
 };
 
 /*
@@ -193,6 +196,15 @@ int sf_budget_eval(const struct sf_budget *b, const struct sf_typeset *ts,
 		   const char *inputs, struct sf_bresult *out,
 		   struct sf_err *err);
 void sf_bresult_release(struct sf_bresult *r);
+
+/*
+ * check --baseline: drop from r every failure that `base` (the same budget
+ * evaluated over the base build) already had for the same rule, condition
+ * and subject, with a value no worse (for <= and <: not larger; for >= and
+ * >: not smaller; for ==: equal).  What is left grew, or newly broke a
+ * rule.  r->nknown counts the dropped; stats and nbroken are recounted.
+ */
+void sf_bresult_drop_known(struct sf_bresult *r, const struct sf_bresult *base);
 
 /*
  * Bare names of every type the named terms mention, NULL-terminated, for

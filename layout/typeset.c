@@ -551,6 +551,29 @@ size_t sf_typeset_find(const struct sf_typeset *ts, const char *name,
 	return found;
 }
 
+void sf_typeset_map_decl_files(struct sf_typeset *ts,
+				char *(*fn)(void *ctx, const char *path), void *ctx)
+{
+	/* decl_file strings are interned, so most types share a few pointers:
+	 * a small direct-mapped cache keeps fn to about once per file. */
+	enum { NCACHE = 256 };
+	const char *from[NCACHE] = { NULL }, *to[NCACHE] = { NULL };
+
+	for (size_t i = 0; i < ts->ntypes; i++) {
+		struct sf_type *t = ts->types[i];
+		if (!t->decl_file || !t->decl_file[0])
+			continue;
+		size_t slot = ((uintptr_t)t->decl_file >> 3) % NCACHE;
+		if (from[slot] != t->decl_file) {
+			char *mapped = fn(ctx, t->decl_file);
+			from[slot] = t->decl_file;
+			to[slot] = sf_typeset_intern(ts, mapped);
+			free(mapped);
+		}
+		t->decl_file = to[slot];
+	}
+}
+
 size_t sf_typeset_bytes(const struct sf_typeset *ts)
 {
 	return ts->arena_bytes + ts->strcap * sizeof(struct strslot) +

@@ -73,6 +73,14 @@ size_t sf_typeset_find(const struct sf_typeset *ts, const char *name,
 size_t sf_typeset_find_ns(const struct sf_typeset *ts, const char *name, int is_typedef,
 			  const struct sf_type **out, size_t max);
 
+/*
+ * Replace every type's decl_file by fn(ctx, decl_file) (a new string the
+ * typeset interns, then frees): how cmd/ makes paths relative to a source
+ * root once, for every renderer.
+ */
+void sf_typeset_map_decl_files(struct sf_typeset *ts,
+			       char *(*fn)(void *ctx, const char *path), void *ctx);
+
 /* Bytes held by the arena (for benchmarks and memory tests). */
 size_t sf_typeset_bytes(const struct sf_typeset *ts);
 

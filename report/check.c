@@ -16,6 +16,7 @@
  * Nothing here computes a layout or decides a verdict.
  */
 #include "check.h"
+#include "ci.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -68,19 +69,6 @@ void sf_render_check_message(struct strbuf *out, const struct sf_bresult *r,
 	sf_bcond_describe(out, c);
 }
 
-/* decl_file relative to the source root when it lies below it. */
-static const char *display_path(const char *path, const struct sf_check_opts *o)
-{
-	const char *root = o ? o->source_root : NULL;
-	size_t n = root ? strlen(root) : 0;
-
-	while (n > 1 && root[n - 1] == '/')
-		n--;
-	if (n && !strncmp(path, root, n) && path[n] == '/')
-		return path + n + 1;
-	return path;
-}
-
 static bool has_decl(const struct sf_bfail *f)
 {
 	return f->type->decl_file[0] && f->type->decl_line > 0;
@@ -93,34 +81,45 @@ static const char *status_of(const struct sf_brule_stat *s)
 
 /* ------------------------------------------------------------ text */
 
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
 static void summary_line(struct strbuf *out, const struct sf_bresult *r)
 {
 	const struct sf_budget *b = r->budget;
 
 	if (r->nbroken)
-		sb_addf(out, "%s: %zu of %zu rule%s broken (%zu failure%s in %zu checks)",
-			b->path, r->nbroken, b->nrules, b->nrules == 1 ? "" : "s",
-			r->nfails, r->nfails == 1 ? "" : "s", r->nchecks);
+		sb_addf(out, "%s: %zu of %zu rule%s broken (%zu failure%s in %zu check%s)",
+			b->path, r->nbroken, b->nrules, plural(b->nrules),
+			r->nfails, plural(r->nfails), r->nchecks, plural(r->nchecks));
+	else if (b->nrules == 1)
+		sb_addf(out, "%s: the rule holds (%zu check%s)", b->path,
+			r->nchecks, plural(r->nchecks));
 	else
-		sb_addf(out, "%s: %s %zu rule%s hold (%zu checks)", b->path,
-			b->nrules == 1 ? "the" : "all", b->nrules,
-			b->nrules == 1 ? "" : "s", r->nchecks);
+		sb_addf(out, "%s: all %zu rules hold (%zu check%s)", b->path,
+			b->nrules, r->nchecks, plural(r->nchecks));
 	if (r->nskipped)
 		sb_addf(out, ", %zu optional rule%s skipped (type not found)",
-			r->nskipped, r->nskipped == 1 ? "" : "s");
+			r->nskipped, plural(r->nskipped));
+	if (r->nknown)
+		sb_addf(out, ", %zu failure%s already in the baseline (not counted)",
+			r->nknown, plural(r->nknown));
 	sb_addch(out, '\n');
 }
 
 void sf_render_check_text(struct strbuf *out, const struct sf_bresult *r,
 			  const struct sf_check_opts *o)
 {
+	(void)o;   /* paths arrive already shown relative (cmd/ maps them) */
 	for (size_t i = 0; i < r->nfails; i++) {
 		const struct sf_bfail *f = &r->fails[i];
 		sb_addf(out, "%s:%u: ", r->budget->path, rule_of(r, f)->line);
 		sf_render_check_message(out, r, f);
 		if (has_decl(f))
 			sb_addf(out, " (declared at %s:%u)",
-				display_path(f->type->decl_file, o), f->type->decl_line);
+				f->type->decl_file, f->type->decl_line);
 		sb_addch(out, '\n');
 	}
 	summary_line(out, r);
@@ -131,6 +130,7 @@ void sf_render_check_text(struct strbuf *out, const struct sf_bresult *r,
 static void json_failure(struct strbuf *out, const struct sf_bresult *r,
 			 const struct sf_bfail *f, const struct sf_check_opts *o)
 {
+	(void)o;   /* paths arrive already shown relative (cmd/ maps them) */
 	const struct sf_bcond *c = cond_of(r, f);
 	struct strbuf msg = STRBUF_INIT;
 
@@ -159,7 +159,7 @@ static void json_failure(struct strbuf *out, const struct sf_bresult *r,
 	sb_adds(out, ",\"column\":");
 	sb_addf(out, "%u", c->col);
 	sb_adds(out, ",\"decl_file\":");
-	json_str(out, display_path(f->type->decl_file, o));
+	json_str(out, f->type->decl_file);
 	sb_addf(out, ",\"decl_line\":%u,\"origin\":", f->type->decl_line);
 	json_str(out, f->type->origin ? f->type->origin : "");
 	sf_render_check_message(&msg, r, f);
@@ -196,8 +196,8 @@ void sf_render_check_json(struct strbuf *out, const struct sf_bresult *r,
 	}
 	assert(fi == r->nfails);
 	sb_addf(out, "],\"summary\":{\"rules\":%zu,\"broken\":%zu,\"skipped\":%zu,"
-		"\"checks\":%zu,\"failures\":%zu}}\n", b->nrules, r->nbroken,
-		r->nskipped, r->nchecks, r->nfails);
+		"\"checks\":%zu,\"failures\":%zu,\"baseline_failures\":%zu}}\n",
+		b->nrules, r->nbroken, r->nskipped, r->nchecks, r->nfails, r->nknown);
 }
 
 /* ------------------------------------------------------------ sarif */
@@ -213,31 +213,9 @@ static const char *const sarif_help[SF_BP_COUNT] = {
 	[SF_BP_FITS] = "The type (or sum of types) lands in a larger size class than its budget allows.",
 };
 
-/* A file path as a URI reference: relative stays relative, absolute gets file://. */
-static void sarif_uri(struct strbuf *out, const char *path)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	struct strbuf u = STRBUF_INIT;
-
-	if (path[0] == '/')
-		sb_adds(&u, "file://");
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || strchr("-._~/", *p)) {
-			sb_addch(&u, *p);
-		} else {
-			sb_addch(&u, '%');
-			sb_addch(&u, hex[*p >> 4]);
-			sb_addch(&u, hex[*p & 15]);
-		}
-	}
-	json_str(out, u.buf);
-	sb_release(&u);
-}
-
 /* A location object; `related` names a related location (it gets id 0). */
 static void sarif_location(struct strbuf *out, const char *path, unsigned line,
-			   unsigned col, const char *related)
+			   unsigned col, const char *related, const struct sf_check_opts *o)
 {
 	sb_addch(out, '{');
 	if (related) {
@@ -246,7 +224,9 @@ static void sarif_location(struct strbuf *out, const char *path, unsigned line,
 		sb_adds(out, "},");
 	}
 	sb_adds(out, "\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
-	sarif_uri(out, path);
+	sf_ci_sarif_uri(out, path);
+	/* relative to the source root: say so, as code scanning expects */
+	sf_ci_sarif_base(out, path, o ? o->source_root : NULL);
 	sb_addf(out, "},\"region\":{\"startLine\":%u", line);
 	if (col)
 		sb_addf(out, ",\"startColumn\":%u", col);
@@ -282,13 +262,13 @@ static void sarif_result(struct strbuf *out, const struct sf_bresult *r,
 	json_str(out, msg.buf);
 	sb_adds(out, "},\"locations\":[");
 	if (has_decl(f))
-		sarif_location(out, display_path(f->type->decl_file, o),
-			       f->type->decl_line, 0, NULL);
+		sarif_location(out, f->type->decl_file,
+			       f->type->decl_line, 0, NULL, o);
 	else
-		sarif_location(out, r->budget->path, rule->line, c->col, NULL);
+		sarif_location(out, r->budget->path, rule->line, c->col, NULL, NULL);
 	/* the rule itself, so a viewer can jump to the line to change */
 	sb_adds(out, "],\"relatedLocations\":[");
-	sarif_location(out, r->budget->path, rule->line, c->col, "the budget rule");
+	sarif_location(out, r->budget->path, rule->line, c->col, "the budget rule", NULL);
 	sb_adds(out, "],\"properties\":{\"subject\":");
 	json_str(out, f->subject);
 	sb_addf(out, ",\"measured\":%llu,\"limit\":%llu,\"operator\":",
@@ -303,16 +283,12 @@ static void sarif_result(struct strbuf *out, const struct sf_bresult *r,
 void sf_render_check_sarif(struct strbuf *out, const struct sf_bresult *r,
 			   const struct sf_check_opts *o)
 {
-	sb_adds(out, "{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\","
-		"\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{"
-		"\"name\":\"structfit\"");
-	if (o && o->tool_version) {
-		sb_adds(out, ",\"version\":");
-		json_str(out, o->tool_version);
-	}
+	sf_ci_sarif_open(out, o ? o->tool_version : NULL);
 	sb_addch(out, ',');
 	sarif_rules(out);
-	sb_adds(out, "}},\"results\":[");
+	sb_adds(out, "}}");
+	sf_ci_sarif_run_frame(out, o ? o->source_root : NULL);
+	sb_adds(out, ",\"results\":[");
 	for (size_t i = 0; i < r->nfails; i++) {
 		if (i)
 			sb_addch(out, ',');
@@ -323,25 +299,10 @@ void sf_render_check_sarif(struct strbuf *out, const struct sf_bresult *r,
 
 /* ------------------------------------------------------------ junit */
 
-/* XML text or attribute: escaped, with bytes XML 1.0 forbids made '?'. */
-static void xml_text(struct strbuf *out, const char *s)
-{
-	struct strbuf clean = STRBUF_INIT;
-
-	sb_add_utf8(&clean, s);
-	for (size_t i = 0; i < clean.len; i++) {
-		unsigned char c = (unsigned char)clean.buf[i];
-		/* control bytes other than tab, newline, return are not XML */
-		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
-			clean.buf[i] = '?';
-	}
-	sb_add_xml(out, clean.buf);
-	sb_release(&clean);
-}
-
 static void junit_testcase(struct strbuf *out, const struct sf_bresult *r,
 			   size_t ri, size_t *fi, const struct sf_check_opts *o)
 {
+	(void)o;   /* paths arrive already shown relative (cmd/ maps them) */
 	const struct sf_budget *b = r->budget;
 	const struct sf_brule *rule = &b->rules[ri];
 	const struct sf_brule_stat *s = &r->stats[ri];
@@ -349,9 +310,9 @@ static void junit_testcase(struct strbuf *out, const struct sf_bresult *r,
 
 	sb_addf(&name, "%s:%u: %s", b->path, rule->line, rule->text);
 	sb_adds(out, "    <testcase classname=\"structfit.budget\" name=\"");
-	xml_text(out, name.buf);
+	sf_ci_xml_text(out, name.buf);
 	sb_adds(out, "\" file=\"");
-	xml_text(out, b->path);
+	sf_ci_xml_text(out, b->path);
 	sb_addf(out, "\" line=\"%u\" assertions=\"%u\" time=\"0\"", rule->line,
 		s->checked * rule->nconds);
 	if (!s->failed && !s->skipped) {
@@ -368,7 +329,7 @@ static void junit_testcase(struct strbuf *out, const struct sf_bresult *r,
 		if (nf > 1)
 			sb_addf(&msg, " (and %zu more)", nf - 1);
 		sb_adds(out, ">\n      <failure type=\"budget\" message=\"");
-		xml_text(out, msg.buf);
+		sf_ci_xml_text(out, msg.buf);
 		sb_adds(out, "\">");
 		for (size_t k = 0; k < nf; k++) {
 			const struct sf_bfail *f = &r->fails[first + k];
@@ -376,10 +337,10 @@ static void junit_testcase(struct strbuf *out, const struct sf_bresult *r,
 			sf_render_check_message(&msg, r, f);
 			if (has_decl(f))
 				sb_addf(&msg, " (declared at %s:%u)",
-					display_path(f->type->decl_file, o),
+					f->type->decl_file,
 					f->type->decl_line);
 			sb_addch(&msg, '\n');
-			xml_text(out, msg.buf);
+			sf_ci_xml_text(out, msg.buf);
 		}
 		*fi = first + nf;
 		sb_adds(out, "</failure>\n    </testcase>\n");
@@ -399,7 +360,7 @@ void sf_render_check_junit(struct strbuf *out, const struct sf_bresult *r,
 		"failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"0\">\n",
 		b->nrules, r->nbroken, r->nskipped);
 	sb_adds(out, "  <testsuite name=\"");
-	xml_text(out, b->path);
+	sf_ci_xml_text(out, b->path);
 	sb_addf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" "
 		"time=\"0\">\n", b->nrules, r->nbroken, r->nskipped);
 	for (size_t ri = 0; ri < b->nrules; ri++)
@@ -410,24 +371,10 @@ void sf_render_check_junit(struct strbuf *out, const struct sf_bresult *r,
 
 /* ------------------------------------------------------------ github */
 
-/* Workflow command escaping: data escapes %, CR, LF; properties also : and ,. */
-static void gh_escape(struct strbuf *out, const char *s, bool property)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '%': sb_adds(out, "%25"); break;
-		case '\r': sb_adds(out, "%0D"); break;
-		case '\n': sb_adds(out, "%0A"); break;
-		case ':': property ? sb_adds(out, "%3A") : sb_addch(out, ':'); break;
-		case ',': property ? sb_adds(out, "%2C") : sb_addch(out, ','); break;
-		default: sb_addch(out, *s);
-		}
-	}
-}
-
 void sf_render_check_github(struct strbuf *out, const struct sf_bresult *r,
 			    const struct sf_check_opts *o)
 {
+	(void)o;   /* paths arrive already shown relative (cmd/ maps them) */
 	struct strbuf tmp = STRBUF_INIT;
 
 	for (size_t i = 0; i < r->nfails; i++) {
@@ -435,7 +382,7 @@ void sf_render_check_github(struct strbuf *out, const struct sf_bresult *r,
 		const struct sf_brule *rule = rule_of(r, f);
 		bool decl = has_decl(f);
 		sb_adds(out, "::error file=");
-		gh_escape(out, decl ? display_path(f->type->decl_file, o) :
+		sf_ci_gh_escape(out, decl ? f->type->decl_file :
 			  r->budget->path, true);
 		sb_addf(out, ",line=%u", decl ? f->type->decl_line : rule->line);
 		if (!decl)
@@ -443,14 +390,52 @@ void sf_render_check_github(struct strbuf *out, const struct sf_bresult *r,
 		sb_reset(&tmp);
 		sb_addf(&tmp, "structfit budget (%s:%u)", r->budget->path, rule->line);
 		sb_adds(out, ",title=");
-		gh_escape(out, tmp.buf, true);
+		sf_ci_gh_escape(out, tmp.buf, true);
 		sb_adds(out, "::");
 		sb_reset(&tmp);
 		sf_render_check_message(&tmp, r, f);
 		sb_addf(&tmp, " (rule at %s:%u)", r->budget->path, rule->line);
-		gh_escape(out, tmp.buf, false);
+		sf_ci_gh_escape(out, tmp.buf, false);
 		sb_addch(out, '\n');
 	}
 	sb_release(&tmp);
 	summary_line(out, r);
+}
+
+/* ------------------------------------------------------------ markdown */
+
+void sf_render_check_markdown(struct strbuf *out, const struct sf_bresult *r,
+			      const struct sf_check_opts *o)
+{
+	struct strbuf msg = STRBUF_INIT;
+
+	(void)o;   /* paths arrive already shown relative (cmd/ maps them) */
+	sb_addf(out, "### structfit check: %s\n\n", r->nbroken ? "budget broken" :
+		"every rule holds");
+	if (r->nfails) {
+		sb_adds(out, "| rule | failure | declared |\n| --- | --- | --- |\n");
+		for (size_t i = 0; i < r->nfails; i++) {
+			const struct sf_bfail *f = &r->fails[i];
+			sb_reset(&msg);
+			sb_addf(&msg, "%s:%u", r->budget->path, rule_of(r, f)->line);
+			sb_adds(out, "| `");
+			sf_ci_md_cell(out, msg.buf);
+			sb_adds(out, "` | ");
+			sb_reset(&msg);
+			sf_render_check_message(&msg, r, f);
+			sf_ci_md_cell(out, msg.buf);
+			sb_adds(out, " | ");
+			if (has_decl(f)) {
+				sb_reset(&msg);
+				sb_addf(&msg, "%s:%u", f->type->decl_file, f->type->decl_line);
+				sb_addch(out, '`');
+				sf_ci_md_cell(out, msg.buf);
+				sb_addch(out, '`');
+			}
+			sb_adds(out, " |\n");
+		}
+		sb_addch(out, '\n');
+	}
+	summary_line(out, r);
+	sb_release(&msg);
 }

@@ -1,7 +1,7 @@
 /*
  * check.h - renderers for `structfit check`: the verdict of a budget
  * (layout/budget.h's struct sf_bresult) as text, JSON, SARIF 2.1.0, JUnit
- * XML or GitHub Actions workflow commands.
+ * XML, GitHub Actions workflow commands or a Markdown table.
  *
  * Each renderer only appends to a strbuf; the caller writes it out.  A
  * failure is always told the same way (sf_render_check_message):
@@ -22,8 +22,8 @@
 
 struct sf_check_opts {
 	const char *tool_version;   /* SARIF's driver.version; NULL: left out */
-	/* Directory stripped from the front of decl_file paths, so that
-	 * annotations name files relative to the repository; NULL: none. */
+	/* The source root's real path when decl_file paths were made
+	 * relative to it (lib/path.h): SARIF's SRCROOT base; NULL: none. */
 	const char *source_root;
 };
 
@@ -46,5 +46,10 @@ void sf_render_check_junit(struct strbuf *out, const struct sf_bresult *r,
 /* `::error file=F,line=L,title=T::MESSAGE` per failure, then the summary. */
 void sf_render_check_github(struct strbuf *out, const struct sf_bresult *r,
 			    const struct sf_check_opts *o);
+
+/* A Markdown table of the failures (rule, failure, declared) for a pull
+ * request comment or $GITHUB_STEP_SUMMARY, then the summary line. */
+void sf_render_check_markdown(struct strbuf *out, const struct sf_bresult *r,
+			      const struct sf_check_opts *o);
 
 #endif
