@@ -13,12 +13,15 @@
 #include "builtin.h"
 #include "common.h"
 #include "layout/diff.h"
+#include "lib/path.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "report/diff.h"
+#include "version.h"
 
 static const char diff_usage[] =
-	"usage: structfit diff [-t NAME]... [--format text|json] [--fail-on-growth] OLD NEW\n"
+	"usage: structfit diff [-t NAME]... [--format text|json|github|sarif|markdown]\n"
+	"                      [--fail-on-growth] [--source-root DIR] OLD NEW\n"
 	"\n"
 	"Compare the struct layouts of two builds (each an object, library, executable,\n"
 	"archive or directory): types added, removed and changed - size, alignment,\n"
@@ -26,7 +29,8 @@ static const char diff_usage[] =
 	"that grew most first.\n"
 	"\n"
 	"  -t, --type NAME     only this type (repeatable): 'st_table' or 'struct st_table'\n"
-	"  -f, --format FMT    text (default) or json\n"
+	"  -f, --format FMT    text (default), json, github, sarif or markdown; on\n"
+	"                      exit 2 a document carrying the error\n"
 	"      --fail-on-growth  exit 1 when a type grew\n"
 	"      --source-root DIR  show source paths relative to DIR\n"
 	"  -h, --help          this help\n"
@@ -39,6 +43,7 @@ struct diff_opts {
 	size_t ntypes;
 	enum sf_format format;
 	bool fail_on_growth;
+	bool format_set;
 	const char *source_root;
 };
 
@@ -66,11 +71,14 @@ static int parse_diff_opts(int argc, char **argv, struct diff_opts *o)
 			o->types[o->ntypes] = NULL;
 			break;
 		case 'f':
-			if (sf_parse_format(optarg, 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON,
-					    &o->format) < 0) {
-				sf_die_usage("--format: '%s' is not one of text, json", optarg);
+			if (sf_parse_format(optarg, 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON |
+					    1u << SF_FMT_GITHUB | 1u << SF_FMT_SARIF |
+					    1u << SF_FMT_MARKDOWN, &o->format) < 0) {
+				sf_die_usage("--format: '%s' is not one of text, json, github, "
+					     "sarif, markdown", optarg);
 				return -1;
 			}
+			o->format_set = true;
 			break;
 		case OPT_FAIL_ON_GROWTH:
 			o->fail_on_growth = true;
@@ -102,6 +110,38 @@ static int write_stdout(const struct strbuf *sb)
 	return 0;
 }
 
+/* The real path of --source-root (SARIF's SRCROOT), or NULL. */
+static char *root_real(const char *dir)
+{
+	struct sf_srcroot r;
+	struct sf_err err = { "" };
+
+	if (!dir || sf_srcroot_init(&r, dir, &err) < 0)
+		return NULL;   /* a bad root was already reported by the loader */
+	char *real = r.real;
+	r.real = NULL;
+	sf_srcroot_release(&r);
+	return real;
+}
+
+static void render(struct strbuf *out, const struct sf_diff *d,
+		   const struct diff_opts *o, const char *old_path,
+		   const char *new_path)
+{
+	char *root = root_real(o->source_root);
+	struct sf_diff_ci_opts co = { old_path, new_path, SF_VERSION, root,
+				      o->fail_on_growth };
+
+	switch (o->format) {
+	case SF_FMT_JSON: sf_render_diff_json(out, d, old_path, new_path); break;
+	case SF_FMT_GITHUB: sf_render_diff_github(out, d, &co); break;
+	case SF_FMT_SARIF: sf_render_diff_sarif(out, d, &co); break;
+	case SF_FMT_MARKDOWN: sf_render_diff_markdown(out, d, &co); break;
+	default: sf_render_diff_text(out, d); break;
+	}
+	free(root);
+}
+
 static int run_diff(const struct diff_opts *o, char *old_path, char *new_path)
 {
 	const char **only = sf_only_names(o->types, o->ntypes);
@@ -120,10 +160,7 @@ static int run_diff(const struct diff_opts *o, char *old_path, char *new_path)
 			status = sf_report_err(&err);
 		} else {
 			struct strbuf out = STRBUF_INIT;
-			if (o->format == SF_FMT_JSON)
-				sf_render_diff_json(&out, &d, old_path, new_path);
-			else
-				sf_render_diff_text(&out, &d);
+			render(&out, &d, o, old_path, new_path);
 			status = write_stdout(&out) ? SF_EXIT_ERROR :
 				 o->fail_on_growth && d.ngrown ? SF_EXIT_FINDING :
 				 SF_EXIT_OK;
@@ -146,6 +183,9 @@ int cmd_diff(int argc, char **argv)
 		status = r > 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
 	else
 		status = run_diff(&o, argv[optind], argv[optind + 1]);
+	/* a machine format gets a document carrying the error, as check does */
+	if (status == SF_EXIT_ERROR && o.format_set)
+		status = sf_error_document(o.format, "diff");
 	free(o.types);
 	return status;
 }

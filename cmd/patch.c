@@ -35,6 +35,7 @@
 #include "layout/narrow.h"
 #include "layout/reorder.h"
 #include "layout/srcpatch.h"
+#include "lib/path.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "report/udiff.h"
@@ -306,52 +307,7 @@ static char *join(const char *root, const char *rel)
 /* The path of `real` below `root` (both real paths), or NULL. */
 static const char *below(const char *real, const char *root)
 {
-	size_t n = strlen(root);
-	if (n == 1 && root[0] == '/')
-		return real + 1;
-	if (strncmp(real, root, n) || real[n] != '/')
-		return NULL;
-	return real + n + 1;
-}
-
-/*
- * path with "." and ".." components resolved lexically ("/b/build/../src/x.c"
- * -> "/b/src/x.c"), as the compiler's view of the build tree; a relative
- * path keeps leading "..".
- */
-static char *normalize(const char *path)
-{
-	struct strbuf out = STRBUF_INIT;
-	size_t *starts = NULL, n = 0, cap = 0;
-	const char *s = path;
-	bool abs = path[0] == '/';
-
-	if (abs)
-		sb_addch(&out, '/');
-	while (*s) {
-		while (*s == '/')
-			s++;
-		const char *e = strchr(s, '/');
-		size_t len = e ? (size_t)(e - s) : strlen(s);
-		if (len == 0)
-			break;
-		if (len == 1 && s[0] == '.') {
-			/* nothing */
-		} else if (len == 2 && s[0] == '.' && s[1] == '.' && n) {
-			sb_setlen(&out, starts[--n]);
-		} else if (len == 2 && s[0] == '.' && s[1] == '.' && abs) {
-			/* "/.." is "/" */
-		} else {
-			SF_GROW(starts, n, cap);
-			starts[n++] = out.len;
-			if (out.len && out.buf[out.len - 1] != '/')
-				sb_addch(&out, '/');
-			sb_add(&out, s, len);
-		}
-		s += len;
-	}
-	free(starts);
-	return sb_detach(&out);
+	return sf_path_below(real, root);
 }
 
 struct source {
@@ -376,7 +332,7 @@ static int find_source(const struct sf_type *t, const char *root_opt,
 	if (!t->decl_file || !t->decl_file[0])
 		return sf_die_usage("struct %s: the DWARF names no source file for it",
 				    t->name);
-	char *norm = normalize(t->decl_file);
+	char *norm = sf_path_normalize(t->decl_file);
 	const char *df = norm;
 	int rc = 0;
 	if (df[0] != '/') {

@@ -1,5 +1,6 @@
 /*
- * diff.c - `structfit diff` as text or JSON.
+ * diff.c - `structfit diff` as text, JSON, Markdown, GitHub annotations
+ * or SARIF.
  *
  * Text, for a type that changed, then one added and one removed:
  *
@@ -16,6 +17,7 @@
  * Every number comes from the sf_diff; nothing is recomputed here.
  */
 #include "diff.h"
+#include "ci.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -121,6 +123,18 @@ static void text_changed(struct strbuf *out, const struct sf_dtype *d)
 			d->old_padding, d->new_padding);
 }
 
+static void summary_line(struct strbuf *out, const struct sf_diff *d)
+{
+	if (d->n == 0) {
+		sb_addf(out, "no layout changes; %zu type%s compared\n", d->compared,
+			plural(d->compared));
+		return;
+	}
+	sb_addf(out, "%zu type%s changed (%zu grew, %+" PRId64 " bytes), %zu added, "
+		"%zu removed; %zu compared\n", d->nchanged, plural(d->nchanged),
+		d->ngrown, d->growth, d->nadded, d->nremoved, d->compared);
+}
+
 void sf_render_diff_text(struct strbuf *out, const struct sf_diff *d)
 {
 	for (size_t i = 0; i < d->n; i++) {
@@ -143,14 +157,7 @@ void sf_render_diff_text(struct strbuf *out, const struct sf_diff *d)
 			break;
 		}
 	}
-	if (d->n == 0) {
-		sb_addf(out, "no layout changes; %zu type%s compared\n", d->compared,
-			plural(d->compared));
-		return;
-	}
-	sb_addf(out, "%zu type%s changed (%zu grew, %+" PRId64 " bytes), %zu added, "
-		"%zu removed; %zu compared\n", d->nchanged, plural(d->nchanged),
-		d->ngrown, d->growth, d->nadded, d->nremoved, d->compared);
+	summary_line(out, d);
 }
 
 /* ------------------------------------------------------------ json */
@@ -261,4 +268,188 @@ void sf_render_diff_json(struct strbuf *out, const struct sf_diff *d,
 	sb_addf(out, "],\"summary\":{\"compared\":%zu,\"changed\":%zu,\"grown\":%zu,"
 		"\"growth\":%" PRId64 ",\"added\":%zu,\"removed\":%zu}}\n",
 		d->compared, d->nchanged, d->ngrown, d->growth, d->nadded, d->nremoved);
+}
+
+/* ------------------------------------------------------------ CI formats */
+
+/* The type that stands for a diff entry: the new one, or the removed one. */
+static const struct sf_type *entry_type(const struct sf_dtype *t)
+{
+	return t->new ? t->new : t->old;
+}
+
+/* "struct x: 8 -> 16 bytes (+8)", "struct x: added, 16 bytes", ... */
+static void headline(struct strbuf *out, const struct sf_dtype *t)
+{
+	const struct sf_type *ty = entry_type(t);
+
+	sb_addf(out, "%s %s: ", sf_kind_name(ty->kind), ty->name);
+	if (t->status == SF_D_CHANGED)
+		sb_addf(out, "%" PRIu64 " -> %" PRIu64 " bytes (%+" PRId64 ")",
+			t->old->size, t->new->size, t->growth);
+	else if (t->status == SF_D_ADDED)
+		sb_addf(out, "added, %" PRIu64 " byte%s", ty->size, plural(ty->size));
+	else
+		sb_addf(out, "removed, was %" PRIu64 " byte%s", ty->size,
+			plural(ty->size));
+}
+
+static bool has_decl(const struct sf_type *t)
+{
+	return t->decl_file[0] && t->decl_line;
+}
+
+void sf_render_diff_markdown(struct strbuf *out, const struct sf_diff *d,
+			     const struct sf_diff_ci_opts *o)
+{
+	struct strbuf cell = STRBUF_INIT;
+
+	sb_adds(out, "### structfit diff: ");
+	sf_ci_md_cell(out, o->old_label);
+	sb_adds(out, " -> ");
+	sf_ci_md_cell(out, o->new_label);
+	sb_adds(out, "\n\n");
+	if (d->n) {
+		sb_adds(out, "| type | change | size | holes (bytes) | padding | declared |\n"
+			"| --- | --- | ---: | ---: | ---: | --- |\n");
+	}
+	for (size_t i = 0; i < d->n; i++) {
+		const struct sf_dtype *t = &d->types[i];
+		const struct sf_type *ty = entry_type(t);
+		sb_reset(&cell);
+		sb_addf(&cell, "%s %s", sf_kind_name(ty->kind), ty->name);
+		sb_adds(out, "| `");
+		sf_ci_md_cell(out, cell.buf);
+		sb_adds(out, "` | ");
+		if (t->status == SF_D_CHANGED)
+			sb_addf(out, "%s | %" PRIu64 " -> %" PRIu64 " (%+" PRId64 ") | %"
+				PRIu64 " -> %" PRIu64 " | %" PRIu64 " -> %" PRIu64 " | ",
+				t->growth > 0 ? "grew" : t->growth < 0 ? "shrank" : "changed",
+				t->old->size, t->new->size, t->growth, t->old_sum_holes,
+				t->new_sum_holes, t->old_padding, t->new_padding);
+		else
+			sb_addf(out, "%s | %" PRIu64 " | | | ", t->status == SF_D_ADDED ?
+				"added" : "removed", ty->size);
+		if (has_decl(ty)) {
+			sb_reset(&cell);
+			sb_addf(&cell, "%s:%u", ty->decl_file, ty->decl_line);
+			sb_addch(out, '`');
+			sf_ci_md_cell(out, cell.buf);
+			sb_addch(out, '`');
+		}
+		sb_adds(out, " |\n");
+	}
+	if (d->n)
+		sb_addch(out, '\n');
+	summary_line(out, d);
+	sb_release(&cell);
+}
+
+/* A grown type is what --fail-on-growth fails on: an error then, else a
+ * warning; every other change is a notice. */
+static const char *gh_level(const struct sf_dtype *t, const struct sf_diff_ci_opts *o)
+{
+	if (t->status == SF_D_CHANGED && t->growth > 0)
+		return o->fail_on_growth ? "error" : "warning";
+	return "notice";
+}
+
+void sf_render_diff_github(struct strbuf *out, const struct sf_diff *d,
+			   const struct sf_diff_ci_opts *o)
+{
+	struct strbuf msg = STRBUF_INIT;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const struct sf_dtype *t = &d->types[i];
+		const struct sf_type *ty = entry_type(t);
+		sb_addf(out, "::%s ", gh_level(t, o));
+		/* a removed type's declaration is in the old tree, not this one */
+		if (t->new && has_decl(ty)) {
+			sb_adds(out, "file=");
+			sf_ci_gh_escape(out, ty->decl_file, true);
+			sb_addf(out, ",line=%u,", ty->decl_line);
+		}
+		sb_adds(out, "title=structfit diff::");
+		sb_reset(&msg);
+		headline(&msg, t);
+		sf_ci_gh_escape(out, msg.buf, false);
+		sb_addch(out, '\n');
+	}
+	summary_line(out, d);
+	sb_release(&msg);
+}
+
+static const char *const sarif_rule_ids[] = { "layout-grew", "layout-changed",
+					       "type-added", "type-removed" };
+
+static size_t sarif_rule_of(const struct sf_dtype *t)
+{
+	if (t->status == SF_D_ADDED)
+		return 2;
+	if (t->status == SF_D_REMOVED)
+		return 3;
+	return t->growth > 0 ? 0 : 1;
+}
+
+static void sarif_rules(struct strbuf *out)
+{
+	static const char *const text[] = {
+		"The type is larger than in the old build.",
+		"The type's layout changed (same size or smaller).",
+		"The type is new in this build.",
+		"The type is gone from this build.",
+	};
+	sb_adds(out, ",\"rules\":[");
+	for (size_t i = 0; i < 4; i++) {
+		sb_addf(out, "%s{\"id\":\"%s\",\"shortDescription\":{\"text\":", i ? "," : "",
+			sarif_rule_ids[i]);
+		sb_add_json_str(out, text[i]);
+		sb_addf(out, "},\"defaultConfiguration\":{\"level\":\"%s\"}}",
+			i == 0 ? "warning" : "note");
+	}
+	sb_addch(out, ']');
+}
+
+static void sarif_result(struct strbuf *out, const struct sf_dtype *t,
+			 const struct sf_diff_ci_opts *o)
+{
+	const struct sf_type *ty = entry_type(t);
+	size_t rule = sarif_rule_of(t);
+	struct strbuf msg = STRBUF_INIT;
+
+	headline(&msg, t);
+	sb_addf(out, "{\"ruleId\":\"%s\",\"ruleIndex\":%zu,\"level\":\"%s\","
+		"\"message\":{\"text\":", sarif_rule_ids[rule], rule,
+		rule == 0 ? (o->fail_on_growth ? "error" : "warning") : "note");
+	sb_add_json_str(out, msg.buf);
+	sb_addch(out, '}');
+	if (t->new && has_decl(ty)) {
+		sb_adds(out, ",\"locations\":[{\"physicalLocation\":{\"artifactLocation\":"
+			"{\"uri\":");
+		sf_ci_sarif_uri(out, ty->decl_file);
+		sf_ci_sarif_base(out, ty->decl_file, o->root);
+		sb_addf(out, "},\"region\":{\"startLine\":%u}}}]", ty->decl_line);
+	}
+	sb_addf(out, ",\"properties\":{\"type\":");
+	sb_reset(&msg);
+	sb_addf(&msg, "%s %s", sf_kind_name(ty->kind), ty->name);
+	sb_add_json_str(out, msg.buf);
+	sb_addf(out, ",\"growth\":%" PRId64 "}}", t->growth);
+	sb_release(&msg);
+}
+
+void sf_render_diff_sarif(struct strbuf *out, const struct sf_diff *d,
+			  const struct sf_diff_ci_opts *o)
+{
+	sf_ci_sarif_open(out, o->tool_version);
+	sarif_rules(out);
+	sb_adds(out, "}}");
+	sf_ci_sarif_run_frame(out, o->root);
+	sb_adds(out, ",\"results\":[");
+	for (size_t i = 0; i < d->n; i++) {
+		if (i)
+			sb_addch(out, ',');
+		sarif_result(out, &d->types[i], o);
+	}
+	sb_adds(out, "]}]}\n");
 }

@@ -12,10 +12,33 @@
 #define SF_REPORT_DIFF_H
 
 #include "layout/diff.h"
+#include <stdbool.h>
+
 #include "lib/strbuf.h"
 
 void sf_render_diff_text(struct strbuf *out, const struct sf_diff *d);
 void sf_render_diff_json(struct strbuf *out, const struct sf_diff *d,
 			 const char *old_label, const char *new_label);
+
+/* What the CI formats need besides the diff. */
+struct sf_diff_ci_opts {
+	const char *old_label, *new_label;
+	const char *tool_version;
+	const char *root;          /* the source root's real path, or NULL */
+	bool fail_on_growth;       /* growth is an error, not a warning */
+};
+
+/* A Markdown table (type, change, size, holes, padding, declared) for a
+ * pull-request comment or $GITHUB_STEP_SUMMARY, then the summary line. */
+void sf_render_diff_markdown(struct strbuf *out, const struct sf_diff *d,
+			     const struct sf_diff_ci_opts *o);
+/* One workflow command per type (error/warning when it grew, notice
+ * otherwise) at its declaration, then the summary line. */
+void sf_render_diff_github(struct strbuf *out, const struct sf_diff *d,
+			   const struct sf_diff_ci_opts *o);
+/* One SARIF 2.1.0 log, one result per type (layout-grew, layout-changed,
+ * type-added, type-removed). */
+void sf_render_diff_sarif(struct strbuf *out, const struct sf_diff *d,
+			  const struct sf_diff_ci_opts *o);
 
 #endif
