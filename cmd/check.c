@@ -371,11 +371,19 @@ static int run_write(const struct check_opts *o, char **files, int nfiles)
 	struct strbuf text = STRBUF_INIT;
 	size_t n = sf_budget_pin(&text, ts, inputs);
 	int status = SF_EXIT_OK;
-	if (write_atomically(o->write, &text, o->force) != 0)
+	if (!strcmp(o->write, "-")) {
+		/* the budget is the output; the count goes to stderr */
+		if (write_stdout(&text))
+			status = SF_EXIT_ERROR;
+		else
+			fprintf(stderr, "structfit: %zu rule%s pinning today's sizes\n",
+				n, n == 1 ? "" : "s");
+	} else if (write_atomically(o->write, &text, o->force) != 0) {
 		status = SF_EXIT_ERROR;
-	else
+	} else {
 		printf("%s: %zu rule%s pinning today's sizes\n", o->write, n,
 		       n == 1 ? "" : "s");
+	}
 	sb_release(&text);
 	free(inputs);
 	sf_typeset_free(ts);

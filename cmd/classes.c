@@ -5,6 +5,7 @@
  * preset's comment names its source); with a preset name or a list, that
  * set's classes.  Reads no input file.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,7 @@ static int write_out(struct strbuf *sb)
 	fwrite(sb->buf, 1, sb->len, stdout);
 	sb_release(sb);
 	if (fflush(stdout) || ferror(stdout))
-		return sf_die_usage("error writing the output");
+		return sf_die_usage("error writing the output: %s", strerror(errno ? errno : EIO));
 	return SF_EXIT_OK;
 }
 
@@ -50,12 +51,14 @@ static int list_presets(enum sf_format format)
 		sf_render_classes_json(&sb, all, n);
 	} else {
 		sf_render_classes_list_text(&sb, all, n);
-		sb_adds(&sb, "\n'structfit classes NAME' lists a preset's classes; "
-			"--classes also takes a list: 32,64,96\n");
 	}
 	for (size_t i = 0; i < n; i++)
 		sf_classes_release(&all[i]);
 	free(all);
+	/* a hint for people, on stderr: stdout is the data, one preset a line */
+	if (format != SF_FMT_JSON)
+		fputs("structfit: 'structfit classes NAME' lists a preset's classes; "
+		      "--classes also takes a list: 32,64,96\n", stderr);
 	return write_out(&sb);
 }
 

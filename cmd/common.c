@@ -187,7 +187,8 @@ int sf_parse_u64(const char *s, uint64_t *out)
 	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
 		return -1;
 	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
+	/* base 10 always: "010" is ten, as a user means it, never octal */
+	unsigned long long v = strtoull(s, &end, 10);
 	if (errno || *end)
 		return -1;
 	*out = v;

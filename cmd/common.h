@@ -70,7 +70,8 @@ const char *sf_bare_name(const char *name, char *buf, size_t bufsz);
 const struct sf_type *sf_find_type(const struct sf_typeset *ts,
 				   const char *name, char **files, int nfiles);
 
-/* Strict parsers: the whole string, no sign, no overflow.  0 or -1. */
+/* Strict parsers: the whole string, decimal (leading zeros allowed, no
+ * 0x, no octal), no sign, no overflow.  0 or -1. */
 int sf_parse_u64(const char *s, uint64_t *out);
 int sf_parse_format(const char *s, unsigned allowed_mask, enum sf_format *out);
 

@@ -6,6 +6,7 @@
  * report/diff.c renders it.  With -t only the named types are read and
  * compared.  --fail-on-growth turns any type that grew into exit status 1.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,7 +107,7 @@ static int write_stdout(const struct strbuf *sb)
 {
 	if (fwrite(sb->buf, 1, sb->len, stdout) != sb->len || fflush(stdout) ||
 	    ferror(stdout))
-		return sf_die_usage("error writing the output");
+		return sf_die_usage("error writing the output: %s", strerror(errno ? errno : EIO));
 	return 0;
 }
 

@@ -8,6 +8,7 @@
  * but for the member's type) and --reorder replaces each type by its best
  * order (layout/reorder.h), exactly what `suggest` proposes.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -283,7 +284,7 @@ static int render(const struct fit_opts *o, const struct sf_fit_item *items,
 	fwrite(sb.buf, 1, sb.len, stdout);
 	sb_release(&sb);
 	if (fflush(stdout) || ferror(stdout))
-		return sf_die_usage("error writing the output");
+		return sf_die_usage("error writing the output: %s", strerror(errno ? errno : EIO));
 	return SF_EXIT_OK;
 }
 

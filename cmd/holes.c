@@ -4,8 +4,10 @@
  * Each type's layout is computed, its few numbers copied into the ranking
  * and the layout released at once, so memory is one entry per type.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "builtin.h"
 #include "common.h"
@@ -24,7 +26,7 @@ static const char holes_usage[] =
 	"\n"
 	"  -m, --min-waste N   only types wasting at least N bytes (default 1)\n"
 	"  -s, --sort KEY      waste (default), size or name\n"
-	"  -n, --limit N       at most N lines\n"
+	"  -n, --limit N       at most N lines (N >= 1)\n"
 	"  -f, --format FMT    text (default), json or html (ranking + maps)\n"
 	"  -c, --cacheline N   cacheline size for the html maps (default 64)\n"
 	"      --source-root DIR  show source paths relative to DIR\n"
@@ -81,6 +83,10 @@ static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 		case 'n':
 			if (parse_count("--limit", optarg, &v) < 0)
 				return SF_EXIT_ERROR;
+			/* 0 rows would be a silent empty answer */
+			if (v == 0)
+				return sf_die_usage("--limit: 0 lines is no answer; give at "
+						    "least 1 (leave --limit out for all)");
 			o->rank.limit = (size_t)v;
 			break;
 		case 'f':
@@ -166,6 +172,6 @@ int cmd_holes(int argc, char **argv)
 	sf_rank_release(&rank);
 	sf_typeset_free(ts);
 	if (fflush(stdout) || ferror(stdout))
-		return sf_die_usage("error writing the output");
+		return sf_die_usage("error writing the output: %s", strerror(errno ? errno : EIO));
 	return SF_EXIT_OK;
 }

@@ -2,6 +2,7 @@
  * main.c - structfit's entry point: dispatch to one builtin per subcommand,
  * the way git dispatches its cmd_* builtins from a table.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,7 +41,30 @@ static void usage(FILE *f)
 	      f);
 }
 
+/*
+ * Every output ends here: a full disk or a closed pipe is an error (exit 2
+ * with errno's text), --help and --version included, unless the command
+ * already said so.
+ */
+static int flushed(int status)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	if (status != SF_EXIT_ERROR)
+		sf_die_usage("error writing the output: %s",
+			     strerror(errno ? errno : EIO));
+	return SF_EXIT_ERROR;
+}
+
+static int dispatch(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+	return flushed(dispatch(argc, argv));
+}
+
+static int dispatch(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
@@ -53,6 +77,8 @@ int main(int argc, char **argv)
 			for (size_t i = 0; i < NBUILTINS; i++)
 				if (!strcmp(builtins[i].name, argv[2]))
 					return builtins[i].fn(2, sub);
+			return sf_die_usage("help: '%s' is not a structfit command; see "
+					    "'structfit --help'", argv[2]);
 		}
 		usage(stdout);
 		return SF_EXIT_OK;

@@ -4,6 +4,7 @@
  * Types are rendered one at a time into a strbuf that is flushed after each,
  * so output streams and memory stays that of one rendered type.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,7 +201,7 @@ int cmd_show(int argc, char **argv)
 		sf_render_html_end(&so.sb);
 	flush(&so.sb);
 	status = fflush(stdout) || ferror(stdout) ?
-		sf_die_usage("error writing the output") : SF_EXIT_OK;
+		sf_die_usage("error writing the output: %s", strerror(errno ? errno : EIO)) : SF_EXIT_OK;
 out:
 	sb_release(&so.sb);
 	sb_release(&so.plain);

@@ -10,6 +10,7 @@
  * hand it all to report/suggest.c.  `structfit patch` runs the same steps
  * (cmd/patch.c), so its diff gives exactly the layout shown here.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -373,7 +374,7 @@ static int render(const struct sf_type *t, const struct suggest_opts *o,
 	fwrite(sb.buf, 1, sb.len, stdout);
 	sb_release(&sb);
 	if (fflush(stdout) || ferror(stdout))
-		return sf_die_usage("error writing the output");
+		return sf_die_usage("error writing the output: %s", strerror(errno ? errno : EIO));
 	return SF_EXIT_OK;
 }
 

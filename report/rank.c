@@ -110,6 +110,9 @@ void sf_render_rank_text(struct strbuf *out, const struct sf_rank *r)
 		type_label(out, e->type, w.type);
 		sb_adds(out, "  ");
 		location(out, e->type);
+		/* as show marks it: the name alone does not say which one */
+		if (e->type->flags & SF_TF_VARIANT)
+			sb_adds(out, "  (one of several differing definitions of this name)");
 		sb_addch(out, '\n');
 	}
 }
