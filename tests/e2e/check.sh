@@ -233,7 +233,7 @@ sf check --budget "$T/opt.budget" --format json "$T/gate.o"
 assert_eq "$RC" 0 "exit status"
 assert_eq "$(jget "$T/out" '[r["status"] for r in d["rules"]]')" '["skipped", "skipped", "skipped", "pass"]' "statuses"
 sf check --budget "$T/opt.budget" "$T/gate.o"
-assert_match "$(cat "$T/out")" "all 4 rules hold \(1 checks\), 3 optional rules skipped" "text summary"
+assert_match "$(cat "$T/out")" "all 4 rules hold \(1 check\), 3 optional rules skipped" "text summary"
 
 tcase "a missing type without optional is an error (exit 2)"
 printf 'struct st_table size <= 4096\n   struct nosuch size <= 1\n' >"$T/missing.budget"
