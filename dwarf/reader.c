@@ -547,7 +547,8 @@ static int scan_scopes(struct sf_reader *r, struct uh *uh, uint64_t off, long pa
 			return 0;
 		}
 		int scope = d.children && depth < MAX_SCOPE_DEPTH &&
-			    (d.tag == DW_TAG_namespace || is_aggregate_tag(d.tag));
+			    (d.tag == DW_TAG_namespace || d.tag == DW_TAG_module ||
+			     is_aggregate_tag(d.tag));
 		if (!scope) {
 			if (skip_die(r, uh, &d, &off) < 0)
 				return -1;
@@ -940,10 +941,13 @@ static void function_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 			sb_adds(&sb, p->left);
 			sb_adds(&sb, p->right);
 		} else if (c.tag == DW_TAG_unspecified_parameters) {
-			/* C's unprototyped "int (*f)()" says only this */
-			if (n || (d->has & SF_A_PROTOTYPED) || !sf_lang_is_c(uh->cx.lang))
-				sb_adds(&sb, n ? ", ..." : "...");
-			n++;
+			/* C's unprototyped "int (*f)()" says only this; alone
+			 * in C++ (the vtable's "int (**)(void)") pahole
+			 * prints (void) */
+			if (n)
+				sb_adds(&sb, ", ...");
+			else if (sf_lang_is_c(uh->cx.lang) && !(d->has & SF_A_PROTOTYPED))
+				n++;
 		}
 		if (skip_die(r, uh, &c, &off) < 0)
 			break;
@@ -957,6 +961,12 @@ static void function_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 	sb_release(&sb);
 	ti->flags |= TI_FUNC;
 	ti->tclass = SF_T_OTHER;
+	/* a Go func value is a pointer-sized subroutine type: its own
+	 * DW_AT_byte_size wins over "a function has no size" */
+	if (d->has & SF_A_BYTE_SIZE) {
+		ti->size = d->byte_size;
+		ti->align = sf_abi_align(uh->abi, SF_ABI_POINTER, ti->size);
+	}
 }
 
 static void member_ptr_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
@@ -2368,7 +2378,7 @@ static int walk(struct sf_reader *r, struct uh *uh, uint64_t off, unsigned depth
 			top_aggregate(r, uh, &d);
 			descend = scoped;	/* C++ nested classes */
 			break;
-		case DW_TAG_namespace:
+		case DW_TAG_namespace: case DW_TAG_module:	/* gfortran's modules */
 			descend = 1;
 			break;
 		case DW_TAG_typedef:

@@ -123,6 +123,15 @@ for cxx in g++ clang++; do
 		"$((size - ptr - 1 - vbs))" "waste (sum_holes + padding)"
 	assert_eq "$(jget "$T/out" '[[h["offset"], h["size"]] for h in t("WithVirtual")["holes"]] in [[], [['$((w + 1))', '$((vb - w - 1))']]]')" \
 		true "holes: none, or the one between w and VBase"
+
+	tcase "$cxx: the vptr is spelled as pahole spells it"
+	if need pahole; then
+		sf_ok show -t Base "$T/base-$cxx.o"
+		mine=$(grep -o '^[[:space:]]*[^;]*_vptr[^;]*;' "$T/out" | tr -s ' \t' ' ')
+		theirs=$(pahole -C Base "$T/base-$cxx.o" 2>/dev/null | grep -o '^[[:space:]]*[^;]*_vptr[^;]*;' | tr -s ' \t' ' ')
+		assert_ne "$theirs" "" "pahole's vptr line"
+		assert_eq "$mine" "$theirs" "vptr line"
+	fi
 done
 
 tdone

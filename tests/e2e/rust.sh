@@ -43,30 +43,8 @@ compare() {
 	local ty args=()
 	for ty in "$@"; do args+=(-t "$ty"); done
 	sf_ok show --format json "${args[@]}" "$BIN" || return 0
-	"$PY" - "$T/facts" "$T/out" "$@" >"$T/cmp" 2>&1 <<'PYEOF' || { fail "structfit and rustc differ"; detail "$T/cmp"; }
-import json, sys
-facts, out, names = sys.argv[1], sys.argv[2], sys.argv[3:]
-want = {}
-for line in open(facts):
-    ty, key, val = line.rsplit(None, 2) if line.count(' ') > 2 else line.split()
-    want.setdefault(ty, {})[key] = int(val)
-types = {t["name"]: t for t in json.load(open(out))["types"]}
-bad = 0
-for n in names:
-    t = types.get(n)
-    if t is None:
-        print("%s: not in show's output" % n); bad = 1; continue
-    got = {"size": t["size"], "align": t["align"]}
-    for m in t["members"]:
-        got[m["name"]] = m["offset"]
-    for v in t.get("variants", []):
-        for m in v["members"]:
-            got["%s.%s" % (v["name"], m["name"])] = m["offset"]
-    for k, v in sorted(want.get(n, {}).items()):
-        if got.get(k) != v:
-            print("%s %s: structfit %s, rustc %s" % (n, k, got.get(k), v)); bad = 1
-sys.exit(bad)
-PYEOF
+	"$PY" "$E2E_ROOT/tests/compare_facts.py" "$T/facts" "$T/out" "$@" >"$T/cmp" 2>&1 ||
+		{ fail "structfit and rustc differ"; detail "$T/cmp"; }
 }
 
 tcase "Block: fields in memory order at rustc's offsets"
