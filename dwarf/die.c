@@ -204,6 +204,40 @@ static int read_unit_header(struct sf_dwfile *f, int sect, uint64_t off,
 	return 0;
 }
 
+/*
+ * The tag of a unit's DIE, from its abbrev code and the entries of its
+ * abbrev table up to that code (no table is built: this runs for every
+ * unit before any is read); 0 when it cannot be told.
+ */
+static uint16_t unit_die_tag(const struct sf_dwfile *f, const struct sf_unit *u)
+{
+	const struct sf_dwsec *info = &f->sec[u->sect], *ab = &f->sec[SF_SEC_ABBREV];
+	struct rd r = { info->data + u->die_start, info->data + u->end, f->msb, 0 };
+	uint64_t want = rd_uleb(&r);
+
+	if (r.bad || want == 0)
+		return 0;
+	r = (struct rd){ ab->data + u->abbrev_off, ab->data + ab->size, f->msb, 0 };
+	for (;;) {
+		uint64_t code = rd_uleb(&r);
+		if (r.bad || code == 0)
+			return 0;
+		uint64_t tag = rd_uleb(&r);
+		if (code == want)
+			return r.bad || tag > 0xffff ? 0 : (uint16_t)tag;
+		rd_skip(&r, 1);	/* children */
+		for (;;) {
+			uint64_t at = rd_uleb(&r), form = rd_uleb(&r);
+			if (r.bad)
+				return 0;
+			if (at == 0 && form == 0)
+				break;
+			if (form == DW_FORM_implicit_const)
+				rd_sleb(&r);
+		}
+	}
+}
+
 static void index_signatures(struct sf_dwfile *f)
 {
 	size_t ntu = 0;
@@ -249,6 +283,8 @@ int sf_dwfile_init(struct sf_dwfile *f, const char *label, int msb,
 				sf_dwfile_release(f);
 				return -1;
 			}
+			u->die_tag = unit_die_tag(f, u);
+			f->ncompile += u->die_tag == DW_TAG_compile_unit;
 			f->nunits++;
 			off = u->end;
 		}
@@ -375,11 +411,12 @@ static int parse_abbrevs(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint6
 
 /* ---- forms ------------------------------------------------------------- */
 
-enum vclass { V_NONE, V_UNSIGNED, V_SIGNED, V_STRING, V_REF, V_BLOCK, V_FLAG, V_SIG8, V_ALT };
+enum vclass { V_NONE, V_UNSIGNED, V_SIGNED, V_STRING, V_REF, V_BLOCK, V_FLAG, V_SIG8,
+	      V_ALT /* a reference into the alt file's .debug_info */ };
 
 struct value {
 	enum vclass cls;
-	uint64_t u;                 /* V_UNSIGNED, V_REF, V_FLAG, V_SIG8 */
+	uint64_t u;                 /* V_UNSIGNED, V_REF, V_FLAG, V_SIG8, V_ALT */
 	int64_t s;                  /* V_SIGNED */
 	const char *str;            /* V_STRING (NULL when out of range) */
 	const unsigned char *block; /* V_BLOCK */
@@ -456,10 +493,16 @@ static int read_form(const struct sf_ucx *c, struct rd *r, unsigned form, int64_
 		v->u = rd_u(r, c->u->version == 2 ? c->u->addr_size : os);
 		break;
 	case DW_FORM_ref_sig8: v->cls = V_SIG8; v->u = rd_u(r, 8); break;
-	case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt: case DW_FORM_strp_sup:
-		rd_skip(r, os); v->cls = V_ALT; break;
-	case DW_FORM_ref_sup4: rd_skip(r, 4); v->cls = V_ALT; break;
-	case DW_FORM_ref_sup8: rd_skip(r, 8); v->cls = V_ALT; break;
+	/* dwz: strings and DIEs in the alt (supplementary) file */
+	case DW_FORM_GNU_strp_alt: case DW_FORM_strp_sup: {
+		uint64_t off = rd_u(r, os);
+		v->cls = V_STRING;
+		v->str = c->f->alt ? sec_str(&c->f->alt->sec[SF_SEC_STR], off) : NULL;
+		break;
+	}
+	case DW_FORM_GNU_ref_alt: v->cls = V_ALT; v->u = rd_u(r, os); break;
+	case DW_FORM_ref_sup4: v->cls = V_ALT; v->u = rd_u(r, 4); break;
+	case DW_FORM_ref_sup8: v->cls = V_ALT; v->u = rd_u(r, 8); break;
 	case DW_FORM_sec_offset: v->u = rd_u(r, os); v->cls = V_NONE; break;
 	case DW_FORM_addrx: case DW_FORM_GNU_addr_index:
 	case DW_FORM_loclistx: case DW_FORM_rnglistx:
@@ -528,8 +571,14 @@ static void store_attr(const struct sf_ucx *c, struct sf_die *d, unsigned at,
 
 	(void)c;
 	if (v->cls == V_ALT) {
-		if (at == DW_AT_type || at == DW_AT_name)
-			d->has |= SF_A_ALT;
+		/* only these two lead into the alt file: types live there */
+		if (at == DW_AT_type) {
+			d->type = v->u;
+			d->has |= SF_A_TYPE | SF_A_ALT;
+		} else if (at == DW_AT_import) {
+			d->import = v->u;
+			d->has2 |= SF_A2_IMPORT | SF_A2_IMPORT_ALT;
+		}
 		return;
 	}
 	switch (at) {
@@ -558,6 +607,12 @@ static void store_attr(const struct sf_ucx *c, struct sf_die *d, unsigned at,
 		if (v->cls == V_REF) {
 			d->sibling = v->u;
 			d->has |= SF_A_SIBLING;
+		}
+		break;
+	case DW_AT_import:
+		if (v->cls == V_REF) {
+			d->import = v->u;
+			d->has2 |= SF_A2_IMPORT;
 		}
 		break;
 	case DW_AT_specification:

@@ -17,8 +17,10 @@
  *
  *   sf_dwfile  one per ELF image, shared by all threads: the section bytes
  *              and a table of every unit header (compile, partial, type
- *              units of .debug_info and .debug_types), plus a signature ->
- *              unit map for DW_FORM_ref_sig8.
+ *              units of .debug_info and .debug_types) with the tag of each
+ *              unit's DIE, plus a signature -> unit map for DW_FORM_ref_sig8.
+ *              A dwz'd file points to its alt (supplementary) file, whose
+ *              strings DW_FORM_GNU_strp_alt / DW_FORM_strp_sup name.
  *   sf_ucx     one unit opened by one thread: its parsed abbrev table,
  *              language and DWARF 5 string-offsets base.
  *   sf_die     one decoded DIE: tag, where it ends, the attributes we use.
@@ -26,7 +28,10 @@
  * Offsets in sf_die (off, next, type, sibling, specification) are section
  * offsets; a reference into the other section (.debug_types vs
  * .debug_info) never happens except through signatures, which sf_die
- * returns as sig8 for the caller to resolve with sf_dwfile_sig_unit().
+ * returns as sig8 for the caller to resolve with sf_dwfile_sig_unit(),
+ * and through dwz's references into the alt file (DW_FORM_GNU_ref_alt,
+ * DW_FORM_ref_sup4/8), which sf_die flags with SF_A_ALT (type) or
+ * SF_A2_IMPORT_ALT (DW_AT_import): offsets into the alt file's .debug_info.
  * Every read is bounds-checked: corrupt input makes a call return -1.
  */
 #ifndef SF_DIE_H
@@ -67,6 +72,7 @@ struct sf_unit {
 	uint8_t unit_type;    /* DW_UT_*; DWARF 2-4 compile units say DW_UT_compile */
 	uint8_t addr_size;
 	uint8_t offset_size;  /* 4 or 8 (DWARF64) */
+	uint16_t die_tag;     /* DW_TAG_compile_unit, _partial_unit, ...; 0 unknown */
 };
 
 struct sf_dwfile {
@@ -77,6 +83,10 @@ struct sf_dwfile {
 	size_t nunits;
 	uint32_t *sig_table;     /* open addressing: unit index + 1 */
 	size_t sig_cap;
+	size_t ncompile;         /* units whose DIE is a DW_TAG_compile_unit */
+	/* dwz: the alt file (.gnu_debugaltlink / .debug_sup), NULL if none;
+	 * set by the caller after sf_dwfile_init() */
+	const struct sf_dwfile *alt;
 };
 
 struct sf_abbrev_attr {
@@ -156,7 +166,7 @@ enum sf_attr_bit {
 	SF_A_PROTOTYPED = 1u << 21,
 	SF_A_VECTOR = 1u << 22,     /* DW_AT_GNU_vector */
 	SF_A_SIG8 = 1u << 23,       /* DW_AT_type is a DW_FORM_ref_sig8 */
-	SF_A_ALT = 1u << 24,        /* a reference/string into a dwz alt file */
+	SF_A_ALT = 1u << 24,        /* DW_AT_type is in the dwz alt file (with SF_A_TYPE) */
 	SF_A_BOUND_DYN = 1u << 25,  /* count/upper bound is not a constant */
 	SF_A_LANGUAGE = 1u << 26,
 	SF_A_STR_OFFSETS_BASE = 1u << 27,
@@ -170,6 +180,8 @@ enum sf_attr_bit {
 enum sf_attr_bit2 {
 	SF_A2_DISCR = 1u << 0,        /* DW_AT_discr: the variant part's discriminant */
 	SF_A2_DISCR_VALUE = 1u << 1,  /* DW_AT_discr_value of a variant */
+	SF_A2_IMPORT = 1u << 2,       /* DW_AT_import (DW_TAG_imported_unit) */
+	SF_A2_IMPORT_ALT = 1u << 3,   /* ... into the dwz alt file */
 };
 
 struct sf_die {
@@ -180,7 +192,8 @@ struct sf_die {
 	uint32_t has;           /* enum sf_attr_bit */
 	uint32_t has2;          /* enum sf_attr_bit2 */
 	const char *name;
-	uint64_t type;          /* DW_AT_type target (section offset) */
+	uint64_t type;          /* DW_AT_type target (section offset; of the
+	                         * alt file's .debug_info with SF_A_ALT) */
 	uint64_t sig8;          /* DW_AT_type as a type signature */
 	uint64_t sibling;
 	uint64_t specification;
@@ -204,6 +217,7 @@ struct sf_die {
 	uint64_t const_value;   /* the bits of a data or sdata constant */
 	uint64_t discr;         /* DW_AT_discr target (section offset) */
 	uint64_t discr_value;   /* the bits of DW_AT_discr_value */
+	uint64_t import;        /* DW_AT_import target (section offset) */
 };
 
 /* Read every unit header of the image's sections. */

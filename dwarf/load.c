@@ -9,6 +9,9 @@
  * followed, so a link loop cannot make the walk endless, and a file
  * reached twice (hard or symbolic links) is read once.
  *
+ * A dwz'd image reads its alt file too (dwz.h): mapped and indexed beside
+ * it for as long as the image is read, then released.
+ *
  * One ELF image is read by N threads: the units are cut into N runs of
  * about equal bytes, each thread reads its run into its own typeset
  * (sharing the one sf_elf and unit table, read-only by then), and the
@@ -28,6 +31,7 @@
 #include <unistd.h>
 
 #include "die.h"
+#include "dwz.h"
 #include "elfobj.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -170,6 +174,33 @@ static int read_units(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f
 	return rc;
 }
 
+/*
+ * dwz: the alt file that e names, its units indexed into *af and hung on
+ * f.  1 when there is one (release *a and *af after reading), 0 when e
+ * names none, -1 with c->err set.
+ */
+static int open_alt(struct ctx *c, const struct sf_elf *e, const char *label,
+		    struct sf_dwfile *f, struct sf_dwz *a, struct sf_dwfile *af)
+{
+	struct sf_dwsec sec[SF_SEC_N];
+	int rc = sf_dwz_open(a, e, label, NULL, c->err);
+
+	if (rc <= 0)
+		return rc;
+	dwarf_sections(&a->elf, sec);
+	if (a->elf.msb != e->msb) {
+		sf_error(c->err, "%s: its dwz alt file %s has the other byte order", label, a->path);
+		sf_dwz_release(a);
+		return -1;
+	}
+	if (sf_dwfile_init(af, a->path, a->elf.msb, sec, c->err) < 0) {
+		sf_dwz_release(a);
+		return -1;
+	}
+	f->alt = af;
+	return 1;
+}
+
 static int load_image(struct ctx *c, const unsigned char *image, size_t size,
 		      const char *label)
 {
@@ -191,11 +222,20 @@ static int load_image(struct ctx *c, const unsigned char *image, size_t size,
 		sf_elf_release(&e);
 		return FAILED;
 	}
+	struct sf_dwz alt;
+	struct sf_dwfile altf;
+	int has_alt = 0;
 	if (!f.nunits) {
 		sf_error(c->err, "%s: no DWARF debug info (empty .debug_info)", label);
 		rc = NO_DWARF;
+	} else if ((has_alt = open_alt(c, &e, label, &f, &alt, &altf)) < 0) {
+		rc = FAILED;
 	} else {
 		rc = read_units(c, &e, &f, label) < 0 ? FAILED : LOADED;
+	}
+	if (has_alt > 0) {
+		sf_dwfile_release(&altf);
+		sf_dwz_release(&alt);
 	}
 	sf_dwfile_release(&f);
 	sf_elf_release(&e);

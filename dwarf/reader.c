@@ -32,6 +32,14 @@
  * cv-qualifier, array and function DIEs compose those pieces the way C
  * declarators nest.
  *
+ * dwz: a compile unit imports partial units (DW_TAG_imported_unit) of its
+ * own file or of the alt file, and refers to their DIEs (DW_FORM_ref_addr,
+ * DW_FORM_GNU_ref_alt).  A unit handle belongs to one of the two files
+ * (uh->cx.f), and tinfo keys carry which.  The types of a partial unit are
+ * reported where it is first imported, with the importing unit's language
+ * (dwz's partial units have none), once per reader; so an alt file shared
+ * by several programs yields only the types this one imports.
+ *
  * Qualified names (C++): a pre-pass over a non-C unit records the offset
  * ranges of namespaces and classes, so a DIE's scope is found by offset
  * even when it is referenced before the walk reaches it.
@@ -221,6 +229,7 @@ struct scope {
 struct uh {
 	struct sf_ucx cx;
 	int open;
+	uint8_t in_alt;         /* a unit of the dwz alt file (cx.f == r->f->alt) */
 	int scoped;             /* scope ranges computed */
 	struct scope *scopes;
 	size_t nscopes, scopecap;
@@ -275,6 +284,9 @@ struct sf_reader {
 	uint32_t gen;
 
 	unsigned sig_depth;     /* type units being named from another */
+	uint8_t *walked[2];     /* per unit of f, f->alt: partial unit already
+	                         * walked where imported (allocated lazily) */
+	unsigned import_depth;  /* partial units importing partial units */
 	struct uh cur;
 	struct uh **others;     /* units the current one refers into */
 	size_t nothers, othercap;
@@ -289,7 +301,8 @@ struct sf_reader {
 	size_t ntops, topcap;
 	int repack;             /* a laid-out type was found packed later */
 
-	size_t files_unit;      /* unit index + 1 whose files are loaded */
+	const struct sf_dwfile *files_file;
+	size_t files_unit;      /* unit index + 1 of files_file whose files are loaded */
 	struct sf_files files;
 	struct strbuf path;
 
@@ -318,7 +331,8 @@ static struct tinfo bad_ti = { .left = "?", .right = "", .qname = "?" };
 static int corrupt(struct sf_reader *r, const struct uh *uh, uint64_t off)
 {
 	if (!r->failed)
-		sf_error(r->err, "%s: corrupt DWARF (bad DIE at %s+0x%llx)", r->f->label,
+		sf_error(r->err, "%s: corrupt DWARF (bad DIE at %s+0x%llx)",
+			 uh ? uh->cx.f->label : r->f->label,
 			 uh && uh->cx.u->sect == SF_SEC_TYPES ? ".debug_types" : ".debug_info",
 			 (unsigned long long)off);
 	r->failed = 1;
@@ -389,9 +403,16 @@ static void cache_put(struct sf_reader *r, uint64_t key, struct tinfo *ti)
 	r->map[j].ti = ti;
 }
 
+/* section offsets stay below 2^62: the top bits say which section and file */
 static uint64_t key_of(const struct uh *uh, uint64_t off)
 {
-	return off | ((uint64_t)uh->cx.u->sect << 63);
+	return off | ((uint64_t)uh->cx.u->sect << 63) | ((uint64_t)uh->in_alt << 62);
+}
+
+/* The section offset of the DIE a tinfo was made from. */
+static uint64_t off_of(const struct tinfo *ti)
+{
+	return ti->key & ~(3ull << 62);
 }
 
 /* ---- interned strings ---------------------------------------------------- */
@@ -455,35 +476,47 @@ static void uh_close(struct uh *uh)
 	memset(uh, 0, sizeof(*uh));
 }
 
-static int uh_open(struct sf_reader *r, struct uh *uh, size_t i)
+/* Open unit i of f (the reader's file or its alt file). */
+static int uh_open(struct sf_reader *r, struct uh *uh, const struct sf_dwfile *f, size_t i)
 {
+	assert(f == r->f || f == r->f->alt);
 	memset(uh, 0, sizeof(*uh));
-	if (sf_ucx_open(&uh->cx, r->f, i, r->err) < 0) {
+	if (sf_ucx_open(&uh->cx, f, i, r->err) < 0) {
 		r->failed = 1;
 		return -1;
 	}
 	uh->open = 1;
+	uh->in_alt = f != r->f;
+	/* dwz's partial units carry no language: they are read as part of
+	 * the unit being read, which imports them */
+	if (!uh->cx.lang && uh != &r->cur)
+		uh->cx.lang = r->cur.cx.lang;
 	uh->abi = sf_abi_for(r->elf->machine, uh->cx.u->addr_size);
 	return 0;
 }
 
-/* The unit holding section offset off of sect (the current one, mostly). */
-static struct uh *uh_for(struct sf_reader *r, int sect, uint64_t off)
+static int uh_holds(const struct uh *uh, const struct sf_dwfile *f, int sect, uint64_t off)
 {
-	const struct sf_unit *u = r->cur.cx.u;
+	const struct sf_unit *u = uh->cx.u;
 
-	if (u->sect == sect && u->start <= off && off < u->end)
+	return uh->cx.f == f && u->sect == sect && u->start <= off && off < u->end;
+}
+
+/* The unit of f holding section offset off of sect (the current one, mostly). */
+static struct uh *uh_for(struct sf_reader *r, const struct sf_dwfile *f, int sect, uint64_t off)
+{
+	if (!f)
+		return NULL;
+	if (uh_holds(&r->cur, f, sect, off))
 		return &r->cur;
-	for (size_t i = r->nothers; i-- > 0;) {
-		u = r->others[i]->cx.u;
-		if (u->sect == sect && u->start <= off && off < u->end)
+	for (size_t i = r->nothers; i-- > 0;)
+		if (uh_holds(r->others[i], f, sect, off))
 			return r->others[i];
-	}
-	long idx = sf_dwfile_unit_at(r->f, sect, off);
+	long idx = sf_dwfile_unit_at(f, sect, off);
 	if (idx < 0)
 		return NULL;
 	struct uh *uh = sf_xcalloc(1, sizeof(*uh));
-	if (uh_open(r, uh, (size_t)idx) < 0) {
+	if (uh_open(r, uh, f, (size_t)idx) < 0) {
 		free(uh);
 		return NULL;
 	}
@@ -511,7 +544,7 @@ static int spec_of(struct uh *uh, const struct sf_die *d, struct sf_die *spec)
 }
 
 static const char *die_qname(struct sf_reader *r, struct uh *uh, const struct sf_die *d);
-static struct uh *uh_for(struct sf_reader *r, int sect, uint64_t off);
+static struct uh *uh_for(struct sf_reader *r, const struct sf_dwfile *f, int sect, uint64_t off);
 
 /* The qualified name of the type a signature stands for, or NULL. */
 static const char *sig_qname(struct sf_reader *r, uint64_t sig)
@@ -523,7 +556,7 @@ static const char *sig_qname(struct sf_reader *r, uint64_t sig)
 	if (i < 0 || r->sig_depth >= 8)
 		return NULL;
 	const struct sf_unit *u = &r->f->units[i];
-	struct uh *tu = uh_for(r, u->sect, u->type_die);
+	struct uh *tu = uh_for(r, r->f, u->sect, u->type_die);
 	if (!tu || sf_die_read(&tu->cx, u->type_die, &d) < 0)
 		return NULL;
 	r->sig_depth++;
@@ -638,6 +671,27 @@ static const char *qualify(struct sf_reader *r, struct uh *uh, uint64_t off, con
 
 static struct tinfo *resolve(struct sf_reader *r, struct uh *uh, uint64_t off, unsigned depth);
 
+/*
+ * The unit a reference of d lands in: d's own file, or with `alt` the
+ * alt file's .debug_info.  NULL (and the reader failed)
+ * for a reference into an alt file this file does not name.
+ */
+static struct uh *ref_unit(struct sf_reader *r, struct uh *uh, const struct sf_die *d,
+			   uint64_t off, int alt)
+{
+	if (!alt)
+		return uh_for(r, uh->cx.f, uh->cx.u->sect, off);
+	if (!uh->cx.f->alt) {
+		if (!r->failed)
+			sf_error(r->err, "%s: DIE at 0x%llx refers to a dwz alt file, but %s "
+				 "names none (no .gnu_debugaltlink or .debug_sup)", uh->cx.f->label,
+				 (unsigned long long)d->off, uh->in_alt ? "the alt file" : "the file");
+		r->failed = 1;
+		return NULL;
+	}
+	return uh_for(r, uh->cx.f->alt, SF_SEC_INFO, off);
+}
+
 /* The type a DIE's DW_AT_type names (void when it has none). */
 static struct tinfo *resolve_ref(struct sf_reader *r, struct uh *uh, const struct sf_die *d,
 				 unsigned depth)
@@ -647,14 +701,14 @@ static struct tinfo *resolve_ref(struct sf_reader *r, struct uh *uh, const struc
 		if (i < 0)
 			return &bad_ti;
 		const struct sf_unit *u = &r->f->units[i];
-		struct uh *tu = uh_for(r, u->sect, u->type_die);
+		struct uh *tu = uh_for(r, r->f, u->sect, u->type_die);
 		return tu ? resolve(r, tu, u->type_die, depth + 1) : &bad_ti;
 	}
 	if (d->has & SF_A_TYPE) {
-		struct uh *to = uh_for(r, uh->cx.u->sect, d->type);
+		struct uh *to = ref_unit(r, uh, d, d->type, (d->has & SF_A_ALT) != 0);
 		return to ? resolve(r, to, d->type, depth + 1) : &bad_ti;
 	}
-	return (d->has & SF_A_ALT) ? &bad_ti : &void_ti;
+	return &void_ti;
 }
 
 static struct tinfo *new_ti(struct sf_reader *r, struct uh *uh, uint64_t off)
@@ -1094,7 +1148,7 @@ static struct tinfo *resolve(struct sf_reader *r, struct uh *uh, uint64_t off, u
 		long i = sf_dwfile_sig_unit(r->f, d.sig8);
 		if (i >= 0) {
 			const struct sf_unit *u = &r->f->units[i];
-			struct uh *tu = uh_for(r, u->sect, u->type_die);
+			struct uh *tu = uh_for(r, r->f, u->sect, u->type_die);
 			if (tu && tu != uh) {
 				ti = resolve(r, tu, u->type_die, depth + 1);
 				cache_put(r, key_of(uh, off), ti);
@@ -1156,7 +1210,7 @@ static const struct sf_enum *enumerators(struct sf_reader *r, struct tinfo *ti)
 
 	if (ti->enums)
 		return ti->enums;
-	if (read_die(r, uh, ti->key & ~(1ull << 63), &d) < 0)
+	if (read_die(r, uh, off_of(ti), &d) < 0)
 		return NULL;
 	/* count, then fill: no growing array for a list read twice */
 	for (off = d.next; d.children;) {
@@ -1339,7 +1393,7 @@ static void add_member(struct sf_reader *r, struct uh *uh, const struct sf_die *
 	m->name = isec(r, c->name ? c->name : "");
 	m->size = mt->size;
 	if (c->has & SF_A_BIT_SIZE) {
-		place_bitfield(m, c, r->f->msb);
+		place_bitfield(m, c, uh->cx.f->msb);
 	} else {
 		m->offset = (c->has & SF_A_MEMBER_LOC) ? c->member_loc : 0;
 		if (mt->flags & TI_FLEX) {
@@ -1933,7 +1987,7 @@ static int collect_members(struct sf_reader *r, struct uh *uh, const struct sf_d
 			break;
 		if (v->n >= MAX_MEMBERS) {
 			sf_error(r->err, "%s: corrupt DWARF (more than %u members at 0x%llx)",
-				 r->f->label, MAX_MEMBERS, (unsigned long long)d->off);
+				 uh->cx.f->label, MAX_MEMBERS, (unsigned long long)d->off);
 			r->failed = 1;
 			return -1;
 		}
@@ -1990,7 +2044,7 @@ static struct xtype *layout(struct sf_reader *r, struct tinfo *ti, unsigned dept
 	if ((ti->flags & TI_LAYING) || depth > MAX_LAYOUT_DEPTH || r->failed)
 		return NULL;
 	struct uh *uh = ti->unit;
-	if (read_die(r, uh, ti->key & ~(1ull << 63), &d) < 0)
+	if (read_die(r, uh, off_of(ti), &d) < 0)
 		return NULL;
 	if (!r->mv)
 		r->mv = sf_xcalloc(MAX_LAYOUT_DEPTH + 2, sizeof(*r->mv));
@@ -2084,8 +2138,9 @@ static void unlay_all(struct sf_reader *r)
 /* The path DW_AT_decl_file idx of unit uh names (valid until the next call). */
 static const char *srcfile(struct sf_reader *r, struct uh *uh, uint32_t idx)
 {
-	if (r->files_unit != uh->cx.unit_index + 1) {
+	if (r->files_unit != uh->cx.unit_index + 1 || r->files_file != uh->cx.f) {
 		sf_files_release(&r->files);
+		r->files_file = uh->cx.f;
 		r->files_unit = uh->cx.unit_index + 1;
 		if (sf_ucx_files(&uh->cx, &r->files) < 0)
 			sf_files_release(&r->files);	/* corrupt: no names */
@@ -2350,12 +2405,48 @@ static void top_typedef(struct sf_reader *r, struct uh *uh, const struct sf_die 
 {
 	if (!d->name || !(d->has & SF_A_TYPE) || (d->has & SF_A_SIG8))
 		return;
-	struct uh *to = uh_for(r, uh->cx.u->sect, d->type);
+	struct uh *to = ref_unit(r, uh, d, d->type, (d->has & SF_A_ALT) != 0);
 	if (!to)
 		return;
 	struct tinfo *t = resolve(r, to, d->type, 0);
 	if ((t->flags & TI_AGG) && (t->flags & TI_ANON))
 		want_top(r, t, die_qname(r, uh, d), 1);
+}
+
+static int walk(struct sf_reader *r, struct uh *uh, uint64_t off, unsigned depth, uint64_t *end);
+
+/*
+ * DW_TAG_imported_unit: the partial unit's types are the importer's.
+ * Each partial unit is walked once per reader (the types are laid out
+ * once, and dwz's import chains may repeat or loop).
+ */
+static int walk_import(struct sf_reader *r, struct uh *uh, const struct sf_die *d)
+{
+	struct sf_die pd;
+	uint64_t end;
+
+	if (!(d->has2 & SF_A2_IMPORT))
+		return 0;
+	struct uh *pu = ref_unit(r, uh, d, d->import, (d->has2 & SF_A2_IMPORT_ALT) != 0);
+	if (!pu)
+		return r->failed ? -1 : corrupt(r, uh, d->off);
+	const struct sf_unit *u = pu->cx.u;
+	if (d->import != u->die_start)
+		return corrupt(r, uh, d->off);	/* must name the unit's DIE */
+	int which = pu->in_alt;
+	if (!r->walked[which])
+		r->walked[which] = sf_xcalloc(pu->cx.f->nunits, 1);
+	if (r->walked[which][pu->cx.unit_index] || r->import_depth >= MAX_SCOPE_DEPTH)
+		return 0;
+	r->walked[which][pu->cx.unit_index] = 1;
+	if (read_die(r, pu, u->die_start, &pd) < 0)
+		return -1;
+	if (!pd.children)
+		return 0;
+	r->import_depth++;
+	int rc = walk(r, pu, pd.next, 0, &end);
+	r->import_depth--;
+	return rc;
 }
 
 /* Every type definition in the list of DIEs starting at off. */
@@ -2384,6 +2475,10 @@ static int walk(struct sf_reader *r, struct uh *uh, uint64_t off, unsigned depth
 		case DW_TAG_typedef:
 			top_typedef(r, uh, &d);
 			break;
+		case DW_TAG_imported_unit:
+			if (walk_import(r, uh, &d) < 0)
+				return -1;
+			break;
 		}
 		if (descend && d.children && depth < MAX_SCOPE_DEPTH) {
 			if (walk(r, uh, d.next, depth + 1, &off) < 0)
@@ -2406,6 +2501,7 @@ static void end_unit(struct sf_reader *r)
 	uh_close(&r->cur);
 	sf_files_release(&r->files);
 	r->files_unit = 0;
+	r->files_file = NULL;
 	arena_reset(&r->arena);
 	r->gen++;
 	r->mapcount = 0;
@@ -2420,9 +2516,14 @@ static int read_unit(struct sf_reader *r, size_t i)
 	struct sf_die d;
 	uint64_t end;
 
-	if (uh_open(r, &r->cur, i) < 0)
+	const struct sf_unit *u = &r->f->units[i];
+	/* dwz: a partial unit is read where a compile unit imports it (a
+	 * file of partial units only, an alt file given itself, is read
+	 * unit by unit) */
+	if (u->die_tag == DW_TAG_partial_unit && r->f->ncompile)
+		return 0;
+	if (uh_open(r, &r->cur, r->f, i) < 0)
 		return -1;
-	const struct sf_unit *u = r->cur.cx.u;
 	int rc = 0;
 	if (u->unit_type != DW_UT_skeleton && u->die_start < u->end) {
 		rc = read_die(r, &r->cur, u->die_start, &d);
@@ -2611,6 +2712,8 @@ void sf_reader_free(struct sf_reader *r)
 	free(r->name_key);
 	arena_free(&r->arena);
 	free(r->others);
+	free(r->walked[0]);
+	free(r->walked[1]);
 	for (size_t i = 0; r->mv && i < MAX_LAYOUT_DEPTH + 2; i++)
 		mvec_free(&r->mv[i]);
 	free(r->mv);
