@@ -1,0 +1,215 @@
+#!/bin/bash
+# tests/e2e/dwz.sh - dwz-compressed debug info reads as the build before dwz.
+#
+# Two programs (testdata/dwz: p1 and p2, two units each, sharing common.h)
+# are built at test time; copies are compressed with Debian's dwz 0.15:
+#   dwz -m common.debug p1 p2   types of both programs move to an alt file
+#                               (.gnu_debugaltlink, DW_FORM_GNU_ref_alt and
+#                               _strp_alt, partial units imported from it)
+#   dwz p1                      partial units inside p1 (DW_FORM_ref_addr)
+#   dwz -5 -m ...               DWARF 5 supplementary file (.debug_sup,
+#                               DW_FORM_ref_sup4, DW_FORM_strp_sup)
+# The oracle is the plain build: show (text and JSON), holes and show -t
+# must print the same bytes.  Each build sits in its own directory under
+# the same file names, so the origin fields agree too.  The alt file is
+# found as named (relative or absolute), and a missing or different one is
+# exit 2 naming it and every place searched.
+#
+# gcc only for byte equality: dwz 0.15 refuses clang's DWARF 5 (".debug_addr
+# unknown"), and on clang's DWARF 4 the types are equal but come in another
+# order (clang writes a unit's own types before the shared ones, dwz puts
+# the imported unit first), which is checked as sets.
+. "$(dirname "$0")/lib.sh"
+
+SRC=$TD/dwz
+
+# build CC DWARF DIR: DIR/p1 and DIR/p2 from the sources.
+build() {
+	local cc=$1 dw=$2 dir=$3
+	mkdir -p "$dir"
+	"$cc" -gdwarf-"$dw" -O0 -o "$dir/p1" "$SRC/p1_main.c" "$SRC/p1_util.c" 2>"$T/cc.err" &&
+		"$cc" -gdwarf-"$dw" -O0 -o "$dir/p2" "$SRC/p2_main.c" "$SRC/p2_util.c" 2>>"$T/cc.err" ||
+		{ fail "$cc -gdwarf-$dw cannot build the programs: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"; return 1; }
+}
+
+# dwz_in DIR ARGS...: run dwz in DIR (its messages in $T/dwz.err).
+dwz_in() {
+	local dir=$1
+	shift
+	(cd "$dir" && dwz "$@") 2>"$T/dwz.err" ||
+		{ fail "dwz $* failed: $(head -n 2 "$T/dwz.err" | tr '\n' ' ')"; return 1; }
+}
+
+# sf_in DIR ARGS...: ./structfit run in DIR.
+sf_in() {
+	local old=$PWD
+	cd "$1" || return 1
+	shift
+	sf "$@"
+	cd "$old" || return 1
+}
+
+# same_as_plain PLAIN DWZ FILES...: every report on FILES is the same
+# bytes in directory DWZ as in PLAIN.
+same_as_plain() {
+	local plain=$1 dz=$2 k=0
+	shift 2
+	local -a runs=(
+		"show $*"
+		"show --format json $*"
+		"holes $*"
+		"show -t table -t header_t $*"
+		"show -t node --format json $*"
+	)
+	local r
+	for r in "${runs[@]}"; do
+		k=$((k + 1))
+		# shellcheck disable=SC2086
+		sf_in "$plain" $r
+		cp "$T/out" "$T/plain.$k"
+		[ "$RC" = 0 ] || { fail "plain build: structfit $r exited $RC: $(head -n 2 "$T/err")"; return 1; }
+		# shellcheck disable=SC2086
+		sf_in "$dz" $r
+		[ "$RC" = 0 ] || { fail "dwz build: structfit $r exited $RC: $(head -n 2 "$T/err")"; return 1; }
+		[ -s "$T/out" ] || { fail "structfit $r: empty output"; return 1; }
+		cmp -s "$T/plain.$k" "$T/out" || {
+			diff "$T/plain.$k" "$T/out" >"$T/diff"
+			detail "$T/diff" "structfit $r: plain (<) vs dwz (>)"
+			fail "structfit $r differs from the plain build"
+			return 1
+		}
+	done
+}
+
+# uses FILE PATTERN WHAT: readelf -wi FILE shows PATTERN (the case is
+# really about what it claims: alt references, partial units...).
+uses() {
+	readelf -wi "$1" 2>/dev/null | grep -q -- "$2" && return 0
+	fail "$3: '$2' not in readelf -wi $(basename "$1")"
+}
+
+has_section() {
+	readelf -SW "$1" 2>/dev/null | grep -qF " $2 " && return 0
+	fail "$(basename "$1") has no $2 section"
+}
+
+if ! have dwz; then
+	tcase "dwz is installed"
+	fail "dwz is not installed (Debian package dwz, in TEST_PKGS)"
+	tdone
+fi
+
+for dw in 4 5; do
+	tcase "gcc DWARF $dw: dwz -m common.debug p1 p2 reads as the plain build"
+	build gcc "$dw" "$T/g$dw/plain" || continue
+	mkdir -p "$T/g$dw/multi" && cp "$T/g$dw/plain/p1" "$T/g$dw/plain/p2" "$T/g$dw/multi/"
+	dwz_in "$T/g$dw/multi" -m common.debug p1 p2 || continue
+	has_section "$T/g$dw/multi/p1" .gnu_debugaltlink
+	uses "$T/g$dw/multi/p1" "DW_AT_import *: <alt 0x" "imports an alt partial unit"
+	uses "$T/g$dw/multi/p2" "DW_AT_type *: <alt 0x" "types in the alt file"
+	uses "$T/g$dw/multi/p2" "alt indirect string" "strings in the alt file"
+	uses "$T/g$dw/multi/common.debug" DW_TAG_partial_unit "alt file of partial units"
+	same_as_plain "$T/g$dw/plain" "$T/g$dw/multi" p1 p2
+	same_as_plain "$T/g$dw/plain" "$T/g$dw/multi" p2
+
+	tcase "gcc DWARF $dw: single-file dwz p1 (partial units in the file)"
+	mkdir -p "$T/g$dw/single" && cp "$T/g$dw/plain/p1" "$T/g$dw/single/"
+	dwz_in "$T/g$dw/single" p1 || continue
+	uses "$T/g$dw/single/p1" DW_TAG_partial_unit "a partial unit"
+	uses "$T/g$dw/single/p1" DW_TAG_imported_unit "imported by the compile units"
+	same_as_plain "$T/g$dw/plain" "$T/g$dw/single" p1
+done
+
+tcase "gcc DWARF 5: dwz -5 (.debug_sup, DW_FORM_ref_sup4, DW_FORM_strp_sup)"
+if [ -x "$T/g5/plain/p1" ]; then
+	mkdir -p "$T/sup" && cp "$T/g5/plain/p1" "$T/g5/plain/p2" "$T/sup/"
+	if dwz_in "$T/sup" -5 -m common.debug p1 p2; then
+		has_section "$T/sup/p1" .debug_sup
+		has_section "$T/sup/common.debug" .debug_sup
+		# readelf 2.40 names no sup form: the abbrevs must hold them
+		readelf -wa "$T/sup/p1" 2>/dev/null | grep -q "DW_FORM_ref_sup4" ||
+			fail "p1 uses no DW_FORM_ref_sup4"
+		same_as_plain "$T/g5/plain" "$T/sup" p1 p2
+	fi
+else
+	fail "no DWARF 5 build"
+fi
+
+tcase "the alt file by a relative link, from another directory"
+mkdir -p "$T/rel/bin" "$T/rel/shared" && cp "$T/g5/plain/p1" "$T/g5/plain/p2" "$T/rel/bin/"
+if dwz_in "$T/rel/bin" -r -m ../shared/common.debug p1 p2; then
+	assert_eq "$(readelf -p .gnu_debugaltlink "$T/rel/bin/p1" | awk '/\]/ { print $3; exit }')" \
+		../shared/common.debug "link as written"
+	sf_in "$T/g5/plain" show p1 p2 && cp "$T/out" "$T/plain.rel"
+	sf_in "$T" show rel/bin/p1 rel/bin/p2
+	assert_eq "$RC" 0 "exit status ($(head -c 200 "$T/err"))"
+	cmp -s "$T/plain.rel" "$T/out" || fail "show differs from the plain build"
+fi
+
+tcase "the alt file by an absolute link"
+mkdir -p "$T/abs/bin" "$T/abs/dwz" && cp "$T/g4/plain/p1" "$T/g4/plain/p2" "$T/abs/bin/"
+if dwz_in "$T/abs/bin" -m "$T/abs/dwz/common.debug" p1 p2; then
+	sf_in "$T/g4/plain" holes p1 p2 && cp "$T/out" "$T/plain.abs"
+	sf_in / holes "$T/abs/bin/p1" "$T/abs/bin/p2"
+	assert_eq "$RC" 0 "exit status ($(head -c 200 "$T/err"))"
+	cmp -s "$T/plain.abs" "$T/out" || fail "holes differs from the plain build"
+fi
+
+tcase "a missing alt file is exit 2 naming it and where it looked"
+mkdir -p "$T/miss" && cp "$T/g5/multi/p1" "$T/miss/"
+sf_in "$T/miss" show p1
+assert_eq "$RC" 2 "exit status"
+assert_eq "$(wc -l <"$T/err")" 1 "one line on stderr"
+assert_grep "$T/err" "structfit: p1: dwz alt file common.debug (build-id " "names the alt file"
+assert_grep "$T/err" "searched: common.debug (missing)" "names where it looked"
+assert_grep "$T/err" "/usr/lib/debug/.build-id/" "looked by build-id"
+assert_eq "$(wc -c <"$T/out")" 0 "nothing on stdout"
+
+tcase "another build's alt file is exit 2 (build-id differs)"
+cp "$T/g4/multi/common.debug" "$T/miss/common.debug"
+sf_in "$T/miss" show p1
+assert_eq "$RC" 2 "exit status"
+assert_grep "$T/err" "searched: common.debug (build-id differs)" "says why it was refused"
+
+tcase "another build's supplementary file is exit 2 (checksum differs)"
+mkdir -p "$T/sup2" && cp "$T/sup/p1" "$T/sup2/" && cp "$T/g5/multi/common.debug" "$T/sup2/"
+sf_in "$T/sup2" show p1
+assert_eq "$RC" 2 "exit status"
+assert_grep "$T/err" "p1: dwz alt file common.debug (checksum " "names the supplementary file"
+assert_grep "$T/err" "common.debug (not a supplementary file)" "says why it was refused"
+
+tcase "alt references without a link are exit 2, not '?' members"
+objcopy --remove-section=.gnu_debugaltlink "$T/g5/multi/p1" "$T/miss/nolink" 2>/dev/null ||
+	fail "objcopy failed"
+sf_in "$T/miss" show nolink
+assert_eq "$RC" 2 "exit status"
+assert_grep "$T/err" "refers to a dwz alt file, but the file names none" "says what is wrong"
+
+tcase "the alt file given itself: its partial units' types"
+sf_in "$T/g5/multi" show --format json common.debug
+assert_eq "$RC" 0 "exit status ($(head -c 200 "$T/err"))"
+assert_eq "$(jget "$T/out" 'sorted(names())')" '["header_t", "node", "table", "value"]' \
+	"the types both programs share"
+
+tcase "clang DWARF 4: dwz -m, the same types (order differs, see the top)"
+if build clang 4 "$T/c4/plain"; then
+	mkdir -p "$T/c4/multi" && cp "$T/c4/plain/p1" "$T/c4/plain/p2" "$T/c4/multi/"
+	if dwz_in "$T/c4/multi" -m common.debug p1 p2; then
+		uses "$T/c4/multi/p1" "<alt 0x" "alt references"
+		sorted_json() {
+			"$PY" -S -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+d["types"].sort(key=lambda t: (t["name"], t["kind"], t["typedef"]))
+print(json.dumps(d, sort_keys=True, indent=0))' "$1"
+		}
+		sf_in "$T/c4/plain" show --format json p1 p2 && sorted_json "$T/out" >"$T/c4.plain"
+		sf_in "$T/c4/multi" show --format json p1 p2 && sorted_json "$T/out" >"$T/c4.dwz"
+		[ -s "$T/c4.dwz" ] || fail "no types"
+		cmp -s "$T/c4.plain" "$T/c4.dwz" || fail "the types differ from the plain build"
+		sf_in "$T/c4/plain" holes p1 p2 && cp "$T/out" "$T/c4.holes"
+		sf_in "$T/c4/multi" holes p1 p2
+		cmp -s "$T/c4.holes" "$T/out" || fail "holes differs from the plain build"
+	fi
+fi
+
+tdone
