@@ -8,6 +8,15 @@
  * whether it has children.  Objects: the test sources built with gcc and
  * clang, DWARF 2-5, little- and big-endian, relocatable (so relocation is
  * covered too), with type units, plus a compressed libc6-dbg file.
+ *
+ * dwz: two programs compressed by dwz 0.15 (testdata/dwz) - with an alt
+ * file (dwz -m: DW_FORM_GNU_ref_alt, DW_FORM_GNU_strp_alt), DWARF 5
+ * supplementary (dwz -5: DW_FORM_ref_sup4, DW_FORM_strp_sup) and single
+ * file (partial units, DW_FORM_ref_addr) - and the alt files themselves.
+ * libdwarf 20210528 is given the alt file with dwarf_set_tied_dbg(); what
+ * it resolves through it and what not is said in test_dwz_files_agree.
+ * References also compare DW_AT_import (of DW_TAG_imported_unit) and
+ * whether a reference lands in the alt file.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,9 +33,14 @@
 #include "lib/xalloc.h"
 #include "test_dwarf_util.h"
 
+/* a reference libdwarf cannot read (DW_FORM_ref_sup4/8) */
+#define LIB_CANNOT (~0ull)
+
 struct rec {
 	uint64_t off;
 	uint64_t type;          /* 0: none (or a signature) */
+	uint64_t import;        /* DW_AT_import, 0: none */
+	int type_alt, import_alt; /* the reference is into the alt file */
 	uint64_t byte_size;     /* ~0: none */
 	const char *name;       /* NULL: none */
 	unsigned tag;
@@ -46,6 +60,32 @@ static void push(struct recs *r, const struct rec *x)
 
 /* ---- the libdwarf walk ----------------------------------------------------- */
 
+static int alt_form(Dwarf_Half form)
+{
+	return form == DW_FORM_GNU_ref_alt || form == DW_FORM_ref_sup4 ||
+	       form == DW_FORM_ref_sup8;
+}
+
+/* A reference attribute: its global offset, and whether it is in the alt file. */
+static void lib_ref(Dwarf_Die die, Dwarf_Half at, uint64_t *off, int *alt)
+{
+	Dwarf_Error e = NULL;
+	Dwarf_Attribute a;
+	Dwarf_Half form;
+	Dwarf_Off ref;
+
+	if (dwarf_attr(die, at, &a, &e) != DW_DLV_OK)
+		return;
+	dwarf_whatform(a, &form, &e);
+	*alt = alt_form(form);
+
+	if (form != DW_FORM_ref_sig8 && dwarf_global_formref(a, &ref, &e) == DW_DLV_OK)
+		*off = ref;
+	else if (form == DW_FORM_ref_sup4 || form == DW_FORM_ref_sup8)
+		*off = LIB_CANNOT;	/* libdwarf 20210528: DW_DLE_BAD_REF_FORM */
+	dwarf_dealloc_attribute(a);
+}
+
 static void lib_record(Dwarf_Debug dbg, Dwarf_Die die, struct recs *out)
 {
 	Dwarf_Error e = NULL;
@@ -62,14 +102,8 @@ static void lib_record(Dwarf_Debug dbg, Dwarf_Die die, struct recs *out)
 	x.off = off;
 	if (dwarf_diename(die, &name, &e) == DW_DLV_OK)
 		x.name = name;
-	if (dwarf_attr(die, DW_AT_type, &a, &e) == DW_DLV_OK) {
-		Dwarf_Half form;
-		Dwarf_Off ref;
-		dwarf_whatform(a, &form, &e);
-		if (form != DW_FORM_ref_sig8 && dwarf_global_formref(a, &ref, &e) == DW_DLV_OK)
-			x.type = ref;
-		dwarf_dealloc_attribute(a);
-	}
+	lib_ref(die, DW_AT_type, &x.type, &x.type_alt);
+	lib_ref(die, DW_AT_import, &x.import, &x.import_alt);
 	/* dwarf_bytesize() only reads constants, as die.c keeps them */
 	if (dwarf_attr(die, DW_AT_byte_size, &a, &e) == DW_DLV_OK) {
 		Dwarf_Signed sv;
@@ -92,14 +126,19 @@ static void lib_record(Dwarf_Debug dbg, Dwarf_Die die, struct recs *out)
 	}
 }
 
-static void lib_walk(struct sf_elf *e, struct recs *out)
+/* Walk every DIE of e with libdwarf; alt (may be NULL) is tied to it. */
+static void lib_walk(struct sf_elf *e, struct sf_elf *alt, struct recs *out)
 {
-	Dwarf_Obj_Access_Interface *iface;
-	Dwarf_Debug dbg;
+	Dwarf_Obj_Access_Interface *iface, *alt_iface = NULL;
+	Dwarf_Debug dbg, alt_dbg = NULL;
 	struct sf_err err;
 	Dwarf_Error de = NULL;
 
 	assert_int_equal(sf_elf_dwarf_open(e, &iface, &dbg, &err), 0);
+	if (alt) {
+		assert_int_equal(sf_elf_dwarf_open(alt, &alt_iface, &alt_dbg, &err), 0);
+		assert_int_equal(dwarf_set_tied_dbg(dbg, alt_dbg, &de), DW_DLV_OK);
+	}
 	for (int is_info = 1; is_info >= 0; is_info--) {
 		Dwarf_Unsigned next;
 		Dwarf_Half unit_type;
@@ -113,18 +152,19 @@ static void lib_walk(struct sf_elf *e, struct recs *out)
 		}
 	}
 	sf_elf_dwarf_close(iface, dbg);
+	if (alt)
+		sf_elf_dwarf_close(alt_iface, alt_dbg);
 }
 
 /* ---- the die.c walk ---------------------------------------------------------- */
 
-static void own_walk(struct sf_elf *e, struct recs *out)
+static void dwfile_of(struct sf_elf *e, struct sf_dwfile *f)
 {
 	static const char *const names[SF_SEC_N] = {
 		".debug_info", ".debug_types", ".debug_abbrev", ".debug_str",
 		".debug_line_str", ".debug_str_offsets", ".debug_line",
 	};
 	struct sf_dwsec sec[SF_SEC_N];
-	struct sf_dwfile f;
 	struct sf_err err;
 
 	memset(sec, 0, sizeof(sec));
@@ -134,7 +174,19 @@ static void own_walk(struct sf_elf *e, struct recs *out)
 				sec[s].data = e->sec[e->dw[k]].data;
 				sec[s].size = e->sec[e->dw[k]].size;
 			}
-	assert_int_equal(sf_dwfile_init(&f, "test", e->msb, sec, &err), 0);
+	assert_int_equal(sf_dwfile_init(f, "test", e->msb, sec, &err), 0);
+}
+
+static void own_walk(struct sf_elf *e, struct sf_elf *alt, struct recs *out)
+{
+	struct sf_dwfile f, af;
+	struct sf_err err;
+
+	dwfile_of(e, &f);
+	if (alt) {
+		dwfile_of(alt, &af);
+		f.alt = &af;
+	}
 	for (size_t i = 0; i < f.nunits; i++) {
 		struct sf_ucx c;
 		assert_int_equal(sf_ucx_open(&c, &f, i, &err), 0);
@@ -146,6 +198,9 @@ static void own_walk(struct sf_elf *e, struct recs *out)
 					.off = d.off, .tag = d.tag, .children = d.children,
 					.name = (d.has & SF_A_NAME) ? d.name : NULL,
 					.type = (d.has & SF_A_TYPE) && !(d.has & SF_A_SIG8) ? d.type : 0,
+					.type_alt = (d.has & SF_A_ALT) != 0,
+					.import = (d.has2 & SF_A2_IMPORT) ? d.import : 0,
+					.import_alt = (d.has2 & SF_A2_IMPORT_ALT) != 0,
 					.byte_size = (d.has & SF_A_BYTE_SIZE) ? d.byte_size : ~0ull,
 				};
 				push(out, &x);
@@ -154,52 +209,126 @@ static void own_walk(struct sf_elf *e, struct recs *out)
 		}
 		sf_ucx_release(&c);
 	}
+	if (alt)
+		sf_dwfile_release(&af);
 	sf_dwfile_release(&f);
 }
 
 /* ---- comparing ---------------------------------------------------------------- */
 
-static size_t compare_file(const char *path)
-{
-	size_t size;
-	FILE *fp = fopen(path, "rb");
+struct image {
+	unsigned char *bytes;
 	struct sf_elf e;
+};
+
+static void image_read(struct image *im, const char *path)
+{
+	FILE *fp = fopen(path, "rb");
 	struct sf_err err;
-	struct recs a = { 0 }, b = { 0 };
 
 	assert_non_null(fp);
 	fseek(fp, 0, SEEK_END);
-	size = (size_t)ftell(fp);
+	size_t size = (size_t)ftell(fp);
 	fseek(fp, 0, SEEK_SET);
-	unsigned char *img = sf_xmalloc(size);
-	assert_int_equal(fread(img, 1, size, fp), size);
+	im->bytes = sf_xmalloc(size);
+	assert_int_equal(fread(im->bytes, 1, size, fp), size);
 	fclose(fp);
-	assert_int_equal(sf_elf_parse(&e, img, size, path, &err), 0);
-	assert_int_equal(sf_elf_prepare_debug(&e, &err), 1);
+	assert_int_equal(sf_elf_parse(&im->e, im->bytes, size, path, &err), 0);
+	assert_int_equal(sf_elf_prepare_debug(&im->e, &err), 1);
+}
 
-	lib_walk(&e, &a);
-	own_walk(&e, &b);
-	assert_true(a.n > 0);
-	assert_int_equal(a.n, b.n);
-	for (size_t i = 0; i < a.n; i++) {
-		const struct rec *x = &a.v[i], *y = &b.v[i];
-		if (x->off != y->off || x->tag != y->tag || x->type != y->type ||
-		    x->byte_size != y->byte_size || x->children != y->children ||
-		    !x->name != !y->name || (x->name && strcmp(x->name, y->name)))
-			fail_msg("%s: DIE %zu differs: libdwarf 0x%llx tag 0x%x %s type 0x%llx "
-				 "size %lld children %d | die.c 0x%llx tag 0x%x %s type 0x%llx "
-				 "size %lld children %d", path, i,
+static void image_release(struct image *im)
+{
+	sf_elf_release(&im->e);
+	free(im->bytes);
+}
+
+/* x from libdwarf, y from die.c: do they differ (where libdwarf can tell)? */
+static int rec_differs(const struct rec *x, const struct rec *y)
+{
+	return x->off != y->off || x->tag != y->tag ||
+	       (x->type != y->type && x->type != LIB_CANNOT) ||
+	       x->type_alt != y->type_alt ||
+	       (x->import != y->import && x->import != LIB_CANNOT) ||
+	       x->import_alt != y->import_alt || x->byte_size != y->byte_size ||
+	       x->children != y->children || !x->name != !y->name ||
+	       (x->name && strcmp(x->name, y->name));
+}
+
+/* libdwarf's walk a and die.c's walk b agree; returns how many DIEs. */
+static size_t agree(const char *path, struct recs *a, struct recs *b)
+{
+	assert_true(a->n > 0);
+	assert_int_equal(a->n, b->n);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct rec *x = &a->v[i], *y = &b->v[i];
+		if (rec_differs(x, y))
+			fail_msg("%s: DIE %zu differs: libdwarf 0x%llx tag 0x%x %s type 0x%llx%s "
+				 "import 0x%llx%s size %lld children %d | die.c 0x%llx tag 0x%x %s "
+				 "type 0x%llx%s import 0x%llx%s size %lld children %d", path, i,
 				 (unsigned long long)x->off, x->tag, x->name ? x->name : "-",
-				 (unsigned long long)x->type, (long long)x->byte_size, x->children,
+				 (unsigned long long)x->type, x->type_alt ? " (alt)" : "",
+				 (unsigned long long)x->import, x->import_alt ? " (alt)" : "",
+				 (long long)x->byte_size, x->children,
 				 (unsigned long long)y->off, y->tag, y->name ? y->name : "-",
-				 (unsigned long long)y->type, (long long)y->byte_size, y->children);
+				 (unsigned long long)y->type, y->type_alt ? " (alt)" : "",
+				 (unsigned long long)y->import, y->import_alt ? " (alt)" : "",
+				 (long long)y->byte_size, y->children);
 	}
-	size_t n = a.n;
-	free(a.v);
-	free(b.v);
-	sf_elf_release(&e);
-	free(img);
+	size_t n = a->n;
+	free(a->v);
+	free(b->v);
 	return n;
+}
+
+/* Every DIE of path (with its dwz alt file alt_path, or NULL) decoded by
+ * both; returns how many. */
+static size_t compare_with_alt(const char *path, const char *alt_path)
+{
+	struct image im, alt;
+	struct recs a = { 0 }, b = { 0 };
+
+	image_read(&im, path);
+	if (alt_path)
+		image_read(&alt, alt_path);
+	lib_walk(&im.e, alt_path ? &alt.e : NULL, &a);
+	own_walk(&im.e, alt_path ? &alt.e : NULL, &b);
+	size_t n = agree(path, &a, &b);
+	image_release(&im);
+	if (alt_path)
+		image_release(&alt);
+	return n;
+}
+
+/*
+ * libdwarf cannot read DW_FORM_ref_sup4: die.c's reading of a dwz -5 file
+ * (sup) is held against libdwarf's reading of the dwz -m file that dwz
+ * made from the same inputs (gnu), the same DIEs at the same offsets with
+ * the GNU forms of the same sizes.
+ */
+static size_t compare_sup_twin(const char *sup, const char *sup_alt,
+			       const char *gnu, const char *gnu_alt)
+{
+	struct image s, sa, g, ga;
+	struct recs a = { 0 }, b = { 0 };
+
+	image_read(&s, sup);
+	image_read(&sa, sup_alt);
+	image_read(&g, gnu);
+	image_read(&ga, gnu_alt);
+	lib_walk(&g.e, &ga.e, &a);
+	own_walk(&s.e, &sa.e, &b);
+	size_t n = agree(sup, &a, &b);
+	image_release(&s);
+	image_release(&sa);
+	image_release(&g);
+	image_release(&ga);
+	return n;
+}
+
+static size_t compare_file(const char *path)
+{
+	return compare_with_alt(path, NULL);
 }
 
 static void test_objects_agree(void **state)
@@ -260,11 +389,69 @@ static void test_debug_file_agrees(void **state)
 	fprintf(stderr, "  %zu DIEs agree\n", total);
 }
 
+/*
+ * dwz'd programs (tests/e2e/dwz.sh checks what the reader makes of them).
+ * libdwarf 20210528 with the alt file tied (dwarf_set_tied_dbg):
+ * DW_FORM_GNU_ref_alt comes back from dwarf_global_formref() as the offset
+ * in the alt file's .debug_info (both sides say "alt" by the form), and
+ * DW_FORM_GNU_strp_alt / DW_FORM_strp_sup names are read from the tied
+ * file's .debug_str; DW_FORM_ref_sup4 it cannot read at all
+ * (DW_DLE_BAD_REF_FORM from dwarf_global_formref, dwarf_formref and
+ * dwarf_formudata alike), so those are checked against the twin file.
+ */
+static void test_dwz_files_agree(void **state)
+{
+	static const struct {
+		const char *dir, *cflags, *dwz;
+		int alt;
+	} cases[] = {
+		{ "m4", "-gdwarf-4", "-m common.debug p1 p2", 1 },
+		{ "m5", "-gdwarf-5", "-m common.debug p1 p2", 1 },
+		{ "s5", "-gdwarf-5", "-5 -m common.debug p1 p2", 1 },
+		{ "one4", "-gdwarf-4", "p1", 0 },
+		{ "one5", "-gdwarf-5", "p1", 0 },
+	};
+	size_t total = 0;
+
+	(void)state;
+	if (!td_have("dwz"))
+		fail_msg("dwz is not installed (Debian package dwz, in TEST_PKGS)");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *dir = td_path(cases[i].dir);
+		assert_int_equal(td_sh("s=$(cd %s && pwd)/testdata/dwz && mkdir -p %s && cd %s && "
+				       "gcc %s -O0 -o p1 $s/p1_main.c $s/p1_util.c && "
+				       "gcc %s -O0 -o p2 $s/p2_main.c $s/p2_util.c && dwz %s",
+				       td_src, dir, dir, cases[i].cflags, cases[i].cflags,
+				       cases[i].dwz), 0);
+		char p1[700], p2[700], alt[700];
+		snprintf(p1, sizeof(p1), "%s/p1", dir);
+		snprintf(p2, sizeof(p2), "%s/p2", dir);
+		snprintf(alt, sizeof(alt), "%s/common.debug", dir);
+		total += compare_with_alt(p1, cases[i].alt ? alt : NULL);
+		if (cases[i].alt) {
+			total += compare_with_alt(p2, alt);
+			total += compare_file(alt);
+		}
+	}
+	/* s5 is m5 with DWARF 5's forms */
+	char sup[2][700], sup_alt[700], gnu[2][700], gnu_alt[700];
+	for (int k = 0; k < 2; k++) {
+		snprintf(sup[k], sizeof(sup[k]), "%s/p%d", td_path("s5"), k + 1);
+		snprintf(gnu[k], sizeof(gnu[k]), "%s/p%d", td_path("m5"), k + 1);
+	}
+	snprintf(sup_alt, sizeof(sup_alt), "%s/common.debug", td_path("s5"));
+	snprintf(gnu_alt, sizeof(gnu_alt), "%s/common.debug", td_path("m5"));
+	for (int k = 0; k < 2; k++)
+		total += compare_sup_twin(sup[k], sup_alt, gnu[k], gnu_alt);
+	fprintf(stderr, "  %zu DIEs of dwz'd files agree\n", total);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_objects_agree),
 		cmocka_unit_test(test_debug_file_agrees),
+		cmocka_unit_test(test_dwz_files_agree),
 	};
 
 	(void)argc;
