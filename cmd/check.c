@@ -25,6 +25,7 @@
 #include "builtin.h"
 #include "common.h"
 #include "layout/budget.h"
+#include "lib/color.h"
 #include "lib/path.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -33,7 +34,8 @@
 
 static const char check_usage[] =
 	"usage: structfit check --budget FILE [--baseline OLD] [--source-root DIR]\n"
-	"                       [--format text|json|sarif|junit|github|markdown] ARTIFACT...\n"
+	"                       [--format text|json|sarif|junit|github|markdown]\n"
+	"                       [--color[=WHEN]] ARTIFACT...\n"
 	"   or: structfit check --write-budget FILE [--force] ARTIFACT...\n"
 	"\n"
 	"Check the layouts in ARTIFACT's DWARF against a budget file, one rule a line:\n"
@@ -57,7 +59,9 @@ static const char check_usage[] =
 	"                           since the build OLD (an artifact or directory)\n"
 	"  -f, --format FMT         text (default), json, sarif, junit, github or\n"
 	"                           markdown; on exit 2 a document carrying the error\n"
-	"      --source-root DIR    report source paths relative to DIR\n"
+	"  -R, --source-root DIR    report source paths relative to DIR\n"
+	"      --color[=WHEN]       colour text output: auto (default: on a terminal,\n"
+	"                           unless NO_COLOR is set or TERM=dumb), always, never\n"
 	"  -w, --write-budget FILE  write a budget pinning today's sizes (size <= now;\n"
 	"                           '-': standard output)\n"
 	"      --force              let --write-budget replace an existing FILE\n"
@@ -74,33 +78,31 @@ struct check_opts {
 	enum sf_format format;
 	bool format_set;
 	bool force;
+	enum sf_color_mode color;
 };
-
-enum { OPT_FORCE = 256, OPT_SOURCE_ROOT, OPT_BASELINE };
 
 /* Print the message; -1 tells cmd_check to exit 2. */
 #define USAGE_ERROR(...) (sf_die_usage(__VA_ARGS__), -1)
 
 static int parse_check_opts(int argc, char **argv, struct check_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "budget", required_argument, NULL, 'b' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "write-budget", required_argument, NULL, 'w' },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "source-root", required_argument, NULL, OPT_SOURCE_ROOT },
-		{ "baseline", required_argument, NULL, OPT_BASELINE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const names[] = {
+		"budget", "format", "write-budget", "force", "source-root", "baseline",
+		"color", NULL,
 	};
+	struct sf_getopt g;
 	const unsigned formats = 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON |
 		1u << SF_FMT_SARIF | 1u << SF_FMT_JUNIT | 1u << SF_FMT_GITHUB |
 		1u << SF_FMT_MARKDOWN;
 	int c;
 
-	opterr = 0;   /* sf_bad_option says it in one line */
-	while ((c = getopt_long(argc, argv, ":b:f:w:h", longopts, NULL)) != -1) {
+	sf_getopt_init(&g, "check", names);
+	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
+		case SF_O_COLOR:
+			if (sf_parse_color(optarg, &o->color) < 0)
+				return -1;
+			break;
 		case 'b':
 			o->budget = optarg;
 			break;
@@ -114,13 +116,13 @@ static int parse_check_opts(int argc, char **argv, struct check_opts *o)
 		case 'w':
 			o->write = optarg;
 			break;
-		case OPT_FORCE:
+		case SF_O_FORCE:
 			o->force = true;
 			break;
-		case OPT_SOURCE_ROOT:
+		case 'R':
 			o->source_root = optarg;
 			break;
-		case OPT_BASELINE:
+		case SF_O_BASELINE:
 			o->baseline = optarg;
 			break;
 		case 'h':
@@ -156,14 +158,6 @@ static char *join_inputs(char **files, int n)
 		sb_adds(&sb, files[i]);
 	}
 	return sb_detach(&sb);
-}
-
-static int write_stdout(const struct strbuf *sb)
-{
-	if (fwrite(sb->buf, 1, sb->len, stdout) != sb->len || fflush(stdout) ||
-	    ferror(stdout))
-		return sf_die_usage("error writing the output: %s", strerror(errno));
-	return 0;
 }
 
 static void render(struct strbuf *out, const struct sf_bresult *res,
@@ -265,7 +259,8 @@ static int run_check(const struct check_opts *o, char **files, int nfiles)
 	if (evaluate(b, o, files, nfiles, &res, &ts) == 0) {
 		struct strbuf out = STRBUF_INIT;
 		render(&out, &res, o, root.real);
-		status = write_stdout(&out) ? SF_EXIT_ERROR :
+		status = sf_write_output(&out, o->format == SF_FMT_TEXT, o->color,
+					 SF_PAINT_CHECK) ? SF_EXIT_ERROR :
 			 res.nbroken ? SF_EXIT_FINDING : SF_EXIT_OK;
 		sb_release(&out);
 		sf_bresult_release(&res);
@@ -373,7 +368,7 @@ static int run_write(const struct check_opts *o, char **files, int nfiles)
 	int status = SF_EXIT_OK;
 	if (!strcmp(o->write, "-")) {
 		/* the budget is the output; the count goes to stderr */
-		if (write_stdout(&text))
+		if (sf_write_output(&text, false, SF_COLOR_NEVER, SF_PAINT_CHECK))
 			status = SF_EXIT_ERROR;
 		else
 			fprintf(stderr, "structfit: %zu rule%s pinning today's sizes\n",

@@ -13,33 +13,35 @@
 #include "builtin.h"
 #include "common.h"
 #include "layout/classes.h"
+#include "lib/color.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "report/suggest.h"
 
 static const char classes_usage[] =
-	"usage: structfit classes [--format text|json] [NAME|LIST]\n"
+	"usage: structfit classes [--format text|json] [--color[=WHEN]] [NAME|LIST]\n"
 	"\n"
 	"List the size-class presets that --classes accepts, with where their numbers\n"
 	"come from; with NAME, that preset's classes; with a list like 32,64,96, check\n"
 	"it the way --classes does.\n"
 	"\n"
 	"  -f, --format FMT   text (default) or json\n"
+	"      --color[=WHEN] colour text output: auto (default: on a terminal,\n"
+	"                     unless NO_COLOR is set or TERM=dumb), always, never\n"
 	"  -h, --help         this help\n"
 	"\n"
 	"Presets: ruby-3.3, jemalloc, glibc, mimalloc, tcmalloc, kmalloc, cacheline.\n"
 	"Exit status: 0 ok, 2 unknown preset or bad list.\n";
 
-static int write_out(struct strbuf *sb)
+static int write_out(struct strbuf *sb, enum sf_format format, enum sf_color_mode color)
 {
-	fwrite(sb->buf, 1, sb->len, stdout);
+	int bad = sf_write_output(sb, format == SF_FMT_TEXT, color, SF_PAINT_CLASSES);
+
 	sb_release(sb);
-	if (fflush(stdout) || ferror(stdout))
-		return sf_die_usage("error writing the output: %s", strerror(errno ? errno : EIO));
-	return SF_EXIT_OK;
+	return bad ? SF_EXIT_ERROR : SF_EXIT_OK;
 }
 
-static int list_presets(enum sf_format format)
+static int list_presets(enum sf_format format, enum sf_color_mode color)
 {
 	size_t n = sf_classes_npresets();
 	struct sf_classes *all = sf_xcalloc(n, sizeof(*all));
@@ -59,10 +61,10 @@ static int list_presets(enum sf_format format)
 	if (format != SF_FMT_JSON)
 		fputs("structfit: 'structfit classes NAME' lists a preset's classes; "
 		      "--classes also takes a list: 32,64,96\n", stderr);
-	return write_out(&sb);
+	return write_out(&sb, format, color);
 }
 
-static int show_one(const char *spec, enum sf_format format)
+static int show_one(const char *spec, enum sf_format format, enum sf_color_mode color)
 {
 	struct sf_classes c;
 	struct sf_err err = { "" };
@@ -75,22 +77,24 @@ static int show_one(const char *spec, enum sf_format format)
 	else
 		sf_render_classes_text(&sb, &c);
 	sf_classes_release(&c);
-	return write_out(&sb);
+	return write_out(&sb, format, color);
 }
 
 int cmd_classes(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static const char *const names[] = { "format", "color", NULL };
 	enum sf_format format = SF_FMT_TEXT;
+	enum sf_color_mode color = SF_COLOR_AUTO;
+	struct sf_getopt g;
 	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:h", longopts, NULL)) != -1) {
+	sf_getopt_init(&g, "classes", names);
+	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
+		case SF_O_COLOR:
+			if (sf_parse_color(optarg, &color) < 0)
+				return SF_EXIT_ERROR;
+			break;
 		case 'f':
 			if (sf_parse_format(optarg, 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON,
 					    &format) < 0)
@@ -107,6 +111,6 @@ int cmd_classes(int argc, char **argv)
 	if (argc - optind > 1)
 		return sf_die_usage("classes takes at most one NAME; see 'structfit classes --help'");
 	if (argc - optind == 1)
-		return show_one(argv[optind], format);
-	return list_presets(format);
+		return show_one(argv[optind], format, color);
+	return list_presets(format, color);
 }

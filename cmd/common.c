@@ -4,14 +4,19 @@
  */
 #include "common.h"
 
+#include <assert.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dwarf/dwarf.h"
 #include "lib/path.h"
+#include "report/report.h"
+#include "lib/color.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "report/ci.h"
@@ -157,8 +162,8 @@ static void join_files(struct strbuf *sb, char **files, int nfiles)
 const struct sf_type *sf_find_type(const struct sf_typeset *ts,
 				   const char *name, char **files, int nfiles)
 {
-	const struct sf_type *found[64];
-	size_t n = sf_typeset_find(ts, name, found, 64);
+	const struct sf_type **found;
+	size_t n = sf_select_types(ts, name, &found);
 
 	if (n == 0) {
 		struct strbuf sb = STRBUF_INIT;
@@ -168,15 +173,22 @@ const struct sf_type *sf_find_type(const struct sf_typeset *ts,
 		return NULL;
 	}
 	const struct sf_type *best = found[0];
-	size_t shown = n < 64 ? n : 64;
-	for (size_t i = 1; i < shown; i++)
+	for (size_t i = 1; i < n; i++) {
+		if (strcmp(found[i]->name, best->name) && sf_is_glob(name)) {
+			sf_die_usage("-t '%s' matches %s and %s (and maybe more); "
+				     "name one type", name, best->name, found[i]->name);
+			free(found);
+			return NULL;
+		}
 		if (found[i]->size > best->size)
 			best = found[i];
+	}
 	if (n > 1)
 		fprintf(stderr, "structfit: note: %zu differing definitions of '%s'; "
 			"using the largest (%llu bytes, %s:%u)\n", n, name,
 			(unsigned long long)best->size, best->decl_file,
 			best->decl_line);
+	free(found);
 	return best;
 }
 
@@ -216,6 +228,13 @@ int sf_parse_format(const char *s, unsigned allowed_mask, enum sf_format *out)
 void sf_print_usage(FILE *f, const char *usage)
 {
 	fputs(usage, f);
+}
+
+int sf_parse_color(const char *arg, enum sf_color_mode *out)
+{
+	if (sf_color_parse(arg, out) < 0)
+		return sf_die_usage("--color: '%s' is not one of auto, always, never", arg), -1;
+	return 0;
 }
 
 /* Parse a cacheline size: a power of two from 8 to 65536. */
@@ -263,4 +282,269 @@ int sf_bad_option(const char *cmd, int c, char **argv)
 				    cmd, optopt, cmd);
 	return sf_die_usage("%s: unknown option '%s'; see 'structfit %s --help'",
 			    cmd, opt, cmd);
+}
+
+/* ------------------------------------------------------------ options */
+
+#define ALL "show holes suggest fit classes check diff patch"
+#define TEXT_CMDS ALL
+
+/*
+ * Letters are taken once: -c is the cacheline (pahole's -c), -k the size
+ * classes, -n a narrowing, -l a limit, -s a sort key, -R the source root.
+ * A row without help is an alias, left out of the printed table.
+ */
+const struct sf_option sf_options[] = {
+	{ 't', "type", required_argument, "NAME", "show suggest fit diff patch",
+	  "a type: 'st_table', 'struct st_table', a typedef name, a glob 'rb_*' "
+	  "or a list 'a,b' (one type for suggest and patch); -C NAME is the same "
+	  "(pahole's spelling)" },
+	{ 'f', "format", required_argument, "FMT", ALL, "output format" },
+	{ 'c', "cacheline", required_argument, "N", "show holes",
+	  "cacheline size in bytes (default 64)" },
+	{ SF_O_ORIGIN, "origin", no_argument, NULL, "show",
+	  "name the file each type was read from" },
+	{ SF_O_COLOR, "color", optional_argument, "WHEN", TEXT_CMDS,
+	  "colour text: auto (a terminal, NO_COLOR unset, TERM not dumb), always, never" },
+	{ SF_O_COLOR, "colour", optional_argument, "WHEN", TEXT_CMDS, NULL },
+	{ 'm', "min-waste", required_argument, "N", "holes",
+	  "only types wasting at least N bytes" },
+	{ 's', "sort", required_argument, "KEY", "holes", "waste, size or name" },
+	{ 'l', "limit", required_argument, "N", "holes", "at most N types" },
+	{ 'p', "pin", required_argument, "MEMBER", "suggest patch",
+	  "keep MEMBER at its offset" },
+	{ SF_O_NO_PIN_FIRST, "no-pin-first", no_argument, NULL, "suggest patch",
+	  "let a leading struct member (C-style base) move" },
+	{ 'n', "narrow", required_argument, "M=BYTES", "suggest fit patch",
+	  "member M as if BYTES wide" },
+	{ 'k', "classes", required_argument, "SPEC", "suggest fit",
+	  "size classes: a preset (see 'structfit classes') or a list 32,64,96" },
+	{ 'H', "header", required_argument, "NAME|BYTES", "suggest",
+	  "bytes allocated in front of the struct" },
+	{ 'o', "overhead", required_argument, "BYTES", "fit",
+	  "bytes added to the sum" },
+	{ 'N', "count", required_argument, "N", "fit", "number of instances" },
+	{ 'r', "reorder", no_argument, NULL, "fit",
+	  "each type in its best member order" },
+	{ 'b', "budget", required_argument, "FILE", "check", "the budget to check" },
+	{ 'w', "write-budget", required_argument, "FILE", "check",
+	  "write a budget pinning today's sizes" },
+	{ SF_O_FORCE, "force", no_argument, NULL, "check",
+	  "let --write-budget replace an existing FILE" },
+	{ 'R', "source-root", required_argument, "DIR", "show holes check diff patch",
+	  "the source tree; paths are shown relative to it" },
+	{ SF_O_BASELINE, "baseline", required_argument, "OLD", "check",
+	  "fail only on what grew since the OLD build" },
+	{ SF_O_FAIL_ON_GROWTH, "fail-on-growth", no_argument, NULL, "diff",
+	  "exit 1 when a type grew" },
+	{ SF_O_APPLY, "apply", no_argument, NULL, "patch",
+	  "write the files in place instead of printing the diff" },
+	{ 'h', "help", no_argument, NULL, ALL, "this help" },
+	{ 0, NULL, 0, NULL, NULL, NULL },
+};
+
+/* Whether the space-separated list has word w. */
+static int has_word(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = list; (p = strstr(p, w)) != NULL; p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+static void add_row(struct sf_getopt *g, size_t *nl, size_t *ns,
+		    const struct sf_option *o)
+{
+	assert(*nl < SF_MAX_OPTS);
+	/* the command's own list must agree with the table's */
+	assert(has_word(o->commands, g->cmd));
+	g->longopts[(*nl)++] = (struct option){ o->name, o->has_arg, NULL, o->id };
+	if (o->id >= 256 || strchr(g->optstring, o->id))
+		return;
+	g->optstring[(*ns)++] = (char)o->id;
+	if (o->has_arg == required_argument)
+		g->optstring[(*ns)++] = ':';
+	if (o->id == 't')
+		memcpy(g->optstring + *ns, "C:", 2), *ns += 2;
+}
+
+void sf_getopt_init(struct sf_getopt *g, const char *cmd, const char *const *names)
+{
+	size_t nl = 0, ns = 1;
+
+	memset(g, 0, sizeof(*g));
+	g->cmd = cmd;
+	g->optstring[0] = ':';   /* a missing value is ':', not '?' */
+	for (size_t i = 0; names[i]; i++) {
+		size_t before = nl;
+		for (const struct sf_option *o = sf_options; o->name; o++)
+			if (!strcmp(o->name, names[i]) ||
+			    (o->id == SF_O_COLOR && !strcmp(names[i], "color")))
+				add_row(g, &nl, &ns, o);
+		assert(nl > before);   /* every name is a row */
+		(void)before;
+	}
+	for (const struct sf_option *o = sf_options; o->name; o++)
+		if (o->id == 'h')
+			add_row(g, &nl, &ns, o);
+	assert(ns < sizeof(g->optstring));
+}
+
+int sf_getopt_next(struct sf_getopt *g, int argc, char **argv)
+{
+	opterr = 0;   /* sf_bad_option says it in one line */
+	int c = getopt_long(argc, argv, g->optstring, g->longopts, NULL);
+	return c == 'C' ? 't' : c;
+}
+
+/* text at column 8, words wrapped before column 78 */
+static void print_wrapped(FILE *f, const char *text)
+{
+	size_t col = 0;
+
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, " ");
+		if (col && col + 1 + n > 70) {
+			fputc('\n', f);
+			col = 0;
+		}
+		fprintf(f, "%s%.*s", col ? " " : "        ", (int)n, p);
+		col += n + (col != 0);
+		p += n;
+		p += *p == ' ';
+	}
+	fputc('\n', f);
+}
+
+void sf_print_options(FILE *f)
+{
+	fputs("One letter means one thing in every command that takes it:\n\n", f);
+	for (const struct sf_option *o = sf_options; o->name; o++) {
+		char head[64];
+		if (!o->help)
+			continue;
+		int opt = o->has_arg == optional_argument;
+		snprintf(head, sizeof(head), "%c%c%c --%s%s%s%s", o->id < 256 ? '-' : ' ',
+			 o->id < 256 ? o->id : ' ', o->id < 256 ? ',' : ' ', o->name,
+			 !o->arg ? "" : opt ? "[=" : " ", o->arg ? o->arg : "",
+			 o->arg && opt ? "]" : "");
+		fprintf(f, "  %-27s %s\n", head,
+			strcmp(o->commands, ALL) ? o->commands : "(every command)");
+		print_wrapped(f, o->help);
+	}
+}
+
+/* ------------------------------------------------------------ type names */
+
+int sf_is_glob(const char *name)
+{
+	return strpbrk(name, "*?[") != NULL;
+}
+
+static int push_name(const char *p, size_t n, char ***v, size_t *count,
+		     const char *arg)
+{
+	while (n && (*p == ' ' || *p == '\t'))
+		p++, n--;
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	if (!n)
+		return sf_die_usage("-t '%s': an empty type name", arg), -1;
+	*v = sf_xreallocarray(*v, *count + 1, sizeof(**v));
+	(*v)[(*count)++] = sf_xstrndup(p, n);
+	return 0;
+}
+
+int sf_split_names(const char *arg, char sep, char ***v, size_t *n)
+{
+	int depth = 0;
+	const char *start = arg;
+
+	/* Commas inside <...>, (...) or [...] belong to a C++ name. */
+	for (const char *p = arg;; p++) {
+		if (*p == '<' || *p == '(' || *p == '[')
+			depth++;
+		else if ((*p == '>' || *p == ')' || *p == ']') && depth > 0)
+			depth--;
+		else if ((*p == sep && depth == 0) || *p == '\0') {
+			if (push_name(start, (size_t)(p - start), v, n, arg) < 0)
+				return -1;
+			if (!*p)
+				return 0;
+			start = p + 1;
+		}
+	}
+}
+
+static int glob_kind_ok(const char *name, const struct sf_type *t)
+{
+	if (!strncmp(name, "struct ", 7))
+		return t->kind != SF_KIND_UNION;
+	if (!strncmp(name, "union ", 6))
+		return t->kind == SF_KIND_UNION;
+	if (!strncmp(name, "class ", 6))
+		return t->kind != SF_KIND_UNION;
+	return 1;
+}
+
+size_t sf_select_types(const struct sf_typeset *ts, const char *name,
+		       const struct sf_type ***out)
+{
+	size_t n = sf_typeset_find(ts, name, NULL, 0);
+
+	*out = NULL;
+	if (n) {
+		*out = sf_xcalloc(n, sizeof(**out));
+		return sf_typeset_find(ts, name, *out, n);
+	}
+	if (!sf_is_glob(name))
+		return 0;
+	char buf[1024];
+	const char *pat = sf_bare_name(name, buf, sizeof(buf));
+	for (size_t i = 0; i < sf_typeset_count(ts); i++) {
+		const struct sf_type *t = sf_typeset_get(ts, i);
+		if (!t->name[0] || !glob_kind_ok(name, t) || fnmatch(pat, t->name, 0))
+			continue;
+		*out = sf_xreallocarray((void *)*out, n + 1, sizeof(**out));
+		(*out)[n++] = t;
+	}
+	return n;
+}
+
+int sf_one_name(const char *cmd, const char *arg, const char **slot)
+{
+	char **v = NULL;
+	size_t n = 0;
+
+	if (sf_split_names(arg, ',', &v, &n) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	if (*slot || n != 1)
+		return sf_die_usage("%s takes one -t NAME", cmd), -1;
+	*slot = arg;
+	return 0;
+}
+
+int sf_write_output(const struct strbuf *sb, bool text, enum sf_color_mode color,
+		    enum sf_paint_style style)
+{
+	struct strbuf painted = STRBUF_INIT;
+	const struct strbuf *w = sb;
+
+	if (text && sf_color_for_fd(color, STDOUT_FILENO)) {
+		sf_paint(&painted, sb->buf, sb->len, true, style);
+		w = &painted;
+	}
+	errno = 0;
+	int bad = fwrite(w->buf, 1, w->len, stdout) != w->len || fflush(stdout) ||
+		  ferror(stdout);
+	int e = errno ? errno : EIO;
+	sb_release(&painted);
+	if (bad)
+		return sf_die_usage("error writing the output: %s", strerror(e)), -1;
+	return 0;
 }

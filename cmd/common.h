@@ -5,12 +5,17 @@
 #ifndef SF_COMMON_H
 #define SF_COMMON_H
 
+#include <getopt.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "layout/model.h"
 #include "layout/typeset.h"
+#include "lib/color.h"
 #include "lib/err.h"
+#include "lib/strbuf.h"
+#include "report/report.h"
 
 #define SF_EXIT_OK 0
 #define SF_EXIT_FINDING 1
@@ -70,10 +75,21 @@ const char *sf_bare_name(const char *name, char *buf, size_t bufsz);
 const struct sf_type *sf_find_type(const struct sf_typeset *ts,
 				   const char *name, char **files, int nfiles);
 
+/*
+ * Write sb to stdout, coloured in `style` when it is text and --color (with
+ * NO_COLOR, TERM and whether stdout is a terminal) says so.  0, or -1
+ * after "structfit: error writing the output: ..." on stderr.
+ */
+int sf_write_output(const struct strbuf *sb, bool text, enum sf_color_mode color,
+		    enum sf_paint_style style);
+
 /* Strict parsers: the whole string, decimal (leading zeros allowed, no
  * 0x, no octal), no sign, no overflow.  0 or -1. */
 int sf_parse_u64(const char *s, uint64_t *out);
 int sf_parse_format(const char *s, unsigned allowed_mask, enum sf_format *out);
+
+/* --color[=WHEN] (NULL: always); prints the error.  0 or -1. */
+int sf_parse_color(const char *arg, enum sf_color_mode *out);
 
 /* --cacheline N: a power of two from 8 to 65536; prints the error. */
 int sf_parse_cacheline(const char *arg, unsigned *out);
@@ -91,5 +107,80 @@ int sf_bad_option(const char *cmd, int c, char **argv);
 
 /* `--help` text printer shared by subcommands. */
 void sf_print_usage(FILE *f, const char *usage);
+
+/*
+ * The one table of options (cmd/common.c): every option of every command
+ * is a row, so a short letter has one meaning in all commands, as in git
+ * and the GNU tools.  A command lists the long names it takes and gets its
+ * getopt_long tables built from the rows; getopt then returns the row's
+ * `id`: its short letter, or an SF_O_* code for an option with none.
+ */
+enum sf_opt_id {
+	SF_O_ORIGIN = 256,
+	SF_O_COLOR,
+	SF_O_NO_PIN_FIRST,
+	SF_O_FORCE,
+	SF_O_FAIL_ON_GROWTH,
+	SF_O_APPLY,
+	SF_O_BASELINE,
+};
+
+struct sf_option {
+	int id;                  /* the short letter, or an SF_O_* code */
+	const char *name;        /* the long name */
+	int has_arg;             /* no_argument, required_argument, optional_argument */
+	const char *arg;         /* "NAME" in the help table, or NULL */
+	const char *commands;    /* the commands that take it, space-separated */
+	const char *help;        /* what it means, in every one of them */
+};
+
+/* The rows, ended by one whose name is NULL. */
+extern const struct sf_option sf_options[];
+
+#define SF_MAX_OPTS 24
+
+/* A command's getopt_long tables, built from the rows it names. */
+struct sf_getopt {
+	const char *cmd;
+	char optstring[2 * SF_MAX_OPTS + 4];
+	struct option longopts[SF_MAX_OPTS + 2];
+};
+
+/*
+ * Build g for command cmd from the long names (NULL-terminated); "help"
+ * is always added.  -C (pahole's spelling of -t) comes with "type".
+ */
+void sf_getopt_init(struct sf_getopt *g, const char *cmd, const char *const *names);
+/* getopt_long over g: the row's id, -1 at the end, '?' or ':' on an error
+ * (hand those to sf_bad_option).  -C comes back as 't'. */
+int sf_getopt_next(struct sf_getopt *g, int argc, char **argv);
+
+/* The option table as `structfit help options` prints it. */
+void sf_print_options(FILE *f);
+
+/*
+ * -t/-C arguments: NAME, a comma list (NAME,NAME), a glob ('rb_*').  Only
+ * top-level commas split: 'std::pair<int, int>' is one name.  `sep` is the
+ * separator (',' for lists, '+' for fit's sums).  Appends malloc'd copies,
+ * trimmed, to *v (*n of them); an empty piece is an error (-1, reported).
+ */
+int sf_split_names(const char *arg, char sep, char ***v, size_t *n);
+
+/* The one -t NAME of suggest and patch into *slot: a second one or a
+ * list is a usage error (reported, -1). */
+int sf_one_name(const char *cmd, const char *arg, const char **slot);
+
+/* Whether a name holds a glob character (*, ? or [). */
+int sf_is_glob(const char *name);
+
+/*
+ * Every type `name` selects: the types so named (as sf_typeset_find), else
+ * the types whose name matches it as a glob (with an optional kind
+ * prefix: 'struct rb_*'), else those behind a typedef of that name
+ * (`typedef struct _IO_FILE FILE`: FILE finds struct _IO_FILE, as
+ * `pahole -C FILE` does).  Returns how many; *out (malloc'd) holds them.
+ */
+size_t sf_select_types(const struct sf_typeset *ts, const char *name,
+		       const struct sf_type ***out);
 
 #endif

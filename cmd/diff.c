@@ -14,6 +14,7 @@
 #include "builtin.h"
 #include "common.h"
 #include "layout/diff.h"
+#include "lib/color.h"
 #include "lib/path.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -22,54 +23,59 @@
 
 static const char diff_usage[] =
 	"usage: structfit diff [-t NAME]... [--format text|json|github|sarif|markdown]\n"
-	"                      [--fail-on-growth] [--source-root DIR] OLD NEW\n"
+	"                      [--fail-on-growth] [--source-root DIR] [--color[=WHEN]]\n"
+	"                      OLD NEW\n"
 	"\n"
 	"Compare the struct layouts of two builds (each an object, library, executable,\n"
 	"archive or directory): types added, removed and changed - size, alignment,\n"
 	"members added, removed, moved or retyped, holes gained or lost - the types\n"
 	"that grew most first.\n"
 	"\n"
-	"  -t, --type NAME     only this type (repeatable): 'st_table' or 'struct st_table'\n"
+	"  -t, --type NAME     only this type (repeatable): 'st_table', 'struct st_table',\n"
+	"                      a typedef name or a list 'a,b' (-C NAME is the same)\n"
 	"  -f, --format FMT    text (default), json, github, sarif or markdown; on\n"
 	"                      exit 2 a document carrying the error\n"
 	"      --fail-on-growth  exit 1 when a type grew\n"
-	"      --source-root DIR  show source paths relative to DIR\n"
+	"  -R, --source-root DIR  show source paths relative to DIR\n"
+	"      --color[=WHEN]  colour text output: auto (default: on a terminal,\n"
+	"                      unless NO_COLOR is set or TERM=dumb), always, never\n"
 	"  -h, --help          this help\n"
 	"\n"
 	"Exit status: 0 ok, 1 a type grew (with --fail-on-growth), 2 usage error or\n"
 	"unusable input.\n";
 
 struct diff_opts {
-	const char **types;
+	char **types;             /* -t names, NULL-terminated */
 	size_t ntypes;
 	enum sf_format format;
 	bool fail_on_growth;
 	bool format_set;
 	const char *source_root;
+	enum sf_color_mode color;
 };
-
-enum { OPT_FAIL_ON_GROWTH = 256, OPT_SOURCE_ROOT };
 
 static int parse_diff_opts(int argc, char **argv, struct diff_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "type", required_argument, NULL, 't' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "fail-on-growth", no_argument, NULL, OPT_FAIL_ON_GROWTH },
-		{ "source-root", required_argument, NULL, OPT_SOURCE_ROOT },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const names[] = {
+		"type", "format", "fail-on-growth", "source-root", "color", NULL,
 	};
+	struct sf_getopt g;
 	int c;
 
-	opterr = 0;   /* sf_bad_option says it in one line */
-	while ((c = getopt_long(argc, argv, ":t:f:h", longopts, NULL)) != -1) {
+	sf_getopt_init(&g, "diff", names);
+	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
 		case 't':
-			o->types = sf_xreallocarray(o->types, o->ntypes + 2,
+			if (sf_split_names(optarg, ',', &o->types, &o->ntypes) < 0)
+				return -1;
+			/* NULL-terminated for layout/diff.c */
+			o->types = sf_xreallocarray(o->types, o->ntypes + 1,
 						    sizeof(*o->types));
-			o->types[o->ntypes++] = optarg;
 			o->types[o->ntypes] = NULL;
+			break;
+		case SF_O_COLOR:
+			if (sf_parse_color(optarg, &o->color) < 0)
+				return -1;
 			break;
 		case 'f':
 			if (sf_parse_format(optarg, 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON |
@@ -81,10 +87,10 @@ static int parse_diff_opts(int argc, char **argv, struct diff_opts *o)
 			}
 			o->format_set = true;
 			break;
-		case OPT_FAIL_ON_GROWTH:
+		case SF_O_FAIL_ON_GROWTH:
 			o->fail_on_growth = true;
 			break;
-		case OPT_SOURCE_ROOT:
+		case 'R':
 			o->source_root = optarg;
 			break;
 		case 'h':
@@ -100,14 +106,6 @@ static int parse_diff_opts(int argc, char **argv, struct diff_opts *o)
 			     "'structfit diff --help'", argc - optind);
 		return -1;
 	}
-	return 0;
-}
-
-static int write_stdout(const struct strbuf *sb)
-{
-	if (fwrite(sb->buf, 1, sb->len, stdout) != sb->len || fflush(stdout) ||
-	    ferror(stdout))
-		return sf_die_usage("error writing the output: %s", strerror(errno ? errno : EIO));
 	return 0;
 }
 
@@ -145,7 +143,7 @@ static void render(struct strbuf *out, const struct sf_diff *d,
 
 static int run_diff(const struct diff_opts *o, char *old_path, char *new_path)
 {
-	const char **only = sf_only_names(o->types, o->ntypes);
+	const char **only = sf_only_names((const char *const *)o->types, o->ntypes);
 	struct sf_typeset *old_ts = sf_load_inputs_at(&old_path, 1, only, o->source_root);
 	struct sf_typeset *new_ts = old_ts ? sf_load_inputs_at(&new_path, 1, only,
 							  o->source_root) : NULL;
@@ -155,14 +153,15 @@ static int run_diff(const struct diff_opts *o, char *old_path, char *new_path)
 	if (old_ts && new_ts) {
 		struct sf_diff d;
 		struct sf_err err = { "" };
-		struct sf_diff_opts dopts = { o->ntypes ? o->types : NULL, old_path,
+		struct sf_diff_opts dopts = { o->ntypes ? (const char *const *)o->types : NULL, old_path,
 					      new_path };
 		if (sf_diff_compute(old_ts, new_ts, &dopts, &d, &err) < 0) {
 			status = sf_report_err(&err);
 		} else {
 			struct strbuf out = STRBUF_INIT;
 			render(&out, &d, o, old_path, new_path);
-			status = write_stdout(&out) ? SF_EXIT_ERROR :
+			status = sf_write_output(&out, o->format == SF_FMT_TEXT, o->color,
+						 SF_PAINT_DIFF) ? SF_EXIT_ERROR :
 				 o->fail_on_growth && d.ngrown ? SF_EXIT_FINDING :
 				 SF_EXIT_OK;
 			sb_release(&out);
@@ -187,6 +186,8 @@ int cmd_diff(int argc, char **argv)
 	/* a machine format gets a document carrying the error, as check does */
 	if (status == SF_EXIT_ERROR && o.format_set)
 		status = sf_error_document(o.format, "diff");
+	for (size_t i = 0; i < o.ntypes; i++)
+		free(o.types[i]);
 	free(o.types);
 	return status;
 }

@@ -19,6 +19,7 @@
 #include "layout/classes.h"
 #include "layout/narrow.h"
 #include "layout/reorder.h"
+#include "lib/color.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "report/suggest.h"
@@ -26,15 +27,15 @@
 static const char fit_usage[] =
 	"usage: structfit fit -t NAME[+NAME...] --classes SPEC [--overhead BYTES]\n"
 	"                     [--count N] [--narrow MEMBER=BYTES]... [--reorder]\n"
-	"                     [--format text|json] FILE...\n"
+	"                     [--format text|json] [--color[=WHEN]] FILE...\n"
 	"\n"
 	"The size class that type NAME (or the sum of the types, plus --overhead)\n"
 	"lands in, the bytes lost to rounding up to it, and how many bytes must go\n"
 	"to reach the next smaller class.\n"
 	"\n"
 	"  -t, --type NAME[+NAME]   the type, or types whose sizes add up (-t may be\n"
-	"                           repeated): e.g. RHash+st_table\n"
-	"  -c, --classes SPEC       ruby-3.3, jemalloc, glibc, mimalloc, tcmalloc,\n"
+	"                           repeated): e.g. RHash+st_table; -C is the same\n"
+	"  -k, --classes SPEC       ruby-3.3, jemalloc, glibc, mimalloc, tcmalloc,\n"
 	"                           kmalloc, cacheline, or a list 32,64,96 (required)\n"
 	"  -o, --overhead BYTES     bytes added to the sum (allocator header, ...)\n"
 	"  -N, --count N            instances: total memory and bytes lost\n"
@@ -42,6 +43,8 @@ static const char fit_usage[] =
 	"                           TYPE.M when several types have an M\n"
 	"  -r, --reorder            fit each type in its best member order\n"
 	"  -f, --format FMT         text (default) or json\n"
+	"      --color[=WHEN]       colour text output: auto (default: on a terminal,\n"
+	"                           unless NO_COLOR is set or TERM=dumb), always, never\n"
 	"  -h, --help               this help\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage error or unusable input.\n";
@@ -65,22 +68,8 @@ struct fit_opts {
 	size_t nnarrow;
 	bool reorder;
 	enum sf_format format;
+	enum sf_color_mode color;
 };
-
-static void add_names(struct fit_opts *o, const char *arg)
-{
-	const char *p = arg;
-
-	for (;;) {
-		const char *e = strchr(p, '+');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-		o->names = sf_xreallocarray(o->names, o->nnames + 1, sizeof(*o->names));
-		o->names[o->nnames++] = sf_xstrndup(p, n);
-		if (!e)
-			break;
-		p = e + 1;
-	}
-}
 
 static int parse_narrow(const char *arg, struct fit_opts *o)
 {
@@ -112,27 +101,26 @@ static int parse_count(const char *arg, const char *opt, uint64_t *out)
 /* 0 go on, 1 after --help, -1 after a usage error (already reported). */
 static int parse_fit_opts(int argc, char **argv, struct fit_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "type", required_argument, NULL, 't' },
-		{ "classes", required_argument, NULL, 'c' },
-		{ "overhead", required_argument, NULL, 'o' },
-		{ "count", required_argument, NULL, 'N' },
-		{ "narrow", required_argument, NULL, 'n' },
-		{ "reorder", no_argument, NULL, 'r' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const names[] = {
+		"type", "classes", "overhead", "count", "narrow", "reorder", "format",
+		"color", NULL,
 	};
 	struct sf_err err = { "" };
+	struct sf_getopt g;
 	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:c:o:N:n:rf:h", longopts, NULL)) != -1) {
+	sf_getopt_init(&g, "fit", names);
+	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
 		case 't':
-			add_names(o, optarg);
+			if (sf_split_names(optarg, '+', &o->names, &o->nnames) < 0)
+				return -1;
 			break;
-		case 'c':
+		case SF_O_COLOR:
+			if (sf_parse_color(optarg, &o->color) < 0)
+				return -1;
+			break;
+		case 'k':
 			if (o->have_classes)
 				sf_classes_release(&o->classes);
 			o->have_classes = false;
@@ -171,9 +159,6 @@ static int parse_fit_opts(int argc, char **argv, struct fit_opts *o)
 	}
 	if (!o->nnames)
 		return sf_die_usage("fit needs -t NAME; see 'structfit fit --help'"), -1;
-	for (size_t i = 0; i < o->nnames; i++)
-		if (!*o->names[i])
-			return sf_die_usage("-t: an empty type name"), -1;
 	if (!o->have_classes)
 		return sf_die_usage("fit needs --classes SPEC (a preset such as ruby-3.3, "
 				    "or a list 32,64,96)"), -1;
@@ -281,11 +266,9 @@ static int render(const struct fit_opts *o, const struct sf_fit_item *items,
 		sf_render_fit_json(&sb, &v);
 	else
 		sf_render_fit_text(&sb, &v);
-	fwrite(sb.buf, 1, sb.len, stdout);
+	int bad = sf_write_output(&sb, o->format == SF_FMT_TEXT, o->color, SF_PAINT_FIT);
 	sb_release(&sb);
-	if (fflush(stdout) || ferror(stdout))
-		return sf_die_usage("error writing the output: %s", strerror(errno ? errno : EIO));
-	return SF_EXIT_OK;
+	return bad ? SF_EXIT_ERROR : SF_EXIT_OK;
 }
 
 static int run_fit(struct fit_opts *o, char **files, int nfiles)

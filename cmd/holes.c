@@ -13,23 +13,27 @@
 #include "common.h"
 #include "layout/holes.h"
 #include "layout/rank.h"
+#include "lib/color.h"
 #include "lib/strbuf.h"
 #include "report/html.h"
 #include "report/report.h"
 
 static const char holes_usage[] =
 	"usage: structfit holes [--min-waste N] [--sort waste|size|name] [--limit N]\n"
-	"                       [--format text|json|html] [--cacheline N] FILE...\n"
+	"                       [--format text|json|html] [--cacheline N] [--color[=WHEN]]\n"
+	"                       FILE...\n"
 	"\n"
 	"Rank the structs, unions and classes of FILE by the bytes they waste\n"
 	"(holes + trailing padding), one line each.\n"
 	"\n"
 	"  -m, --min-waste N   only types wasting at least N bytes (default 1)\n"
 	"  -s, --sort KEY      waste (default), size or name\n"
-	"  -n, --limit N       at most N lines (N >= 1)\n"
+	"  -l, --limit N       at most N lines (N >= 1)\n"
 	"  -f, --format FMT    text (default), json or html (ranking + maps)\n"
 	"  -c, --cacheline N   cacheline size for the html maps (default 64)\n"
-	"      --source-root DIR  show source paths relative to DIR\n"
+	"  -R, --source-root DIR  show source paths relative to DIR\n"
+	"      --color[=WHEN]  colour text output: auto (default: on a terminal,\n"
+	"                      unless NO_COLOR is set or TERM=dumb), always, never\n"
 	"  -h, --help          this help\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage error or unusable input.\n";
@@ -39,9 +43,8 @@ struct holes_opts {
 	enum sf_format format;
 	unsigned cacheline;
 	const char *source_root;
+	enum sf_color_mode color;
 };
-
-enum { OPT_SOURCE_ROOT = 256 };
 
 static int parse_count(const char *opt, const char *arg, uint64_t *out)
 {
@@ -55,21 +58,16 @@ static int parse_count(const char *opt, const char *arg, uint64_t *out)
 /* -1 to go on; otherwise the exit status (after --help or an error). */
 static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "min-waste", required_argument, NULL, 'm' },
-		{ "sort", required_argument, NULL, 's' },
-		{ "limit", required_argument, NULL, 'n' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "cacheline", required_argument, NULL, 'c' },
-		{ "source-root", required_argument, NULL, OPT_SOURCE_ROOT },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const names[] = {
+		"min-waste", "sort", "limit", "format", "cacheline", "source-root", "color",
+		NULL,
 	};
+	struct sf_getopt g;
 	uint64_t v;
 	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:s:n:f:c:h", longopts, NULL)) != -1) {
+	sf_getopt_init(&g, "holes", names);
+	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
 		case 'm':
 			if (parse_count("--min-waste", optarg, &o->rank.min_waste) < 0)
@@ -80,7 +78,7 @@ static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 				return sf_die_usage("--sort: '%s' is not one of waste, size, name",
 						    optarg);
 			break;
-		case 'n':
+		case 'l':
 			if (parse_count("--limit", optarg, &v) < 0)
 				return SF_EXIT_ERROR;
 			/* 0 rows would be a silent empty answer */
@@ -99,8 +97,12 @@ static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 			if (sf_parse_cacheline(optarg, &o->cacheline) < 0)
 				return SF_EXIT_ERROR;
 			break;
-		case OPT_SOURCE_ROOT:
+		case 'R':
 			o->source_root = optarg;
+			break;
+		case SF_O_COLOR:
+			if (sf_parse_color(optarg, &o->color) < 0)
+				return SF_EXIT_ERROR;
 			break;
 		case 'h':
 			fputs(holes_usage, stdout);
@@ -167,11 +169,9 @@ int cmd_holes(int argc, char **argv)
 		render_html(&sb, &rank, o.cacheline);
 	else
 		sf_render_rank_text(&sb, &rank);
-	fwrite(sb.buf, 1, sb.len, stdout);
+	int bad = sf_write_output(&sb, o.format == SF_FMT_TEXT, o.color, SF_PAINT_HOLES);
 	sb_release(&sb);
 	sf_rank_release(&rank);
 	sf_typeset_free(ts);
-	if (fflush(stdout) || ferror(stdout))
-		return sf_die_usage("error writing the output: %s", strerror(errno ? errno : EIO));
-	return SF_EXIT_OK;
+	return bad ? SF_EXIT_ERROR : SF_EXIT_OK;
 }

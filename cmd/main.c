@@ -36,7 +36,8 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < NBUILTINS; i++)
 		fprintf(f, "   %-9s %s\n", builtins[i].name, builtins[i].summary);
 	fputs("\nFILE: an ELF object, shared library, executable, separate .debug file,\n"
-	      "static archive or directory.  'structfit COMMAND --help' for its options.\n"
+	      "static archive or directory.  'structfit COMMAND --help' for its options,\n"
+	      "'structfit help options' for the letters every command shares.\n"
 	      "Exit status: 0 ok, 1 a finding you asked to fail on, 2 usage or input error.\n",
 	      f);
 }
@@ -72,6 +73,11 @@ static int dispatch(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
+		if (argc > 2 && !strcmp(argv[1], "help") && !strcmp(argv[2], "options")) {
+			sf_print_options(stdout);
+			return fflush(stdout) || ferror(stdout) ?
+				sf_die_usage("error writing the output") : SF_EXIT_OK;
+		}
 		if (argc > 2 && strcmp(argv[1], "help") == 0) {
 			char *sub[] = { argv[2], "--help", NULL };
 			for (size_t i = 0; i < NBUILTINS; i++)

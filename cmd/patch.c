@@ -36,12 +36,14 @@
 #include "layout/reorder.h"
 #include "layout/srcpatch.h"
 #include "lib/path.h"
+#include "lib/color.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "report/udiff.h"
 
 static const char patch_usage[] =
-	"usage: structfit patch -t NAME [--narrow MEMBER=BYTES]... [--source-root DIR] [--apply] FILE...\n"
+	"usage: structfit patch -t NAME [--narrow MEMBER=BYTES]... [--pin MEMBER]...\n"
+	"                       [--source-root DIR] [--apply] [--color[=WHEN]] FILE...\n"
 	"\n"
 	"Write the reorder that `structfit suggest` proposes for struct NAME (and the\n"
 	"narrowings chosen with --narrow) as a unified diff against the struct's source\n"
@@ -51,13 +53,16 @@ static const char patch_usage[] =
 	"together; a narrowed member gets a fixed-width type and a comment with the\n"
 	"range it holds now: check that every value it takes fits.\n"
 	"\n"
-	"  -t, --type NAME          the struct: 'st_table' or 'struct st_table'\n"
+	"  -t, --type NAME          the struct: 'st_table', 'struct st_table', or a\n"
+	"                           typedef name (-C NAME is the same, as in pahole)\n"
 	"  -n, --narrow M=BYTES     narrow member M to 1, 2, 4 or 8 bytes (repeatable)\n"
 	"  -p, --pin MEMBER         keep MEMBER at its offset (repeatable)\n"
 	"      --no-pin-first       let a leading struct member move too\n"
-	"  -s, --source-root DIR    the source tree (default: the current directory);\n"
+	"  -R, --source-root DIR    the source tree (default: the current directory);\n"
 	"                           diff paths are relative to it\n"
 	"      --apply              write the files in place instead of printing the diff\n"
+	"      --color[=WHEN]       colour the diff: auto (default: on a terminal, unless\n"
+	"                           NO_COLOR is set or TERM=dumb), always, never\n"
 	"  -h, --help               this help\n"
 	"\n"
 	"Members that move change the meaning of positional initializers ({a, b, ...});\n"
@@ -82,6 +87,7 @@ struct patch_opts {
 	bool no_pin_first;
 	const char *root;
 	bool apply;
+	enum sf_color_mode color;
 };
 
 static int parse_narrow(const char *arg, struct patch_opts *o)
@@ -103,26 +109,23 @@ static int parse_narrow(const char *arg, struct patch_opts *o)
 /* 0 to go on, 1 after --help, 2 on a usage error. */
 static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 {
-	enum { OPT_NO_PIN_FIRST = 256, OPT_APPLY };
-	static const struct option longopts[] = {
-		{ "type", required_argument, NULL, 't' },
-		{ "narrow", required_argument, NULL, 'n' },
-		{ "pin", required_argument, NULL, 'p' },
-		{ "no-pin-first", no_argument, NULL, OPT_NO_PIN_FIRST },
-		{ "source-root", required_argument, NULL, 's' },
-		{ "apply", no_argument, NULL, OPT_APPLY },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const names[] = {
+		"type", "narrow", "pin", "no-pin-first", "source-root", "apply", "color",
+		NULL,
 	};
+	struct sf_getopt g;
 	int c;
 
-	opterr = 0;   /* sf_bad_option says it in one line */
-	while ((c = getopt_long(argc, argv, ":t:n:p:s:h", longopts, NULL)) != -1) {
+	sf_getopt_init(&g, "patch", names);
+	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
 		case 't':
-			if (o->type)
-				return sf_die_usage("patch takes one -t NAME");
-			o->type = optarg;
+			if (sf_one_name("patch", optarg, &o->type) < 0)
+				return SF_EXIT_ERROR;
+			break;
+		case SF_O_COLOR:
+			if (sf_parse_color(optarg, &o->color) < 0)
+				return SF_EXIT_ERROR;
 			break;
 		case 'n':
 			if (parse_narrow(optarg, o))
@@ -132,13 +135,13 @@ static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 			o->pins = sf_xreallocarray(o->pins, o->npins + 1, sizeof(*o->pins));
 			o->pins[o->npins++] = optarg;
 			break;
-		case OPT_NO_PIN_FIRST:
+		case SF_O_NO_PIN_FIRST:
 			o->no_pin_first = true;
 			break;
-		case 's':
+		case 'R':
 			o->root = optarg;
 			break;
-		case OPT_APPLY:
+		case SF_O_APPLY:
 			o->apply = true;
 			break;
 		case 'h':
@@ -543,8 +546,10 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 		fputs(msg.buf, stdout);
 	} else {
 		sb_addch(&msg, '\n');
-		fwrite(msg.buf, 1, msg.len, stdout);
-		fwrite(diff.buf, 1, diff.len, stdout);
+		sb_add(&msg, diff.buf, diff.len);
+		rc = sf_write_output(&msg, true, o->color, SF_PAINT_PATCH) ?
+			SF_EXIT_ERROR : SF_EXIT_OK;
+		goto out_plan;
 	}
 	rc = fflush(stdout) == 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
 out_plan:

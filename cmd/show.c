@@ -20,25 +20,28 @@
 #include "report/report.h"
 
 static const char show_usage[] =
-	"usage: structfit show [-t NAME]... [--format text|json|html] [--cacheline N] FILE...\n"
+	"usage: structfit show [-t NAME]... [--format text|json|html] [--cacheline N]\n"
+	"                      [--origin] [--color[=WHEN]] FILE...\n"
 	"\n"
 	"Print the layout of every struct, union and class defined in FILE's DWARF,\n"
 	"with its holes, padding and cacheline boundaries, as pahole does.\n"
 	"\n"
-	"  -t, --type NAME     only this type (repeatable): 'st_table' or 'struct st_table'\n"
+	"  -t, --type NAME     only this type (repeatable): 'st_table', 'struct st_table',\n"
+	"                      a typedef name, a glob 'rb_*' or a list 'a,b' (-C NAME\n"
+	"                      is the same, as in pahole)\n"
 	"  -f, --format FMT    text (default), json or html\n"
 	"  -c, --cacheline N   cacheline size in bytes (default 64)\n"
 	"      --origin        name the file each type was read from\n"
-	"      --source-root DIR  show source paths relative to DIR\n"
+	"  -R, --source-root DIR  show source paths relative to DIR\n"
 	"      --color[=WHEN]  colour text output: auto (default: on a terminal,\n"
-	"                      unless NO_COLOR is set), always, never\n"
+	"                      unless NO_COLOR is set or TERM=dumb), always, never\n"
 	"  -h, --help          this help\n"
 	"\n"
 	"FILE: ELF object, shared library, executable, .debug file, archive or directory.\n"
 	"Exit status: 0 ok, 2 usage error or unusable input.\n";
 
 struct show_opts {
-	const char **types;
+	char **types;           /* -t names, split at top-level commas */
 	size_t ntypes;
 	enum sf_format format;
 	unsigned cacheline;
@@ -47,31 +50,22 @@ struct show_opts {
 	const char *source_root;
 };
 
-enum { OPT_SOURCE_ROOT = 256 };
 
 /* -1 to go on; otherwise the exit status (after --help or an error). */
 static int parse_show_opts(int argc, char **argv, struct show_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "type", required_argument, NULL, 't' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "cacheline", required_argument, NULL, 'c' },
-		{ "origin", no_argument, NULL, 'o' },
-		{ "source-root", required_argument, NULL, OPT_SOURCE_ROOT },
-		{ "color", optional_argument, NULL, 'C' },
-		{ "colour", optional_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const names[] = {
+		"type", "format", "cacheline", "origin", "source-root", "color", NULL,
 	};
+	struct sf_getopt g;
 	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:f:c:h", longopts, NULL)) != -1) {
+	sf_getopt_init(&g, "show", names);
+	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
 		case 't':
-			o->types = sf_xreallocarray(o->types, o->ntypes + 1,
-						    sizeof(*o->types));
-			o->types[o->ntypes++] = optarg;
+			if (sf_split_names(optarg, ',', &o->types, &o->ntypes) < 0)
+				return SF_EXIT_ERROR;
 			break;
 		case 'f':
 			if (sf_parse_format(optarg, 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON |
@@ -83,16 +77,15 @@ static int parse_show_opts(int argc, char **argv, struct show_opts *o)
 			if (sf_parse_cacheline(optarg, &o->cacheline) < 0)
 				return SF_EXIT_ERROR;
 			break;
-		case 'o':
+		case SF_O_ORIGIN:
 			o->origin = 1;
 			break;
-		case OPT_SOURCE_ROOT:
+		case 'R':
 			o->source_root = optarg;
 			break;
-		case 'C':
-			if (sf_color_parse(optarg, &o->color) < 0)
-				return sf_die_usage("--color: '%s' is not one of auto, always, never",
-						    optarg);
+		case SF_O_COLOR:
+			if (sf_parse_color(optarg, &o->color) < 0)
+				return SF_EXIT_ERROR;
 			break;
 		case 'h':
 			fputs(show_usage, stdout);
@@ -158,16 +151,30 @@ static int show_types(struct show_out *so, const struct show_opts *o,
 		return 0;
 	}
 	/* Check every name first, so a bad one leaves no partial output. */
-	for (size_t i = 0; i < o->ntypes; i++)
-		if (!sf_find_type(ts, o->types[i], files, nfiles))
-			return -1;
 	for (size_t i = 0; i < o->ntypes; i++) {
-		const struct sf_type *found[256];
-		size_t n = sf_typeset_find(ts, o->types[i], found, 256);
-		for (size_t j = 0; j < n && j < 256; j++)
+		const struct sf_type **found;
+		size_t n = sf_select_types(ts, o->types[i], &found);
+		free(found);
+		if (!n) {
+			sf_find_type(ts, o->types[i], files, nfiles);   /* says so */
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < o->ntypes; i++) {
+		const struct sf_type **found;
+		size_t n = sf_select_types(ts, o->types[i], &found);
+		for (size_t j = 0; j < n; j++)
 			show_one(so, o, ts, found[j]);
+		free(found);
 	}
 	return 0;
+}
+
+static void free_names(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
 }
 
 int cmd_show(int argc, char **argv)
@@ -177,7 +184,7 @@ int cmd_show(int argc, char **argv)
 	int r = parse_show_opts(argc, argv, &o);
 
 	if (r >= 0) {
-		free(o.types);
+		free_names(o.types, o.ntypes);
 		return r;
 	}
 	so.color = o.format == SF_FMT_TEXT && sf_color_for_fd(o.color, STDOUT_FILENO);
@@ -206,6 +213,6 @@ out:
 	sb_release(&so.sb);
 	sb_release(&so.plain);
 	sf_typeset_free(ts);
-	free(o.types);
+	free_names(o.types, o.ntypes);
 	return status;
 }

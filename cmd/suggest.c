@@ -22,6 +22,7 @@
 #include "layout/holes.h"
 #include "layout/narrow.h"
 #include "layout/reorder.h"
+#include "lib/color.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "report/html.h"
@@ -30,7 +31,8 @@
 static const char suggest_usage[] =
 	"usage: structfit suggest -t NAME [--pin MEMBER]... [--no-pin-first]\n"
 	"                         [--narrow MEMBER=BYTES]... [--classes SPEC]\n"
-	"                         [--header NAME|BYTES] [--format text|json|html] FILE...\n"
+	"                         [--header NAME|BYTES] [--format text|json|html]\n"
+	"                         [--color[=WHEN]] FILE...\n"
 	"\n"
 	"Propose the member order that makes struct NAME smallest while moving the\n"
 	"fewest members, and the narrowings (an integer, enum or pointer member made\n"
@@ -39,17 +41,20 @@ static const char suggest_usage[] =
 	"the values a member holds: each narrowing says what range the new width\n"
 	"holds, and you must check that every value fits.\n"
 	"\n"
-	"  -t, --type NAME          the struct: 'st_table' or 'struct st_table'\n"
+	"  -t, --type NAME          the struct: 'st_table', 'struct st_table', or a\n"
+	"                           typedef name (-C NAME is the same, as in pahole)\n"
 	"  -p, --pin MEMBER         keep MEMBER at its offset (repeatable)\n"
 	"      --no-pin-first       let a leading struct member (C-style base) move\n"
 	"  -n, --narrow M=BYTES     apply this narrowing first (repeatable); the\n"
 	"                           search goes on from there\n"
-	"  -c, --classes SPEC       size classes: ruby-3.3, jemalloc, glibc, mimalloc,\n"
+	"  -k, --classes SPEC       size classes: ruby-3.3, jemalloc, glibc, mimalloc,\n"
 	"                           tcmalloc, kmalloc, cacheline, or a list 32,64,96\n"
 	"  -H, --header NAME|BYTES  bytes allocated in front of the struct (a number,\n"
 	"                           or the size of type NAME): counted for classes\n"
 	"  -f, --format FMT         text (default), json, or html (current and\n"
 	"                           proposed layouts side by side)\n"
+	"      --color[=WHEN]       colour text output: auto (default: on a terminal,\n"
+	"                           unless NO_COLOR is set or TERM=dumb), always, never\n"
 	"  -h, --help               this help\n"
 	"\n"
 	"Bit-field runs that share storage move together.  Up to 12 members (units)\n"
@@ -78,6 +83,7 @@ struct suggest_opts {
 	uint64_t header;
 	const char *header_name;  /* when --header names a type */
 	enum sf_format format;
+	enum sf_color_mode color;
 };
 
 static int parse_narrow(const char *arg, struct suggest_opts *o)
@@ -104,40 +110,36 @@ static int parse_classes(const char *spec, struct sf_classes *c)
 /* 0 go on, 1 after --help, -1 after a usage error (already reported). */
 static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 {
-	enum { OPT_NO_PIN_FIRST = 256 };
-	static const struct option longopts[] = {
-		{ "type", required_argument, NULL, 't' },
-		{ "pin", required_argument, NULL, 'p' },
-		{ "no-pin-first", no_argument, NULL, OPT_NO_PIN_FIRST },
-		{ "narrow", required_argument, NULL, 'n' },
-		{ "classes", required_argument, NULL, 'c' },
-		{ "header", required_argument, NULL, 'H' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const names[] = {
+		"type", "pin", "no-pin-first", "narrow", "classes", "header", "format",
+		"color", NULL,
 	};
+	struct sf_getopt g;
 	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:p:n:c:H:f:h", longopts, NULL)) != -1) {
+	sf_getopt_init(&g, "suggest", names);
+	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
 		case 't':
-			if (o->type)
-				return sf_die_usage("suggest takes one -t NAME"), -1;
-			o->type = optarg;
+			if (sf_one_name("suggest", optarg, &o->type) < 0)
+				return -1;
+			break;
+		case SF_O_COLOR:
+			if (sf_parse_color(optarg, &o->color) < 0)
+				return -1;
 			break;
 		case 'p':
 			o->pins = sf_xreallocarray(o->pins, o->npins + 1, sizeof(*o->pins));
 			o->pins[o->npins++] = optarg;
 			break;
-		case OPT_NO_PIN_FIRST:
+		case SF_O_NO_PIN_FIRST:
 			o->no_pin_first = true;
 			break;
 		case 'n':
 			if (parse_narrow(optarg, o))
 				return -1;
 			break;
-		case 'c':
+		case 'k':
 			if (o->have_classes)
 				sf_classes_release(&o->classes);
 			o->have_classes = false;
@@ -371,11 +373,10 @@ static int render(const struct sf_type *t, const struct suggest_opts *o,
 		render_html(&sb, t, s);
 	else
 		sf_render_suggest_text(&sb, &v);
-	fwrite(sb.buf, 1, sb.len, stdout);
+	int bad = sf_write_output(&sb, o->format == SF_FMT_TEXT, o->color,
+				  SF_PAINT_SUGGEST);
 	sb_release(&sb);
-	if (fflush(stdout) || ferror(stdout))
-		return sf_die_usage("error writing the output: %s", strerror(errno ? errno : EIO));
-	return SF_EXIT_OK;
+	return bad ? SF_EXIT_ERROR : SF_EXIT_OK;
 }
 
 static int run_suggest(const struct suggest_opts *o0, char **files, int nfiles)

@@ -50,6 +50,7 @@
 #include "reader.h"
 
 #include <assert.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2297,11 +2298,22 @@ static int have(const struct sf_typeset *ts, const struct sf_type *t)
 	return 0;
 }
 
+/* Whether `only` names this type: literally, or as a glob ('rb_*'). */
 static int wanted(const struct sf_reader *r, const char *name)
 {
 	if (!r->only)
 		return 1;
 	for (size_t i = 0; r->only[i]; i++)
+		if (!strcmp(r->only[i], name) ||
+		    (strpbrk(r->only[i], "*?[") && !fnmatch(r->only[i], name, 0)))
+			return 1;
+	return 0;
+}
+
+/* Whether `only` names this very name (no glob). */
+static int named(const struct sf_reader *r, const char *name)
+{
+	for (size_t i = 0; r->only && r->only[i]; i++)
 		if (!strcmp(r->only[i], name))
 			return 1;
 	return 0;
@@ -2359,11 +2371,20 @@ static void add_top(struct sf_reader *r, struct tinfo *ti, const char *name, int
 		index_out(r, copy);
 }
 
+static void want_top_always(struct sf_reader *r, struct tinfo *ti, const char *name,
+			    int is_typedef);
+
 /* The aggregate ti is to be reported under `name` once the unit is read. */
 static void want_top(struct sf_reader *r, struct tinfo *ti, const char *name, int is_typedef)
 {
 	if (!*name || !wanted(r, name))
 		return;
+	want_top_always(r, ti, name, is_typedef);
+}
+
+static void want_top_always(struct sf_reader *r, struct tinfo *ti, const char *name,
+			    int is_typedef)
+{
 	SF_GROW(r->tops, r->ntops, r->topcap);
 	r->tops[r->ntops++] = (struct top){ ti, name, is_typedef };
 }
@@ -2409,8 +2430,22 @@ static void top_typedef(struct sf_reader *r, struct uh *uh, const struct sf_die 
 	if (!to)
 		return;
 	struct tinfo *t = resolve(r, to, d->type, 0);
-	if ((t->flags & TI_AGG) && (t->flags & TI_ANON))
+	if ((t->flags & TI_AGG) && (t->flags & TI_ANON)) {
 		want_top(r, t, die_qname(r, uh, d), 1);
+		return;
+	}
+	/*
+	 * `typedef struct _IO_FILE FILE` with -t FILE: report the aggregate
+	 * under its own name, and tell the typeset FILE stands for it.
+	 */
+	struct tinfo *a = t->agg;
+	const char *name = r->only ? die_qname(r, uh, d) : NULL;
+	if (!name || !a || !(a->flags & TI_AGG) || (a->flags & TI_ANON) ||
+	    !a->qname || !*a->qname || !named(r, name))
+		return;
+	sf_typeset_add_alias(r->out, name, a->qname);
+	if (!(a->flags & TI_DECL))
+		want_top_always(r, a, a->qname, 0);
 }
 
 static int walk(struct sf_reader *r, struct uh *uh, uint64_t off, unsigned depth, uint64_t *end);
@@ -2686,6 +2721,7 @@ void sf_reader_merge(struct sf_reader *r, struct sf_typeset *ts)
 		copy->flags &= (uint16_t)~SF_TF_VARIANT;
 		sf_typeset_add(ts, copy);
 	}
+	sf_typeset_copy_aliases(ts, r->out);
 	/* the interned strings point into out: forget them with it */
 	free(r->pkeys);
 	free(r->pvals);

@@ -62,6 +62,11 @@ struct sf_typeset {
 	uint32_t *by_name;
 	size_t namecap;
 	size_t nnames;
+
+	/* typedef names of named aggregates (`typedef struct _IO_FILE FILE`):
+	 * few (the reader records those asked for), so a plain array */
+	struct alias { const char *name, *target; } *aliases;
+	size_t naliases, aliascap;
 };
 
 static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
@@ -106,6 +111,7 @@ void sf_typeset_free(struct sf_typeset *ts)
 	free(ts->next_named);
 	free(ts->by_hash);
 	free(ts->by_name);
+	free(ts->aliases);
 	free(ts);
 }
 
@@ -423,6 +429,43 @@ const struct sf_type *sf_typeset_add(struct sf_typeset *ts, struct sf_type *t)
 	return t;
 }
 
+/* Record name -> target once; both strings outlive the typeset's use. */
+static void add_alias(struct sf_typeset *ts, const char *name, const char *target)
+{
+	for (size_t i = 0; i < ts->naliases; i++)
+		if (!strcmp(ts->aliases[i].name, name) &&
+		    !strcmp(ts->aliases[i].target, target))
+			return;
+	if (ts->naliases == ts->aliascap) {
+		ts->aliascap = ts->aliascap ? 2 * ts->aliascap : 8;
+		ts->aliases = sf_xreallocarray(ts->aliases, ts->aliascap,
+					       sizeof(*ts->aliases));
+	}
+	ts->aliases[ts->naliases++] = (struct alias){ name, target };
+}
+
+void sf_typeset_add_alias(struct sf_typeset *ts, const char *name, const char *target)
+{
+	assert(name && target);
+	if (!*name || !*target || !strcmp(name, target))
+		return;
+	add_alias(ts, sf_typeset_intern(ts, name), sf_typeset_intern(ts, target));
+}
+
+void sf_typeset_copy_aliases(struct sf_typeset *dst, const struct sf_typeset *src)
+{
+	for (size_t i = 0; i < src->naliases; i++)
+		sf_typeset_add_alias(dst, src->aliases[i].name, src->aliases[i].target);
+}
+
+const char *sf_typeset_alias_target(const struct sf_typeset *ts, const char *name)
+{
+	for (size_t i = 0; i < ts->naliases; i++)
+		if (!strcmp(ts->aliases[i].name, name))
+			return ts->aliases[i].target;
+	return NULL;
+}
+
 void sf_typeset_absorb(struct sf_typeset *dst, struct sf_typeset *src)
 {
 	/* Types keep pointing into src's arena: hand its chunks over. */
@@ -442,6 +485,9 @@ void sf_typeset_absorb(struct sf_typeset *dst, struct sf_typeset *src)
 		t->flags &= (uint16_t)~SF_TF_VARIANT;
 		sf_typeset_add(dst, t);
 	}
+	/* the strings live in src's arena, now dst's */
+	for (size_t i = 0; i < src->naliases; i++)
+		add_alias(dst, src->aliases[i].name, src->aliases[i].target);
 	sf_typeset_free(src);
 }
 
@@ -522,8 +568,17 @@ size_t sf_typeset_find_ns(const struct sf_typeset *ts, const char *name, int is_
 	return collect_chain(ts, first_named(ts, name, is_typedef != 0), -1, out, max, 0);
 }
 
+static size_t find_depth(const struct sf_typeset *ts, const char *name,
+			 const struct sf_type **out, size_t max, unsigned depth);
+
 size_t sf_typeset_find(const struct sf_typeset *ts, const char *name,
 		       const struct sf_type **out, size_t max)
+{
+	return find_depth(ts, name, out, max, 0);
+}
+
+static size_t find_depth(const struct sf_typeset *ts, const char *name,
+			 const struct sf_type **out, size_t max, unsigned depth)
 {
 	int kind, typedef_only;
 	const char *bare = split_kind(name, &kind, &typedef_only);
@@ -547,6 +602,10 @@ size_t sf_typeset_find(const struct sf_typeset *ts, const char *name,
 	for (int k = 0; k < 2 && !found && order[k]; k++)
 		found = collect_chain(ts, first_named(ts, key, order[k] == NS_TYPEDEF),
 				      kind, out, max, 0);
+	/* a typedef of a named aggregate: its tag (chains end: depth 8) */
+	const char *target = found || kind >= 0 ? NULL : sf_typeset_alias_target(ts, key);
+	if (target && depth < 8)
+		found = find_depth(ts, target, out, max, depth + 1);
 	free(key);
 	return found;
 }

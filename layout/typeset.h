@@ -62,7 +62,7 @@ const struct sf_type *sf_typeset_get(const struct sf_typeset *ts, size_t i);
  * "class ns::C", "typedef dtv".  A kind prefix must match the kind and
  * looks among tags; a bare name means the typedef name when there is one
  * (as in C), else the tag; "typedef NAME" only typedef names.  Either
- * falls back on the other namespace when its own has no match.  Returns
+ * falls back on the other namespace when its own has no match, then on a typedef alias.  Returns
  * how many were found and stores up to max of them in out[].
  */
 size_t sf_typeset_find(const struct sf_typeset *ts, const char *name,
@@ -80,6 +80,17 @@ size_t sf_typeset_find_ns(const struct sf_typeset *ts, const char *name, int is_
  */
 void sf_typeset_map_decl_files(struct sf_typeset *ts,
 			       char *(*fn)(void *ctx, const char *path), void *ctx);
+
+/*
+ * `typedef struct _IO_FILE FILE`: name FILE stands for the aggregate
+ * _IO_FILE, which sf_typeset_find() then finds for "FILE" (or "typedef
+ * FILE") when no type is called FILE itself, as `pahole -C FILE` does.
+ */
+void sf_typeset_add_alias(struct sf_typeset *ts, const char *name, const char *target);
+/* Every alias of src into dst (strings copied into dst). */
+void sf_typeset_copy_aliases(struct sf_typeset *dst, const struct sf_typeset *src);
+/* The aggregate name `name` stands for, or NULL. */
+const char *sf_typeset_alias_target(const struct sf_typeset *ts, const char *name);
 
 /* Bytes held by the arena (for benchmarks and memory tests). */
 size_t sf_typeset_bytes(const struct sf_typeset *ts);

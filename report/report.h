@@ -61,6 +61,24 @@ void sf_render_text_type(struct strbuf *out, const struct sf_type *t,
 void sf_render_text_colorize(struct strbuf *out, const char *text, size_t len,
 			     bool on);
 
+/*
+ * Colour for the other commands' text (report/paint.c): `text` as it is
+ * when !on; else each line in the colour of what it says.  Removing the
+ * colour codes gives back `text` exactly.
+ */
+enum sf_paint_style {
+	SF_PAINT_HOLES,
+	SF_PAINT_SUGGEST,
+	SF_PAINT_FIT,
+	SF_PAINT_CHECK,
+	SF_PAINT_DIFF,
+	SF_PAINT_PATCH,
+	SF_PAINT_CLASSES,
+};
+
+void sf_paint(struct strbuf *out, const char *text, size_t len, bool on,
+	      enum sf_paint_style style);
+
 struct sf_json_stream {
 	size_t ntypes;          /* types written so far */
 };

@@ -146,7 +146,7 @@ if [ "$have_st" = 1 ]; then
 	bad "--classes: '0,64': a class of 0 bytes" -t st_table --classes 0,64 "$T/st.o"
 	bad "--classes: '64,x': 'x' is not a preset or a byte count" -t st_table --classes 64,x "$T/st.o"
 	bad "type 'nosuch' not found" -t RHash+nosuch --classes ruby-3.3 "$T/st.o"
-	bad "-t: an empty type name" -t RHash+ --classes ruby-3.3 "$T/st.o"
+	bad "-t 'RHash[+]': an empty type name" -t RHash+ --classes ruby-3.3 "$T/st.o"
 	bad "--narrow nosuch=1: no member 'nosuch'" -t st_table --classes ruby-3.3 --narrow nosuch=1 "$T/st.o"
 	bad "--narrow entries_start=8: 8 bytes is not smaller than its 8 bytes" -t st_table --classes ruby-3.3 --narrow entries_start=8 "$T/st.o"
 	bad "--narrow basic=4: it is a struct" -t RHash --classes ruby-3.3 --narrow basic=4 "$T/st.o"

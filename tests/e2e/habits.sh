@@ -181,6 +181,146 @@ else
 	assert_eq "$(grep -c "$ESC\[" "$T/tty.txt")" 0 "colour with TERM=dumb"
 fi
 
+tcase "--color on every command that prints text: always colours, never and piped do not, colour changes no text"
+if ! compile_or_fail gcc x86_64 5 "$T/st.o" "$TD/example/st_table.c"; then
+	:
+else
+	sed 's/unsigned char entry_power/unsigned long entry_power/' \
+		"$TD/example/st_table.c" >"$T/st2.c"
+	compile_or_fail gcc x86_64 5 "$T/st2.o" "$T/st2.c" -I"$TD/example"
+	printf 'struct st_table size <= 40\n' >"$T/c.budget"
+	while IFS= read -r args; do
+		# shellcheck disable=SC2086
+		set -- $args
+		run "$SF" "$@"
+		cp "$T/out" "$T/c-plain.txt"
+		[ -s "$T/c-plain.txt" ] || fail "'$args' printed nothing"
+		assert_eq "$(grep -c "$ESC" "$T/c-plain.txt")" 0 "'$args' piped: escapes"
+		run "$SF" "$@" --color=always
+		assert_ne "$(grep -c "$ESC\[" "$T/out")" 0 "'$args --color=always': escapes"
+		assert_eq "$(sed "s/$ESC\[[0-9;]*m//g" "$T/out")" "$(cat "$T/c-plain.txt")" \
+			"'$args --color=always' less its colour"
+		run "$SF" "$@" --color=never
+		assert_eq "$(cat "$T/out")" "$(cat "$T/c-plain.txt")" "'$args --color=never'"
+		run "$SF" "$@" --color=sometimes
+		assert_eq "$RC" 2 "'$args --color=sometimes' exit status"
+		if have script; then
+			for envs in "TERM=xterm" "TERM=xterm NO_COLOR=1" "TERM=dumb"; do
+				# shellcheck disable=SC2086
+				env -u NO_COLOR $envs script -qec "'$SF' $args" /dev/null \
+					>"$T/tty.txt" 2>&1 </dev/null
+				n=$(grep -c "$ESC\[" "$T/tty.txt")
+				case $envs in
+				"TERM=xterm") assert_ne "$n" 0 "'$args' on a terminal: escapes" ;;
+				*) assert_eq "$n" 0 "'$args' on a terminal with $envs: escapes" ;;
+				esac
+			done
+		fi
+	done <<EOF
+holes $T/st.o
+suggest -t st_table -k 64,80 -H 24 $T/st.o
+fit -t st_table -k ruby-3.3 $T/st.o
+classes
+check -b $T/c.budget $T/st.o
+diff $T/st.o $T/st2.o
+EOF
+fi
+
+# ------------------------------------------------------------ one letter, one meaning
+
+# opt_table: "-x --long" for every lettered row of 'structfit help options'
+opt_table() {
+	"$SF" help options | sed -nE 's/^  -([A-Za-z]), --([a-z-]+).*/-\1 --\2/p'
+}
+
+tcase "help options: one row per letter; README carries its output verbatim"
+sf_ok help options
+cp "$T/out" "$T/options.txt"
+assert_grep "$T/options.txt" "-k, --classes SPEC" "the classes row"
+opt_table >"$T/letters.txt"
+assert_ne "$(wc -l <"$T/letters.txt")" 0 "lettered rows"
+assert_eq "$(cut -d' ' -f1 "$T/letters.txt" | sort | uniq -d | tr '\n' ' ')" "" \
+	"letters with two meanings"
+sed -n '/^<!-- structfit help options -->$/,/^<!-- end structfit help options -->$/p' \
+	"$E2E_ROOT/README.md" | sed '1,2d;$d' | sed '$d' >"$T/readme-options.txt"
+assert_eq "$(cat "$T/readme-options.txt")" "$(cat "$T/options.txt")" \
+	"README's table vs 'structfit help options'"
+
+for c in $COMMANDS; do
+	tcase "$c --help: each short option means what the one table says"
+	"$SF" "$c" --help | sed -nE 's/^ +-([A-Za-z]), +--([a-z-]+).*/-\1 --\2/p' >"$T/h.txt"
+	while read -r short long; do
+		want=$(awk -v s="$short" '$1 == s { print $2 }' "$T/letters.txt")
+		assert_eq "$long" "$want" "$c: $short"
+	done <"$T/h.txt"
+	# a letter the command takes works as its long name
+	case $c in
+	holes)
+		one_line_error "holes -l x" "$SF" holes -l x "$T/none.o"
+		assert_grep "$T/err" "--limit" "-l is --limit" ;;
+	suggest | fit)
+		one_line_error "$c -k nosuch" "$SF" "$c" -t a -k nosuch "$T/none.o"
+		assert_grep "$T/err" "--classes" "-k is --classes" ;;
+	show)
+		one_line_error "show -c 3" "$SF" show -c 3 "$T/none.o"
+		assert_grep "$T/err" "--cacheline" "-c is --cacheline" ;;
+	esac
+done
+
+# shown: "NAME SIZE" for each type of show's text output in $T/out
+shown() {
+	awk '/^(struct|union|class) / { n = $2 } /\/\* size: / { sub(",", "", $3); print n, $3 }' "$T/out"
+}
+
+tcase "type names: -C is -t, lists, globs, typedef names (as pahole -C FILE)"
+if gcc -g -O0 -o "$T/names" "$TD/e2e/names.c" 2>"$T/cc.err"; then
+	"$T/names" >"$T/sizes.txt" || fail "the probe did not run"
+	size_of() { awk -v n="$1" '$1 == n { print $2 }' "$T/sizes.txt"; }
+	sf_ok show -t FILE "$T/names"
+	assert_eq "$(shown)" "_IO_FILE $(size_of FILE)" "-t FILE: struct _IO_FILE, sizeof(FILE)"
+	cp "$T/out" "$T/file.txt"
+	sf_ok show -C FILE "$T/names"
+	assert_eq "$(cat "$T/out")" "$(cat "$T/file.txt")" "-C FILE is -t FILE"
+	sf_ok show -t _IO_FILE "$T/names"
+	assert_eq "$(cat "$T/out")" "$(cat "$T/file.txt")" "-t FILE is -t _IO_FILE"
+	if have pahole; then
+		assert_eq "$(grep -c 'XXX' "$T/file.txt")" \
+			"$(pahole -C _IO_FILE "$T/names" | grep -c 'XXX')" "holes of _IO_FILE (pahole)"
+	fi
+	sf_ok show -t rb_alias_t "$T/names"
+	assert_eq "$(shown)" "rb_node $(size_of rb_node)" "typedef chain rb_alias_t"
+	sf_ok show -t 'rb_*' "$T/names"
+	assert_eq "$(shown | tr '\n' ' ')" "rb_node $(size_of rb_node) rb_tree $(size_of rb_tree) " \
+		"glob 'rb_*'"
+	sf_ok show -t 'struct rb_*,other' "$T/names"
+	assert_eq "$(shown | tr '\n' ' ')" \
+		"rb_node $(size_of rb_node) rb_tree $(size_of rb_tree) other $(size_of other) " \
+		"list of a glob and a name"
+	sf_ok fit -C 'rb_node_t+other' -k 8,16,24,32 "$T/names"
+	assert_match "$(head -n 1 "$T/out")" "= $(($(size_of rb_node) + $(size_of other))) bytes" \
+		"fit -C a typedef + a struct"
+	one_line_error "suggest -t 'rb_*' (two types)" "$SF" suggest -t 'rb_*' "$T/names"
+	assert_grep "$T/err" "rb_node" "names what matched"
+	one_line_error "suggest -t a,b" "$SF" suggest -t rb_node,other "$T/names"
+	one_line_error "show -t 'a,,b'" "$SF" show -t 'rb_node,,other' "$T/names"
+	one_line_error "show -t 'nosuch*'" "$SF" show -t 'nosuch*' "$T/names"
+else
+	fail "cannot build names.c: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"
+fi
+
+tcase "type names: commas inside C++ template arguments do not split"
+if g++ -g -O0 -o "$T/names_cxx" "$TD/e2e/names.cpp" 2>"$T/cc.err"; then
+	"$T/names_cxx" >"$T/sizes.txt" || fail "the C++ probe did not run"
+	size_of() { awk -v n="$1" '$1 == n { print $2 }' "$T/sizes.txt"; }
+	sf_ok show -t 'pair2<int, char>' "$T/names_cxx"
+	assert_eq "$(shown)" "pair2<int, $(size_of il)" "one template name with a comma"
+	sf_ok show -C 'pair2<int, char>,pair2<char, char>' "$T/names_cxx"
+	assert_eq "$(shown | tr '\n' ' ')" "pair2<int, $(size_of il) pair2<char, $(size_of cs) " \
+		"a list of two template names"
+else
+	fail "cannot build names.cpp: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"
+fi
+
 # ------------------------------------------------------------ man, completion
 
 tcase "man page renders without warnings and documents every command"
@@ -232,9 +372,9 @@ else
 		t structfit holes --sort s
 		t structfit suggest --classes ruby
 		t structfit show --color = al
-		t structfit suggest -c k
+		t structfit suggest -k k
 		t structfit show -c 1
-		t structfit patch -s ""
+		t structfit patch -R ""
 		t structfit show -t st_table ""
 		complete -p structfit
 	' _ "$COMPLETION") >"$T/comp.txt" 2>&1 || fail "sourcing the completion failed"
@@ -244,9 +384,9 @@ else
 	assert_eq "$(sed -n 4p "$T/comp.txt")" "size" "holes --sort s"
 	assert_eq "$(sed -n 5p "$T/comp.txt")" "ruby-3.3" "--classes ruby"
 	assert_eq "$(sed -n 6p "$T/comp.txt")" "always" "--color=al"
-	assert_eq "$(sed -n 7p "$T/comp.txt")" "kmalloc" "suggest -c (classes)"
+	assert_eq "$(sed -n 7p "$T/comp.txt")" "kmalloc" "suggest -k (classes)"
 	assert_eq "$(sed -n 8p "$T/comp.txt")" "128" "show -c (cacheline)"
-	assert_eq "$(sed -n 9p "$T/comp.txt")" "srcdir" "patch -s (directories)"
+	assert_eq "$(sed -n 9p "$T/comp.txt")" "srcdir" "patch -R (directories)"
 	assert_eq "$(sed -n 10p "$T/comp.txt" | tr ' ' '\n' | sort | tr '\n' ' ')" "a.o srcdir " "FILE"
 	assert_match "$(sed -n 11p "$T/comp.txt")" "-F _structfit structfit$" "complete -p"
 fi

@@ -131,6 +131,42 @@ static void test_absorb_keeps_namespaces(void **state)
 	sf_typeset_free(dst);
 }
 
+/*
+ * typedef struct _IO_FILE FILE; typedef FILE F2;  "FILE" and "F2" find
+ * struct _IO_FILE; a type really called FILE wins over the alias; a kind
+ * prefix ("struct FILE") never follows one; a cycle ends.
+ */
+static void test_typedef_alias(void **state)
+{
+	struct sf_typeset *ts = sf_typeset_new(), *src = sf_typeset_new();
+	const struct sf_type *found[4];
+
+	(void)state;
+	const struct sf_type *io = sf_typeset_add(ts, mk(ts, "_IO_FILE", SF_KIND_STRUCT, 216, 0));
+	assert_int_equal(sf_typeset_find(ts, "FILE", found, 4), 0);
+	sf_typeset_add_alias(src, "FILE", "_IO_FILE");
+	sf_typeset_add_alias(src, "FILE", "_IO_FILE");      /* once */
+	sf_typeset_add_alias(src, "F2", "FILE");
+	sf_typeset_absorb(ts, src);
+	assert_int_equal(sf_typeset_find(ts, "FILE", found, 4), 1);
+	assert_ptr_equal(found[0], io);
+	assert_int_equal(sf_typeset_find(ts, "typedef FILE", found, 4), 1);
+	assert_int_equal(sf_typeset_find(ts, "F2", found, 4), 1);
+	assert_ptr_equal(found[0], io);
+	assert_int_equal(sf_typeset_find(ts, "struct FILE", found, 4), 0);
+	assert_string_equal(sf_typeset_alias_target(ts, "FILE"), "_IO_FILE");
+
+	const struct sf_type *own = sf_typeset_add(ts, mk(ts, "FILE", SF_KIND_STRUCT, 8,
+							  SF_TF_TYPEDEF));
+	assert_int_equal(sf_typeset_find(ts, "FILE", found, 4), 1);
+	assert_ptr_equal(found[0], own);
+
+	sf_typeset_add_alias(ts, "A", "B");
+	sf_typeset_add_alias(ts, "B", "A");
+	assert_int_equal(sf_typeset_find(ts, "A", found, 4), 0);
+	sf_typeset_free(ts);
+}
+
 /* Enumerators are part of a definition: different values, different types. */
 static void test_enumerators_in_identity(void **state)
 {
@@ -163,6 +199,7 @@ int main(void)
 		cmocka_unit_test(test_variants_within_a_namespace),
 		cmocka_unit_test(test_absorb_keeps_namespaces),
 		cmocka_unit_test(test_enumerators_in_identity),
+		cmocka_unit_test(test_typedef_alias),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
