@@ -2502,7 +2502,10 @@ static int walk(struct sf_reader *r, struct uh *uh, uint64_t off, unsigned depth
 		case DW_TAG_structure_type: case DW_TAG_class_type:
 		case DW_TAG_union_type: case DW_TAG_interface_type:
 			top_aggregate(r, uh, &d);
-			descend = scoped;	/* C++ nested classes */
+			/* C++ nested classes; inside a Rust struct only the
+			 * structs rustc makes for an enum's variants, shown
+			 * within the enum */
+			descend = scoped && uh->cx.lang != DW_LANG_Rust;
 			break;
 		case DW_TAG_namespace: case DW_TAG_module:	/* gfortran's modules */
 			descend = 1;

@@ -40,6 +40,7 @@ static const char *const prop_names[SF_BP_COUNT] = {
 	[SF_BP_PADDING] = "padding", [SF_BP_WASTE] = "waste",
 	[SF_BP_MEMBERS] = "members", [SF_BP_CACHELINES] = "cachelines",
 	[SF_BP_ALIGN] = "align",     [SF_BP_FITS] = "fits",
+	[SF_BP_FORCED] = "forced",
 };
 
 static const char *const op_names[] = {
@@ -176,23 +177,6 @@ static size_t name_len(const char *s, size_t len, size_t at)
 			break;
 	}
 	return i - at;
-}
-
-/* A `*` or `?` outside brackets makes a name a glob. */
-static bool name_is_glob(const char *s, size_t n)
-{
-	int depth = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-		if (c == '<' || c == '(' || c == '[' || c == '{')
-			depth++;
-		else if ((c == '>' || c == ')' || c == ']' || c == '}') && depth > 0)
-			depth--;
-		else if (depth == 0 && (c == '*' || c == '?'))
-			return true;
-	}
-	return false;
 }
 
 /* The token at `at` for a message: up to a blank, at most 24 bytes. */
@@ -449,7 +433,7 @@ static int parse_term(struct lexer *lx, struct sf_brule *r, size_t *cap)
 				 sf_kind_name(kind) : "");
 	size_t n = name_len(lx->s, lx->len, at);
 	assert(n > 0);
-	if (name_is_glob(lx->s + at, n)) {
+	if (sf_name_is_glob(lx->s + at, n)) {
 		if (r->nterms || r->is_glob)
 			return lex_error(lx, at, "a pattern cannot be part of a sum");
 		r->is_glob = true;
@@ -710,6 +694,7 @@ void sf_measure_type(const struct sf_type *t, struct sf_measure *m)
 	m->size = l.size;
 	m->holes = l.sum_holes;
 	m->padding = l.padding;
+	m->forced = sf_layout_forced(&l);
 	m->members = l.members;
 	m->cachelines = l.cachelines;
 	m->align = l.align;
@@ -721,6 +706,7 @@ void sf_measure_add(struct sf_measure *acc, const struct sf_measure *m)
 	acc->size += m->size;
 	acc->holes += m->holes;
 	acc->padding += m->padding;
+	acc->forced += m->forced;
 	acc->members += m->members;
 	if (m->align > acc->align)
 		acc->align = m->align;
@@ -735,7 +721,8 @@ uint64_t sf_bcond_value(const struct sf_bcond *c, const struct sf_measure *m,
 	case SF_BP_SIZE: return m->size;
 	case SF_BP_HOLES: return m->holes;
 	case SF_BP_PADDING: return m->padding;
-	case SF_BP_WASTE: return m->holes + m->padding;
+	case SF_BP_WASTE: return m->holes + m->padding - m->forced;
+	case SF_BP_FORCED: return m->forced;
 	case SF_BP_MEMBERS: return m->members;
 	case SF_BP_CACHELINES: return m->cachelines;
 	case SF_BP_ALIGN: return m->align;
@@ -1125,7 +1112,7 @@ static bool round_trips(const char *name)
 {
 	size_t n = strlen(name);
 
-	if (name_len(name, n, 0) != n || name_is_glob(name, n))
+	if (name_len(name, n, 0) != n || sf_name_is_glob(name, n))
 		return false;
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)

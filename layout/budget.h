@@ -16,7 +16,7 @@
  *              | [kind] GLOB               every type the glob matches
  *   term      := [kind] NAME               kind: struct | union | class
  *   condition := PROPERTY OP NUMBER | 'fits' NUMBER ['in' SPEC]
- *   PROPERTY  := size | holes | padding | waste | members | cachelines | align
+ *   PROPERTY  := size | holes | padding | waste | forced | members | cachelines | align
  *   OP        := <= | < | == | >= | >
  *
  * A NAME runs to the next blank, `+` or `#` outside <...>, (...) and
@@ -57,11 +57,12 @@ enum sf_bprop {
 	SF_BP_SIZE = 0,
 	SF_BP_HOLES,        /* bytes in holes between members (bit holes not counted) */
 	SF_BP_PADDING,      /* trailing padding bytes */
-	SF_BP_WASTE,        /* holes + padding */
+	SF_BP_WASTE,        /* holes + padding - forced */
 	SF_BP_MEMBERS,      /* top-level members, as pahole counts them */
 	SF_BP_CACHELINES,
 	SF_BP_ALIGN,
 	SF_BP_FITS,         /* the size class the size rounds up to */
+	SF_BP_FORCED,       /* holes and padding an explicit alignment asked for */
 	SF_BP_COUNT
 };
 
@@ -134,6 +135,7 @@ struct sf_measure {
 	uint64_t size;
 	uint64_t holes;
 	uint64_t padding;
+	uint64_t forced;
 	uint64_t members;
 	uint64_t cachelines;
 	uint64_t align;

@@ -351,6 +351,30 @@ static bool is_struct_kind(const struct sf_type *t)
 	return t->kind == SF_KIND_STRUCT || t->kind == SF_KIND_CLASS;
 }
 
+/*
+ * The trailing padding only an alignment asked for on the type makes:
+ * without it the size would be the data rounded up to the members' own
+ * alignments.  A packed type's alignment is no request for room.
+ */
+static void count_forced_padding(const struct sf_type *t, struct sf_layout *out)
+{
+	uint64_t maxa = 1;
+
+	if (!(t->flags & SF_TF_ALIGNED) || (t->flags & SF_TF_PACKED) || t->nvariants ||
+	    out->irregular || out->padding > t->size)
+		return;
+	for (uint32_t i = 0; i < t->nmembers; i++)
+		if (!(t->members[i].flags & SF_MF_VIRTUAL_BASE) && t->members[i].align > maxa)
+			maxa = t->members[i].align;
+	uint64_t end = t->size - out->padding;
+	uint64_t natural = end % maxa ? end + (maxa - end % maxa) : end;
+	if (natural < end)	/* wrapped: corrupt sizes */
+		return;
+	if (natural < t->size)
+		out->forced_padding = t->size - natural;
+	assert(out->forced_padding <= out->padding);
+}
+
 /* Trailing padding of a struct, without recording anything else. */
 static uint64_t struct_padding(const struct sf_type *t)
 {
@@ -465,7 +489,9 @@ static void compute_at(const struct sf_type *t, uint64_t base,
 		walk_struct(t, base, out);
 	else
 		walk_union(t, base, out);
-	count_forced_alignments(t, out);
+	if (!t->nvariants)	/* enum holes follow no member */
+		count_forced_alignments(t, out);
+	count_forced_padding(t, out);
 	collect_paddings_and_nested(t, o, out);
 	check_invariants(t, out);
 }

@@ -103,6 +103,10 @@ struct sf_layout {
 	uint32_t nforced_alignments;
 	uint32_t nforced_holes;
 	uint64_t sum_forced_holes;
+	/* trailing padding there only because the type's alignment was
+	 * asked for (aligned(64), _Alignas, #[repr(align)]): what the size
+	 * is beyond the data rounded up to the members' own alignment */
+	uint64_t forced_padding;
 	/* layouts of nested anonymous struct/union members, in member order */
 	uint32_t nnested;
 	struct sf_nested_layout *nested;
@@ -129,10 +133,18 @@ struct sf_layout_opts {
 	void *lookup_ctx;
 };
 
-/* Bytes a layout wastes: holes plus trailing padding. */
+/* Bytes of holes and padding an explicit alignment asked for. */
+static inline uint64_t sf_layout_forced(const struct sf_layout *l)
+{
+	return l->sum_forced_holes + l->forced_padding;
+}
+
+/* Bytes a layout wastes: holes plus trailing padding, less what an
+ * explicit alignment asked for (that is a choice, not waste; pahole's
+ * "forced" figures). */
 static inline uint64_t sf_layout_waste(const struct sf_layout *l)
 {
-	return l->sum_holes + l->padding;
+	return l->sum_holes + l->padding - sf_layout_forced(l);
 }
 
 /* Layout of t with no lookup of member types (cacheline 0 means 64). */

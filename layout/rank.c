@@ -38,6 +38,7 @@ void sf_rank_add(struct sf_rank *r, const struct sf_type *t,
 		.nholes = l->nholes,
 		.sum_holes = l->sum_holes,
 		.padding = l->padding,
+		.forced = sf_layout_forced(l),
 	};
 }
 

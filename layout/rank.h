@@ -6,7 +6,7 @@
  * every type can be released as soon as it was added):
  *
  *   struct sf_rank { opts | v -> [entry][entry]...[entry] | n | alloc }
- *   entry = { type*, waste, size, nholes, sum_holes, padding }
+ *   entry = { type*, waste, size, nholes, sum_holes, padding, forced }
  *
  * Usage: sf_rank_init(), sf_rank_add() for each type (entries under
  * opts.min_waste are dropped right away), sf_rank_finish() sorts and
@@ -40,11 +40,12 @@ struct sf_rank_opts {
 
 struct sf_rank_entry {
 	const struct sf_type *type;
-	uint64_t waste;         /* sum_holes + padding */
+	uint64_t waste;         /* sum_holes + padding - forced */
 	uint64_t size;
 	uint32_t nholes;
 	uint64_t sum_holes;
 	uint64_t padding;
+	uint64_t forced;        /* holes and padding an alignment asked for */
 };
 
 struct sf_rank {

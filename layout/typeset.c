@@ -649,3 +649,21 @@ const char *sf_kind_name(enum sf_kind kind)
 	}
 	return "struct";
 }
+
+/* A `*` or `?` outside brackets makes a name a glob: "yjit::*" is one,
+ * "Option<*const u8>" is not. */
+bool sf_name_is_glob(const char *s, size_t n)
+{
+	int depth = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (c == '<' || c == '(' || c == '[' || c == '{')
+			depth++;
+		else if ((c == '>' || c == ')' || c == ']' || c == '}') && depth > 0)
+			depth--;
+		else if (depth == 0 && (c == '*' || c == '?'))
+			return true;
+	}
+	return false;
+}

@@ -25,6 +25,7 @@
 #ifndef SF_TYPESET_H
 #define SF_TYPESET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -65,6 +66,9 @@ const struct sf_type *sf_typeset_get(const struct sf_typeset *ts, size_t i);
  * falls back on the other namespace when its own has no match, then on a typedef alias.  Returns
  * how many were found and stores up to max of them in out[].
  */
+/* Is name (n bytes) a glob: a `*` or `?` outside <...>, (...), [...]? */
+bool sf_name_is_glob(const char *s, size_t n);
+
 size_t sf_typeset_find(const struct sf_typeset *ts, const char *name,
 		       const struct sf_type **out, size_t max);
 

@@ -206,11 +206,12 @@ static const char *const sarif_help[SF_BP_COUNT] = {
 	[SF_BP_SIZE] = "The type's size is outside its budget.",
 	[SF_BP_HOLES] = "The type has more bytes in holes between members than its budget allows.",
 	[SF_BP_PADDING] = "The type has more trailing padding than its budget allows.",
-	[SF_BP_WASTE] = "The type wastes more bytes (holes + padding) than its budget allows.",
+	[SF_BP_WASTE] = "The type wastes more bytes (holes + padding, less what an explicit alignment asked for) than its budget allows.",
 	[SF_BP_MEMBERS] = "The type's member count is outside its budget.",
 	[SF_BP_CACHELINES] = "The type spans more cachelines than its budget allows.",
 	[SF_BP_ALIGN] = "The type's alignment is outside its budget.",
 	[SF_BP_FITS] = "The type (or sum of types) lands in a larger size class than its budget allows.",
+	[SF_BP_FORCED] = "The type has more hole and padding bytes from an explicit alignment than its budget allows.",
 };
 
 /* A location object; `related` names a related location (it gets id 0). */

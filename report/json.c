@@ -256,6 +256,7 @@ static void type_fields(struct strbuf *sb, const struct sf_type *t,
 	num_field(sb, "padding", l->padding);
 	num_field(sb, "bit_padding", l->bit_padding);
 	num_field(sb, "waste", sf_layout_waste(l));
+	num_field(sb, "forced", sf_layout_forced(l));
 	num_field(sb, "cacheline", l->cacheline);
 	num_field(sb, "cachelines", l->cachelines);
 	num_field(sb, "last_cacheline", l->last_cacheline);

@@ -4,7 +4,9 @@
  * Text is a table: a header line, then one line per type with the numbers
  * right-aligned in columns as wide as their widest value, the type
  * ("struct st_table") and where it is declared ("st.c:12", "-" when
- * unknown).  Variants of one name are told apart by that location.
+ * unknown).  Variants of one name are told apart by that location.  A
+ * "forced" column (bytes of holes and padding an explicit alignment asked
+ * for, not counted as waste) appears when any type listed has some.
  * JSON is {"types":[...]} with one object per line.
  */
 #include "report.h"
@@ -13,7 +15,7 @@
 #include <string.h>
 
 struct widths {
-	int waste, size, holes, padding, type;
+	int waste, size, holes, padding, forced, type;
 };
 
 /* Past this width a type name just pushes its location further right. */
@@ -69,7 +71,7 @@ static void type_label(struct strbuf *sb, const struct sf_type *t, int width)
 static struct widths column_widths(const struct sf_rank *r)
 {
 	/* at least as wide as the header words */
-	struct widths w = { 5, 4, 5, 7, 4 };
+	struct widths w = { 5, 4, 5, 7, 0, 4 };
 
 	for (size_t i = 0; i < r->n; i++) {
 		const struct sf_rank_entry *e = &r->v[i];
@@ -77,6 +79,8 @@ static struct widths column_widths(const struct sf_rank *r)
 		w.size = max_int(w.size, digits(e->size));
 		w.holes = max_int(w.holes, digits(e->nholes));
 		w.padding = max_int(w.padding, digits(e->padding));
+		if (e->forced)
+			w.forced = max_int(max_int(w.forced, 6), digits(e->forced));
 		w.type = max_int(w.type, type_label_len(e->type));
 	}
 	if (w.type > MAX_TYPE_WIDTH)
@@ -99,14 +103,18 @@ void sf_render_rank_text(struct strbuf *out, const struct sf_rank *r)
 {
 	struct widths w = column_widths(r);
 
-	sb_addf(out, "%*s  %*s  %*s  %*s  %-*s  %s\n", w.waste, "waste",
-		w.size, "size", w.holes, "holes", w.padding, "padding",
-		w.type, "type", "declared");
+	sb_addf(out, "%*s  %*s  %*s  %*s  ", w.waste, "waste",
+		w.size, "size", w.holes, "holes", w.padding, "padding");
+	if (w.forced)
+		sb_addf(out, "%*s  ", w.forced, "forced");
+	sb_addf(out, "%-*s  %s\n", w.type, "type", "declared");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct sf_rank_entry *e = &r->v[i];
 		sb_addf(out, "%*" PRIu64 "  %*" PRIu64 "  %*u  %*" PRIu64 "  ",
 			w.waste, e->waste, w.size, e->size, w.holes,
 			e->nholes, w.padding, e->padding);
+		if (w.forced)
+			sb_addf(out, "%*" PRIu64 "  ", w.forced, e->forced);
 		type_label(out, e->type, w.type);
 		sb_adds(out, "  ");
 		location(out, e->type);
@@ -130,8 +138,8 @@ void sf_render_rank_json(struct strbuf *out, const struct sf_rank *r)
 		sb_add_json_str(out, sf_kind_name(t->kind));
 		sb_addf(out, ",\"size\":%" PRIu64 ",\"waste\":%" PRIu64
 			",\"holes\":%u,\"sum_holes\":%" PRIu64
-			",\"padding\":%" PRIu64 ",\"decl_file\":",
-			e->size, e->waste, e->nholes, e->sum_holes, e->padding);
+			",\"padding\":%" PRIu64 ",\"forced\":%" PRIu64 ",\"decl_file\":",
+			e->size, e->waste, e->nholes, e->sum_holes, e->padding, e->forced);
 		sb_add_json_str(out, t->decl_file ? t->decl_file : "");
 		sb_addf(out, ",\"decl_line\":%u,\"origin\":", t->decl_line);
 		sb_add_json_str(out, t->origin ? t->origin : "");

@@ -837,7 +837,8 @@ static void force_padding(struct render *r, const struct sf_type *t,
 	}
 }
 
-static void summary(struct render *r, const struct sf_layout *l, int indent)
+static void summary(struct render *r, const struct sf_layout *l, int indent,
+		    bool rust)
 {
 	struct strbuf *sb = r->out;
 
@@ -888,6 +889,13 @@ static void summary(struct render *r, const struct sf_layout *l, int indent)
 			sb_addf(sb, ", forced holes: %u, sum forced holes: %"
 				PRIu64, l->nforced_holes, l->sum_forced_holes);
 		sb_adds(sb, " */\n");
+	}
+	/* C keeps pahole's text byte for byte: JSON and `holes` say it */
+	if (l->forced_padding && rust) {
+		add_tabs(sb, indent);
+		sb_addf(sb, "/* structfit: %" PRIu64 " byte%s of padding asked for "
+			"by the alignment, not waste */\n", l->forced_padding,
+			plural(l->forced_padding));
 	}
 	if (l->size % r->cl) {
 		add_tabs(sb, indent);
@@ -1020,7 +1028,7 @@ static void render_struct(struct render *r, const struct sf_type *t,
 	}
 	force_padding(r, t, l, lm, inner, ts);
 	if (top) {
-		summary(r, l, inner);
+		summary(r, l, inner, t->flags & SF_TF_RUST);
 		structfit_notes(r, t, inner);
 	}
 	add_tabs(sb, indent);
@@ -1104,7 +1112,7 @@ static void render_enum(struct render *r, const struct sf_type *t,
 	}
 	for (uint32_t k = 0; k < t->nvariants; k++)
 		render_variant(r, t, k, l, 1, TYPE_SPACING - NESTED_SHIFT);
-	summary(r, l, 1);
+	summary(r, l, 1, true);
 	add_tabs(sb, 1);
 	sb_addf(sb, "/* variants: %u, unused by every variant: %" PRIu64 "%s */\n",
 		t->nvariants, sf_layout_waste(l),

@@ -115,6 +115,25 @@ assert_grep "$T/out" "enum core::option::Option<yjit::CodePtrNN> {" "shown as an
 assert_grep "$T/out" "niche-encoded discriminant" "said to be a niche"
 assert_grep "$T/out" "/* variant Some (any other discriminant)" "the default variant"
 
+tcase "-t takes a glob over Rust paths, and says when it matches nothing"
+sf_ok show -t 'yjit::*' "$BIN"
+assert_eq "$(grep -oE '^(struct|enum) yjit::[A-Za-z]+' "$T/out" | sort | tr '\n' ' ')" \
+	"enum yjit::Shape struct yjit::Arena struct yjit::Block struct yjit::CodePtr struct yjit::CodePtrNN struct yjit::Header struct yjit::Slot " \
+	"the yjit types"
+assert_exit 2 "a glob matching nothing" "$SF" show -t 'nope::*' "$BIN"
+assert_grep "$T/err" "no type matches 'nope::*'" "the message"
+
+tcase "budgets and fit take Rust names"
+size=$(awk '$1 == "yjit::Block" && $2 == "size" { print $3 }' "$T/facts")
+printf 'yjit::Block  size <= %s\ncore::option::Option<yjit::CodePtr>  size <= 8\nyjit::*  forced <= 0\n' "$size" >"$T/budget"
+sf check --budget "$T/budget" "$BIN"
+assert_eq "$RC" 1 "exit status (two rules broken)"
+assert_grep "$T/out" "core::option::Option<yjit::CodePtr>" "the Option rule broken"
+assert_grep "$T/out" "yjit::Slot" "Slot's alignment is forced"
+assert_no_grep "$T/out" "yjit::Block " "Block keeps its size"
+sf_ok fit -t yjit::Block --classes 32,40,48 "$BIN"
+assert_grep "$T/out" "$size" "Block's size"
+
 tcase "holes ranks Block by its real waste: 5 bytes"
 sf_ok holes --format json "$BIN"
 w=$("$PY" -c 'import json,sys

@@ -200,7 +200,7 @@ static void test_whole_document(void **state)
 		"\"members_count\":2,"
 		"\"sum_members\":8,\"sum_bitfield_bits\":4,\"holes_count\":0,"
 		"\"sum_holes\":0,\"bit_holes_count\":0,\"sum_bit_holes\":0,"
-		"\"padding\":4,\"bit_padding\":28,\"waste\":4,\"cacheline\":64,"
+		"\"padding\":4,\"bit_padding\":28,\"waste\":4,\"forced\":0,\"cacheline\":64,"
 		"\"cachelines\":1,\"last_cacheline\":16,\"holes\":[],"
 		"\"bit_holes\":[],\"members\":["
 		"{\"name\":\"l\",\"type\":\"long int\",\"tclass\":\"int\","
@@ -433,7 +433,7 @@ static void test_rank_json(void **state)
 	assert_prefix(sb.buf,
 		"{\"types\":[\n{\"name\":\"b3\",\"kind\":\"struct\",\"size\":16,"
 		"\"waste\":4,\"holes\":0,\"sum_holes\":0,\"padding\":4,"
-		"\"decl_file\":\"t.c\",\"decl_line\":7,\"origin\":\"t.o\","
+		"\"forced\":0,\"decl_file\":\"t.c\",\"decl_line\":7,\"origin\":\"t.o\","
 		"\"variant\":false,\"typedef\":false},\n{\"name\":\"bf2\",");
 	assert_non_null(strstr(sb.buf, "{\"name\":\"st_table\",\"kind\":\"struct\","
 				       "\"size\":48,\"waste\":1,\"holes\":1,"
