@@ -40,8 +40,10 @@ UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 # Debian packages the build and the tests need (see README "Dependencies").
-BUILD_PKGS := gcc clang lld make pkg-config libdwarf-dev libelf-dev zlib1g-dev libcmocka-dev
-TEST_PKGS  := dwarves libc6-dbg gcc-multilib g++ python3 valgrind man-db chromium git patch rustc golang-go gfortran dwz
+BUILD_PKGS := gcc clang lld make pkg-config libdwarf-dev libelf-dev zlib1g-dev libcmocka-dev \
+              libdebuginfod-dev
+TEST_PKGS  := dwarves libc6-dbg gcc-multilib g++ python3 valgrind man-db chromium git patch rustc golang-go gfortran dwz \
+              debuginfod
 
 .PHONY: all run test unit e2e bench deps deps-test install uninstall clean
 

@@ -65,6 +65,8 @@ static const char check_usage[] =
 	"  -w, --write-budget FILE  write a budget pinning today's sizes (size <= now;\n"
 	"                           '-': standard output)\n"
 	"      --force              let --write-budget replace an existing FILE\n"
+	"      --debug-dir DIR      look for separate debug files under DIR first\n"
+	"                           (repeatable; then /usr/lib/debug)\n"
 	"  -h, --help               this help\n"
 	"\n"
 	"Exit status: 0 every rule holds, 1 a rule is broken, 2 usage error or\n"

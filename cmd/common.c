@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "dwarf/dwarf.h"
 #include "lib/path.h"
@@ -101,6 +102,45 @@ struct sf_typeset *sf_load_inputs_at(char **files, int nfiles,
 	return ts;
 }
 
+/*
+ * The --debug-dir directories of this run, in command-line order
+ * (NULL-terminated; NULL when none).  sf_getopt_next() takes them for
+ * every command that reads inputs; every sf_load_inputs() uses them.
+ */
+static const char **debug_dirs;
+static size_t ndebug_dirs;
+
+/* The --debug-dir directories exist: 0, or -1 with err naming the bad one. */
+static int check_debug_dirs(struct sf_err *err)
+{
+	struct stat st;
+
+	for (size_t i = 0; i < ndebug_dirs; i++) {
+		const char *dir = debug_dirs[i];
+		if (!*dir)
+			return sf_error(err, "--debug-dir: empty directory name");
+		if (stat(dir, &st) < 0)
+			return sf_error(err, "--debug-dir: %s: %s", dir, strerror(errno));
+		if (!S_ISDIR(st.st_mode))
+			return sf_error(err, "--debug-dir: %s: not a directory", dir);
+	}
+	return 0;
+}
+
+static void add_debug_dir(const char *dir)
+{
+	debug_dirs = sf_xreallocarray(debug_dirs, ndebug_dirs + 2, sizeof(*debug_dirs));
+	debug_dirs[ndebug_dirs++] = dir;
+	debug_dirs[ndebug_dirs] = NULL;
+}
+
+/* The loader's one-line notes (files skipped in a directory) on stderr. */
+static void print_note(void *arg, const char *line)
+{
+	(void)arg;
+	fprintf(stderr, "structfit: %s\n", line);
+}
+
 struct sf_typeset *sf_load_inputs(char **files, int nfiles,
 				  const char *const *only)
 {
@@ -111,7 +151,10 @@ static struct sf_typeset *load_raw(char **files, int nfiles,
 				   const char *const *only)
 {
 	struct sf_typeset *ts = sf_typeset_new();
-	struct sf_load_opts opts = { .threads = 0, .only = only };
+	struct sf_load_opts opts = {
+		.threads = 0, .only = only, .debug_dirs = debug_dirs,
+		.note = print_note,
+	};
 	struct sf_err err = { "" };
 
 	if (nfiles <= 0) {
@@ -121,7 +164,8 @@ static struct sf_typeset *load_raw(char **files, int nfiles,
 	}
 	/* All at once: a C++ base declared in one file and defined in
 	 * another is completed whatever the order of the files. */
-	if (sf_dwarf_load_all(ts, files, nfiles, &opts, &err) < 0) {
+	if (check_debug_dirs(&err) < 0 ||
+	    sf_dwarf_load_all(ts, files, nfiles, &opts, &err) < 0) {
 		sf_report_err(&err);
 		sf_typeset_free(ts);
 		return NULL;
@@ -288,6 +332,8 @@ int sf_bad_option(const char *cmd, int c, char **argv)
 
 #define ALL "show holes suggest fit classes check diff patch"
 #define TEXT_CMDS ALL
+/* every command that reads inputs: --debug-dir is taken by sf_getopt_next */
+#define INPUT_CMDS "show holes suggest fit check diff patch"
 
 /*
  * Letters are taken once: -c is the cacheline (pahole's -c), -k the size
@@ -335,6 +381,9 @@ const struct sf_option sf_options[] = {
 	  "the source tree; paths are shown relative to it" },
 	{ SF_O_BASELINE, "baseline", required_argument, "OLD", "check",
 	  "fail only on what grew since the OLD build" },
+	{ SF_O_DEBUG_DIR, "debug-dir", required_argument, "DIR", INPUT_CMDS,
+	  "look for the separate debug files of stripped inputs under DIR first "
+	  "(repeatable; then /usr/lib/debug)" },
 	{ SF_O_FAIL_ON_GROWTH, "fail-on-growth", no_argument, NULL, "diff",
 	  "exit 1 when a type grew" },
 	{ SF_O_APPLY, "apply", no_argument, NULL, "patch",
@@ -387,15 +436,19 @@ void sf_getopt_init(struct sf_getopt *g, const char *cmd, const char *const *nam
 		(void)before;
 	}
 	for (const struct sf_option *o = sf_options; o->name; o++)
-		if (o->id == 'h')
+		if (o->id == 'h' || (o->id == SF_O_DEBUG_DIR && has_word(o->commands, cmd)))
 			add_row(g, &nl, &ns, o);
 	assert(ns < sizeof(g->optstring));
 }
 
 int sf_getopt_next(struct sf_getopt *g, int argc, char **argv)
 {
+	int c;
+
 	opterr = 0;   /* sf_bad_option says it in one line */
-	int c = getopt_long(argc, argv, g->optstring, g->longopts, NULL);
+	/* --debug-dir is the same for every command: taken here, for the loader */
+	while ((c = getopt_long(argc, argv, g->optstring, g->longopts, NULL)) == SF_O_DEBUG_DIR)
+		add_debug_dir(optarg);
 	return c == 'C' ? 't' : c;
 }
 

@@ -123,6 +123,7 @@ enum sf_opt_id {
 	SF_O_FAIL_ON_GROWTH,
 	SF_O_APPLY,
 	SF_O_BASELINE,
+	SF_O_DEBUG_DIR,          /* taken by sf_getopt_next, never returned */
 };
 
 struct sf_option {
@@ -148,11 +149,13 @@ struct sf_getopt {
 
 /*
  * Build g for command cmd from the long names (NULL-terminated); "help"
- * is always added.  -C (pahole's spelling of -t) comes with "type".
+ * is always added, and "debug-dir" to every command that reads inputs.
+ * -C (pahole's spelling of -t) comes with "type".
  */
 void sf_getopt_init(struct sf_getopt *g, const char *cmd, const char *const *names);
 /* getopt_long over g: the row's id, -1 at the end, '?' or ':' on an error
- * (hand those to sf_bad_option).  -C comes back as 't'. */
+ * (hand those to sf_bad_option).  -C comes back as 't'.  --debug-dir DIR
+ * is taken here (sf_load_inputs looks under DIR), never returned. */
 int sf_getopt_next(struct sf_getopt *g, int argc, char **argv);
 
 /* The option table as `structfit help options` prints it. */

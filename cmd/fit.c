@@ -45,6 +45,8 @@ static const char fit_usage[] =
 	"  -f, --format FMT         text (default) or json\n"
 	"      --color[=WHEN]       colour text output: auto (default: on a terminal,\n"
 	"                           unless NO_COLOR is set or TERM=dumb), always, never\n"
+	"      --debug-dir DIR      look for separate debug files under DIR first\n"
+	"                           (repeatable; then /usr/lib/debug)\n"
 	"  -h, --help               this help\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage error or unusable input.\n";

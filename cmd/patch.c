@@ -63,6 +63,8 @@ static const char patch_usage[] =
 	"      --apply              write the files in place instead of printing the diff\n"
 	"      --color[=WHEN]       colour the diff: auto (default: on a terminal, unless\n"
 	"                           NO_COLOR is set or TERM=dumb), always, never\n"
+	"      --debug-dir DIR      look for separate debug files under DIR first\n"
+	"                           (repeatable; then /usr/lib/debug)\n"
 	"  -h, --help               this help\n"
 	"\n"
 	"Members that move change the meaning of positional initializers ({a, b, ...});\n"

@@ -35,6 +35,8 @@ static const char show_usage[] =
 	"  -R, --source-root DIR  show source paths relative to DIR\n"
 	"      --color[=WHEN]  colour text output: auto (default: on a terminal,\n"
 	"                      unless NO_COLOR is set or TERM=dumb), always, never\n"
+	"      --debug-dir DIR look for separate debug files under DIR first\n"
+	"                      (repeatable; then /usr/lib/debug)\n"
 	"  -h, --help          this help\n"
 	"\n"
 	"FILE: ELF object, shared library, executable, .debug file, archive or directory.\n"

@@ -55,6 +55,8 @@ static const char suggest_usage[] =
 	"                           proposed layouts side by side)\n"
 	"      --color[=WHEN]       colour text output: auto (default: on a terminal,\n"
 	"                           unless NO_COLOR is set or TERM=dumb), always, never\n"
+	"      --debug-dir DIR      look for separate debug files under DIR first\n"
+	"                           (repeatable; then /usr/lib/debug)\n"
 	"  -h, --help               this help\n"
 	"\n"
 	"Bit-field runs that share storage move together.  Up to 12 members (units)\n"

@@ -5,6 +5,8 @@
  * libelf.  A path may be an ELF relocatable object, shared library,
  * executable, separate .debug file, a static archive (every member is
  * read), or a directory (every ELF file below it, non-ELF files skipped).
+ * An ELF image without DWARF of its own is read from its separate debug
+ * file (dwarf/debugfile.h: build-id, .gnu_debuglink, debuginfod).
  */
 #ifndef SF_DWARF_H
 #define SF_DWARF_H
@@ -25,6 +27,19 @@ struct sf_load_opts {
 	 * bases are read in extra passes; this counts them (bounded).
 	 */
 	unsigned pass;
+	/*
+	 * Debug-file directories (--debug-dir), NULL-terminated or NULL,
+	 * searched in order before /usr/lib/debug (dwarf/debugfile.h).
+	 */
+	const char *const *debug_dirs;
+	/*
+	 * Called (when non-NULL) with one line, "DIR: N files without debug
+	 * info skipped (...)", after a directory whose walk skipped ELF files
+	 * that yield no types but found types in others.  The loader itself
+	 * never prints.
+	 */
+	void (*note)(void *arg, const char *line);
+	void *note_arg;
 };
 
 /*

@@ -12,6 +12,12 @@
  * A dwz'd image reads its alt file too (dwz.h): mapped and indexed beside
  * it for as long as the image is read, then released.
  *
+ * An ELF file without DWARF of its own is read from its debug file
+ * (debugfile.h), which is then the origin of its types.  In a directory,
+ * files that yield no types are skipped, counted, and reported in one
+ * line through opts->note; a debug file reached both directly and through
+ * its stripped file is read once.
+ *
  * One ELF image is read by N threads: the units are cut into N runs of
  * about equal bytes, each thread reads its run into its own typeset
  * (sharing the one sf_elf and unit table, read-only by then), and the
@@ -30,6 +36,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "debugfile.h"
 #include "die.h"
 #include "dwz.h"
 #include "elfobj.h"
@@ -43,7 +50,7 @@
 #define THREAD_MIN_BYTES (4u << 20)
 
 /* Outcome of reading one image or file. */
-enum { LOADED = 1, NO_DWARF = 0, FAILED = -1, NOT_ELF = 2 };
+enum { LOADED = 1, NO_DWARF = 0, FAILED = -1, NOT_ELF = 2, ALREADY = 3 };
 
 struct ctx {
 	struct sf_typeset *ts;
@@ -54,7 +61,12 @@ struct ctx {
 	dev_t *devs;
 	ino_t *inos;
 	size_t nseen, seencap;
+	/* the directory being walked: files skipped without types */
+	unsigned skipped;
+	struct sf_err first_skip;
 };
+
+static int load_file(struct ctx *c, const char *path, int in_dir, int lookup);
 
 /* ---- one ELF image, N threads ------------------------------------------ */
 
@@ -201,8 +213,34 @@ static int open_alt(struct ctx *c, const struct sf_elf *e, const char *label,
 	return 1;
 }
 
+/*
+ * The types of `path`, an ELF image `e` without DWARF, from its debug file.
+ * The debug file is not looked up in turn (no chains, no loops).
+ */
+static int load_debug_file(struct ctx *c, const struct sf_elf *e, const char *path,
+			   int in_dir)
+{
+	const char *const *dirs = c->opts ? c->opts->debug_dirs : NULL;
+	char *dbg = sf_debug_find(e, path, dirs, c->err);
+
+	if (!dbg)
+		return NO_DWARF;
+	int rc = load_file(c, dbg, in_dir, 0);
+	if (rc == ALREADY)
+		rc = LOADED;	/* its types were read from it directly */
+	else if (rc == NO_DWARF || rc == NOT_ELF)
+		sf_error(c->err, "%s: no DWARF debug info, and its debug file %s has none either",
+			 path, dbg);
+	free(dbg);
+	return rc;
+}
+
+/*
+ * Read one image.  `file` is its path when the image is a whole file whose
+ * debug file may be looked up (NULL for archive members and debug files).
+ */
 static int load_image(struct ctx *c, const unsigned char *image, size_t size,
-		      const char *label)
+		      const char *label, const char *file, int in_dir)
 {
 	struct sf_elf e;
 	struct sf_dwfile f;
@@ -214,8 +252,11 @@ static int load_image(struct ctx *c, const unsigned char *image, size_t size,
 		return FAILED;
 	int rc = sf_elf_prepare_debug(&e, c->err);
 	if (rc <= 0) {
+		/* no DWARF here: from the debug file, if this is a whole file */
+		if (rc == 0)
+			rc = file ? load_debug_file(c, &e, file, in_dir) : NO_DWARF;
 		sf_elf_release(&e);
-		return rc < 0 ? FAILED : NO_DWARF;
+		return rc;
 	}
 	dwarf_sections(&e, sec);
 	if (sf_dwfile_init(&f, label, e.msb, sec, c->err) < 0) {
@@ -303,7 +344,6 @@ static void member_label(struct strbuf *sb, const char *path, const struct membe
 	sb_addf(sb, "%s(%.*s)", path, (int)m->namelen, m->name);
 }
 
-static int load_file(struct ctx *c, const char *path, int in_dir);
 
 static int load_archive(struct ctx *c, const char *path, const unsigned char *img,
 			size_t size, int thin)
@@ -363,10 +403,10 @@ static int load_archive(struct ctx *c, const char *path, const unsigned char *im
 			if (m.namelen && m.name[0] != '/' && slash)
 				sb_add(&file, path, (size_t)(slash - path) + 1);
 			sb_add(&file, m.name, m.namelen);
-			r = load_file(c, file.buf, 1);
+			r = load_file(c, file.buf, 1, 0);
 			sb_release(&file);
 		} else {
-			r = load_image(c, m.data, m.size, label.buf);
+			r = load_image(c, m.data, m.size, label.buf, NULL, 0);
 		}
 		if (r == FAILED)
 			rc = -1;
@@ -404,7 +444,12 @@ static int seen_before(struct ctx *c, const struct stat *st)
 	return 0;
 }
 
-static int load_file(struct ctx *c, const char *path, int in_dir)
+/*
+ * Read the file at path.  in_dir: reached by a directory walk or a thin
+ * archive (not named by the user: read once, non-regular files skipped).
+ * lookup: a file without DWARF may be read from its debug file.
+ */
+static int load_file(struct ctx *c, const char *path, int in_dir, int lookup)
 {
 	struct stat st;
 	/* O_NONBLOCK: a FIFO with no writer would hang open(2); anything but
@@ -426,7 +471,7 @@ static int load_file(struct ctx *c, const char *path, int in_dir)
 	}
 	if (in_dir && seen_before(c, &st)) {
 		close(fd);
-		return NOT_ELF;
+		return ALREADY;
 	}
 	if (st.st_size == 0) {
 		close(fd);
@@ -452,7 +497,7 @@ static int load_file(struct ctx *c, const char *path, int in_dir)
 	else if (size >= 8 && !memcmp(img, "!<thin>\n", 8))
 		rc = load_archive(c, path, img, size, 1);
 	else
-		rc = load_image(c, img, size, path);
+		rc = load_image(c, img, size, path, lookup ? path : NULL, in_dir);
 	if (rc == NOT_ELF)
 		sf_error(c->err, "%s: not an ELF file", path);
 	munmap(map, size);
@@ -501,17 +546,32 @@ static int load_dir(struct ctx *c, const char *dir, unsigned depth, int *found)
 			continue;
 		if (!S_ISREG(st.st_mode))
 			continue;
-		int r = load_file(c, path.buf, 1);
+		int r = load_file(c, path.buf, 1, 1);
 		if (r == FAILED)
 			rc = -1;
 		else if (r == LOADED)
 			(*found)++;
+		else if (r == NO_DWARF && !c->skipped++)
+			c->first_skip = *c->err;	/* the reason, for the summary */
 	}
 	sb_release(&path);
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
 	return rc;
+}
+
+/* The one line saying how many files below dir gave no types, and why. */
+static void skipped_note(const struct ctx *c, const char *dir)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	if (!c->opts || !c->opts->note || c->opts->pass)
+		return;		/* said once, not again by the extra passes */
+	sb_addf(&line, "%s: %u file%s without debug info skipped (%s%s)", dir, c->skipped,
+		c->skipped == 1 ? "" : "s", c->skipped == 1 ? "" : "first: ", c->first_skip.msg);
+	c->opts->note(c->opts->note_arg, line.buf);
+	sb_release(&line);
 }
 
 static int load_path(struct ctx *c, const char *path)
@@ -524,14 +584,20 @@ static int load_path(struct ctx *c, const char *path)
 		return sf_error(c->err, "%s: cannot open: %s", path, strerror(errno));
 	if (S_ISDIR(st.st_mode)) {
 		int found = 0;
+		c->skipped = 0;
 		if (load_dir(c, path, 0, &found) < 0)
 			return -1;
+		if (!found && c->skipped)
+			return sf_error(c->err, "%s: no ELF file with DWARF debug info below this directory "
+					"(%u without, e.g. %s)", path, c->skipped, c->first_skip.msg);
 		if (!found)
 			return sf_error(c->err, "%s: no ELF file with DWARF debug info below this directory",
 					path);
+		if (c->skipped)
+			skipped_note(c, path);
 		return 0;
 	}
-	return load_file(c, path, 0) == LOADED ? 0 : -1;
+	return load_file(c, path, 0, 1) == LOADED ? 0 : -1;
 }
 
 int sf_dwarf_load_all(struct sf_typeset *ts, char *const *paths, int npaths,

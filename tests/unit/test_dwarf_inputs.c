@@ -174,11 +174,23 @@ static void test_compressed_and_separate(void **state)
 	assert_int_equal(td_sh("cd %s && objcopy --only-keep-debug libx.so libx.debug && "
 			       "objcopy --strip-debug --add-gnu-debuglink=libx.debug libx.so libx-stripped.so",
 			       td_dir), 0);
-	assert_message(td_path("libx-stripped.so"), "no DWARF (stripped; debug info is in libx.debug)");
 	struct sf_typeset *dbg = td_load(td_path("libx.debug"));
 	assert_non_null(dbg);
 	assert_true(sf_type_equal(td_type(dbg, "st_table"), ref));
 	sf_typeset_free(dbg);
+	/* ... and the stripped binary is read from it (build-ids agree) */
+	struct sf_typeset *viadbg = td_load(td_path("libx-stripped.so"));
+	assert_non_null(viadbg);
+	assert_true(sf_type_equal(td_type(viadbg, "st_table"), ref));
+	assert_string_equal(td_type(viadbg, "st_table")->origin, td_path("libx.debug"));
+	sf_typeset_free(viadbg);
+	/* without it, the error names the places searched */
+	assert_int_equal(td_sh("cd %s && mv libx.debug libx.moved", td_dir), 0);
+	struct sf_err err;
+	const char *msg = td_load_error(td_path("libx-stripped.so"), &err);
+	assert_non_null(strstr(msg, "no debug file found by build-id "));
+	assert_non_null(strstr(msg, " or .gnu_debuglink libx.debug (searched "));
+	assert_non_null(strstr(msg, "/.debug/libx.debug, "));
 	sf_typeset_free(plain);
 }
 
