@@ -20,14 +20,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "debugfile.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
-#define DEBUG_ROOT "/usr/lib/debug"
-#define NT_GNU_BUILD_ID_ 3
-#define SHT_NOTE_ 7
 #define SHF_COMPRESSED_ 0x800
-#define MAX_ID 64
+#define MAX_ID SF_BUILD_ID_MAX
 
 struct altlink {
 	const char *name;            /* NUL-terminated inside the image */
@@ -109,31 +107,6 @@ static int read_altlink(const struct sf_elf *e, struct altlink *l)
 	return l->idlen > 0 && l->idlen <= MAX_ID ? 1 : -1;
 }
 
-/* The descriptor of the image's NT_GNU_BUILD_ID note, or 0. */
-static size_t build_id(const struct sf_elf *e, const unsigned char **id)
-{
-	for (uint32_t i = 1; i < e->nsec; i++) {
-		const struct sf_elf_sec *s = &e->sec[i];
-		if (s->type != SHT_NOTE_ || !s->data)
-			continue;
-		for (uint64_t off = 0; s->size - off >= 12 && off < s->size;) {
-			const unsigned char *h = s->data + off;
-			uint64_t namesz = sf_elf_read(e, h, 4), descsz = sf_elf_read(e, h + 4, 4);
-			uint64_t type = sf_elf_read(e, h + 8, 4);
-			uint64_t name_pad = (namesz + 3) & ~3ull, desc_pad = (descsz + 3) & ~3ull;
-			if (name_pad + desc_pad > s->size - off - 12)
-				break;
-			if (type == NT_GNU_BUILD_ID_ && namesz == 4 && !memcmp(h + 12, "GNU", 4) &&
-			    descsz > 0 && descsz <= MAX_ID) {
-				*id = h + 12 + name_pad;
-				return (size_t)descsz;
-			}
-			off += 12 + name_pad + desc_pad;
-		}
-	}
-	return 0;
-}
-
 static void add_hex(struct strbuf *sb, const unsigned char *id, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -154,7 +127,7 @@ static const char *refusal(const struct sf_elf *c, const struct altlink *l)
 		       ? NULL : "checksum differs";
 	}
 	const unsigned char *id;
-	size_t n = build_id(c, &id);
+	size_t n = sf_elf_build_id(c, &id);
 	if (!n)
 		return "no build-id";
 	return n == l->idlen && !memcmp(id, l->id, n) ? NULL : "build-id differs";
@@ -208,7 +181,7 @@ static const char *debug_dir(const char *const *dirs, size_t i)
 
 	while (dirs && dirs[n])
 		n++;
-	return i < n ? dirs[i] : i == n ? DEBUG_ROOT : NULL;
+	return i < n ? dirs[i] : i == n ? SF_DEBUG_ROOT : NULL;
 }
 
 static int search(struct sf_dwz *a, const struct altlink *l, const char *label,

@@ -195,7 +195,7 @@ static int open_alt(struct ctx *c, const struct sf_elf *e, const char *label,
 		    struct sf_dwfile *f, struct sf_dwz *a, struct sf_dwfile *af)
 {
 	struct sf_dwsec sec[SF_SEC_N];
-	int rc = sf_dwz_open(a, e, label, NULL, c->err);
+	int rc = sf_dwz_open(a, e, label, c->opts ? c->opts->debug_dirs : NULL, c->err);
 
 	if (rc <= 0)
 		return rc;
