@@ -1,0 +1,65 @@
+#!/bin/bash
+# tests/e2e/readme.sh - the README's examples, printed by the tool itself.
+#
+# Every README code block that starts with "$ structfit ..." (or any "$ "
+# command) is a session: tests/readme-examples.py runs its commands, in a
+# work directory laid out as the README assumes, and compares the output
+# with the block line for line, so the README and the tool cannot drift.
+# The work directory holds what the README's commands name:
+#   build/example/st_table.o   testdata/example/st_table.c built as `make
+#                              run` builds it (gcc -g -O2, relative path)
+#   st_table.c, st_table.o     the same source built beside it (the
+#                              suggest, fit and patch examples)
+#   src/hash.c, build/hash.o,  the "Gate your CI" project
+#   structfit.budget           (testdata/readme/src/hash.c, and the budget
+#                              block of the README itself)
+# A block that cannot be reproduced carries <!-- readme-test: skip WHY -->.
+. "$(dirname "$0")/lib.sh"
+
+README=$E2E_ROOT/README.md
+W=$T/w
+BIN=$T/bin
+mkdir -p "$W/build/example" "$W/testdata/example" "$W/src" "$BIN"
+# `structfit` and `./structfit` stand for the tool under test
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$SF" >"$BIN/structfit"
+chmod +x "$BIN/structfit"
+cp "$BIN/structfit" "$W/structfit"
+cp "$TD/example/st_table.c" "$W/testdata/example/st_table.c"
+cp "$TD/example/st_table.c" "$W/st_table.c"
+cp "$TD/readme/src/hash.c" "$W/src/hash.c"
+
+tcase "the README's example inputs build"
+(cd "$W" && gcc -g -O2 -c -o build/example/st_table.o testdata/example/st_table.c &&
+	gcc -g -O2 -c -o st_table.o st_table.c &&
+	gcc -g -c -o build/hash.o src/hash.c) 2>"$T/cc.err" ||
+	fail "gcc cannot build the README's inputs: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"
+"$PY" "$E2E_ROOT/tests/readme-examples.py" "$README" --budget >"$W/structfit.budget" ||
+	fail "the README has no '# structfit.budget' block"
+
+tcase "every README session prints what the README shows"
+"$PY" "$E2E_ROOT/tests/readme-examples.py" "$README" "$W" "$BIN" >"$T/sessions" 2>&1 ||
+	fail "$(grep -c '^fail' "$T/sessions") of $(grep -c '^\(ok\|fail\)' "$T/sessions") sessions differ: $(grep '^fail' "$T/sessions" | head -n 3 | tr '\n' ' ')"
+failed && detail "$T/sessions"
+# the sessions the README must keep (a rename that loses one fails here)
+for want in "structfit show -t st_table" "structfit holes" "structfit suggest" \
+	"structfit fit" "structfit classes" "structfit check --budget" "structfit patch"; do
+	grep -q "^ok [0-9]* .*$want" "$T/sessions" || fail "no passing README session runs '$want'"
+done
+
+tcase "the README's --format github line is what check prints"
+"$PY" "$E2E_ROOT/tests/readme-examples.py" "$README" --quoted '::error' >"$T/quoted" ||
+	fail "the README quotes no ::error line"
+(cd "$W" && "$SF" check --budget structfit.budget --format github --source-root . build/hash.o) >"$T/gh" 2>"$T/err"
+while IFS= read -r line; do
+	grep -qxF -- "$line" "$T/gh" || fail "README's '$line' is not in check --format github's output"
+done <"$T/quoted"
+
+tcase "a README session that drifts is caught (the test can fail)"
+# the same harness over a README whose expected output is one byte off
+sed 's/size: 48, cachelines: 1, members: 9/size: 47, cachelines: 1, members: 9/' "$README" >"$T/README.drift"
+if "$PY" "$E2E_ROOT/tests/readme-examples.py" "$T/README.drift" "$W" "$BIN" >"$T/drift" 2>&1; then
+	fail "a README with a wrong size still passed"
+fi
+assert_match "$(grep '^fail' "$T/drift" | head -n 1)" "^fail [0-9]+ \./structfit show -t st_table" "the drifted session"
+
+tdone
