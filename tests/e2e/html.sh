@@ -9,7 +9,8 @@
 #  - Chromium's DOM (--dump-dom) holds the same boxes, so the browser parsed
 #    the whole page as written; its screenshot is not blank and shows the
 #    member colours and the hatched hole (set HTML_SCREENSHOT=FILE to keep
-#    it, as doc/st_table-map.png was made);
+#    it; doc/st_table-map.png is made by doc/make-st_table-map.sh, with
+#    relative paths);
 #  - every type of testdata/e2e/layouts.c: boxes (members, bit-fields at bit
 #    granularity, holes, bit holes, padding) agree with `show --format json`;
 #  - --cacheline 32 gives two rows for st_table; `holes --format html` links

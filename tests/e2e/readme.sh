@@ -54,6 +54,19 @@ while IFS= read -r line; do
 	grep -qxF -- "$line" "$T/gh" || fail "README's '$line' is not in check --format github's output"
 done <"$T/quoted"
 
+tcase "doc/st_table-map.png's page names no build-machine path"
+# doc/make-st_table-map.sh makes the README's picture; its page must show
+# the paths a user's checkout has, relative, never this machine's
+if sh "$E2E_ROOT/doc/make-st_table-map.sh" --html "$T/map.html" 2>"$T/err"; then
+	assert_eq "$(grep -o 'declared at <code>[^<]*</code> in <code>[^<]*</code>' "$T/map.html")" \
+		"declared at <code>testdata/example/st_table.c:$(grep -n '^struct st_table {' "$TD/example/st_table.c" | cut -d: -f1)</code> in <code>build/example/st_table.o</code>" \
+		"declared at ... in ..."
+	assert_no_grep "$T/map.html" "$T" "the temp dir"
+	assert_no_grep "$T/map.html" "$E2E_ROOT" "the checkout"
+else
+	fail "doc/make-st_table-map.sh --html failed: $(head -n 2 "$T/err")"
+fi
+
 tcase "a README session that drifts is caught (the test can fail)"
 # the same harness over a README whose expected output is one byte off
 sed 's/size: 48, cachelines: 1, members: 9/size: 47, cachelines: 1, members: 9/' "$README" >"$T/README.drift"
