@@ -43,7 +43,7 @@ UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 BUILD_PKGS := gcc clang lld make pkg-config libdwarf-dev libelf-dev zlib1g-dev libcmocka-dev \
               libdebuginfod-dev
 TEST_PKGS  := dwarves libc6-dbg gcc-multilib g++ python3 valgrind man-db chromium git patch rustc golang-go gfortran dwz \
-              debuginfod
+              debuginfod nodejs npm
 
 .PHONY: all run test unit e2e bench deps deps-test install uninstall clean
 

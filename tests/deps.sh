@@ -6,6 +6,8 @@ missing=""
 for p in "$@"; do
 	case "$p" in
 	gcc-multilib) [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ] || continue ;;
+	# NodeSource's nodejs ships npm itself; Debian's needs the npm package
+	npm) command -v npm >/dev/null 2>&1 && continue ;;
 	esac
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		missing="$missing $p"

@@ -47,7 +47,7 @@ for want in "structfit show -t st_table" "structfit holes" "structfit suggest" \
 done
 
 tcase "the README's --format github line is what check prints"
-"$PY" "$E2E_ROOT/tests/readme-examples.py" "$README" --quoted '::error' >"$T/quoted" ||
+"$PY" "$E2E_ROOT/tests/readme-examples.py" "$README" --quoted '::error file=' >"$T/quoted" ||
 	fail "the README quotes no ::error line"
 (cd "$W" && "$SF" check --budget structfit.budget --format github --source-root . build/hash.o) >"$T/gh" 2>"$T/err"
 while IFS= read -r line; do
