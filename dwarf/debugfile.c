@@ -399,7 +399,9 @@ static char *find_by_debuginfod(const unsigned char *id, size_t len, struct strb
 	free(path);
 	if (client)
 		end(client);
-	dlclose(lib);
+	/* never dlclose'd (as elfutils' libdwfl does): libcurl and its TLS
+	 * libraries keep global state for the process's lifetime; unloading
+	 * them under their feet is what leak checkers rightly complain of */
 	return found;
 }
 
