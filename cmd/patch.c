@@ -509,6 +509,13 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	const struct sf_type *t = sf_find_type(ts, o->type, files, nfiles);
 	if (!t)
 		goto out_ts;
+	if (t->flags & SF_TF_RUST) {
+		/* rustc names no source file for a type, and a Rust rewrite
+		 * (types, NonNull, #[repr(C)]) is not written yet */
+		sf_die_usage("%s %s: patch rewrites C structs only; for a Rust struct, "
+			     "'structfit suggest' says what to change", "struct", t->name);
+		goto out_ts;
+	}
 	if (t->kind != SF_KIND_STRUCT || (t->flags & SF_TF_CXX)) {
 		sf_die_usage("%s %s: patch rewrites C structs only",
 			     sf_kind_name((enum sf_kind)t->kind), t->name);

@@ -22,6 +22,7 @@
 #include "layout/holes.h"
 #include "layout/narrow.h"
 #include "layout/reorder.h"
+#include "layout/rust.h"
 #include "lib/color.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -238,6 +239,9 @@ struct suggestion {
 	const struct sf_type *best;
 	struct sf_layout best_layout;
 	bool modeled;
+	struct sf_niche niches[16];
+	uint64_t niche_size[16];
+	size_t nniches;
 };
 
 /* The best narrowing, narrowed in place then placed by the reorder search. */
@@ -262,6 +266,40 @@ static const struct sf_type *place_best(const struct sf_type *base,
 	return placed;
 }
 
+/*
+ * The struct's size once member `member` is `to` bytes: where rustc orders
+ * the fields, the best order's; else in place, declaration order kept.
+ */
+static uint64_t size_with(const struct sf_type *t, uint32_t member, uint64_t to,
+			  const bool *pin, bool pin_first, struct sf_typeset *arena)
+{
+	struct sf_narrow_req req = { member, to };
+	const struct sf_type *nt = sf_type_narrow(t, &req, 1, arena);
+	struct sf_units us;
+	struct sf_reorder r;
+
+	if (!sf_rust_compiler_orders(t))
+		return nt->size;
+	sf_units_build(nt, pin, pin_first, &us);
+	sf_reorder_search(&us, &r);
+	uint64_t size = r.size == SF_NO_FIT || r.size > nt->size ? nt->size : r.size;
+	sf_reorder_release(&r);
+	sf_units_release(&us);
+	return size;
+}
+
+/* Rust: the Options that a NonNull would make as small as their pointer. */
+static void compute_niches(const struct sf_type *t, struct suggestion *s,
+			   bool pin_first, struct sf_typeset *ts)
+{
+	size_t n = sf_rust_niches(t, ts, s->niches, 16);
+
+	s->nniches = n < 16 ? n : 16;
+	for (size_t i = 0; i < s->nniches; i++)
+		s->niche_size[i] = size_with(t, s->niches[i].member, s->niches[i].to,
+					     s->pin, pin_first, ts);
+}
+
 static void compute(const struct sf_type *t, const struct suggest_opts *o,
 		    struct suggestion *s, struct sf_typeset *arena)
 {
@@ -277,9 +315,12 @@ static void compute(const struct sf_type *t, const struct suggest_opts *o,
 		sf_layout_compute(s->base, 64, &s->base_layout);
 	if (!s->modeled)
 		return;
+	if (t->flags & SF_TF_RUST)
+		compute_niches(t, s, pin_first, arena);
 	sf_units_build(s->base, s->pin, pin_first, &s->units);
 	sf_reorder_search(&s->units, &s->reorder);
-	if (s->reorder.size < s->base->size) {
+	/* rustc orders a default-representation struct itself */
+	if (s->reorder.size < s->base->size && !sf_rust_compiler_orders(t)) {
 		s->proposed = sf_units_relayout(&s->units, &s->reorder, arena);
 		sf_layout_compute(s->proposed, 64, &s->proposed_layout);
 	}
@@ -367,6 +408,9 @@ static int render(const struct sf_type *t, const struct suggest_opts *o,
 		.best = s->best, .best_layout = &s->best_layout,
 		.classes = o->have_classes ? &o->classes : NULL,
 		.header = o->header, .header_name = o->header_name, .cacheline = 64,
+		.rust = t->flags & SF_TF_RUST, .compiler_orders = sf_rust_compiler_orders(t),
+		.niches = s->niches, .niche_size = s->niche_size, .nniches = s->nniches,
+		.packed_size = sf_rust_packed_size(t),
 	};
 
 	if (o->format == SF_FMT_JSON)
@@ -397,6 +441,13 @@ static int run_suggest(const struct suggest_opts *o0, char **files, int nfiles)
 	const struct sf_type *t = sf_find_type(ts, o.type, files, nfiles);
 	if (!t)
 		goto out;
+	if (t->flags & SF_TF_RUST) {
+		/* niches need the enums and newtypes its members name */
+		sf_typeset_free(ts);
+		ts = sf_load_inputs(files, nfiles, NULL);
+		if (!ts || !(t = sf_find_type(ts, o.type, files, nfiles)))
+			goto out;
+	}
 	if (o.header_name) {
 		const struct sf_type *h = sf_find_type(ts, o.header_name, files, nfiles);
 		if (!h)

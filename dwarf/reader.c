@@ -2103,6 +2103,11 @@ static struct xtype *layout(struct sf_reader *r, struct tinfo *ti, unsigned dept
 		set_variants(t, &vl);
 	if (uh->cx.lang == DW_LANG_Rust) {
 		t->flags |= SF_TF_RUST;
+		for (uint32_t i = 0; i < t->nmembers; i++)
+			t->members[i].flags |= SF_MF_RUST;
+		for (uint32_t k = 0; k < t->nvariants; k++)
+			for (uint32_t i = 0; i < t->variants[k].nmembers; i++)
+				t->variants[k].members[i].flags |= SF_MF_RUST;
 		if (ti->align_attr && ti->align_attr != t->natural_align)
 			ti->flags |= TI_ALIGNED;
 		else

@@ -87,6 +87,8 @@ enum sf_member_flag {
 	SF_MF_INCOMPLETE = 1 << 7,   /* type only declared: size unknown */
 	SF_MF_POINTEE = 1 << 8,      /* nested/enums describe the pointed-to type */
 	SF_MF_DISCR = 1 << 9,        /* an enum's discriminant (tag) */
+	SF_MF_RUST = 1 << 10,        /* of a Rust type: spelled as Rust spells
+	                              * (a narrowing says u32, not uint32_t) */
 };
 
 enum sf_type_flag {

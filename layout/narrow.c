@@ -31,11 +31,25 @@ static bool compiler_made(const struct sf_member *m)
 	return m->flags & (SF_MF_VPTR | SF_MF_BASE | SF_MF_VIRTUAL_BASE);
 }
 
+/* Rust's Box<T> is a struct holding one pointer: an arena index can
+ * stand for it as for a pointer or a reference. */
+static bool is_rust_box(const struct sf_member *m)
+{
+	return (m->flags & SF_MF_RUST) && m->tclass == SF_T_STRUCT && m->type_name &&
+	       !strncmp(m->type_name, "alloc::boxed::Box<", 18);
+}
+
+/* Pointer-like: a 4-byte index into an arena is its only narrowing. */
+static bool is_pointer_like(const struct sf_member *m)
+{
+	return m->tclass == SF_T_POINTER || is_rust_box(m);
+}
+
 static bool narrowable_kind(const struct sf_member *m)
 {
 	return !compiler_made(m) &&
 	       (m->tclass == SF_T_INT || m->tclass == SF_T_ENUM ||
-		m->tclass == SF_T_BOOL || m->tclass == SF_T_POINTER);
+		m->tclass == SF_T_BOOL || is_pointer_like(m));
 }
 
 static const char *kind_word(const struct sf_member *m)
@@ -96,8 +110,12 @@ const char *sf_narrow_type_name(const struct sf_member *m, uint64_t bytes)
 {
 	static const char *const u[] = { "uint8_t", "uint16_t", "uint32_t", "uint64_t" };
 	static const char *const s[] = { "int8_t", "int16_t", "int32_t", "int64_t" };
+	static const char *const ru[] = { "u8", "u16", "u32", "u64" };
+	static const char *const rs[] = { "i8", "i16", "i32", "i64" };
 	unsigned k = bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : 3;
 
+	if (m->flags & SF_MF_RUST)
+		return is_signed(m) ? rs[k] : ru[k];
 	return is_signed(m) ? s[k] : u[k];
 }
 
@@ -138,7 +156,7 @@ static void narrow_copy(const struct sf_type *t, const struct sf_narrow_req *req
 		m->size = req[k].bytes;
 		m->align = packed ? (m->align < req[k].bytes ? m->align : (uint32_t)req[k].bytes)
 				  : (uint32_t)req[k].bytes;
-		if (m->tclass == SF_T_POINTER)
+		if (is_pointer_like(m))
 			m->flags &= (uint16_t)~SF_MF_SIGNED;
 		m->tclass = SF_T_INT;
 	}
@@ -293,7 +311,7 @@ static size_t widths_of(const struct sf_member *m, uint64_t *w)
 	for (size_t i = 0; i < 4; i++) {
 		if (all[i] >= m->size)
 			continue;
-		if (m->tclass == SF_T_POINTER && all[i] != 4)
+		if (is_pointer_like(m) && all[i] != 4)
 			continue;   /* a pointer becomes a 4-byte index */
 		w[n++] = all[i];
 	}

@@ -126,7 +126,8 @@ static void add_narrowing(struct strbuf *out, const struct sf_type *t, uint32_t 
 	add_type_spelling(out, m);
 	sb_addf(out, " -> %s (%" PRIu64 " -> %" PRIu64 " byte%s, ",
 		sf_narrow_type_name(m, to), m->size, to, plural(to));
-	if (m->tclass == SF_T_POINTER)
+	/* a pointer, reference or Rust Box (the only struct narrowed) */
+	if (m->tclass == SF_T_POINTER || m->tclass == SF_T_STRUCT)
 		sb_addf(out, "an index %s in place of the pointer)", range);
 	else
 		sb_addf(out, "holds %s)", range);
@@ -218,6 +219,15 @@ static void text_reorder(struct strbuf *out, const struct sf_suggest_view *v)
 			"their order does not matter\n");
 		return;
 	}
+	if (v->compiler_orders) {
+		sb_adds(out, "\nreorder: rustc orders the fields of this struct itself (the "
+			"default representation:\nthey lie in another order than declared); "
+			"nothing to propose\n");
+		return;
+	}
+	if (v->rust && r->size < cur)
+		sb_adds(out, "\n(fields in declaration order: taken for #[repr(C)], which "
+			"keeps that order;\nwithout it rustc would order them itself)\n");
 	if (r->size >= cur) {
 		sb_addf(out, "\nreorder: no order of these members is smaller than %" PRIu64
 			" bytes; nothing to move\n", cur);
@@ -372,6 +382,44 @@ static void text_narrowings(struct strbuf *out, const struct sf_suggest_view *v)
 	}
 }
 
+/* Rust: Options a NonNull makes as small as their pointer. */
+static void text_niches(struct strbuf *out, const struct sf_suggest_view *v)
+{
+	if (!v->nniches)
+		return;
+	sb_adds(out, "\nniches (an Option whose payload cannot be null needs no tag):\n");
+	for (size_t i = 0; i < v->nniches; i++) {
+		const struct sf_niche *n = &v->niches[i];
+		uint64_t size = v->niche_size[i];
+		sb_addf(out, "  %zu. %s: %s %" PRIu64 " -> %" PRIu64 " bytes: hold a "
+			"NonNull in %s in place of %s\n", i + 1,
+			v->type->members[n->member].name, n->option, n->from, n->to,
+			n->payload, n->pointer);
+		sb_addf(out, "     %" PRIu64 " -> %" PRIu64 " bytes", v->type->size, size);
+		if (size < v->type->size)
+			sb_addf(out, " (saves %" PRIu64 ")", v->type->size - size);
+		sb_adds(out, "\n");
+		if (v->classes)
+			text_fit_line(out, v, size);
+	}
+}
+
+/* Rust: what #[repr(packed)] would give, and what it costs. */
+static void text_packed(struct strbuf *out, const struct sf_suggest_view *v)
+{
+	uint64_t size = v->packed_size;
+
+	if (!v->rust || size >= v->type->size || v->type->kind == SF_KIND_UNION)
+		return;
+	sb_addf(out, "\n#[repr(packed)] what-if: %" PRIu64 " -> %" PRIu64 " bytes (saves %"
+		PRIu64 "), alignment 1.\n  The price: the compiler refuses references to its "
+		"fields (copy them out first),\n  and every field not at its natural alignment "
+		"is read and written with unaligned loads.\n", v->type->size, size,
+		v->type->size - size);
+	if (v->classes)
+		text_fit_line(out, v, size);
+}
+
 void sf_render_suggest_text(struct strbuf *out, const struct sf_suggest_view *v)
 {
 	text_header(out, v);
@@ -384,6 +432,8 @@ void sf_render_suggest_text(struct strbuf *out, const struct sf_suggest_view *v)
 	}
 	text_reorder(out, v);
 	text_narrowings(out, v);
+	text_niches(out, v);
+	text_packed(out, v);
 }
 
 /* ---- suggest: JSON --------------------------------------------------- */
@@ -492,6 +542,30 @@ static void json_narrowings(struct strbuf *out, const struct sf_suggest_view *v)
 	sb_adds(out, "]");
 }
 
+/* "rust": whether rustc orders the fields, the niches, repr(packed). */
+static void json_rust(struct strbuf *out, const struct sf_suggest_view *v)
+{
+	sb_addf(out, ",\n\"rust\":{\"compiler_orders\":%s,\"niches\":[",
+		v->compiler_orders ? "true" : "false");
+	for (size_t i = 0; i < v->nniches; i++) {
+		const struct sf_niche *n = &v->niches[i];
+		sb_adds(out, i ? ",{\"member\":" : "{\"member\":");
+		sb_add_json_str(out, v->type->members[n->member].name);
+		sb_adds(out, ",\"option\":");
+		sb_add_json_str(out, n->option);
+		sb_adds(out, ",\"payload\":");
+		sb_add_json_str(out, n->payload);
+		sb_adds(out, ",\"pointer\":");
+		sb_add_json_str(out, n->pointer);
+		sb_addf(out, ",\"from\":%" PRIu64 ",\"to\":%" PRIu64 ",\"size\":%" PRIu64
+			",\"saved\":%" PRIu64 "}", n->from, n->to, v->niche_size[i],
+			v->type->size > v->niche_size[i] ? v->type->size - v->niche_size[i] : 0);
+	}
+	sb_addf(out, "],\"packed\":{\"size\":%" PRIu64 ",\"saved\":%" PRIu64
+		",\"price\":\"no references to its fields; unaligned loads\"}}",
+		v->packed_size, v->type->size - v->packed_size);
+}
+
 void sf_render_suggest_json(struct strbuf *out, const struct sf_suggest_view *v)
 {
 	const struct sf_type *t = v->type;
@@ -521,6 +595,8 @@ void sf_render_suggest_json(struct strbuf *out, const struct sf_suggest_view *v)
 	else
 		sb_adds(out, "\"reorder\":null");
 	json_narrowings(out, v);
+	if (v->rust)
+		json_rust(out, v);
 	sb_adds(out, "}\n");
 }
 

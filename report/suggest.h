@@ -38,6 +38,7 @@
 #include "layout/model.h"
 #include "layout/narrow.h"
 #include "layout/reorder.h"
+#include "layout/rust.h"
 #include "lib/strbuf.h"
 
 struct sf_suggest_view {
@@ -58,6 +59,13 @@ struct sf_suggest_view {
 	uint64_t header;                       /* bytes in front (0: none) */
 	const char *header_name;               /* type giving them, or NULL */
 	unsigned cacheline;
+	/* Rust (layout/rust.h): */
+	bool rust;                             /* a Rust struct */
+	bool compiler_orders;                  /* default repr: no reorder */
+	const struct sf_niche *niches;         /* niche proposals */
+	const uint64_t *niche_size;            /* the struct's size with each */
+	size_t nniches;
+	uint64_t packed_size;                  /* under #[repr(packed)] */
 };
 
 void sf_render_suggest_text(struct strbuf *out, const struct sf_suggest_view *v);

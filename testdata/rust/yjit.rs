@@ -44,6 +44,32 @@ pub struct Arena {
     code: *const u8,
 }
 
+// What suggest proposes for Block and Header, written out for the compiler
+// to lay out: its sizes are the oracle for the proposals.
+// the niche: d's CodePtr made a NonNull
+pub struct BlockNN {
+    a: u8,
+    b: u64,
+    c: u16,
+    d: Option<CodePtrNN>,
+    e: Option<CodePtrNN>,
+}
+// the #[repr(packed)] what-if
+#[repr(packed)]
+pub struct BlockPacked {
+    a: u8,
+    b: u64,
+    c: u16,
+    d: Option<CodePtr>,
+    e: Option<CodePtrNN>,
+}
+// Header's fields in the order rustc picks (what the reorder should reach)
+pub struct HeaderRust {
+    tag: u8,
+    len: u64,
+    id: u32,
+}
+
 // the offset of field FIELD of type TYPE (offset_of! from rustc 1.77; the
 // test swaps in a pointer-arithmetic form for older compilers)
 macro_rules! off {
@@ -91,6 +117,9 @@ fn main() {
     field!("yjit::Arena", Arena, boxed);
     field!("yjit::Arena", Arena, next);
     field!("yjit::Arena", Arena, code);
+    facts!("yjit::BlockNN", BlockNN);
+    facts!("yjit::BlockPacked", BlockPacked);
+    facts!("yjit::HeaderRust", HeaderRust);
     facts!("yjit::CodePtr", CodePtr);
     facts!("yjit::CodePtrNN", CodePtrNN);
     facts!("yjit::Shape", Shape);
@@ -120,5 +149,8 @@ fn main() {
     let h = Header { tag: 1, len: 2, id: 3 };
     let sl = Slot { count: 1 };
     let ar = Arena { name: *b"abcd", first: &ONE, boxed: Box::new(5), next: 0, code: &ONE };
-    std::hint::black_box((&b, &h, &sl, &ar, &shapes));
+    let bn = BlockNN { a: 1, b: 2, c: 3, d: None, e: None };
+    let bp = BlockPacked { a: 1, b: 2, c: 3, d: None, e: None };
+    let hr = HeaderRust { tag: 1, len: 2, id: 3 };
+    std::hint::black_box((&b, &h, &sl, &ar, &shapes, &bn, &bp, &hr));
 }

@@ -117,8 +117,9 @@ assert_grep "$T/out" "/* variant Some (any other discriminant)" "the default var
 
 tcase "-t takes a glob over Rust paths, and says when it matches nothing"
 sf_ok show -t 'yjit::*' "$BIN"
-assert_eq "$(grep -oE '^(struct|enum) yjit::[A-Za-z]+' "$T/out" | sort | tr '\n' ' ')" \
-	"enum yjit::Shape struct yjit::Arena struct yjit::Block struct yjit::CodePtr struct yjit::CodePtrNN struct yjit::Header struct yjit::Slot " \
+# every type the source declares (module yjit: the crate's name)
+assert_eq "$(grep -oE '^(struct|enum) yjit::[A-Za-z]+' "$T/out" | sed 's/yjit:://' | sort | tr '\n' ' ')" \
+	"$(grep -oE '^pub (struct|enum) [A-Za-z]+' "$SRC" | sed 's/^pub //' | sort | tr '\n' ' ')" \
 	"the yjit types"
 assert_exit 2 "a glob matching nothing" "$SF" show -t 'nope::*' "$BIN"
 assert_grep "$T/err" "'nope::*' not found" "the message"
@@ -133,6 +134,40 @@ assert_grep "$T/out" "yjit::Slot" "Slot's alignment is forced"
 assert_no_grep "$T/out" "yjit::Block " "Block keeps its size"
 sf_ok fit -t yjit::Block --classes 32,40,48 "$BIN"
 assert_grep "$T/out" "$size" "Block's size"
+
+# fact TYPE KEY: what the probe printed
+fact() { awk -v t="$1" -v k="$2" '$1 == t && $2 == k { print $3 }' "$T/facts"; }
+
+tcase "suggest: no reorder where rustc orders the fields itself"
+sf_ok suggest -t yjit::Block "$BIN"
+assert_grep "$T/out" "rustc orders the fields of this struct itself" "said so"
+assert_no_grep "$T/out" "moves):" "no reorder proposed"
+assert_grep "$T/out" "b: u64 -> u32" "narrowings in Rust spelling"
+
+tcase "suggest: the NonNull niche and repr(packed) sizes are the compiler's"
+sf_ok suggest --format json -t yjit::Block "$BIN"
+assert_eq "$(jget "$T/out" '[[n["member"], n["from"], n["to"], n["size"]] for n in d["rust"]["niches"]]')" \
+	"[[\"d\", $(fact "core::option::Option<yjit::CodePtr>" size), $(fact "core::option::Option<yjit::CodePtrNN>" size), $(fact yjit::BlockNN size)]]" \
+	"niche on d: Option size and Block size as rustc lays out BlockNN"
+assert_eq "$(jget "$T/out" 'd["rust"]["packed"]["size"]')" "$(fact yjit::BlockPacked size)" \
+	"repr(packed) size as rustc lays out BlockPacked"
+assert_eq "$(jget "$T/out" 'd["rust"]["compiler_orders"]')" true "default representation"
+sf_ok suggest -t yjit::Block "$BIN"
+assert_grep "$T/out" "the compiler refuses references to its fields" "packed's price stated"
+
+tcase "suggest: repr(C) Header gets the order rustc would pick"
+sf_ok suggest --format json -t yjit::Header "$BIN"
+assert_eq "$(jget "$T/out" 'd["reorder"]["size"]')" "$(fact yjit::HeaderRust size)" "reordered size"
+assert_eq "$(jget "$T/out" 'd["rust"]["compiler_orders"]')" false "declaration order kept"
+
+tcase "suggest: a Box, a reference, a raw pointer narrow to a u32 index"
+sf_ok suggest --format json -t yjit::Arena "$BIN"
+assert_eq "$(jget "$T/out" 'sorted(n["member"] + ":" + n["type"] for n in d["narrowings"] if n["member"] in ("boxed", "first", "code"))')" \
+	'["boxed:u32", "code:u32", "first:u32"]' "index narrowings"
+
+tcase "patch refuses a Rust struct, saying why"
+assert_exit 2 "patch on a Rust struct" "$SF" patch -t yjit::Header "$BIN"
+assert_grep "$T/err" "patch rewrites C structs only; for a Rust struct" "the reason"
 
 tcase "holes ranks Block by its real waste: 5 bytes"
 sf_ok holes --format json "$BIN"
