@@ -43,7 +43,7 @@ UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 BUILD_PKGS := gcc clang lld make pkg-config libdwarf-dev libelf-dev zlib1g-dev libcmocka-dev \
               libdebuginfod-dev
 TEST_PKGS  := dwarves libc6-dbg gcc-multilib g++ python3 valgrind man-db chromium git patch rustc golang-go gfortran dwz \
-              debuginfod nodejs npm
+              debuginfod nodejs npm python3-jsonschema
 
 .PHONY: all run test unit e2e bench deps deps-test install uninstall clean
 
@@ -170,20 +170,26 @@ valgrind: structfit
 fuzz:
 	@sh tests/fuzz.sh
 
-# The binary, the man page and the bash completion (PREFIX=/usr puts the
-# completion where bash-completion looks: /usr/share/bash-completion/completions).
+# The binary, the man page, the bash completion (PREFIX=/usr puts the
+# completion where bash-completion looks: /usr/share/bash-completion/completions)
+# and the JSON Schema of --format json.
 install: structfit
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/doc/structfit
 	install -m 755 structfit $(DESTDIR)$(PREFIX)/bin/structfit
 	install -m 644 doc/structfit.1 $(DESTDIR)$(PREFIX)/share/man/man1/structfit.1
 	install -m 644 contrib/structfit.bash-completion \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/structfit
+	install -m 644 doc/structfit.schema.json \
+		$(DESTDIR)$(PREFIX)/share/doc/structfit/structfit.schema.json
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/structfit \
 		$(DESTDIR)$(PREFIX)/share/man/man1/structfit.1 \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/structfit
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/structfit \
+		$(DESTDIR)$(PREFIX)/share/doc/structfit/structfit.schema.json
+	rmdir $(DESTDIR)$(PREFIX)/share/doc/structfit 2>/dev/null || true
 
 clean:
 	rm -rf $(BUILD) structfit

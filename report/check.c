@@ -17,10 +17,14 @@
  */
 #include "check.h"
 #include "ci.h"
+#include "report.h"
 
 #include <assert.h>
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "lib/xalloc.h"
 
 /* ------------------------------------------------------------ shared */
 
@@ -127,6 +131,54 @@ void sf_render_check_text(struct strbuf *out, const struct sf_bresult *r,
 
 /* ------------------------------------------------------------ json */
 
+/*
+ * The field of a `show` type object that a budget property limits: the
+ * budget's words are short ("holes" is bytes there), the JSON's are the
+ * one vocabulary of every document.
+ */
+static const char *json_property(enum sf_bprop p)
+{
+	static const char *const names[SF_BP_COUNT] = {
+		[SF_BP_SIZE] = "size", [SF_BP_HOLES] = "sum_holes",
+		[SF_BP_PADDING] = "padding", [SF_BP_WASTE] = "waste",
+		[SF_BP_MEMBERS] = "members_count", [SF_BP_CACHELINES] = "cachelines",
+		[SF_BP_ALIGN] = "align", [SF_BP_FITS] = "class",
+	};
+
+	assert(p < SF_BP_COUNT && names[p]);
+	return names[p];
+}
+
+/* "struct RHash + struct st_table" -> ["RHash","st_table"] */
+static void json_subject_types(struct strbuf *out, const char *subject)
+{
+	static const char *const kinds[] = { "struct ", "union ", "class ", "typedef " };
+	const char *p = subject;
+
+	sb_addch(out, '[');
+	for (int n = 0; *p; n++) {
+		const char *end = strstr(p, " + ");
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+			size_t kl = strlen(kinds[k]);
+			if (len > kl && !strncmp(p, kinds[k], kl)) {
+				p += kl;
+				len -= kl;
+				break;
+			}
+		}
+		char *one = sf_xstrndup(p, len);
+		if (n)
+			sb_addch(out, ',');
+		json_str(out, one);
+		free(one);
+		p += len;
+		if (end)
+			p += 3;
+	}
+	sb_addch(out, ']');
+}
+
 static void json_failure(struct strbuf *out, const struct sf_bresult *r,
 			 const struct sf_bfail *f, const struct sf_check_opts *o)
 {
@@ -134,11 +186,16 @@ static void json_failure(struct strbuf *out, const struct sf_bresult *r,
 	const struct sf_bcond *c = cond_of(r, f);
 	struct strbuf msg = STRBUF_INIT;
 
-	sb_adds(out, "{\"subject\":");
-	json_str(out, f->subject);
+	/* the type the failure points at, then every type the rule sums */
+	sb_adds(out, "{\"name\":");
+	json_str(out, f->type->name);
 	sb_adds(out, ",\"kind\":");
 	json_str(out, sf_kind_name(f->type->kind));
+	sb_adds(out, ",\"types\":");
+	json_subject_types(out, f->subject);
 	sb_adds(out, ",\"property\":");
+	json_str(out, json_property(c->prop));
+	sb_adds(out, ",\"budget_property\":");
 	json_str(out, sf_bprop_name(c->prop));
 	sb_adds(out, ",\"op\":");
 	json_str(out, sf_bop_name(c->op));
@@ -175,7 +232,8 @@ void sf_render_check_json(struct strbuf *out, const struct sf_bresult *r,
 	const struct sf_budget *b = r->budget;
 	size_t fi = 0;
 
-	sb_adds(out, "{\"budget\":");
+	sf_json_doc_open(out, "check");
+	sb_adds(out, "\"budget\":");
 	json_str(out, b->path);
 	sb_addf(out, ",\"ok\":%s,\"rules\":[", r->nbroken ? "false" : "true");
 	for (size_t ri = 0; ri < b->nrules; ri++) {

@@ -150,7 +150,9 @@ void sf_ci_error_parse(struct sf_ci_error *e, const char *text, char *buf,
 
 void sf_render_ci_error_json(struct strbuf *out, const struct sf_ci_error *e)
 {
-	sb_adds(out, "{\"schema\":\"structfit/1\",\"error\":{\"file\":");
+	sb_adds(out, "{\"schema\":\"structfit/1\",\"command\":");
+	sb_add_json_str(out, e->command ? e->command : "");
+	sb_adds(out, ",\"error\":{\"file\":");
 	if (e->file)
 		sb_add_json_str(out, e->file);
 	else

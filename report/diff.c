@@ -18,6 +18,7 @@
  */
 #include "diff.h"
 #include "ci.h"
+#include "report.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -181,33 +182,34 @@ static void json_member(struct strbuf *out, const struct sf_member *m)
 	sb_release(&ty);
 }
 
+/* A type as every JSON document names it: bare name and kind. */
 static void json_type_head(struct strbuf *out, const struct sf_type *t)
 {
-	struct strbuf name = STRBUF_INIT;
-
-	sb_addf(&name, "%s %s", sf_kind_name(t->kind), t->name);
 	sb_adds(out, "{\"name\":");
-	sb_add_json_str(out, name.buf);
+	sb_add_json_str(out, t->name);
 	sb_adds(out, ",\"kind\":");
 	sb_add_json_str(out, sf_kind_name(t->kind));
 	sb_adds(out, ",\"decl_file\":");
 	sb_add_json_str(out, t->decl_file);
 	sb_addf(out, ",\"decl_line\":%u", t->decl_line);
-	sb_release(&name);
+}
+
+/* One side of a change, in the words of show's type objects. */
+static void json_side(struct strbuf *out, const char *key, const struct sf_type *t,
+		      uint32_t nholes, uint64_t sum_holes, uint64_t padding)
+{
+	sb_addf(out, ",\"%s\":{\"size\":%" PRIu64 ",\"align\":%u,\"holes_count\":%u"
+		",\"sum_holes\":%" PRIu64 ",\"padding\":%" PRIu64 ",\"waste\":%" PRIu64 "}",
+		key, t->size, t->align, nholes, sum_holes, padding, sum_holes + padding);
 }
 
 static void json_changed(struct strbuf *out, const struct sf_dtype *d)
 {
 	json_type_head(out, d->new);
-	sb_addf(out, ",\"old_size\":%" PRIu64 ",\"new_size\":%" PRIu64
-		",\"growth\":%" PRId64 ",\"old_align\":%u,\"new_align\":%u"
-		",\"old_holes\":{\"count\":%u,\"bytes\":%" PRIu64 "}"
-		",\"new_holes\":{\"count\":%u,\"bytes\":%" PRIu64 "}"
-		",\"old_padding\":%" PRIu64 ",\"new_padding\":%" PRIu64
-		",\"reordered\":%s,\"members\":[",
-		d->old->size, d->new->size, d->growth, d->old->align, d->new->align,
-		d->old_nholes, d->old_sum_holes, d->new_nholes, d->new_sum_holes,
-		d->old_padding, d->new_padding, d->reordered ? "true" : "false");
+	sb_addf(out, ",\"growth\":%" PRId64, d->growth);
+	json_side(out, "old", d->old, d->old_nholes, d->old_sum_holes, d->old_padding);
+	json_side(out, "new", d->new, d->new_nholes, d->new_sum_holes, d->new_padding);
+	sb_addf(out, ",\"reordered\":%s,\"members\":[", d->reordered ? "true" : "false");
 	for (uint32_t i = 0; i < d->nmembers; i++) {
 		const struct sf_dmember *m = &d->members[i];
 		sb_addf(out, "%s{\"change\":\"%s\",\"name\":", i ? "," : "",
@@ -255,9 +257,10 @@ static void json_list(struct strbuf *out, const struct sf_diff *d,
 void sf_render_diff_json(struct strbuf *out, const struct sf_diff *d,
 			 const char *old_label, const char *new_label)
 {
-	sb_adds(out, "{\"old\":");
+	sf_json_doc_open(out, "diff");
+	sb_adds(out, "\"old_input\":");
 	sb_add_json_str(out, old_label ? old_label : "");
-	sb_adds(out, ",\"new\":");
+	sb_adds(out, ",\"new_input\":");
 	sb_add_json_str(out, new_label ? new_label : "");
 	sb_adds(out, ",\"changed\":[");
 	json_list(out, d, SF_D_CHANGED);

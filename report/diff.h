@@ -5,7 +5,10 @@
  * Text: one block per changed type (a header line, then one indented line
  * per member change, hole gained or lost, alignment, hole and padding
  * totals), one line per added or removed type, and a summary line.  JSON:
- * {"old","new","changed":[...],"added":[...],"removed":[...],"summary"}.
+ * {"schema","command":"diff","old_input","new_input","changed":[{name, kind,
+ * decl_file, decl_line, growth, old:{size, align, holes_count, sum_holes,
+ * padding, waste}, new:{...}, reordered, members, holes}],"added":[...],
+ * "removed":[...],"summary"}.
  * Both keep the diff's order (changed by growth, added, removed).
  */
 #ifndef SF_REPORT_DIFF_H

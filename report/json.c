@@ -1,7 +1,7 @@
 /*
  * json.c - `show --format json`: the facts of report/text.c for machines.
  *
- * The document is {"types":[T,...]} with one type object per line, so it
+ * The document is {"schema":"structfit/1","command":"show","types":[T,...]} with one type object per line, so it
  * streams (begin, one call per type, end) and stays greppable.  A type
  * object carries the model (name, kind, size, align, decl_file, decl_line,
  * origin, flags as booleans, members) and the layout (holes, bit_holes,
@@ -280,10 +280,18 @@ static void type_fields(struct strbuf *sb, const struct sf_type *t,
 	}
 }
 
+void sf_json_doc_open(struct strbuf *out, const char *command)
+{
+	sb_adds(out, "{\"schema\":\"" SF_JSON_SCHEMA "\",\"command\":");
+	sb_add_json_str(out, command);
+	sb_addch(out, ',');
+}
+
 void sf_render_json_begin(struct strbuf *out, struct sf_json_stream *js)
 {
 	js->ntypes = 0;
-	sb_adds(out, "{\"types\":[");
+	sf_json_doc_open(out, "show");
+	sb_adds(out, "\"types\":[");
 }
 
 void sf_render_json_type(struct strbuf *out, struct sf_json_stream *js,

@@ -7,7 +7,8 @@
  * unknown).  Variants of one name are told apart by that location.  A
  * "forced" column (bytes of holes and padding an explicit alignment asked
  * for, not counted as waste) appears when any type listed has some.
- * JSON is {"types":[...]} with one object per line.
+ * JSON is {"schema", "command":"holes", "types":[...]} with one object per
+ * line, in the words of `show`'s type objects (holes_count, sum_holes).
  */
 #include "report.h"
 
@@ -127,7 +128,8 @@ void sf_render_rank_text(struct strbuf *out, const struct sf_rank *r)
 
 void sf_render_rank_json(struct strbuf *out, const struct sf_rank *r)
 {
-	sb_adds(out, "{\"types\":[");
+	sf_json_doc_open(out, "holes");
+	sb_adds(out, "\"types\":[");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct sf_rank_entry *e = &r->v[i];
 		const struct sf_type *t = e->type;
@@ -137,7 +139,7 @@ void sf_render_rank_json(struct strbuf *out, const struct sf_rank *r)
 		sb_adds(out, ",\"kind\":");
 		sb_add_json_str(out, sf_kind_name(t->kind));
 		sb_addf(out, ",\"size\":%" PRIu64 ",\"waste\":%" PRIu64
-			",\"holes\":%u,\"sum_holes\":%" PRIu64
+			",\"holes_count\":%u,\"sum_holes\":%" PRIu64
 			",\"padding\":%" PRIu64 ",\"forced\":%" PRIu64 ",\"decl_file\":",
 			e->size, e->waste, e->nholes, e->sum_holes, e->padding, e->forced);
 		sb_add_json_str(out, t->decl_file ? t->decl_file : "");

@@ -79,6 +79,22 @@ enum sf_paint_style {
 void sf_paint(struct strbuf *out, const char *text, size_t len, bool on,
 	      enum sf_paint_style style);
 
+/*
+ * Every JSON document structfit writes is one object of one vocabulary,
+ * described by doc/structfit.schema.json: it opens with
+ * {"schema":"structfit/1","command":"CMD", and a type is always named by
+ * "name" (bare: "st_table") and "kind" ("struct", "union", "class");
+ * "holes" is always an array of holes, their number "holes_count", their
+ * bytes "sum_holes"; "waste" is always holes + padding (sum_holes +
+ * padding), and bytes lost to a size class's rounding "rounding_loss";
+ * "classes" names a class set (a preset, or the list "64,80") and
+ * "class" is the byte size of one class (null: none).
+ */
+#define SF_JSON_SCHEMA "structfit/1"
+
+/* '{"schema":"structfit/1","command":"CMD",' - the caller goes on. */
+void sf_json_doc_open(struct strbuf *out, const char *command);
+
 struct sf_json_stream {
 	size_t ntypes;          /* types written so far */
 };

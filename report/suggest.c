@@ -570,7 +570,8 @@ void sf_render_suggest_json(struct strbuf *out, const struct sf_suggest_view *v)
 {
 	const struct sf_type *t = v->type;
 
-	sb_adds(out, "{\"type\":");
+	sf_json_doc_open(out, "suggest");
+	sb_adds(out, "\"name\":");
 	sb_add_json_str(out, t->name);
 	sb_addf(out, ",\"kind\":\"%s\",\"size\":%" PRIu64 ",\"align\":%u,\"header\":%" PRIu64
 		",\"header_name\":", sf_kind_name(t->kind), t->size, t->align, v->header);
@@ -670,10 +671,13 @@ void sf_render_fit_json(struct strbuf *out, const struct sf_fit_view *v)
 {
 	const struct sf_fit *f = v->fit;
 
-	sb_adds(out, "{\"types\":[");
+	sf_json_doc_open(out, "fit");
+	sb_adds(out, "\"types\":[");
 	for (size_t i = 0; i < v->nitems; i++) {
 		const struct sf_fit_item *it = &v->items[i];
 		sb_adds(out, i ? ",{\"name\":" : "{\"name\":");
+		sb_add_json_str(out, it->type->name);
+		sb_addf(out, ",\"kind\":\"%s\",\"given\":", sf_kind_name(it->type->kind));
 		sb_add_json_str(out, it->name);
 		sb_addf(out, ",\"size\":%" PRIu64 ",\"declared_size\":%" PRIu64
 			",\"narrowed\":[", it->size, it->declared_size);
@@ -690,10 +694,11 @@ void sf_render_fit_json(struct strbuf *out, const struct sf_fit_view *v)
 	json_classes_name(out, v->classes);
 	sb_adds(out, ",\"class\":");
 	json_class(out, v->classes, f->index);
+	/* not "waste": that is holes + padding everywhere */
 	if (f->index == SF_NO_CLASS)
-		sb_adds(out, ",\"waste\":null");
+		sb_adds(out, ",\"rounding_loss\":null");
 	else
-		sb_addf(out, ",\"waste\":%" PRIu64, f->waste);
+		sb_addf(out, ",\"rounding_loss\":%" PRIu64, f->waste);
 	if (f->has_lower)
 		sb_addf(out, ",\"next_lower\":%" PRIu64 ",\"to_next_lower\":%" PRIu64,
 			f->lower, f->to_next_lower);
@@ -704,11 +709,12 @@ void sf_render_fit_json(struct strbuf *out, const struct sf_fit_view *v)
 		sb_addf(out, ",\"count\":%" PRIu64 ",\"total_bytes\":%" PRIu64, v->count,
 			v->count * each);
 		if (f->index == SF_NO_CLASS)
-			sb_adds(out, ",\"lost_bytes\":null");
+			sb_adds(out, ",\"total_rounding_loss\":null");
 		else
-			sb_addf(out, ",\"lost_bytes\":%" PRIu64, v->count * f->waste);
+			sb_addf(out, ",\"total_rounding_loss\":%" PRIu64, v->count * f->waste);
 	} else {
-		sb_adds(out, ",\"count\":null,\"total_bytes\":null,\"lost_bytes\":null");
+		sb_adds(out, ",\"count\":null,\"total_bytes\":null,"
+			"\"total_rounding_loss\":null");
 	}
 	sb_adds(out, "}\n");
 }
@@ -782,13 +788,15 @@ void sf_render_classes_list_text(struct strbuf *out, const struct sf_classes *al
 
 void sf_render_classes_json(struct strbuf *out, const struct sf_classes *all, size_t n)
 {
-	sb_adds(out, "{\"presets\":[");
+	sf_json_doc_open(out, "classes");
+	sb_adds(out, "\"presets\":[");
 	for (size_t i = 0; i < n; i++) {
-		sb_adds(out, i ? ",\n{\"name\":" : "\n{\"name\":");
-		sb_add_json_str(out, all[i].name);
+		/* "classes" names a class set in every document; its sizes are "sizes" */
+		sb_adds(out, i ? ",\n{\"classes\":" : "\n{\"classes\":");
+		json_classes_name(out, &all[i]);
 		sb_adds(out, ",\"source\":");
 		sb_add_json_str(out, all[i].source);
-		sb_adds(out, ",\"classes\":[");
+		sb_adds(out, ",\"sizes\":[");
 		for (size_t k = 0; k < all[i].n; k++)
 			sb_addf(out, "%s%" PRIu64, k ? "," : "", all[i].v[k]);
 		sb_adds(out, "]}");

@@ -7,9 +7,10 @@
  * these functions in one view struct; they only append text or JSON to a
  * strbuf.  Hole maps are pahole's text (report/text.c).
  *
- * JSON documents (one per call, ending in a newline):
+ * JSON documents (one per call, ending in a newline; each opens with
+ * "schema" and "command", see report.h and doc/structfit.schema.json):
  *
- *   suggest: { type, kind, size, align, header, header_name, classes
+ *   suggest: { name, kind, size, align, header, header_name, classes
  *              (a preset name or the list "64,80"),
  *              class, modeled, applied: [{member, from, to, type, range}],
  *              base_size, reorder: {size, saved, moves, order: [member...],
@@ -19,9 +20,10 @@
  *              pairs_searched, pairs: [{narrow: [{member, from, to, type,
  *              range, offset}, ...], size, saved, moves, class_before,
  *              class_after, exact}] }
- *   fit:     { types: [{name, size, declared_size, narrowed: [...],
- *              reordered}], overhead, size, classes, class, waste,
- *              next_lower, to_next_lower, count, total_bytes, lost_bytes }
+ *   fit:     { types: [{name, kind, given (as -t spelt it), size,
+ *              declared_size, narrowed: [...], reordered}], overhead, size,
+ *              classes, class, rounding_loss, next_lower, to_next_lower,
+ *              count, total_bytes, total_rounding_loss }
  *
  * Classes are byte counts; a class that does not exist (above the last
  * class, or no --classes) is null.
@@ -97,7 +99,7 @@ void sf_render_fit_json(struct strbuf *out, const struct sf_fit_view *v);
  * `structfit classes`: one preset or list (its name, source, and classes,
  * long arithmetic runs shortened to "a, b, ..., z (every S)"), a table of
  * presets (name, count, first .. last, source), or JSON
- * {"presets":[{name, source, classes:[...]}]} for n class sets.
+ * {"presets":[{classes (the name), source, sizes:[...]}]} for n class sets.
  */
 void sf_render_classes_text(struct strbuf *out, const struct sf_classes *c);
 void sf_render_classes_list_text(struct strbuf *out, const struct sf_classes *all,

@@ -182,7 +182,9 @@ c64=$(class_of "$sum" "$RUBY33")
 assert_eq "$got" "1:pass: 2:fail:$c64 3:pass: 4:fail:$sum 5:pass: 6:fail:$sum 7:pass: 8:fail:$five" "verdicts and measured values"
 assert_eq "$(jget "$T/out" 'd["rules"][1]["failures"][0]["class"]')" "$c64" "class reported"
 assert_eq "$(jget "$T/out" 'd["rules"][1]["failures"][0]["size"]')" "$sum" "size reported"
-assert_eq "$(jget "$T/out" 'd["rules"][1]["failures"][0]["subject"]')" "struct RHash + struct st_table" "subject"
+assert_eq "$(jget "$T/out" 'd["rules"][1]["failures"][0]["types"]')" '["RHash", "st_table"]' "the types summed"
+assert_eq "$(jget "$T/out" '[d["rules"][1]["failures"][0][k] for k in ("name", "kind", "property", "budget_property")]')" \
+	'["RHash", "struct", "class", "fits"]' "named by its first type; the property in show's words"
 assert_eq "$(jget "$T/out" 'd["rules"][7]["failures"][0]["class"]')" "null" "no class above 640"
 sf check --budget "$T/fits.budget" "$T/gate.o"
 assert_grep "$T/out" "$T/fits.budget:2: struct RHash + struct st_table: $sum bytes land in the $c64-byte class of ruby-3.3, budget says fits 64 in ruby-3.3" "text for fits"
@@ -201,7 +203,7 @@ assert_eq "$(jget "$T/out" 'd["rules"][0]["checked"]')" "$ntypes" "types checked
 assert_eq "$(jget "$T/out" 'd["rules"][1]["checked"]')" "$ntypes" "types checked by the second '*'"
 assert_eq "$(jget "$T/out" 'd["rules"][1]["status"]')" "pass" "size >= 1 everywhere"
 want=$(awk '$5 > 0 { print $1 }' "$T/facts" | sort | tr '\n' ' ')
-got=$(jget "$T/out" '" ".join(sorted(f["subject"].split()[1] for f in d["rules"][0]["failures"])) + " "')
+got=$(jget "$T/out" '" ".join(sorted(f["name"] for f in d["rules"][0]["failures"])) + " "')
 assert_eq "$got" "$want" "structs with holes (pahole)"
 
 tcase "a glob filters by kind and name"
@@ -216,7 +218,7 @@ assert_eq "$RC" 1 "exit status"
 nrb=$(grep -c '^rb_' "$T/facts")
 assert_eq "$(jget "$T/out" '[r["checked"] for r in d["rules"]]')" "[$nrb, 1, $((nrb + 1)), 2]" "subjects per rule"
 want=$(awk '$1 ~ /^rb_/ && $5 + $6 > 0 { print "struct " $1 }' "$T/facts" | sort | tr '\n' ',')
-got=$(jget "$T/out" '",".join(sorted(f["subject"] for f in d["rules"][0]["failures"])) + ","')
+got=$(jget "$T/out" '",".join(sorted(f["kind"] + " " + f["name"] for f in d["rules"][0]["failures"])) + ","')
 assert_eq "$got" "$want" "rb_ structs that waste bytes (pahole)"
 assert_eq "$(jget "$T/out" '[r["status"] for r in d["rules"][1:]]')" '["pass", "pass", "pass"]' "other rules"
 
@@ -472,8 +474,8 @@ sf check --budget "$T/pin/budget.txt" "$T/gate-clang.o"
 assert_eq "$RC" 0 "check on the same source built by clang"
 sf check --budget "$T/pin/budget.txt" --format json "$T/grow.o"
 assert_eq "$RC" 1 "check after st_table grew"
-assert_eq "$(jget "$T/out" '[(f["subject"], f["value"], f["limit"]) for r in d["rules"] for f in r["failures"]]')" \
-	"[[\"struct st_table\", $GROWN, $(fact st_table size)]]" "the one failure"
+assert_eq "$(jget "$T/out" '[(f["kind"], f["name"], f["value"], f["limit"]) for r in d["rules"] for f in r["failures"]]')" \
+	"[[\"struct\", \"st_table\", $GROWN, $(fact st_table size)]]" "the one failure"
 
 tcase "--write-budget refuses to overwrite without --force"
 cp "$T/pin/budget.txt" "$T/pin.saved"

@@ -30,8 +30,8 @@ tcase "classes --format json: every preset strictly increasing, names and source
 sf_ok classes --format json
 cp "$T/out" "$T/all.json"
 if is_json "$T/all.json"; then
-	assert_eq "$(jget "$T/all.json" '" ".join(p["name"] for p in d["presets"])')" "$PRESETS" "names"
-	assert_eq "$(jget "$T/all.json" 'all(all(a < b for a, b in zip(p["classes"], p["classes"][1:])) and p["classes"][0] > 0 for p in d["presets"])')" \
+	assert_eq "$(jget "$T/all.json" '" ".join(p["classes"] for p in d["presets"])')" "$PRESETS" "names"
+	assert_eq "$(jget "$T/all.json" 'all(all(a < b for a, b in zip(p["sizes"], p["sizes"][1:])) and p["sizes"][0] > 0 for p in d["presets"])')" \
 		true "strictly increasing, positive"
 	assert_eq "$(jget "$T/all.json" 'all(len(p["source"]) > 10 for p in d["presets"])')" true "sources"
 else
@@ -41,7 +41,7 @@ fi
 # classes_of NAME: the classes of one preset, space-separated.
 classes_of() {
 	"$SF" classes --format json "$1" >"$T/one.json" 2>"$T/one.err" &&
-		jget "$T/one.json" '" ".join(str(c) for c in d["presets"][0]["classes"])'
+		jget "$T/one.json" '" ".join(str(c) for c in d["presets"][0]["sizes"])'
 }
 
 tcase "ruby-3.3, kmalloc, cacheline: the exact lists"
@@ -86,7 +86,7 @@ tcase "a list is accepted and shown as --classes reads it"
 sf_ok classes 32,64,96
 assert_eq "$(sed -n 2p "$T/out")" "32, 64, 96" "list"
 sf_ok classes --format json " 40 , 80 "
-assert_eq "$(jget "$T/out" 'd["presets"][0]["classes"]')" "[40, 80]" "blanks around items"
+assert_eq "$(jget "$T/out" 'd["presets"][0]["sizes"]')" "[40, 80]" "blanks around items"
 
 bad() {
 	local what=$1

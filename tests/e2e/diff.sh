@@ -88,9 +88,9 @@ tcase "json: changed, added, removed, sorted by growth"
 sf diff --format json "$T/before.o" "$T/after.o"
 assert_eq "$RC" 0 "exit status (no --fail-on-growth)"
 if is_json "$T/out"; then
-	assert_eq "$(jget "$T/out" '" ".join(t["name"] for t in d["changed"])')" "$EXPECT_ORDER" "changed, by growth"
-	assert_eq "$(jget "$T/out" '[t["name"] for t in d["added"]]')" '["struct newone"]' "added"
-	assert_eq "$(jget "$T/out" '[t["name"] for t in d["removed"]]')" '["struct gone"]' "removed"
+	assert_eq "$(jget "$T/out" '" ".join(t["kind"] + " " + t["name"] for t in d["changed"])')" "$EXPECT_ORDER" "changed, by growth"
+	assert_eq "$(jget "$T/out" '[[t["kind"], t["name"]] for t in d["added"]]')" '[["struct", "newone"]]' "added"
+	assert_eq "$(jget "$T/out" '[[t["kind"], t["name"]] for t in d["removed"]]')" '[["struct", "gone"]]' "removed"
 	assert_eq "$(jget "$T/out" 'd["added"][0]["size"]')" "$(F after newone size)" "newone size"
 	assert_eq "$(jget "$T/out" 'd["removed"][0]["size"]')" "$(F before gone size)" "gone size"
 	assert_eq "$(jget "$T/out" '[d["summary"][k] for k in ("changed", "grown", "growth", "added", "removed")]')" \
@@ -102,12 +102,12 @@ fi
 
 # C NAME EXPR: evaluate the Python EXPR over t, the changed type NAME.
 C() {
-	jget "$T/out" "(lambda t: $2)([t for t in d['changed'] if t['name'] == 'struct $1'][0])"
+	jget "$T/out" "(lambda t: $2)([t for t in d['changed'] if t['name'] == '$1' and t['kind'] == 'struct'][0])"
 }
 
 tcase "a struct that grows: member added, sizes from pahole"
 sf diff --format json "$T/before.o" "$T/after.o"
-assert_eq "$(C grows 't["old_size"]') $(C grows 't["new_size"]') $(C grows 't["growth"]')" \
+assert_eq "$(C grows 't["old"]["size"]') $(C grows 't["new"]["size"]') $(C grows 't["growth"]')" \
 	"$(F before grows size) $(F after grows size) $(growth grows)" "old, new, growth"
 assert_eq "$(C grows 't["members"][0]["change"]')" "added" "member change"
 assert_eq "$(C grows 't["members"][0]["name"]')" "extra" "member name"
@@ -118,14 +118,14 @@ assert_match "$(C grows 't["members"][0]["new"]["type"]')" "long" "type"
 assert_eq "$(C grows 't["reordered"]')" "false" "not reordered"
 
 tcase "a struct that is reordered: members moved, hole lost"
-got=$(jget "$T/out" '" ".join("%s:%s:%d->%d" % (m["name"], m["change"], m["old"]["offset"], m["new"]["offset"]) for t in d["changed"] if t["name"] == "struct reord" for m in t["members"])')
+got=$(jget "$T/out" '" ".join("%s:%s:%d->%d" % (m["name"], m["change"], m["old"]["offset"], m["new"]["offset"]) for t in d["changed"] if t["name"] == "reord" for m in t["members"])')
 want=$(for m in value tag kind; do echo "$(O after reord_$m) $m:moved:$(O before reord_$m)->$(O after reord_$m)"; done |
 	sort -n | cut -d' ' -f2 | tr '\n' ' ' | sed 's/ $//')
 assert_eq "$got" "$want" "moves, in new layout order (offsets from the compiler)"
 assert_eq "$(C reord 't["reordered"]')" "true" "reordered"
-assert_eq "$(C reord 't["old_holes"]["bytes"]') $(C reord 't["new_holes"]["bytes"]')" \
+assert_eq "$(C reord 't["old"]["sum_holes"]') $(C reord 't["new"]["sum_holes"]')" \
 	"$(F before reord holes) $(F after reord holes)" "hole bytes (pahole)"
-assert_eq "$(C reord 't["old_padding"]') $(C reord 't["new_padding"]')" \
+assert_eq "$(C reord 't["old"]["padding"]') $(C reord 't["new"]["padding"]')" \
 	"$(F before reord padding) $(F after reord padding)" "padding (pahole)"
 assert_eq "$(C reord '[(h["change"], h["size"], h["after"]) for h in t["holes"]]' | tr -d ' ')" \
 	"[[\"lost\",$(F before reord holes),\"tag\"]]" "the hole after tag is lost"
@@ -138,7 +138,7 @@ hole_at=$(( $(O after holey_b) + 1 ))
 hole_size=$(( $(O after holey_c) - hole_at ))
 assert_eq "$(C holey '[(h["change"], h["offset"], h["size"], h["after"]) for h in t["holes"]]' | tr -d ' ')" \
 	"[[\"gained\",$hole_at,$hole_size,\"b\"]]" "hole gained after b (compiler offsets)"
-assert_eq "$(C holey 't["new_holes"]["bytes"]')" "$(F after holey holes)" "hole bytes (pahole)"
+assert_eq "$(C holey 't["new"]["sum_holes"]')" "$(F after holey holes)" "hole bytes (pahole)"
 
 tcase "bit-fields: widened and moved"
 assert_eq "$(C flags '[(m["name"], m["change"]) for m in t["members"]]' | tr -d ' ')" \
@@ -171,12 +171,12 @@ assert_eq "$RC" 0 "only types that did not grow"
 assert_eq "$(grep -cE '^struct ' "$T/out")" 2 "only the -t types"
 sf diff --fail-on-growth -t grows --format json "$T/before.o" "$T/after.o"
 assert_eq "$RC" 1 "-t grows"
-assert_eq "$(jget "$T/out" '[t["name"] for t in d["changed"]] + [t["name"] for t in d["added"] + d["removed"]]')" '["struct grows"]' "only grows"
+assert_eq "$(jget "$T/out" '[t["name"] for t in d["changed"]] + [t["name"] for t in d["added"] + d["removed"]]')" '["grows"]' "only grows"
 sf diff --fail-on-growth "$T/after.o" "$T/before.o"
 assert_eq "$RC" 1 "backwards: reord grows back"
 sf diff --format json "$T/after.o" "$T/before.o"
 assert_eq "$(jget "$T/out" '[d["added"][0]["name"], d["removed"][0]["name"], d["summary"]["growth"]]')" \
-	"[\"struct gone\", \"struct newone\", $(( -TOTAL ))]" "backwards: added and removed swap, growth negated"
+	"[\"gone\", \"newone\", $(( -TOTAL ))]" "backwards: added and removed swap, growth negated"
 
 tcase "identical builds"
 sf diff --fail-on-growth "$T/before.o" "$T/before.o"

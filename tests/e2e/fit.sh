@@ -43,11 +43,11 @@ tcase "JSON: size, class, waste, to_next_lower"
 if [ "$have_st" = 1 ]; then
 	sf_ok fit --format json -t RHash+st_table --classes ruby-3.3 "$T/st.o"
 	if is_json "$T/out"; then
-		assert_eq "$(jget "$T/out" '[d[k] for k in ("size", "class", "waste", "next_lower", "to_next_lower", "overhead")]')" \
+		assert_eq "$(jget "$T/out" '[d[k] for k in ("size", "class", "rounding_loss", "next_lower", "to_next_lower", "overhead")]')" \
 			"[72, 80, 8, 40, 32, 0]" "fit"
 		assert_eq "$(jget "$T/out" '[(x["name"], x["size"]) for x in d["types"]]')" \
 			'[["RHash", 24], ["st_table", 48]]' "types"
-		assert_eq "$(jget "$T/out" '[d["count"], d["total_bytes"], d["lost_bytes"]]')" "[null, null, null]" "no count"
+		assert_eq "$(jget "$T/out" '[d["count"], d["total_bytes"], d["total_rounding_loss"]]')" "[null, null, null]" "no count"
 	else
 		fail "not JSON"; detail "$T/out"
 	fi
@@ -61,7 +61,7 @@ if [ "$have_st" = 1 ]; then
 	sf_ok fit -t RHash+st_table --classes ruby-3.3 --count 1000000 "$T/st.o"
 	assert_grep "$T/out" "1,000,000 instances: 76.3 MiB, 7.6 MiB lost to rounding" "count line"
 	sf_ok fit --format json -t RHash+st_table --classes ruby-3.3 --count 1000000 "$T/st.o"
-	assert_eq "$(jget "$T/out" '[d["count"], d["total_bytes"], d["lost_bytes"]]')" \
+	assert_eq "$(jget "$T/out" '[d["count"], d["total_bytes"], d["total_rounding_loss"]]')" \
 		"[1000000, 80000000, 8000000]" "totals"
 fi
 
@@ -79,7 +79,7 @@ if [ "$have_st" = 1 ]; then
 	assert_eq "$(jget "$T/out" 'd["types"][1]["narrowed"]')" \
 		'[{"from": 8, "member": "entries_start", "range": "0..255", "to": 1, "type": "uint8_t"}]' "narrowed"
 	sf_ok fit --format json -t RHash+st_table --classes 64,80 --narrow entries_start=1 --reorder "$T/st.o"
-	assert_eq "$(jget "$T/out" '[d["size"], d["class"], d["waste"], d["next_lower"], d["types"][1]["reordered"]]')" \
+	assert_eq "$(jget "$T/out" '[d["size"], d["class"], d["rounding_loss"], d["next_lower"], d["types"][1]["reordered"]]')" \
 		"[64, 64, 0, null, true]" "reordered"
 	# what suggest promised for that narrowing
 	sf_ok suggest --format json -t st_table --classes 64,80 --header RHash "$T/st.o"
@@ -92,16 +92,16 @@ fi
 tcase "--overhead, above the largest class, exactly a class"
 if [ "$have_st" = 1 ]; then
 	sf_ok fit --format json -t RHash+st_table --overhead 16 --classes ruby-3.3 "$T/st.o"
-	assert_eq "$(jget "$T/out" '[d["size"], d["class"], d["waste"], d["overhead"]]')" "[88, 160, 72, 16]" "overhead"
+	assert_eq "$(jget "$T/out" '[d["size"], d["class"], d["rounding_loss"], d["overhead"]]')" "[88, 160, 72, 16]" "overhead"
 	sf_ok fit -t RHash+st_table --overhead 16 --classes ruby-3.3 "$T/st.o"
 	assert_eq "$(sed -n 1p "$T/out")" "RHash 24 + st_table 48 + overhead 16 = 88 bytes" "sum line"
 	sf_ok fit --format json -t st_table --classes 32 "$T/st.o"
-	assert_eq "$(jget "$T/out" '[d["class"], d["waste"], d["next_lower"], d["to_next_lower"]]')" \
+	assert_eq "$(jget "$T/out" '[d["class"], d["rounding_loss"], d["next_lower"], d["to_next_lower"]]')" \
 		"[null, null, 32, 16]" "above every class"
 	sf_ok fit -t st_table --classes 32 "$T/st.o"
 	assert_grep "$T/out" "no class: larger than every class of 32 (16 bytes over the largest, 32)" "text"
 	sf_ok fit --format json -t st_table --classes 48,64 "$T/st.o"
-	assert_eq "$(jget "$T/out" '[d["class"], d["waste"], d["next_lower"], d["to_next_lower"]]')" \
+	assert_eq "$(jget "$T/out" '[d["class"], d["rounding_loss"], d["next_lower"], d["to_next_lower"]]')" \
 		"[48, 0, null, null]" "exactly the smallest class"
 fi
 

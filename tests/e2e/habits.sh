@@ -403,12 +403,15 @@ else
 	bin=$root/usr/bin/structfit
 	man1=$root/usr/share/man/man1/structfit.1
 	comp=$root/usr/share/bash-completion/completions/structfit
-	for f in "$bin" "$man1" "$comp"; do
+	schema=$root/usr/share/doc/structfit/structfit.schema.json
+	for f in "$bin" "$man1" "$comp" "$schema"; do
 		[ -f "$f" ] || fail "${f#"$root"} not installed"
 	done
 	[ -x "$bin" ] && assert_eq "$(stat -c %a "$bin")" 755 "binary mode"
 	[ -f "$man1" ] && assert_eq "$(stat -c %a "$man1")" 644 "man page mode"
 	[ -f "$comp" ] && assert_eq "$(stat -c %a "$comp")" 644 "completion mode"
+	[ -f "$schema" ] && cmp -s "$schema" "$E2E_ROOT/doc/structfit.schema.json" ||
+		fail "installed JSON Schema differs from doc/structfit.schema.json"
 	if [ -x "$bin" ]; then
 		run "$bin" --version
 		assert_eq "$(cat "$T/out")" "$("$SF" --version)" "installed binary --version"

@@ -82,12 +82,12 @@ tcase "JSON: every field, values equal pahole's"
 sf_ok holes --format json --min-waste 0 "$T/holes.o"
 cp "$T/out" "$T/all.json"
 if is_json "$T/all.json"; then
-	assert_eq "$(jget "$T/all.json" 'sorted(set().union(set(), *[{"name", "size", "waste", "holes", "sum_holes", "padding", "decl_file", "decl_line"} - set(x) for x in d["types"]]))')" \
+	assert_eq "$(jget "$T/all.json" 'sorted(set().union(set(), *[{"name", "kind", "size", "waste", "holes_count", "sum_holes", "padding", "decl_file", "decl_line"} - set(x) for x in d["types"]]))')" \
 		"[]" "fields missing among name,size,waste,holes,sum_holes,padding,decl_file,decl_line"
 	while read -r name size waste nholes sum_holes padding; do
 		assert_eq "$(jget "$T/all.json" "[[x['size'], x['waste'], x['sum_holes'], x['padding']] for x in H('$name')]")" \
 			"[[$size, $waste, $sum_holes, $padding]]" "$name size/waste/sum_holes/padding"
-		assert_eq "$(jget "$T/all.json" "[len(x['holes']) if isinstance(x['holes'], list) else x['holes'] for x in H('$name')]")" \
+		assert_eq "$(jget "$T/all.json" "[x['holes_count'] for x in H('$name')]")" \
 			"[$nholes]" "$name holes"
 		assert_eq "$(jget "$T/all.json" "H('$name')[0]['decl_line']")" \
 			"$(grep -n "^struct $name {" "$SRC" | cut -d: -f1)" "$name decl_line"

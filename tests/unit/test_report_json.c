@@ -191,7 +191,7 @@ static void test_whole_document(void **state)
 	b3_m[1].flags |= SF_MF_SIGNED;
 	doc = show_json(&b3);
 	assert_string_equal(doc,
-		"{\"types\":[\n"
+		"{\"schema\":\"structfit/1\",\"command\":\"show\",\"types\":[\n"
 		"{\"name\":\"b3\",\"kind\":\"struct\",\"size\":16,\"align\":8,"
 		"\"decl_file\":\"t.c\",\"decl_line\":7,\"origin\":\"t.o\","
 		"\"packed\":false,\"aligned\":false,\"variant\":false,"
@@ -395,7 +395,7 @@ static void test_stream_of_types(void **state)
 	(void)state;
 	sf_render_json_begin(&sb, &js);
 	sf_render_json_end(&sb, &js);
-	assert_string_equal(sb.buf, "{\"types\":[]}\n");
+	assert_string_equal(sb.buf, "{\"schema\":\"structfit/1\",\"command\":\"show\",\"types\":[]}\n");
 	sb_reset(&sb);
 
 	sf_render_json_begin(&sb, &js);
@@ -431,18 +431,18 @@ static void test_rank_json(void **state)
 	assert_valid_json(sb.buf);
 	/* b3 wastes 4, bf2 2, st_table 1, the union 0 */
 	assert_prefix(sb.buf,
-		"{\"types\":[\n{\"name\":\"b3\",\"kind\":\"struct\",\"size\":16,"
-		"\"waste\":4,\"holes\":0,\"sum_holes\":0,\"padding\":4,"
+		"{\"schema\":\"structfit/1\",\"command\":\"holes\",\"types\":[\n{\"name\":\"b3\",\"kind\":\"struct\",\"size\":16,"
+		"\"waste\":4,\"holes_count\":0,\"sum_holes\":0,\"padding\":4,"
 		"\"forced\":0,\"decl_file\":\"t.c\",\"decl_line\":7,\"origin\":\"t.o\","
 		"\"variant\":false,\"typedef\":false},\n{\"name\":\"bf2\",");
 	assert_non_null(strstr(sb.buf, "{\"name\":\"st_table\",\"kind\":\"struct\","
-				       "\"size\":48,\"waste\":1,\"holes\":1,"
+				       "\"size\":48,\"waste\":1,\"holes_count\":1,"
 				       "\"sum_holes\":1,\"padding\":0,"));
 	sb_reset(&sb);
 
 	r.n = 0;
 	sf_render_rank_json(&sb, &r);
-	assert_string_equal(sb.buf, "{\"types\":[]}\n");
+	assert_string_equal(sb.buf, "{\"schema\":\"structfit/1\",\"command\":\"holes\",\"types\":[]}\n");
 	sb_release(&sb);
 	sf_rank_release(&r);
 }
