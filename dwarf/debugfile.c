@@ -268,8 +268,8 @@ static int debuglink_matches(const char *path, const struct debuglink *dl,
 	return r;
 }
 
-/* The directory part of path ("." when none), and the same made absolute. */
-static void dir_of(const char *path, struct strbuf *dir, struct strbuf *absdir)
+/* The directory part of path: "." when none, "/" for a file in the root. */
+static void dir_of(const char *path, struct strbuf *dir)
 {
 	const char *slash = strrchr(path, '/');
 
@@ -280,14 +280,23 @@ static void dir_of(const char *path, struct strbuf *dir, struct strbuf *absdir)
 		sb_adds(dir, "/");
 	else
 		sb_add(dir, path, (size_t)(slash - path));
-	sb_reset(absdir);
-	char *real = realpath(dir->buf, NULL);
+}
+
+/* The canonical directory of path (symbolic links resolved, the file's own
+ * included, as gdb names an objfile), or its directory as given. */
+static void real_dir_of(const char *path, const struct strbuf *dir, struct strbuf *out)
+{
+	char *real = realpath(path, NULL);
+
+	sb_reset(out);
 	if (real) {
-		sb_adds(absdir, real);
+		dir_of(real, out);
 		free(real);
-	} else {
-		sb_adds(absdir, dir->buf);
+		return;
 	}
+	real = realpath(dir->buf, NULL);
+	sb_adds(out, real ? real : dir->buf);
+	free(real);
 }
 
 static void join(struct strbuf *sb, const char *a, const char *b, const char *c)
@@ -331,25 +340,32 @@ static char *find_by_debuglink(const struct debuglink *dl, const char *path,
 			       const char *const *dirs, const unsigned char *id,
 			       size_t idlen, struct strbuf *searched)
 {
-	struct strbuf dir = STRBUF_INIT, absdir = STRBUF_INIT, cand = STRBUF_INIT;
-	char *found = NULL;
+	struct strbuf dir = STRBUF_INIT, realdir = STRBUF_INIT, cand = STRBUF_INIT;
+	char *found = NULL, *given = NULL;
 
-	dir_of(path, &dir, &absdir);
-	join(&cand, dir.buf, dl->name, NULL);
-	found = try_debuglink(&cand, dl, id, idlen, path, searched);
-	if (!found) {
-		join(&cand, dir.buf, ".debug", dl->name);
+	dir_of(path, &dir);
+	real_dir_of(path, &dir, &realdir);
+	/* beside the file as named, then beside the file a link leads to */
+	given = realpath(dir.buf, NULL);
+	const char *beside[2] = { dir.buf, given && strcmp(given, realdir.buf) ? realdir.buf : NULL };
+	for (int k = 0; k < 2 && beside[k] && !found; k++) {
+		join(&cand, beside[k], dl->name, NULL);
 		found = try_debuglink(&cand, dl, id, idlen, path, searched);
+		if (!found) {
+			join(&cand, beside[k], ".debug", dl->name);
+			found = try_debuglink(&cand, dl, id, idlen, path, searched);
+		}
 	}
 	for (size_t i = 0; !found; i++) {
 		const char *root = dirs && dirs[i] ? dirs[i] : SF_DEBUG_ROOT;
-		join(&cand, root, absdir.buf, dl->name);
+		join(&cand, root, realdir.buf, dl->name);
 		found = try_debuglink(&cand, dl, id, idlen, path, searched);
 		if (!dirs || !dirs[i])
 			break;
 	}
+	free(given);
 	sb_release(&dir);
-	sb_release(&absdir);
+	sb_release(&realdir);
 	sb_release(&cand);
 	return found;
 }

@@ -266,6 +266,58 @@ objcopy --add-gnu-debuglink="$T/pair/0.debug" "$T/pair/nobid"
 rm "$T/pair/a.debug"
 same_as_plain "debug file first" "$T/pair"
 
+tcase ".gnu_debuglink of a symbolic link: beside the file it leads to"
+# gdb names an objfile by its real path: the debug file sits beside the
+# target (and under DIR/<the target's directory>/), not beside the link
+mkdir -p "$T/real" "$T/links"
+cp "$T/dl/nobid" "$T/real/nobid"
+cp "$T/nobid.debug" "$T/real/nobid.debug"
+ln -s "$T/real/nobid" "$T/links/nobid"
+same_as_plain "beside the target" "$T/links/nobid"
+assert_eq "$(origin_of "$T/links/nobid")" "$T/real/nobid.debug" "origin"
+REALD=$(cd "$T/real" && pwd -P)
+mkdir -p "$D$REALD"
+mv "$T/real/nobid.debug" "$D$REALD/nobid.debug"
+same_as_plain "DIR/<the target's directory>" --debug-dir "$D" "$T/links/nobid"
+rm "$D$REALD/nobid.debug"
+
+tcase "a debug file that is dwz'd: its alt file found under --debug-dir too"
+# Debian's layout: the debug file under .build-id, its alt file under
+# .dwz, named by an absolute /usr/lib/debug/.dwz/... path
+if ! have dwz; then
+	fail "dwz is not installed (Debian package dwz, in TEST_PKGS)"
+else
+	Z=$T/dwz
+	mkdir -p "$Z/root/.build-id/${ID:0:2}" "$Z/root/.dwz/sf-test"
+	objcopy --only-keep-debug "$T/prog" "$Z/p1.debug"
+	objcopy --only-keep-debug "$T/other" "$Z/p2.debug"
+	if dwz -m "$Z/common.debug" -M /usr/lib/debug/.dwz/sf-test/common.debug \
+		"$Z/p1.debug" "$Z/p2.debug" 2>"$T/dwz.err"; then
+		readelf -S "$Z/p1.debug" 2>/dev/null | grep -q gnu_debugaltlink || fail "dwz made no alt link"
+		cp "$Z/p1.debug" "$Z/root/.build-id/${ID:0:2}/${ID:2}.debug"
+		cp "$Z/common.debug" "$Z/root/.dwz/sf-test/common.debug"
+		same_as_plain "stripped -> build-id -> dwz alt" --debug-dir "$Z/root" "$T/stripped"
+		rm "$Z/root/.dwz/sf-test/common.debug"
+		expect_not_found "the alt file missing" --debug-dir "$Z/root" "$T/stripped"
+		assert_grep "$T/err" "$Z/root/.dwz/sf-test/common.debug" "the alt file's places"
+	else
+		fail "dwz failed: $(head -n 2 "$T/dwz.err" | tr '\n' ' ')"
+	fi
+fi
+
+tcase "hostile link sections: a corrupt build-id note, a debuglink without its CRC"
+# a build-id note claiming 2 GiB, a .gnu_debuglink of one byte: read as
+# absent, never past their section; the plain no-DWARF error
+gcc -shared -fPIC -o "$T/h.so" "$ST_SRC" -Wl,--build-id=none 2>"$T/cc.err" || fail "gcc -shared failed"
+printf '\004\000\000\000\377\377\377\177\003\000\000\000GNU\000abcd' >"$T/note.bin"
+printf 'x' >"$T/dl.bin"
+objcopy --add-section .note.gnu.build-id="$T/note.bin" "$T/h.so" "$T/h-note.so"
+objcopy --add-section .gnu_debuglink="$T/dl.bin" "$T/h.so" "$T/h-link.so"
+for f in h-note h-link; do
+	expect_not_found "$f" "$T/$f.so"
+	assert_eq "$(cat "$T/err")" "structfit: $T/$f.so: no DWARF debug info (stripped or built without -g)" "$f: message"
+done
+
 tcase "libc.so.6 through libc6-dbg: its build-id file, agreeing with pahole"
 LIBC=""
 for f in /lib/x86_64-linux-gnu/libc.so.6 "/usr/lib/$(gcc -print-multiarch 2>/dev/null)/libc.so.6"; do
