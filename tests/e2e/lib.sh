@@ -229,6 +229,17 @@ dwarf_version() {
 
 # ---------------------------------------------------------------- JSON
 
+# schema_ok FILE...: every FILE is a structfit JSON document valid against
+# doc/structfit.schema.json (tests/schema_check.py; --all first: every
+# command's document must be among them); fails the case with the checker's
+# words otherwise.
+schema_ok() {
+	/usr/bin/python3 "$E2E_ROOT/tests/schema_check.py" "$E2E_ROOT/doc/structfit.schema.json" \
+		"$@" >"$T/schema.out" 2>&1 && return 0
+	fail "invalid against doc/structfit.schema.json: $(head -n 3 "$T/schema.out" | tr '\n' ' ')"
+	detail "$T/schema.out"
+}
+
 # jget FILE EXPR: evaluate a Python expression over the JSON document d in
 # FILE and print the result (strings bare, other values as JSON).  Helpers:
 #   bare(n)      "struct st_table" -> "st_table"

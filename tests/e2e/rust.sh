@@ -77,6 +77,7 @@ assert_grep "$T/out" "struct yjit::Arena {" "the type's own line"
 tcase "enums: every variant's fields at rustc's offsets"
 compare yjit::Shape "core::option::Option<yjit::CodePtr>" "core::option::Option<yjit::CodePtrNN>"
 sf_ok show --format json -t yjit::Shape "$BIN"
+schema_ok "$T/out"   # an enum with data: its variants in the one schema
 "$PY" - "$T/out" >"$T/chk" 2>&1 <<'PYEOF' || { fail "variants"; detail "$T/chk"; }
 import json, sys
 t = json.load(open(sys.argv[1]))["types"][0]
@@ -146,6 +147,7 @@ assert_grep "$T/out" "b: u64 -> u32" "narrowings in Rust spelling"
 
 tcase "suggest: the NonNull niche and repr(packed) sizes are the compiler's"
 sf_ok suggest --format json -t yjit::Block "$BIN"
+schema_ok "$T/out"
 assert_eq "$(jget "$T/out" '[[n["member"], n["from"], n["to"], n["size"]] for n in d["rust"]["niches"]]')" \
 	"[[\"d\", $(fact "core::option::Option<yjit::CodePtr>" size), $(fact "core::option::Option<yjit::CodePtrNN>" size), $(fact yjit::BlockNN size)]]" \
 	"niche on d: Option size and Block size as rustc lays out BlockNN"

@@ -22,13 +22,6 @@ CHECKER=$E2E_ROOT/tests/schema_check.py
 J=$T/json
 mkdir -p "$J"
 
-# validate FILE...: the documents are valid; the checker's words on failure.
-validate() {
-	/usr/bin/python3 "$CHECKER" "$SCHEMA" "$@" >"$T/schema.out" 2>&1 && return 0
-	fail "invalid against doc/structfit.schema.json: $(head -n 3 "$T/schema.out" | tr '\n' ' ')"
-	detail "$T/schema.out"
-}
-
 # keep NAME ARGS...: run structfit ARGS (exit 0 or 1), keep stdout as $J/NAME.json.
 keep() {
 	local name=$1
@@ -101,7 +94,7 @@ if [ "$ok" = 1 ]; then
 	sf diff --format json "$T/gate.o" "$T/nonexistent.o"
 	assert_eq "$RC" 2 "diff with a missing input: exit status"
 	cp "$T/out" "$J/error-diff.json"
-	validate --all "$J"/*.json
+	schema_ok --all "$J"/*.json
 	assert_eq "$(jget "$J/error-check.json" '[d["schema"], d["command"], d["error"]["file"], d["error"]["line"]]')" \
 		"[\"structfit/1\", \"check\", \"$T/bad.budget\", 1]" "error document names the budget and line"
 	n=$(ls "$J"/*.json | wc -l)
