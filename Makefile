@@ -13,11 +13,18 @@ PREFIX   ?= /usr/local
 BUILD    ?= build
 PKG_CONFIG ?= pkg-config
 
-# libdwarf 20210528 (Debian) ships no .pc file; libelf and cmocka do.
-DWARF_CFLAGS := -I/usr/include/libdwarf
+# structfit reads the ELF container with libelf (zlib sections through it)
+# and zstd sections with libzstd; zlib computes .gnu_debuglink CRCs
+# (dwarf/debugfile.c).  libdwarf is only the tests' reference
+# decoder (tests/unit/dwarf_oracle.c); 20210528 (Debian) ships no .pc file.
 ELF_LIBS     := $(shell $(PKG_CONFIG) --libs libelf 2>/dev/null || echo -lelf)
+ZSTD_LIBS    := $(shell $(PKG_CONFIG) --libs libzstd 2>/dev/null || echo -lzstd)
 CMOCKA_LIBS  := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
-DWARF_LIBS   := -ldwarf $(ELF_LIBS) -lz -lpthread
+READER_LIBS  := $(ELF_LIBS) $(ZSTD_LIBS) -lz -lpthread
+# dwarf/ takes the DW_* constants from libdwarf's <dwarf.h> (a header only)
+DWARF_CFLAGS := -I/usr/include/libdwarf
+ORACLE_CFLAGS := $(DWARF_CFLAGS)
+ORACLE_LIBS  := -ldwarf $(ELF_LIBS) -lz
 
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
@@ -40,10 +47,10 @@ UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 # Debian packages the build and the tests need (see README "Dependencies").
-BUILD_PKGS := gcc clang lld make pkg-config libdwarf-dev libelf-dev zlib1g-dev libcmocka-dev \
+BUILD_PKGS := gcc clang lld make pkg-config libelf-dev libzstd-dev libdwarf-dev zlib1g-dev libcmocka-dev \
               libdebuginfod-dev
 TEST_PKGS  := dwarves libc6-dbg gcc-multilib g++ python3 valgrind man-db chromium git patch rustc golang-go gfortran dwz \
-              debuginfod nodejs npm python3-jsonschema
+              debuginfod nodejs npm python3-jsonschema llvm
 
 .PHONY: all run test unit e2e bench deps deps-test install uninstall clean
 
@@ -54,7 +61,7 @@ BIN := $(if $(filter build,$(BUILD)),structfit,$(BUILD)/structfit)
 all: $(BIN)
 
 structfit: $(CMD_OBJ) $(BUILD)/libsf.a
-	$(CC) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libsf.a $(DWARF_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libsf.a $(READER_LIBS)
 
 $(BUILD)/libsf.a: $(CORE_OBJ) $(DWARF_OBJ)
 	@mkdir -p $(dir $@)
@@ -73,10 +80,16 @@ $(BUILD)/%.o: %.c
 	$(CC) $(SF_CFLAGS) -MMD -MP -c -o $@ $<
 
 # Unit tests of layout/ and report/ link only the core library: no DWARF.
-# Tests named test_dwarf_* also get the reader.
-$(BUILD)/tests/test_dwarf_%: tests/unit/test_dwarf_%.c $(BUILD)/libsf.a
+# Tests named test_dwarf_* also get the reader, and libdwarf as the
+# reference decoder (tests/unit/dwarf_oracle.c).
+$(BUILD)/tests/dwarf_oracle.o: tests/unit/dwarf_oracle.c
 	@mkdir -p $(dir $@)
-	$(CC) $(SF_CFLAGS) $(DWARF_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libsf.a $(CMOCKA_LIBS) $(DWARF_LIBS)
+	$(CC) $(SF_CFLAGS) $(ORACLE_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tests/test_dwarf_%: tests/unit/test_dwarf_%.c $(BUILD)/libsf.a $(BUILD)/tests/dwarf_oracle.o
+	@mkdir -p $(dir $@)
+	$(CC) $(SF_CFLAGS) $(ORACLE_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/tests/dwarf_oracle.o \
+		$(BUILD)/libsf.a $(CMOCKA_LIBS) $(READER_LIBS) $(ORACLE_LIBS)
 
 $(BUILD)/tests/test_%: tests/unit/test_%.c $(BUILD)/libsf_core.a
 	@mkdir -p $(dir $@)
@@ -138,7 +151,7 @@ VALGRIND_E2E ?= show holes check hostile
 
 # a structfit binary inside a build directory (build-asan/structfit)
 $(BUILD)/structfit: $(CMD_OBJ) $(BUILD)/libsf.a
-	$(CC) $(SF_CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libsf.a $(DWARF_LIBS)
+	$(CC) $(SF_CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libsf.a $(READER_LIBS)
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CC=$(ASAN_CC) \

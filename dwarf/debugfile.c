@@ -40,9 +40,10 @@ extern char **environ;
 
 /* ---- reading a candidate ------------------------------------------------ */
 
-/* A whole regular file mapped read-only. */
+/* A whole regular file mapped private and writable, for libelf (elfobj.h);
+ * the file itself is never written. */
 struct mapped {
-	const unsigned char *data;
+	unsigned char *data;
 	size_t size;
 };
 
@@ -60,7 +61,7 @@ static int map_file(const char *path, struct mapped *m)
 		close(fd);
 		return -1;
 	}
-	void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	void *p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (p == MAP_FAILED)
 		return -1;
@@ -72,7 +73,7 @@ static int map_file(const char *path, struct mapped *m)
 static void unmap_file(struct mapped *m)
 {
 	if (m->data)
-		munmap((void *)(uintptr_t)m->data, m->size);
+		munmap(m->data, m->size);
 	m->data = NULL;
 }
 

@@ -24,7 +24,6 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
-#define SHF_COMPRESSED_ 0x800
 #define MAX_ID SF_BUILD_ID_MAX
 
 struct altlink {
@@ -38,7 +37,7 @@ static const struct sf_elf_sec *section(const struct sf_elf *e, const char *name
 {
 	for (uint32_t i = 1; i < e->nsec; i++)
 		if (e->sec[i].name && !strcmp(e->sec[i].name, name) && e->sec[i].data &&
-		    !(e->sec[i].flags & SHF_COMPRESSED_))
+		    !(e->sec[i].flags & SHF_COMPRESSED))
 			return &e->sec[i];
 	return NULL;
 }
@@ -150,7 +149,8 @@ static int try_place(struct sf_dwz *a, const char *path, const struct altlink *l
 			close(fd);
 		return 0;
 	}
-	void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	/* writable and private: libelf may update headers in place (elfobj.h) */
+	void *map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED) {
 		sb_adds(searched, " (unreadable)");

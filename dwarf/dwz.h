@@ -33,7 +33,7 @@
 
 struct sf_dwz {
 	char *path;              /* the alt file used (malloc'ed) */
-	unsigned char *map;      /* its bytes, mapped read-only */
+	unsigned char *map;      /* its bytes, mapped private (elfobj.h) */
 	size_t size;
 	struct sf_elf elf;       /* parsed, debug sections prepared */
 };

@@ -1,47 +1,46 @@
 /*
- * elfobj.c - parse an ELF image, inflate and relocate its debug sections,
- * and serve them to libdwarf through a Dwarf_Obj_Access_Interface.
+ * elfobj.c - read an ELF image through libelf, inflate and relocate its
+ * debug sections.
  *
- * Why not libdwarf's own ELF reader: it copies every section into the heap
- * (twice the memory with one handle per thread) and applies relocations it
- * finds even in linked files - Debian's vmlinux keeps 255 MB of
- * .rela.debug_info from --emit-relocs, all already applied by the linker.
- * Here sections are pointers into the mapped file; only what must change
- * (a compressed section, a relocated section of a .o) gets a private copy.
+ * libelf (elf_memory over the caller's private mapping) reads the
+ * headers and the section table and hands out section bytes with
+ * elf_rawdata(): pointers into the mapping, never copies, whatever the
+ * byte order - the DIE decoder reads either order itself.  Only what must
+ * change gets new memory: a compressed section (libelf's elf_compress for
+ * zlib and .zdebug; libzstd for ELFCOMPRESS_ZSTD, which elfutils 0.188
+ * cannot inflate) and a relocated debug section of a .o (our own copy).
  *
- * Every read of a header, section or relocation is bounds-checked against
- * the image: a corrupt or truncated file yields "LABEL: problem".
+ * Relocations stay ours: libelf gives the entries (gelf_getrela/getrel)
+ * and symbols (gelf_getsym), but applying them is machine knowledge it
+ * leaves to its users.  Only the absolute ones matter to type
+ * information; linked files are never relocated (Debian's vmlinux keeps
+ * 255 MB of .rela.debug_info from --emit-relocs, already applied).
  */
 #include "elfobj.h"
 
 #include <assert.h>
+#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <dwarf.h>
-#include <zlib.h>
+#include <zstd.h>
 
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
-/* ELF constants we need (values fixed by the gABI). */
-#define ET_REL_ 1
-#define SHT_SYMTAB_ 2
-#define SHT_RELA_ 4
-#define SHT_NOBITS_ 8
-#define SHT_REL_ 9
-#define SHF_GROUP_ 0x200u
-#define SHF_COMPRESSED_ 0x800u
-#define SHN_XINDEX_ 0xffffu
-#define ELFCOMPRESS_ZLIB_ 1
-#define ELFCOMPRESS_ZSTD_ 2
+/* glibc 2.36's <elf.h> predates the gABI's zstd value. */
+#ifndef ELFCOMPRESS_ZSTD
+#define ELFCOMPRESS_ZSTD 2
+#endif
 
-/* The sections libdwarf needs to read types, in the order shown to it. */
+/* The DWARF sections the reader uses, in the order of dw[]. */
 static const char *const wanted[] = {
 	".debug_info", ".debug_types", ".debug_abbrev", ".debug_str",
 	".debug_line", ".debug_line_str", ".debug_str_offsets", ".debug_addr",
 };
 #define NWANTED (sizeof(wanted) / sizeof(wanted[0]))
+
+/* gcc's slim LTO objects keep their (early) DWARF under this prefix. */
+#define LTO_PREFIX ".gnu.debuglto_"
 
 uint64_t sf_elf_read(const struct sf_elf *e, const unsigned char *p, unsigned n)
 {
@@ -65,7 +64,7 @@ static void write_n(const struct sf_elf *e, unsigned char *p, unsigned n, uint64
 
 int sf_elf_is_elf(const unsigned char *image, size_t size)
 {
-	return size >= 4 && !memcmp(image, "\177ELF", 4);
+	return size >= SELFMAG && !memcmp(image, ELFMAG, SELFMAG);
 }
 
 /* Is [off, off + len) inside an image of `size` bytes (no wrap-around)? */
@@ -74,135 +73,143 @@ static int in_range(uint64_t off, uint64_t len, size_t size)
 	return off <= size && len <= size - off;
 }
 
-static int parse_ehdr(struct sf_elf *e, uint64_t *shoff, uint32_t *shentsize,
-		      uint32_t *shnum, uint32_t *shstrndx, struct sf_err *err)
-{
-	const unsigned char *p = e->image;
+/* ---- the file and its section table ------------------------------------ */
 
-	if (e->size < 16 || !sf_elf_is_elf(p, e->size))
-		return sf_error(err, "%s: not an ELF file", e->label);
-	if (p[4] != 1 && p[4] != 2)
-		return sf_error(err, "%s: unsupported ELF class %u", e->label, p[4]);
-	if (p[5] != 1 && p[5] != 2)
-		return sf_error(err, "%s: unsupported ELF data encoding %u", e->label, p[5]);
-	e->is64 = p[4] == 2;
-	e->msb = p[5] == 2;
-	e->addr_size = e->is64 ? 8 : 4;
-	if (e->size < (e->is64 ? 64u : 52u))
-		return sf_error(err, "%s: truncated ELF (file header cut short)", e->label);
-	e->type = (uint16_t)sf_elf_read(e, p + 16, 2);
-	e->machine = (uint16_t)sf_elf_read(e, p + 18, 2);
+/* The file header in host order, through libelf's translators (no Elf
+ * handle needed): used to say precisely why libelf refuses a file. */
+static int read_ehdr(const struct sf_elf *e, GElf_Ehdr *out)
+{
+	Elf_Data src = { .d_buf = (void *)(uintptr_t)e->image, .d_type = ELF_T_EHDR,
+			 .d_version = EV_CURRENT };
+	Elf_Data dst = { .d_type = ELF_T_EHDR, .d_version = EV_CURRENT };
+	unsigned enc = e->msb ? ELFDATA2MSB : ELFDATA2LSB;
+
 	if (e->is64) {
-		*shoff = sf_elf_read(e, p + 0x28, 8);
-		*shentsize = (uint32_t)sf_elf_read(e, p + 0x3a, 2);
-		*shnum = (uint32_t)sf_elf_read(e, p + 0x3c, 2);
-		*shstrndx = (uint32_t)sf_elf_read(e, p + 0x3e, 2);
-	} else {
-		*shoff = sf_elf_read(e, p + 0x20, 4);
-		*shentsize = (uint32_t)sf_elf_read(e, p + 0x2e, 2);
-		*shnum = (uint32_t)sf_elf_read(e, p + 0x30, 2);
-		*shstrndx = (uint32_t)sf_elf_read(e, p + 0x32, 2);
+		src.d_size = dst.d_size = sizeof(Elf64_Ehdr);
+		dst.d_buf = out;	/* GElf_Ehdr is Elf64_Ehdr */
+		return elf64_xlatetom(&dst, &src, enc) ? 0 : -1;
 	}
+	Elf32_Ehdr h;
+	src.d_size = dst.d_size = sizeof(h);
+	dst.d_buf = &h;
+	if (!elf32_xlatetom(&dst, &src, enc))
+		return -1;
+	memset(out, 0, sizeof(*out));
+	memcpy(out->e_ident, h.e_ident, EI_NIDENT);
+	out->e_type = h.e_type;
+	out->e_machine = h.e_machine;
+	out->e_shoff = h.e_shoff;
+	out->e_shentsize = h.e_shentsize;
+	out->e_shnum = h.e_shnum;
 	return 0;
 }
 
-/* Fill s from the raw section header at h. */
-static void read_shdr(const struct sf_elf *e, const unsigned char *h,
-		      struct sf_elf_sec *s, uint32_t *name_off, uint64_t *off)
+/* Identification and file header: the checks that give a precise message
+ * where libelf would only say "invalid ELF file". */
+static int check_header(struct sf_elf *e, struct sf_err *err)
 {
-	if (e->is64) {
-		*name_off = (uint32_t)sf_elf_read(e, h, 4);
-		s->type = (uint32_t)sf_elf_read(e, h + 4, 4);
-		s->flags = sf_elf_read(e, h + 8, 8);
-		*off = sf_elf_read(e, h + 24, 8);
-		s->size = sf_elf_read(e, h + 32, 8);
-		s->link = (uint32_t)sf_elf_read(e, h + 40, 4);
-		s->info = (uint32_t)sf_elf_read(e, h + 44, 4);
-		s->entsize = sf_elf_read(e, h + 56, 8);
-	} else {
-		*name_off = (uint32_t)sf_elf_read(e, h, 4);
-		s->type = (uint32_t)sf_elf_read(e, h + 4, 4);
-		s->flags = sf_elf_read(e, h + 8, 4);
-		*off = sf_elf_read(e, h + 16, 4);
-		s->size = sf_elf_read(e, h + 20, 4);
-		s->link = (uint32_t)sf_elf_read(e, h + 24, 4);
-		s->info = (uint32_t)sf_elf_read(e, h + 28, 4);
-		s->entsize = sf_elf_read(e, h + 36, 4);
-	}
+	const unsigned char *p = e->image;
+	GElf_Ehdr h;
+
+	if (e->size < EI_NIDENT || !sf_elf_is_elf(p, e->size))
+		return sf_error(err, "%s: not an ELF file", e->label);
+	if (p[EI_CLASS] != ELFCLASS32 && p[EI_CLASS] != ELFCLASS64)
+		return sf_error(err, "%s: unsupported ELF class %u", e->label, p[EI_CLASS]);
+	if (p[EI_DATA] != ELFDATA2LSB && p[EI_DATA] != ELFDATA2MSB)
+		return sf_error(err, "%s: unsupported ELF data encoding %u", e->label, p[EI_DATA]);
+	e->is64 = p[EI_CLASS] == ELFCLASS64;
+	e->msb = p[EI_DATA] == ELFDATA2MSB;
+	e->addr_size = e->is64 ? 8 : 4;
+	if (e->size < (e->is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
+		return sf_error(err, "%s: truncated ELF (file header cut short)", e->label);
+	if (read_ehdr(e, &h) < 0)
+		return sf_error(err, "%s: corrupt ELF (%s)", e->label, elf_errmsg(-1));
+	if (h.e_shoff == 0)
+		return 0;
+	if (h.e_shentsize != (e->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
+		return sf_error(err, "%s: corrupt ELF (section header size %u)", e->label,
+				h.e_shentsize);
+	/* e_shnum 0: more than 65279 sections, counted in section 0 (libelf
+	 * reads that); at least that one header must be there */
+	uint64_t n = h.e_shnum ? h.e_shnum : 1;
+	if (!in_range(h.e_shoff, n * h.e_shentsize, e->size))
+		return sf_error(err, "%s: truncated ELF (section headers past the end of the file)",
+				e->label);
+	return 0;
 }
 
-/* Section names: a NUL-terminated string inside .shstrtab, else "". */
-static void name_sections(struct sf_elf *e, const uint32_t *name_off, uint32_t shstrndx)
+/* Fill e->sec[i] from libelf's view of section i. */
+static int read_section(struct sf_elf *e, size_t i, size_t shstrndx, struct sf_err *err)
 {
-	const struct sf_elf_sec *strtab = shstrndx < e->nsec ? &e->sec[shstrndx] : NULL;
+	struct sf_elf_sec *s = &e->sec[i];
+	Elf_Scn *scn = elf_getscn(e->elf, i);
+	GElf_Shdr sh;
 
-	for (uint32_t i = 0; i < e->nsec; i++) {
-		e->sec[i].name = "";
-		if (!strtab || !strtab->data || name_off[i] >= strtab->size)
-			continue;
-		const char *s = (const char *)strtab->data + name_off[i];
-		if (memchr(s, '\0', strtab->size - name_off[i]))
-			e->sec[i].name = s;
+	s->name = "";
+	if (!scn || !gelf_getshdr(scn, &sh))
+		return sf_error(err, "%s: corrupt ELF (section %zu: %s)", e->label, i, elf_errmsg(-1));
+	s->type = sh.sh_type;
+	s->flags = sh.sh_flags;
+	s->link = sh.sh_link;
+	s->info = sh.sh_info;
+	s->entsize = sh.sh_entsize;
+	if (shstrndx != SHN_UNDEF) {
+		const char *name = elf_strptr(e->elf, shstrndx, sh.sh_name);
+		if (name)
+			s->name = name;
 	}
+	if (sh.sh_type == SHT_NOBITS || sh.sh_type == SHT_NULL)
+		return 0;
+	if (!in_range(sh.sh_offset, sh.sh_size, e->size))
+		return sf_error(err, "%s: truncated ELF (section %zu extends past the end of the file)",
+				e->label, i);
+	Elf_Data *d = elf_rawdata(scn, NULL);
+	if (!d)
+		return sf_error(err, "%s: corrupt ELF (section %zu: %s)", e->label, i, elf_errmsg(-1));
+	assert(d->d_size == sh.sh_size);
+	s->data = d->d_buf;
+	s->size = d->d_size;
+	return 0;
 }
 
-int sf_elf_parse(struct sf_elf *e, const unsigned char *image, size_t size,
+int sf_elf_parse(struct sf_elf *e, unsigned char *image, size_t size,
 		 const char *label, struct sf_err *err)
 {
-	uint64_t shoff = 0;
-	uint32_t shentsize = 0, shnum = 0, shstrndx = 0;
+	GElf_Ehdr h;
+	size_t n = 0, shstrndx = SHN_UNDEF;
 
 	memset(e, 0, sizeof(*e));
 	e->label = label;
 	e->image = image;
 	e->size = size;
-	if (parse_ehdr(e, &shoff, &shentsize, &shnum, &shstrndx, err) < 0)
+	if (check_header(e, err) < 0)
 		return -1;
-	if (shoff == 0)
+	elf_version(EV_CURRENT);
+	e->elf = elf_memory((char *)image, size);
+	if (!e->elf || elf_kind(e->elf) != ELF_K_ELF || !gelf_getehdr(e->elf, &h)) {
+		sf_error(err, "%s: corrupt ELF (%s)", label, elf_errmsg(-1));
+		sf_elf_release(e);
+		return -1;
+	}
+	e->type = h.e_type;
+	e->machine = h.e_machine;
+	if (h.e_shoff == 0)
 		return 0;	/* no section table: no DWARF, said later */
-	if (shentsize < (e->is64 ? 64u : 40u))
-		return sf_error(err, "%s: corrupt ELF (section header size %u)",
-				e->label, shentsize);
-	if (!in_range(shoff, shentsize, size))
-		return sf_error(err, "%s: truncated ELF (section headers past the end of the file)",
-				e->label);
-	if (shnum == 0 || shstrndx == SHN_XINDEX_) {
-		/* more than 65279 sections: the real numbers are in section 0 */
-		struct sf_elf_sec s0;
-		uint32_t n0;
-		uint64_t o0;
-		read_shdr(e, image + shoff, &s0, &n0, &o0);
-		if (shnum == 0)
-			shnum = s0.size > UINT32_MAX ? UINT32_MAX : (uint32_t)s0.size;
-		if (shstrndx == SHN_XINDEX_)
-			shstrndx = s0.link;
+	if (elf_getshdrnum(e->elf, &n) < 0 || n > UINT32_MAX) {
+		sf_error(err, "%s: corrupt ELF (%s)", label, elf_errmsg(-1));
+		sf_elf_release(e);
+		return -1;
 	}
-	if ((uint64_t)shnum * shentsize / shentsize != shnum ||
-	    !in_range(shoff, (uint64_t)shnum * shentsize, size))
-		return sf_error(err, "%s: truncated ELF (section headers past the end of the file)",
-				e->label);
-
-	e->nsec = shnum;
-	e->sec = sf_xcalloc(shnum, sizeof(*e->sec));
-	uint32_t *name_off = sf_xcalloc(shnum, sizeof(*name_off));
-	for (uint32_t i = 0; i < shnum; i++) {
-		struct sf_elf_sec *s = &e->sec[i];
-		uint64_t off;
-		read_shdr(e, image + shoff + (uint64_t)i * shentsize, s, &name_off[i], &off);
-		if (s->type == SHT_NOBITS_ || s->type == 0) {
-			s->size = 0;
-			continue;
-		}
-		if (!in_range(off, s->size, size)) {
-			free(name_off);
+	if (elf_getshdrstrndx(e->elf, &shstrndx) < 0 || shstrndx >= n)
+		shstrndx = SHN_UNDEF;	/* no names: no DWARF, said later */
+	e->nsec = (uint32_t)n;
+	e->sec = sf_xcalloc(n, sizeof(*e->sec));
+	for (size_t i = 0; i < n; i++) {
+		if (read_section(e, i, shstrndx, err) < 0) {
 			sf_elf_release(e);
-			return sf_error(err, "%s: truncated ELF (section %u extends past the end of the file)",
-					label, i);
+			return -1;
 		}
-		s->data = image + off;
 	}
-	name_sections(e, name_off, shstrndx);
-	free(name_off);
 	return 0;
 }
 
@@ -214,190 +221,286 @@ void sf_elf_release(struct sf_elf *e)
 	e->sec = NULL;
 	e->nsec = 0;
 	e->ndw = 0;
+	if (e->elf)
+		elf_end(e->elf);
+	e->elf = NULL;
 }
 
-/* ---- decompression ---------------------------------------------------- */
+/* ---- decompression ------------------------------------------------------ */
 
-static int inflate_into(const unsigned char *src, uint64_t srclen,
-			unsigned char *dst, uint64_t dstlen)
+/* zstd can express ~32768:1 (runs of one byte); a claim beyond that is
+ * corrupt and must not make us allocate it. */
+static int plausible_zstd(uint64_t out, uint64_t in)
 {
-	z_stream z;
-	int rc;
-
-	memset(&z, 0, sizeof(z));
-	if (inflateInit(&z) != Z_OK)
-		return -1;
-	/* zlib counts in uInt: feed and drain in pieces for huge sections */
-	uint64_t in_left = srclen, out_left = dstlen;
-	z.next_in = (unsigned char *)src;
-	z.next_out = dst;
-	do {
-		if (!z.avail_in) {
-			z.avail_in = in_left > 0x40000000u ? 0x40000000u : (uInt)in_left;
-			in_left -= z.avail_in;
-		}
-		if (!z.avail_out) {
-			z.avail_out = out_left > 0x40000000u ? 0x40000000u : (uInt)out_left;
-			out_left -= z.avail_out;
-		}
-		rc = inflate(&z, Z_NO_FLUSH);
-	} while (rc == Z_OK && (z.avail_in || in_left) && (z.avail_out || out_left));
-	int ok = rc == Z_STREAM_END && z.total_out == dstlen;
-	inflateEnd(&z);
-	return ok ? 0 : -1;
+	return out <= in * 32768 + 4096 && out < ((uint64_t)1 << 40);
 }
 
-/* zlib cannot expand more than ~1032:1; anything claiming more is corrupt. */
-static int plausible_size(uint64_t out, uint64_t in)
+/* A gABI section compressed with zstd, into a buffer of ours. */
+static int inflate_zstd(struct sf_elf *e, struct sf_elf_sec *s, const GElf_Chdr *ch,
+			struct sf_err *err)
 {
-	return out <= in * 1100 + 4096 && out < ((uint64_t)1 << 40);
-}
+	size_t hdr = e->is64 ? sizeof(Elf64_Chdr) : sizeof(Elf32_Chdr);
+	const unsigned char *src = s->data + hdr;
+	size_t srclen = s->size - hdr;
+	/* the first frame's size, when it says: more than the whole is a lie */
+	unsigned long long first = ZSTD_getFrameContentSize(src, srclen);
 
-static int decompress_section(struct sf_elf *e, struct sf_elf_sec *s, int zdebug,
-			      struct sf_err *err)
-{
-	uint64_t out_size, hdr;
-
-	if (zdebug) {
-		/* ".zdebug_*": "ZLIB" + 8-byte big-endian size + zlib stream */
-		if (s->size < 12 || memcmp(s->data, "ZLIB", 4))
-			return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
-		out_size = 0;
-		for (int i = 0; i < 8; i++)
-			out_size = (out_size << 8) | s->data[4 + i];
-		hdr = 12;
-	} else {
-		hdr = e->is64 ? 24 : 12;
-		if (s->size < hdr)
-			return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
-		uint32_t ch_type = (uint32_t)sf_elf_read(e, s->data, 4);
-		out_size = sf_elf_read(e, s->data + (e->is64 ? 8 : 4), e->is64 ? 8 : 4);
-		if (ch_type == ELFCOMPRESS_ZSTD_)
-			return sf_error(err, "%s: section %s is zstd-compressed, which this build cannot read",
-					e->label, s->name);
-		if (ch_type != ELFCOMPRESS_ZLIB_)
-			return sf_error(err, "%s: section %s uses unknown compression %u",
-					e->label, s->name, ch_type);
-	}
-	if (!plausible_size(out_size, s->size - hdr))
+	if (first == ZSTD_CONTENTSIZE_ERROR ||
+	    (first != ZSTD_CONTENTSIZE_UNKNOWN && first > ch->ch_size) ||
+	    !plausible_zstd(ch->ch_size, srclen))
 		return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
-	unsigned char *buf = sf_xmalloc(out_size ? out_size : 1);
-	if (inflate_into(s->data + hdr, s->size - hdr, buf, out_size) < 0) {
+	unsigned char *buf = sf_xmalloc(ch->ch_size);
+	size_t got = ZSTD_decompress(buf, ch->ch_size, src, srclen);
+	if (ZSTD_isError(got) || got != ch->ch_size) {
 		free(buf);
 		return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
 	}
 	free(s->owned);
 	s->owned = buf;
 	s->data = buf;
-	s->size = out_size;
-	s->flags &= ~(uint64_t)SHF_COMPRESSED_;
+	s->size = ch->ch_size;
 	return 0;
 }
 
-/* ---- relocation of debug sections in ET_REL objects ------------------- */
-
-/*
- * Bytes written by an absolute relocation of `type` on this machine, or 0
- * for a relocation that does not matter to type information (PC-relative,
- * TLS, ...: those appear in location expressions and call sites).
- */
-static unsigned abs_reloc_width(uint16_t machine, int is64, uint32_t type)
+/* Inflate section idx (SHF_COMPRESSED, or a GNU ".zdebug_*" when zdebug). */
+static int decompress_section(struct sf_elf *e, uint32_t idx, int zdebug, struct sf_err *err)
 {
-	switch (machine) {
-	case 62:  /* x86_64: R_X86_64_64, _32, _32S */
-		return type == 1 ? 8 : (type == 10 || type == 11) ? 4 : 0;
-	case 3:   /* i386: R_386_32 */
-		return type == 1 ? 4 : 0;
-	case 183: /* aarch64: R_AARCH64_ABS64, ABS32 */
-		return type == 257 ? 8 : type == 258 ? 4 : 0;
-	case 40:  /* arm: R_ARM_ABS32 */
-		return type == 2 ? 4 : 0;
-	case 243: /* riscv: R_RISCV_32, _64 */
-	case 258: /* loongarch: R_LARCH_32, _64 */
-		return type == 1 ? 4 : type == 2 ? 8 : 0;
-	case 20:  /* ppc: R_PPC_ADDR32 */
-	case 21:  /* ppc64: R_PPC64_ADDR32, ADDR64 */
-		return type == 1 ? 4 : type == 38 ? 8 : 0;
-	case 22:  /* s390: R_390_32, _64 */
-		return type == 4 ? 4 : type == 22 ? 8 : 0;
-	case 8:   /* mips o32: R_MIPS_32 (mips64 packs r_info differently) */
-		return !is64 && type == 2 ? 4 : 0;
+	struct sf_elf_sec *s = &e->sec[idx];
+	Elf_Scn *scn = elf_getscn(e->elf, idx);
+	GElf_Chdr ch;
+
+	assert(scn && s->data && !s->owned);
+	if (!zdebug) {
+		if (!gelf_getchdr(scn, &ch))
+			return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
+		if (ch.ch_type == ELFCOMPRESS_ZSTD) {
+			if (inflate_zstd(e, s, &ch, err) < 0)
+				return -1;
+			s->flags &= ~(uint64_t)SHF_COMPRESSED;
+			return 0;
+		}
+		if (ch.ch_type != ELFCOMPRESS_ZLIB)
+			return sf_error(err, "%s: section %s uses unknown compression %u",
+					e->label, s->name, ch.ch_type);
 	}
+	/* zlib: libelf inflates into a buffer it owns until elf_end */
+	if ((zdebug ? elf_compress_gnu(scn, 0, 0) : elf_compress(scn, 0, 0)) != 1)
+		return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
+	Elf_Data *d = elf_getdata(scn, NULL);
+	if (!d || (d->d_size && !d->d_buf))
+		return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
+	s->data = d->d_buf;
+	s->size = d->d_size;
+	s->flags &= ~(uint64_t)SHF_COMPRESSED;
 	return 0;
 }
 
-struct symtab {
-	const unsigned char *data;
-	uint64_t count;
-	unsigned entsize;
+/* ---- relocation of debug sections in ET_REL objects ---------------------- */
+
+/* What a relocation does to the bytes at its offset. */
+enum rop { R_IGNORE, R_SET, R_ADD, R_SUB, R_SET6, R_SUB6 };
+
+struct rkind {
+	enum rop op;
+	unsigned width;	/* bytes written */
 };
 
-/* st_value of symbol i, or -1 when out of range. */
-static int sym_value(const struct sf_elf *e, const struct symtab *st, uint64_t i,
-		     uint64_t *value)
+static struct rkind rk(enum rop op, unsigned width)
 {
-	if (i >= st->count)
-		return -1;
-	const unsigned char *p = st->data + i * st->entsize;
-	*value = e->is64 ? sf_elf_read(e, p + 8, 8) : sf_elf_read(e, p + 4, 4);
-	return 0;
+	struct rkind k = { op, width };
+	return k;
 }
 
-static int get_symtab(const struct sf_elf *e, uint32_t idx, struct symtab *st)
+static struct rkind riscv_kind(uint32_t type)
 {
-	if (idx >= e->nsec || e->sec[idx].type != SHT_SYMTAB_ || !e->sec[idx].data)
-		return -1;
-	st->entsize = e->is64 ? 24 : 16;
-	st->data = e->sec[idx].data;
-	st->count = e->sec[idx].size / st->entsize;
-	return 0;
+	switch (type) {
+	case R_RISCV_32: return rk(R_SET, 4);
+	case R_RISCV_64: return rk(R_SET, 8);
+	case R_RISCV_SET8: return rk(R_SET, 1);
+	case R_RISCV_SET16: return rk(R_SET, 2);
+	case R_RISCV_SET32: return rk(R_SET, 4);
+	case R_RISCV_SET6: return rk(R_SET6, 1);
+	case R_RISCV_SUB6: return rk(R_SUB6, 1);
+	/* with linker relaxation, lengths and line advances are label
+	 * differences: an ADD of the end and a SUB of the start */
+	case R_RISCV_ADD8: return rk(R_ADD, 1);
+	case R_RISCV_ADD16: return rk(R_ADD, 2);
+	case R_RISCV_ADD32: return rk(R_ADD, 4);
+	case R_RISCV_ADD64: return rk(R_ADD, 8);
+	case R_RISCV_SUB8: return rk(R_SUB, 1);
+	case R_RISCV_SUB16: return rk(R_SUB, 2);
+	case R_RISCV_SUB32: return rk(R_SUB, 4);
+	case R_RISCV_SUB64: return rk(R_SUB, 8);
+	}
+	return rk(R_IGNORE, 0);	/* R_RISCV_RELAX, _ALIGN: hints to the linker */
+}
+
+/*
+ * What relocation `type` does on this machine.  Only absolute ones (and
+ * riscv's label differences) matter to type information: PC-relative and
+ * TLS relocations appear in location expressions and call sites.
+ */
+static struct rkind reloc_kind(uint16_t machine, int is64, uint32_t type)
+{
+	switch (machine) {
+	case EM_X86_64:
+		return type == R_X86_64_64 ? rk(R_SET, 8)
+		     : type == R_X86_64_32 || type == R_X86_64_32S ? rk(R_SET, 4) : rk(R_IGNORE, 0);
+	case EM_386:
+		return type == R_386_32 ? rk(R_SET, 4) : rk(R_IGNORE, 0);
+	case EM_AARCH64:
+		return type == R_AARCH64_ABS64 ? rk(R_SET, 8)
+		     : type == R_AARCH64_ABS32 ? rk(R_SET, 4) : rk(R_IGNORE, 0);
+	case EM_ARM:
+		return type == R_ARM_ABS32 ? rk(R_SET, 4) : rk(R_IGNORE, 0);
+	case EM_RISCV:
+		return riscv_kind(type);
+	case EM_LOONGARCH:
+		return type == R_LARCH_32 ? rk(R_SET, 4)
+		     : type == R_LARCH_64 ? rk(R_SET, 8) : rk(R_IGNORE, 0);
+	case EM_PPC:
+		return type == R_PPC_ADDR32 ? rk(R_SET, 4) : rk(R_IGNORE, 0);
+	case EM_PPC64:
+		return type == R_PPC64_ADDR32 ? rk(R_SET, 4)
+		     : type == R_PPC64_ADDR64 ? rk(R_SET, 8) : rk(R_IGNORE, 0);
+	case EM_S390:
+		return type == R_390_32 ? rk(R_SET, 4)
+		     : type == R_390_64 ? rk(R_SET, 8) : rk(R_IGNORE, 0);
+	case EM_MIPS:
+		return type == R_MIPS_32 ? rk(R_SET, 4)
+		     : type == R_MIPS_64 && is64 ? rk(R_SET, 8) : rk(R_IGNORE, 0);
+	}
+	return rk(R_IGNORE, 0);
+}
+
+/*
+ * Symbol and type of a relocation.  MIPS64 is the odd one: its r_info is
+ * a 32-bit symbol then four 1-byte fields (ssym, type3, type2, type),
+ * which gelf reads as one 64-bit number.  Debug sections use one type
+ * (type2 = type3 = R_MIPS_NONE).
+ */
+static void reloc_sym_type(const struct sf_elf *e, uint64_t info, uint64_t *sym, uint32_t *type)
+{
+	if (e->machine == EM_MIPS && e->is64) {
+		if (e->msb) {
+			*sym = info >> 32;
+			*type = (uint32_t)(info & 0xff);
+		} else {
+			*sym = info & 0xffffffffu;
+			*type = (uint32_t)(info >> 56);
+		}
+		return;
+	}
+	*sym = GELF_R_SYM(info);
+	*type = GELF_R_TYPE(info);
 }
 
 /* Make s writable: its own copy. */
 static unsigned char *own(struct sf_elf_sec *s)
 {
 	if (!s->owned) {
-		s->owned = sf_xmalloc(s->size ? s->size : 1);
+		s->owned = sf_xmalloc(s->size);
 		memcpy(s->owned, s->data, s->size);
 		s->data = s->owned;
 	}
 	return s->owned;
 }
 
-static void apply_relocs(struct sf_elf *e, const struct sf_elf_sec *rs,
-			 struct sf_elf_sec *target)
+/* The new bytes at p (width w) after a relocation of value v = S + A. */
+static uint64_t relocated(const struct sf_elf *e, const unsigned char *p, struct rkind k,
+			  uint64_t v)
 {
-	int rela = rs->type == SHT_RELA_;
-	unsigned word = e->is64 ? 8 : 4;
-	unsigned entsize = word * (rela ? 3 : 2);
-	struct symtab st;
+	uint64_t old = sf_elf_read(e, p, k.width);
 
-	if (!rs->data || get_symtab(e, rs->link, &st) < 0)
+	switch (k.op) {
+	case R_SET: return v;
+	case R_ADD: return old + v;
+	case R_SUB: return old - v;
+	case R_SET6: return (old & 0xc0) | (v & 0x3f);
+	case R_SUB6: return (old & 0xc0) | ((old - v) & 0x3f);
+	case R_IGNORE: break;
+	}
+	assert(!"ignored relocations are not applied");
+	return old;
+}
+
+/* One entry of a SHT_REL or SHT_RELA section, as RELA (REL: addend 0). */
+static int get_entry(Elf_Data *d, int rela, int k, GElf_Rela *r)
+{
+	GElf_Rel rel;
+
+	if (rela)
+		return gelf_getrela(d, k, r) ? 0 : -1;
+	if (!gelf_getrel(d, k, &rel))
+		return -1;
+	r->r_offset = rel.r_offset;
+	r->r_info = rel.r_info;
+	r->r_addend = 0;
+	return 0;
+}
+
+/* Apply relocation section ri to its target, section ti. */
+static void apply_relocs(struct sf_elf *e, uint32_t ri, uint32_t ti)
+{
+	const struct sf_elf_sec *rs = &e->sec[ri];
+	struct sf_elf_sec *target = &e->sec[ti];
+	int rela = rs->type == SHT_RELA;
+	Elf_Data *rd = elf_getdata(elf_getscn(e->elf, ri), NULL);
+	Elf_Scn *symscn = rs->link < e->nsec ? elf_getscn(e->elf, rs->link) : NULL;
+	Elf_Data *sd = symscn && e->sec[rs->link].type == SHT_SYMTAB ? elf_getdata(symscn, NULL) : NULL;
+	size_t entsize = gelf_fsize(e->elf, rela ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
+
+	if (!rd || !sd || !entsize || rd->d_size / entsize > INT32_MAX)
 		return;
 	unsigned char *out = own(target);
-	for (uint64_t off = 0; off + entsize <= rs->size; off += entsize) {
-		const unsigned char *r = rs->data + off;
-		uint64_t where = sf_elf_read(e, r, word);
-		uint64_t info = sf_elf_read(e, r + word, word);
-		uint64_t sym = e->is64 ? info >> 32 : info >> 8;
-		uint32_t type = e->is64 ? (uint32_t)info : (uint32_t)(info & 0xff);
-		unsigned width = abs_reloc_width(e->machine, e->is64, type);
-		uint64_t value;
+	int n = (int)(rd->d_size / entsize);
+	for (int k = 0; k < n; k++) {
+		GElf_Rela r;
+		GElf_Sym sym;
+		uint64_t symi;
+		uint32_t type;
 
-		if (!width || !in_range(where, width, target->size) ||
-		    sym_value(e, &st, sym, &value) < 0)
+		if (get_entry(rd, rela, k, &r) < 0)
 			continue;
-		uint64_t addend = rela ? sf_elf_read(e, r + 2 * word, word)
-				       : sf_elf_read(e, out + where, width);
-		write_n(e, out + where, width, value + addend);
+		reloc_sym_type(e, r.r_info, &symi, &type);
+		struct rkind kind = reloc_kind(e->machine, e->is64, type);
+		if (kind.op == R_IGNORE || !in_range(r.r_offset, kind.width, target->size) ||
+		    symi > INT32_MAX || !gelf_getsym(sd, (int)symi, &sym))
+			continue;
+		unsigned char *p = out + r.r_offset;
+		/* REL keeps the addend in place (only SET relocations there) */
+		uint64_t addend = rela ? (uint64_t)r.r_addend : sf_elf_read(e, p, kind.width);
+		write_n(e, p, kind.width, relocated(e, p, kind, sym.st_value + addend));
 	}
 }
 
-/* ---- choosing what libdwarf sees -------------------------------------- */
-
-/* Index in wanted[] of a section name (".zdebug_x" counts as ".debug_x"). */
-static int wanted_index(const char *name, int *zdebug)
+/* Apply the relocations that target section `idx` (a piece of a .o). */
+static int relocate_section(struct sf_elf *e, uint32_t idx, struct sf_err *err)
 {
+	for (uint32_t i = 1; i < e->nsec; i++) {
+		struct sf_elf_sec *rs = &e->sec[i];
+		if ((rs->type != SHT_RELA && rs->type != SHT_REL) || rs->info != idx || !rs->data)
+			continue;
+		if ((rs->flags & SHF_COMPRESSED) && decompress_section(e, i, 0, err) < 0)
+			return -1;
+		apply_relocs(e, i, idx);
+	}
+	return 0;
+}
+
+/* ---- choosing the DWARF sections ----------------------------------------- */
+
+/*
+ * Index in wanted[] of a section name: ".zdebug_x" (GNU compression)
+ * counts as ".debug_x", and so does ".gnu.debuglto_.debug_x" when lto.
+ */
+static int wanted_index(const char *name, int lto, int *zdebug)
+{
+	if (lto) {
+		if (strncmp(name, LTO_PREFIX, strlen(LTO_PREFIX)))
+			return -1;
+		name += strlen(LTO_PREFIX);
+	}
 	*zdebug = !strncmp(name, ".zdebug_", 8);
 	for (size_t i = 0; i < NWANTED; i++) {
 		if (*zdebug ? !strcmp(name + 2, wanted[i] + 1) : !strcmp(name, wanted[i]))
@@ -429,20 +532,6 @@ static int no_dwarf(struct sf_elf *e, struct sf_err *err)
 	return 0;
 }
 
-/* Apply the relocations that target section `idx` (a piece of a .o). */
-static int relocate_section(struct sf_elf *e, uint32_t idx, struct sf_err *err)
-{
-	for (uint32_t i = 1; i < e->nsec; i++) {
-		struct sf_elf_sec *rs = &e->sec[i];
-		if ((rs->type != SHT_RELA_ && rs->type != SHT_REL_) || rs->info != idx)
-			continue;
-		if ((rs->flags & SHF_COMPRESSED_) && decompress_section(e, rs, 0, err) < 0)
-			return -1;
-		apply_relocs(e, rs, &e->sec[idx]);
-	}
-	return 0;
-}
-
 /*
  * Glue the pieces of one section name into the first piece: a .o built
  * with -fdebug-types-section has one .debug_types (or DWARF 5 .debug_info)
@@ -455,7 +544,7 @@ static void concatenate(struct sf_elf *e, const uint32_t *idx, size_t n)
 
 	for (size_t i = 0; i < n; i++)
 		total += e->sec[idx[i]].size;
-	unsigned char *buf = sf_xmalloc(total ? total : 1), *p = buf;
+	unsigned char *buf = sf_xmalloc(total), *p = buf;
 	for (size_t i = 0; i < n; i++) {
 		memcpy(p, e->sec[idx[i]].data, e->sec[idx[i]].size);
 		p += e->sec[idx[i]].size;
@@ -467,147 +556,85 @@ static void concatenate(struct sf_elf *e, const uint32_t *idx, size_t n)
 	first->size = total;
 }
 
-int sf_elf_prepare_debug(struct sf_elf *e, struct sf_err *err)
+struct pieces {
+	uint32_t *idx[NWANTED];
+	size_t n[NWANTED], cap[NWANTED];
+};
+
+/* Find the pieces of each wanted section, plain or (lto) slim-LTO names.
+ * Returns how many .debug_info/.debug_types pieces there are. */
+static size_t find_pieces(const struct sf_elf *e, int lto, struct pieces *pc)
 {
-	uint32_t *pieces[NWANTED] = { NULL };
-	size_t npieces[NWANTED] = { 0 }, caps[NWANTED] = { 0 };
-	int zdebug, rc = 1;
+	int zdebug;
 
 	/* ungrouped sections first, then COMDAT group members in file order */
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t i = 1; i < e->nsec; i++) {
 			const struct sf_elf_sec *s = &e->sec[i];
-			int w = wanted_index(s->name, &zdebug);
-			if (w < 0 || !s->data || !!(s->flags & SHF_GROUP_) != pass)
+			int w = wanted_index(s->name, lto, &zdebug);
+			if (w < 0 || !s->data || !!(s->flags & SHF_GROUP) != pass)
 				continue;
 			/* a linked file has one of each; only a .o has pieces */
-			if (npieces[w] && e->type != ET_REL_)
+			if (pc->n[w] && e->type != ET_REL)
 				continue;
-			SF_GROW(pieces[w], npieces[w], caps[w]);
-			pieces[w][npieces[w]++] = i;
+			SF_GROW(pc->idx[w], pc->n[w], pc->cap[w]);
+			pc->idx[w][pc->n[w]++] = i;
 		}
 	}
-	if (!npieces[0] && !npieces[1]) {
-		rc = no_dwarf(e, err);
-		goto out;
+	return pc->n[0] + pc->n[1];
+}
+
+static void free_pieces(struct pieces *pc)
+{
+	for (size_t w = 0; w < NWANTED; w++)
+		free(pc->idx[w]);
+	memset(pc, 0, sizeof(*pc));
+}
+
+int sf_elf_prepare_debug(struct sf_elf *e, struct sf_err *err)
+{
+	struct pieces pc = { { NULL }, { 0 }, { 0 } };
+	int zdebug, lto = 0, rc = 1;
+
+	/* plain DWARF wins over the early DWARF of a fat LTO object */
+	if (!find_pieces(e, 0, &pc)) {
+		free_pieces(&pc);
+		lto = 1;
+		if (!find_pieces(e, 1, &pc)) {
+			rc = no_dwarf(e, err);
+			goto out;
+		}
 	}
+	static_assert(NWANTED < SF_ELF_MAXDW, "dw[] holds every wanted section");
 	e->ndw = 1;
 	e->dw[0] = 0;
 	e->dw_name[0] = "";
 	for (size_t w = 0; w < NWANTED; w++) {
-		for (size_t k = 0; k < npieces[w]; k++) {
-			struct sf_elf_sec *s = &e->sec[pieces[w][k]];
-			wanted_index(s->name, &zdebug);
-			if ((zdebug || (s->flags & SHF_COMPRESSED_)) &&
-			    decompress_section(e, s, zdebug, err) < 0) {
+		for (size_t k = 0; k < pc.n[w]; k++) {
+			uint32_t i = pc.idx[w][k];
+			const struct sf_elf_sec *s = &e->sec[i];
+			wanted_index(s->name, lto, &zdebug);
+			if ((zdebug || (s->flags & SHF_COMPRESSED)) &&
+			    decompress_section(e, i, zdebug, err) < 0) {
 				rc = -1;
 				goto out;
 			}
 			/* a .o: resolve the relocations into this piece (string
 			 * offsets, abbrev and line table offsets...) */
-			if (e->type == ET_REL_ && relocate_section(e, pieces[w][k], err) < 0) {
+			if (e->type == ET_REL && relocate_section(e, i, err) < 0) {
 				rc = -1;
 				goto out;
 			}
 		}
-		if (!npieces[w])
+		if (!pc.n[w])
 			continue;
-		if (npieces[w] > 1)
-			concatenate(e, pieces[w], npieces[w]);
-		e->dw[e->ndw] = pieces[w][0];
+		if (pc.n[w] > 1)
+			concatenate(e, pc.idx[w], pc.n[w]);
+		e->dw[e->ndw] = pc.idx[w][0];
 		e->dw_name[e->ndw] = wanted[w];
 		e->ndw++;
 	}
 out:
-	for (size_t w = 0; w < NWANTED; w++)
-		free(pieces[w]);
+	free_pieces(&pc);
 	return rc;
-}
-
-/* ---- Dwarf_Obj_Access_Interface --------------------------------------- */
-
-static int obj_section_info(void *obj, Dwarf_Half idx, Dwarf_Obj_Access_Section *out,
-			    int *error)
-{
-	const struct sf_elf *e = obj;
-
-	(void)error;
-	if (idx >= e->ndw)
-		return DW_DLV_NO_ENTRY;
-	memset(out, 0, sizeof(*out));
-	out->name = e->dw_name[idx];
-	if (idx == 0)
-		return DW_DLV_OK;
-	out->type = 1; /* SHT_PROGBITS: libdwarf ignores group/reloc types */
-	out->size = e->sec[e->dw[idx]].size;
-	return DW_DLV_OK;
-}
-
-static Dwarf_Endianness obj_byte_order(void *obj)
-{
-	return ((const struct sf_elf *)obj)->msb ? DW_OBJECT_MSB : DW_OBJECT_LSB;
-}
-
-static Dwarf_Small obj_length_size(void *obj)
-{
-	return ((const struct sf_elf *)obj)->is64 ? 8 : 4;
-}
-
-static Dwarf_Small obj_pointer_size(void *obj)
-{
-	return ((const struct sf_elf *)obj)->addr_size;
-}
-
-static Dwarf_Unsigned obj_section_count(void *obj)
-{
-	return ((const struct sf_elf *)obj)->ndw;
-}
-
-static int obj_load_section(void *obj, Dwarf_Half idx, Dwarf_Small **data, int *error)
-{
-	const struct sf_elf *e = obj;
-
-	(void)error;
-	if (idx == 0 || idx >= e->ndw)
-		return DW_DLV_NO_ENTRY;
-	/* libdwarf only reads the bytes; the cast drops const for its API */
-	*data = (Dwarf_Small *)(uintptr_t)e->sec[e->dw[idx]].data;
-	return DW_DLV_OK;
-}
-
-static const Dwarf_Obj_Access_Methods obj_methods = {
-	obj_section_info, obj_byte_order, obj_length_size, obj_pointer_size,
-	obj_section_count, obj_load_section, NULL,
-};
-
-int sf_elf_dwarf_open(struct sf_elf *e, Dwarf_Obj_Access_Interface **iface,
-		      Dwarf_Debug *dbg, struct sf_err *err)
-{
-	Dwarf_Error derr = NULL;
-
-	*iface = sf_xcalloc(1, sizeof(**iface));
-	(*iface)->object = e;
-	(*iface)->methods = &obj_methods;
-	int rc = dwarf_object_init_b(*iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg, &derr);
-	if (rc != DW_DLV_OK) {
-		if (rc == DW_DLV_ERROR) {
-			sf_error(err, "%s: corrupt DWARF (%s)", e->label, dwarf_errmsg(derr));
-			dwarf_dealloc(NULL, derr, DW_DLA_ERROR);
-		} else {
-			sf_error(err, "%s: no DWARF debug info", e->label);
-		}
-		free(*iface);
-		*iface = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-void sf_elf_dwarf_close(Dwarf_Obj_Access_Interface *iface, Dwarf_Debug dbg)
-{
-	Dwarf_Error derr = NULL;
-
-	if (dbg)
-		dwarf_object_finish(dbg, &derr);
-	free(iface);
 }

@@ -1,27 +1,28 @@
 /*
- * elfobj.h - one ELF image in memory, its debug sections ready for libdwarf.
+ * elfobj.h - one ELF image in memory, read through libelf, its debug
+ * sections ready for the DIE decoder.
  *
  * An ELF image is a byte range: a whole mmap'ed file or one member of a
- * static archive.  sf_elf_parse() checks every header and section against
- * that range (a truncated or corrupt file is an error, never a read past
- * the end) and keeps a table of sections:
+ * static archive.  sf_elf_parse() opens it with libelf (elf_memory over
+ * that range: nothing is copied) and keeps a table of its sections:
  *
  *   struct sf_elf
- *   +-------+------+-----+---------+------+----------------------------+
- *   | image | size | msb | machine | type | sec[nsec]  dw[ndw]          |
- *   +-------+------+-----+---------+------+----------------------------+
- *                                           |          |
- *            name, type, flags, bytes  <----+          +--> indexes of the
- *            (into the image, or an owned               sections libdwarf
- *            copy when decompressed/relocated)          is shown
+ *   +-----+-------+------+-----+---------+------+--------------------------+
+ *   | elf | image | size | msb | machine | type | sec[nsec]  dw[ndw]        |
+ *   +-----+-------+------+-----+---------+------+--------------------------+
+ *                                                 |          |
+ *          name, type, flags, bytes          <----+          +--> indexes of
+ *          (into the image, or a buffer of libelf            the DWARF
+ *          or of ours when decompressed/relocated)          sections found
  *
- * sf_elf_prepare_debug() makes the debug sections usable: SHF_COMPRESSED
- * and .zdebug sections are inflated once, and in a relocatable object
- * (ET_REL) the relocations that target them are applied to a private copy
- * (libdwarf is given no relocation callback, so what it sees is final).
- * Everything is read-only afterwards, so any number of Dwarf_Debug handles
- * on any number of threads can share one sf_elf: that is how the reader
- * uses both cores without loading the sections twice.
+ * sec[] is indexed like the file's section table; look sections up there
+ * by name.  sf_elf_prepare_debug() makes the debug sections usable:
+ * compressed ones (SHF_COMPRESSED with zlib or zstd, GNU .zdebug) are
+ * inflated once, and in a relocatable object (ET_REL) the relocations
+ * that target them are applied to a private copy.  Everything is
+ * read-only afterwards (libelf is never called again), so any number of
+ * threads can share one sf_elf: that is how the reader uses both cores
+ * without loading the sections twice.
  */
 #ifndef SF_ELFOBJ_H
 #define SF_ELFOBJ_H
@@ -29,13 +30,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <libdwarf.h>
+#include <libelf.h>
 
 #include "lib/err.h"
 
 struct sf_elf_sec {
 	const char *name;             /* as in the file, NUL-terminated */
-	const unsigned char *data;    /* NULL for SHT_NOBITS / out of range */
+	const unsigned char *data;    /* NULL for SHT_NOBITS / SHT_NULL */
 	uint64_t size;                /* bytes at data (inflated size) */
 	uint64_t flags;
 	uint32_t type;
@@ -45,10 +46,14 @@ struct sf_elf_sec {
 	unsigned char *owned;         /* data when we allocated it */
 };
 
+/* How many DWARF sections sf_elf_prepare_debug() can pick (dw[]). */
+#define SF_ELF_MAXDW 16
+
 struct sf_elf {
 	const char *label;            /* for messages: path or "lib.a(x.o)" */
 	const unsigned char *image;
 	size_t size;
+	Elf *elf;                     /* libelf's handle over image */
 	uint8_t is64;
 	uint8_t msb;                  /* big-endian */
 	uint8_t addr_size;            /* 4 or 8 */
@@ -56,16 +61,23 @@ struct sf_elf {
 	uint16_t machine;
 	uint32_t nsec;
 	struct sf_elf_sec *sec;
-	uint32_t ndw;                 /* sections shown to libdwarf, dw[0] = 0 */
-	uint32_t dw[16];
-	const char *dw_name[16];      /* the names libdwarf sees (".debug_info") */
+	uint32_t ndw;                 /* DWARF sections found, dw[0] = 0 */
+	uint32_t dw[SF_ELF_MAXDW];
+	/* their DWARF names (".debug_info"), whatever the file calls them
+	 * (".zdebug_info", ".gnu.debuglto_.debug_info") */
+	const char *dw_name[SF_ELF_MAXDW];
 };
 
 /* Does the image start like an ELF file? */
 int sf_elf_is_elf(const unsigned char *image, size_t size);
 
-/* Parse headers and the section table.  -1 with "LABEL: problem". */
-int sf_elf_parse(struct sf_elf *e, const unsigned char *image, size_t size,
+/*
+ * Parse headers and the section table.  -1 with "LABEL: problem".  image
+ * must be writable private memory (a MAP_PRIVATE mapping, or the heap)
+ * and outlive e: libelf updates a section header in place when it
+ * inflates that section (elf_compress, elfutils 0.188).
+ */
+int sf_elf_parse(struct sf_elf *e, unsigned char *image, size_t size,
 		 const char *label, struct sf_err *err);
 
 /*
@@ -75,11 +87,6 @@ int sf_elf_parse(struct sf_elf *e, const unsigned char *image, size_t size,
  * file), -1 on a corrupt section.
  */
 int sf_elf_prepare_debug(struct sf_elf *e, struct sf_err *err);
-
-/* A Dwarf_Debug reading this image; dwarf_object_finish() it, then free iface. */
-int sf_elf_dwarf_open(struct sf_elf *e, Dwarf_Obj_Access_Interface **iface,
-		      Dwarf_Debug *dbg, struct sf_err *err);
-void sf_elf_dwarf_close(Dwarf_Obj_Access_Interface *iface, Dwarf_Debug dbg);
 
 void sf_elf_release(struct sf_elf *e);
 

@@ -26,9 +26,11 @@
  */
 #include "dwarf.h"
 
+#include <ar.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libelf.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,7 +241,7 @@ static int load_debug_file(struct ctx *c, const struct sf_elf *e, const char *pa
  * Read one image.  `file` is its path when the image is a whole file whose
  * debug file may be looked up (NULL for archive members and debug files).
  */
-static int load_image(struct ctx *c, const unsigned char *image, size_t size,
+static int load_image(struct ctx *c, unsigned char *image, size_t size,
 		      const char *label, const char *file, int in_dir)
 {
 	struct sf_elf e;
@@ -285,15 +287,102 @@ static int load_image(struct ctx *c, const unsigned char *image, size_t size,
 
 /* ---- archives ------------------------------------------------------------ */
 
-struct member {
-	const char *name;       /* not NUL-terminated */
-	size_t namelen;
-	const unsigned char *data;
-	size_t size;
+/*
+ * A regular archive is read through libelf: elf_begin(-1, cmd, ar) opens
+ * each member in turn, elf_getarhdr() names it (GNU long names resolved),
+ * elf_rawfile() gives its bytes - a range of our mapping - and elf_next()
+ * moves on.  libelf does not read thin archives ("!<thin>\n": the members
+ * are files named in the headers), so their headers are walked here.
+ */
+
+struct arstate {
+	const char *path;
+	int members, with_dwarf;
+	struct strbuf label;
 };
 
-/* Decimal field of an ar header, or -1. */
-static long long ar_number(const unsigned char *p, size_t n)
+/* Count one member's outcome; FAILED stops the walk. */
+static int member_done(struct arstate *a, int r)
+{
+	a->members++;
+	if (r == LOADED)
+		a->with_dwarf++;
+	return r == FAILED ? -1 : 0;
+}
+
+/* The verdict on an archive once its members are read. */
+static int archive_verdict(struct ctx *c, const struct arstate *a, int rc)
+{
+	if (rc < 0)
+		return FAILED;
+	if (!a->members) {
+		sf_error(c->err, "%s: empty archive (no members)", a->path);
+		return NO_DWARF;
+	}
+	if (!a->with_dwarf) {
+		sf_error(c->err, "%s: no DWARF debug info in any of its %d archive members",
+			 a->path, a->members);
+		return NO_DWARF;
+	}
+	return LOADED;
+}
+
+/* libelf's names for the symbol tables and the long-name table */
+static int special_member(const char *name)
+{
+	return !strcmp(name, "/") || !strcmp(name, "//") || !strcmp(name, "/SYM64/");
+}
+
+static int load_archive(struct ctx *c, const char *path, unsigned char *img, size_t size)
+{
+	struct arstate a = { path, 0, 0, STRBUF_INIT };
+	Elf *ar = elf_memory((char *)img, size);
+	Elf_Cmd cmd = ELF_C_READ_MMAP;
+	Elf *m;
+	/* where the next member header should be: all bytes are members */
+	uint64_t next = SARMAG;
+	int rc = 0;
+
+	if (!ar || elf_kind(ar) != ELF_K_AR) {
+		if (ar)
+			elf_end(ar);
+		sf_error(c->err, "%s: corrupt archive (%s)", path, elf_errmsg(-1));
+		return FAILED;
+	}
+	while (rc == 0 && (m = elf_begin(-1, cmd, ar)) != NULL) {
+		Elf_Arhdr *h = elf_getarhdr(m);
+		size_t msize = 0;
+		char *bytes = elf_rawfile(m, &msize);
+		int64_t off = elf_getaroff(m);
+		if (!h || off < 0 || !bytes) {
+			rc = sf_error(c->err, "%s: corrupt archive (%s)", path, elf_errmsg(-1));
+		} else if ((uint64_t)h->ar_size > msize) {
+			rc = sf_error(c->err, "%s: truncated archive (member at %lld runs past the end)",
+				      path, (long long)off);
+		} else {
+			next = (uint64_t)off + sizeof(struct ar_hdr) + h->ar_size;
+			next += next & 1;
+			if (!special_member(h->ar_name)) {
+				sb_reset(&a.label);
+				sb_addf(&a.label, "%s(%s)", path, h->ar_name);
+				int r = load_image(c, (unsigned char *)bytes, msize, a.label.buf, NULL, 0);
+				rc = member_done(&a, r);
+			}
+		}
+		cmd = elf_next(m);
+		elf_end(m);
+	}
+	/* libelf stops quietly at a header it cannot read */
+	if (rc == 0 && next < size)
+		rc = sf_error(c->err, "%s: corrupt archive (bad member header at %llu)", path,
+			      (unsigned long long)next);
+	elf_end(ar);
+	sb_release(&a.label);
+	return archive_verdict(c, &a, rc);
+}
+
+/* Decimal field of a thin archive's member header, or -1. */
+static long long ar_number(const char *p, size_t n)
 {
 	long long v = 0;
 	size_t i = 0;
@@ -310,122 +399,81 @@ static long long ar_number(const unsigned char *p, size_t n)
 	return v;
 }
 
-/* Name of a member: GNU "name/", "/123" into the long-name table, BSD "#1/len". */
-static int member_name(const unsigned char *h, const unsigned char *lnames, size_t lnsize,
-		       struct member *m)
+/* A thin member's file name: "name/", or "/123" into the long-name table.
+ * Returns its length (name at *name), or -1. */
+static long thin_member_name(const struct ar_hdr *h, const char *lnames, size_t lnsize,
+			     const char **name)
 {
-	const char *n = (const char *)h;
-	size_t len = 16;
+	size_t len = sizeof(h->ar_name);
 
-	while (len && n[len - 1] == ' ')
+	while (len && h->ar_name[len - 1] == ' ')
 		len--;
-	if (len > 1 && n[0] == '/' && n[1] >= '0' && n[1] <= '9') {
-		long long off = ar_number(h + 1, 15);
+	if (len > 1 && h->ar_name[0] == '/' && h->ar_name[1] >= '0' && h->ar_name[1] <= '9') {
+		long long off = ar_number(h->ar_name + 1, sizeof(h->ar_name) - 1);
 		if (!lnames || off < 0 || (size_t)off >= lnsize)
 			return -1;
-		const char *s = (const char *)lnames + off;
+		const char *s = lnames + off;
 		size_t max = lnsize - (size_t)off, l = 0;
 		while (l < max && s[l] != '\n' && !(s[l] == '/' && (l + 1 == max || s[l + 1] == '\n')))
 			l++;
-		m->name = s;
-		m->namelen = l;
-		return 0;
+		*name = s;
+		return (long)l;
 	}
-	if (len && n[len - 1] == '/')
+	if (len && h->ar_name[len - 1] == '/')
 		len--;
-	m->name = n;
-	m->namelen = len;
-	return 0;
+	*name = h->ar_name;
+	return (long)len;
 }
 
-static void member_label(struct strbuf *sb, const char *path, const struct member *m)
+/* A thin archive: its tables are stored, its members are files beside it. */
+static int load_thin_archive(struct ctx *c, const char *path, const unsigned char *img,
+			     size_t size)
 {
-	sb_reset(sb);
-	sb_addf(sb, "%s(%.*s)", path, (int)m->namelen, m->name);
-}
-
-
-static int load_archive(struct ctx *c, const char *path, const unsigned char *img,
-			size_t size, int thin)
-{
-	const unsigned char *lnames = NULL;
-	size_t lnsize = 0, off = 8;
-	int members = 0, with_dwarf = 0;
-	struct strbuf label = STRBUF_INIT;
+	struct arstate a = { path, 0, 0, STRBUF_INIT };
+	const char *lnames = NULL;
+	size_t lnsize = 0, off = SARMAG;
+	const char *slash = strrchr(path, '/');
 	int rc = 0;
 
-	while (rc >= 0 && off + 60 <= size) {
-		const unsigned char *h = img + off;
-		long long msize = ar_number(h + 48, 10);
-		if (h[58] != '`' || h[59] != '\n' || msize < 0) {
+	while (rc == 0 && off + sizeof(struct ar_hdr) <= size) {
+		struct ar_hdr h;
+		memcpy(&h, img + off, sizeof(h));
+		long long msize = ar_number(h.ar_size, sizeof(h.ar_size));
+		if (memcmp(h.ar_fmag, ARFMAG, 2) || msize < 0) {
 			rc = sf_error(c->err, "%s: corrupt archive (bad member header at %zu)", path, off);
 			break;
 		}
-		struct member m = { 0 };
-		size_t dstart = off + 60;
-		int special = h[0] == '/' && (h[1] == ' ' || h[1] == '/' || !memcmp(h, "/SYM64/", 7));
-		int stored = !thin || special;	/* thin archives keep only their tables */
-		if (stored && (size_t)msize > size - dstart) {
+		size_t dstart = off + sizeof(h);
+		int table = h.ar_name[0] == '/' && (h.ar_name[1] == ' ' || h.ar_name[1] == '/' ||
+						    !memcmp(h.ar_name, "/SYM64/", 7));
+		if (!table) {	/* a member: only its header is here */
+			const char *name;
+			long len = thin_member_name(&h, lnames, lnsize, &name);
+			if (len < 0) {
+				rc = sf_error(c->err, "%s: corrupt archive (bad long member name)", path);
+				break;
+			}
+			sb_reset(&a.label);
+			if (name[0] != '/' && slash)
+				sb_add(&a.label, path, (size_t)(slash - path) + 1);
+			sb_add(&a.label, name, (size_t)len);
+			rc = member_done(&a, load_file(c, a.label.buf, 1, 0));
+			off = dstart;
+			continue;
+		}
+		if ((size_t)msize > size - dstart) {
 			rc = sf_error(c->err, "%s: truncated archive (member at %zu runs past the end)",
 				      path, off);
 			break;
 		}
-		m.data = img + dstart;
-		m.size = (size_t)msize;
-		off = stored ? dstart + (size_t)msize + ((size_t)msize & 1) : dstart;
-		if (!memcmp(h, "//              ", 16)) {
-			lnames = m.data;
-			lnsize = m.size;
-			continue;
+		if (!memcmp(h.ar_name, "//", 2) && h.ar_name[2] == ' ') {
+			lnames = (const char *)img + dstart;
+			lnsize = (size_t)msize;
 		}
-		if (special)
-			continue;	/* symbol table */
-		if (!memcmp(h, "#1/", 3)) {	/* BSD: the name leads the data */
-			long long nl = ar_number(h + 3, 13);
-			if (nl < 0 || (size_t)nl > m.size) {
-				rc = sf_error(c->err, "%s: corrupt archive (bad BSD member name)", path);
-				break;
-			}
-			m.name = (const char *)m.data;
-			m.namelen = strnlen(m.name, (size_t)nl);
-			m.data += nl;
-			m.size -= (size_t)nl;
-		} else if (member_name(h, lnames, lnsize, &m) < 0) {
-			rc = sf_error(c->err, "%s: corrupt archive (bad long member name)", path);
-			break;
-		}
-		members++;
-		member_label(&label, path, &m);
-		int r;
-		if (thin) {
-			struct strbuf file = STRBUF_INIT;
-			const char *slash = strrchr(path, '/');
-			if (m.namelen && m.name[0] != '/' && slash)
-				sb_add(&file, path, (size_t)(slash - path) + 1);
-			sb_add(&file, m.name, m.namelen);
-			r = load_file(c, file.buf, 1, 0);
-			sb_release(&file);
-		} else {
-			r = load_image(c, m.data, m.size, label.buf, NULL, 0);
-		}
-		if (r == FAILED)
-			rc = -1;
-		else if (r == LOADED)
-			with_dwarf++;
+		off = dstart + (size_t)msize + ((size_t)msize & 1);
 	}
-	sb_release(&label);
-	if (rc < 0)
-		return FAILED;
-	if (!members) {
-		sf_error(c->err, "%s: empty archive (no members)", path);
-		return NO_DWARF;
-	}
-	if (!with_dwarf) {
-		sf_error(c->err, "%s: no DWARF debug info in any of its %d archive members",
-			 path, members);
-		return NO_DWARF;
-	}
-	return LOADED;
+	sb_release(&a.label);
+	return archive_verdict(c, &a, rc);
 }
 
 /* ---- files and directories ----------------------------------------------- */
@@ -484,18 +532,21 @@ static int load_file(struct ctx *c, const char *path, int in_dir, int lookup)
 		return FAILED;
 	}
 	size_t size = (size_t)st.st_size;
-	void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	/* private and writable, as libelf's own ELF_C_READ_MMAP_PRIVATE maps:
+	 * libelf updates a section header in place when it inflates that
+	 * section; those pages become copies, the file is never written */
+	void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED) {
 		sf_error(c->err, "%s: cannot map: %s", path, strerror(errno));
 		return FAILED;
 	}
-	const unsigned char *img = map;
+	unsigned char *img = map;
 	int rc;
-	if (size >= 8 && !memcmp(img, "!<arch>\n", 8))
-		rc = load_archive(c, path, img, size, 0);
-	else if (size >= 8 && !memcmp(img, "!<thin>\n", 8))
-		rc = load_archive(c, path, img, size, 1);
+	if (size >= SARMAG && !memcmp(img, ARMAG, SARMAG))
+		rc = load_archive(c, path, img, size);
+	else if (size >= SARMAG && !memcmp(img, "!<thin>\n", SARMAG))
+		rc = load_thin_archive(c, path, img, size);
 	else
 		rc = load_image(c, img, size, path, lookup ? path : NULL, in_dir);
 	if (rc == NOT_ELF)
@@ -607,6 +658,7 @@ int sf_dwarf_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
 	int rc = 0;
 
 	c.pending = sf_pending_new();
+	elf_version(EV_CURRENT);	/* libelf refuses to work before this */
 	for (int i = 0; i < npaths && rc == 0; i++)
 		rc = load_path(&c, paths[i]);
 	if (rc == 0) {

@@ -46,6 +46,7 @@ sh fuzz/make-corpus.sh fuzz/corpus >/dev/null || exit 2
 mkdir -p $B/crash
 
 ELF_LIBS=$(pkg-config --libs libelf 2>/dev/null || echo -lelf)
+ZSTD_LIBS=$(pkg-config --libs libzstd 2>/dev/null || echo -lzstd)
 ntargets=0
 nfailed=0
 for t in $targets; do
@@ -60,7 +61,7 @@ for t in $targets; do
 	# shellcheck disable=SC2086
 	if ! "$FCC" -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -I/usr/include/libdwarf \
 		-O1 -g -fsanitize=fuzzer $SAN -o "$bin" "$src" $B/libsf.a \
-		-ldwarf $ELF_LIBS -lz -lpthread; then
+		$ELF_LIBS $ZSTD_LIBS -lz -lpthread; then
 		echo "fuzz: cannot build $bin" >&2
 		nfailed=$((nfailed + 1))
 		continue

@@ -3,7 +3,7 @@
  * DIEs itself (libdwarf's DIE API is too slow for vmlinux), so libdwarf is
  * its reference.  Every DIE of every unit of each object is walked with
  * both - libdwarf through dwarf_child/dwarf_siblingof_b on a handle made
- * with elfobj's object interface, die.c sequentially - and the two walks
+ * with the tests' object interface (dwarf_oracle.c), die.c sequentially - and the two walks
  * must agree on offset, tag, name, DW_AT_type target, byte size and
  * whether it has children.  Objects: the test sources built with gcc and
  * clang, DWARF 2-5, little- and big-endian, relocatable (so relocation is
@@ -30,6 +30,7 @@
 
 #include "dwarf/die.h"
 #include "dwarf/elfobj.h"
+#include "dwarf_oracle.h"
 #include "lib/xalloc.h"
 #include "test_dwarf_util.h"
 
@@ -134,9 +135,9 @@ static void lib_walk(struct sf_elf *e, struct sf_elf *alt, struct recs *out)
 	struct sf_err err;
 	Dwarf_Error de = NULL;
 
-	assert_int_equal(sf_elf_dwarf_open(e, &iface, &dbg, &err), 0);
+	assert_int_equal(oracle_open(e, &iface, &dbg, &err), 0);
 	if (alt) {
-		assert_int_equal(sf_elf_dwarf_open(alt, &alt_iface, &alt_dbg, &err), 0);
+		assert_int_equal(oracle_open(alt, &alt_iface, &alt_dbg, &err), 0);
 		assert_int_equal(dwarf_set_tied_dbg(dbg, alt_dbg, &de), DW_DLV_OK);
 	}
 	for (int is_info = 1; is_info >= 0; is_info--) {
@@ -151,9 +152,9 @@ static void lib_walk(struct sf_elf *e, struct sf_elf *alt, struct recs *out)
 			dwarf_dealloc_die(cu);
 		}
 	}
-	sf_elf_dwarf_close(iface, dbg);
+	oracle_close(iface, dbg);
 	if (alt)
-		sf_elf_dwarf_close(alt_iface, alt_dbg);
+		oracle_close(alt_iface, alt_dbg);
 }
 
 /* ---- the die.c walk ---------------------------------------------------------- */
