@@ -185,6 +185,11 @@ need() {
 # the others are freestanding (no headers, no sysroot), -c only.
 E2E_TARGETS="x86_64 i386 aarch64 arm"
 
+# More targets, for the relocation tests (tests/e2e/elf.sh): 64-bit RISC-V,
+# big-endian s390x, ppc64le, 32-bit big-endian ppc, 32-bit big-endian mips
+# (REL) and mips64el (its odd r_info).
+RELOC_TARGETS="riscv64 s390x ppc64le ppc mips mips64el"
+
 # clang_target NAME: the clang triple of a target name.
 clang_target() {
 	case "$1" in
@@ -192,6 +197,12 @@ clang_target() {
 	i386) echo i386-linux-gnu ;;
 	aarch64) echo aarch64-linux-gnu ;;
 	arm) echo armv7-linux-gnueabihf ;;
+	riscv64) echo riscv64-linux-gnu ;;
+	s390x) echo s390x-linux-gnu ;;
+	ppc64le) echo powerpc64le-linux-gnu ;;
+	ppc) echo powerpc-linux-gnu ;;
+	mips) echo mips-linux-gnu ;;
+	mips64el) echo mips64el-linux-gnuabi64 ;;
 	*) return 1 ;;
 	esac
 }

@@ -347,6 +347,14 @@ static void test_objects_agree(void **state)
 		{ "clang", "--target=armv7-linux-gnueabihf -ffreestanding -g -gdwarf-4", "st_table.c" },
 		{ "clang", "--target=aarch64-linux-gnu -ffreestanding -g -gdwarf-5", "st_table.c" },
 		{ "clang", "--target=s390x-linux-gnu -ffreestanding -g -gdwarf-3", "bitfields.c" },
+		{ "clang", "--target=riscv64-linux-gnu -ffreestanding -g -gdwarf-5", "shapes.c" },
+		{ "clang", "--target=powerpc64le-linux-gnu -ffreestanding -g -gdwarf-5", "bitfields.c" },
+		{ "clang", "--target=powerpc-linux-gnu -ffreestanding -g -gdwarf-4", "layout.c" },
+		{ "clang", "--target=mips-linux-gnu -ffreestanding -g -gdwarf-4", "abi.c" },
+		{ "clang", "--target=mips64el-linux-gnuabi64 -ffreestanding -g -gdwarf-5", "st_table.c" },
+		{ "gcc", "-g -gdwarf-5 -flto", "shapes.c" },
+		{ "gcc", "-g -gdwarf-4 -Wa,--compress-debug-sections=zstd", "layout.c" },
+		{ "gcc", "-g -gdwarf-5 -gz=zlib-gnu", "shapes.c" },
 		{ "g++", "-g -gdwarf-4", "cxx.cc" },
 		{ "g++", "-g -gdwarf-4 -fdebug-types-section", "cxx.cc" },
 		{ "clang++", "-g -gdwarf-5", "cxx.cc" },
@@ -366,6 +374,96 @@ static void test_objects_agree(void **state)
 	if (!total)
 		skip();
 	fprintf(stderr, "  %zu DIEs agree\n", total);
+}
+
+/* ---- riscv label differences --------------------------------------------- */
+
+/*
+ * With linker relaxation, riscv writes a function's length (DW_AT_high_pc
+ * as a constant) as R_RISCV_ADD32 of its end and R_RISCV_SUB32 of its
+ * start.  After our relocation, each subprogram's length must be the
+ * function's size in the symbol table (st_size, written by the assembler).
+ */
+static void check_lengths(const char *obj)
+{
+	struct sf_elf e;
+	struct sf_err err;
+	Dwarf_Obj_Access_Interface *iface;
+	Dwarf_Debug dbg;
+	Dwarf_Error de = NULL;
+	char sizes[700], line[300];
+	int checked = 0;
+
+	snprintf(sizes, sizeof(sizes), "%s.sizes", obj);
+	assert_int_equal(td_sh("readelf -sW %s | awk '$4 == \"FUNC\" { print $8, $3 }' > %s",
+			       obj, sizes), 0);
+	FILE *fp = fopen(obj, "rb");
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	size_t size = (size_t)ftell(fp);
+	fseek(fp, 0, SEEK_SET);
+	unsigned char *img = sf_xmalloc(size);
+	assert_int_equal(fread(img, 1, size, fp), size);
+	fclose(fp);
+	assert_int_equal(sf_elf_parse(&e, img, size, obj, &err), 0);
+	assert_int_equal(sf_elf_prepare_debug(&e, &err), 1);
+	assert_int_equal(oracle_open(&e, &iface, &dbg, &err), 0);
+	while (dwarf_next_cu_header_d(dbg, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+				      NULL, NULL, &de) == DW_DLV_OK) {
+		Dwarf_Die cu = NULL, d = NULL, next;
+		assert_int_equal(dwarf_siblingof_b(dbg, NULL, 1, &cu, &de), DW_DLV_OK);
+		for (int rc = dwarf_child(cu, &d, &de); rc == DW_DLV_OK; d = next) {
+			Dwarf_Half tag;
+			Dwarf_Addr high;
+			Dwarf_Half form;
+			enum Dwarf_Form_Class cls;
+			char *name;
+			dwarf_tag(d, &tag, &de);
+			if (tag == DW_TAG_subprogram && dwarf_diename(d, &name, &de) == DW_DLV_OK &&
+			    dwarf_highpc_b(d, &high, &form, &cls, &de) == DW_DLV_OK) {
+				assert_int_equal(cls, DW_FORM_CLASS_CONSTANT);
+				FILE *sf = fopen(sizes, "r");
+				assert_non_null(sf);
+				unsigned long long want = ~0ull;
+				while (fgets(line, sizeof(line), sf)) {
+					char sym[200];
+					unsigned long long n;
+					if (sscanf(line, "%199s %llu", sym, &n) == 2 && !strcmp(sym, name))
+						want = n;
+				}
+				fclose(sf);
+				if (want != (unsigned long long)high)
+					fail_msg("%s: %s is %llu bytes long in DWARF, %llu in the symbol table",
+						 obj, name, (unsigned long long)high, want);
+				checked++;
+			}
+			rc = dwarf_siblingof_b(dbg, d, 1, &next, &de);
+			dwarf_dealloc_die(d);
+		}
+		dwarf_dealloc_die(cu);
+	}
+	oracle_close(iface, dbg);
+	sf_elf_release(&e);
+	free(img);
+	assert_int_equal(checked, 2);	/* reloc_sum and reloc_walk */
+}
+
+static void test_riscv_label_differences(void **state)
+{
+	static const char *const flags[] = { "-gdwarf-4 -O0", "-gdwarf-5 -O0" };
+
+	(void)state;
+	if (!td_have("clang") || !td_have("readelf"))
+		skip();
+	for (int i = 0; i < 2; i++) {
+		char out[64];
+		snprintf(out, sizeof(out), "rv%d.o", i);
+		assert_int_equal(td_sh("clang --target=riscv64-linux-gnu -ffreestanding -g %s -c -o %s "
+				       "%s/testdata/e2e/relocs.c", flags[i], td_path(out), td_src), 0);
+		/* the pairs must be there, or this checks nothing */
+		assert_int_equal(td_sh("readelf -rW %s | grep -q 'R_RISCV_SUB32'", td_path(out)), 0);
+		check_lengths(td_path(out));
+	}
 }
 
 static void test_debug_file_agrees(void **state)
@@ -451,6 +549,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_objects_agree),
+		cmocka_unit_test(test_riscv_label_differences),
 		cmocka_unit_test(test_debug_file_agrees),
 		cmocka_unit_test(test_dwz_files_agree),
 	};
