@@ -164,9 +164,8 @@ static int read_section(struct sf_elf *e, size_t i, size_t shstrndx, struct sf_e
 		return sf_error(err, "%s: truncated ELF (section %zu extends past the end of the file)",
 				e->label, i);
 	Elf_Data *d = elf_rawdata(scn, NULL);
-	if (!d)
+	if (!d || d->d_size != sh.sh_size || (d->d_size && !d->d_buf))
 		return sf_error(err, "%s: corrupt ELF (section %zu: %s)", e->label, i, elf_errmsg(-1));
-	assert(d->d_size == sh.sh_size);
 	s->data = d->d_buf;
 	s->size = d->d_size;
 	return 0;
