@@ -255,7 +255,7 @@ static int inflate_zstd(struct sf_elf *e, struct sf_elf_sec *s, const GElf_Chdr 
 		return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
 	}
 	free(s->owned);
-	s->owned = buf;
+	s->owned = s->mut = buf;
 	s->data = buf;
 	s->size = ch->ch_size;
 	return 0;
@@ -268,7 +268,7 @@ static int decompress_section(struct sf_elf *e, uint32_t idx, int zdebug, struct
 	Elf_Scn *scn = elf_getscn(e->elf, idx);
 	GElf_Chdr ch;
 
-	assert(scn && s->data && !s->owned);
+	assert(scn && s->data && !s->mut);
 	if (!zdebug) {
 		if (!gelf_getchdr(scn, &ch))
 			return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
@@ -288,7 +288,8 @@ static int decompress_section(struct sf_elf *e, uint32_t idx, int zdebug, struct
 	Elf_Data *d = elf_getdata(scn, NULL);
 	if (!d || (d->d_size && !d->d_buf))
 		return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
-	s->data = d->d_buf;
+	/* libelf's own copy, for this Elf alone: relocate it in place */
+	s->data = s->mut = d->d_buf;
 	s->size = d->d_size;
 	s->flags &= ~(uint64_t)SHF_COMPRESSED;
 	return 0;
@@ -394,15 +395,16 @@ static void reloc_sym_type(const struct sf_elf *e, uint64_t info, uint64_t *sym,
 	*type = GELF_R_TYPE(info);
 }
 
-/* Make s writable: its own copy. */
+/* Make s writable: a copy of ours unless it is already writable. */
 static unsigned char *own(struct sf_elf_sec *s)
 {
-	if (!s->owned) {
-		s->owned = sf_xmalloc(s->size);
+	if (!s->mut) {
+		assert(!s->owned);
+		s->owned = s->mut = sf_xmalloc(s->size);
 		memcpy(s->owned, s->data, s->size);
 		s->data = s->owned;
 	}
-	return s->owned;
+	return s->mut;
 }
 
 /* The new bytes at p (width w) after a relocation of value v = S + A. */
@@ -550,7 +552,7 @@ static void concatenate(struct sf_elf *e, const uint32_t *idx, size_t n)
 	}
 	struct sf_elf_sec *first = &e->sec[idx[0]];
 	free(first->owned);
-	first->owned = buf;
+	first->owned = first->mut = buf;
 	first->data = buf;
 	first->size = total;
 }

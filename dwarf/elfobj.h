@@ -44,6 +44,8 @@ struct sf_elf_sec {
 	uint32_t info;
 	uint64_t entsize;
 	unsigned char *owned;         /* data when we allocated it */
+	unsigned char *mut;           /* data when we may change it: owned, or
+				       * the buffer libelf inflated it into */
 };
 
 /* How many DWARF sections sf_elf_prepare_debug() can pick (dw[]). */
