@@ -386,7 +386,7 @@ static void test_objects_agree(void **state)
  */
 static void check_lengths(const char *obj)
 {
-	struct sf_elf e;
+	struct image im;
 	struct sf_err err;
 	Dwarf_Obj_Access_Interface *iface;
 	Dwarf_Debug dbg;
@@ -397,17 +397,8 @@ static void check_lengths(const char *obj)
 	snprintf(sizes, sizeof(sizes), "%s.sizes", obj);
 	assert_int_equal(td_sh("readelf -sW %s | awk '$4 == \"FUNC\" { print $8, $3 }' > %s",
 			       obj, sizes), 0);
-	FILE *fp = fopen(obj, "rb");
-	assert_non_null(fp);
-	fseek(fp, 0, SEEK_END);
-	size_t size = (size_t)ftell(fp);
-	fseek(fp, 0, SEEK_SET);
-	unsigned char *img = sf_xmalloc(size);
-	assert_int_equal(fread(img, 1, size, fp), size);
-	fclose(fp);
-	assert_int_equal(sf_elf_parse(&e, img, size, obj, &err), 0);
-	assert_int_equal(sf_elf_prepare_debug(&e, &err), 1);
-	assert_int_equal(oracle_open(&e, &iface, &dbg, &err), 0);
+	image_read(&im, obj);
+	assert_int_equal(oracle_open(&im.e, &iface, &dbg, &err), 0);
 	while (dwarf_next_cu_header_d(dbg, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 				      NULL, NULL, &de) == DW_DLV_OK) {
 		Dwarf_Die cu = NULL, d = NULL, next;
@@ -443,8 +434,7 @@ static void check_lengths(const char *obj)
 		dwarf_dealloc_die(cu);
 	}
 	oracle_close(iface, dbg);
-	sf_elf_release(&e);
-	free(img);
+	image_release(&im);
 	assert_int_equal(checked, 2);	/* reloc_sum and reloc_walk */
 }
 
