@@ -15,6 +15,12 @@
 # found as named (relative or absolute), and a missing or different one is
 # exit 2 naming it and every place searched.
 #
+# Real input: Debian's libbinutils-dbg holds dwz'd debug files (their alt
+# file is /usr/lib/debug/.dwz/x86_64-linux-gnu/libbinutils.debug).  There
+# is no build before dwz, and pahole 1.24 prints no type at all for them,
+# so gdb is the oracle: `ptype /o` of every struct and union structfit
+# reports must give the same size and members (tests/compare_gdb.py).
+#
 # gcc only for byte equality: dwz 0.15 refuses clang's DWARF 5 (".debug_addr
 # unknown"), and on clang's DWARF 4 the types are equal but come in another
 # order (clang writes a unit's own types before the shared ones, dwz puts
@@ -211,5 +217,23 @@ print(json.dumps(d, sort_keys=True, indent=0))' "$1"
 		cmp -s "$T/c4.holes" "$T/out" || fail "holes differs from the plain build"
 	fi
 fi
+
+tcase "real input: Debian's dwz'd libbinutils-dbg files agree with gdb"
+files=$(dpkg -L libbinutils-dbg 2>/dev/null | grep '/\.build-id/.*\.debug$')
+n=0
+for f in $files; do
+	readelf -SW "$f" 2>/dev/null | grep -qF .gnu_debugaltlink || continue
+	n=$((n + 1))
+	sf show --format json "$f"
+	[ "$RC" = 0 ] || { fail "$f: exit $RC: $(head -c 200 "$T/err")"; continue; }
+	"$PY" -S "$E2E_ROOT/tests/compare_gdb.py" cmds "$T/out" "$T/gdb.cmds"
+	gdb -batch -nx -x "$T/gdb.cmds" "$f" >"$T/gdb.out" 2>&1
+	"$PY" -S "$E2E_ROOT/tests/compare_gdb.py" check "$T/out" "$T/gdb.out" >"$T/cmp" ||
+		{ detail "$T/cmp" "structfit vs gdb"; fail "$f: $(tail -n 1 "$T/cmp")"; }
+	echo "    $(basename "$f"): $(tail -n 1 "$T/cmp") with gdb; pahole 1.24 prints" \
+		"$(pahole "$f" 2>/dev/null | grep -c '^[a-z].* {$') types"
+done
+[ "$n" -gt 0 ] || fail "no dwz'd file of libbinutils-dbg (make deps-test installs it, and gdb)"
+have gdb || fail "gdb is not installed (make deps-test)"
 
 tdone
