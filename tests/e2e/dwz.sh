@@ -55,17 +55,17 @@ sf_in() {
 	cd "$old" || return 1
 }
 
-# same_as_plain PLAIN DWZ FILES...: every report on FILES is the same
-# bytes in directory DWZ as in PLAIN.
+# same_as_plain PLAIN DWZ "T1 T2" FILES...: every report on FILES (and
+# show -t of types T1 and T2) is the same bytes in directory DWZ as in PLAIN.
 same_as_plain() {
-	local plain=$1 dz=$2 k=0
-	shift 2
+	local plain=$1 dz=$2 t1=${3% *} t2=${3#* } k=0
+	shift 3
 	local -a runs=(
 		"show $*"
 		"show --format json $*"
 		"holes $*"
-		"show -t table -t header_t $*"
-		"show -t node --format json $*"
+		"show -t $t1 -t $t2 $*"
+		"show -t $t2 --format json $*"
 	)
 	local r
 	for r in "${runs[@]}"; do
@@ -115,15 +115,15 @@ for dw in 4 5; do
 	uses "$T/g$dw/multi/p2" "DW_AT_type *: <alt 0x" "types in the alt file"
 	uses "$T/g$dw/multi/p2" "alt indirect string" "strings in the alt file"
 	uses "$T/g$dw/multi/common.debug" DW_TAG_partial_unit "alt file of partial units"
-	same_as_plain "$T/g$dw/plain" "$T/g$dw/multi" p1 p2
-	same_as_plain "$T/g$dw/plain" "$T/g$dw/multi" p2
+	same_as_plain "$T/g$dw/plain" "$T/g$dw/multi" "table header_t" p1 p2
+	same_as_plain "$T/g$dw/plain" "$T/g$dw/multi" "table header_t" p2
 
 	tcase "gcc DWARF $dw: single-file dwz p1 (partial units in the file)"
 	mkdir -p "$T/g$dw/single" && cp "$T/g$dw/plain/p1" "$T/g$dw/single/"
 	dwz_in "$T/g$dw/single" p1 || continue
 	uses "$T/g$dw/single/p1" DW_TAG_partial_unit "a partial unit"
 	uses "$T/g$dw/single/p1" DW_TAG_imported_unit "imported by the compile units"
-	same_as_plain "$T/g$dw/plain" "$T/g$dw/single" p1
+	same_as_plain "$T/g$dw/plain" "$T/g$dw/single" "node header_t" p1
 done
 
 tcase "gcc DWARF 5: dwz -5 (.debug_sup, DW_FORM_ref_sup4, DW_FORM_strp_sup)"
@@ -135,7 +135,7 @@ if [ -x "$T/g5/plain/p1" ]; then
 		# readelf 2.40 names no sup form: the abbrevs must hold them
 		readelf -wa "$T/sup/p1" 2>/dev/null | grep -q "DW_FORM_ref_sup4" ||
 			fail "p1 uses no DW_FORM_ref_sup4"
-		same_as_plain "$T/g5/plain" "$T/sup" p1 p2
+		same_as_plain "$T/g5/plain" "$T/sup" "table value" p1 p2
 	fi
 else
 	fail "no DWARF 5 build"
@@ -217,6 +217,27 @@ print(json.dumps(d, sort_keys=True, indent=0))' "$1"
 		cmp -s "$T/c4.holes" "$T/out" || fail "holes differs from the plain build"
 	fi
 fi
+
+# C++: dwz's partial units carry no DW_AT_language; read as C, a class's
+# vptr would be spelled "int ()(...) * *" (the importing unit's language
+# counts).  Two shared libraries with classes, bases, virtual bases.
+for dw in 4 5; do
+	tcase "g++ DWARF $dw: dwz -m over two shared libraries, and single-file"
+	mkdir -p "$T/x$dw/plain" "$T/x$dw/multi" "$T/x$dw/single"
+	g++ -gdwarf-"$dw" -O0 -shared -fPIC -I"$TD/e2e" -o "$T/x$dw/plain/libx.so" \
+		"$TD/reader/cxx.cc" "$TD/e2e/cxx_derived.cpp" "$TD/e2e/cxx_base.cpp" 2>"$T/cc.err" &&
+		g++ -gdwarf-"$dw" -O0 -shared -fPIC -o "$T/x$dw/plain/liby.so" \
+			"$TD/reader/cxx.cc" "$TD/reader/widget.cc" 2>>"$T/cc.err" ||
+		{ fail "g++ cannot build: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"; continue; }
+	cp "$T/x$dw/plain/libx.so" "$T/x$dw/plain/liby.so" "$T/x$dw/multi/"
+	cp "$T/x$dw/plain/libx.so" "$T/x$dw/single/"
+	dwz_in "$T/x$dw/multi" -m common.debug libx.so liby.so || continue
+	dwz_in "$T/x$dw/single" libx.so || continue
+	uses "$T/x$dw/single/libx.so" DW_TAG_partial_unit "a partial unit"
+	uses "$T/x$dw/multi/liby.so" "DW_AT_import *: <alt 0x" "imports an alt partial unit"
+	same_as_plain "$T/x$dw/plain" "$T/x$dw/multi" "Derived WithVirtual" libx.so liby.so
+	same_as_plain "$T/x$dw/plain" "$T/x$dw/single" "Derived WithVirtual" libx.so
+done
 
 tcase "real input: Debian's dwz'd libbinutils-dbg files agree with gdb"
 files=$(dpkg -L libbinutils-dbg 2>/dev/null | grep '/\.build-id/.*\.debug$')
