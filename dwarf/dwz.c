@@ -196,13 +196,11 @@ static int search(struct sf_dwz *a, const struct altlink *l, const char *label,
 		sb_add(&p, label, (size_t)(slash - label) + 1);
 	sb_adds(&p, l->name);
 	found = try_place(a, p.buf, l, searched);
-	/* 2. by build-id under each debug directory */
-	for (size_t i = 0; !found && !l->sup && debug_dir(dirs, i); i++) {
-		sb_reset(&p);
-		sb_addf(&p, "%s/.build-id/%02x/", debug_dir(dirs, i), l->id[0]);
-		add_hex(&p, l->id + 1, l->idlen - 1);
-		sb_adds(&p, ".debug");
-		found = try_place(a, p.buf, l, searched);
+	/* 2. by build-id under each debug directory (debugfile.c's lookup) */
+	if (!found && !l->sup) {
+		char *by_id = sf_debug_find_by_build_id(dirs, l->id, l->idlen, ".debug", searched);
+		found = by_id && try_place(a, by_id, l, searched);
+		free(by_id);
 	}
 	/* 3. DIR/.dwz/... for a path in a distribution's .dwz directory */
 	const char *dwz = strstr(l->name, "/.dwz/");

@@ -161,6 +161,49 @@ if dwz_in "$T/abs/bin" -m "$T/abs/dwz/common.debug" p1 p2; then
 	cmp -s "$T/plain.abs" "$T/out" || fail "holes differs from the plain build"
 fi
 
+tcase "the alt file by its build-id under --debug-dir"
+mkdir -p "$T/bid/bin" "$T/bid/dbg" && cp "$T/g5/plain/p1" "$T/g5/plain/p2" "$T/bid/bin/"
+# the name written is nowhere: only the build-id finds the file
+if dwz_in "$T/bid/bin" -M /nonexistent/common.debug -m ../c.debug p1 p2; then
+	id=$(readelf -n "$T/bid/c.debug" | awk '/Build ID/ { print $3 }')
+	mkdir -p "$T/bid/dbg/.build-id/${id:0:2}"
+	mv "$T/bid/c.debug" "$T/bid/dbg/.build-id/${id:0:2}/${id:2}.debug"
+	sf_in "$T/g5/plain" show p1 p2 && cp "$T/out" "$T/plain.bid"
+	sf_in "$T/bid" show --debug-dir dbg bin/p1 bin/p2
+	assert_eq "$RC" 0 "exit status ($(head -c 300 "$T/err"))"
+	cmp -s "$T/plain.bid" "$T/out" || fail "show differs from the plain build"
+	sf_in "$T/bid" show bin/p1
+	assert_eq "$RC" 2 "exit status without --debug-dir"
+	assert_grep "$T/err" "searched: /nonexistent/common.debug (missing), /usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug" \
+		"names the places searched"
+fi
+
+tcase "the alt file of a distribution's .dwz/ directory moved under --debug-dir"
+mkdir -p "$T/dz/bin" "$T/dz/root/.dwz/x86_64-linux-gnu" && cp "$T/g4/plain/p1" "$T/g4/plain/p2" "$T/dz/bin/"
+if dwz_in "$T/dz/bin" -M /usr/lib/debug/.dwz/x86_64-linux-gnu/sf-test-$$.debug \
+	-m ../root/.dwz/x86_64-linux-gnu/sf-test-$$.debug p1 p2; then
+	sf_in "$T/g4/plain" holes p1 p2 && cp "$T/out" "$T/plain.dz"
+	sf_in "$T/dz" holes --debug-dir root bin/p1 bin/p2
+	assert_eq "$RC" 0 "exit status ($(head -c 300 "$T/err"))"
+	cmp -s "$T/plain.dz" "$T/out" || fail "holes differs from the plain build"
+fi
+
+tcase "a stripped program whose separate debug file is dwz'd"
+mkdir -p "$T/st/bin/.debug" && cp "$T/g5/plain/p1" "$T/g5/plain/p2" "$T/st/bin/"
+ok=1
+for p in p1 p2; do
+	objcopy --only-keep-debug "$T/st/bin/$p" "$T/st/bin/.debug/$p.debug" &&
+		strip --strip-debug "$T/st/bin/$p" &&
+		objcopy --add-gnu-debuglink="$T/st/bin/.debug/$p.debug" "$T/st/bin/$p" ||
+		{ ok=0; fail "objcopy/strip failed"; }
+done
+if [ "$ok" = 1 ] && dwz_in "$T/st/bin/.debug" -m common.debug p1.debug p2.debug; then
+	sf_in "$T/g5/plain" show p1 p2 && cp "$T/out" "$T/plain.st"
+	sf_in "$T/st/bin" show p1 p2
+	assert_eq "$RC" 0 "exit status ($(head -c 300 "$T/err"))"
+	cmp -s "$T/plain.st" "$T/out" || fail "show differs from the plain build"
+fi
+
 tcase "a missing alt file is exit 2 naming it and where it looked"
 mkdir -p "$T/miss" && cp "$T/g5/multi/p1" "$T/miss/"
 sf_in "$T/miss" show p1
