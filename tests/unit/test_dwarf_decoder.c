@@ -12,7 +12,8 @@
  * dwz: two programs compressed by dwz 0.15 (testdata/dwz) - with an alt
  * file (dwz -m: DW_FORM_GNU_ref_alt, DW_FORM_GNU_strp_alt), DWARF 5
  * supplementary (dwz -5: DW_FORM_ref_sup4, DW_FORM_strp_sup) and single
- * file (partial units, DW_FORM_ref_addr) - and the alt files themselves.
+ * file (partial units, DW_FORM_ref_addr) - the alt files themselves, and
+ * Debian's dwz'd libbinutils-dbg files with their alt file.
  * libdwarf 20210528 is given the alt file with dwarf_set_tied_dbg(); what
  * it resolves through it and what not is said in test_dwz_files_agree.
  * References also compare DW_AT_import (of DW_TAG_imported_unit) and
@@ -327,9 +328,32 @@ static size_t compare_sup_twin(const char *sup, const char *sup_alt,
 	return n;
 }
 
+/* The alt file a dwz'd file names in .gnu_debugaltlink (absolute, as
+ * Debian writes it), malloc'ed; NULL when it names none. */
+static char *altlink_of(const char *path)
+{
+	struct image im;
+	char *alt = NULL;
+
+	image_read(&im, path);
+	for (uint32_t i = 1; i < im.e.nsec; i++) {
+		const struct sf_elf_sec *sec = &im.e.sec[i];
+		if (sec->name && !strcmp(sec->name, ".gnu_debugaltlink") && sec->data &&
+		    memchr(sec->data, '\0', sec->size))
+			alt = sf_xstrdup((const char *)sec->data);
+	}
+	image_release(&im);
+	return alt;
+}
+
+/* Every DIE of path, with the alt file it names if it is dwz'd. */
 static size_t compare_file(const char *path)
 {
-	return compare_with_alt(path, NULL);
+	char *alt = altlink_of(path);
+	size_t n = compare_with_alt(path, alt);
+
+	free(alt);
+	return n;
 }
 
 static void test_objects_agree(void **state)
@@ -532,6 +556,19 @@ static void test_dwz_files_agree(void **state)
 	snprintf(gnu_alt, sizeof(gnu_alt), "%s/common.debug", td_path("m5"));
 	for (int k = 0; k < 2; k++)
 		total += compare_sup_twin(sup[k], sup_alt, gnu[k], gnu_alt);
+	/* Debian's own dwz'd debug files and their alt file */
+	FILE *f = popen("dpkg -L libbinutils-dbg 2>/dev/null | grep '\\.debug$'", "r");
+	char line[600];
+	size_t real = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		real += compare_file(line);
+	}
+	if (f)
+		pclose(f);
+	if (!real)
+		fail_msg("no file of libbinutils-dbg (in TEST_PKGS) to compare");
+	fprintf(stderr, "  %zu DIEs of Debian's dwz'd libbinutils-dbg agree\n", real);
 	fprintf(stderr, "  %zu DIEs of dwz'd files agree\n", total);
 }
 
