@@ -651,6 +651,22 @@ static int load_path(struct ctx *c, const char *path)
 	return load_file(c, path, 0, 1) == LOADED ? 0 : -1;
 }
 
+/*
+ * DWARF without one struct, union or class (a program of ints and
+ * functions): said, never answered with an empty report.
+ */
+static int no_types(char *const *paths, int npaths, struct sf_err *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < npaths; i++)
+		sb_addf(&sb, "%s%s", i ? ", " : "", paths[i]);
+	sf_error(err, "%s: no struct, union or class in the debug info (nothing to report)",
+		 sb.buf);
+	sb_release(&sb);
+	return -1;
+}
+
 int sf_dwarf_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
 		      const struct sf_load_opts *opts, struct sf_err *err)
 {
@@ -680,6 +696,8 @@ int sf_dwarf_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
 		}
 		sf_pending_finish(c.pending, ts, extra);
 		sf_typeset_free(extra);
+		if (!(opts && opts->only) && sf_typeset_count(ts) == 0)
+			rc = no_types(paths, npaths, err);
 	} else {
 		sf_pending_free(c.pending);
 	}

@@ -318,6 +318,21 @@ for f in h-note h-link; do
 	assert_eq "$(cat "$T/err")" "structfit: $T/$f.so: no DWARF debug info (stripped or built without -g)" "$f: message"
 done
 
+tcase "DWARF without one struct: said, exit 2, never an empty report"
+printf 'int counter;\nint main(void) { return counter; }\n' >"$T/plain-ints.c"
+gcc -g -c -o "$T/ints.o" "$T/plain-ints.c" 2>"$T/cc.err" || fail "gcc failed"
+readelf -S "$T/ints.o" | grep -q debug_info || fail "the object has no .debug_info"
+for cmd in show holes; do
+	sf "$cmd" "$T/ints.o"
+	assert_eq "$RC" 2 "$cmd: exit status"
+	assert_eq "$(wc -c <"$T/out")" 0 "$cmd: stdout bytes"
+	assert_eq "$(cat "$T/err")" "structfit: $T/ints.o: no struct, union or class in the debug info (nothing to report)" \
+		"$cmd: message"
+done
+# beside a file with structs it is no error
+sf_ok show "$T/ints.o" "$T/prog"
+cmp -s "$T/out" "$T/plain.txt" || fail "with the program: not the program's output"
+
 tcase "libc.so.6 through libc6-dbg: its build-id file, agreeing with pahole"
 LIBC=""
 for f in /lib/x86_64-linux-gnu/libc.so.6 "/usr/lib/$(gcc -print-multiarch 2>/dev/null)/libc.so.6"; do
