@@ -395,9 +395,9 @@ int cmd_check(int argc, char **argv)
 	if (r > 0)
 		return SF_EXIT_OK;
 	if (r < 0)
-		return o.format_set ? sf_error_document(o.format, "check") : SF_EXIT_ERROR;
+		return SF_EXIT_ERROR;
 	if (o.write)
 		return run_write(&o, argv + optind, argc - optind);
 	int status = run_check(&o, argv + optind, argc - optind);
-	return status == SF_EXIT_ERROR ? sf_error_document(o.format, "check") : status;
+	return status;
 }

@@ -23,8 +23,11 @@
 #include "report/ci.h"
 #include "version.h"
 
-/* The last error line printed, for sf_error_document (cmd/ only). */
+/* The last error line printed, and the --format the command line asked
+ * for, for the error document (cmd/ only: one command per process). */
 static char last_error[1024];
+static enum sf_format asked_format;
+static bool format_asked;
 
 int sf_die_usage(const char *fmt, ...)
 {
@@ -46,11 +49,16 @@ int sf_report_err(const struct sf_err *err)
 	return SF_EXIT_ERROR;
 }
 
-int sf_error_document(enum sf_format format, const char *command)
+int sf_error_document(const char *command)
 {
 	struct sf_ci_error e = { .command = command, .tool_version = SF_VERSION };
 	struct strbuf sb = STRBUF_INIT;
 	char buf[sizeof(last_error)];
+	enum sf_format format = asked_format;
+
+	/* nothing asked, or stdout already failed: the stderr line is all */
+	if (!format_asked || ferror(stdout))
+		return SF_EXIT_ERROR;
 
 	sf_ci_error_parse(&e, last_error[0] ? last_error : "unknown error", buf,
 			  sizeof(buf));
@@ -263,6 +271,8 @@ int sf_parse_format(const char *s, unsigned allowed_mask, enum sf_format *out)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if ((allowed_mask & (1u << i)) && !strcmp(s, names[i])) {
 			*out = (enum sf_format)i;
+			asked_format = *out;
+			format_asked = true;
 			return 0;
 		}
 	}

@@ -37,13 +37,15 @@ int sf_die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int sf_report_err(const struct sf_err *err);
 
 /*
- * After an error (sf_die_usage or sf_report_err), write a document in
- * `format` that carries it to stdout, so a CI job keeping the output
- * `if: always()` gets a valid SARIF log, JUnit report, JSON document,
- * GitHub annotation or Markdown table (text writes nothing more: the
- * error is on stderr).  Returns 2, the status of the run.
+ * After an error (sf_die_usage or sf_report_err), write a document in the
+ * --format the command line asked for (sf_parse_format remembers it) that
+ * carries the error to stdout, so a CI job keeping the output `if:
+ * always()` gets a valid SARIF log, JUnit report, JSON document, GitHub
+ * annotation or Markdown table (text and html write nothing more: the
+ * error is on stderr).  cmd/main.c calls it for every command that exits
+ * 2.  Returns 2, the status of the run.
  */
-int sf_error_document(enum sf_format format, const char *command);
+int sf_error_document(const char *command);
 
 /*
  * Load every FILE into a new typeset.  `only` (NULL-terminated bare names,

@@ -185,9 +185,7 @@ int cmd_diff(int argc, char **argv)
 		status = r > 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
 	else
 		status = run_diff(&o, argv[optind], argv[optind + 1]);
-	/* a machine format gets a document carrying the error, as check does */
-	if (status == SF_EXIT_ERROR && o.format_set)
-		status = sf_error_document(o.format, "diff");
+
 	for (size_t i = 0; i < o.ntypes; i++)
 		free(o.types[i]);
 	free(o.types);

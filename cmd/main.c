@@ -93,9 +93,13 @@ static int dispatch(int argc, char **argv)
 		printf("structfit %s\n", SF_VERSION);
 		return SF_EXIT_OK;
 	}
-	for (size_t i = 0; i < NBUILTINS; i++)
-		if (!strcmp(builtins[i].name, argv[1]))
-			return builtins[i].fn(argc - 1, argv + 1);
+	for (size_t i = 0; i < NBUILTINS; i++) {
+		if (strcmp(builtins[i].name, argv[1]))
+			continue;
+		int status = builtins[i].fn(argc - 1, argv + 1);
+		/* a machine --format gets a document carrying the error */
+		return status == SF_EXIT_ERROR ? sf_error_document(argv[1]) : status;
+	}
 	return sf_die_usage("'%s' is not a structfit command; see 'structfit --help'",
 			    argv[1]);
 }

@@ -138,6 +138,12 @@ void sf_ci_error_parse(struct sf_ci_error *e, const char *text, char *buf,
 	char *sep = strstr(buf, ": ");
 	if (!sep || sep == buf)
 		return;
+	/* "--limit: ..." and "classes: ..." name an option or the command,
+	 * not a file */
+	size_t plen = (size_t)(sep - buf);
+	if (buf[0] == '-' || (e->command && strlen(e->command) == plen &&
+			      !strncmp(buf, e->command, plen)))
+		return;
 	size_t n = (size_t)(sep - buf);
 	unsigned a = trailing_number(buf, &n);
 	unsigned b = a ? trailing_number(buf, &n) : 0;

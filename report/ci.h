@@ -46,7 +46,9 @@ struct sf_ci_error {
 	const char *tool_version;
 };
 
-/* Split "FILE[:LINE[:COL]]: problem" (a copy lives in buf). */
+/* Split "FILE[:LINE[:COL]]: problem" (a copy lives in buf); a prefix
+ * that is an option ("--limit") or e->command is no file.  Set
+ * e->command first. */
 void sf_ci_error_parse(struct sf_ci_error *e, const char *text, char *buf,
 		       size_t bufsz);
 

@@ -179,6 +179,26 @@ assert_eq "$(jget "$T/diff-err.sarif" 'd["runs"][0]["invocations"][0]["execution
 sf diff --format json "$REPO/build/hash.o" "$T/nosuch.o"
 assert_eq "$(jget "$T/out" 'd["error"]["file"]')" "$T/nosuch.o" "diff JSON error file"
 
+tcase "every command's --format json on exit 2 is a document carrying the error"
+for args in "show -t nosuch" "holes --limit 0" "suggest -t nosuch" "fit -t nosuch --classes 64" \
+	"diff $T/nosuch.o" "check --budget $T/bad.budget"; do
+	# shellcheck disable=SC2086
+	sf ${args%% *} --format json ${args#* } "$REPO/build/hash.o"
+	assert_eq "$RC" 2 "$args: exit status"
+	assert_eq "$(wc -l <"$T/err")" 1 "$args: one line on stderr"
+	want=$(sed 's/^structfit: //' "$T/err")
+	# "FILE:LINE:COL: message" put back together from the document's fields
+	got=$(jget "$T/out" '":".join(str(d["error"][k]) for k in ("file", "line", "column") if d["error"].get(k) is not None) + (": " if d["error"]["file"] else "") + d["error"]["message"] if d.get("schema") == "structfit/1" and len(d) == 2 else "bad shape"')
+	assert_eq "$got" "$want" "$args: the document carries stderr's message"
+done
+sf classes --format json bogus
+assert_eq "$RC" 2 "classes: exit status"
+assert_eq "$(jget "$T/out" '[d["schema"], d["error"]["file"]]')" '["structfit/1", null]' "classes: an option's error names no file"
+for fmt in text html; do
+	sf show --format "$fmt" "$T/nosuch.o"
+	assert_eq "$RC:$(wc -c <"$T/out")" "2:0" "show --format $fmt writes nothing on stdout"
+done
+
 tcase "FIFOs never hang: inputs, diff, --budget, --baseline, patch sources"
 mkfifo "$T/fifo"
 E2E_TIMEOUT=20
