@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/e2e/errors.sh - bad input and bad usage: exit 2, exactly one line
 # on stderr that starts "structfit: " and names the file (or the option)
-# and the problem; stdout empty; no file left behind, in the working
+# and the problem; stdout empty (with --format json: the error document
+# and nothing else); no file left behind, in the working
 # directory or in TMPDIR.  Never a crash (a signal fails the case).
 . "$(dirname "$0")/lib.sh"
 
@@ -11,7 +12,8 @@ TMPD=$T/tmp        # its TMPDIR
 mkdir -p "$WORK" "$TMPD"
 
 # expect_error WHAT ERE ARGS...: structfit ARGS... must exit 2 with one
-# stderr line "structfit: ..." matching ERE, nothing on stdout, and leave
+# stderr line "structfit: ..." matching ERE, nothing on stdout (with
+# --format json only the error document), and leave
 # no file in its working directory or TMPDIR.
 expect_error() {
 	local what=$1 re=$2
@@ -27,7 +29,14 @@ expect_error() {
 	assert_eq "$(wc -l <"$T/err")" 1 "$what: stderr lines" || detail "$T/err" "stderr"
 	assert_match "$(cat "$T/err")" "^structfit: " "$what: stderr prefix"
 	assert_match "$(cat "$T/err")" "$re" "$what: message"
-	assert_eq "$(wc -c <"$T/out")" 0 "$what: stdout bytes"
+	case " $* " in
+	*" --format json "*)
+		# never partial output: the whole document is the error (ci.sh
+		# checks every machine format's error document)
+		assert_eq "$(jget "$T/out" 'sorted(d) if d.get("schema") == "structfit/1" else d')" \
+			'["error", "schema"]' "$what: stdout is the error document, nothing else" ;;
+	*) assert_eq "$(wc -c <"$T/out")" 0 "$what: stdout bytes" ;;
+	esac
 	assert_eq "$(find "$WORK" "$TMPD" -mindepth 1 | wc -l)" 0 "$what: files left behind"
 	rm -rf "${WORK:?}"/* "${TMPD:?}"/*
 }
