@@ -159,7 +159,8 @@ assert_eq "$(jget "$T/err-doc.sarif" 'd["runs"][0]["invocations"][0]["toolExecut
 assert_eq "$(jget "$T/err-doc.sarif" 'd["runs"][0]["invocations"][0]["toolExecutionNotifications"][0]["locations"][0]["physicalLocation"]["region"]["startLine"]')" 1 "SARIF notification line"
 xml_ok "$T/err-doc.junit"
 assert_eq "$("$PY" -S -c 'import sys, xml.dom.minidom as m; e = m.parse(sys.argv[1]).getElementsByTagName("error"); print(len(e), e[0].getAttribute("message"))' "$T/err-doc.junit")" "1 $msg" "JUnit <error>"
-assert_eq "$(jget "$T/err-doc.json" '[d["schema"], d["error"]["file"], d["error"]["line"]]')" "[\"structfit/1\", \"$T/bad.budget\", 1]" "JSON error"
+assert_eq "$(jget "$T/err-doc.json" '[d["schema"], d["command"], d["error"]["file"], d["error"]["line"]]')" "[\"structfit/1\", \"check\", \"$T/bad.budget\", 1]" "JSON error"
+schema_ok "$T/err-doc.json"
 assert_match "$(jget "$T/err-doc.json" 'd["error"]["message"]')" "^bad operator '<=='" "JSON error message"
 assert_match "$(cat "$T/err-doc.github")" "^::error file=$T/bad\.budget,line=1,col=[0-9]+,title=structfit check::" "GitHub annotation"
 assert_grep "$T/err-doc.markdown" "| file | problem |" "Markdown table"
@@ -188,8 +189,10 @@ for args in "show -t nosuch" "holes --limit 0" "suggest -t nosuch" "fit -t nosuc
 	assert_eq "$(wc -l <"$T/err")" 1 "$args: one line on stderr"
 	want=$(sed 's/^structfit: //' "$T/err")
 	# "FILE:LINE:COL: message" put back together from the document's fields
-	got=$(jget "$T/out" '":".join(str(d["error"][k]) for k in ("file", "line", "column") if d["error"].get(k) is not None) + (": " if d["error"]["file"] else "") + d["error"]["message"] if d.get("schema") == "structfit/1" and len(d) == 2 else "bad shape"')
+	got=$(jget "$T/out" '":".join(str(d["error"][k]) for k in ("file", "line", "column") if d["error"].get(k) is not None) + (": " if d["error"]["file"] else "") + d["error"]["message"] if d.get("schema") == "structfit/1" and sorted(d) == ["command", "error", "schema"] else "bad shape"')
 	assert_eq "$got" "$want" "$args: the document carries stderr's message"
+	assert_eq "$(jget "$T/out" 'd["command"]')" "${args%% *}" "$args: command"
+	schema_ok "$T/out"
 done
 sf classes --format json bogus
 assert_eq "$RC" 2 "classes: exit status"

@@ -34,7 +34,7 @@ expect_error() {
 		# never partial output: the whole document is the error (ci.sh
 		# checks every machine format's error document)
 		assert_eq "$(jget "$T/out" 'sorted(d) if d.get("schema") == "structfit/1" else d')" \
-			'["error", "schema"]' "$what: stdout is the error document, nothing else" ;;
+			'["command", "error", "schema"]' "$what: stdout is the error document, nothing else" ;;
 	*) assert_eq "$(wc -c <"$T/out")" 0 "$what: stdout bytes" ;;
 	esac
 	assert_eq "$(find "$WORK" "$TMPD" -mindepth 1 | wc -l)" 0 "$what: files left behind"
