@@ -1171,6 +1171,24 @@ void sf_render_html_type(struct strbuf *out, const struct sf_type *t,
 	add_type_title(out, t);
 	sb_adds(out, "</a></h2>\n");
 	draw_layout(out, t, l, cacheline, NULL);
+	/* an enum with data: one map per variant, as that variant is in memory */
+	for (uint32_t k = 0; k < t->nvariants; k++) {
+		const struct sf_variant *v = &t->variants[k];
+		struct sf_type vt;
+		struct sf_layout vl;
+		struct sf_member *ms = sf_variant_type(t, k, &vt);
+		sf_layout_compute(&vt, cacheline, &vl);
+		sb_adds(out, "\n<h3 class=\"variant\">variant ");
+		sb_add_xml(out, *v->name ? v->name : "(unnamed)");
+		if (v->has_discr_value)
+			sb_addf(out, " (discriminant %" PRIu64 ")", v->discr_value);
+		else
+			sb_adds(out, " (any other discriminant)");
+		sb_adds(out, "</h3>\n");
+		draw_layout(out, &vt, &vl, cacheline, NULL);
+		sf_layout_release(&vl);
+		free(ms);
+	}
 	sb_adds(out, "\n</section>\n");
 }
 

@@ -95,6 +95,13 @@ for v in t["variants"]:
     assert v["own_waste"] == v["waste"] - t["waste"], v["name"]
 PYEOF
 
+tcase "the HTML map draws one row set per variant"
+sf_ok show --format json -t yjit::Shape "$BIN"
+nv=$(jget "$T/out" 'len(t("yjit::Shape")["variants"])')
+sf_ok show --format html -t yjit::Shape "$BIN"
+assert_eq "$(grep -o '<h3 class="variant">' "$T/out" | wc -l)" "$nv" "variant headings"
+assert_eq "$(grep -o '<svg class="map"' "$T/out" | wc -l)" "$((nv + 1))" "maps: the enum and each variant"
+
 tcase "niche: Option<CodePtrNN> has no tag of its own, Option<CodePtr> has one"
 sf_ok show --format json -t "core::option::Option<yjit::CodePtr>" -t "core::option::Option<yjit::CodePtrNN>" "$BIN"
 "$PY" - "$T/out" "$T/facts" >"$T/chk" 2>&1 <<'PYEOF' || { fail "niche"; detail "$T/chk"; }
