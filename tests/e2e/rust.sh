@@ -174,6 +174,21 @@ sf_ok suggest --format json -t yjit::Arena "$BIN"
 assert_eq "$(jget "$T/out" 'sorted(n["member"] + ":" + n["type"] for n in d["narrowings"] if n["member"] in ("boxed", "first", "code"))')" \
 	'["boxed:u32", "code:u32", "first:u32"]' "index narrowings"
 
+tcase "diff takes Rust names: Block's c widened to u32"
+if [ -n "${RUSTC_BIN:-}" ]; then
+	sed 's/^    c: u16,$/    c: u32,/' "${src:-$SRC}" >"$T/wide.rs"
+	"$RUSTC_BIN" -g --crate-name yjit -o "$T/wide" "$T/wide.rs" >"$T/rustc2.log" 2>&1 ||
+		{ fail "rustc failed on the widened source"; detail "$T/rustc2.log"; }
+	"$T/wide" >"$T/facts2" 2>/dev/null
+	new=$(awk '$1 == "yjit::Block" && $2 == "size" { print $3 }' "$T/facts2")
+	sf diff --format json -t yjit::Block "$BIN" "$T/wide"
+	assert_eq "$RC" 0 "exit status"
+	assert_eq "$(jget "$T/out" '[[c["old_size"], c["new_size"]] for c in d["changed"]]' 2>&1)" \
+		"[[$(fact yjit::Block size), $new]]" "Block's sizes, old and new, as rustc has them"
+	assert_eq "$(jget "$T/out" '[[m["name"], m["new"]["type"], m["new"]["offset"]] for m in d["changed"][0]["members"] if m["change"] == "retyped"]' 2>&1)" \
+		"[[\"c\", \"u32\", $(awk '$1 == "yjit::Block" && $2 == "c" { print $3 }' "$T/facts2")]]" "c retyped, at rustc's offset"
+fi
+
 tcase "patch refuses a Rust struct, saying why"
 assert_exit 2 "patch on a Rust struct" "$SF" patch -t yjit::Header "$BIN"
 assert_grep "$T/err" "patch rewrites C structs only; for a Rust struct" "the reason"
