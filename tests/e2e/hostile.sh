@@ -201,8 +201,9 @@ if asm "$T/past.o" "$HD/past_end.s" && survive "$T/past.o" past; then
 	if [ "$RC" = 0 ]; then
 		cp "$T/out" "$T/j.json"
 		fact 't("past")["size"]' 8 "size"
+		# as given, in memory order (members are always shown so)
 		fact '[m["offset"] for m in t("past")["members"]]' \
-			'[0, 100, 18446744073709551615, 18446744073709551612]' "offsets as given"
+			'[0, 100, 18446744073709551612, 18446744073709551615]' "offsets as given"
 	else
 		clean_exit "$T/past.o" 2 show --format json
 	fi
@@ -220,8 +221,9 @@ fi
 tcase "bit-fields at negative, huge and 2^63 bit offsets, 2^40 bits wide, in 2^61-byte units"
 if asm "$T/bits.o" "$HD/bit_offsets.s" && survive "$T/bits.o" bits && json_of "$T/bits.o"; then
 	fact 't("bits")["size"]' 8 "size"
-	fact '[m["name"] for m in t("bits")["members"]]' '["a", "b", "c", "d", "e", "f", "g", "h", "i"]' "every member"
-	fact '[t("bits")["members"][7]["offset"], t("bits")["members"][7]["size"]]' '[4, 4]' "h (int:0) offset and size"
+	# every member, wherever memory order puts it
+	fact 'sorted(m["name"] for m in t("bits")["members"])' '["a", "b", "c", "d", "e", "f", "g", "h", "i"]' "every member"
+	fact '[[m["offset"], m["size"]] for m in t("bits")["members"] if m["name"] == "h"][0]' '[4, 4]' "h (int:0) offset and size"
 fi
 
 tcase "names that are not UTF-8: text passes them through, JSON stays valid UTF-8"
