@@ -183,7 +183,7 @@ if [ -n "${RUSTC_BIN:-}" ]; then
 	new=$(awk '$1 == "yjit::Block" && $2 == "size" { print $3 }' "$T/facts2")
 	sf diff --format json -t yjit::Block "$BIN" "$T/wide"
 	assert_eq "$RC" 0 "exit status"
-	assert_eq "$(jget "$T/out" '[[c["old_size"], c["new_size"]] for c in d["changed"]]' 2>&1)" \
+	assert_eq "$(jget "$T/out" '[[c["old"]["size"], c["new"]["size"]] for c in d["changed"]]' 2>&1)" \
 		"[[$(fact yjit::Block size), $new]]" "Block's sizes, old and new, as rustc has them"
 	assert_eq "$(jget "$T/out" '[[m["name"], m["new"]["type"], m["new"]["offset"]] for m in d["changed"][0]["members"] if m["change"] == "retyped"]' 2>&1)" \
 		"[[\"c\", \"u32\", $(awk '$1 == "yjit::Block" && $2 == "c" { print $3 }' "$T/facts2")]]" "c retyped, at rustc's offset"
