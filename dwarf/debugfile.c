@@ -565,14 +565,14 @@ static void hex(struct strbuf *sb, const unsigned char *id, size_t len)
 }
 
 char *sf_debug_find(const struct sf_elf *e, const char *path,
-		    const char *const *dirs, struct sf_err *err)
+		    const char *const *dirs, int hint, struct sf_err *err)
 {
 	const unsigned char *id = NULL;
 	size_t idlen = sf_elf_build_id(e, &id);
 	struct debuglink dl = { NULL, 0 };
 	int has_link = find_debuglink(e, &dl);
 	struct strbuf searched = STRBUF_INIT, what = STRBUF_INIT;
-	struct strbuf note = STRBUF_INIT, hint = STRBUF_INIT;
+	struct strbuf note = STRBUF_INIT, pkg = STRBUF_INIT;
 	char *found = NULL;
 
 	if (!idlen && !has_link) {
@@ -593,16 +593,17 @@ char *sf_debug_find(const struct sf_elf *e, const char *path,
 		}
 		if (has_link)
 			sb_addf(&what, "%s.gnu_debuglink %s", idlen ? " or " : "", dl.name);
-		package_hint(path, &hint);
+		if (hint)
+			package_hint(path, &pkg);
 		/* searched starts with ", " */
 		sf_error(err, "%s: no DWARF debug info, and no debug file found by %s "
 			 "(searched %s%s%s)%s", path, what.buf,
 			 searched.len > 2 ? searched.buf + 2 : "nothing",
-			 note.len ? "; " : "", note.buf, hint.buf);
+			 note.len ? "; " : "", note.buf, pkg.buf);
 	}
 	sb_release(&searched);
 	sb_release(&what);
 	sb_release(&note);
-	sb_release(&hint);
+	sb_release(&pkg);
 	return found;
 }

@@ -65,11 +65,13 @@ char *sf_debug_find_by_build_id(const char *const *dirs, const unsigned char *id
  * The debug file of `e` (read from the file at `path`), which has no
  * DWARF of its own: by build-id, then by .gnu_debuglink, then debuginfod.
  * Returns its path (free() it), or NULL with err set to one line that
- * names `path`, every place searched, and a package hint where one is
- * known.  Never called for an image with neither build-id nor debuglink
- * (nothing to look for): returns NULL with err saying "no DWARF".
+ * names `path`, every place searched, and - when `hint` - the Debian
+ * package that holds it where dpkg knows the file (one dpkg-query run:
+ * worth it for a file named by the user, not for each file of a
+ * directory walk).  An image with neither build-id nor debuglink has
+ * nothing to look for: NULL with err saying "no DWARF".
  */
 char *sf_debug_find(const struct sf_elf *e, const char *path,
-		    const char *const *dirs, struct sf_err *err);
+		    const char *const *dirs, int hint, struct sf_err *err);
 
 #endif

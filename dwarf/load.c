@@ -223,7 +223,7 @@ static int load_debug_file(struct ctx *c, const struct sf_elf *e, const char *pa
 			   int in_dir)
 {
 	const char *const *dirs = c->opts ? c->opts->debug_dirs : NULL;
-	char *dbg = sf_debug_find(e, path, dirs, c->err);
+	char *dbg = sf_debug_find(e, path, dirs, !in_dir, c->err);
 
 	if (!dbg)
 		return NO_DWARF;
