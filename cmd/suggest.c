@@ -352,9 +352,32 @@ static void release(struct suggestion *s)
 	free(s->pin);
 }
 
-/* The page: today's layout beside the reorder, then beside narrowing #1. */
+/* "; class 80 -> 64" for a caption, when there are classes. */
+static void caption_class(struct strbuf *cap, const struct sf_suggest_view *v,
+			  uint64_t from, uint64_t to)
+{
+	if (!v->classes)
+		return;
+	size_t a = sf_classes_find(v->classes, v->header + from);
+	size_t b = sf_classes_find(v->classes, v->header + to);
+	sb_adds(cap, "; class ");
+	if (a == SF_NO_CLASS)
+		sb_adds(cap, "none");
+	else
+		sb_addf(cap, "%llu", (unsigned long long)v->classes->v[a]);
+	if (b == SF_NO_CLASS)
+		sb_adds(cap, " -> none");
+	else
+		sb_addf(cap, " -> %llu", (unsigned long long)v->classes->v[b]);
+}
+
+/*
+ * The page: the verdict, every proposal and the text's facts
+ * (report/suggest.c), then today's layout beside the reorder, then beside
+ * narrowing #1.
+ */
 static void render_html(struct strbuf *sb, const struct sf_type *t,
-			const struct suggestion *s)
+			const struct suggestion *s, const struct sf_suggest_view *v)
 {
 	struct strbuf cap = STRBUF_INIT;
 	int shown = 0;
@@ -363,12 +386,14 @@ static void render_html(struct strbuf *sb, const struct sf_type *t,
 	sb_adds(&cap, sf_kind_name(t->kind));
 	sb_addf(&cap, " %s", t->name);
 	sf_render_html_begin(sb, cap.buf);
+	sf_render_suggest_html_report(sb, v);
 	if (s->proposed) {
 		sb_reset(&cap);
 		sb_addf(&cap, "reorder%s: %llu -> %llu bytes, %u move%s",
 			s->req && s->base != t ? " after the narrowings" : "",
 			(unsigned long long)t->size, (unsigned long long)s->reorder.size,
 			s->reorder.moves, s->reorder.moves == 1 ? "" : "s");
+		caption_class(&cap, v, t->size, s->reorder.size);
 		sf_render_html_compare(sb, t, &s->type_layout, s->proposed,
 				       &s->proposed_layout, 64, cap.buf);
 		shown++;
@@ -383,6 +408,7 @@ static void render_html(struct strbuf *sb, const struct sf_type *t,
 				sf_narrow_type_name(&s->base->members[nw->member[k]], nw->to[k]));
 		sb_addf(&cap, ": %llu -> %llu bytes", (unsigned long long)t->size,
 			(unsigned long long)nw->size);
+		caption_class(&cap, v, t->size, nw->size);
 		sf_render_html_compare(sb, t, &s->type_layout, s->best, &s->best_layout,
 				       64, cap.buf);
 		shown++;
@@ -416,7 +442,7 @@ static int render(const struct sf_type *t, const struct suggest_opts *o,
 	if (o->format == SF_FMT_JSON)
 		sf_render_suggest_json(&sb, &v);
 	else if (o->format == SF_FMT_HTML)
-		render_html(&sb, t, s);
+		render_html(&sb, t, s, &v);
 	else
 		sf_render_suggest_text(&sb, &v);
 	int bad = sf_write_output(&sb, o->format == SF_FMT_TEXT, o->color,

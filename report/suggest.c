@@ -601,6 +601,198 @@ void sf_render_suggest_json(struct strbuf *out, const struct sf_suggest_view *v)
 	sb_adds(out, "}\n");
 }
 
+/* ---- suggest: HTML report --------------------------------------------- */
+
+/* "class 80 -> 64", "class 80 -> none", or "" without classes. */
+static void html_class_change(struct strbuf *out, const struct sf_suggest_view *v,
+			      size_t before, size_t after)
+{
+	if (!v->classes)
+		return;
+	sb_adds(out, "class ");
+	text_class(out, v->classes, before);
+	sb_adds(out, " -&gt; ");
+	text_class(out, v->classes, after);
+}
+
+static void html_data_class(struct strbuf *out, const char *attr,
+			    const struct sf_suggest_view *v, size_t i)
+{
+	if (v->classes && i != SF_NO_CLASS)
+		sb_addf(out, " %s=\"%" PRIu64 "\"", attr, v->classes->v[i]);
+}
+
+/* The class the header plus `size` bytes land in (SF_NO_CLASS without classes). */
+static size_t class_of(const struct sf_suggest_view *v, uint64_t size)
+{
+	return v->classes ? sf_classes_find(v->classes, v->header + size) : SF_NO_CLASS;
+}
+
+/* The proposal rows being written; `best` keeps the first one's words. */
+struct html_rows {
+	struct strbuf *out;
+	const struct sf_suggest_view *v;
+	size_t n;
+	struct strbuf best;      /* "entries_start: ... -> uint8_t: 48 -> 40 bytes" */
+};
+
+/* One proposal row: kind, what changes (HTML), the range it holds, sizes, class. */
+static void html_row(struct html_rows *h, const char *kind, const char *change_html,
+		     const char *holds, const char *range_attr, uint64_t size,
+		     size_t cb, size_t ca, const char *moves)
+{
+	struct strbuf *out = h->out;
+	const struct sf_suggest_view *v = h->v;
+	uint64_t cur = v->type->size, saved = cur > size ? cur - size : 0;
+
+	h->n++;
+	sb_addf(out, "<tr class=\"proposal\" data-kind=\"%s\" data-rank=\"%zu\" "
+		"data-size=\"%" PRIu64 "\" data-saved=\"%" PRIu64 "\"", kind, h->n, size, saved);
+	html_data_class(out, "data-class-before", v, cb);
+	html_data_class(out, "data-class-after", v, ca);
+	if (range_attr) {
+		sb_adds(out, " data-range=\"");
+		sb_add_xml(out, range_attr);
+		sb_addch(out, '"');
+	}
+	sb_addf(out, "><td>%zu</td><td>%s</td><td class=\"holds\">", h->n, change_html);
+	sb_add_xml(out, holds);
+	sb_addf(out, "</td><td>%" PRIu64 " -&gt; %" PRIu64 " bytes</td><td class=\"saved\">%"
+		PRIu64 "</td><td class=\"class\">", cur, size, saved);
+	html_class_change(out, v, cb, ca);
+	sb_addf(out, "</td><td>%s</td></tr>\n", moves);
+	if (h->n > 1)
+		return;
+	sb_addf(&h->best, "%s", change_html);
+	if (*holds) {
+		sb_adds(&h->best, " (holds ");
+		sb_add_xml(&h->best, holds);
+		sb_adds(&h->best, ")");
+	}
+	sb_addf(&h->best, ": %" PRIu64 " -&gt; %" PRIu64 " bytes (saves %" PRIu64 ")", cur,
+		size, saved);
+	if (v->classes) {
+		sb_adds(&h->best, ", ");
+		html_class_change(&h->best, v, cb, ca);
+	}
+}
+
+static void html_narrowing_row(struct html_rows *h, const struct sf_narrowing *nw)
+{
+	const struct sf_suggest_view *v = h->v;
+	struct strbuf change = STRBUF_INIT, holds = STRBUF_INIT, ranges = STRBUF_INIT;
+	char range[64], moves[32];
+
+	for (uint32_t k = 0; k < nw->n; k++) {
+		const struct sf_member *m = &v->base->members[nw->member[k]];
+		struct strbuf one = STRBUF_INIT;
+		sf_narrow_range(m, nw->to[k], range, sizeof(range));
+		sb_addf(&ranges, "%s%s", k ? ";" : "", range);
+		sb_addf(&holds, "%s%s", k ? "; " : "", range);
+		sb_adds(&change, k ? " + " : "");
+		sb_adds(&one, m->name);
+		sb_adds(&one, ": ");
+		add_type_spelling(&one, m);
+		sb_addf(&one, " -> %s", sf_narrow_type_name(m, nw->to[k]));
+		sb_add_xml(&change, one.buf);
+		sb_release(&one);
+	}
+	snprintf(moves, sizeof(moves), "%u", nw->moves);
+	html_row(h, nw->n == 1 ? "narrowing" : "pair", change.buf, holds.buf, ranges.buf,
+		 nw->size, nw->class_before, nw->class_after, moves);
+	sb_release(&change);
+	sb_release(&holds);
+	sb_release(&ranges);
+}
+
+/* The rows, in the text's order: reorder, narrowings, pairs, niches, packed. */
+static void html_proposals(struct html_rows *h)
+{
+	const struct sf_suggest_view *v = h->v;
+	const struct sf_reorder *r = v->reorder;
+	uint64_t cur = v->type->size;
+	char moves[32];
+
+	if (r->size < v->base->size) {
+		snprintf(moves, sizeof(moves), "%u", r->moves);
+		html_row(h, "reorder", v->napplied ? "reorder the members (after the narrowings "
+			 "applied)" : "reorder the members", "", NULL, r->size,
+			 class_of(v, cur), class_of(v, r->size), moves);
+	}
+	for (uint32_t arity = 1; arity <= 2; arity++)
+		for (size_t i = 0; v->narrow && i < v->narrow->n; i++)
+			if (v->narrow->v[i].n == arity)
+				html_narrowing_row(h, &v->narrow->v[i]);
+	for (size_t i = 0; i < v->nniches; i++) {
+		const struct sf_niche *n = &v->niches[i];
+		struct strbuf change = STRBUF_INIT, one = STRBUF_INIT;
+		sb_addf(&one, "%s: %s holds a NonNull in %s in place of %s",
+			v->type->members[n->member].name, n->option, n->payload, n->pointer);
+		sb_add_xml(&change, one.buf);
+		html_row(h, "niche", change.buf, "", NULL, v->niche_size[i], class_of(v, cur),
+			 class_of(v, v->niche_size[i]), "-");
+		sb_release(&change);
+		sb_release(&one);
+	}
+	if (v->rust && v->packed_size < cur && v->type->kind != SF_KIND_UNION)
+		html_row(h, "packed", "#[repr(packed)] (no references to its fields; "
+			 "unaligned loads)", "", NULL, v->packed_size, class_of(v, cur),
+			 class_of(v, v->packed_size), "-");
+}
+
+/* The verdict: what to do, or that there is nothing to change, and why. */
+static void html_verdict(struct strbuf *out, const struct sf_suggest_view *v,
+			 const struct html_rows *h)
+{
+	const char *what = !v->reorder ? "unmodeled" : h->n ? "change" : "nothing";
+
+	sb_addf(out, "<p class=\"verdict\" data-verdict=\"%s\">", what);
+	if (!v->reorder) {
+		sb_adds(out, "Nothing proposed: this layout is not what the C rules give for "
+			"its members (packed or aligned attributes, C++ tail padding?), so "
+			"structfit cannot tell what another order or width would give.");
+	} else if (!h->n) {
+		sb_addf(out, "Nothing to change: %s, and narrowing no member%s saves a byte.",
+			v->units && v->units->is_union ? "the members of a union all start at "
+			"offset 0" : "no order of these members is smaller", v->narrow &&
+			v->narrow->pairs_searched ? " (nor a pair)" : "");
+	} else {
+		sb_addf(out, "Best: %s.  %zu proposal%s below, best first; structfit cannot "
+			"know the values a member holds: check that every value fits the "
+			"range given.", h->best.buf, h->n, plural(h->n));
+	}
+	sb_adds(out, "</p>\n");
+}
+
+void sf_render_suggest_html_report(struct strbuf *out, const struct sf_suggest_view *v)
+{
+	struct sf_suggest_view plain = *v;
+	struct strbuf text = STRBUF_INIT, rows = STRBUF_INIT;
+	struct html_rows h = { &rows, v, 0, STRBUF_INIT };
+
+	if (v->reorder)
+		html_proposals(&h);
+	sb_adds(out, "<section class=\"suggest-report\">\n");
+	html_verdict(out, v, &h);
+	if (h.n) {
+		sb_adds(out, "<table class=\"proposals\">\n<tr><th>#</th><th>change</th>"
+			"<th>holds</th><th>size</th><th>saves</th><th>size class</th>"
+			"<th>moves</th></tr>\n");
+		sb_add(out, rows.buf, rows.len);
+		sb_adds(out, "</table>\n");
+	}
+	/* every fact of the text report; the hole maps are drawn below instead */
+	plain.proposed = NULL;
+	plain.best = NULL;
+	sf_render_suggest_text(&text, &plain);
+	sb_adds(out, "<pre class=\"report\">");
+	sb_add_xml(out, text.buf);
+	sb_adds(out, "</pre>\n</section>\n");
+	sb_release(&text);
+	sb_release(&rows);
+	sb_release(&h.best);
+}
+
 /* ---- fit ------------------------------------------------------------- */
 
 static void text_fit_sum(struct strbuf *out, const struct sf_fit_view *v)

@@ -72,6 +72,16 @@ struct sf_suggest_view {
 
 void sf_render_suggest_text(struct strbuf *out, const struct sf_suggest_view *v);
 void sf_render_suggest_json(struct strbuf *out, const struct sf_suggest_view *v);
+/*
+ * The report part of `suggest --format html`: a verdict (<p class="verdict"
+ * data-verdict="change|nothing|unmodeled">), a table of every proposal best
+ * first (<tr class="proposal" data-kind="reorder|narrowing|pair|niche|packed"
+ * data-size data-saved data-class-before data-class-after data-range>, with
+ * the range each narrowing holds and "class 80 -> 64"), and the text
+ * report without its hole maps (<pre class="report">), so the page carries
+ * every fact the text does.  The maps are report/html.c's.
+ */
+void sf_render_suggest_html_report(struct strbuf *out, const struct sf_suggest_view *v);
 
 struct sf_fit_item {
 	const char *name;                      /* as given with -t */

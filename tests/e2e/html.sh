@@ -15,7 +15,11 @@
 #    granularity, holes, bit holes, padding) agree with `show --format json`;
 #  - --cacheline 32 gives two rows for st_table; `holes --format html` links
 #    every ranked type to its map, in the order of `holes --format json`;
-#    `suggest --format html` shows current and proposed side by side;
+#    `suggest --format html` shows current and proposed side by side, and
+#    carries what the text says (in the DOM Chromium built): a verdict (also
+#    "nothing to change"), a row per proposal - reorder, each narrowing with
+#    the range it holds, pairs - with its size class change ("class 80 ->
+#    64"), all as the JSON says, and the text report less its hole maps;
 #  - bad input writes no page and exits 2.
 #
 # Chromium is Debian's `chromium` (big, so optional): the browser cases are
@@ -567,6 +571,156 @@ if [ "$have_st" = 1 ]; then
 		else
 			fail "the page does not parse"
 		fi
+	fi
+fi
+
+
+# parse_report HTML OUT.json: the report part of a suggest page:
+#   {"verdict": {"kind", "text"}, "rows": [{kind, rank, size, saved,
+#    class_before, class_after, range, cells: [...]}], "report": PRE TEXT}
+cat >"$T/parse_report.py" <<'PYEOF'
+import json, sys
+from html.parser import HTMLParser
+
+class Report(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.verdict, self.rows, self.report = None, [], None
+        self.where = None        # "verdict", "cell", "pre"
+        self.text = []
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        cls = (a.get("class") or "").split()
+        if tag == "p" and "verdict" in cls:
+            self.verdict = {"kind": a.get("data-verdict"), "text": ""}
+            self.where, self.text = "verdict", []
+        elif tag == "tr" and "proposal" in cls:
+            num = lambda k: int(a[k]) if a.get(k) is not None else None
+            self.rows.append({"kind": a.get("data-kind"), "rank": num("data-rank"),
+                              "size": num("data-size"), "saved": num("data-saved"),
+                              "class_before": num("data-class-before"),
+                              "class_after": num("data-class-after"),
+                              "range": a.get("data-range"), "cells": []})
+        elif tag == "td" and self.rows and self.where is None:
+            self.where, self.text = "cell", []
+        elif tag == "pre" and "report" in cls:
+            self.where, self.text = "pre", []
+    def handle_endtag(self, tag):
+        if self.where == "verdict" and tag == "p":
+            self.verdict["text"] = "".join(self.text)
+        elif self.where == "cell" and tag == "td":
+            self.rows[-1]["cells"].append("".join(self.text))
+        elif self.where == "pre" and tag == "pre":
+            self.report = "".join(self.text)
+        else:
+            return
+        self.where = None
+    def handle_data(self, data):
+        if self.where:
+            self.text.append(data)
+
+p = Report()
+p.feed(open(sys.argv[1], encoding="utf-8").read())
+json.dump({"verdict": p.verdict, "rows": p.rows, "report": p.report}, open(sys.argv[2], "w"))
+PYEOF
+parse_report() { "$PY" "$T/parse_report.py" "$1" "$2"; }
+
+# text_facts TEXT OUT: the lines of suggest's text output that are not a
+# hole map (a map runs from "struct NAME {" to "};", with its caption line
+# "... placed for the fewest moves:" before it), blank lines dropped.
+text_facts() {
+	awk '/placed for the fewest moves:$/ { next }
+	     /^(struct|union|class) .*\{$/ { inmap = 1 }
+	     inmap { if ($0 ~ /^}/) inmap = 0; next }
+	     NF { print }' "$1" >"$2"
+}
+
+tcase "suggest --format html carries what the text says: class change, ranges, every proposal, verdict"
+if [ "$have_st" = 1 ]; then
+	args=(-t st_table --classes 64,80 --header 24 "$T/st.o")
+	sf_ok suggest --format html "${args[@]}"
+	cp "$T/out" "$T/sug.html"
+	sf_ok suggest --format json "${args[@]}"
+	cp "$T/out" "$T/sug.json"
+	sf_ok suggest "${args[@]}"
+	text_facts "$T/out" "$T/sug.facts"
+	page=$T/sug.html
+	# what the browser built, when there is one
+	if [ -x "$CHROMIUM" ]; then
+		browser --dump-dom "file://$T/sug.html"
+		if [ "$RC" = 0 ] && [ -s "$T/out" ]; then
+			cp "$T/out" "$T/sug.dom.html"
+			page=$T/sug.dom.html
+		else
+			fail "chromium --dump-dom exited $RC"
+		fi
+	fi
+	if parse_report "$page" "$T/sug.rep.json"; then
+		R=$T/sug.rep.json
+		assert_eq "$(jget "$R" 'd["verdict"]["kind"]')" change "verdict"
+		want=$(jget "$T/sug.json" '"class %d -> %d" % (d["narrowings"][0]["class_before"], d["narrowings"][0]["class_after"])')
+		assert_eq "$want" "class 80 -> 64" "JSON: the best narrowing takes the header + struct from class 80 to 64"
+		assert_match "$(jget "$R" 'd["verdict"]["text"]')" "$want" "the verdict says the class change"
+		assert_match "$(jget "$R" 'd["verdict"]["text"]')" "holds 0\.\.255" "the verdict says the range"
+		assert_eq "$(jget "$R" '[r["kind"] for r in d["rows"]]')" \
+			"$(jget "$T/sug.json" '["narrowing"] * len(d["narrowings"]) + ["pair"] * len(d["pairs"])')" \
+			"one row per proposal (JSON lists them all)"
+		assert_eq "$(jget "$R" '[[r["range"], r["size"], r["saved"], r["class_before"], r["class_after"]] for r in d["rows"]]')" \
+			"$(jget "$T/sug.json" '[[n["range"], n["size"], n["saved"], n["class_before"], n["class_after"]] for n in d["narrowings"]]')" \
+			"each row: range held, size, bytes saved, classes (as JSON says)"
+		assert_eq "$(jget "$R" '[r["cells"][5] for r in d["rows"]][:1]')" "[\"$want\"]" "the class column, as the text writes it"
+		assert_eq "$(jget "$R" '[r["cells"][2] for r in d["rows"]]')" \
+			"$(jget "$T/sug.json" '[n["range"] for n in d["narrowings"]]')" "the holds column"
+		jget "$R" 'd["report"]' | awk 'NF' >"$T/sug.pre"
+		assert_eq "$(cat "$T/sug.pre")" "$(cat "$T/sug.facts")" "the page's report is the text less its maps"
+		assert_grep "$T/sug.facts" "class 80 -> 64" "(the text says class 80 -> 64)"
+		assert_grep "$T/sug.facts" "holds 0..255" "(the text says the range)"
+	else
+		fail "the report part of the page does not parse"
+	fi
+fi
+
+tcase "suggest --format html: a reorder row, pairs, and the verdict when there is nothing to change"
+if compile_or_fail gcc x86_64 5 "$T/sl.o" "$TD/suggest/layouts.c"; then
+	# three: no order is smaller and no single narrowing helps: nothing to change
+	sf_ok suggest --format html -t three "$T/sl.o"
+	cp "$T/out" "$T/three.html"
+	sf_ok suggest -t three "$T/sl.o"
+	text_facts "$T/out" "$T/three.facts"
+	if parse_report "$T/three.html" "$T/three.json"; then
+		assert_eq "$(jget "$T/three.json" 'd["verdict"]["kind"]')" nothing "verdict kind"
+		assert_match "$(jget "$T/three.json" 'd["verdict"]["text"]')" "^Nothing to change" "verdict text"
+		assert_eq "$(jget "$T/three.json" 'd["rows"]')" "[]" "no proposal rows"
+		jget "$T/three.json" 'd["report"]' | awk 'NF' >"$T/three.pre"
+		assert_eq "$(cat "$T/three.pre")" "$(cat "$T/three.facts")" "report is the text"
+	else
+		fail "the page does not parse"
+	fi
+	# with classes 8,12 a pair of narrowings reaches a smaller class
+	sf_ok suggest --format json -t three --classes 8,12 "$T/sl.o"
+	cp "$T/out" "$T/pairs.json"
+	sf_ok suggest --format html -t three --classes 8,12 "$T/sl.o"
+	cp "$T/out" "$T/pairs.html"
+	if parse_report "$T/pairs.html" "$T/pairs.rep.json"; then
+		assert_ne "$(jget "$T/pairs.json" 'len(d["pairs"])')" 0 "(JSON has pairs)"
+		assert_eq "$(jget "$T/pairs.rep.json" '[[r["range"], r["size"], r["class_after"]] for r in d["rows"] if r["kind"] == "pair"]')" \
+			"$(jget "$T/pairs.json" '[[";".join(x["range"] for x in p["narrow"]), p["size"], p["class_after"]] for p in d["pairs"]]')" \
+			"pair rows: both ranges, size, class"
+	else
+		fail "the page does not parse"
+	fi
+	# padded: a reorder that saves bytes comes first
+	sf_ok suggest --format json -t padded "$T/sl.o"
+	cp "$T/out" "$T/padded.json"
+	sf_ok suggest --format html -t padded "$T/sl.o"
+	cp "$T/out" "$T/padded.html"
+	if parse_report "$T/padded.html" "$T/padded.rep.json"; then
+		assert_eq "$(jget "$T/padded.rep.json" '[[r["kind"], r["size"], r["cells"][6]] for r in d["rows"]][:1]')" \
+			"$(jget "$T/padded.json" '[["reorder", d["reorder"]["size"], str(d["reorder"]["moves"])]]')" \
+			"the reorder row: size and moves as JSON says"
+		assert_eq "$(jget "$T/padded.rep.json" 'd["verdict"]["kind"]')" change "verdict"
+	else
+		fail "the page does not parse"
 	fi
 fi
 
