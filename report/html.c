@@ -135,7 +135,7 @@ static const char *member_label(const struct sf_member *m)
 
 static void add_type_title(struct strbuf *sb, const struct sf_type *t)
 {
-	sb_adds(sb, sf_kind_name((enum sf_kind)t->kind));
+	sb_adds(sb, t->nvariants ? "enum" : sf_kind_name((enum sf_kind)t->kind));
 	sb_addch(sb, ' ');
 	sb_add_xml(sb, t->name && *t->name ? t->name : "(anonymous)");
 }

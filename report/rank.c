@@ -49,7 +49,8 @@ static const char *type_name_or_anon(const struct sf_type *t)
  */
 static const char *kind_label(const struct sf_type *t)
 {
-	return (t->flags & SF_TF_TYPEDEF) ? "typedef" : sf_kind_name(t->kind);
+	/* a Rust enum with data is a struct to the model, an enum to its user */
+	return (t->flags & SF_TF_TYPEDEF) ? "typedef" : t->nvariants ? "enum" : sf_kind_name(t->kind);
 }
 
 static int type_label_len(const struct sf_type *t)
