@@ -2,7 +2,8 @@
  * test_dwarf_inputs.c - what sf_dwarf_load accepts and refuses: static
  * archives (GNU long names, thin archives), directories (sorted, symbolic
  * link loops, links to files read once), compressed debug sections (gABI
- * SHF_COMPRESSED and GNU .zdebug), separate debug files; and every
+ * SHF_COMPRESSED and GNU .zdebug), separate debug files (the build-id
+ * lookup of dwarf/debugfile.h over debug directories); and every
  * unusable input as one "PATH: problem" line: missing path, not ELF,
  * empty file, truncated ELF, stripped object, stripped binary with a
  * .gnu_debuglink, empty archive, archive without DWARF, directory without
@@ -17,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "dwarf/debugfile.h"
 #include "dwarf/elfobj.h"
 #include "test_dwarf_util.h"
 
@@ -192,6 +194,66 @@ static void test_compressed_and_separate(void **state)
 	assert_non_null(strstr(msg, " or .gnu_debuglink libx.debug (searched "));
 	assert_non_null(strstr(msg, "/.debug/libx.debug, "));
 	sf_typeset_free(plain);
+}
+
+/* ---- the build-id lookup (dwarf/debugfile.h) ------------------------------- */
+
+/* sf_debug_find_by_build_id over two debug directories: the first with
+ * another build's file under the id (refused, said), the second with the
+ * right one; the build-id read from the file agrees with readelf's. */
+static void test_build_id_lookup(void **state)
+{
+	(void)state;
+	if (!have_binutils() || !td_have("readelf"))
+		skip();
+	if (td_sh("gcc -g -shared -fPIC -Wl,--build-id -o %s %s/testdata/reader/st_table.c",
+		  td_path("bid.so"), td_src) != 0 ||
+	    td_sh("gcc -g -shared -fPIC -Wl,--build-id -o %s %s/testdata/reader/st_table.c "
+		  "-DSF_OTHER_BUILD -Wl,-soname,other", td_path("other.so"), td_src) != 0)
+		skip();
+	unsigned char id[SF_BUILD_ID_MAX], oid[SF_BUILD_ID_MAX];
+	size_t n = sf_file_build_id(td_path("bid.so"), id);
+	assert_int_equal(n, 20);	/* ld's default: sha1 */
+	assert_int_equal(sf_file_build_id(td_path("other.so"), oid), 20);
+	assert_memory_not_equal(id, oid, 20);
+	/* the same bytes readelf prints */
+	char hex[2 * SF_BUILD_ID_MAX + 1];
+	for (size_t i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	assert_int_equal(td_sh("readelf -n %s | grep -q 'Build ID: %s'", td_path("bid.so"), hex), 0);
+
+	assert_int_equal(td_sh("cd %s && mkdir -p d1/.build-id/%.2s d2/.build-id/%.2s && "
+			       "cp other.so d1/.build-id/%.2s/%s.debug && "
+			       "objcopy --only-keep-debug bid.so d2/.build-id/%.2s/%s.debug",
+			       td_dir, hex, hex, hex, hex + 2, hex, hex + 2), 0);
+	char d1[1024], d2[1024], want[4096];
+	snprintf(d1, sizeof(d1), "%s", td_path("d1"));
+	snprintf(d2, sizeof(d2), "%s", td_path("d2"));
+	const char *both[] = { d1, d2, NULL }, *first[] = { d1, NULL };
+	struct strbuf searched = STRBUF_INIT;
+	char *found = sf_debug_find_by_build_id(both, id, n, ".debug", &searched);
+	assert_non_null(found);
+	snprintf(want, sizeof(want), "%s/.build-id/%.2s/%s.debug", d2, hex, hex + 2);
+	assert_string_equal(found, want);
+	snprintf(want, sizeof(want), ", %s/.build-id/%.2s/%s.debug (build-id differs)", d1, hex,
+		 hex + 2);
+	assert_string_equal(searched.buf, want);
+	free(found);
+	/* only the wrong one, then the default root: nothing, every place said */
+	sb_reset(&searched);
+	assert_null(sf_debug_find_by_build_id(first, id, n, ".debug", &searched));
+	snprintf(want, sizeof(want), ", %s/.build-id/%.2s/%s.debug (build-id differs), "
+		 SF_DEBUG_ROOT "/.build-id/%.2s/%s.debug", d1, hex, hex + 2, hex, hex + 2);
+	assert_string_equal(searched.buf, want);
+	/* a suffix ("" for the executable itself) and no place list */
+	assert_null(sf_debug_find_by_build_id(both, id, n, "", NULL));
+	assert_null(sf_debug_find_by_build_id(both, id, 0, ".debug", NULL));
+	sb_release(&searched);
+	/* no build-id: 0 */
+	assert_int_equal(td_sh("gcc -shared -fPIC -Wl,--build-id=none -o %s "
+			       "%s/testdata/reader/st_table.c", td_path("nobid.so"), td_src), 0);
+	assert_int_equal(sf_file_build_id(td_path("nobid.so"), id), 0);
+	assert_int_equal(sf_file_build_id(td_path("missing.so"), id), 0);
 }
 
 /* ---- unusable inputs -------------------------------------------------------- */
@@ -378,6 +440,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_archive_errors),
 		cmocka_unit_test(test_directories),
 		cmocka_unit_test(test_compressed_and_separate),
+		cmocka_unit_test(test_build_id_lookup),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_damaged_objects),
 	};
