@@ -59,6 +59,7 @@
 
 #include "layout/abi.h"
 #include "layout/holes.h"
+#include "layout/packing.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
@@ -1611,79 +1612,6 @@ static void fit_to_neighbours(struct sf_type *t, int incomplete)
 	offsets_free(&o);
 }
 
-/* The largest power of two dividing x (x > 0), at most cap. */
-static uint32_t pow2_dividing(uint64_t x, uint32_t cap)
-{
-	uint64_t a = x & (~x + 1);
-
-	return a > cap ? cap : (uint32_t)a;
-}
-
-/*
- * Alignment, packing and completeness of a type from its members.
- *
- * DWARF does not say "packed"; the rule is pahole's (dwarves.c,
- * class__infer_packed_attributes), so that the flag reads as pahole's
- * __attribute__((__packed__)): a struct with no byte holes and no
- * padding is packed when a member sits at an offset its type's natural
- * alignment does not divide, when DW_AT_alignment is 1 although a member
- * wants more, or when its size is no multiple of the largest natural
- * alignment.  A union is packed when its size is no multiple of its
- * members' alignment (impossible otherwise); `forced` when a container
- * showed it (mark_packed).  A packed type aligns to 1, as the compiler
- * has it, unless DW_AT_alignment says otherwise; any other type to its
- * most aligned member, whose alignment is the member type's own (1 for a
- * packed struct) - and no more than its offset allows, for a member with
- * the packed attribute of its own in a struct that is not packed.
- *
- * natural[i] is member i's type's natural alignment (see natural_of).
- */
-static void settle(struct sf_type *t, const uint32_t *natural, uint32_t align_attr, int forced)
-{
-	uint32_t maxa = 1, maxn = 1;
-	int packed = forced, unaligned = 0;
-
-	t->flags &= (uint16_t)~(SF_TF_PACKED | SF_TF_INCOMPLETE);
-	for (uint32_t i = 0; i < t->nmembers; i++) {
-		const struct sf_member *m = &t->members[i];
-		if (m->flags & SF_MF_INCOMPLETE)
-			t->flags |= SF_TF_INCOMPLETE;
-		if (m->nested && !(m->flags & SF_MF_POINTEE) &&
-		    (m->nested->flags & SF_TF_INCOMPLETE))
-			t->flags |= SF_TF_INCOMPLETE;
-		/* pahole leaves virtual bases out; incomplete ones are unknown */
-		if (m->flags & (SF_MF_INCOMPLETE | SF_MF_VIRTUAL_BASE))
-			continue;
-		uint32_t n = natural[i] ? natural[i] : 1;
-		if (n > maxn)
-			maxn = n;
-		if (!sf_member_is_bitfield(m) && n > 1 && m->offset % n)
-			unaligned = 1;
-	}
-	t->natural_align = maxn;
-	if (!packed && t->kind != SF_KIND_UNION)
-		packed = (unaligned || (maxn > 1 && align_attr == 1) || t->size % maxn) &&
-			 !sf_layout_has_gaps(t);
-	for (uint32_t i = 0; i < t->nmembers; i++) {
-		struct sf_member *m = &t->members[i];
-		if (!packed && t->kind != SF_KIND_UNION && !sf_member_is_bitfield(m) &&
-		    m->size && m->align > 1 && m->offset % m->align &&
-		    !(m->flags & (SF_MF_INCOMPLETE | SF_MF_VIRTUAL_BASE | SF_MF_ALIGNED)))
-			m->align = pow2_dividing(m->offset, m->align);
-		if (m->align > maxa)
-			maxa = m->align;
-	}
-	if (!packed && t->kind == SF_KIND_UNION)
-		packed = t->size % maxa != 0;
-	t->align = packed ? 1 : maxa;
-	if (packed)
-		t->flags |= SF_TF_PACKED;
-	if (align_attr) {
-		t->align = align_attr;
-		t->flags |= SF_TF_ALIGNED;
-	}
-}
-
 /*
  * ti is packed: a container holds it where only a packed type can be.
  * Its model and alignment change; the types laid out before took the old
@@ -2096,9 +2024,9 @@ static struct xtype *layout(struct sf_reader *r, struct tinfo *ti, unsigned dept
 			t->flags |= SF_TF_REORDERED;
 	x->forced = (ti->flags & TI_PACKED) != 0;
 	fit_to_neighbours(t, 1);
-	settle(t, x->natural, ti->align_attr, (ti->flags & TI_PACKED) != 0);
+	sf_settle_packing(t, x->natural, ti->align_attr, (ti->flags & TI_PACKED) != 0);
 	if (find_packed_members(r, t, ty, depth))
-		settle(t, x->natural, ti->align_attr, (ti->flags & TI_PACKED) != 0);
+		sf_settle_packing(t, x->natural, ti->align_attr, (ti->flags & TI_PACKED) != 0);
 	if (vl.n)
 		set_variants(t, &vl);
 	if (uh->cx.lang == DW_LANG_Rust) {
@@ -2679,7 +2607,7 @@ void sf_pending_finish(struct sf_pending *p, struct sf_typeset *ts,
 			complete_member(ts, extra, &t->members[q->idx[j]],
 					&q->natural[q->idx[j]], q->qname[j]);
 		fit_to_neighbours(t, 0);
-		settle(t, q->natural, (t->flags & SF_TF_ALIGNED) ? t->align : 0, q->forced);
+		sf_settle_packing(t, q->natural, (t->flags & SF_TF_ALIGNED) ? t->align : 0, q->forced);
 		t->flags &= (uint16_t)~SF_TF_VARIANT;
 		sf_typeset_add(ts, deep_copy(ts, t, t->decl_file,
 					     sf_typeset_intern(ts, t->origin), 0, 0));
