@@ -20,7 +20,9 @@ PKG_CONFIG ?= pkg-config
 ELF_LIBS     := $(shell $(PKG_CONFIG) --libs libelf 2>/dev/null || echo -lelf)
 ZSTD_LIBS    := $(shell $(PKG_CONFIG) --libs libzstd 2>/dev/null || echo -lzstd)
 CMOCKA_LIBS  := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
-READER_LIBS  := $(ELF_LIBS) $(ZSTD_LIBS) -lz -lpthread
+# libbpf parses BTF (btf/ only)
+BPF_LIBS     := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf)
+READER_LIBS  := $(BPF_LIBS) $(ELF_LIBS) $(ZSTD_LIBS) -lz -lpthread
 # dwarf/ takes the DW_* constants from libdwarf's <dwarf.h> (a header only)
 DWARF_CFLAGS := -I/usr/include/libdwarf
 ORACLE_CFLAGS := $(DWARF_CFLAGS)
@@ -34,7 +36,7 @@ LDFLAGS  ?=
 LIB_SRC    := $(wildcard lib/*.c)
 LAYOUT_SRC := $(wildcard layout/*.c)
 REPORT_SRC := $(wildcard report/*.c)
-DWARF_SRC  := $(wildcard dwarf/*.c)
+DWARF_SRC  := $(wildcard dwarf/*.c) $(wildcard btf/*.c)
 CMD_SRC    := $(wildcard cmd/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
@@ -47,7 +49,7 @@ UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 # Debian packages the build and the tests need (see README "Dependencies").
-BUILD_PKGS := gcc clang lld make pkg-config libelf-dev libzstd-dev libdwarf-dev zlib1g-dev libcmocka-dev \
+BUILD_PKGS := gcc clang lld make pkg-config libelf-dev libzstd-dev libdwarf-dev zlib1g-dev libcmocka-dev libbpf-dev \
               libdebuginfod-dev
 TEST_PKGS  := dwarves libc6-dbg gcc-multilib g++ python3 valgrind man-db chromium git patch rustc golang-go gfortran dwz \
               debuginfod nodejs npm python3-jsonschema llvm gdb libbinutils-dbg

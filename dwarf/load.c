@@ -38,6 +38,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "btf/btf.h"
 #include "debugfile.h"
 #include "die.h"
 #include "dwz.h"
@@ -215,6 +216,30 @@ static int open_alt(struct ctx *c, const struct sf_elf *e, const char *label,
 	return 1;
 }
 
+/* ---- BTF: raw files and .BTF sections, read by btf/ ------------------- */
+
+/* BTF bytes into c->ts; path (a raw file's) lets split BTF find its base. */
+static int load_btf(struct ctx *c, const unsigned char *data, size_t size, const char *label,
+		    const char *path, const struct sf_elf *e)
+{
+	struct sf_btf_input in = {
+		.label = label, .data = data, .size = size, .path = path,
+		.machine = e ? e->machine : 0, .addr_size = e ? e->addr_size : 0,
+	};
+	int rc = sf_btf_load(c->ts, &in, c->opts ? c->opts->only : NULL, c->err);
+
+	return rc > 0 ? LOADED : rc == 0 ? NO_DWARF : FAILED;
+}
+
+/* An ELF image without DWARF: its .BTF section, if it has one. */
+static int load_elf_btf(struct ctx *c, const struct sf_elf *e, const char *label)
+{
+	for (uint32_t i = 1; i < e->nsec; i++)
+		if (e->sec[i].data && e->sec[i].size && !strcmp(e->sec[i].name, ".BTF"))
+			return load_btf(c, e->sec[i].data, e->sec[i].size, label, NULL, e);
+	return NO_DWARF;
+}
+
 /*
  * The types of `path`, an ELF image `e` without DWARF, from its debug file.
  * The debug file is not looked up in turn (no chains, no loops).
@@ -257,6 +282,9 @@ static int load_image(struct ctx *c, unsigned char *image, size_t size,
 		/* no DWARF here: from the debug file, if this is a whole file */
 		if (rc == 0)
 			rc = file ? load_debug_file(c, &e, file, in_dir) : NO_DWARF;
+		/* DWARF wins, its own or its debug file's; else the .BTF if any */
+		if (rc == NO_DWARF)
+			rc = load_elf_btf(c, &e, label);
 		sf_elf_release(&e);
 		return rc;
 	}
@@ -547,6 +575,8 @@ static int load_file(struct ctx *c, const char *path, int in_dir, int lookup)
 		rc = load_archive(c, path, img, size);
 	else if (size >= SARMAG && !memcmp(img, "!<thin>\n", SARMAG))
 		rc = load_thin_archive(c, path, img, size);
+	else if (sf_btf_is_raw(img, size))
+		rc = load_btf(c, img, size, path, path, NULL);
 	else
 		rc = load_image(c, img, size, path, lookup ? path : NULL, in_dir);
 	if (rc == NOT_ELF)

@@ -103,6 +103,7 @@ enum sf_type_flag {
 	                              * (members are always in memory order) */
 	SF_TF_RUST = 1 << 8,         /* from a Rust compilation unit */
 	SF_TF_NICHE = 1 << 9,        /* enum whose discriminant lies in a variant's field */
+	SF_TF_BTF = 1 << 10,         /* read from BTF: no source location is known */
 };
 
 struct sf_type;

@@ -1,0 +1,938 @@
+/*
+ * loader.c - BTF type ids to sf_types (see btf.h).
+ *
+ * libbpf parses and checks the BTF (header, string section, every type's
+ * kind, size and references); what it hands back is an array of types
+ * indexed by id.  The loader keeps one `struct bt` per id, filled on
+ * first use and cached (ids are dense, so the cache is a plain array):
+ *
+ *   id ---> struct bt: left/right C spelling, size, alignment, class,
+ *           flags, agg (the aggregate giving the layout), anon / anon_enum
+ *           / pointee (what is shown nested), model (once laid out)
+ *
+ * It is the DWARF reader's `tinfo` for BTF, and composes spellings the
+ * same way ("int (*" + name + ")(void)", "char" + name + "[3]"), so the
+ * same type reads the same from either format.  Aggregates are laid out
+ * lazily, by `layout()`, into sf_types that live in the typeset's arena.
+ *
+ * BTF holds no alignment: a scalar aligns as the psABI says for its size
+ * (layout/abi.h), an aggregate as its members, and packing is inferred by
+ * the rule DWARF types use (layout/packing.h), with the evidence of the
+ * containers that hold a packed type at an offset only a packed type can
+ * have (mark_packed): every aggregate is laid out, such types are marked,
+ * and everything is laid out again, a few passes at most.
+ *
+ * Recursion is bounded (type chains, nesting), so hostile BTF - a typedef
+ * loop, a struct holding itself - costs bounded stack and never loops.
+ */
+#include "btf.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "layout/abi.h"
+#include "layout/packing.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+
+#define MAX_RESOLVE_DEPTH 200
+#define MAX_LAYOUT_DEPTH 100
+#define MAX_REPACK_PASSES 4
+
+enum {
+	B_SIGNED = 1u << 0,
+	B_DECL = 1u << 1,     /* an aggregate only declared (BTF_KIND_FWD) */
+	B_ANON = 1u << 2,     /* an anonymous aggregate or enum definition */
+	B_FLEX = 1u << 3,     /* array of zero elements */
+	B_FUNC = 1u << 4,     /* spelled as a function: right is "(...)" */
+	B_ARRAY = 1u << 5,    /* spelled as an array: right is "[n]..." */
+	B_PTR = 1u << 6,      /* left ends with '*' */
+	B_BUSY = 1u << 7,     /* being resolved (cycle guard) */
+	B_DONE = 1u << 8,     /* resolved */
+	B_LAYING = 1u << 9,   /* being laid out (cycle guard) */
+	B_LAID = 1u << 10,
+	B_AGG = 1u << 11,     /* a struct or union */
+	B_PACKED = 1u << 12,  /* a container shows it is packed */
+	B_UNSIZED = 1u << 13, /* rests on a type that cannot be resolved */
+};
+
+/* What one type id means to a member of that type. */
+struct bt {
+	const char *left, *right;
+	uint64_t size;
+	uint32_t align;          /* scalars; aggregates once laid out */
+	uint32_t natural;        /* aggregates once laid out */
+	uint32_t agg;            /* id of the aggregate whose layout this needs */
+	uint32_t anon;           /* id of an anonymous aggregate shown nested */
+	uint32_t anon_enum;      /* id of an anonymous enum (or array of one) */
+	uint32_t pointee;        /* id of an anonymous aggregate or enum pointed to */
+	uint16_t flags;
+	uint8_t tclass;
+	uint8_t kind;            /* aggregates: enum sf_kind */
+	const char *qname;       /* aggregates, enums, typedefs: bare name */
+	struct sf_type *model;   /* aggregates once laid out */
+	const struct sf_enum *enums;
+};
+
+struct loader {
+	struct btf *btf;
+	struct sf_typeset *ts;
+	const struct sf_btf_input *in;
+	struct bt *bt;           /* [ntypes]; [0] is void */
+	struct bt bad;           /* a type that cannot be resolved */
+	uint32_t ntypes;
+	uint32_t first;          /* first id of this BTF (split BTF: after its base) */
+	struct sf_abi abi;
+	const char *origin;
+	int repack;              /* a laid-out type was found packed */
+	struct strbuf cat;
+};
+
+static const char *intern(struct loader *l, const char *s)
+{
+	return sf_typeset_intern(l->ts, s ? s : "");
+}
+
+/* x y z, interned. */
+static const char *icat(struct loader *l, const char *x, const char *y, const char *z)
+{
+	sb_reset(&l->cat);
+	sb_adds(&l->cat, x);
+	sb_adds(&l->cat, y);
+	sb_adds(&l->cat, z);
+	return intern(l, l->cat.buf);
+}
+
+static const char *name_of(struct loader *l, const struct btf_type *t)
+{
+	const char *n = t->name_off ? btf__name_by_offset(l->btf, t->name_off) : NULL;
+
+	return n && *n ? n : NULL;
+}
+
+/* ---- resolving type ids ------------------------------------------------ */
+
+static struct bt *resolve(struct loader *l, uint32_t id, unsigned depth);
+
+/* Copy what a typedef, cv-qualifier or type tag passes through. */
+static void inherit(struct loader *l, struct bt *b, const struct bt *t)
+{
+	b->size = t->size;
+	b->align = t->align;
+	b->tclass = t->tclass;
+	b->agg = t->agg;
+	b->flags |= t->flags & (B_SIGNED | B_DECL | B_FLEX | B_UNSIZED);
+	if (t == &l->bad)
+		b->flags |= B_UNSIZED;
+}
+
+static void int_type(struct loader *l, struct bt *b, const struct btf_type *t)
+{
+	uint8_t enc = btf_int_encoding(t);
+
+	b->left = intern(l, name_of(l, t) ? name_of(l, t) : "?");
+	b->size = t->size;
+	b->tclass = (enc & BTF_INT_BOOL) ? SF_T_BOOL : SF_T_INT;
+	if (enc & BTF_INT_SIGNED)
+		b->flags |= B_SIGNED;
+	b->align = sf_abi_align(l->abi, SF_ABI_INT, b->size);
+}
+
+static void pointer_type(struct loader *l, struct bt *b, const struct btf_type *t,
+			 unsigned depth)
+{
+	struct bt *to = resolve(l, t->type, depth + 1);
+
+	if (to->flags & (B_FUNC | B_ARRAY)) {
+		b->left = icat(l, to->left, " (", "*");
+		b->right = icat(l, ")", to->right, "");
+	} else if (*to->right || (to->flags & B_PTR)) {
+		/* pointer to pointer (to function): "void (**", "char **" */
+		b->left = icat(l, to->left, "*", "");
+		b->right = to->right;
+	} else {
+		b->left = icat(l, to->left, " ", "*");
+	}
+	/* pahole prints the body of an anonymous type pointed to directly */
+	if (to->flags & B_ANON)
+		b->pointee = to->flags & B_AGG ? to->anon : to->anon_enum;
+	b->flags |= B_PTR;
+	b->tclass = SF_T_POINTER;
+	b->size = l->abi.addr_size;
+	b->align = sf_abi_align(l->abi, SF_ABI_POINTER, b->size);
+}
+
+static void cv_type(struct loader *l, struct bt *b, const struct btf_type *t,
+		    const char *word, unsigned depth)
+{
+	struct bt *to = resolve(l, t->type, depth + 1);
+
+	inherit(l, b, to);
+	/* after a '*' the qualifier binds to the pointer: "char * const" */
+	if ((to->flags & B_PTR) || to->right[0] == ')') {
+		b->left = icat(l, to->left, " ", word);
+	} else {
+		b->left = icat(l, word, " ", to->left);
+		b->flags |= to->flags & (B_ARRAY | B_FUNC);
+	}
+	b->right = to->right;
+}
+
+/* A type tag (__user, __rcu) says nothing about layout or spelling. */
+static void tag_type(struct loader *l, struct bt *b, const struct btf_type *t, unsigned depth)
+{
+	struct bt *to = resolve(l, t->type, depth + 1);
+
+	inherit(l, b, to);
+	b->flags |= to->flags & (B_ARRAY | B_FUNC | B_PTR);
+	b->left = to->left;
+	b->right = to->right;
+	b->anon = to->anon;
+	b->anon_enum = to->anon_enum;
+	b->pointee = to->pointee;
+	b->qname = to->qname;
+}
+
+static void typedef_type(struct loader *l, struct bt *b, const struct btf_type *t,
+			 unsigned depth)
+{
+	struct bt *to = resolve(l, t->type, depth + 1);
+
+	inherit(l, b, to);
+	b->qname = intern(l, name_of(l, t) ? name_of(l, t) : "?");
+	b->left = b->qname;
+}
+
+static void aggregate_type(struct loader *l, struct bt *b, uint32_t id,
+			   const struct btf_type *t)
+{
+	const char *name = name_of(l, t);
+	int is_union = btf_is_union(t) || (btf_is_fwd(t) && btf_kflag(t));
+	const char *keyword = is_union ? "union" : "struct";
+
+	b->flags |= B_AGG;
+	b->agg = id;
+	b->kind = is_union ? SF_KIND_UNION : SF_KIND_STRUCT;
+	b->tclass = is_union ? SF_T_UNION : SF_T_STRUCT;
+	b->qname = intern(l, name);
+	b->left = name ? icat(l, keyword, " ", name) : icat(l, keyword, " {...}", "");
+	if (btf_is_fwd(t)) {
+		b->flags |= B_DECL;
+		return;
+	}
+	b->size = t->size;
+	if (!name) {
+		b->flags |= B_ANON;
+		b->anon = id;
+	}
+}
+
+static void enum_type(struct loader *l, struct bt *b, uint32_t id, const struct btf_type *t)
+{
+	const char *name = name_of(l, t);
+
+	b->qname = intern(l, name);
+	b->left = name ? icat(l, "enum ", name, "") : intern(l, "enum {...}");
+	if (!name) {
+		b->flags |= B_ANON;
+		b->anon_enum = id;
+	}
+	b->tclass = SF_T_ENUM;
+	b->size = t->size;
+	if (btf_kflag(t))
+		b->flags |= B_SIGNED;
+	b->align = sf_abi_align(l->abi, SF_ABI_INT, b->size);
+}
+
+static void array_type(struct loader *l, struct bt *b, const struct btf_type *t,
+		       unsigned depth)
+{
+	const struct btf_array *a = btf_array(t);
+	struct bt *e = resolve(l, a->type, depth + 1);
+	char dim[24];
+
+	if (a->nelems)
+		snprintf(dim, sizeof(dim), "[%u]", a->nelems);
+	else
+		snprintf(dim, sizeof(dim), "[]");
+	b->left = e->left;
+	b->right = icat(l, dim, e->right, "");
+	b->flags |= B_ARRAY | (e->flags & (B_SIGNED | B_DECL | B_UNSIZED));
+	b->tclass = SF_T_ARRAY;
+	b->agg = e->agg;
+	b->anon = e->anon;
+	b->anon_enum = e->anon_enum;
+	b->pointee = e->pointee;
+	b->align = e->align;
+	b->size = e->size * a->nelems;	/* both 32-bit: no wrap in 64 */
+	if (!a->nelems || (e->flags & B_FLEX)) {
+		b->flags |= B_FLEX;
+		b->size = 0;
+	}
+}
+
+static void function_type(struct loader *l, struct bt *b, const struct btf_type *t,
+			  unsigned depth)
+{
+	struct bt *ret = resolve(l, t->type, depth + 1);
+	const struct btf_param *p = btf_params(t);
+	uint16_t n = btf_vlen(t);
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addch(&sb, '(');
+	for (uint16_t i = 0; i < n; i++) {
+		sb_adds(&sb, i ? ", " : "");
+		/* type 0 last: the variadic "..." */
+		if (!p[i].type) {
+			sb_adds(&sb, "...");
+			continue;
+		}
+		struct bt *pt = resolve(l, p[i].type, depth + 1);
+		sb_adds(&sb, pt->left);
+		sb_adds(&sb, pt->right);
+	}
+	if (!n)
+		sb_adds(&sb, "void");
+	sb_addch(&sb, ')');
+	b->left = ret->left;
+	b->right = icat(l, sb.buf, ret->right, "");
+	sb_release(&sb);
+	b->flags |= B_FUNC;
+	b->tclass = SF_T_OTHER;
+}
+
+static void fill(struct loader *l, struct bt *b, uint32_t id, unsigned depth)
+{
+	const struct btf_type *t = btf__type_by_id(l->btf, id);
+
+	b->left = intern(l, "?");
+	b->right = intern(l, "");
+	b->qname = b->right;
+	if (!t)
+		return;
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+		int_type(l, b, t);
+		break;
+	case BTF_KIND_FLOAT:
+		b->left = intern(l, name_of(l, t) ? name_of(l, t) : "?");
+		b->size = t->size;
+		b->tclass = SF_T_FLOAT;
+		b->align = sf_abi_align(l->abi, SF_ABI_FLOAT, b->size);
+		break;
+	case BTF_KIND_PTR:
+		pointer_type(l, b, t, depth);
+		break;
+	case BTF_KIND_CONST:
+		cv_type(l, b, t, "const", depth);
+		break;
+	case BTF_KIND_VOLATILE:
+		cv_type(l, b, t, "volatile", depth);
+		break;
+	case BTF_KIND_RESTRICT:
+		cv_type(l, b, t, "restrict", depth);
+		break;
+	case BTF_KIND_TYPE_TAG:
+		tag_type(l, b, t, depth);
+		break;
+	case BTF_KIND_TYPEDEF:
+		typedef_type(l, b, t, depth);
+		break;
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_FWD:
+		aggregate_type(l, b, id, t);
+		break;
+	case BTF_KIND_ENUM: case BTF_KIND_ENUM64:
+		enum_type(l, b, id, t);
+		break;
+	case BTF_KIND_ARRAY:
+		array_type(l, b, t, depth);
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		function_type(l, b, t, depth);
+		break;
+	default:
+		/* functions, variables, sections, declaration tags: no
+		 * member has such a type */
+		break;
+	}
+}
+
+static struct bt *resolve(struct loader *l, uint32_t id, unsigned depth)
+{
+	if (id >= l->ntypes)
+		return &l->bad;
+	struct bt *b = &l->bt[id];
+	if (b->flags & B_DONE)
+		return b;
+	if ((b->flags & B_BUSY) || depth > MAX_RESOLVE_DEPTH)
+		return &l->bad;
+	b->flags |= B_BUSY;
+	fill(l, b, id, depth);
+	b->flags = (uint16_t)((b->flags & ~B_BUSY) | B_DONE);
+	return b;
+}
+
+/* ---- laying out aggregates --------------------------------------------- */
+
+static struct sf_type *layout(struct loader *l, uint32_t id, unsigned depth);
+
+/* A member's alignment (1 when unknown). */
+static uint32_t align_of(struct loader *l, const struct bt *b, unsigned depth)
+{
+	if (b->agg && !(l->bt[b->agg].flags & B_DECL)) {
+		if (!layout(l, b->agg, depth + 1))
+			return 1;
+		return l->bt[b->agg].align ? l->bt[b->agg].align : 1;
+	}
+	return b->align ? b->align : 1;
+}
+
+/* A member type's natural alignment: an aggregate's is its members'
+ * largest (see sf_type.natural_align).  1 when unknown. */
+static uint32_t natural_of(struct loader *l, const struct bt *b, unsigned depth)
+{
+	if (b->agg && !(l->bt[b->agg].flags & B_DECL)) {
+		if (!layout(l, b->agg, depth + 1))
+			return 1;
+		return l->bt[b->agg].natural ? l->bt[b->agg].natural : 1;
+	}
+	return b->align ? b->align : 1;
+}
+
+/* The enumerators of enum id, read once. */
+static const struct sf_enum *enumerators(struct loader *l, uint32_t id)
+{
+	struct bt *b = &l->bt[id];
+	const struct btf_type *t = btf__type_by_id(l->btf, id);
+
+	if (b->enums || !t || !btf_is_any_enum(t))
+		return b->enums;
+	uint16_t n = btf_vlen(t);
+	struct sf_enum *e = sf_typeset_alloc(l->ts, sizeof(*e));
+	struct sf_enumerator *v = sf_typeset_alloc(l->ts, sizeof(*v) * (n ? n : 1));
+	for (uint16_t i = 0; i < n; i++) {
+		if (btf_is_enum(t)) {
+			const struct btf_enum *x = btf_enum(t) + i;
+			v[i].name = intern(l, btf__name_by_offset(l->btf, x->name_off));
+			/* the 32 bits, sign-extended when the enum is signed */
+			v[i].value = (b->flags & B_SIGNED) ? (uint64_t)(int64_t)x->val
+							   : (uint64_t)(uint32_t)x->val;
+		} else {
+			const struct btf_enum64 *x = btf_enum64(t) + i;
+			const uint32_t *w = (const uint32_t *)x;
+			v[i].name = intern(l, btf__name_by_offset(l->btf, w[0]));
+			v[i].value = btf_enum64_value(x);
+		}
+	}
+	e->n = n;
+	e->v = v;
+	b->enums = e;
+	return e;
+}
+
+/* Copy of an anonymous aggregate's model moved to absolute offset delta. */
+static struct sf_type *clone_nested(struct loader *l, const struct sf_type *src,
+				    uint64_t delta, unsigned depth)
+{
+	struct sf_type *t = sf_typeset_alloc(l->ts, sizeof(*t));
+
+	*t = *src;
+	t->members = sf_typeset_alloc(l->ts, sizeof(*t->members) * (src->nmembers ? src->nmembers : 1));
+	for (uint32_t i = 0; i < src->nmembers; i++) {
+		const struct sf_member *m = &src->members[i];
+		t->members[i] = *m;
+		t->members[i].offset += delta;
+		/* a pointed-to type keeps its own offsets */
+		if (m->flags & SF_MF_POINTEE)
+			continue;
+		if (m->nested && depth < MAX_LAYOUT_DEPTH)
+			t->members[i].nested = clone_nested(l, m->nested, delta, depth + 1);
+		else
+			t->members[i].nested = NULL;
+	}
+	return t;
+}
+
+/*
+ * The bit-field a member is, if any: kind_flag BTF gives its size in the
+ * member; older BTF gives it in an INT type of fewer bits than its size
+ * (reached through typedefs and qualifiers).  *bits 0 when not one.
+ */
+static void bitfield_of(struct loader *l, const struct btf_type *t, uint32_t i,
+			uint32_t *bits, uint64_t *bitpos)
+{
+	const struct btf_member *m = btf_members(t) + i;
+
+	*bitpos = btf_member_bit_offset(t, i);
+	*bits = btf_member_bitfield_size(t, i);
+	if (btf_kflag(t))
+		return;
+	uint32_t id = m->type;
+	for (unsigned depth = 0; depth < MAX_RESOLVE_DEPTH; depth++) {
+		const struct btf_type *x = btf__type_by_id(l->btf, id);
+		if (!x)
+			return;
+		if (btf_is_typedef(x) || btf_is_mod(x) || btf_is_type_tag(x)) {
+			id = x->type;
+			continue;
+		}
+		if (btf_is_int(x) && (btf_int_offset(x) || btf_int_bits(x) != 8 * x->size)) {
+			*bits = btf_int_bits(x);
+			*bitpos += btf_int_offset(x);
+		}
+		return;
+	}
+}
+
+/* Bit-field position as the model wants it (see model.h): the storage
+ * unit aligned down, as pahole shows it. */
+static void place_bitfield(struct sf_member *m, uint64_t bitpos, uint32_t bits)
+{
+	uint64_t unit = m->size ? m->size : (bits + 7) / 8;
+
+	if (!unit || unit > UINT64_MAX / 8)
+		unit = 1;
+	m->offset = bitpos / (8 * unit) * unit;
+	m->bit_offset = (uint32_t)(bitpos - 8 * m->offset);
+	m->bit_size = bits;
+	m->flags |= SF_MF_BITFIELD;
+}
+
+static void set_type_of_member(struct loader *l, struct sf_member *m, struct bt *mt,
+			       uint32_t *natural, unsigned depth)
+{
+	m->tclass = mt->tclass;
+	if (mt->flags & B_SIGNED)
+		m->flags |= SF_MF_SIGNED;
+	m->type_name = mt->left;
+	m->type_suffix = mt->right;
+	if (mt == &l->bad || (mt->flags & (B_DECL | B_UNSIZED))) {
+		m->flags |= SF_MF_INCOMPLETE;
+		m->align = 1;
+		return;
+	}
+	m->align = align_of(l, mt, depth);
+	*natural = natural_of(l, mt, depth);
+	if (mt->anon && !(mt->flags & B_FLEX)) {
+		struct sf_type *x = layout(l, mt->anon, depth + 1);
+		if (x) {
+			m->nested = clone_nested(l, x, m->offset, depth);
+			m->type_name = intern(l, x->kind == SF_KIND_UNION ? "union" : "struct");
+			m->type_suffix = (mt->flags & B_ARRAY) ? mt->right : intern(l, "");
+			if (x->flags & SF_TF_INCOMPLETE)
+				m->flags |= SF_MF_INCOMPLETE;
+		}
+	} else if (mt->anon_enum) {
+		m->enums = enumerators(l, mt->anon_enum);
+	} else if (mt->pointee && (l->bt[mt->pointee].flags & B_AGG)) {
+		/* the pointed-to type is shown, never part of this layout */
+		struct sf_type *x = layout(l, mt->pointee, depth + 1);
+		if (x) {
+			m->nested = x;
+			m->flags |= SF_MF_POINTEE;
+		}
+	} else if (mt->pointee) {
+		m->enums = enumerators(l, mt->pointee);
+		if (m->enums)
+			m->flags |= SF_MF_POINTEE;
+	}
+}
+
+static void add_member(struct loader *l, const struct btf_type *t, uint32_t i,
+		       struct sf_member *m, uint32_t *natural, unsigned depth)
+{
+	const struct btf_member *bm = btf_members(t) + i;
+	struct bt *mt = resolve(l, bm->type, 0);
+	uint32_t bits;
+	uint64_t bitpos;
+
+	m->name = intern(l, bm->name_off ? btf__name_by_offset(l->btf, bm->name_off) : "");
+	m->size = mt->size;
+	bitfield_of(l, t, i, &bits, &bitpos);
+	if (bits) {
+		place_bitfield(m, bitpos, bits);
+	} else {
+		m->offset = bitpos / 8;
+		if (mt->flags & B_FLEX) {
+			m->flags |= SF_MF_FLEX_ARRAY;
+			m->size = 0;
+		}
+	}
+	*natural = 1;
+	set_type_of_member(l, m, mt, natural, depth);
+}
+
+/* A member whose type cannot be known gets the room up to the next
+ * member (never inventing a hole). */
+static void fit_incomplete(struct sf_type *t)
+{
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		struct sf_member *m = &t->members[i];
+		if (!(m->flags & SF_MF_INCOMPLETE) || m->nested)
+			continue;
+		uint64_t next = t->size;
+		for (uint32_t k = 0; t->kind != SF_KIND_UNION && k < t->nmembers; k++)
+			if (t->members[k].offset > m->offset && t->members[k].offset < next)
+				next = t->members[k].offset;
+		m->size = next > m->offset ? next - m->offset : 0;
+	}
+}
+
+/*
+ * ty is packed: a container holds it where only a packed type can be.
+ * Types laid out before took its old alignment: everything is laid out
+ * again (load_tops).
+ */
+static void mark_packed(struct loader *l, struct bt *ty)
+{
+	if (ty->flags & B_PACKED)
+		return;
+	ty->flags |= B_PACKED;
+	l->repack = 1;
+	if ((ty->flags & B_LAID) && ty->model) {
+		ty->model->flags |= SF_TF_PACKED;
+		ty->model->align = 1;
+		ty->align = 1;
+	}
+}
+
+/*
+ * pahole's evidence of packing from containers (as the DWARF reader's
+ * find_packed_members): a struct that is not packed yet holds a struct
+ * or union at an offset its natural alignment does not divide - or a
+ * union whose size it does not divide - shows that type is packed.
+ * Returns whether a member's alignment changed.
+ */
+static int find_packed_members(struct loader *l, struct sf_type *t, const uint32_t *ty,
+			       unsigned depth)
+{
+	int changed = 0;
+
+	if (t->kind != SF_KIND_UNION && (t->flags & SF_TF_PACKED))
+		return 0;
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		const struct sf_member *m = &t->members[i];
+		struct bt *a = ty[i] ? &l->bt[l->bt[ty[i]].agg] : NULL;
+		if (!a || !l->bt[ty[i]].agg || (l->bt[ty[i]].flags & B_ARRAY) ||
+		    !(a->flags & B_LAID) || sf_member_is_bitfield(m) ||
+		    (m->flags & SF_MF_INCOMPLETE))
+			continue;
+		uint64_t where = t->kind == SF_KIND_UNION ? t->size : m->offset;
+		if (a->natural > 1 && where % a->natural)
+			mark_packed(l, a);
+	}
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		struct sf_member *m = &t->members[i];
+		if (!ty[i] || !l->bt[ty[i]].agg || !(l->bt[l->bt[ty[i]].agg].flags & B_PACKED) ||
+		    (m->flags & SF_MF_INCOMPLETE))
+			continue;
+		uint32_t a = align_of(l, &l->bt[ty[i]], depth);
+		if (a != m->align) {
+			m->align = a;
+			changed = 1;
+		}
+	}
+	return changed;
+}
+
+static struct sf_type *layout(struct loader *l, uint32_t id, unsigned depth)
+{
+	struct bt *b = &l->bt[id];
+	const struct btf_type *t = btf__type_by_id(l->btf, id);
+
+	if (!(b->flags & B_AGG) || (b->flags & B_DECL) || !t)
+		return NULL;
+	if (b->flags & B_LAID)
+		return b->model;
+	if ((b->flags & B_LAYING) || depth > MAX_LAYOUT_DEPTH)
+		return NULL;
+	uint16_t n = btf_vlen(t);
+	struct sf_type *x = b->model;
+	/* laid out again after a repack: the same memory, rewritten */
+	if (!x) {
+		x = sf_typeset_alloc(l->ts, sizeof(*x));
+		x->members = sf_typeset_alloc(l->ts, sizeof(*x->members) * (n ? n : 1));
+	}
+	struct sf_member *members = x->members;
+	memset(x, 0, sizeof(*x));
+	memset(members, 0, sizeof(*members) * n);
+	x->members = members;
+	x->name = b->qname;
+	x->kind = b->kind;
+	x->size = b->size;
+	x->decl_file = intern(l, "");
+	x->addr_size = l->abi.addr_size;
+	x->origin = l->origin;
+	x->flags = SF_TF_BTF;
+	x->nmembers = n;
+
+	uint32_t *natural = sf_xcalloc(n ? n : 1, sizeof(*natural));
+	uint32_t *ty = sf_xcalloc(n ? n : 1, sizeof(*ty));
+	b->flags |= B_LAYING;
+	for (uint16_t i = 0; i < n; i++) {
+		add_member(l, t, i, &x->members[i], &natural[i], depth);
+		struct bt *mt = resolve(l, btf_members(t)[i].type, 0);
+		ty[i] = mt == &l->bad ? 0 : (uint32_t)(mt - l->bt);
+	}
+	b->flags &= (uint16_t)~B_LAYING;
+	fit_incomplete(x);
+	sf_settle_packing(x, natural, 0, (b->flags & B_PACKED) != 0);
+	if (find_packed_members(l, x, ty, depth))
+		sf_settle_packing(x, natural, 0, (b->flags & B_PACKED) != 0);
+	x->flags |= SF_TF_BTF;
+	free(natural);
+	free(ty);
+	b->align = x->align;
+	b->natural = x->natural_align;
+	b->model = x;
+	b->flags |= B_LAID;
+	return x;
+}
+
+/* ---- the types to report ------------------------------------------------ */
+
+static int wanted(const char *const *only, const char *name)
+{
+	if (!only)
+		return 1;
+	for (size_t i = 0; only[i]; i++)
+		if (!strcmp(only[i], name))
+			return 1;
+	return 0;
+}
+
+/*
+ * The aggregate id reports under (its tag, or the typedef naming an
+ * anonymous one: pahole prints those by the typedef's name), or 0.
+ */
+static uint32_t top_of(struct loader *l, uint32_t id, const char **name, int *is_typedef)
+{
+	const struct btf_type *t = btf__type_by_id(l->btf, id);
+
+	*is_typedef = 0;
+	if (btf_is_composite(t)) {
+		*name = name_of(l, t);
+		return *name ? id : 0;
+	}
+	if (!btf_is_typedef(t) || !name_of(l, t))
+		return 0;
+	const struct btf_type *to = btf__type_by_id(l->btf, t->type);
+	if (!to || !btf_is_composite(to) || name_of(l, to))
+		return 0;
+	*name = name_of(l, t);
+	*is_typedef = 1;
+	return t->type;
+}
+
+static void layout_all(struct loader *l, const char *const *only)
+{
+	for (int pass = 0; pass < MAX_REPACK_PASSES; pass++) {
+		l->repack = 0;
+		for (uint32_t id = l->first; id < l->ntypes; id++) {
+			const char *name;
+			int td;
+			uint32_t agg = top_of(l, id, &name, &td);
+			if (agg && wanted(only, name)) {
+				resolve(l, agg, 0);
+				layout(l, agg, 0);
+			}
+		}
+		if (!l->repack)
+			return;
+		for (uint32_t id = 0; id < l->ntypes; id++)
+			l->bt[id].flags &= (uint16_t)~B_LAID;
+	}
+}
+
+static size_t add_tops(struct loader *l, const char *const *only)
+{
+	size_t n = 0;
+
+	for (uint32_t id = l->first; id < l->ntypes; id++) {
+		const char *name;
+		int td;
+		uint32_t agg = top_of(l, id, &name, &td);
+		if (!agg || !wanted(only, name))
+			continue;
+		struct sf_type *x = layout(l, agg, 0);
+		if (!x)
+			continue;
+		struct sf_type *t = sf_typeset_alloc(l->ts, sizeof(*t));
+		*t = *x;
+		t->name = intern(l, name);
+		if (td)
+			t->flags |= SF_TF_TYPEDEF;
+		sf_typeset_add(l->ts, t);
+		n++;
+	}
+	return n;
+}
+
+/* ---- parsing -------------------------------------------------------------- */
+
+int sf_btf_is_raw(const unsigned char *image, size_t size)
+{
+	return size >= 4 && ((image[0] == 0x9f && image[1] == 0xeb) ||
+			     (image[0] == 0xeb && image[1] == 0x9f));
+}
+
+static uint32_t rd32(const unsigned char *p, int msb)
+{
+	return msb ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
+		   : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+/*
+ * The header's own account of the sizes, checked before libbpf sees the
+ * bytes, so a cut file is called truncated, not just invalid.
+ */
+static int check_header(const struct sf_btf_input *in, struct sf_err *err)
+{
+	const unsigned char *p = in->data;
+
+	if (!sf_btf_is_raw(p, in->size))
+		return sf_error(err, "%s: bad BTF magic", in->label);
+	int msb = p[0] == 0xeb;
+	if (in->size < 24)
+		return sf_error(err, "%s: truncated BTF (%zu bytes, the header alone is 24)",
+				in->label, in->size);
+	uint32_t hdr = rd32(p + 4, msb);
+	uint64_t end1 = (uint64_t)hdr + rd32(p + 8, msb) + rd32(p + 12, msb);
+	uint64_t end2 = (uint64_t)hdr + rd32(p + 16, msb) + rd32(p + 20, msb);
+	uint64_t end = end1 > end2 ? end1 : end2;
+	if (end > in->size)
+		return sf_error(err, "%s: truncated BTF (the header describes %llu bytes, "
+				"there are %zu)", in->label, (unsigned long long)end, in->size);
+	return 0;
+}
+
+/* The `vmlinux` beside path, when it is another file than path. */
+static char *base_beside(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	struct strbuf sb = STRBUF_INIT;
+	struct stat a, b;
+
+	if (slash)
+		sb_add(&sb, path, (size_t)(slash - path) + 1);
+	sb_adds(&sb, "vmlinux");
+	if (stat(sb.buf, &b) < 0 || stat(path, &a) < 0 || !S_ISREG(b.st_mode) ||
+	    (a.st_dev == b.st_dev && a.st_ino == b.st_ino)) {
+		sb_release(&sb);
+		return NULL;
+	}
+	return sb_detach(&sb);
+}
+
+/* No libbpf chatter on stderr: structfit says one line, its own. */
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+/*
+ * The BTF of in; for a raw file that does not parse alone, as split BTF
+ * over the vmlinux beside it (*base gets that, to free after).
+ */
+static struct btf *parse(const struct sf_btf_input *in, struct btf **base, struct sf_err *err)
+{
+	libbpf_set_print(quiet);
+	*base = NULL;
+	if (check_header(in, err) < 0)
+		return NULL;
+	struct btf *btf = btf__new(in->data, (uint32_t)in->size);
+	int e = errno;
+	if (btf)
+		return btf;
+	char *bpath = in->path ? base_beside(in->path) : NULL;
+	if (!bpath) {
+		sf_error(err, "%s: corrupt BTF (%s), or split BTF without its base "
+			 "(no vmlinux beside it)", in->label, strerror(e));
+		return NULL;
+	}
+	*base = btf__parse_raw(bpath);
+	if (!*base) {
+		sf_error(err, "%s: unusable as the base of %s: %s", bpath, in->label,
+			 strerror(errno));
+		free(bpath);
+		return NULL;
+	}
+	/* (libbpf 1.1 exports no btf__new_split: the file is read again) */
+	btf = btf__parse_raw_split(in->path, *base);
+	if (!btf) {
+		sf_error(err, "%s: corrupt BTF (%s), alone or split over %s", in->label,
+			 strerror(errno), bpath);
+		btf__free(*base);
+		*base = NULL;
+	}
+	free(bpath);
+	return btf;
+}
+
+static struct sf_abi abi_of(const struct sf_btf_input *in, const struct btf *btf)
+{
+	uint16_t machine = in->machine;
+	uint8_t addr = in->addr_size;
+
+	if (!machine) {
+#if defined(__x86_64__)
+		machine = SF_EM_X86_64;
+#elif defined(__aarch64__)
+		machine = SF_EM_AARCH64;
+#elif defined(__i386__)
+		machine = SF_EM_386;
+#elif defined(__arm__)
+		machine = SF_EM_ARM;
+#endif
+	}
+	if (!addr) {
+		size_t ps = btf__pointer_size(btf);
+		addr = ps == 4 || ps == 8 ? (uint8_t)ps : (uint8_t)sizeof(void *);
+	}
+	return sf_abi_for(machine, addr);
+}
+
+int sf_btf_load(struct sf_typeset *ts, const struct sf_btf_input *in,
+		const char *const *only, struct sf_err *err)
+{
+	struct btf *base;
+	struct btf *btf = parse(in, &base, err);
+
+	if (!btf)
+		return -1;
+	struct loader l = { .btf = btf, .ts = ts, .in = in, .cat = STRBUF_INIT };
+	l.ntypes = btf__type_cnt(btf);
+	l.first = base ? btf__type_cnt(base) : 1;
+	l.abi = abi_of(in, btf);
+	l.origin = intern(&l, in->label);
+	l.bt = sf_xcalloc(l.ntypes, sizeof(*l.bt));
+	l.bt[0].left = intern(&l, "void");
+	l.bt[0].right = intern(&l, "");
+	l.bt[0].qname = l.bt[0].left;
+	l.bt[0].flags = B_DONE;
+	l.bad.left = intern(&l, "?");
+	l.bad.right = l.bt[0].right;
+	l.bad.qname = l.bad.left;
+	l.bad.flags = B_DONE | B_UNSIZED;
+
+	layout_all(&l, only);
+	size_t n = add_tops(&l, only);
+	free(l.bt);
+	sb_release(&l.cat);
+	btf__free(btf);
+	btf__free(base);
+	if (!n && !only) {
+		sf_error(err, "%s: no struct or union in its BTF", in->label);
+		return 0;
+	}
+	return 1;
+}
