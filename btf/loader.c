@@ -37,6 +37,7 @@
 #include <bpf/libbpf.h>
 
 #include "layout/abi.h"
+#include "layout/holes.h"
 #include "layout/packing.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -44,6 +45,8 @@
 #define MAX_RESOLVE_DEPTH 200
 #define MAX_LAYOUT_DEPTH 100
 #define MAX_REPACK_PASSES 4
+/* the cacheline pahole assumes when it infers alignments */
+#define SF_BTF_CACHELINE 64
 
 enum {
 	B_SIGNED = 1u << 0,
@@ -180,6 +183,10 @@ static void cv_type(struct loader *l, struct bt *b, const struct btf_type *t,
 	} else {
 		b->left = icat(l, word, " ", to->left);
 		b->flags |= to->flags & (B_ARRAY | B_FUNC);
+		/* pahole shows a qualified anonymous type's body too */
+		b->anon = to->anon;
+		b->anon_enum = to->anon_enum;
+		b->pointee = to->pointee;
 	}
 	b->right = to->right;
 }
@@ -504,6 +511,14 @@ static void place_bitfield(struct sf_member *m, uint64_t bitpos, uint32_t bits)
 	m->flags |= SF_MF_BITFIELD;
 }
 
+/* "const struct" of "const struct {...}": what goes before the body. */
+static const char *anon_keyword(struct loader *l, const char *left)
+{
+	const char *brace = strstr(left, " {...}");
+
+	return brace ? sf_typeset_intern_n(l->ts, left, (size_t)(brace - left)) : left;
+}
+
 static void set_type_of_member(struct loader *l, struct sf_member *m, struct bt *mt,
 			       uint32_t *natural, unsigned depth)
 {
@@ -519,11 +534,13 @@ static void set_type_of_member(struct loader *l, struct sf_member *m, struct bt 
 	}
 	m->align = align_of(l, mt, depth);
 	*natural = natural_of(l, mt, depth);
-	if (mt->anon && !(mt->flags & B_FLEX)) {
+	if (mt->anon) {
+		/* pahole -F btf shows the body of a flexible array's
+		 * anonymous element type too */
 		struct sf_type *x = layout(l, mt->anon, depth + 1);
 		if (x) {
 			m->nested = clone_nested(l, x, m->offset, depth);
-			m->type_name = intern(l, x->kind == SF_KIND_UNION ? "union" : "struct");
+			m->type_name = anon_keyword(l, mt->left);
 			m->type_suffix = (mt->flags & B_ARRAY) ? mt->right : intern(l, "");
 			if (x->flags & SF_TF_INCOMPLETE)
 				m->flags |= SF_MF_INCOMPLETE;
@@ -614,8 +631,18 @@ static int find_packed_members(struct loader *l, struct sf_type *t, const uint32
 {
 	int changed = 0;
 
-	if (t->kind != SF_KIND_UNION && (t->flags & SF_TF_PACKED))
+	if ((t->kind != SF_KIND_UNION && (t->flags & SF_TF_PACKED)) ||
+	    (t->flags & SF_TF_ALIGNED))
 		return 0;
+	/* an aligned attribute makes holes and padding in a packed struct
+	 * too, and BTF does not say which struct has one: a struct with
+	 * gaps (sctp_paddrparams: packed, aligned(4), 1 byte of padding)
+	 * proves nothing about what it holds - pahole -F btf agrees */
+	if (t->kind != SF_KIND_UNION && sf_layout_has_gaps(t))
+		return 0;
+	for (uint32_t i = 0; i < t->nmembers; i++)
+		if (t->members[i].flags & SF_MF_ALIGNED)
+			return 0;
 	for (uint32_t i = 0; i < t->nmembers; i++) {
 		const struct sf_member *m = &t->members[i];
 		struct bt *a = ty[i] ? &l->bt[l->bt[ty[i]].agg] : NULL;
@@ -639,6 +666,52 @@ static int find_packed_members(struct loader *l, struct sf_type *t, const uint32
 		}
 	}
 	return changed;
+}
+
+/*
+ * pahole's guess (btf_loader.c, class__infer_alignment) at an aligned
+ * attribute BTF cannot carry: a member at an even offset further from
+ * the end of the one before than its natural alignment explains had its
+ * alignment raised - to the power of two above that distance, or to the
+ * cacheline when it sits on one.  The type's own size is read the same
+ * way against the end of its last member.  0: nothing to infer.
+ */
+static uint32_t infer_alignment(uint64_t offset, uint32_t natural, uint64_t end_before)
+{
+	if (offset <= end_before || offset % 2 || offset - end_before >= (1u << 31))
+		return 0;
+	uint32_t delta = (uint32_t)(offset - end_before);
+	uint64_t a = 1;
+	while (a <= delta)
+		a <<= 1;
+	if (a <= natural)
+		return 0;
+	if (a < SF_BTF_CACHELINE && SF_BTF_CACHELINE % a == 0 && offset % SF_BTF_CACHELINE == 0)
+		a = SF_BTF_CACHELINE;
+	return (uint32_t)a;
+}
+
+/* The aligned attributes pahole infers: members' (flagged here) and the
+ * type's (returned, 0 for none). */
+static uint32_t infer_alignments(struct sf_type *x, const uint32_t *natural)
+{
+	uint64_t end = 0;
+	uint32_t maxn = 1;
+
+	for (uint32_t i = 0; i < x->nmembers; i++) {
+		struct sf_member *m = &x->members[i];
+		if (natural[i] > maxn)
+			maxn = natural[i];
+		if (!m->size || (m->flags & SF_MF_INCOMPLETE))
+			continue;
+		uint32_t a = infer_alignment(m->offset, natural[i], end);
+		if (a) {
+			m->align = a;
+			m->flags |= SF_MF_ALIGNED;
+		}
+		end = m->offset + m->size;
+	}
+	return infer_alignment(x->size, maxn, end);
 }
 
 static struct sf_type *layout(struct loader *l, uint32_t id, unsigned depth)
@@ -682,9 +755,10 @@ static struct sf_type *layout(struct loader *l, uint32_t id, unsigned depth)
 	}
 	b->flags &= (uint16_t)~B_LAYING;
 	fit_incomplete(x);
-	sf_settle_packing(x, natural, 0, (b->flags & B_PACKED) != 0);
+	uint32_t align_attr = infer_alignments(x, natural);
+	sf_settle_packing(x, natural, align_attr, (b->flags & B_PACKED) != 0);
 	if (find_packed_members(l, x, ty, depth))
-		sf_settle_packing(x, natural, 0, (b->flags & B_PACKED) != 0);
+		sf_settle_packing(x, natural, align_attr, (b->flags & B_PACKED) != 0);
 	x->flags |= SF_TF_BTF;
 	free(natural);
 	free(ty);
