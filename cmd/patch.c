@@ -521,6 +521,12 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 			     sf_kind_name((enum sf_kind)t->kind), t->name);
 		goto out_ts;
 	}
+	if (t->flags & SF_TF_BTF) {
+		sf_die_usage("%s: struct %s was read from BTF, which records no source "
+			     "location; patch needs DWARF (build with -g) and the source",
+			     t->origin ? t->origin : "?", t->name);
+		goto out_ts;
+	}
 	if (make_plan(t, o, ts, &pl))
 		goto out_ts;
 	if (!pl.moves && !pl.nnarrow) {
