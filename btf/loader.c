@@ -585,20 +585,45 @@ static void add_member(struct loader *l, const struct btf_type *t, uint32_t i,
 	set_type_of_member(l, m, mt, natural, depth);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* A member whose type cannot be known gets the room up to the next
- * member (never inventing a hole). */
+ * member (never inventing a hole): one sort of the offsets, then a
+ * binary search each, so 65,535 such members cost n log n. */
 static void fit_incomplete(struct sf_type *t)
 {
-	for (uint32_t i = 0; i < t->nmembers; i++) {
+	uint32_t n = t->nmembers, k = 0;
+	uint64_t *off = NULL;
+
+	for (uint32_t i = 0; i < n; i++) {
 		struct sf_member *m = &t->members[i];
 		if (!(m->flags & SF_MF_INCOMPLETE) || m->nested)
 			continue;
-		uint64_t next = t->size;
-		for (uint32_t k = 0; t->kind != SF_KIND_UNION && k < t->nmembers; k++)
-			if (t->members[k].offset > m->offset && t->members[k].offset < next)
-				next = t->members[k].offset;
+		if (!off) {
+			off = sf_xcalloc(n, sizeof(*off));
+			for (uint32_t j = 0; j < n; j++)
+				off[j] = t->kind == SF_KIND_UNION ? 0 : t->members[j].offset;
+			qsort(off, n, sizeof(*off), cmp_u64);
+		}
+		uint32_t lo = 0, hi = n;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (off[mid] <= m->offset)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		uint64_t next = lo < n && off[lo] < t->size ? off[lo] : t->size;
 		m->size = next > m->offset ? next - m->offset : 0;
+		k++;
 	}
+	assert(!k || off);
+	free(off);
 }
 
 /*

@@ -5,7 +5,8 @@
 #
 # DIR/reader: small objects compiled from testdata/ now (gcc and clang,
 #   DWARF 4 and 5, x86_64/i386/aarch64/arm relocatable objects, type units,
-#   compressed debug sections, an executable, an archive, a stripped object),
+#   compressed debug sections, an executable, an archive, a stripped object,
+#   raw BTF and a BTF-only object),
 #   the hostile DWARF of testdata/hostile assembled, and the regression
 #   inputs of testdata/regress/*.b64 (decoded).
 # DIR/budget: budget files: every rule form of layout/budget.h, and the
@@ -60,6 +61,14 @@ if gcc -gdwarf-4 -c -o "$tmp/a.o" testdata/e2e/dup_a.c 2>/dev/null &&
 	(cd "$tmp" && ar rcs lib.a a.o b.o) 2>/dev/null; then
 	cp "$tmp/lib.a" "$out/reader/lib.a"
 	objcopy --strip-debug "$tmp/a.o" "$out/reader/stripped.o" 2>/dev/null
+	n=$((n + 2))
+fi
+# BTF (btf/): a raw file and a BTF-only object, encoded by pahole -J
+if command -v pahole >/dev/null 2>&1 &&
+	gcc -gdwarf-5 -c -o "$tmp/btf.o" testdata/btf/types.c 2>/dev/null &&
+	pahole --btf_encode_detached="$out/reader/types.btf" "$tmp/btf.o" >/dev/null 2>&1 &&
+	pahole -J "$tmp/btf.o" >/dev/null 2>&1 &&
+	objcopy --strip-debug "$tmp/btf.o" "$out/reader/types-btf-only.o" 2>/dev/null; then
 	n=$((n + 2))
 fi
 # hostile DWARF (testdata/hostile, as tests/e2e/hostile.sh assembles it):
