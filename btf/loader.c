@@ -95,6 +95,11 @@ struct loader {
 	const char *origin;
 	int repack;              /* a laid-out type was found packed */
 	struct strbuf cat;
+	const char *empty, *unknown; /* "" and "?", interned */
+	/* string offset -> interned string (see iname) */
+	uint32_t *name_key;
+	const char **name_val;
+	size_t namecap, nnames;
 };
 
 static const char *intern(struct loader *l, const char *s)
@@ -112,11 +117,63 @@ static const char *icat(struct loader *l, const char *x, const char *y, const ch
 	return intern(l, l->cat.buf);
 }
 
+static uint64_t mix(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	return k;
+}
+
+/*
+ * The interned string at offset off of the BTF's string section, or NULL
+ * for "".  Cached by offset: 100,000 member names of the kernel come from
+ * a few tens of thousands of offsets, and interning (hash, compare) each
+ * every time was a third of the run.
+ */
+static const char *iname(struct loader *l, uint32_t off)
+{
+	if (!off)
+		return NULL;
+	size_t mask = l->namecap - 1, j = mix(off) & mask;
+	for (; l->name_key[j]; j = (j + 1) & mask)
+		if (l->name_key[j] == off)
+			return l->name_val[j];
+	const char *raw = btf__name_by_offset(l->btf, off);
+	const char *v = raw && *raw ? intern(l, raw) : NULL;
+	if ((l->nnames + 1) * 2 > l->namecap) {
+		size_t ncap = l->namecap * 2;
+		uint32_t *nk = sf_xcalloc(ncap, sizeof(*nk));
+		const char **nv = sf_xcalloc(ncap, sizeof(*nv));
+		for (size_t i = 0; i < l->namecap; i++) {
+			if (!l->name_key[i])
+				continue;
+			size_t k = mix(l->name_key[i]) & (ncap - 1);
+			while (nk[k])
+				k = (k + 1) & (ncap - 1);
+			nk[k] = l->name_key[i];
+			nv[k] = l->name_val[i];
+		}
+		free(l->name_key);
+		free(l->name_val);
+		l->name_key = nk;
+		l->name_val = nv;
+		l->namecap = ncap;
+		mask = ncap - 1;
+		j = mix(off) & mask;
+		while (l->name_key[j])
+			j = (j + 1) & mask;
+	}
+	l->name_key[j] = off;
+	l->name_val[j] = v;
+	l->nnames++;
+	return v;
+}
+
+/* A type's name, interned; NULL when anonymous. */
 static const char *name_of(struct loader *l, const struct btf_type *t)
 {
-	const char *n = t->name_off ? btf__name_by_offset(l->btf, t->name_off) : NULL;
-
-	return n && *n ? n : NULL;
+	return iname(l, t->name_off);
 }
 
 /* ---- resolving type ids ------------------------------------------------ */
@@ -139,7 +196,7 @@ static void int_type(struct loader *l, struct bt *b, const struct btf_type *t)
 {
 	uint8_t enc = btf_int_encoding(t);
 
-	b->left = intern(l, name_of(l, t) ? name_of(l, t) : "?");
+	b->left = name_of(l, t) ? name_of(l, t) : l->unknown;
 	b->size = t->size;
 	b->tclass = (enc & BTF_INT_BOOL) ? SF_T_BOOL : SF_T_INT;
 	if (enc & BTF_INT_SIGNED)
@@ -212,7 +269,7 @@ static void typedef_type(struct loader *l, struct bt *b, const struct btf_type *
 	struct bt *to = resolve(l, t->type, depth + 1);
 
 	inherit(l, b, to);
-	b->qname = intern(l, name_of(l, t) ? name_of(l, t) : "?");
+	b->qname = name_of(l, t) ? name_of(l, t) : l->unknown;
 	b->left = b->qname;
 }
 
@@ -227,7 +284,7 @@ static void aggregate_type(struct loader *l, struct bt *b, uint32_t id,
 	b->agg = id;
 	b->kind = is_union ? SF_KIND_UNION : SF_KIND_STRUCT;
 	b->tclass = is_union ? SF_T_UNION : SF_T_STRUCT;
-	b->qname = intern(l, name);
+	b->qname = name ? name : l->empty;
 	b->left = name ? icat(l, keyword, " ", name) : icat(l, keyword, " {...}", "");
 	if (btf_is_fwd(t)) {
 		b->flags |= B_DECL;
@@ -244,7 +301,7 @@ static void enum_type(struct loader *l, struct bt *b, uint32_t id, const struct 
 {
 	const char *name = name_of(l, t);
 
-	b->qname = intern(l, name);
+	b->qname = name ? name : l->empty;
 	b->left = name ? icat(l, "enum ", name, "") : intern(l, "enum {...}");
 	if (!name) {
 		b->flags |= B_ANON;
@@ -318,9 +375,9 @@ static void fill(struct loader *l, struct bt *b, uint32_t id, unsigned depth)
 {
 	const struct btf_type *t = btf__type_by_id(l->btf, id);
 
-	b->left = intern(l, "?");
-	b->right = intern(l, "");
-	b->qname = b->right;
+	b->left = l->unknown;
+	b->right = l->empty;
+	b->qname = l->empty;
 	if (!t)
 		return;
 	switch (btf_kind(t)) {
@@ -328,7 +385,7 @@ static void fill(struct loader *l, struct bt *b, uint32_t id, unsigned depth)
 		int_type(l, b, t);
 		break;
 	case BTF_KIND_FLOAT:
-		b->left = intern(l, name_of(l, t) ? name_of(l, t) : "?");
+		b->left = name_of(l, t) ? name_of(l, t) : l->unknown;
 		b->size = t->size;
 		b->tclass = SF_T_FLOAT;
 		b->align = sf_abi_align(l->abi, SF_ABI_FLOAT, b->size);
@@ -426,14 +483,14 @@ static const struct sf_enum *enumerators(struct loader *l, uint32_t id)
 	for (uint16_t i = 0; i < n; i++) {
 		if (btf_is_enum(t)) {
 			const struct btf_enum *x = btf_enum(t) + i;
-			v[i].name = intern(l, btf__name_by_offset(l->btf, x->name_off));
+			v[i].name = x->name_off && iname(l, x->name_off) ? iname(l, x->name_off) : l->empty;
 			/* the 32 bits, sign-extended when the enum is signed */
 			v[i].value = (b->flags & B_SIGNED) ? (uint64_t)(int64_t)x->val
 							   : (uint64_t)(uint32_t)x->val;
 		} else {
 			const struct btf_enum64 *x = btf_enum64(t) + i;
 			const uint32_t *w = (const uint32_t *)x;
-			v[i].name = intern(l, btf__name_by_offset(l->btf, w[0]));
+			v[i].name = w[0] && iname(l, w[0]) ? iname(l, w[0]) : l->empty;
 			v[i].value = btf_enum64_value(x);
 		}
 	}
@@ -541,7 +598,7 @@ static void set_type_of_member(struct loader *l, struct sf_member *m, struct bt 
 		if (x) {
 			m->nested = clone_nested(l, x, m->offset, depth);
 			m->type_name = anon_keyword(l, mt->left);
-			m->type_suffix = (mt->flags & B_ARRAY) ? mt->right : intern(l, "");
+			m->type_suffix = (mt->flags & B_ARRAY) ? mt->right : l->empty;
 			if (x->flags & SF_TF_INCOMPLETE)
 				m->flags |= SF_MF_INCOMPLETE;
 		}
@@ -569,7 +626,7 @@ static void add_member(struct loader *l, const struct btf_type *t, uint32_t i,
 	uint32_t bits;
 	uint64_t bitpos;
 
-	m->name = intern(l, bm->name_off ? btf__name_by_offset(l->btf, bm->name_off) : "");
+	m->name = iname(l, bm->name_off) ? iname(l, bm->name_off) : l->empty;
 	m->size = mt->size;
 	bitfield_of(l, t, i, &bits, &bitpos);
 	if (bits) {
@@ -764,7 +821,7 @@ static struct sf_type *layout(struct loader *l, uint32_t id, unsigned depth)
 	x->name = b->qname;
 	x->kind = b->kind;
 	x->size = b->size;
-	x->decl_file = intern(l, "");
+	x->decl_file = l->empty;
 	x->addr_size = l->abi.addr_size;
 	x->origin = l->origin;
 	x->flags = SF_TF_BTF;
@@ -864,7 +921,7 @@ static size_t add_tops(struct loader *l, const char *const *only)
 			continue;
 		struct sf_type *t = sf_typeset_alloc(l->ts, sizeof(*t));
 		*t = *x;
-		t->name = intern(l, name);
+		t->name = name;
 		if (td)
 			t->flags |= SF_TF_TYPEDEF;
 		sf_typeset_add(l->ts, t);
@@ -1014,6 +1071,11 @@ int sf_btf_load(struct sf_typeset *ts, const struct sf_btf_input *in,
 	l.abi = abi_of(in, btf);
 	l.origin = intern(&l, in->label);
 	l.bt = sf_xcalloc(l.ntypes, sizeof(*l.bt));
+	l.empty = intern(&l, "");
+	l.unknown = intern(&l, "?");
+	l.namecap = 1024;
+	l.name_key = sf_xcalloc(l.namecap, sizeof(*l.name_key));
+	l.name_val = sf_xcalloc(l.namecap, sizeof(*l.name_val));
 	l.bt[0].left = intern(&l, "void");
 	l.bt[0].right = intern(&l, "");
 	l.bt[0].qname = l.bt[0].left;
@@ -1026,6 +1088,8 @@ int sf_btf_load(struct sf_typeset *ts, const struct sf_btf_input *in,
 	layout_all(&l, only);
 	size_t n = add_tops(&l, only);
 	free(l.bt);
+	free(l.name_key);
+	free(l.name_val);
 	sb_release(&l.cat);
 	btf__free(btf);
 	btf__free(base);

@@ -8,6 +8,11 @@
 # (/usr/lib/debug/boot/vmlinux-*, from linux-image-*-cloud-amd64-dbg), else
 # the biggest *.debug file under /usr/lib/debug.
 #
+# BTF rows: the running kernel's /sys/kernel/btf/vmlinux (or $BENCH_BTF),
+# read by `pahole -F btf` and by structfit show and holes in the same run,
+# quoted as ratios to pahole -F btf (a table of their own; each the best of
+# three interleaved runs, since each takes a fraction of a second).
+#
 # Each tool writes its whole text report (every struct); wall time and peak
 # RSS come from GNU time (/usr/bin/time -f '%e %M').  The output goes to a
 # temp file, counted (structs reported) and deleted.
@@ -44,9 +49,12 @@ if [ -z "$file" ]; then
 	file=$(find /usr/lib/debug -type f -name '*.debug' -printf '%s %p\n' 2>/dev/null |
 		sort -rn | awk 'NR == 1 { print $2 }')
 fi
+btf=${BENCH_BTF:-/sys/kernel/btf/vmlinux}
+[ -r "$btf" ] || btf=""
 [ -n "$file" ] && [ -f "$file" ] || {
-	echo "bench: skipped: no large debug file found (install linux-image-cloud-amd64-dbg or libc6-dbg)" >&2
-	exit 0
+	echo "bench: no large debug file found (install linux-image-cloud-amd64-dbg or libc6-dbg)" >&2
+	file=""
+	[ -n "$btf" ] || { echo "bench: skipped: no DWARF and no BTF input" >&2; exit 0; }
 }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sf-bench.XXXXXX") || exit 2
@@ -75,14 +83,29 @@ EOF
 }
 
 : >"$tmp/rows"
-measure "pahole" pahole "$file"
-measure "pahole-j2" pahole -j2 "$file"
-measure "structfit-show" "$SF" show "$file"
-measure "structfit-holes" "$SF" holes "$file"
+if [ -n "$file" ]; then
+	measure "pahole" pahole "$file"
+	measure "pahole-j2" pahole -j2 "$file"
+	measure "structfit-show" "$SF" show "$file"
+	measure "structfit-holes" "$SF" holes "$file"
+fi
+if [ -n "$btf" ]; then
+	# a fraction of a second each: the best of 3 runs, interleaved
+	for k in 1 2 3; do
+		measure "pahole-btf" pahole -F btf "$btf"
+		measure "structfit-btf-show" "$SF" show "$btf"
+		measure "structfit-btf-holes" "$SF" holes "$btf"
+	done
+fi
+# one row per name: the fastest of its runs, in the order first run
+awk '!($1 in w) { order[++n] = $1 } !($1 in w) || $2 < w[$1] { w[$1] = $2; row[$1] = $0 }
+	END { for (i = 1; i <= n; i++) print row[order[i]] }' "$tmp/rows" >"$tmp/best" &&
+	mv "$tmp/best" "$tmp/rows"
 
 {
 	echo "structfit benchmark, $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "input:   $file ($(($(stat -c %s "$file") / 1048576)) MB)"
+	[ -z "$file" ] || echo "input:   $file ($(($(stat -c %s "$file") / 1048576)) MB)"
+	[ -z "$btf" ] || echo "BTF:     $btf ($(($(stat -c %s "$btf") / 1024)) KB)"
 	echo "machine: $(nproc) CPUs, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)," \
 		"$(awk '/^MemTotal/ { printf "%d GB", $2 / 1048576 }' /proc/meminfo) RAM"
 	echo "tools:   pahole $(pahole --version 2>/dev/null), structfit $($SF --version 2>/dev/null | awk '{ print $2 }')"
@@ -92,10 +115,15 @@ measure "structfit-holes" "$SF" holes "$file"
 		{ name[NR] = $1; wall[NR] = $2; kb[NR] = $3; n[NR] = $4; st[NR] = $5; cpu[NR] = $6 }
 		$1 == "pahole" { pw = $2; pk = $3 }
 		$1 == "pahole-j2" { jw = $2 }
+		$1 == "pahole-btf" { bw = $2; bk = $3 }
 		END {
+			if (pw > 0 || jw > 0) {
 			printf("%-16s %9s %8s %13s %11s %10s %10s %9s\n", "tool", "wall s", "cpu s",
 				"peak RSS MB", "wall/pahole", "wall/-j2", "RSS/pahole", "structs")
+			}
 			for (i = 1; i <= NR; i++) {
+				if (name[i] ~ /btf/)
+					continue
 				r1 = "-"; r2 = "-"; r3 = "-"
 				if (pw > 0) r1 = sprintf("%.2f", wall[i] / pw)
 				if (jw > 0) r2 = sprintf("%.2f", wall[i] / jw)
@@ -104,6 +132,20 @@ measure "structfit-holes" "$SF" holes "$file"
 				if (st[i] != 0) note = "  (exit " st[i] ")"
 				printf("%-16s %9.2f %8.2f %13.1f %11s %10s %10s %9d%s\n", name[i], wall[i],
 					cpu[i], kb[i] / 1024, r1, r2, r3, n[i], note)
+			}
+			if (bw == "")
+				exit
+			printf("\nBTF input, against pahole -F btf:\n")
+			printf("%-20s %9s %8s %13s %11s %10s %9s\n", "tool", "wall s", "cpu s",
+				"peak RSS MB", "wall/pahole", "RSS/pahole", "structs")
+			for (i = 1; i <= NR; i++) {
+				if (name[i] !~ /btf/)
+					continue
+				r1 = bw > 0 ? sprintf("%.2f", wall[i] / bw) : "-"
+				r3 = bk > 0 ? sprintf("%.2f", kb[i] / bk) : "-"
+				note = st[i] != 0 ? "  (exit " st[i] ")" : ""
+				printf("%-20s %9.2f %8.2f %13.1f %11s %10s %9d%s\n", name[i], wall[i],
+					cpu[i], kb[i] / 1024, r1, r3, n[i], note)
 			}
 		}' "$tmp/rows"
 	echo
