@@ -38,6 +38,7 @@
 
 #include "layout/abi.h"
 #include "layout/holes.h"
+#include "layout/nested.h"
 #include "layout/packing.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -500,27 +501,19 @@ static const struct sf_enum *enumerators(struct loader *l, uint32_t id)
 	return e;
 }
 
+/* Typeset memory for sf_nested_clone(). */
+static void *ts_for_clone(void *ctx, size_t n)
+{
+	return sf_typeset_alloc(ctx, n);
+}
+
 /* Copy of an anonymous aggregate's model moved to absolute offset delta. */
 static struct sf_type *clone_nested(struct loader *l, const struct sf_type *src,
 				    uint64_t delta, unsigned depth)
 {
-	struct sf_type *t = sf_typeset_alloc(l->ts, sizeof(*t));
+	unsigned left = depth < MAX_LAYOUT_DEPTH ? MAX_LAYOUT_DEPTH - depth : 0;
 
-	*t = *src;
-	t->members = sf_typeset_alloc(l->ts, sizeof(*t->members) * (src->nmembers ? src->nmembers : 1));
-	for (uint32_t i = 0; i < src->nmembers; i++) {
-		const struct sf_member *m = &src->members[i];
-		t->members[i] = *m;
-		t->members[i].offset += delta;
-		/* a pointed-to type keeps its own offsets */
-		if (m->flags & SF_MF_POINTEE)
-			continue;
-		if (m->nested && depth < MAX_LAYOUT_DEPTH)
-			t->members[i].nested = clone_nested(l, m->nested, delta, depth + 1);
-		else
-			t->members[i].nested = NULL;
-	}
-	return t;
+	return sf_nested_clone(src, delta, left, ts_for_clone, l->ts);
 }
 
 /*

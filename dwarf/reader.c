@@ -59,6 +59,7 @@
 
 #include "layout/abi.h"
 #include "layout/holes.h"
+#include "layout/nested.h"
 #include "layout/packing.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -1253,27 +1254,19 @@ static const struct sf_enum *enumerators(struct sf_reader *r, struct tinfo *ti)
 	return e;
 }
 
+/* Scratch memory for sf_nested_clone(). */
+static void *arena_for_clone(void *ctx, size_t n)
+{
+	return arena_alloc_raw(ctx, n);
+}
+
 /* Copy of an anonymous aggregate's model moved to absolute offset delta. */
 static struct sf_type *clone_nested(struct sf_reader *r, const struct sf_type *src,
 				    uint64_t delta, unsigned depth)
 {
-	struct sf_type *t = arena_alloc(&r->arena, sizeof(*t));
+	unsigned left = depth < MAX_LAYOUT_DEPTH ? MAX_LAYOUT_DEPTH - depth : 0;
 
-	*t = *src;
-	t->members = arena_alloc_raw(&r->arena, sizeof(*t->members) * (src->nmembers ? src->nmembers : 1));
-	for (uint32_t i = 0; i < src->nmembers; i++) {
-		const struct sf_member *m = &src->members[i];
-		t->members[i] = *m;
-		t->members[i].offset += delta;
-		/* a pointed-to type keeps its own offsets */
-		if (m->flags & SF_MF_POINTEE)
-			continue;
-		if (m->nested && depth < MAX_LAYOUT_DEPTH)
-			t->members[i].nested = clone_nested(r, m->nested, delta, depth + 1);
-		else
-			t->members[i].nested = NULL;
-	}
-	return t;
+	return sf_nested_clone(src, delta, left, arena_for_clone, &r->arena);
 }
 
 static struct sf_member *mvec_push(struct mvec *v)
