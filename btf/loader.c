@@ -507,14 +507,6 @@ static void *ts_for_clone(void *ctx, size_t n)
 	return sf_typeset_alloc(ctx, n);
 }
 
-/* Copy of an anonymous aggregate's model moved to absolute offset delta. */
-static struct sf_type *clone_nested(struct loader *l, const struct sf_type *src,
-				    uint64_t delta, unsigned depth)
-{
-	unsigned left = depth < MAX_LAYOUT_DEPTH ? MAX_LAYOUT_DEPTH - depth : 0;
-
-	return sf_nested_clone(src, delta, left, ts_for_clone, l->ts);
-}
 
 /*
  * The bit-field a member is, if any: kind_flag BTF gives its size in the
@@ -589,7 +581,8 @@ static void set_type_of_member(struct loader *l, struct sf_member *m, struct bt 
 		 * anonymous element type too */
 		struct sf_type *x = layout(l, mt->anon, depth + 1);
 		if (x) {
-			m->nested = clone_nested(l, x, m->offset, depth);
+			m->nested = sf_nested_clone(x, m->offset, depth, MAX_LAYOUT_DEPTH,
+						    ts_for_clone, l->ts);
 			m->type_name = anon_keyword(l, mt->left);
 			m->type_suffix = (mt->flags & B_ARRAY) ? mt->right : l->empty;
 			if (x->flags & SF_TF_INCOMPLETE)

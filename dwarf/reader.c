@@ -1260,14 +1260,6 @@ static void *arena_for_clone(void *ctx, size_t n)
 	return arena_alloc_raw(ctx, n);
 }
 
-/* Copy of an anonymous aggregate's model moved to absolute offset delta. */
-static struct sf_type *clone_nested(struct sf_reader *r, const struct sf_type *src,
-				    uint64_t delta, unsigned depth)
-{
-	unsigned left = depth < MAX_LAYOUT_DEPTH ? MAX_LAYOUT_DEPTH - depth : 0;
-
-	return sf_nested_clone(src, delta, left, arena_for_clone, &r->arena);
-}
 
 static struct sf_member *mvec_push(struct mvec *v)
 {
@@ -1357,7 +1349,8 @@ static void set_type_of_member(struct sf_reader *r, struct sf_member *m, struct 
 	if (mt->anon && !(mt->flags & TI_FLEX)) {
 		struct xtype *x = layout(r, mt->anon, depth + 1);
 		if (x) {
-			m->nested = clone_nested(r, &x->t, m->offset, depth);
+			m->nested = sf_nested_clone(&x->t, m->offset, depth, MAX_LAYOUT_DEPTH,
+						    arena_for_clone, &r->arena);
 			m->type_name = mt->anon->keyword;
 			m->type_suffix = (mt->flags & TI_ARRAY) ? mt->right : isec(r, "");
 			if (x->t.flags & SF_TF_INCOMPLETE)

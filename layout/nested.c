@@ -12,7 +12,7 @@
 
 #include <assert.h>
 
-static struct sf_type *clone_at(const struct sf_type *src, uint64_t delta, unsigned depth,
+struct sf_type *sf_nested_clone(const struct sf_type *src, uint64_t delta, unsigned depth,
 				unsigned max_depth, sf_nested_alloc alloc, void *ctx)
 {
 	struct sf_type *t = alloc(ctx, sizeof(*t));
@@ -28,16 +28,10 @@ static struct sf_type *clone_at(const struct sf_type *src, uint64_t delta, unsig
 		if (m->flags & SF_MF_POINTEE)
 			continue;
 		if (m->nested && depth < max_depth)
-			t->members[i].nested = clone_at(m->nested, delta, depth + 1, max_depth,
-							alloc, ctx);
+			t->members[i].nested = sf_nested_clone(m->nested, delta, depth + 1,
+								max_depth, alloc, ctx);
 		else
 			t->members[i].nested = NULL;
 	}
 	return t;
-}
-
-struct sf_type *sf_nested_clone(const struct sf_type *src, uint64_t delta, unsigned max_depth,
-				sf_nested_alloc alloc, void *ctx)
-{
-	return clone_at(src, delta, 0, max_depth, alloc, ctx);
 }

@@ -18,9 +18,10 @@ typedef void *(*sf_nested_alloc)(void *ctx, size_t size);
  * the anonymous types nested in it, are moved by delta: the absolute
  * offsets model.h wants inside the outermost type.  Pointed-to types
  * (SF_MF_POINTEE) keep their own offsets and are shared, not copied.
- * Nesting deeper than max_depth is cut (hostile input).
+ * src sits `depth` levels down; below max_depth levels the nesting is cut
+ * (hostile input).
  */
-struct sf_type *sf_nested_clone(const struct sf_type *src, uint64_t delta, unsigned max_depth,
-				sf_nested_alloc alloc, void *ctx);
+struct sf_type *sf_nested_clone(const struct sf_type *src, uint64_t delta, unsigned depth,
+				unsigned max_depth, sf_nested_alloc alloc, void *ctx);
 
 #endif
