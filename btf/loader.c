@@ -872,18 +872,39 @@ static uint32_t top_of(struct loader *l, uint32_t id, const char **name, int *is
 	return t->type;
 }
 
-static void layout_all(struct loader *l, const char *const *only)
+/* A type to report: the aggregate and the name it goes by. */
+struct top {
+	uint32_t agg;
+	int is_typedef;
+	const char *name;
+};
+
+/* The types to report, in id order (*n of them; free() the array). */
+static struct top *find_tops(struct loader *l, const char *const *only, size_t *n)
+{
+	struct top *tops = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (uint32_t id = l->first; id < l->ntypes; id++) {
+		struct top t;
+		t.agg = top_of(l, id, &t.name, &t.is_typedef);
+		if (!t.agg || !wanted(only, t.name))
+			continue;
+		SF_GROW(tops, *n, cap);
+		tops[(*n)++] = t;
+	}
+	return tops;
+}
+
+/* Lay out every type to report, again while containers show packing. */
+static void layout_all(struct loader *l, const struct top *tops, size_t n)
 {
 	for (int pass = 0; pass < MAX_REPACK_PASSES; pass++) {
 		l->repack = 0;
-		for (uint32_t id = l->first; id < l->ntypes; id++) {
-			const char *name;
-			int td;
-			uint32_t agg = top_of(l, id, &name, &td);
-			if (agg && wanted(only, name)) {
-				resolve(l, agg, 0);
-				layout(l, agg, 0);
-			}
+		for (size_t i = 0; i < n; i++) {
+			resolve(l, tops[i].agg, 0);
+			layout(l, tops[i].agg, 0);
 		}
 		if (!l->repack)
 			return;
@@ -892,28 +913,23 @@ static void layout_all(struct loader *l, const char *const *only)
 	}
 }
 
-static size_t add_tops(struct loader *l, const char *const *only)
+static size_t add_tops(struct loader *l, const struct top *tops, size_t n)
 {
-	size_t n = 0;
+	size_t added = 0;
 
-	for (uint32_t id = l->first; id < l->ntypes; id++) {
-		const char *name;
-		int td;
-		uint32_t agg = top_of(l, id, &name, &td);
-		if (!agg || !wanted(only, name))
-			continue;
-		struct sf_type *x = layout(l, agg, 0);
+	for (size_t i = 0; i < n; i++) {
+		struct sf_type *x = layout(l, tops[i].agg, 0);
 		if (!x)
 			continue;
 		struct sf_type *t = sf_typeset_alloc(l->ts, sizeof(*t));
 		*t = *x;
-		t->name = name;
-		if (td)
+		t->name = tops[i].name;
+		if (tops[i].is_typedef)
 			t->flags |= SF_TF_TYPEDEF;
 		sf_typeset_add(l->ts, t);
-		n++;
+		added++;
 	}
-	return n;
+	return added;
 }
 
 /* ---- parsing -------------------------------------------------------------- */
@@ -1071,8 +1087,11 @@ int sf_btf_load(struct sf_typeset *ts, const struct sf_btf_input *in,
 	l.bad.qname = l.bad.left;
 	l.bad.flags = B_DONE | B_UNSIZED;
 
-	layout_all(&l, only);
-	size_t n = add_tops(&l, only);
+	size_t ntops;
+	struct top *tops = find_tops(&l, only, &ntops);
+	layout_all(&l, tops, ntops);
+	size_t n = add_tops(&l, tops, ntops);
+	free(tops);
 	free(l.bt);
 	free(l.name_key);
 	free(l.name_val);
