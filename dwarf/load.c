@@ -563,7 +563,11 @@ static int load_file(struct ctx *c, const char *path, int in_dir, int lookup)
 	/* private and writable, as libelf's own ELF_C_READ_MMAP_PRIVATE maps:
 	 * libelf updates a section header in place when it inflates that
 	 * section; those pages become copies, the file is never written */
-	void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	unsigned char magic[4];
+	/* raw BTF is only read: /sys/kernel/btf/ maps read-only */
+	int ro = pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
+		 sf_btf_is_raw(magic, sizeof(magic));
+	void *map = mmap(NULL, size, ro ? PROT_READ : PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED) {
 		sf_error(c->err, "%s: cannot map: %s", path, strerror(errno));
