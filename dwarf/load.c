@@ -361,6 +361,53 @@ static int special_member(const char *name)
 	return !strcmp(name, "/") || !strcmp(name, "//") || !strcmp(name, "/SYM64/");
 }
 
+/* Decimal field of a member header, or -1. */
+static long long ar_number(const char *p, size_t n)
+{
+	long long v = 0;
+	size_t i = 0;
+
+	while (i < n && p[i] == ' ')
+		i++;
+	if (i == n || p[i] < '0' || p[i] > '9')
+		return -1;
+	for (; i < n && p[i] >= '0' && p[i] <= '9'; i++) {
+		if (v > (1ll << 50))
+			return -1;
+		v = v * 10 + (p[i] - '0');
+	}
+	return v;
+}
+
+/*
+ * Read one member of a regular archive.  A BSD name ("#1/LEN", 4.4BSD and
+ * macOS ar) is the first LEN bytes of the data: libelf 0.188 does not
+ * read those, so it is taken off here.
+ */
+static int load_member(struct ctx *c, struct arstate *a, const Elf_Arhdr *h,
+		       unsigned char *bytes, size_t size)
+{
+	const char *name = h->ar_name;
+	int namelen = (int)strlen(name);
+
+	if (special_member(name))
+		return 0;
+	if (h->ar_rawname && !strncmp(h->ar_rawname, "#1/", 3)) {
+		long long n = ar_number(h->ar_rawname + 3, strnlen(h->ar_rawname + 3, 13));
+		if (n < 0 || (size_t)n > size)
+			return sf_error(c->err, "%s: corrupt archive (bad BSD member name)", a->path);
+		name = (const char *)bytes;
+		namelen = (int)strnlen(name, (size_t)n);
+		bytes += n;
+		size -= (size_t)n;
+		if (namelen >= 9 && !strncmp(name, "__.SYMDEF", 9))
+			return 0;	/* the BSD symbol table */
+	}
+	sb_reset(&a->label);
+	sb_addf(&a->label, "%s(%.*s)", a->path, namelen, name);
+	return member_done(a, load_image(c, bytes, size, a->label.buf, NULL, 0));
+}
+
 static int load_archive(struct ctx *c, const char *path, unsigned char *img, size_t size)
 {
 	struct arstate a = { path, 0, 0, STRBUF_INIT };
@@ -390,12 +437,7 @@ static int load_archive(struct ctx *c, const char *path, unsigned char *img, siz
 		} else {
 			next = (uint64_t)off + sizeof(struct ar_hdr) + h->ar_size;
 			next += next & 1;
-			if (!special_member(h->ar_name)) {
-				sb_reset(&a.label);
-				sb_addf(&a.label, "%s(%s)", path, h->ar_name);
-				int r = load_image(c, (unsigned char *)bytes, msize, a.label.buf, NULL, 0);
-				rc = member_done(&a, r);
-			}
+			rc = load_member(c, &a, h, (unsigned char *)bytes, msize);
 		}
 		cmd = elf_next(m);
 		elf_end(m);
@@ -407,24 +449,6 @@ static int load_archive(struct ctx *c, const char *path, unsigned char *img, siz
 	elf_end(ar);
 	sb_release(&a.label);
 	return archive_verdict(c, &a, rc);
-}
-
-/* Decimal field of a thin archive's member header, or -1. */
-static long long ar_number(const char *p, size_t n)
-{
-	long long v = 0;
-	size_t i = 0;
-
-	while (i < n && p[i] == ' ')
-		i++;
-	if (i == n || p[i] < '0' || p[i] > '9')
-		return -1;
-	for (; i < n && p[i] >= '0' && p[i] <= '9'; i++) {
-		if (v > (1ll << 50))
-			return -1;
-		v = v * 10 + (p[i] - '0');
-	}
-	return v;
 }
 
 /* A thin member's file name: "name/", or "/123" into the long-name table.

@@ -1,15 +1,15 @@
 /*
  * test_dwarf_inputs.c - what sf_dwarf_load accepts and refuses: static
- * archives (GNU long names, thin archives), directories (sorted, symbolic
- * link loops, links to files read once), compressed debug sections (gABI
- * SHF_COMPRESSED and GNU .zdebug), separate debug files (the build-id
- * lookup of dwarf/debugfile.h over debug directories); and every
- * unusable input as one "PATH: problem" line: missing path, not ELF,
- * empty file, truncated ELF, stripped object, stripped binary with a
- * .gnu_debuglink, empty archive, archive without DWARF, directory without
- * DWARF.  Last, damaged objects (bytes of the debug sections overwritten,
- * files cut at every length) must give a result or an error, never a
- * crash or a hang.
+ * archives (GNU long names, BSD names, thin archives), directories
+ * (sorted, symbolic link loops, links to files read once), compressed
+ * debug sections (gABI SHF_COMPRESSED and GNU .zdebug), separate debug
+ * files (the build-id lookup of dwarf/debugfile.h over debug
+ * directories); and every unusable input as one "PATH: problem" line:
+ * missing path, not ELF, empty file, truncated ELF, stripped object,
+ * stripped binary with a .gnu_debuglink, empty archive, archive without
+ * DWARF, directory without DWARF.  Last, damaged objects (bytes of the
+ * debug sections overwritten, files cut at every length) must give a
+ * result or an error, never a crash or a hang.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -78,6 +78,19 @@ static void test_archives(void **state)
 	assert_non_null(ts);
 	snprintf(origin, sizeof(origin), "%s(a_really_long_member_name.o)", td_path("long.a"));
 	assert_string_equal(td_type(ts, "abi_mix")->origin, origin);
+	sf_typeset_free(ts);
+
+	/* BSD names ("#1/LEN": the name leads the data), as llvm-ar writes them */
+	assert_true(td_have("llvm-ar"));	/* package llvm, in TEST_PKGS */
+	assert_int_equal(td_sh("cd %s && llvm-ar --format=bsd rcs bsd.a a_really_long_member_name.o "
+			       "st_table.o", td_dir), 0);
+	ts = td_load(td_path("bsd.a"));
+	assert_non_null(ts);
+	snprintf(origin, sizeof(origin), "%s(a_really_long_member_name.o)", td_path("bsd.a"));
+	assert_string_equal(td_type(ts, "abi_mix")->origin, origin);
+	snprintf(origin, sizeof(origin), "%s(st_table.o)", td_path("bsd.a"));
+	assert_string_equal(td_type(ts, "st_table")->origin, origin);
+	assert_int_equal(td_type(ts, "st_table")->size, 48);
 	sf_typeset_free(ts);
 
 	/* a thin archive names its members instead of holding them */
