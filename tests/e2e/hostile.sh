@@ -174,6 +174,19 @@ if asm "$T/self.o" "$HD/self_contain.s" && survive "$T/self.o" self && json_of "
 	fact 't("self")["members"][0]["size"]' 4 "self.x size"
 fi
 
+tcase "Rust enums gone wrong: a variant holding its own enum, a payload at 2^64-1, empty variant parts"
+if asm "$T/var.o" "$HD/variants.s" && survive "$T/var.o" loop && json_of "$T/var.o"; then
+	fact '[v["name"] for v in t("loop")["variants"]]' '["A", "B"]' "loop's variants"
+	fact '[(m["name"], m["offset"]) for m in t("loop")["variants"][1]["members"] if m["name"] == "p"]' \
+		'[["p", 18446744073709551615]]' "B's field at the offset given"
+	fact '[(m["name"], m["offset"]) for m in t("loop")["variants"][0]["members"]]' '[["A", 0]]' \
+		"A: the enum itself, one member (no endless layout)"
+	fact '[len(t("nodisc").get("variants", [])), [m["name"] for m in t("nodisc")["members"]]]' '[0, ["x"]]' \
+		"variant parts without variants add nothing"
+	fact '[[m["offset"] for m in v["members"]] for v in t("outer")["variants"]]' '[[8]]' \
+		"an enum inside a variant, at its offset"
+fi
+
 # ---------------------------------------------------------------- references
 
 tcase "type references past the unit and the section (ref4, ref_udata 2^63 and 2^64-1, ref_addr)"
