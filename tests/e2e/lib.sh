@@ -17,6 +17,11 @@
 
 set -u
 
+# hermetic: a stripped input's debug file is never fetched from the
+# debuginfod servers of the environment (Debian's profile sets some);
+# tests/e2e/debuginfod.sh sets its own
+unset DEBUGINFOD_URLS
+
 E2E_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SF=${STRUCTFIT:-$E2E_ROOT/structfit}
 TD=$E2E_ROOT/testdata
