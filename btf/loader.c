@@ -770,8 +770,19 @@ static uint32_t infer_alignments(struct sf_type *x, const uint32_t *natural)
 		struct sf_member *m = &x->members[i];
 		if (natural[i] > maxn)
 			maxn = natural[i];
-		if (!m->size || (m->flags & SF_MF_INCOMPLETE))
+		if (m->flags & SF_MF_INCOMPLETE)
 			continue;
+		if (!m->size) {
+			/* pahole skips an empty member (struct sched_statistics
+			 * without CONFIG_SCHEDSTATS, ____cacheline_aligned) and
+			 * gives the attribute to the next one; its own alignment
+			 * is kept unflagged, so the layout reads as the C rules
+			 * place it (suggest, fit) and the text stays pahole's */
+			uint32_t a = infer_alignment(m->offset, natural[i], end);
+			if (a > m->align)
+				m->align = a;
+			continue;
+		}
 		uint32_t a = infer_alignment(m->offset, natural[i], end);
 		if (a) {
 			m->align = a;
