@@ -180,9 +180,8 @@ static void json_subject_types(struct strbuf *out, const char *subject)
 }
 
 static void json_failure(struct strbuf *out, const struct sf_bresult *r,
-			 const struct sf_bfail *f, const struct sf_check_opts *o)
+			 const struct sf_bfail *f)
 {
-	(void)o;   /* paths arrive already shown relative (cmd/ maps them) */
 	const struct sf_bcond *c = cond_of(r, f);
 	struct strbuf msg = STRBUF_INIT;
 
@@ -229,6 +228,7 @@ static void json_failure(struct strbuf *out, const struct sf_bresult *r,
 void sf_render_check_json(struct strbuf *out, const struct sf_bresult *r,
 			  const struct sf_check_opts *o)
 {
+	(void)o;   /* paths arrive already shown relative (cmd/ maps them) */
 	const struct sf_budget *b = r->budget;
 	size_t fi = 0;
 
@@ -248,7 +248,7 @@ void sf_render_check_json(struct strbuf *out, const struct sf_bresult *r,
 		for (size_t k = 0; fi < r->nfails && r->fails[fi].rule == ri; fi++, k++) {
 			if (k)
 				sb_addch(out, ',');
-			json_failure(out, r, &r->fails[fi], o);
+			json_failure(out, r, &r->fails[fi]);
 		}
 		sb_adds(out, "]}");
 	}
@@ -359,9 +359,8 @@ void sf_render_check_sarif(struct strbuf *out, const struct sf_bresult *r,
 /* ------------------------------------------------------------ junit */
 
 static void junit_testcase(struct strbuf *out, const struct sf_bresult *r,
-			   size_t ri, size_t *fi, const struct sf_check_opts *o)
+			   size_t ri, size_t *fi)
 {
-	(void)o;   /* paths arrive already shown relative (cmd/ maps them) */
 	const struct sf_budget *b = r->budget;
 	const struct sf_brule *rule = &b->rules[ri];
 	const struct sf_brule_stat *s = &r->stats[ri];
@@ -411,6 +410,7 @@ static void junit_testcase(struct strbuf *out, const struct sf_bresult *r,
 void sf_render_check_junit(struct strbuf *out, const struct sf_bresult *r,
 			   const struct sf_check_opts *o)
 {
+	(void)o;   /* paths arrive already shown relative (cmd/ maps them) */
 	const struct sf_budget *b = r->budget;
 	size_t fi = 0;
 
@@ -423,7 +423,7 @@ void sf_render_check_junit(struct strbuf *out, const struct sf_bresult *r,
 	sb_addf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" "
 		"time=\"0\">\n", b->nrules, r->nbroken, r->nskipped);
 	for (size_t ri = 0; ri < b->nrules; ri++)
-		junit_testcase(out, r, ri, &fi, o);
+		junit_testcase(out, r, ri, &fi);
 	assert(fi == r->nfails);
 	sb_adds(out, "  </testsuite>\n</testsuites>\n");
 }

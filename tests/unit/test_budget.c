@@ -373,6 +373,103 @@ static void eval_ok(const char *text, struct sf_typeset *ts,
 		fail_msg("eval failed: %s", err.msg);
 }
 
+/* The model of a later build: st_table grew from 48 to 56 bytes (its 9
+ * members kept, 8 bytes of padding more), rb_a and RHash unchanged, and a
+ * new rb_n that the base build lacks. */
+static struct sf_typeset *grown_model(void)
+{
+	struct sf_typeset *ts = sf_typeset_new();
+
+	mk(ts, SF_KIND_STRUCT, "st_table", 56, 8, st_table_m, 9, 30);
+	mk(ts, SF_KIND_STRUCT, "RHash", 24, 8, rhash_m, 2, 44);
+	mk(ts, SF_KIND_STRUCT, "rb_a", 16, 8, rb_a_m, 2, 50);
+	mk(ts, SF_KIND_STRUCT, "rb_n", 16, 8, rb_a_m, 2, 65);
+	return ts;
+}
+
+/* --baseline: a failure the base build had, no worse, is dropped; what
+ * grew, or fails only now, stays; stats and nbroken are recounted. */
+static void test_baseline_drops_known(void **state)
+{
+	static const char text[] =
+		"struct st_table size <= 40\n"      /* 48 then 56: grew, stays */
+		"struct st_table members >= 12\n"   /* 9 then 9: known */
+		"struct rb_a holes == 0\n"          /* 7 then 7: known */
+		"struct RHash size <= 16\n"         /* 24 then 24: known */
+		"struct rb_n holes == 0 optional\n" /* only now: stays */
+		"struct st_table padding <= 0\n";   /* 0 then 8: newly broken */
+	struct sf_typeset *base_ts = model(), *cur_ts = grown_model();
+	struct sf_budget *b = parse_ok(text);
+	struct sf_bresult base, cur;
+	struct sf_err err = { "" };
+
+	(void)state;
+	assert_int_equal(sf_budget_eval(b, base_ts, "base.o", &base, &err), 0);
+	assert_int_equal(sf_budget_eval(b, cur_ts, "cur.o", &cur, &err), 0);
+	assert_int_equal(base.nfails, 4);
+	assert_int_equal(cur.nfails, 6);
+	sf_bresult_drop_known(&cur, &base);
+	assert_int_equal(cur.nknown, 3);
+	assert_int_equal(cur.nfails, 3);
+	assert_int_equal(cur.nbroken, 3);
+	const uint32_t left[] = { 0, 4, 5 };
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(cur.fails[i].rule, left[i]);
+	assert_int_equal(cur.fails[0].value, 56);
+	const uint32_t failed[] = { 1, 0, 0, 0, 1, 1 };
+	for (size_t i = 0; i < 6; i++)
+		assert_int_equal(cur.stats[i].failed, failed[i]);
+
+	/* the other way round: everything the old build breaks is no worse
+	 * than in the grown one, and st_table shrank: nothing new */
+	struct sf_bresult back, all;
+	assert_int_equal(sf_budget_eval(b, base_ts, "base.o", &back, &err), 0);
+	assert_int_equal(sf_budget_eval(b, cur_ts, "cur.o", &all, &err), 0);
+	sf_bresult_drop_known(&back, &all);
+	assert_int_equal(back.nfails, 0);
+	assert_int_equal(back.nbroken, 0);
+	assert_int_equal(back.nknown, 4);
+
+	/* >=: fewer members than the base build had is worse, not known */
+	struct sf_budget *b2 = parse_ok("struct st_table members >= 12\n");
+	struct sf_typeset *fewer = sf_typeset_new();
+	mk(fewer, SF_KIND_STRUCT, "st_table", 48, 8, st_table_m, 8, 30);
+	struct sf_bresult b2base, b2cur;
+	assert_int_equal(sf_budget_eval(b2, base_ts, "base.o", &b2base, &err), 0);
+	assert_int_equal(sf_budget_eval(b2, fewer, "cur.o", &b2cur, &err), 0);
+	sf_bresult_drop_known(&b2cur, &b2base);
+	assert_int_equal(b2cur.nfails, 1);
+	assert_int_equal(b2cur.nknown, 0);
+	assert_int_equal(b2cur.fails[0].value, 8);
+
+	sf_bresult_release(&b2cur);
+	sf_bresult_release(&b2base);
+	sf_budget_free(b2);
+	sf_typeset_free(fewer);
+	sf_bresult_release(&back);
+	sf_bresult_release(&all);
+	sf_bresult_release(&cur);
+	sf_bresult_release(&base);
+	sf_budget_free(b);
+	sf_typeset_free(cur_ts);
+	sf_typeset_free(base_ts);
+}
+
+static void test_rule_text_without_comment(void **state)
+{
+	/* '<' in a condition is no bracket: the comment after it never leaks */
+	struct sf_budget *b = parse_ok("*   holes <= 16  # no <struct> hides more\n"
+				       "struct st_table size<48#tight\n"
+				       "struct a<int, b> size <= 8  # a template\n");
+
+	(void)state;
+	assert_int_equal(b->nrules, 3);
+	assert_string_equal(b->rules[0].text, "* holes <= 16");
+	assert_string_equal(b->rules[1].text, "struct st_table size<48");
+	assert_string_equal(b->rules[2].text, "struct a<int, b> size <= 8");
+	sf_budget_free(b);
+}
+
 static void test_eval_named_and_sum(void **state)
 {
 	(void)state;
@@ -609,6 +706,8 @@ int main(void)
 		cmocka_unit_test(test_eval_variants),
 		cmocka_unit_test(test_wanted),
 		cmocka_unit_test(test_pin_round_trip),
+		cmocka_unit_test(test_baseline_drops_known),
+		cmocka_unit_test(test_rule_text_without_comment),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
