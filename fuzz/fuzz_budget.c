@@ -149,6 +149,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sf_render_check_sarif(&sb, &res, &o);
 		sf_render_check_junit(&sb, &res, &o);
 		sf_render_check_github(&sb, &res, &o);
+		sf_render_check_markdown(&sb, &res, &o);
+		/* --baseline against the same build: every failure is known */
+		struct sf_bresult again;
+		if (sf_budget_eval(b, ts, "fuzz.o", &again, &err) == 0) {
+			size_t n = again.nfails;
+			sf_bresult_drop_known(&again, &res);
+			if (again.nfails != 0 || again.nknown != n || again.nbroken != 0)
+				abort();
+			sf_bresult_release(&again);
+		}
 		sf_bresult_release(&res);
 	} else {
 		check_message(&err);
