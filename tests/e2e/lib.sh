@@ -238,6 +238,29 @@ compile_or_fail() {
 	fail "$1 ($2, DWARF $3) cannot compile $5: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"
 }
 
+# find_rustc: the newest rustc at hand: $RUSTC, rustup's, then the PATH's.
+find_rustc() {
+	local c
+	for c in "${RUSTC:-}" "$HOME/.cargo/bin/rustc" /root/.cargo/bin/rustc "$(command -v rustc 2>/dev/null)"; do
+		[ -n "$c" ] && [ -x "$c" ] && { echo "$c"; return 0; }
+	done
+	return 1
+}
+
+# rust_build RUSTC SRC OUT CRATE: `rustc -g` SRC into the program OUT; a
+# rustc before 1.77 (no offset_of!) gets the probe's offset_of! spelt with
+# addr_of!.  rustc's messages go to $T/rustc.log.  Status 0 or 1.
+rust_build() {
+	local rustc=$1 src=$2 out=$3 crate=$4 minor
+	minor=$("$rustc" --version | sed -n 's/^rustc 1\.\([0-9]*\).*/\1/p')
+	if [ -n "$minor" ] && [ "$minor" -lt 77 ]; then
+		sed 's/std::mem::offset_of!(\$t, \$f)/{ let u = std::mem::MaybeUninit::<$t>::uninit(); let p = u.as_ptr(); unsafe { std::ptr::addr_of!((*p).$f) as usize - p as usize } }/' \
+			"$src" >"$T/$crate.rs"
+		src=$T/$crate.rs
+	fi
+	"$rustc" -g --crate-name "$crate" -o "$out" "$src" >"$T/rustc.log" 2>&1
+}
+
 # dwarf_version OBJ: the version of the first CU in .debug_info.
 dwarf_version() {
 	readelf --debug-dump=info "$1" 2>/dev/null | awk '/^ *Version:/ { print $2; exit }'

@@ -13,6 +13,8 @@
 #   src/hash.c, build/hash.o,  the "Gate your CI" project
 #   structfit.budget           (testdata/readme/src/hash.c, and the budget
 #                              block of the README itself)
+#   yjit                       testdata/rust/yjit.rs built with rustc -g, as
+#                              tests/e2e/rust.sh builds it
 # A block that cannot be reproduced carries <!-- readme-test: skip WHY -->.
 . "$(dirname "$0")/lib.sh"
 
@@ -33,6 +35,10 @@ tcase "the README's example inputs build"
 	gcc -g -O2 -c -o st_table.o st_table.c &&
 	gcc -g -c -o build/hash.o src/hash.c) 2>"$T/cc.err" ||
 	fail "gcc cannot build the README's inputs: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"
+# the Rust section's program (testdata/rust/yjit.rs), as tests/e2e/rust.sh builds it
+RUSTC_BIN=$(find_rustc) || fail "no rustc (Debian's rustc is in TEST_PKGS)"
+[ -z "${RUSTC_BIN:-}" ] || rust_build "$RUSTC_BIN" "$TD/rust/yjit.rs" "$W/yjit" yjit ||
+	{ fail "rustc failed on testdata/rust/yjit.rs"; detail "$T/rustc.log"; }
 "$PY" "$E2E_ROOT/tests/readme-examples.py" "$README" --budget >"$W/structfit.budget" ||
 	fail "the README has no '# structfit.budget' block"
 

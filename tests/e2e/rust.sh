@@ -12,28 +12,11 @@
 
 SRC=$TD/rust/yjit.rs
 
-# the newest rustc at hand: $RUSTC, rustup's, then the PATH's
-find_rustc() {
-	local c
-	for c in "${RUSTC:-}" "$HOME/.cargo/bin/rustc" /root/.cargo/bin/rustc "$(command -v rustc 2>/dev/null)"; do
-		[ -n "$c" ] && [ -x "$c" ] && { echo "$c"; return 0; }
-	done
-	return 1
-}
-
 tcase "build the Rust probe"
 RUSTC_BIN=$(find_rustc) || fail "no rustc (Debian's rustc is in TEST_PKGS; rustup's 1.95 is preferred)"
 BIN=$T/yjit
 if [ -n "${RUSTC_BIN:-}" ]; then
-	src=$SRC
-	minor=$("$RUSTC_BIN" --version | sed -n 's/^rustc 1\.\([0-9]*\).*/\1/p')
-	if [ -n "$minor" ] && [ "$minor" -lt 77 ]; then
-		# no offset_of! before 1.77
-		sed 's/std::mem::offset_of!(\$t, \$f)/{ let u = std::mem::MaybeUninit::<$t>::uninit(); let p = u.as_ptr(); unsafe { std::ptr::addr_of!((*p).$f) as usize - p as usize } }/' \
-			"$SRC" >"$T/yjit.rs"
-		src=$T/yjit.rs
-	fi
-	"$RUSTC_BIN" -g --crate-name yjit -o "$BIN" "$src" >"$T/rustc.log" 2>&1 ||
+	rust_build "$RUSTC_BIN" "$SRC" "$BIN" yjit ||
 		{ fail "rustc failed on $SRC"; detail "$T/rustc.log"; }
 	[ -x "$BIN" ] && "$BIN" >"$T/facts" || fail "the probe did not run"
 fi
