@@ -1022,7 +1022,14 @@ static struct btf *parse(const struct sf_btf_input *in, struct btf **base, struc
 	int e = errno;
 	if (btf)
 		return btf;
-	char *bpath = in->path ? base_beside(in->path) : NULL;
+	if (!in->path) {
+		/* a kernel module's .BTF is split over the kernel's: the raw
+		 * /sys/kernel/btf/MODULE is read over the vmlinux beside it */
+		sf_error(err, "%s: corrupt .BTF section (%s), or split BTF (a kernel module's: "
+			 "read /sys/kernel/btf/MODULE instead)", in->label, strerror(e));
+		return NULL;
+	}
+	char *bpath = base_beside(in->path);
 	if (!bpath) {
 		sf_error(err, "%s: corrupt BTF (%s), or split BTF without its base "
 			 "(no vmlinux beside it)", in->label, strerror(e));

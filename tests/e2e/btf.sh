@@ -123,6 +123,13 @@ if [ -s "$T/types.btf" ]; then
 	assert_no_grep "$T/out" "struct bad_order {" "the base's own types are the base's"
 	sf show "$T/alone/mod"
 	error_one_line "split BTF without its base" "^structfit: $T/alone/mod: .*split BTF without its base"
+	# an object whose .BTF is split (as a kernel module's .ko): no base to find
+	cp "$T/extra.o" "$T/extra.btf.o"
+	pahole --btf_base="$T/kbtf/vmlinux" -J "$T/extra.btf.o" >/dev/null 2>&1 &&
+		objcopy --strip-debug "$T/extra.btf.o" "$T/extra.split.o" ||
+		fail "pahole could not encode a split .BTF section"
+	sf show "$T/extra.split.o"
+	error_one_line "split .BTF section" "^structfit: $T/extra.split.o: .*split BTF .*/sys/kernel/btf/MODULE"
 else
 	skip "no raw BTF (see above)"
 fi
