@@ -51,7 +51,7 @@ UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 # Debian packages the build and the tests need (see README "Dependencies").
 BUILD_PKGS := gcc clang lld make pkg-config libelf-dev libzstd-dev libdwarf-dev zlib1g-dev libcmocka-dev libbpf-dev \
               libdebuginfod-dev
-TEST_PKGS  := dwarves libc6-dbg gcc-multilib g++ python3 valgrind man-db chromium git patch rustc golang-go gfortran dwz \
+TEST_PKGS  := dwarves libc6-dbg gcc-multilib g++ python3 valgrind man-db chromium git patch binutils rustc golang-go gfortran dwz \
               debuginfod nodejs npm python3-jsonschema llvm gdb libbinutils-dbg
 
 .PHONY: all run test unit e2e bench deps deps-test install uninstall clean

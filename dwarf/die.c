@@ -185,7 +185,7 @@ static int read_unit_header(struct sf_dwfile *f, int sect, uint64_t off,
 			u->type_die = u->start + rd_u(&r, u->offset_size);
 		} else if (u->unit_type == DW_UT_skeleton ||
 			   u->unit_type == DW_UT_split_compile) {
-			rd_skip(&r, 8);
+			u->sig8 = rd_u(&r, 8);	/* the dwo id */
 		}
 	} else {
 		u->abbrev_off = rd_u(&r, u->offset_size);
@@ -197,6 +197,10 @@ static int read_unit_header(struct sf_dwfile *f, int sect, uint64_t off,
 		}
 	}
 	u->die_start = (uint64_t)(r.p - s->data);
+	/* DWARF 5 string offsets start past their section's 8/16-byte header
+	 * (DW_AT_str_offsets_base overrides it); a GNU .dwo's have none */
+	u->str_base = u->version >= 5 ? 2u * u->offset_size : 0;
+	u->split = f->split;
 	if (r.bad || (u->addr_size != 2 && u->addr_size != 4 && u->addr_size != 8) ||
 	    u->abbrev_off >= f->sec[SF_SEC_ABBREV].size)
 		return sf_error(err, "%s: corrupt DWARF (bad unit header at %s+0x%llx)",
@@ -238,12 +242,17 @@ static uint16_t unit_die_tag(const struct sf_dwfile *f, const struct sf_unit *u)
 	}
 }
 
+int sf_unit_is_type(const struct sf_unit *u)
+{
+	return u->unit_type == DW_UT_type || u->unit_type == DW_UT_split_type;
+}
+
 static void index_signatures(struct sf_dwfile *f)
 {
 	size_t ntu = 0;
 
 	for (size_t i = 0; i < f->nunits; i++)
-		ntu += f->units[i].unit_type == DW_UT_type;
+		ntu += sf_unit_is_type(&f->units[i]);
 	if (!ntu)
 		return;
 	f->sig_cap = 16;
@@ -251,7 +260,7 @@ static void index_signatures(struct sf_dwfile *f)
 		f->sig_cap *= 2;
 	f->sig_table = sf_xcalloc(f->sig_cap, sizeof(uint32_t));
 	for (size_t i = 0; i < f->nunits; i++) {
-		if (f->units[i].unit_type != DW_UT_type)
+		if (!sf_unit_is_type(&f->units[i]))
 			continue;
 		size_t j = f->units[i].sig8 & (f->sig_cap - 1);
 		while (f->sig_table[j])
@@ -260,14 +269,15 @@ static void index_signatures(struct sf_dwfile *f)
 	}
 }
 
-int sf_dwfile_init(struct sf_dwfile *f, const char *label, int msb,
-		   const struct sf_dwsec sec[SF_SEC_N], struct sf_err *err)
+static int dwfile_init(struct sf_dwfile *f, const char *label, int msb, int split,
+		       const struct sf_dwsec sec[SF_SEC_N], struct sf_err *err)
 {
 	size_t cap = 0;
 
 	memset(f, 0, sizeof(*f));
 	f->label = label;
 	f->msb = (uint8_t)msb;
+	f->split = (uint8_t)split;
 	memcpy(f->sec, sec, sizeof(f->sec));
 	for (int i = 0; i < SF_SEC_N; i++)
 		f->sec[i].terminated = f->sec[i].data && f->sec[i].size &&
@@ -283,7 +293,9 @@ int sf_dwfile_init(struct sf_dwfile *f, const char *label, int msb,
 				sf_dwfile_release(f);
 				return -1;
 			}
-			u->die_tag = unit_die_tag(f, u);
+			/* a dwp's abbrev offsets are known only once its index
+			 * is applied; .dwo/.dwp files hold no partial units */
+			u->die_tag = split ? 0 : unit_die_tag(f, u);
 			f->ncompile += u->die_tag == DW_TAG_compile_unit;
 			f->nunits++;
 			off = u->end;
@@ -295,6 +307,18 @@ int sf_dwfile_init(struct sf_dwfile *f, const char *label, int msb,
 	}
 	index_signatures(f);
 	return 0;
+}
+
+int sf_dwfile_init(struct sf_dwfile *f, const char *label, int msb,
+		   const struct sf_dwsec sec[SF_SEC_N], struct sf_err *err)
+{
+	return dwfile_init(f, label, msb, 0, sec, err);
+}
+
+int sf_dwfile_init_split(struct sf_dwfile *f, const char *label, int msb,
+			 const struct sf_dwsec sec[SF_SEC_N], struct sf_err *err)
+{
+	return dwfile_init(f, label, msb, 1, sec, err);
 }
 
 void sf_dwfile_release(struct sf_dwfile *f)
@@ -428,9 +452,6 @@ static const char *strx(const struct sf_ucx *c, uint64_t idx)
 	unsigned os = c->u->offset_size;
 	uint64_t base = c->str_offsets_base;
 
-	/* DWARF 5 without DW_AT_str_offsets_base: just past the 8/16-byte header */
-	if (!base)
-		base = os == 8 ? 16 : 8;
 	if (!so->data || idx > (so->size / os) || base > so->size ||
 	    idx * os > so->size - base || so->size - base - idx * os < os)
 		return NULL;
@@ -732,6 +753,19 @@ static void store_attr(const struct sf_ucx *c, struct sf_die *d, unsigned at,
 			d->has |= SF_A_COMP_DIR;
 		}
 		break;
+	case DW_AT_producer:
+		if (v->cls == V_STRING && v->str)
+			d->producer = v->str;
+		break;
+	case DW_AT_dwo_name:
+	case DW_AT_GNU_dwo_name:
+		if (v->cls == V_STRING && v->str)
+			d->dwo_name = v->str;
+		break;
+	case DW_AT_GNU_dwo_id:
+		if (const_u(v, &d->dwo_id))
+			d->has_dwo_id = 1;
+		break;
 	case DW_AT_declaration:
 		if (v->cls == V_FLAG && v->u)
 			d->has |= SF_A_DECLARATION;
@@ -781,6 +815,9 @@ static int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d, int ke
 	d->decl_line = 0;
 	d->encoding = 0;
 	d->language = 0;
+	d->dwo_name = NULL;
+	d->producer = NULL;
+	d->has_dwo_id = 0;
 	uint64_t code = rd_uleb(&r);
 	if (r.bad)
 		return -1;
@@ -850,9 +887,34 @@ int sf_die_skip(const struct sf_ucx *c, const struct sf_die *d, uint64_t *next)
 
 /* ---- units -------------------------------------------------------------- */
 
+/*
+ * A split unit's line table (see struct sf_unit) and comp dir.  Without
+ * its skeleton, a compile unit reads .debug_line.dwo only when gcc made
+ * it: clang writes one only for its type units, and its compile units'
+ * file numbers index the skeleton's table - better no file than a wrong one.
+ */
+static void split_unit_context(struct sf_ucx *c, const struct sf_die *d)
+{
+	const struct sf_unit *u = c->u;
+	const struct sf_dwsec *own = &c->f->sec[SF_SEC_LINE];
+
+	if (u->line_sec) {
+		c->has_stmt_list = u->has_line;
+		c->stmt_list = u->line_base;
+	} else if (own->data && (c->has_stmt_list ||
+				 (d->producer && !strncmp(d->producer, "GNU ", 4)))) {
+		c->stmt_list = u->line_base + (c->has_stmt_list ? c->stmt_list : 0);
+		c->has_stmt_list = c->stmt_list >= u->line_base;	/* no wrap-around */
+	} else {
+		c->has_stmt_list = 0;
+	}
+	if (!*c->comp_dir && u->comp_dir)
+		c->comp_dir = u->comp_dir;
+}
+
 int sf_ucx_open(struct sf_ucx *c, const struct sf_dwfile *f, size_t i, struct sf_err *err)
 {
-	struct sf_die d;
+	struct sf_die d = { .producer = NULL };
 
 	assert(i < f->nunits);
 	memset(c, 0, sizeof(*c));
@@ -861,6 +923,7 @@ int sf_ucx_open(struct sf_ucx *c, const struct sf_dwfile *f, size_t i, struct sf
 	c->unit_index = i;
 	c->base = f->sec[c->u->sect].data;
 	c->sect_size = f->sec[c->u->sect].size;
+	c->str_offsets_base = c->u->str_base;
 	if (parse_abbrevs(&c->ab, f, c->u->abbrev_off) < 0) {
 		sf_ucx_release(c);
 		return sf_error(err, "%s: corrupt DWARF (bad abbreviation table at 0x%llx)",
@@ -882,7 +945,17 @@ int sf_ucx_open(struct sf_ucx *c, const struct sf_dwfile *f, size_t i, struct sf
 		c->has_stmt_list = (d.has & SF_A_STMT_LIST) != 0;
 		c->stmt_list = d.stmt_list;
 		c->comp_dir = (d.has & SF_A_COMP_DIR) ? d.comp_dir : "";
+		c->dwo_name = d.dwo_name;
+		c->dwo_id = d.dwo_id;
+		c->has_dwo_id = d.has_dwo_id;
 	}
+	if (c->u->version >= 5 && (c->u->unit_type == DW_UT_skeleton ||
+				   c->u->unit_type == DW_UT_split_compile)) {
+		c->dwo_id = c->u->sig8;
+		c->has_dwo_id = 1;
+	}
+	if (c->u->split)
+		split_unit_context(c, &d);
 	return 0;
 }
 
@@ -911,7 +984,10 @@ static int line_form(const struct sf_ucx *c, struct rd *r, unsigned form, unsign
 			return -1;
 		r->p += strlen(*str) + 1;
 		return 0;
-	case DW_FORM_line_strp: *str = sec_str(&f->sec[SF_SEC_LINE_STR], rd_u(r, os)); break;
+	case DW_FORM_line_strp:
+		*str = sec_str(c->u->line_str_sec ? c->u->line_str_sec : &f->sec[SF_SEC_LINE_STR],
+			       rd_u(r, os));
+		break;
 	case DW_FORM_strp: *str = sec_str(&f->sec[SF_SEC_STR], rd_u(r, os)); break;
 	case DW_FORM_strx: *str = strx(c, rd_uleb(r)); break;
 	case DW_FORM_strx1: *str = strx(c, rd_u(r, 1)); break;
@@ -1015,7 +1091,7 @@ static int read_v4_lists(struct rd *r, struct sf_files *fl)
 
 int sf_ucx_files(const struct sf_ucx *c, struct sf_files *fl)
 {
-	const struct sf_dwsec *s = &c->f->sec[SF_SEC_LINE];
+	const struct sf_dwsec *s = c->u->line_sec ? c->u->line_sec : &c->f->sec[SF_SEC_LINE];
 
 	memset(fl, 0, sizeof(*fl));
 	fl->comp_dir = c->comp_dir ? c->comp_dir : "";

@@ -65,7 +65,8 @@ struct sf_unit {
 	uint64_t die_start;   /* the unit DIE */
 	uint64_t end;         /* one past the unit */
 	uint64_t abbrev_off;
-	uint64_t sig8;        /* type units: signature */
+	uint64_t sig8;        /* type units: signature; DWARF 5 skeleton and split
+	                         compile units: the dwo id of their header */
 	uint64_t type_die;    /* type units: section offset of the type DIE */
 	uint16_t version;
 	uint8_t sect;         /* SF_SEC_INFO or SF_SEC_TYPES */
@@ -73,12 +74,31 @@ struct sf_unit {
 	uint8_t addr_size;
 	uint8_t offset_size;  /* 4 or 8 (DWARF64) */
 	uint16_t die_tag;     /* DW_TAG_compile_unit, _partial_unit, ...; 0 unknown */
+	/*
+	 * Split DWARF (a unit of a .dwo or .dwp; see split.h): the unit's
+	 * string offsets start at str_base (its contribution plus the DWARF 5
+	 * header); a type unit's line table is at line_base (its contribution
+	 * to .debug_line.dwo) + DW_AT_stmt_list; a split compile unit has no
+	 * DW_AT_stmt_list: its DW_AT_decl_file numbers index its skeleton's
+	 * table (line_sec, line_str_sec at line_base, when the skeleton is
+	 * known), else gcc's copy at line_base of .debug_line.dwo.  comp_dir
+	 * is the skeleton's when the unit names none.  abbrev_off is already
+	 * absolute.
+	 */
+	uint8_t split;
+	uint8_t has_line;     /* line_sec set: the skeleton has a line table */
+	uint64_t str_base;
+	uint64_t line_base;
+	const char *comp_dir;
+	const struct sf_dwsec *line_sec;      /* NULL: the file's own */
+	const struct sf_dwsec *line_str_sec;
 };
 
 struct sf_dwfile {
 	const char *label;
 	struct sf_dwsec sec[SF_SEC_N];
 	uint8_t msb;
+	uint8_t split;           /* the sections of a .dwo/.dwp (split.h) */
 	struct sf_unit *units;   /* .debug_info units, then .debug_types */
 	size_t nunits;
 	uint32_t *sig_table;     /* open addressing: unit index + 1 */
@@ -124,6 +144,11 @@ struct sf_ucx {
 	int has_stmt_list;
 	uint64_t stmt_list;         /* its line table in .debug_line */
 	const char *comp_dir;       /* "" when unknown */
+	/* split DWARF: the unit DIE's DW_AT_(GNU_)dwo_name (NULL if none) and
+	 * dwo id (the DWARF 5 header's, else DW_AT_GNU_dwo_id) */
+	const char *dwo_name;
+	uint64_t dwo_id;
+	int has_dwo_id;
 };
 
 /*
@@ -218,12 +243,23 @@ struct sf_die {
 	uint64_t discr;         /* DW_AT_discr target (section offset) */
 	uint64_t discr_value;   /* the bits of DW_AT_discr_value */
 	uint64_t import;        /* DW_AT_import target (section offset) */
+	/* split DWARF, on unit DIEs; no `has` bit left: NULL / 0 when absent */
+	const char *producer;   /* DW_AT_producer */
+	const char *dwo_name;   /* DW_AT_dwo_name or DW_AT_GNU_dwo_name */
+	uint64_t dwo_id;        /* DW_AT_GNU_dwo_id (DWARF 4 skeletons and .dwo) */
+	uint8_t has_dwo_id;
 };
 
 /* Read every unit header of the image's sections. */
 int sf_dwfile_init(struct sf_dwfile *f, const char *label, int msb,
 		   const struct sf_dwsec sec[SF_SEC_N], struct sf_err *err);
+/* The same for the .debug_*.dwo sections of a .dwo or .dwp (split.h). */
+int sf_dwfile_init_split(struct sf_dwfile *f, const char *label, int msb,
+			 const struct sf_dwsec sec[SF_SEC_N], struct sf_err *err);
 void sf_dwfile_release(struct sf_dwfile *f);
+
+/* Is unit u a type unit (DW_UT_type, DW_UT_split_type, .debug_types)? */
+int sf_unit_is_type(const struct sf_unit *u);
 
 /* Index of the type unit with signature sig, or -1. */
 long sf_dwfile_sig_unit(const struct sf_dwfile *f, uint64_t sig);

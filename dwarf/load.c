@@ -18,6 +18,9 @@
  * line through opts->note; a debug file reached both directly and through
  * its stripped file is read once.
  *
+ * Split DWARF (split.h): after an image's own units come the .dwo/.dwp
+ * files its skeleton units lead to, each read like an image.
+ *
  * One ELF image is read by N threads: the units are cut into N runs of
  * about equal bytes, each thread reads its run into its own typeset
  * (sharing the one sf_elf and unit table, read-only by then), and the
@@ -46,6 +49,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "reader.h"
+#include "split.h"
 
 #define MAX_THREADS 64
 #define MAX_DIR_DEPTH 128
@@ -67,6 +71,9 @@ struct ctx {
 	/* the directory being walked: files skipped without types */
 	unsigned skipped;
 	struct sf_err first_skip;
+	/* ...and files read without some of their .dwo files */
+	unsigned split_partial;
+	struct sf_err first_partial;
 };
 
 static int load_file(struct ctx *c, const char *path, int in_dir, int lookup);
@@ -106,22 +113,24 @@ static unsigned thread_count(const struct ctx *c, const struct sf_dwfile *f)
 	return n;
 }
 
-/* Cut units into n runs of about equal bytes: run i is [cut[i], cut[i+1]). */
-static void cut_runs(const struct sf_dwfile *f, unsigned n, size_t *cut)
+/* Cut units [first, last) into n runs of about equal bytes: run i is
+ * [cut[i], cut[i+1]). */
+static void cut_runs(const struct sf_dwfile *f, size_t first, size_t last, unsigned n,
+		     size_t *cut)
 {
 	uint64_t total = 0, acc = 0;
 	unsigned k = 1;
 
-	for (size_t i = 0; i < f->nunits; i++)
+	for (size_t i = first; i < last; i++)
 		total += f->units[i].end - f->units[i].start;
-	cut[0] = 0;
-	for (size_t i = 0; i < f->nunits && k < n; i++) {
+	cut[0] = first;
+	for (size_t i = first; i < last && k < n; i++) {
 		acc += f->units[i].end - f->units[i].start;
 		while (k < n && acc * n >= total * k)
 			cut[k++] = i + 1;
 	}
 	while (k <= n)
-		cut[k++] = f->nunits;
+		cut[k++] = last;
 }
 
 static void dwarf_sections(const struct sf_elf *e, struct sf_dwsec sec[SF_SEC_N])
@@ -142,8 +151,8 @@ static void dwarf_sections(const struct sf_elf *e, struct sf_dwsec sec[SF_SEC_N]
 	}
 }
 
-static int read_units(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f,
-		      const char *label)
+static int read_range(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f,
+		      const char *label, size_t first, size_t last)
 {
 	unsigned n = thread_count(c, f);
 	size_t cut[MAX_THREADS + 1];
@@ -153,7 +162,9 @@ static int read_units(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f
 	const char *const *only = c->opts ? c->opts->only : NULL;
 	int rc = 0;
 
-	cut_runs(f, n, cut);
+	if (n > last - first)
+		n = last > first ? (unsigned)(last - first) : 1;
+	cut_runs(f, first, last, n, cut);
 	for (unsigned i = 0; i < n; i++) {
 		struct sf_typeset *out = sf_typeset_new();
 		jobs[i].r = sf_reader_new(f, e, out, c->ts, c->pending, label, only);
@@ -186,6 +197,87 @@ static int read_units(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f
 		}
 		sf_reader_free(jobs[i].r);
 	}
+	return rc;
+}
+
+static int read_units(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f,
+		      const char *label)
+{
+	return read_range(c, e, f, label, 0, f->nunits);
+}
+
+/* Index of f's first .debug_types unit (units are in section order). */
+static size_t first_types_unit(const struct sf_dwfile *f)
+{
+	size_t i = f->nunits;
+
+	while (i > 0 && f->units[i - 1].sect == SF_SEC_TYPES)
+		i--;
+	return i;
+}
+
+/* A .dwo or .dwp given by itself (or found in a directory). */
+static int load_dwo_image(struct ctx *c, struct sf_elf *e, const char *label)
+{
+	struct sf_dwfile f;
+	int rc;
+
+	if (sf_split_init(&f, e, label, c->err) < 0)
+		return FAILED;
+	if (!f.nunits) {
+		sf_error(c->err, "%s: no DWARF debug info (empty .debug_info.dwo)", label);
+		rc = NO_DWARF;
+	} else {
+		rc = read_units(c, e, &f, label) < 0 ? FAILED : LOADED;
+	}
+	sf_dwfile_release(&f);
+	return rc;
+}
+
+/*
+ * The .dwo/.dwp files the skeleton units of f lead to (`where` is the
+ * binary's path: its directory and BINARY.dwp).  A skeleton whose file is
+ * missing fails a file named by the user; a directory walk goes on (what
+ * was found is read; a file that gave nothing counts as skipped).
+ */
+static int load_split(struct ctx *c, const struct sf_dwfile *f, const char *label,
+		      const char *where, int in_dir)
+{
+	struct sf_skeleton *sk;
+	struct sf_split_set set;
+	size_t n;
+	int rc = LOADED;
+
+	if (sf_split_skeletons(f, &sk, &n, c->err) < 0)
+		return FAILED;
+	if (!n)
+		return LOADED;
+	sf_split_set_init(&set);
+	if (sf_split_resolve(&set, where, f, sk, n, c->err) < 0)
+		rc = FAILED;
+	/* the .debug_info units of every file, then the .debug_types ones:
+	 * the order a linker gives the same units in a plain build */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < set.n && rc == LOADED; i++) {
+			struct sf_dwo *d = set.v[i];
+			size_t mid = first_types_unit(&d->f);
+			if (read_range(c, &d->e, &d->f, d->path, pass ? mid : 0,
+				       pass ? d->f.nunits : mid) < 0)
+				rc = FAILED;
+		}
+	}
+	if (rc == LOADED && set.nmissing) {
+		sf_error(c->err, "%s: split DWARF not found for %zu of %zu units: %s%s", label,
+			 set.nmissing, n, set.missing.buf, set.nmissing > 3 ? ", ..." : "");
+		if (!in_dir)
+			rc = FAILED;
+		else if (!set.n)
+			rc = NO_DWARF;
+		else if (!c->split_partial++)
+			c->first_partial = *c->err;
+	}
+	sf_split_set_release(&set);
+	free(sk);
 	return rc;
 }
 
@@ -277,6 +369,11 @@ static int load_image(struct ctx *c, unsigned char *image, size_t size,
 		return NOT_ELF;
 	if (sf_elf_parse(&e, image, size, label, c->err) < 0)
 		return FAILED;
+	if (sf_split_is_dwo(&e)) {
+		int r = load_dwo_image(c, &e, label);
+		sf_elf_release(&e);
+		return r;
+	}
 	int rc = sf_elf_prepare_debug(&e, c->err);
 	if (rc <= 0) {
 		/* no DWARF here: from the debug file, if this is a whole file */
@@ -302,7 +399,8 @@ static int load_image(struct ctx *c, unsigned char *image, size_t size,
 	} else if ((has_alt = open_alt(c, &e, label, &f, &alt, &altf)) < 0) {
 		rc = FAILED;
 	} else {
-		rc = read_units(c, &e, &f, label) < 0 ? FAILED : LOADED;
+		rc = read_units(c, &e, &f, label) < 0 ? FAILED
+		     : load_split(c, &f, label, file ? file : label, in_dir);
 	}
 	if (has_alt > 0) {
 		sf_dwfile_release(&altf);
@@ -683,6 +781,20 @@ static void skipped_note(const struct ctx *c, const char *dir)
 	sb_release(&line);
 }
 
+/* The one line saying how many files below dir miss some split DWARF. */
+static void split_note(const struct ctx *c, const char *dir)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	if (!c->opts || !c->opts->note || c->opts->pass)
+		return;
+	sb_addf(&line, "%s: %u file%s read without some of their split DWARF (%s%s)", dir,
+		c->split_partial, c->split_partial == 1 ? "" : "s",
+		c->split_partial == 1 ? "" : "first: ", c->first_partial.msg);
+	c->opts->note(c->opts->note_arg, line.buf);
+	sb_release(&line);
+}
+
 static int load_path(struct ctx *c, const char *path)
 {
 	struct stat st;
@@ -694,8 +806,11 @@ static int load_path(struct ctx *c, const char *path)
 	if (S_ISDIR(st.st_mode)) {
 		int found = 0;
 		c->skipped = 0;
+		c->split_partial = 0;
 		if (load_dir(c, path, 0, &found) < 0)
 			return -1;
+		if (c->split_partial)
+			split_note(c, path);
 		if (!found && c->skipped)
 			return sf_error(c->err, "%s: no ELF file with DWARF debug info below this directory "
 					"(%u without, e.g. %s)", path, c->skipped, c->first_skip.msg);
