@@ -1,0 +1,173 @@
+#!/bin/bash
+# tests/e2e/splitdwarf.sh - split DWARF (-gsplit-dwarf) reads as the plain build.
+#
+# The program of testdata/split (two units sharing common.h) is built at
+# test time twice per compiler and DWARF version: plainly, and with
+# -gsplit-dwarf (skeleton units in the binary, the types in main.dwo and
+# util.dwo beside the objects).  The oracle is the plain build: show (text
+# and JSON, whose "origin" names the file read and so is left out of the
+# comparison, and checked on its own), holes and show -t print the same
+# bytes.  Then, on some of the builds:
+#   .dwo files given directly          the same types
+#   a .dwp beside the binary           made by dwp (GNU index, DWARF 4) or
+#                                      llvm-dwp (DWARF 5); also given directly
+#   the binary and .dwo files moved    found beside the binary once their
+#                                      DW_AT_comp_dir is gone
+#   C++ objects with type units        -fdebug-types-section (.debug_types.dwo,
+#                                      DW_UT_split_type), read from the .o
+#   a .dwo missing                     exit 2 naming it and every place looked
+#   a .dwo from another build          refused by its dwo id, exit 2
+#   a directory walk                   a binary without its .dwo files is
+#                                      skipped and said in one line
+. "$(dirname "$0")/lib.sh"
+
+SRC=$TD/split
+RD=$TD/reader
+TYPES="-t table -t entry"	# for show -t
+
+# build CC DWARF DIR [FLAGS]: DIR/plain/prog and DIR/split/prog (+ .dwo).
+build() {
+	local cc=$1 dw=$2 dir=$3 flags=${4:-}
+	local ld=""
+	case $cc in clang*) ld=-fuse-ld=lld ;; esac
+	mkdir -p "$dir/plain" "$dir/split"
+	# shellcheck disable=SC2086
+	(cd "$dir/plain" && "$cc" -g -gdwarf-"$dw" $flags -o prog "$SRC/main.c" "$SRC/util.c") \
+		2>"$T/cc.err" &&
+		(cd "$dir/split" && "$cc" -g -gdwarf-"$dw" $flags -gsplit-dwarf -c "$SRC/main.c" \
+			"$SRC/util.c" && "$cc" $ld -o prog main.o util.o) 2>>"$T/cc.err" ||
+		{ fail "$cc -gdwarf-$dw cannot build the program: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"; return 1; }
+	[ -f "$dir/split/main.dwo" ] && [ -f "$dir/split/util.dwo" ] ||
+		{ fail "$cc -gsplit-dwarf made no .dwo files"; return 1; }
+}
+
+# report NAME ARGS...: structfit ARGS into $T/NAME (JSON without origin);
+# fails the case on a non-zero exit or an empty answer.
+report() {
+	local name=$1
+	shift
+	sf "$@"
+	[ "$RC" = 0 ] || { fail "structfit $* exited $RC: $(head -n 2 "$T/err")"; return 1; }
+	[ -s "$T/out" ] || { fail "structfit $*: empty output"; return 1; }
+	sed 's/"origin":"[^"]*",//g' "$T/out" >"$T/$name"
+}
+
+# same PLAIN-ARGS -- SPLIT-ARGS: show, JSON, holes and show -t agree.
+same() {
+	local -a plain=() split=()
+	while [ "$1" != "--" ]; do plain+=("$1"); shift; done
+	shift
+	split=("$@")
+	local r k=0
+	for r in "show" "show --format json" "holes" "show $TYPES"; do
+		k=$((k + 1))
+		# shellcheck disable=SC2086
+		report "p.$k" $r "${plain[@]}" || return 1
+		# shellcheck disable=SC2086
+		report "s.$k" $r "${split[@]}" || return 1
+		cmp -s "$T/p.$k" "$T/s.$k" || {
+			diff "$T/p.$k" "$T/s.$k" >"$T/diff"
+			detail "$T/diff" "structfit $r: plain (<) vs split (>)"
+			fail "structfit $r differs from the plain build"
+			return 1
+		}
+	done
+}
+
+for v in gcc:4 gcc:5 clang:4 clang:5; do
+	cc=${v%:*} dw=${v#*:}
+	tcase "$cc -gdwarf-$dw -gsplit-dwarf: same as the plain build"
+	d=$T/$cc$dw
+	build "$cc" "$dw" "$d" && same "$d/plain/prog" -- "$d/split/prog"
+	if ! failed; then
+		sf show --format json "$d/split/prog"
+		assert_grep "$T/out" "\"origin\":\"$d/split/main.dwo\"" "JSON origin names the .dwo read"
+	fi
+done
+
+tcase ".dwo files given directly (gcc -gdwarf-5)"
+d=$T/gcc5
+same "$d/plain/prog" -- "$d/split/main.dwo" "$d/split/util.dwo"
+
+tcase ".dwo files given directly (clang -gdwarf-4): the same layouts"
+# clang keeps the decl files of a split unit in the binary's line table:
+# without the binary they are unknown, so only show's text is compared
+d=$T/clang4
+report p show "$d/plain/prog" && report s show "$d/split/main.dwo" "$d/split/util.dwo" &&
+	{ cmp -s "$T/p" "$T/s" || fail "show of the .dwo files differs from the plain build"; }
+
+# gcc 12's DWARF 5 has no packer here: binutils' dwp knows no DWARF 5 and
+# llvm-dwp 14 loops on it (the decoder test packs simpler gcc 5 objects)
+for v in gcc:4:dwp gcc:4:llvm-dwp clang:4:llvm-dwp clang:5:llvm-dwp; do
+	IFS=: read -r cc dw tool <<<"$v"
+	tcase "$cc -gdwarf-$dw: a .dwp made by $tool beside the binary, and given directly"
+	d=$T/$cc$dw
+	p=$d/pkg-$tool
+	mkdir -p "$p"
+	cp "$d/split/prog" "$p/prog"
+	(cd "$d/split" && timeout 60 "$tool" -o "$p/prog.dwp" main.dwo util.dwo) 2>"$T/dwp.err" ||
+		{ fail "$tool failed: $(head -n 2 "$T/dwp.err" | tr '\n' ' ')"; continue; }
+	# the .dwo files must not be what is read: move them out of reach
+	mv "$d/split" "$d/split.away"
+	same "$d/plain/prog" -- "$p/prog"
+	if ! failed && [ "$cc" = gcc ]; then
+		same "$d/plain/prog" -- "$p/prog.dwp"
+	fi
+	mv "$d/split.away" "$d/split"
+done
+
+tcase "binary and .dwo files moved: found beside the binary"
+d=$T/gcc4
+mkdir -p "$d/moved"
+cp "$d/split/prog" "$d/split/main.dwo" "$d/split/util.dwo" "$d/moved/"
+mv "$d/split" "$d/split.gone"	# DW_AT_comp_dir no longer exists
+same "$d/plain/prog" -- "$d/moved/prog"
+
+tcase "a .dwo missing: exit 2 naming it and where it was looked for"
+mkdir -p "$d/lonely"
+cp "$d/moved/prog" "$d/lonely/prog"
+sf show "$d/lonely/prog"
+assert_eq "$RC" 2 "exit status"
+assert_eq "$(wc -l <"$T/out")" 0 "stdout"
+assert_grep "$T/err" "structfit: $d/lonely/prog: split DWARF not found for 2 of 2 units" "error line"
+assert_grep "$T/err" "main.dwo (looked in $d/split/main.dwo, $d/lonely/main.dwo, $d/lonely/prog.dwp)" \
+	"every place looked in"
+assert_grep "$T/err" "util.dwo" "the other .dwo"
+
+tcase "a directory walk: the binary without its .dwo files is skipped, in one line"
+mkdir -p "$d/walk"
+cp "$d/lonely/prog" "$d/walk/a-split"
+cp "$d/plain/prog" "$d/walk/b-plain"
+report walk holes "$d/walk"
+assert_eq "$(wc -l <"$T/err")" 1 "stderr lines"
+assert_grep "$T/err" "1 file without debug info skipped ($d/walk/a-split: split DWARF not found" \
+	"the skipped file and why"
+report plain holes "$d/plain/prog" &&
+	{ cmp -s "$T/walk" "$T/plain" || fail "holes of the directory differs from the plain program's"; }
+
+tcase "a .dwo of another build: refused by its dwo id"
+(cd "$d/moved" && gcc -g -gdwarf-4 -gsplit-dwarf -O1 -c "$SRC/util.c") 2>"$T/cc.err" ||
+	fail "gcc cannot rebuild util.c: $(head -n 1 "$T/cc.err")"
+sf show "$d/moved/prog"
+assert_eq "$RC" 2 "exit status"
+assert_grep "$T/err" "util.dwo (looked in $d/split/util.dwo, $d/moved/util.dwo (another dwo id)" \
+	"the mismatch is said"
+mv "$d/split.gone" "$d/split"
+
+# C++ objects with type units (-fdebug-types-section): the skeleton .o
+# files are the input; the plain objects are the oracle.
+for v in g++:4 g++:5 clang++:4 clang++:5; do
+	cc=${v%:*} dw=${v#*:}
+	tcase "$cc -gdwarf-$dw -fdebug-types-section -gsplit-dwarf objects: same as plain"
+	d=$T/cxx-$cc$dw
+	mkdir -p "$d/plain" "$d/split"
+	(cd "$d/plain" && "$cc" -g -gdwarf-"$dw" -fdebug-types-section -c "$RD/cxx.cc" "$RD/widget.cc") \
+		2>"$T/cc.err" &&
+		(cd "$d/split" && "$cc" -g -gdwarf-"$dw" -fdebug-types-section -gsplit-dwarf -c \
+			"$RD/cxx.cc" "$RD/widget.cc") 2>>"$T/cc.err" ||
+		{ fail "$cc cannot build: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"; continue; }
+	TYPES="-t Widget -t geo::Virt"
+	same "$d/plain/cxx.o" "$d/plain/widget.o" -- "$d/split/cxx.o" "$d/split/widget.o"
+done
+
+tdone
