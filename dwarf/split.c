@@ -24,10 +24,10 @@
 #include <unistd.h>
 
 #include <dwarf.h>
+#include <elf.h>
 
 #include "lib/xalloc.h"
 
-#define SHF_COMPRESSED_ 0x800u
 /* column ids of a dwp index: DWARF 5 DW_SECT_*, and the GNU v2 ones */
 #define SECT_INFO 1
 #define SECT_TYPES_V2 2
@@ -78,7 +78,7 @@ static int pick(struct sf_elf *e, const char *name, const char *label,
 		if (strcmp(s->name, name) || !s->data)
 			continue;
 		/* dwo sections are never compressed by the toolchains we know */
-		if (s->flags & SHF_COMPRESSED_)
+		if (s->flags & SHF_COMPRESSED)
 			return sf_error(err, "%s: compressed split DWARF section %s is not "
 					"supported", label, name);
 		first = first ? first : s;
@@ -95,7 +95,7 @@ static int pick(struct sf_elf *e, const char *name, const char *label,
 			p += s->size;
 		}
 		assert(p == buf + total);
-		first->owned = buf;
+		first->owned = first->mut = buf;
 		first->data = buf;
 		first->size = total;
 	}
