@@ -301,6 +301,19 @@ assert_eq "$(jget "$T/d.sarif" 'len(d["runs"][0]["results"])')" "$n" "SARIF resu
 assert_eq "$(jget "$T/d.sarif" 'sorted({l["physicalLocation"]["artifactLocation"]["uri"] for r in d["runs"][0]["results"] for l in r.get("locations", [])})')" \
 	'["after.c"]' "SARIF uris relative to --source-root"
 
+tcase "completion offers exactly the formats check and diff accept"
+for cmd in check diff; do
+	sf_ok "$cmd" --help
+	usage_formats=$(sed -n "s/.*--format \([a-z|]*\).*/\1/p" "$T/out" | head -n 1 | tr '|' '\n' | sort | tr '\n' ' ')
+	completed=$(bash -c '. "$1"; COMP_WORDS=(structfit "$2" --format ""); COMP_CWORD=3; _structfit; printf "%s\n" "${COMPREPLY[@]}"' \
+		_ "$E2E_ROOT/contrib/structfit.bash-completion" "$cmd" | sort | tr '\n' ' ')
+	assert_eq "$completed" "$usage_formats" "$cmd --format completion"
+	for f in $usage_formats; do
+		sf "$cmd" --format "$f" --help
+		assert_eq "$RC" 0 "$cmd --format $f is accepted"
+	done
+done
+
 tcase "check --baseline fails only on what grew or newly broke"
 sed 's/^\tst_index_t \*bins;$/\tst_index_t *bins, *more;/' "$REPO/src/hash.c" >"$T/grown.c"
 grep -q 'more;' "$T/grown.c" || fail "could not grow st_table"
