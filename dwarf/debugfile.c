@@ -50,7 +50,7 @@ struct mapped {
 static int map_file(const char *path, struct mapped *m)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 	m->data = NULL;
 	m->size = 0;

@@ -140,7 +140,7 @@ static int try_place(struct sf_dwz *a, const char *path, const struct altlink *l
 	struct sf_err ignored;
 	struct stat st;
 	const char *why = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 	sb_addf(searched, "%s%s", searched->len ? ", " : "", path);
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {

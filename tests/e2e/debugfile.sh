@@ -302,6 +302,26 @@ else
 	fi
 fi
 
+tcase "a FIFO where a debug file may be: skipped, never waited on"
+# open() of a FIFO blocks until a writer comes: candidates are opened
+# non-blocking and must be regular files
+mkfifo "$T/dl/nobid.debug"
+mkdir -p "$T/fifo/.build-id/${ID:0:2}"
+mkfifo "$T/fifo/.build-id/${ID:0:2}/${ID:2}.debug"
+E2E_TIMEOUT=20 sf show "$T/dl/nobid"
+assert_eq "$RC" 2 "debuglink: exit status"
+assert_grep "$T/err" "$T/dl/nobid.debug, " "debuglink: the FIFO is a place searched"
+E2E_TIMEOUT=20 sf show --debug-dir "$T/fifo" "$T/stripped"
+assert_eq "$RC" 2 "build-id: exit status"
+rm "$T/dl/nobid.debug"
+if [ -d "${Z:-}/root/.dwz/sf-test" ] && [ -f "$Z/p1.debug" ]; then
+	# the dwz alt file's places too
+	mkfifo "$Z/root/.dwz/sf-test/common.debug"
+	E2E_TIMEOUT=20 sf show --debug-dir "$Z/root" "$T/stripped"
+	assert_eq "$RC" 2 "dwz alt file: exit status"
+	assert_grep "$T/err" "$Z/root/.dwz/sf-test/common.debug (unreadable)" "dwz alt file: the FIFO is said"
+fi
+
 tcase "hostile link sections: a corrupt build-id note, a debuglink without its CRC"
 # a build-id note claiming 2 GiB, a .gnu_debuglink of one byte: read as
 # absent, never past their section; the plain no-DWARF error
