@@ -20,6 +20,7 @@
  *      the patch was made from.
  */
 #include <assert.h>
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -34,6 +35,8 @@
 #include "common.h"
 #include "layout/narrow.h"
 #include "layout/reorder.h"
+#include "layout/rust.h"
+#include "layout/rustpatch.h"
 #include "layout/srcpatch.h"
 #include "lib/path.h"
 #include "lib/color.h"
@@ -66,6 +69,11 @@ static const char patch_usage[] =
 	"      --debug-dir DIR      look for separate debug files under DIR first\n"
 	"                           (repeatable; then /usr/lib/debug)\n"
 	"  -h, --help               this help\n"
+	"\n"
+	"Rust: the one .rs file under the source root that declares the struct (rustc\n"
+	"names no file); a default-representation struct keeps its field order (rustc\n"
+	"orders it) and only field types change; a #[repr(C)] one is reordered; tuple\n"
+	"and generic structs and enums are refused.\n"
 	"\n"
 	"Members that move change the meaning of positional initializers ({a, b, ...});\n"
 	"designated ones ({.a = ...}) are unaffected.\n"
@@ -381,6 +389,72 @@ static int find_source(const struct sf_type *t, const char *root_opt,
 	return rc;
 }
 
+/* Rust: the .rs files below dir (depth-limited, hidden dirs and cargo's
+ * target/ skipped) that declare struct t; *n counts them, the first kept. */
+static void scan_rs(const char *dir, const struct sf_type *t, unsigned depth,
+		    char **found, size_t *n)
+{
+	DIR *d = depth < 32 ? opendir(dir) : NULL;
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "target"))
+			continue;
+		char *p = join(dir, e->d_name);
+		struct stat st;
+		size_t len = strlen(e->d_name);
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+			scan_rs(p, t, depth + 1, found, n);
+		} else if (S_ISREG(st.st_mode) && len > 3 && !strcmp(e->d_name + len - 3, ".rs") &&
+			   st.st_size < (1 << 24)) {
+			struct strbuf sb = STRBUF_INIT;
+			FILE *f = fopen(p, "rb");
+			char buf[65536];
+			size_t k;
+			while (f && (k = fread(buf, 1, sizeof(buf), f)) > 0)
+				sb_add(&sb, buf, k);
+			if (f)
+				fclose(f);
+			if (sf_rustpatch_count(sb.buf ? sb.buf : "", sb.len, t->name)) {
+				if (!(*n)++)
+					*found = sf_xstrdup(p);
+			}
+			sb_release(&sb);
+		}
+		free(p);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* rustc names no source file for a type: the one .rs file under the
+ * source root that declares it. */
+static int find_rust_source(const struct sf_type *t, const char *root_opt,
+			    struct source *src)
+{
+	const char *root = root_opt ? root_opt : ".";
+	char rootreal[PATH_MAX], real[PATH_MAX];
+	char *found = NULL;
+	size_t n = 0;
+	int rc = 0;
+
+	if (!realpath(root, rootreal))
+		return sf_die_usage("%s: source root: %s", root, strerror(errno));
+	scan_rs(rootreal, t, 0, &found, &n);
+	if (n != 1)
+		rc = sf_die_usage("struct %s: %s .rs file under %s declares it; pass "
+				  "--source-root DIR", t->name, n ? "more than one" : "no",
+				  rootreal);
+	else if (!realpath(found, real) || !below(real, rootreal))
+		rc = sf_die_usage("%s: outside the source root %s", found, rootreal);
+	else {
+		src->path = sf_xstrdup(real);
+		src->rel = sf_xstrdup(below(real, rootreal));
+	}
+	free(found);
+	return rc;
+}
+
 /* The whole file into sb; a text file only. */
 static int read_text(const char *path, struct strbuf *sb)
 {
@@ -487,9 +561,12 @@ static void describe(struct strbuf *sb, const struct sf_type *t,
 			pl->narrow[i].bytes == 1 ? "" : "s",
 			range);
 	}
-	if (pl->moves)
+	if (pl->moves && !(t->flags & SF_TF_RUST))
 		sb_addf(sb, "  positional initializers of struct %s ({a, b, ...}) must "
 			"follow the new order\n", t->name);
+	if (sf_rust_compiler_orders(t))
+		sb_adds(sb, "  rustc orders the fields itself (default representation): "
+			"only their types change\n");
 }
 
 static int run_patch(const struct patch_opts *o, char **files, int nfiles)
@@ -509,11 +586,9 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	const struct sf_type *t = sf_find_type(ts, o->type, files, nfiles);
 	if (!t)
 		goto out_ts;
-	if (t->flags & SF_TF_RUST) {
-		/* rustc names no source file for a type, and a Rust rewrite
-		 * (types, NonNull, #[repr(C)]) is not written yet */
-		sf_die_usage("%s %s: patch rewrites C structs only; for a Rust struct, "
-			     "'structfit suggest' says what to change", "struct", t->name);
+	bool rust = t->flags & SF_TF_RUST;
+	if (rust && t->nvariants) {
+		sf_die_usage("enum %s: patch rewrites structs only", t->name);
 		goto out_ts;
 	}
 	if (t->kind != SF_KIND_STRUCT || (t->flags & SF_TF_CXX)) {
@@ -529,17 +604,24 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	}
 	if (make_plan(t, o, ts, &pl))
 		goto out_ts;
+	/* rustc orders a default-representation struct itself: only the
+	 * types change in the source, and the size is the best order's */
+	bool keep_order = sf_rust_compiler_orders(t);
+	if (keep_order)
+		pl.moves = 0;
 	if (!pl.moves && !pl.nnarrow) {
 		fprintf(stderr, "structfit: struct %s: no smaller order (%llu bytes); "
 			"nothing to patch\n", t->name, (unsigned long long)t->size);
 		rc = SF_EXIT_OK;
 		goto out_plan;
 	}
-	if (find_source(t, o->root, &src) || read_text(src.path, &old))
+	if ((rust ? find_rust_source(t, o->root, &src) : find_source(t, o->root, &src)) ||
+	    read_text(src.path, &old))
 		goto out_plan;
-	struct sf_srcpatch_plan sp = { pl.order, t->nmembers, pl.narrow, pl.nnarrow,
-				       pl.moved };
-	if (sf_srcpatch_make(src.path, old.buf, old.len, t, &sp, &neu, NULL, &err) < 0) {
+	struct sf_srcpatch_plan sp = { keep_order ? NULL : pl.order, t->nmembers, pl.narrow,
+				       pl.nnarrow, pl.moved };
+	if (rust ? sf_rustpatch_make(src.path, old.buf, old.len, t, &sp, &neu, &err) < 0
+		 : sf_srcpatch_make(src.path, old.buf, old.len, t, &sp, &neu, NULL, &err) < 0) {
 		sf_report_err(&err);
 		goto out_plan;
 	}

@@ -172,9 +172,42 @@ if [ -n "${RUSTC_BIN:-}" ]; then
 		"[[\"c\", \"u32\", $(awk '$1 == "yjit::Block" && $2 == "c" { print $3 }' "$T/facts2")]]" "c retyped, at rustc's offset"
 fi
 
-tcase "patch refuses a Rust struct, saying why"
-assert_exit 2 "patch on a Rust struct" "$SF" patch -t yjit::Header "$BIN"
-assert_grep "$T/err" "patch rewrites C structs only; for a Rust struct" "the reason"
+tcase "patch: Rust structs rewritten, round-tripped through rustc"
+if [ -n "${RUSTC_BIN:-}" ]; then
+	mkdir -p "$T/src"
+	cp "${src:-$SRC}" "$T/src/yjit.rs"
+	# a #[repr(C)] reorder, and a narrowing in a default-representation struct
+	sf_ok patch -t yjit::Header -R "$T/src" --apply "$BIN"
+	hdr=$(sed -n 's/.* -> \([0-9]*\) bytes.*/\1/p' "$T/out")
+	sf_ok patch -t yjit::Block -n b=4 -R "$T/src" --apply "$BIN"
+	blk=$(sed -n 's/.* -> \([0-9]*\) bytes.*/\1/p' "$T/out")
+	assert_grep "$T/out" "rustc orders the fields itself" "default representation said"
+	assert_grep "$T/src/yjit.rs" "b: u32, // structfit: was u64" "b narrowed in the source"
+	"$RUSTC_BIN" -g --crate-name yjit -o "$T/patched" "$T/src/yjit.rs" >"$T/rustc3.log" 2>&1 ||
+		{ fail "the patched source does not compile"; detail "$T/rustc3.log"; }
+	"$T/patched" >"$T/facts3" 2>/dev/null
+	assert_eq "$(awk '$1 == "yjit::Header" && $2 == "size" { print $3 }' "$T/facts3")" "$hdr" \
+		"Header's size after the patch, as rustc lays it out"
+	assert_eq "$(awk '$1 == "yjit::Block" && $2 == "size" { print $3 }' "$T/facts3")" "$blk" \
+		"Block's size after the patch, as rustc lays it out"
+	assert_ne "$hdr" "$(fact yjit::Header size)" "Header got smaller"
+fi
+
+tcase "patch refuses what it cannot rewrite, saying why"
+mkdir -p "$T/src2"
+cp "$SRC" "$T/src2/yjit.rs"
+assert_exit 2 "a tuple struct" "$SF" patch -t yjit::CodePtr -n __0=4 -R "$T/src2" "$BIN"
+assert_grep "$T/err" "a tuple struct" "the reason"
+assert_exit 2 "an enum" "$SF" patch -t yjit::Shape -R "$T/src2" "$BIN"
+assert_grep "$T/err" "patch rewrites structs only" "the reason"
+mkdir -p "$T/empty"
+assert_exit 2 "no source under the root" "$SF" patch -t yjit::Header -R "$T/empty" "$BIN"
+assert_grep "$T/err" "no .rs file under" "the reason"
+cp "$SRC" "$T/empty/copy.rs"
+cp "$SRC" "$T/empty/other.rs"
+assert_exit 2 "two sources declare it" "$SF" patch -t yjit::Header -R "$T/empty" "$BIN"
+assert_grep "$T/err" "more than one .rs file" "the reason"
+cmp -s "$SRC" "$T/src2/yjit.rs" || fail "a refused patch changed the source"
 
 tcase "holes ranks Block by its real waste: 5 bytes"
 sf_ok holes --format json "$BIN"

@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "layout/rust.h"
+#include "layout/rustpatch.h"
+#include "lib/strbuf.h"
 
 #define N(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
 #define MEM(n, ty, off, sz, al, tc) \
@@ -105,11 +107,87 @@ static void test_packed_and_order(void **state)
 	assert_false(sf_rust_compiler_orders(&block));
 }
 
+/* #[repr(C)] struct Header { tag: u8, len: u64, id: u32 } */
+static struct sf_member header_m[] = {
+	MEM("tag", "u8", 0, 1, 1, SF_T_INT),
+	MEM("len", "u64", 8, 8, 8, SF_T_INT),
+	MEM("id", "u32", 16, 4, 4, SF_T_INT),
+};
+
+static const char header_src[] =
+	"use std::ptr::NonNull;\n"
+	"#[repr(C)]\n"
+	"pub struct Header {\n"
+	"    tag: u8,\n"
+	"    // bytes that follow\n"
+	"    len: u64,\n"
+	"    pub(crate) id: u32\n"
+	"}\n"
+	"pub struct Tup(*const u8);\n";
+
+static void test_rustpatch_reorder_and_narrow(void **state)
+{
+	(void)state;
+	struct sf_type t = TYPE("yjit::Header", 24, header_m, 0);
+	const uint32_t order[] = { 0, 2, 1 };
+	const struct sf_srcpatch_narrow nw[] = { { 1, 2 } };
+	struct sf_srcpatch_plan plan = { order, 3, nw, 1, NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct sf_err err = { "" };
+
+	assert_int_equal(sf_rustpatch_make("h.rs", header_src, strlen(header_src), &t, &plan,
+					   &out, &err), 0);
+	/* id moves up (gaining its comma), len follows with its comment */
+	assert_string_equal(out.buf,
+		"use std::ptr::NonNull;\n"
+		"#[repr(C)]\n"
+		"pub struct Header {\n"
+		"    tag: u8,\n"
+		"    pub(crate) id: u32,\n"
+		"    // bytes that follow\n"
+		"    len: u16, // structfit: was u64; holds 0..65535 now: check every value fits\n"
+		"}\n"
+		"pub struct Tup(*const u8);\n");
+	sb_release(&out);
+	/* order NULL: rustc orders the fields, the source keeps its order */
+	plan.order = NULL;
+	assert_int_equal(sf_rustpatch_make("h.rs", header_src, strlen(header_src), &t, &plan,
+					   &out, &err), 0);
+	assert_non_null(strstr(out.buf, "    tag: u8,\n    // bytes that follow\n    len: u16,"));
+	sb_release(&out);
+}
+
+static void test_rustpatch_refusals(void **state)
+{
+	(void)state;
+	struct sf_type tup = TYPE("yjit::Tup", 8, codeptr_m, 0);
+	struct sf_type other = TYPE("yjit::Header", 24, block_m, 0);
+	const uint32_t order[] = { 0, 1, 2, 3, 4 };
+	struct sf_srcpatch_plan plan = { order, 1, NULL, 0, NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct sf_err err = { "" };
+
+	assert_int_equal(sf_rustpatch_make("h.rs", header_src, strlen(header_src), &tup, &plan,
+					   &out, &err), -1);
+	assert_non_null(strstr(err.msg, "a tuple struct"));
+	/* fields that are not the DWARF's: another version of the source */
+	plan.norder = 5;
+	assert_int_equal(sf_rustpatch_make("h.rs", header_src, strlen(header_src), &other,
+					   &plan, &out, &err), -1);
+	assert_non_null(strstr(err.msg, "not the ones the DWARF has"));
+	assert_int_equal(out.len, 0);
+	assert_int_equal(sf_rustpatch_count(header_src, strlen(header_src), "a::Header"), 1);
+	assert_int_equal(sf_rustpatch_count(header_src, strlen(header_src), "Head"), 0);
+	sb_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_niche_of_a_newtype_over_a_raw_pointer),
 		cmocka_unit_test(test_packed_and_order),
+		cmocka_unit_test(test_rustpatch_reorder_and_narrow),
+		cmocka_unit_test(test_rustpatch_refusals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

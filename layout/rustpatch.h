@@ -1,0 +1,48 @@
+/*
+ * rustpatch.h - `structfit patch` for a Rust struct: rewrite its body in
+ * the source text, field types narrowed and (for a #[repr(C)] struct) the
+ * fields in a new order.
+ *
+ * Only the plain form is rewritten, as rustfmt writes it:
+ *
+ *   [#[attr]...]
+ *   [pub[(...)]] struct NAME {
+ *       [// comment | #[attr]]...
+ *       [pub[(...)]] field: Type,
+ *       ...
+ *   }
+ *
+ * A field carries the comment and attribute lines above it (and the blank
+ * lines before those) when it moves.  Anything else - a tuple or generic
+ * struct, two fields on a line, a brace inside the body, fields that are
+ * not the DWARF's - is refused with the reason; so is a struct declared in
+ * more than one place of the text.  Pure text work: the plan comes from
+ * the same search `suggest` runs (cmd/patch.c).
+ */
+#ifndef SF_RUSTPATCH_H
+#define SF_RUSTPATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/err.h"
+#include "lib/strbuf.h"
+#include "model.h"
+#include "srcpatch.h"
+
+/* How many times text declares `struct NAME` (NAME: the last path segment). */
+size_t sf_rustpatch_count(const char *text, size_t len, const char *name);
+
+/*
+ * Rewrite Rust struct t's definition in text[0..len) per plan (order:
+ * the new field order by index of t->members, or NULL to keep the
+ * source's - rustc orders a default-representation struct itself;
+ * narrow: new widths) and
+ * append the whole new text to out.  Returns 0, or -1 with err = "PATH:
+ * problem" and nothing appended.
+ */
+int sf_rustpatch_make(const char *path, const char *text, size_t len,
+		      const struct sf_type *t, const struct sf_srcpatch_plan *plan,
+		      struct strbuf *out, struct sf_err *err);
+
+#endif
