@@ -223,6 +223,7 @@ fit -t st_table -k ruby-3.3 $T/st.o
 classes
 check -b $T/c.budget $T/st.o
 diff $T/st.o $T/st2.o
+patch -t st_table -n entries_start=1 -R $TD/example $T/st.o
 EOF
 fi
 
