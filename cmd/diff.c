@@ -143,6 +143,57 @@ static void render(struct strbuf *out, const struct sf_diff *d,
 	free(root);
 }
 
+/* Add "struct NAME" (or "typedef NAME") for t to the list, once. */
+static void push_spelling(char ***v, size_t *n, const struct sf_type *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addf(&sb, "%s %s", (t->flags & SF_TF_TYPEDEF) ? "typedef" : sf_kind_name(t->kind),
+		t->name);
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], sb.buf)) {
+			sb_release(&sb);
+			return;
+		}
+	*v = sf_xreallocarray(*v, *n + 2, sizeof(**v));
+	(*v)[(*n)++] = sb_detach(&sb);
+	(*v)[*n] = NULL;
+}
+
+/*
+ * The -t names layout/diff.c compares, NULL-terminated: a name found in
+ * either build as is; a glob ('rb_*') as every type it matches in either
+ * build (itself when none, so the diff says it is not found).
+ */
+static char **expand_names(const struct diff_opts *o, const struct sf_typeset *old_ts,
+			   const struct sf_typeset *new_ts, size_t *n)
+{
+	char **v = sf_xcalloc(1, sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; i < o->ntypes; i++) {
+		const char *name = o->types[i];
+		size_t before = *n;
+		if (sf_is_glob(name) && !sf_typeset_find(old_ts, name, NULL, 0) &&
+		    !sf_typeset_find(new_ts, name, NULL, 0)) {
+			const struct sf_typeset *sets[2] = { old_ts, new_ts };
+			for (int k = 0; k < 2; k++) {
+				const struct sf_type **found;
+				size_t nf = sf_select_types(sets[k], name, &found);
+				for (size_t j = 0; j < nf; j++)
+					push_spelling(&v, n, found[j]);
+				free(found);
+			}
+		}
+		if (*n == before) {
+			v = sf_xreallocarray(v, *n + 2, sizeof(*v));
+			v[(*n)++] = sf_xstrdup(name);
+			v[*n] = NULL;
+		}
+	}
+	return v;
+}
+
 static int run_diff(const struct diff_opts *o, char *old_path, char *new_path)
 {
 	const char **only = sf_only_names((const char *const *)o->types, o->ntypes);
@@ -155,9 +206,14 @@ static int run_diff(const struct diff_opts *o, char *old_path, char *new_path)
 	if (old_ts && new_ts) {
 		struct sf_diff d;
 		struct sf_err err = { "" };
-		struct sf_diff_opts dopts = { o->ntypes ? (const char *const *)o->types : NULL, old_path,
-					      new_path };
-		if (sf_diff_compute(old_ts, new_ts, &dopts, &d, &err) < 0) {
+		size_t nnames = 0;
+		char **names = o->ntypes ? expand_names(o, old_ts, new_ts, &nnames) : NULL;
+		struct sf_diff_opts dopts = { (const char *const *)names, old_path, new_path };
+		int rc = sf_diff_compute(old_ts, new_ts, &dopts, &d, &err);
+		for (size_t i = 0; i < nnames; i++)
+			free(names[i]);
+		free(names);
+		if (rc < 0) {
 			status = sf_report_err(&err);
 		} else {
 			struct strbuf out = STRBUF_INIT;

@@ -300,6 +300,8 @@ if gcc -g -O0 -o "$T/names" "$TD/e2e/names.c" 2>"$T/cc.err"; then
 	sf_ok fit -C 'rb_node_t+other' -k 8,16,24,32 "$T/names"
 	assert_match "$(head -n 1 "$T/out")" "= $(($(size_of rb_node) + $(size_of other))) bytes" \
 		"fit -C a typedef + a struct"
+	sf_ok diff --format json -t 'rb_*,FILE' "$T/names" "$T/names"
+	assert_eq "$(jget "$T/out" 'd["summary"]["compared"]')" 3 "diff -t 'rb_*,FILE': rb_node, rb_tree, _IO_FILE"
 	one_line_error "suggest -t 'rb_*' (two types)" "$SF" suggest -t 'rb_*' "$T/names"
 	assert_grep "$T/err" "rb_node" "names what matched"
 	one_line_error "suggest -t a,b" "$SF" suggest -t rb_node,other "$T/names"
