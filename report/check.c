@@ -477,9 +477,9 @@ void sf_render_check_markdown(struct strbuf *out, const struct sf_bresult *r,
 			const struct sf_bfail *f = &r->fails[i];
 			sb_reset(&msg);
 			sb_addf(&msg, "%s:%u", r->budget->path, rule_of(r, f)->line);
-			sb_adds(out, "| `");
-			sf_ci_md_cell(out, msg.buf);
-			sb_adds(out, "` | ");
+			sb_adds(out, "| ");
+			sf_ci_md_code(out, msg.buf);
+			sb_adds(out, " | ");
 			sb_reset(&msg);
 			sf_render_check_message(&msg, r, f);
 			sf_ci_md_cell(out, msg.buf);
@@ -487,9 +487,7 @@ void sf_render_check_markdown(struct strbuf *out, const struct sf_bresult *r,
 			if (has_decl(f)) {
 				sb_reset(&msg);
 				sb_addf(&msg, "%s:%u", f->type->decl_file, f->type->decl_line);
-				sb_addch(out, '`');
-				sf_ci_md_cell(out, msg.buf);
-				sb_addch(out, '`');
+				sf_ci_md_code(out, msg.buf);
 			}
 			sb_adds(out, " |\n");
 		}

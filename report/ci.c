@@ -79,6 +79,26 @@ void sf_ci_md_cell(struct strbuf *out, const char *s)
 	sb_release(&clean);
 }
 
+void sf_ci_md_code(struct strbuf *out, const char *s)
+{
+	struct strbuf clean = STRBUF_INIT;
+
+	sb_add_utf8(&clean, s);
+	/* a backtick inside needs a longer fence, padded with spaces */
+	bool tick = strchr(clean.buf, '`') != NULL;
+	sb_adds(out, tick ? "`` " : "`");
+	for (const char *p = clean.buf; *p; p++) {
+		if (*p == '|')
+			sb_adds(out, "\\|");   /* GFM: even inside code, in a table */
+		else if (*p == '\n' || *p == '\r')
+			sb_addch(out, ' ');
+		else
+			sb_addch(out, *p);
+	}
+	sb_adds(out, tick ? " ``" : "`");
+	sb_release(&clean);
+}
+
 void sf_ci_sarif_open(struct strbuf *out, const char *tool_version)
 {
 	sb_adds(out, "{\"$schema\":\"" SARIF_SCHEMA "\",\"version\":\"2.1.0\","
@@ -236,11 +256,12 @@ void sf_render_ci_error_markdown(struct strbuf *out, const struct sf_ci_error *e
 	sb_addf(out, "### structfit %s: error\n\n", e->command);
 	sb_adds(out, "| file | problem |\n| --- | --- |\n| ");
 	if (e->file) {
-		sb_addch(out, '`');
-		sf_ci_md_cell(out, e->file);
+		struct strbuf where = STRBUF_INIT;
+		sb_adds(&where, e->file);
 		if (e->line)
-			sb_addf(out, ":%u", e->line);
-		sb_addch(out, '`');
+			sb_addf(&where, ":%u", e->line);
+		sf_ci_md_code(out, where.buf);
+		sb_release(&where);
 	}
 	sb_adds(out, " | ");
 	sf_ci_md_cell(out, e->problem);

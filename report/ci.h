@@ -24,8 +24,11 @@ void sf_ci_sarif_uri(struct strbuf *out, const char *path);
 void sf_ci_xml_text(struct strbuf *out, const char *s);
 /* Workflow command escaping: data escapes %, CR, LF; properties also : and ,. */
 void sf_ci_gh_escape(struct strbuf *out, const char *s, bool property);
-/* A Markdown table cell: '|' and newlines escaped, backticks kept. */
+/* A Markdown table cell of prose: '|', '<' and newlines escaped. */
 void sf_ci_md_cell(struct strbuf *out, const char *s);
+/* A Markdown table cell as a code span (paths, type names): verbatim but
+ * for '|' and newlines, fenced so an inner backtick cannot end it. */
+void sf_ci_md_code(struct strbuf *out, const char *s);
 
 /* '{"$schema":...,"runs":[{"tool":{"driver":{"name":"structfit"[,"version"]'
  * - the caller adds its rules and closes the driver and tool with "}}". */

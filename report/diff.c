@@ -321,9 +321,9 @@ void sf_render_diff_markdown(struct strbuf *out, const struct sf_diff *d,
 		const struct sf_type *ty = entry_type(t);
 		sb_reset(&cell);
 		sb_addf(&cell, "%s %s", sf_kind_name(ty->kind), ty->name);
-		sb_adds(out, "| `");
-		sf_ci_md_cell(out, cell.buf);
-		sb_adds(out, "` | ");
+		sb_adds(out, "| ");
+		sf_ci_md_code(out, cell.buf);
+		sb_adds(out, " | ");
 		if (t->status == SF_D_CHANGED)
 			sb_addf(out, "%s | %" PRIu64 " -> %" PRIu64 " (%+" PRId64 ") | %"
 				PRIu64 " -> %" PRIu64 " | %" PRIu64 " -> %" PRIu64 " | ",
@@ -336,9 +336,7 @@ void sf_render_diff_markdown(struct strbuf *out, const struct sf_diff *d,
 		if (has_decl(ty)) {
 			sb_reset(&cell);
 			sb_addf(&cell, "%s:%u", ty->decl_file, ty->decl_line);
-			sb_addch(out, '`');
-			sf_ci_md_cell(out, cell.buf);
-			sb_addch(out, '`');
+			sf_ci_md_code(out, cell.buf);
 		}
 		sb_adds(out, " |\n");
 	}

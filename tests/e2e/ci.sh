@@ -301,6 +301,17 @@ assert_eq "$(jget "$T/d.sarif" 'len(d["runs"][0]["results"])')" "$n" "SARIF resu
 assert_eq "$(jget "$T/d.sarif" 'sorted({l["physicalLocation"]["artifactLocation"]["uri"] for r in d["runs"][0]["results"] for l in r.get("locations", [])})')" \
 	'["after.c"]' "SARIF uris relative to --source-root"
 
+tcase "Markdown code spans keep a C++ type name as written (<, >, no entity)"
+printf 'template <int N> struct box { char c; long v[N]; };\nbox<%s> b;\n' 1 >"$T/t1.cpp"
+printf 'template <int N> struct box { char c; long v[N]; int extra; };\nbox<%s> b;\n' 1 >"$T/t2.cpp"
+g++ -g -c "$T/t1.cpp" -o "$T/t1.o" && g++ -g -c "$T/t2.cpp" -o "$T/t2.o" || fail "g++ cannot build the template"
+sf_ok diff --format json "$T/t1.o" "$T/t2.o"
+name=$(jget "$T/out" 'd["changed"][0]["kind"] + " " + d["changed"][0]["name"]')
+assert_match "$name" "box<1>" "the name diff's JSON gives"
+sf_ok diff --format markdown "$T/t1.o" "$T/t2.o"
+assert_grep "$T/out" "| \`$name\` | grew |" "the row names it verbatim in a code span"
+assert_no_grep "$T/out" "&lt;" "no HTML entity inside code"
+
 tcase "completion offers exactly the formats check and diff accept"
 for cmd in check diff; do
 	sf_ok "$cmd" --help
