@@ -220,12 +220,15 @@ int sf_dwz_open(struct sf_dwz *a, const struct sf_elf *e, const char *label,
 	int is_sup = 0;
 	int rc = read_sup(e, &l, &is_sup);
 
+	const char *link = ".debug_sup";
+
 	memset(a, 0, sizeof(*a));
-	if (rc == 0 || (rc > 0 && is_sup))	/* a supplementary file names no other */
+	if (rc == 0 || (rc > 0 && is_sup)) {	/* a supplementary file names no other */
 		rc = read_altlink(e, &l);
+		link = ".gnu_debugaltlink";
+	}
 	if (rc < 0)
-		return sf_error(err, "%s: corrupt %s section", label,
-				l.sup ? ".debug_sup" : ".gnu_debugaltlink");
+		return sf_error(err, "%s: corrupt %s section", label, link);
 	if (rc == 0)
 		return 0;
 	struct strbuf searched = STRBUF_INIT;

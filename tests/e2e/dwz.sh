@@ -227,6 +227,31 @@ assert_eq "$RC" 2 "exit status"
 assert_grep "$T/err" "p1: dwz alt file common.debug (checksum " "names the supplementary file"
 assert_grep "$T/err" "common.debug (not a supplementary file)" "says why it was refused"
 
+tcase "a damaged link, or an alt file that is not ELF, has no DWARF or bad DWARF: exit 2"
+mkdir -p "$T/bad" && cp "$T/g5/multi/p1" "$T/bad/"
+printf 'common.debug' >"$T/bad/link"	# no NUL, no build-id
+objcopy --update-section .gnu_debugaltlink="$T/bad/link" "$T/bad/p1" "$T/bad/badlink" 2>/dev/null
+sf_in "$T/bad" show badlink
+assert_eq "$RC" 2 "damaged .gnu_debugaltlink: exit status"
+assert_eq "$(cat "$T/err")" "structfit: badlink: corrupt .gnu_debugaltlink section" "damaged .gnu_debugaltlink"
+printf '\004\000\000x' >"$T/bad/sup"	# version 4
+objcopy --update-section .debug_sup="$T/bad/sup" "$T/sup/p1" "$T/bad/badsup" 2>/dev/null
+sf_in "$T/bad" show badsup
+assert_eq "$(cat "$T/err")" "structfit: badsup: corrupt .debug_sup section" "damaged .debug_sup"
+echo 'not an ELF file' >"$T/bad/common.debug"
+sf_in "$T/bad" show p1
+assert_eq "$RC" 2 "alt file not ELF: exit status"
+assert_grep "$T/err" "searched: common.debug (not ELF)" "alt file not ELF"
+objcopy --strip-debug "$T/g5/multi/common.debug" "$T/bad/common.debug"
+sf_in "$T/bad" show p1
+assert_grep "$T/err" "searched: common.debug (no DWARF)" "alt file without DWARF"
+objcopy --dump-section .debug_info="$T/bad/info" "$T/g5/multi/common.debug" &&
+	head -c 100 "$T/bad/info" >"$T/bad/info.cut" &&
+	objcopy --update-section .debug_info="$T/bad/info.cut" "$T/g5/multi/common.debug" "$T/bad/common.debug"
+sf_in "$T/bad" show p1
+assert_eq "$RC" 2 "truncated alt .debug_info: exit status"
+assert_grep "$T/err" "common.debug: corrupt DWARF" "truncated alt .debug_info"
+
 tcase "alt references without a link are exit 2, not '?' members"
 objcopy --remove-section=.gnu_debugaltlink "$T/g5/multi/p1" "$T/miss/nolink" 2>/dev/null ||
 	fail "objcopy failed"
