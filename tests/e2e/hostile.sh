@@ -206,6 +206,23 @@ for c in 2:"into the middle of a DIE" 3:"to offset 0 (the unit header)"; do
 	survive "$T/ref${c%%:*}.o" refs
 done
 
+# ---------------------------------------------------------------- dwz imports
+
+tcase "partial units that import themselves and each other (dwz-style, in a loop)"
+if asm "$T/imp.o" "$HD/import_loop.s" && survive "$T/imp.o" b && json_of "$T/imp.o"; then
+	fact 'sorted(names())' '["a", "b"]' "each struct once"
+	fact '[(m["name"], m["offset"], m["size"]) for m in t("a")["members"]]' \
+		'[["x", 0, 4], ["y", 8, 8]]' "a: int and long found in the other unit"
+	fact '[t("b")["size"], t("b")["members"][0]["size"]]' '[24, 16]' "b holds a"
+fi
+
+for c in ":into a DIE of a partial unit" "-DPAST_END:past the end of .debug_info"; do
+	tcase "an imported unit that names no unit: ${c#*:}"
+	asm "$T/impbad.o" "$HD/import_bad.S" ${c%%:*} || continue
+	must_fail "$T/impbad.o" "corrupt DWARF"
+	survive "$T/impbad.o" int
+done
+
 # ---------------------------------------------------------------- sizes
 
 tcase "members past the end of their struct (offset 100 and 2^64-1 in an 8-byte struct)"

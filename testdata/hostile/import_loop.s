@@ -1,0 +1,129 @@
+# import_loop.s - dwz-style partial units that import each other in a loop.
+#
+#   partial unit A: imports A (itself) and B; struct a { int x; long y; }
+#                   with int and long in B (DW_FORM_ref_addr)
+#   partial unit B: imports A; int, long; struct b { struct a in; int z; }
+#   compile unit:   imports A twice, then B (DW_LANG_C99)
+#
+# dwz never writes a loop, but nothing stops a file from saying one: each
+# partial unit must be walked once, and both structs reported once, with
+# their facts (a: 16 bytes, b: 24 bytes).  import_bad.s has the imports
+# that point nowhere.
+	.section .debug_abbrev,"",@progbits
+	.uleb128 1		# DW_TAG_compile_unit, children
+	.uleb128 0x11
+	.byte 1
+	.uleb128 0x03, 0x08	# DW_AT_name, DW_FORM_string
+	.uleb128 0x13, 0x0b	# DW_AT_language, DW_FORM_data1
+	.byte 0, 0
+	.uleb128 2		# DW_TAG_partial_unit, children
+	.uleb128 0x3c
+	.byte 1
+	.byte 0, 0
+	.uleb128 3		# DW_TAG_imported_unit
+	.uleb128 0x3d
+	.byte 0
+	.uleb128 0x18, 0x10	# DW_AT_import, DW_FORM_ref_addr
+	.byte 0, 0
+	.uleb128 4		# DW_TAG_structure_type, children
+	.uleb128 0x13
+	.byte 1
+	.uleb128 0x03, 0x08	# DW_AT_name, DW_FORM_string
+	.uleb128 0x0b, 0x0f	# DW_AT_byte_size, DW_FORM_udata
+	.byte 0, 0
+	.uleb128 5		# DW_TAG_member, type as DW_FORM_ref_addr
+	.uleb128 0x0d
+	.byte 0
+	.uleb128 0x03, 0x08	# DW_AT_name, DW_FORM_string
+	.uleb128 0x49, 0x10	# DW_AT_type, DW_FORM_ref_addr
+	.uleb128 0x38, 0x0f	# DW_AT_data_member_location, DW_FORM_udata
+	.byte 0, 0
+	.uleb128 6		# DW_TAG_base_type
+	.uleb128 0x24
+	.byte 0
+	.uleb128 0x03, 0x08	# DW_AT_name, DW_FORM_string
+	.uleb128 0x0b, 0x0f	# DW_AT_byte_size, DW_FORM_udata
+	.uleb128 0x3e, 0x0b	# DW_AT_encoding, DW_FORM_data1
+	.byte 0, 0
+	.byte 0
+
+	.section .debug_info,"",@progbits
+.Linfo:
+# ---- partial unit A
+	.long .LendA - .LstartA
+.LstartA:
+	.short 4
+	.long 0
+	.byte 8
+.LpuA:
+	.uleb128 2		# DW_TAG_partial_unit
+	.uleb128 3
+	.long .LpuA - .Linfo	# itself
+	.uleb128 3
+	.long .LpuB - .Linfo
+.Lsa:
+	.uleb128 4
+	.asciz "a"
+	.uleb128 16
+	.uleb128 5
+	.asciz "x"
+	.long .Lint - .Linfo
+	.uleb128 0
+	.uleb128 5
+	.asciz "y"
+	.long .Llong - .Linfo
+	.uleb128 8
+	.byte 0
+	.byte 0
+.LendA:
+# ---- partial unit B
+	.long .LendB - .LstartB
+.LstartB:
+	.short 4
+	.long 0
+	.byte 8
+.LpuB:
+	.uleb128 2
+	.uleb128 3
+	.long .LpuA - .Linfo	# back to A
+.Lint:
+	.uleb128 6
+	.asciz "int"
+	.uleb128 4
+	.byte 5
+.Llong:
+	.uleb128 6
+	.asciz "long"
+	.uleb128 8
+	.byte 5
+	.uleb128 4
+	.asciz "b"
+	.uleb128 24
+	.uleb128 5
+	.asciz "in"
+	.long .Lsa - .Linfo
+	.uleb128 0
+	.uleb128 5
+	.asciz "z"
+	.long .Lint - .Linfo
+	.uleb128 16
+	.byte 0
+	.byte 0
+.LendB:
+# ---- the compile unit
+	.long .LendC - .LstartC
+.LstartC:
+	.short 4
+	.long 0
+	.byte 8
+	.uleb128 1
+	.asciz "hostile.c"
+	.byte 0x0c		# DW_LANG_C99
+	.uleb128 3
+	.long .LpuA - .Linfo
+	.uleb128 3
+	.long .LpuA - .Linfo
+	.uleb128 3
+	.long .LpuB - .Linfo
+	.byte 0
+.LendC:
