@@ -6,7 +6,7 @@
 # DIR/reader: small objects compiled from testdata/ now (gcc and clang,
 #   DWARF 4 and 5, x86_64/i386/aarch64/arm relocatable objects, type units,
 #   compressed debug sections, an executable, an archive, a stripped object,
-#   raw BTF and a BTF-only object),
+#   raw BTF and a BTF-only object, a single-file dwz'd executable),
 #   the hostile DWARF of testdata/hostile assembled, and the regression
 #   inputs of testdata/regress/*.b64 (decoded).
 # DIR/budget: budget files: every rule form of layout/budget.h, and the
@@ -70,6 +70,12 @@ if command -v pahole >/dev/null 2>&1 &&
 	pahole -J "$tmp/btf.o" >/dev/null 2>&1 &&
 	objcopy --strip-debug "$tmp/btf.o" "$out/reader/types-btf-only.o" 2>/dev/null; then
 	n=$((n + 2))
+fi
+# dwz'd: partial units imported by the compile units (single-file dwz)
+if gcc -gdwarf-5 -O0 -o "$tmp/dwz-p1" testdata/dwz/p1_main.c testdata/dwz/p1_util.c 2>/dev/null &&
+	dwz "$tmp/dwz-p1" 2>/dev/null; then
+	cp "$tmp/dwz-p1" "$out/reader/dwz-p1"
+	n=$((n + 1))
 fi
 # hostile DWARF (testdata/hostile, as tests/e2e/hostile.sh assembles it):
 # starting points no compiler gives; the .S files once per CASE

@@ -1,6 +1,6 @@
 # import_bad.S - DW_TAG_imported_unit that names no unit: the offset of a
 # DIE inside a partial unit (default), or past the end of .debug_info
-# (-DPAST_END).  A corrupt file: exit 2, one line naming it.
+# (-DCASE=2).  A corrupt file: exit 2, one line naming it.
 	.section .debug_abbrev,"",@progbits
 	.uleb128 1		# DW_TAG_compile_unit, children
 	.uleb128 0x11
@@ -50,7 +50,7 @@
 	.asciz "hostile.c"
 	.byte 0x0c
 	.uleb128 3
-#ifdef PAST_END
+#if CASE == 2
 	.long 0x7fffff00
 #else
 	.long .Lint - .Linfo
