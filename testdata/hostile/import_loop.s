@@ -9,43 +9,7 @@
 # partial unit must be walked once, and both structs reported once, with
 # their facts (a: 16 bytes, b: 24 bytes).  import_bad.s has the imports
 # that point nowhere.
-	.section .debug_abbrev,"",@progbits
-	.uleb128 1		# DW_TAG_compile_unit, children
-	.uleb128 0x11
-	.byte 1
-	.uleb128 0x03, 0x08	# DW_AT_name, DW_FORM_string
-	.uleb128 0x13, 0x0b	# DW_AT_language, DW_FORM_data1
-	.byte 0, 0
-	.uleb128 2		# DW_TAG_partial_unit, children
-	.uleb128 0x3c
-	.byte 1
-	.byte 0, 0
-	.uleb128 3		# DW_TAG_imported_unit
-	.uleb128 0x3d
-	.byte 0
-	.uleb128 0x18, 0x10	# DW_AT_import, DW_FORM_ref_addr
-	.byte 0, 0
-	.uleb128 4		# DW_TAG_structure_type, children
-	.uleb128 0x13
-	.byte 1
-	.uleb128 0x03, 0x08	# DW_AT_name, DW_FORM_string
-	.uleb128 0x0b, 0x0f	# DW_AT_byte_size, DW_FORM_udata
-	.byte 0, 0
-	.uleb128 5		# DW_TAG_member, type as DW_FORM_ref_addr
-	.uleb128 0x0d
-	.byte 0
-	.uleb128 0x03, 0x08	# DW_AT_name, DW_FORM_string
-	.uleb128 0x49, 0x10	# DW_AT_type, DW_FORM_ref_addr
-	.uleb128 0x38, 0x0f	# DW_AT_data_member_location, DW_FORM_udata
-	.byte 0, 0
-	.uleb128 6		# DW_TAG_base_type
-	.uleb128 0x24
-	.byte 0
-	.uleb128 0x03, 0x08	# DW_AT_name, DW_FORM_string
-	.uleb128 0x0b, 0x0f	# DW_AT_byte_size, DW_FORM_udata
-	.uleb128 0x3e, 0x0b	# DW_AT_encoding, DW_FORM_data1
-	.byte 0, 0
-	.byte 0
+	.include "imports.inc"
 
 	.section .debug_info,"",@progbits
 .Linfo:
