@@ -5,11 +5,7 @@
 
 	.section .debug_info,"",@progbits
 .Linfo:
-	.long .LendP - .LstartP
-.LstartP:
-	.short 4
-	.long 0
-	.byte 8
+	unit_header .LstartP, .LendP
 	.uleb128 2		# DW_TAG_partial_unit
 .Lint:
 	.uleb128 6		# DW_TAG_base_type
@@ -18,11 +14,7 @@
 	.byte 5
 	.byte 0
 .LendP:
-	.long .LendC - .LstartC
-.LstartC:
-	.short 4
-	.long 0
-	.byte 8
+	unit_header .LstartC, .LendC
 	.uleb128 1
 	.asciz "hostile.c"
 	.byte 0x0c

@@ -14,11 +14,7 @@
 	.section .debug_info,"",@progbits
 .Linfo:
 # ---- partial unit A
-	.long .LendA - .LstartA
-.LstartA:
-	.short 4
-	.long 0
-	.byte 8
+	unit_header .LstartA, .LendA
 .LpuA:
 	.uleb128 2		# DW_TAG_partial_unit
 	.uleb128 3
@@ -41,11 +37,7 @@
 	.byte 0
 .LendA:
 # ---- partial unit B
-	.long .LendB - .LstartB
-.LstartB:
-	.short 4
-	.long 0
-	.byte 8
+	unit_header .LstartB, .LendB
 .LpuB:
 	.uleb128 2
 	.uleb128 3
@@ -75,11 +67,7 @@
 	.byte 0
 .LendB:
 # ---- the compile unit
-	.long .LendC - .LstartC
-.LstartC:
-	.short 4
-	.long 0
-	.byte 8
+	unit_header .LstartC, .LendC
 	.uleb128 1
 	.asciz "hostile.c"
 	.byte 0x0c		# DW_LANG_C99
