@@ -238,11 +238,20 @@ compile_or_fail() {
 	fail "$1 ($2, DWARF $3) cannot compile $5: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"
 }
 
-# find_rustc: the newest rustc at hand: $RUSTC, rustup's, then the PATH's.
+# rustup's proxies look for their toolchains under $HOME/.rustup: run with
+# another HOME (CI), they would find none; point them at root's then.
+if [ -z "${RUSTUP_HOME:-}" ] && [ ! -d "${HOME:-/nonexistent}/.rustup/toolchains" ] &&
+	[ -d /root/.rustup/toolchains ]; then
+	export RUSTUP_HOME=/root/.rustup
+fi
+
+# find_rustc: the newest rustc at hand that runs: $RUSTC, rustup's, then
+# the PATH's.
 find_rustc() {
 	local c
-	for c in "${RUSTC:-}" "$HOME/.cargo/bin/rustc" /root/.cargo/bin/rustc "$(command -v rustc 2>/dev/null)"; do
-		[ -n "$c" ] && [ -x "$c" ] && { echo "$c"; return 0; }
+	for c in "${RUSTC:-}" "${HOME:-/nonexistent}/.cargo/bin/rustc" /root/.cargo/bin/rustc \
+		"$(command -v rustc 2>/dev/null)"; do
+		[ -n "$c" ] && [ -x "$c" ] && "$c" --version >/dev/null 2>&1 && { echo "$c"; return 0; }
 	done
 	return 1
 }

@@ -15,6 +15,7 @@
 #                              block of the README itself)
 #   yjit                       testdata/rust/yjit.rs built with rustc -g, as
 #                              tests/e2e/rust.sh builds it
+#   rust/yjit.rs               its source (the Rust patch example)
 # A block that cannot be reproduced carries <!-- readme-test: skip WHY -->.
 . "$(dirname "$0")/lib.sh"
 
@@ -29,6 +30,8 @@ cp "$BIN/structfit" "$W/structfit"
 cp "$TD/example/st_table.c" "$W/testdata/example/st_table.c"
 cp "$TD/example/st_table.c" "$W/st_table.c"
 cp "$TD/readme/src/hash.c" "$W/src/hash.c"
+mkdir -p "$W/rust"
+cp "$TD/rust/yjit.rs" "$W/rust/yjit.rs"
 
 tcase "the README's example inputs build"
 (cd "$W" && gcc -g -O2 -c -o build/example/st_table.o testdata/example/st_table.c &&
