@@ -247,7 +247,7 @@ assert_eq "$RC" 0 "0100 is a hundred (octal 64 would fail 72)"
 
 tcase "--help and --version to a full disk: exit 2 with errno's text"
 enospc=$("$PY" -S -c 'import errno, os; print(os.strerror(errno.ENOSPC))')
-for args in "--help" "--version" "show --help" "check --help"; do
+for args in "--help" "--version" "show --help" "check --help" "help options" "help diff"; do
 	# shellcheck disable=SC2086
 	RC=0; "$SF" $args >/dev/full 2>"$T/err" || RC=$?
 	assert_eq "$RC" 2 "'$args' exit status"
