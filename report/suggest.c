@@ -382,6 +382,25 @@ static void text_narrowings(struct strbuf *out, const struct sf_suggest_view *v)
 	}
 }
 
+/* "     [header + struct A -> B: ]class X -> Y", as under a narrowing. */
+static void text_class_change(struct strbuf *out, const struct sf_suggest_view *v,
+			      uint64_t size)
+{
+	uint64_t cur = v->type->size;
+
+	if (!v->classes)
+		return;
+	sb_adds(out, "     ");
+	if (v->header)
+		sb_addf(out, "header + struct %" PRIu64 " -> %" PRIu64 ": ",
+			v->header + cur, v->header + size);
+	sb_adds(out, "class ");
+	text_class(out, v->classes, sf_classes_find(v->classes, v->header + cur));
+	sb_adds(out, " -> ");
+	text_class(out, v->classes, sf_classes_find(v->classes, v->header + size));
+	sb_addch(out, '\n');
+}
+
 /* Rust: Options a NonNull makes as small as their pointer. */
 static void text_niches(struct strbuf *out, const struct sf_suggest_view *v)
 {
@@ -399,8 +418,7 @@ static void text_niches(struct strbuf *out, const struct sf_suggest_view *v)
 		if (size < v->type->size)
 			sb_addf(out, " (saves %" PRIu64 ")", v->type->size - size);
 		sb_adds(out, "\n");
-		if (v->classes)
-			text_fit_line(out, v, size);
+		text_class_change(out, v, size);
 	}
 }
 
@@ -416,8 +434,7 @@ static void text_packed(struct strbuf *out, const struct sf_suggest_view *v)
 		"fields (copy them out first),\n  and every field not at its natural alignment "
 		"is read and written with unaligned loads.\n", v->type->size, size,
 		v->type->size - size);
-	if (v->classes)
-		text_fit_line(out, v, size);
+	text_class_change(out, v, size);
 }
 
 void sf_render_suggest_text(struct strbuf *out, const struct sf_suggest_view *v)

@@ -148,6 +148,9 @@ assert_eq "$(jget "$T/out" 'd["rust"]["packed"]["size"]')" "$(fact yjit::BlockPa
 assert_eq "$(jget "$T/out" 'd["rust"]["compiler_orders"]')" true "default representation"
 sf_ok suggest -t yjit::Block "$BIN"
 assert_grep "$T/out" "the compiler refuses references to its fields" "packed's price stated"
+# with size classes as for C: each class exactly a size rustc gives
+sf_ok suggest -t yjit::Block --classes "$(fact yjit::BlockNN size),$(fact yjit::Block size)" "$BIN"
+assert_grep "$T/out" "class $(fact yjit::Block size) -> $(fact yjit::BlockNN size)" "the niche's class change"
 
 tcase "suggest: repr(C) Header gets the order rustc would pick"
 sf_ok suggest --format json -t yjit::Header "$BIN"
