@@ -163,9 +163,12 @@ static char *join_inputs(char **files, int n)
 }
 
 static void render(struct strbuf *out, const struct sf_bresult *res,
-		   const struct check_opts *o, const char *root_real)
+		   const struct check_opts *o, const struct sf_srcroot *root)
 {
-	struct sf_check_opts ro = { SF_VERSION, root_real };
+	/* "-" is standard input: no file to point at */
+	char *budget_file = root->real && strcmp(o->budget, "-") ?
+		sf_srcroot_show(root, o->budget) : NULL;
+	struct sf_check_opts ro = { SF_VERSION, root->real, budget_file };
 
 	switch (o->format) {
 	case SF_FMT_JSON: sf_render_check_json(out, res, &ro); break;
@@ -175,6 +178,7 @@ static void render(struct strbuf *out, const struct sf_bresult *res,
 	case SF_FMT_MARKDOWN: sf_render_check_markdown(out, res, &ro); break;
 	default: sf_render_check_text(out, res, &ro); break;
 	}
+	free(budget_file);
 }
 
 /*
@@ -260,7 +264,7 @@ static int run_check(const struct check_opts *o, char **files, int nfiles)
 	int status = SF_EXIT_ERROR;
 	if (evaluate(b, o, files, nfiles, &res, &ts) == 0) {
 		struct strbuf out = STRBUF_INIT;
-		render(&out, &res, o, root.real);
+		render(&out, &res, o, &root);
 		status = sf_write_output(&out, o->format == SF_FMT_TEXT, o->color,
 					 SF_PAINT_CHECK) ? SF_EXIT_ERROR :
 			 res.nbroken ? SF_EXIT_FINDING : SF_EXIT_OK;

@@ -73,6 +73,13 @@ void sf_render_check_message(struct strbuf *out, const struct sf_bresult *r,
 	sf_bcond_describe(out, c);
 }
 
+/* The budget file as a location: relative to the source root when the
+ * caller made it so (annotations then attach to the repository's file). */
+static const char *budget_file(const struct sf_bresult *r, const struct sf_check_opts *o)
+{
+	return o && o->budget_file ? o->budget_file : r->budget->path;
+}
+
 static bool has_decl(const struct sf_bfail *f)
 {
 	return f->type->decl_file[0] && f->type->decl_line > 0;
@@ -324,10 +331,10 @@ static void sarif_result(struct strbuf *out, const struct sf_bresult *r,
 		sarif_location(out, f->type->decl_file,
 			       f->type->decl_line, 0, NULL, o);
 	else
-		sarif_location(out, r->budget->path, rule->line, c->col, NULL, NULL);
+		sarif_location(out, budget_file(r, o), rule->line, c->col, NULL, o);
 	/* the rule itself, so a viewer can jump to the line to change */
 	sb_adds(out, "],\"relatedLocations\":[");
-	sarif_location(out, r->budget->path, rule->line, c->col, "the budget rule", NULL);
+	sarif_location(out, budget_file(r, o), rule->line, c->col, "the budget rule", o);
 	sb_adds(out, "],\"properties\":{\"subject\":");
 	json_str(out, f->subject);
 	sb_addf(out, ",\"measured\":%llu,\"limit\":%llu,\"operator\":",
@@ -442,7 +449,7 @@ void sf_render_check_github(struct strbuf *out, const struct sf_bresult *r,
 		bool decl = has_decl(f);
 		sb_adds(out, "::error file=");
 		sf_ci_gh_escape(out, decl ? f->type->decl_file :
-			  r->budget->path, true);
+			  budget_file(r, o), true);
 		sb_addf(out, ",line=%u", decl ? f->type->decl_line : rule->line);
 		if (!decl)
 			sb_addf(out, ",col=%u", cond_of(r, f)->col);

@@ -25,6 +25,9 @@ struct sf_check_opts {
 	/* The source root's real path when decl_file paths were made
 	 * relative to it (lib/path.h): SARIF's SRCROOT base; NULL: none. */
 	const char *source_root;
+	/* The budget file as locations name it (SARIF, GitHub): the path
+	 * relative to the source root; NULL: the path as given. */
+	const char *budget_file;
 };
 
 /* "SUBJECT: what was measured, budget says CONDITION" (no newline). */

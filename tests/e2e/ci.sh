@@ -92,6 +92,13 @@ assert_eq "$(jget "$T/s.sarif" 'sorted({r["locations"][0]["physicalLocation"]["a
 assert_eq "$(jget "$T/s.sarif" 'd["runs"][0]["originalUriBaseIds"]["SRCROOT"]["uri"]')" \
 	"file://$(cd "$REPO" && pwd -P)/" "SRCROOT is the workspace's real path"
 assert_eq "$(jget "$T/s.sarif" 'd["runs"][0]["invocations"][0]["executionSuccessful"]')" true "executionSuccessful"
+# the budget rule (related location) is the repository's file too, even
+# when the budget was named by an absolute path
+in_repo "structfit check --budget \"\$PWD/structfit.budget\" --format sarif --source-root . build/ > abs.sarif"
+cp "$REPO/abs.sarif" "$T/abs.sarif"
+sarif_valid "$T/abs.sarif"
+assert_eq "$(jget "$T/abs.sarif" 'sorted({(l["physicalLocation"]["artifactLocation"]["uri"], l["physicalLocation"]["artifactLocation"].get("uriBaseId")) for r in d["runs"][0]["results"] for l in r["relatedLocations"]})')" \
+	"[[\"$(cd "$REPO" && git ls-files structfit.budget)\", \"SRCROOT\"]]" "the budget rule's location"
 
 tcase "README GitLab step: JUnit declared at repo-relative paths"
 in_repo "$JU_CMD"
