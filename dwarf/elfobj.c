@@ -295,6 +295,14 @@ static int decompress_section(struct sf_elf *e, uint32_t idx, int zdebug, struct
 	return 0;
 }
 
+int sf_elf_inflate(struct sf_elf *e, uint32_t idx, struct sf_err *err)
+{
+	assert(idx < e->nsec);
+	if (!(e->sec[idx].flags & SHF_COMPRESSED) || !e->sec[idx].data || e->sec[idx].mut)
+		return 0;
+	return decompress_section(e, idx, 0, err);
+}
+
 /* ---- relocation of debug sections in ET_REL objects ---------------------- */
 
 /* What a relocation does to the bytes at its offset. */

@@ -90,6 +90,13 @@ int sf_elf_parse(struct sf_elf *e, unsigned char *image, size_t size,
  */
 int sf_elf_prepare_debug(struct sf_elf *e, struct sf_err *err);
 
+/*
+ * Inflate section idx when it is SHF_COMPRESSED (zlib or zstd), for
+ * sections sf_elf_prepare_debug() does not pick (split DWARF's .dwo ones).
+ * -1 with "LABEL: corrupt compressed section NAME".
+ */
+int sf_elf_inflate(struct sf_elf *e, uint32_t idx, struct sf_err *err);
+
 void sf_elf_release(struct sf_elf *e);
 
 /* Read an unsigned of n (1, 2, 4, 8) bytes in the image's byte order. */

@@ -261,8 +261,9 @@ static int load_split(struct ctx *c, const struct sf_dwfile *f, const char *labe
 		for (size_t i = 0; i < set.n && rc == LOADED; i++) {
 			struct sf_dwo *d = set.v[i];
 			size_t mid = first_types_unit(&d->f);
-			if (read_range(c, &d->e, &d->f, d->path, pass ? mid : 0,
-				       pass ? d->f.nunits : mid) < 0)
+			size_t first = pass ? mid : 0, last = pass ? d->f.nunits : mid;
+			if (first < last &&
+			    read_range(c, &d->e, &d->f, d->path, first, last) < 0)
 				rc = FAILED;
 		}
 	}

@@ -24,7 +24,6 @@
 #include <unistd.h>
 
 #include <dwarf.h>
-#include <elf.h>
 
 #include "lib/xalloc.h"
 
@@ -59,14 +58,15 @@ int sf_split_is_dwo(const struct sf_elf *e)
 }
 
 /*
- * Section `name` as an sf_dwsec (empty when absent); -1 if compressed.
+ * Section `name` as an sf_dwsec (empty when absent), inflated when
+ * compressed; -1 on a corrupt one.
  * gcc -fdebug-types-section puts every type unit of a .dwo in a section
  * of its own, all named .debug_info.dwo (or .debug_types.dwo): units are
  * self-contained, so the pieces are glued, in file order, into a copy
  * owned by the first piece (freed with the image).
  */
-static int pick(struct sf_elf *e, const char *name, const char *label,
-		struct sf_dwsec *out, struct sf_err *err)
+static int pick(struct sf_elf *e, const char *name, struct sf_dwsec *out,
+		struct sf_err *err)
 {
 	struct sf_elf_sec *first = NULL;
 	uint64_t total = 0;
@@ -77,10 +77,9 @@ static int pick(struct sf_elf *e, const char *name, const char *label,
 		struct sf_elf_sec *s = &e->sec[i];
 		if (strcmp(s->name, name) || !s->data)
 			continue;
-		/* dwo sections are never compressed by the toolchains we know */
-		if (s->flags & SHF_COMPRESSED)
-			return sf_error(err, "%s: compressed split DWARF section %s is not "
-					"supported", label, name);
+		/* objcopy --compress-debug-sections compresses .dwo sections too */
+		if (sf_elf_inflate(e, i, err) < 0)
+			return -1;
 		first = first ? first : s;
 		total += s->size;
 		pieces++;
@@ -136,6 +135,10 @@ static struct sf_unit *unit_starting(struct sf_dwfile *f, int sect, uint64_t off
 static int apply_row(struct sf_dwfile *f, struct sf_unit *u, int v5, int is_cu, uint64_t sig,
 		     const uint32_t *ids, const uint64_t *offs, unsigned ncols)
 {
+	/* the two index forms differ in their section ids and string
+	 * offsets headers: the units must be of the index's DWARF version */
+	if (v5 != (u->version >= 5))
+		return -1;
 	for (unsigned k = 0; k < ncols; k++) {
 		switch (ids[k]) {
 		case SECT_ABBREV:
@@ -230,11 +233,11 @@ int sf_split_init(struct sf_dwfile *f, struct sf_elf *e, const char *label,
 	struct sf_dwsec sec[SF_SEC_N], ix[IDX_N];
 
 	for (int s = 0; s < SF_SEC_N; s++)
-		if (dwo_names[s] ? pick(e, dwo_names[s], label, &sec[s], err) < 0
+		if (dwo_names[s] ? pick(e, dwo_names[s], &sec[s], err) < 0
 				 : (memset(&sec[s], 0, sizeof(sec[s])), 0))
 			return -1;
 	for (int k = 0; k < IDX_N; k++)
-		if (pick(e, index_names[k], label, &ix[k], err) < 0)
+		if (pick(e, index_names[k], &ix[k], err) < 0)
 			return -1;
 	if (sf_dwfile_init_split(f, label, e->msb, sec, err) < 0)
 		return -1;
@@ -312,7 +315,8 @@ static int dwo_open(struct sf_dwo *d, const char *path, struct sf_err *err)
 				path);
 	}
 	d->size = (size_t)st.st_size;
-	d->map = mmap(NULL, d->size, PROT_READ, MAP_PRIVATE, fd, 0);
+	/* writable and private: libelf may update headers in place (elfobj.h) */
+	d->map = mmap(NULL, d->size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (d->map == MAP_FAILED) {
 		d->map = NULL;

@@ -19,6 +19,9 @@
 #   a .dwo from another build          refused by its dwo id, exit 2
 #   a directory walk                   a binary without its .dwo files is
 #                                      skipped and said in one line
+#   compressed .dwo files              objcopy --compress-debug-sections
+#                                      (zlib, zstd)
+#   a corrupt .dwp index               exit 2 naming the file and the table
 . "$(dirname "$0")/lib.sh"
 
 SRC=$TD/split
@@ -153,6 +156,53 @@ assert_eq "$RC" 2 "exit status"
 assert_grep "$T/err" "util.dwo (looked in $d/split/util.dwo, $d/moved/util.dwo (another dwo id)" \
 	"the mismatch is said"
 mv "$d/split.gone" "$d/split"
+
+tcase "compressed .dwo files (objcopy --compress-debug-sections=zlib, =zstd)"
+d=$T/gcc5
+mkdir -p "$d/z"
+cp "$d/split/prog" "$d/z/prog"
+objcopy --compress-debug-sections=zlib "$d/split/main.dwo" "$d/z/main.dwo" &&
+	objcopy --compress-debug-sections=zstd "$d/split/util.dwo" "$d/z/util.dwo" ||
+	fail "objcopy cannot compress the .dwo files"
+readelf -SW "$d/z/main.dwo" | grep -q 'debug_info.dwo.*C' || fail "objcopy left .debug_info.dwo uncompressed"
+mv "$d/split" "$d/split.away"
+failed || same "$d/plain/prog" -- "$d/z/prog"
+mv "$d/split.away" "$d/split"
+
+# patch FILE SECTION OFFSET HEX: overwrite bytes at SECTION+OFFSET of FILE.
+patch_section() {
+	"$PY" - "$@" <<'PYEOF'
+import subprocess, sys
+path, name, off, hexbytes = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+for line in subprocess.run(["readelf", "-SW", path], capture_output=True, text=True).stdout.splitlines():
+    f = line.replace("[ ", "[").split()
+    if len(f) > 5 and f[1] == name:
+        base = int(f[4], 16)
+        break
+else:
+    sys.exit("no section " + name)
+with open(path, "r+b") as fp:
+    fp.seek(base + off)
+    fp.write(bytes.fromhex(hexbytes))
+PYEOF
+}
+
+tcase "a corrupt .dwp index: exit 2 naming the file and the table"
+d=$T/gcc4
+mkdir -p "$d/bad"
+cp "$d/split/prog" "$d/bad/prog"
+cp "$d/pkg-dwp/prog.dwp" "$d/bad/prog.dwp"
+# the GNU v2 header: version, columns, units, slots (4 bytes each)
+patch_section "$d/bad/prog.dwp" .debug_cu_index 12 ffffff7f || fail "cannot patch the index"
+sf show "$d/bad/prog"
+assert_eq "$RC" 2 "exit status (slot count 2^31-1)"
+assert_grep "$T/err" "structfit: $d/bad/prog.dwp: corrupt .debug_cu_index (tables do not fit)" "error line"
+cp "$d/pkg-dwp/prog.dwp" "$d/bad/prog.dwp"
+patch_section "$d/bad/prog.dwp" .debug_cu_index 0 05000000 || fail "cannot patch the index"
+sf show "$d/bad/prog.dwp"
+assert_eq "$RC" 2 "exit status (version 5 in a GNU layout)"
+assert_grep "$T/err" "structfit: $d/bad/prog.dwp: " "error names the file"
+assert_eq "$(wc -l <"$T/out")" 0 "stdout"
 
 # C++ objects with type units (-fdebug-types-section): the skeleton .o
 # files are the input; the plain objects are the oracle.
