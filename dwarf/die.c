@@ -297,6 +297,7 @@ static int dwfile_init(struct sf_dwfile *f, const char *label, int msb, int spli
 			 * is applied; .dwo/.dwp files hold no partial units */
 			u->die_tag = split ? 0 : unit_die_tag(f, u);
 			f->ncompile += u->die_tag == DW_TAG_compile_unit;
+			f->npartial += u->die_tag == DW_TAG_partial_unit;
 			f->nunits++;
 			off = u->end;
 		}

@@ -104,6 +104,7 @@ struct sf_dwfile {
 	uint32_t *sig_table;     /* open addressing: unit index + 1 */
 	size_t sig_cap;
 	size_t ncompile;         /* units whose DIE is a DW_TAG_compile_unit */
+	size_t npartial;         /* ... a DW_TAG_partial_unit (dwz) */
 	/* dwz: the alt file (.gnu_debugaltlink / .debug_sup), NULL if none;
 	 * set by the caller after sf_dwfile_init() */
 	const struct sf_dwfile *alt;

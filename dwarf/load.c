@@ -397,6 +397,12 @@ static int load_image(struct ctx *c, unsigned char *image, size_t size,
 	if (!f.nunits) {
 		sf_error(c->err, "%s: no DWARF debug info (empty .debug_info)", label);
 		rc = NO_DWARF;
+	} else if (in_dir && f.npartial == f.nunits) {
+		/* read alone, its units would lack the language of the units
+		 * importing them (C++ types spelled as C: differing twins) */
+		sf_error(c->err, "%s: a dwz alt file (partial units only), read through "
+			 "the files that import it", label);
+		rc = NO_DWARF;
 	} else if ((has_alt = open_alt(c, &e, label, &f, &alt, &altf)) < 0) {
 		rc = FAILED;
 	} else {

@@ -307,6 +307,25 @@ for dw in 4 5; do
 	same_as_plain "$T/x$dw/plain" "$T/x$dw/single" "Derived WithVirtual" libx.so
 done
 
+tcase "a directory of dwz'd libraries and their alt file reads as the plain directory"
+if [ -f "$T/x5/multi/common.debug" ]; then
+	for r in "show" "holes" "show --format json"; do
+		# shellcheck disable=SC2086
+		sf_in "$T/x5" $r plain
+		cp "$T/out" "$T/dir.plain"
+		# shellcheck disable=SC2086
+		sf_in "$T/x5" $r multi
+		assert_eq "$RC" 0 "$r: exit status ($(head -c 200 "$T/err"))"
+		[ -s "$T/out" ] || fail "$r: empty output"
+		cmp -s "$T/dir.plain" <(sed 's|"multi/|"plain/|g' "$T/out") ||
+			fail "$r on the directory differs from the plain one (the alt file read alone?)"
+	done
+	assert_grep "$T/err" "multi/common.debug: a dwz alt file (partial units only), read through the files that import it" \
+		"the alt file is said to be skipped"
+else
+	fail "no g++ DWARF 5 dwz build"
+fi
+
 tcase "real input: Debian's dwz'd libbinutils-dbg files agree with gdb"
 files=$(dpkg -L libbinutils-dbg 2>/dev/null | grep '/\.build-id/.*\.debug$')
 n=0
