@@ -52,7 +52,7 @@ UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 BUILD_PKGS := gcc clang lld make pkg-config libelf-dev libzstd-dev libdwarf-dev zlib1g-dev libcmocka-dev libbpf-dev \
               libdebuginfod-dev
 TEST_PKGS  := dwarves libc6-dbg gcc-multilib g++ python3 valgrind man-db chromium git patch binutils rustc golang-go gfortran dwz \
-              debuginfod nodejs npm python3-jsonschema llvm gdb libbinutils-dbg
+              debuginfod nodejs npm python3-jsonschema llvm gdb libbinutils-dbg libpython3.11-dbg
 
 .PHONY: all run test unit e2e bench deps deps-test install uninstall clean
 

@@ -326,6 +326,40 @@ else
 	fail "no g++ DWARF 5 dwz build"
 fi
 
+# A large real program: CPython 3.11's debug build (libpython3.11-dbg's
+# static library, every member linked into one executable): dwz makes
+# thousands of partial units.  Every type is the same, and holes prints the
+# same bytes; show's order is not kept there: dwz regroups the DIEs of
+# many units into partial units, imported at the head of each unit, so
+# types come out in dwz's order (the small programs above keep it).
+tcase "a large program (CPython 3.11 debug build) through dwz: the same types, the same holes"
+pya=$(ls /usr/lib/python3.11/config-3.11d-*/libpython3.11d.a 2>/dev/null | head -n 1)
+mkdir -p "$T/py/plain" "$T/py/dwz"
+if [ -z "$pya" ]; then
+	fail "no libpython3.11d.a (libpython3.11-dbg, in TEST_PKGS)"
+elif echo 'int main(void) { return 0; }' >"$T/py/m.c" &&
+	gcc -no-pie -o "$T/py/plain/py" "$T/py/m.c" -Wl,--whole-archive "$pya" -Wl,--no-whole-archive \
+		-Wl,--unresolved-symbols=ignore-all 2>"$T/cc.err"; then
+	cp "$T/py/plain/py" "$T/py/dwz/py"
+	if dwz_in "$T/py/dwz" py; then
+		echo "    $(readelf -wi "$T/py/dwz/py" | grep -c DW_TAG_partial_unit) partial units"
+		sf_in "$T/py/plain" holes py && cp "$T/out" "$T/py.holes"
+		sf_in "$T/py/dwz" holes py
+		cmp -s "$T/py.holes" "$T/out" || fail "holes differs from the plain build"
+		by_content() {
+			"$PY" -S -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(json.dumps(sorted(json.dumps(t, sort_keys=True) for t in d["types"]), indent=0))' "$1"
+		}
+		sf_in "$T/py/plain" show --format json py && by_content "$T/out" >"$T/py.plain"
+		sf_in "$T/py/dwz" show --format json py && by_content "$T/out" >"$T/py.dwz"
+		[ "$(wc -l <"$T/py.dwz")" -gt 500 ] || fail "too few types: $(wc -l <"$T/py.dwz")"
+		cmp -s "$T/py.plain" "$T/py.dwz" || fail "the types differ from the plain build"
+	fi
+else
+	fail "cannot link libpython3.11d.a: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"
+fi
+
 tcase "real input: Debian's dwz'd libbinutils-dbg files agree with gdb"
 files=$(dpkg -L libbinutils-dbg 2>/dev/null | grep '/\.build-id/.*\.debug$')
 n=0
