@@ -240,6 +240,8 @@ static int load_dwo_image(struct ctx *c, struct sf_elf *e, const char *label)
  * missing fails a file named by the user; a directory walk goes on (what
  * was found is read; a file that gave nothing counts as skipped).
  */
+static int seen_before(struct ctx *c, const struct stat *st);
+
 static int load_split(struct ctx *c, const struct sf_dwfile *f, const char *label,
 		      const char *where, int in_dir)
 {
@@ -255,6 +257,12 @@ static int load_split(struct ctx *c, const struct sf_dwfile *f, const char *labe
 	sf_split_set_init(&set);
 	if (sf_split_resolve(&set, where, f, sk, n, c->err) < 0)
 		rc = FAILED;
+	/* a directory walk that reaches these files too reads them once */
+	for (size_t i = 0; i < set.n && in_dir; i++) {
+		struct stat st;
+		if (stat(set.v[i]->path, &st) == 0)
+			seen_before(c, &st);
+	}
 	/* the .debug_info units of every file, then the .debug_types ones:
 	 * the order a linker gives the same units in a plain build */
 	for (int pass = 0; pass < 2; pass++) {
@@ -718,9 +726,25 @@ static int load_file(struct ctx *c, const char *path, int in_dir, int lookup)
 	return rc;
 }
 
+/* Is this the name of a split DWARF file (.dwo or .dwp)? */
+static int split_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 4 && (!strcmp(name + n - 4, ".dwo") || !strcmp(name + n - 4, ".dwp"));
+}
+
+/*
+ * Name order, split DWARF files last: read through their binary first
+ * (whose skeletons know their comp dir and, for clang, their decl files),
+ * they are not read again by themselves.
+ */
 static int cmp_names(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	int sx = split_name(x), sy = split_name(y);
+
+	return sx != sy ? sx - sy : strcmp(x, y);
 }
 
 /* Load everything below dir; *found counts files that had DWARF. */

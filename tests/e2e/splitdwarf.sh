@@ -18,7 +18,8 @@
 #   a .dwo missing                     exit 2 naming it and every place looked
 #   a .dwo from another build          refused by its dwo id, exit 2
 #   a directory walk                   a binary without its .dwo files is
-#                                      skipped and said in one line
+#                                      skipped and said in one line; .dwo
+#                                      files are read through their binary
 #   compressed .dwo files              objcopy --compress-debug-sections
 #                                      (zlib, zstd)
 #   a corrupt .dwp index               exit 2 naming the file and the table
@@ -147,6 +148,14 @@ assert_grep "$T/err" "1 file without debug info skipped ($d/walk/a-split: split 
 	"the skipped file and why"
 report plain holes "$d/plain/prog" &&
 	{ cmp -s "$T/walk" "$T/plain" || fail "holes of the directory differs from the plain program's"; }
+
+tcase "a directory walk over a clang build: .dwo files read through the binary"
+# read by themselves they would lose their decl files (in the binary)
+d=$T/clang4
+report walk holes "$d/split" &&
+	report plain holes "$d/plain/prog" &&
+	{ cmp -s "$T/walk" "$T/plain" || fail "holes of the build directory differs from the plain program's"; }
+d=$T/gcc4
 
 tcase "a .dwo of another build: refused by its dwo id"
 (cd "$d/moved" && gcc -g -gdwarf-4 -gsplit-dwarf -O1 -c "$SRC/util.c") 2>"$T/cc.err" ||
