@@ -382,7 +382,7 @@ static struct tinfo *cache_get(struct sf_reader *r, uint64_t key)
 static void cache_put(struct sf_reader *r, uint64_t key, struct tinfo *ti)
 {
 	if ((r->mapcount + 1) * 2 > r->mapcap) {
-		size_t ncap = r->mapcap ? r->mapcap * 2 : 4096;
+		size_t ncap = r->mapcap ? r->mapcap * 2 : 256;
 		struct slot *n = sf_xcalloc(ncap, sizeof(*n));
 		for (size_t i = 0; i < r->mapcap; i++) {
 			if (r->map[i].gen != r->gen)
@@ -425,7 +425,7 @@ static uint64_t off_of(const struct tinfo *ti)
 static const char *isec(struct sf_reader *r, const char *s)
 {
 	if ((r->pcount + 1) * 2 > r->pcap) {
-		size_t ncap = r->pcap ? r->pcap * 2 : 4096;
+		size_t ncap = r->pcap ? r->pcap * 2 : 256;
 		const char **nk = sf_xcalloc(ncap, sizeof(*nk));
 		const char **nv = sf_xcalloc(ncap, sizeof(*nv));
 		for (size_t i = 0; i < r->pcap; i++) {
