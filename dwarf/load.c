@@ -18,8 +18,9 @@
  * line through opts->note; a debug file reached both directly and through
  * its stripped file is read once.
  *
- * Split DWARF (split.h): after an image's own units come the .dwo/.dwp
- * files its skeleton units lead to, each read like an image.
+ * Split DWARF (split.h): an image's skeleton units are replaced by the
+ * units of the .dwo/.dwp files they lead to, in unit order (as the same
+ * units come in a plain build), each file read like an image.
  *
  * One ELF image is read by N threads: the units are cut into N runs of
  * about equal bytes, each thread reads its run into its own typeset
@@ -30,6 +31,7 @@
 #include "dwarf.h"
 
 #include <ar.h>
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -242,8 +244,55 @@ static int load_dwo_image(struct ctx *c, struct sf_elf *e, const char *label)
  */
 static int seen_before(struct ctx *c, const struct stat *st);
 
-static int load_split(struct ctx *c, const struct sf_dwfile *f, const char *label,
-		      const char *where, int in_dir)
+/* Read the .debug_info units of file i of the set, once. */
+static int read_split_info(struct ctx *c, struct sf_split_set *set, size_t i, uint8_t *done)
+{
+	struct sf_dwo *d = set->v[i];
+	size_t mid = first_types_unit(&d->f);
+
+	if (done[i]++ || !mid)
+		return 0;
+	return read_range(c, &d->e, &d->f, d->path, 0, mid);
+}
+
+/*
+ * The units of an image with skeleton units, in the order a plain build
+ * has them: its own compile units, each skeleton replaced by its .dwo's
+ * units (a .dwp: all of them, at its first skeleton), then every
+ * .debug_types unit, the image's and the split files'.
+ */
+static int read_in_order(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f,
+			 const char *label, struct sf_split_set *set,
+			 const struct sf_skeleton *sk, size_t n)
+{
+	size_t mid = first_types_unit(f), pos = 0;
+	uint8_t *done = sf_xcalloc(set->n ? set->n : 1, 1);
+	int rc = 0;
+
+	for (size_t k = 0; k < n && rc == 0; k++) {
+		assert(sk[k].unit >= pos && sk[k].unit < mid);
+		if (pos < sk[k].unit)
+			rc = read_range(c, e, f, label, pos, sk[k].unit);
+		pos = sk[k].unit + 1;
+		if (rc == 0 && sk[k].file)
+			rc = read_split_info(c, set, sk[k].file - 1, done);
+	}
+	if (rc == 0 && pos < mid)
+		rc = read_range(c, e, f, label, pos, mid);
+	if (rc == 0 && mid < f->nunits)
+		rc = read_range(c, e, f, label, mid, f->nunits);
+	for (size_t i = 0; i < set->n && rc == 0; i++) {
+		struct sf_dwo *d = set->v[i];
+		size_t dmid = first_types_unit(&d->f);
+		if (dmid < d->f.nunits)
+			rc = read_range(c, &d->e, &d->f, d->path, dmid, d->f.nunits);
+	}
+	free(done);
+	return rc;
+}
+
+static int load_units(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f,
+		      const char *label, const char *where, int in_dir)
 {
 	struct sf_skeleton *sk;
 	struct sf_split_set set;
@@ -253,7 +302,7 @@ static int load_split(struct ctx *c, const struct sf_dwfile *f, const char *labe
 	if (sf_split_skeletons(f, &sk, &n, c->err) < 0)
 		return FAILED;
 	if (!n)
-		return LOADED;
+		return read_units(c, e, f, label) < 0 ? FAILED : LOADED;
 	sf_split_set_init(&set);
 	if (sf_split_resolve(&set, where, f, sk, n, c->err) < 0)
 		rc = FAILED;
@@ -263,18 +312,8 @@ static int load_split(struct ctx *c, const struct sf_dwfile *f, const char *labe
 		if (stat(set.v[i]->path, &st) == 0)
 			seen_before(c, &st);
 	}
-	/* the .debug_info units of every file, then the .debug_types ones:
-	 * the order a linker gives the same units in a plain build */
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < set.n && rc == LOADED; i++) {
-			struct sf_dwo *d = set.v[i];
-			size_t mid = first_types_unit(&d->f);
-			size_t first = pass ? mid : 0, last = pass ? d->f.nunits : mid;
-			if (first < last &&
-			    read_range(c, &d->e, &d->f, d->path, first, last) < 0)
-				rc = FAILED;
-		}
-	}
+	if (rc == LOADED && read_in_order(c, e, f, label, &set, sk, n) < 0)
+		rc = FAILED;
 	if (rc == LOADED && set.nmissing) {
 		sf_error(c->err, "%s: split DWARF not found for %zu of %zu units: %s%s", label,
 			 set.nmissing, n, set.missing.buf, set.nmissing > 3 ? ", ..." : "");
@@ -414,8 +453,7 @@ static int load_image(struct ctx *c, unsigned char *image, size_t size,
 	} else if ((has_alt = open_alt(c, &e, label, &f, &alt, &altf)) < 0) {
 		rc = FAILED;
 	} else {
-		rc = read_units(c, &e, &f, label) < 0 ? FAILED
-		     : load_split(c, &f, label, file ? file : label, in_dir);
+		rc = load_units(c, &e, &f, label, file ? file : label, in_dir);
 	}
 	if (has_alt > 0) {
 		sf_dwfile_release(&altf);

@@ -291,6 +291,8 @@ int sf_split_skeletons(const struct sf_dwfile *f, struct sf_skeleton **out, size
 			s->has_id = (uint8_t)c.has_dwo_id;
 			s->stmt_list = c.stmt_list;
 			s->has_stmt_list = (uint8_t)c.has_stmt_list;
+			s->unit = i;
+			s->file = 0;
 		}
 		sf_ucx_release(&c);
 	}
@@ -391,13 +393,13 @@ static void add_file(struct sf_split_set *s, struct sf_dwo *d)
 	*s->v[s->n++] = *d;
 }
 
-/* Is a .dwo with this path already in the set? */
-static struct sf_dwo *have_file(struct sf_split_set *s, const char *path)
+/* Index + 1 of the .dwo with this path in the set, 0 if none. */
+static size_t have_file(struct sf_split_set *s, const char *path)
 {
 	for (size_t i = 0; i < s->n; i++)
 		if (!strcmp(s->v[i]->path, path))
-			return s->v[i];
-	return NULL;
+			return i + 1;
+	return 0;
 }
 
 static void note_missing(struct sf_split_set *s, const struct sf_skeleton *sk,
@@ -434,8 +436,8 @@ static size_t candidates(const struct sf_skeleton *sk, const char *bindir, struc
 	return n;
 }
 
-/* Find one skeleton's .dwo: 1 found, 0 not, -1 error. */
-static int find_dwo(struct sf_split_set *s, const struct sf_skeleton *sk, const char *bindir,
+/* Find one skeleton's .dwo: 1 found (sk->file set), 0 not, -1 error. */
+static int find_dwo(struct sf_split_set *s, struct sf_skeleton *sk, const char *bindir,
 		    const struct sf_dwfile *main, struct strbuf *tried, struct sf_err *err)
 {
 	struct strbuf c[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
@@ -443,10 +445,12 @@ static int find_dwo(struct sf_split_set *s, const struct sf_skeleton *sk, const 
 	int rc = 0;
 
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		struct sf_dwo d, *have = have_file(s, c[i].buf);
+		struct sf_dwo d;
+		size_t have = have_file(s, c[i].buf);
 		struct sf_unit *u;
 		sb_addf(tried, "%s%s", tried->len ? ", " : "", c[i].buf);
 		if (have) {
+			sk->file = have;
 			rc = 1;
 			continue;
 		}
@@ -465,6 +469,7 @@ static int find_dwo(struct sf_split_set *s, const struct sf_skeleton *sk, const 
 			if (!u || &d.f.units[k] == u)
 				attach(&d.f.units[k], sk, main);
 		add_file(s, &d);
+		sk->file = s->n;
 		rc = 1;
 	}
 	for (size_t i = 0; i < 3; i++)
@@ -473,7 +478,7 @@ static int find_dwo(struct sf_split_set *s, const struct sf_skeleton *sk, const 
 }
 
 int sf_split_resolve(struct sf_split_set *s, const char *path, const struct sf_dwfile *main,
-		     const struct sf_skeleton *sk, size_t n, struct sf_err *err)
+		     struct sf_skeleton *sk, size_t n, struct sf_err *err)
 {
 	struct strbuf bindir = STRBUF_INIT, dwp = STRBUF_INIT, tried = STRBUF_INIT;
 	struct sf_dwo pkg;
@@ -488,14 +493,17 @@ int sf_split_resolve(struct sf_split_set *s, const char *path, const struct sf_d
 		rc = -1;
 		goto out;
 	}
-	int dwp_used = 0;
+	size_t dwp_file = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		struct sf_unit *u = have_dwp && sk[i].has_id ? cu_with_id(&pkg.f, sk[i].dwo_id)
 							     : NULL;
 		if (u) {
 			attach(u, &sk[i], main);
-			if (!dwp_used++)
+			if (!dwp_file) {
 				add_file(s, &pkg);
+				dwp_file = s->n;
+			}
+			sk[i].file = dwp_file;
 			continue;
 		}
 		sb_reset(&tried);
@@ -506,7 +514,7 @@ int sf_split_resolve(struct sf_split_set *s, const char *path, const struct sf_d
 		}
 		rc = rc < 0 ? -1 : 0;
 	}
-	if (have_dwp && !dwp_used)
+	if (have_dwp && !dwp_file)
 		dwo_close(&pkg);
 out:
 	sb_release(&bindir);

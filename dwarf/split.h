@@ -45,6 +45,9 @@ struct sf_skeleton {
 	uint64_t stmt_list;         /* the skeleton's line table in .debug_line */
 	uint8_t has_id;
 	uint8_t has_stmt_list;
+	size_t unit;                /* its index in the binary's units */
+	size_t file;                /* sf_split_resolve(): index + 1 in the set's
+	                               files of the one it leads to, 0 none */
 };
 
 /* One opened .dwo or .dwp. */
@@ -89,10 +92,11 @@ int sf_split_skeletons(const struct sf_dwfile *f, struct sf_skeleton **out, size
  * it first, then for each skeleton DW_AT_dwo_name relative to its
  * DW_AT_comp_dir, then to the binary's directory.  A file whose dwo id
  * differs from the skeleton's does not count.  What is not found lands
- * in s->missing.  -1 only on an unreadable or corrupt split file.
+ * in s->missing; each skeleton's `file` says where it led.  -1 only on an
+ * unreadable or corrupt split file.
  */
 int sf_split_resolve(struct sf_split_set *s, const char *path, const struct sf_dwfile *main,
-		     const struct sf_skeleton *sk, size_t n, struct sf_err *err);
+		     struct sf_skeleton *sk, size_t n, struct sf_err *err);
 void sf_split_set_init(struct sf_split_set *s);
 void sf_split_set_release(struct sf_split_set *s);
 

@@ -13,6 +13,7 @@
 #                                      llvm-dwp (DWARF 5); also given directly
 #   the binary and .dwo files moved    found beside the binary once their
 #                                      DW_AT_comp_dir is gone
+#   split and plain units mixed        units in link order
 #   C++ objects with type units        -fdebug-types-section (.debug_types.dwo,
 #                                      DW_UT_split_type), read from the .o
 #   a .dwo missing                     exit 2 naming it and every place looked
@@ -119,6 +120,15 @@ for v in gcc:4:dwp gcc:4:llvm-dwp clang:4:llvm-dwp clang:5:llvm-dwp; do
 	fi
 	mv "$d/split.away" "$d/split"
 done
+
+tcase "a split unit before a plain one (main.c -gsplit-dwarf, util.c not): plain order"
+d=$T/mixed
+mkdir -p "$d/plain" "$d/split"
+(cd "$d/plain" && gcc -g -o prog "$SRC/main.c" "$SRC/util.c") 2>"$T/cc.err" &&
+	(cd "$d/split" && gcc -g -gsplit-dwarf -c "$SRC/main.c" && gcc -g -c "$SRC/util.c" &&
+		gcc -o prog main.o util.o) 2>>"$T/cc.err" ||
+	fail "gcc cannot build: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"
+failed || same "$d/plain/prog" -- "$d/split/prog"
 
 tcase "binary and .dwo files moved: found beside the binary"
 d=$T/gcc4
