@@ -170,7 +170,6 @@ enum {
 	TI_LAID = 1u << 10,
 	TI_AGG = 1u << 11,      /* a struct/union/class DIE */
 	TI_EMPTY = 1u << 12,    /* C++ empty class (1 byte, no data) */
-	TI_ALT = 1u << 13,      /* lives in a dwz alternate file */
 	TI_PACKED = 1u << 14,   /* packed: a container has it where only a
 	                         * packed type can be (see mark_packed) */
 	TI_UNSIZED = 1u << 15,  /* rests on a type that could not be resolved
@@ -409,6 +408,7 @@ static void cache_put(struct sf_reader *r, uint64_t key, struct tinfo *ti)
 /* section offsets stay below 2^62: the top bits say which section and file */
 static uint64_t key_of(const struct uh *uh, uint64_t off)
 {
+	assert(off < uh->cx.sect_size && uh->cx.sect_size < (1ull << 62));
 	return off | ((uint64_t)uh->cx.u->sect << 63) | ((uint64_t)uh->in_alt << 62);
 }
 
@@ -735,7 +735,7 @@ static void inherit(struct tinfo *ti, const struct tinfo *t)
 	ti->align_attr = t->align_attr;
 	ti->tclass = t->tclass;
 	ti->agg = t->agg;
-	ti->flags |= t->flags & (TI_SIGNED | TI_ALIGNED | TI_DECL | TI_FLEX | TI_ALT |
+	ti->flags |= t->flags & (TI_SIGNED | TI_ALIGNED | TI_DECL | TI_FLEX |
 				 TI_UNSIZED);
 	if (t == &bad_ti)
 		ti->flags |= TI_UNSIZED;
@@ -955,7 +955,7 @@ static void array_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 	ti->right = icat(r, dims.buf, e->right, "");
 	ti->rust_elem_size = e->size;
 	sb_release(&dims);
-	ti->flags |= TI_ARRAY | (e->flags & (TI_SIGNED | TI_ALIGNED | TI_DECL | TI_ALT));
+	ti->flags |= TI_ARRAY | (e->flags & (TI_SIGNED | TI_ALIGNED | TI_DECL));
 	ti->tclass = SF_T_ARRAY;
 	ti->agg = e->agg;
 	ti->anon = e->anon;
@@ -1329,7 +1329,7 @@ static void set_type_of_member(struct sf_reader *r, struct sf_member *m, struct 
 		m->flags |= SF_MF_SIGNED;
 	m->type_name = mt->left;
 	m->type_suffix = mt->right;
-	if (!(mt->flags & (TI_DECL | TI_ALT | TI_UNSIZED)) && mt != &bad_ti)
+	if (!(mt->flags & (TI_DECL | TI_UNSIZED)) && mt != &bad_ti)
 		m->align = align_of(r, mt, depth);	/* lays out: TI_ALIGNED known */
 	if (mt->flags & TI_ALIGNED)
 		m->flags |= SF_MF_ALIGNED;
@@ -1339,7 +1339,7 @@ static void set_type_of_member(struct sf_reader *r, struct sf_member *m, struct 
 		m->align = 1;
 		return;
 	}
-	if (mt == &bad_ti || (mt->flags & (TI_ALT | TI_UNSIZED))) {
+	if (mt == &bad_ti || (mt->flags & TI_UNSIZED)) {
 		m->flags |= SF_MF_INCOMPLETE;
 		m->align = 1;
 		return;
@@ -1783,7 +1783,7 @@ static uint32_t variant_fields(struct sf_reader *r, struct uh *uh, const struct 
 		out->offset = loc;
 		out->size = mt->size;
 		out->tclass = mt->tclass;
-		out->align = (mt->flags & (TI_DECL | TI_ALT | TI_UNSIZED)) || mt == &bad_ti
+		out->align = (mt->flags & (TI_DECL | TI_UNSIZED)) || mt == &bad_ti
 			   ? 1 : align_of(r, mt, depth);
 		if (mt->flags & TI_SIGNED)
 			out->flags |= SF_MF_SIGNED;
