@@ -828,13 +828,13 @@ static int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d, int ke
 		d->next = (uint64_t)(r.p - c->base);
 		return 0;
 	}
-	const struct sf_abbrev *a = find_abbrev(&c->ab, code);
+	const struct sf_abbrev *a = find_abbrev(c->abv, code);
 	if (!a)
 		return -1;
 	d->tag = a->tag;
 	d->children = a->children;
 	for (uint32_t i = 0; i < a->nattrs; i++) {
-		const struct sf_abbrev_attr *x = &c->ab.attrs[a->first + i];
+		const struct sf_abbrev_attr *x = &c->abv->attrs[a->first + i];
 		struct value v;
 		if (read_form(c, &r, x->form, x->implicit, &v, 0) < 0)
 			return -1;
@@ -913,10 +913,26 @@ static void split_unit_context(struct sf_ucx *c, const struct sf_die *d)
 		c->comp_dir = u->comp_dir;
 }
 
-int sf_ucx_open(struct sf_ucx *c, const struct sf_dwfile *f, size_t i, struct sf_err *err)
+int sf_abbrevs_parse(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint64_t off)
 {
-	struct sf_die d = { .producer = NULL };
+	memset(ab, 0, sizeof(*ab));
+	if (parse_abbrevs(ab, f, off) < 0) {
+		sf_abbrevs_release(ab);
+		return -1;
+	}
+	return 0;
+}
 
+void sf_abbrevs_release(struct sf_abbrevs *ab)
+{
+	free(ab->v);
+	free(ab->attrs);
+	free(ab->direct);
+	memset(ab, 0, sizeof(*ab));
+}
+
+static void ucx_init(struct sf_ucx *c, const struct sf_dwfile *f, size_t i)
+{
 	assert(i < f->nunits);
 	memset(c, 0, sizeof(*c));
 	c->f = f;
@@ -925,11 +941,36 @@ int sf_ucx_open(struct sf_ucx *c, const struct sf_dwfile *f, size_t i, struct sf
 	c->base = f->sec[c->u->sect].data;
 	c->sect_size = f->sec[c->u->sect].size;
 	c->str_offsets_base = c->u->str_base;
+}
+
+static int ucx_read_unit_die(struct sf_ucx *c, struct sf_err *err);
+
+int sf_ucx_open(struct sf_ucx *c, const struct sf_dwfile *f, size_t i, struct sf_err *err)
+{
+	ucx_init(c, f, i);
 	if (parse_abbrevs(&c->ab, f, c->u->abbrev_off) < 0) {
 		sf_ucx_release(c);
 		return sf_error(err, "%s: corrupt DWARF (bad abbreviation table at 0x%llx)",
 				f->label, (unsigned long long)c->u->abbrev_off);
 	}
+	c->abv = &c->ab;
+	return ucx_read_unit_die(c, err);
+}
+
+int sf_ucx_open_shared(struct sf_ucx *c, const struct sf_dwfile *f, size_t i,
+		       const struct sf_abbrevs *ab, struct sf_err *err)
+{
+	ucx_init(c, f, i);
+	c->abv = ab;
+	return ucx_read_unit_die(c, err);
+}
+
+/* What the unit DIE says of the unit (language, line table, base offsets). */
+static int ucx_read_unit_die(struct sf_ucx *c, struct sf_err *err)
+{
+	const struct sf_dwfile *f = c->f;
+	struct sf_die d = { .producer = NULL };
+
 	/* The unit DIE first: strx forms need DW_AT_str_offsets_base, which
 	 * DWARF 5 compilers put before any string attribute. */
 	if (c->u->die_start < c->u->end) {
@@ -962,10 +1003,8 @@ int sf_ucx_open(struct sf_ucx *c, const struct sf_dwfile *f, size_t i, struct sf
 
 void sf_ucx_release(struct sf_ucx *c)
 {
-	free(c->ab.v);
-	free(c->ab.attrs);
-	free(c->ab.direct);
-	memset(&c->ab, 0, sizeof(c->ab));
+	sf_abbrevs_release(&c->ab);	/* a shared table stays its owner's */
+	c->abv = NULL;
 }
 
 /* ---- line table file names --------------------------------------------- */

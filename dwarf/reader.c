@@ -238,6 +238,14 @@ struct uh {
 	struct sf_abi abi;
 };
 
+/* An abbreviation table of file f at offset off, parsed once per reader. */
+struct shared_ab {
+	const struct sf_dwfile *f;
+	uint64_t off;
+	int bad;                /* corrupt: units open it themselves, and fail */
+	struct sf_abbrevs ab;
+};
+
 struct pend {
 	struct sf_type *t;      /* in pending_ts */
 	uint32_t n;
@@ -288,6 +296,10 @@ struct sf_reader {
 	unsigned sig_depth;     /* type units being named from another */
 	uint8_t *walked[2];     /* per unit of f, f->alt: partial unit already
 	                         * walked where imported (allocated lazily) */
+	struct shared_ab **abs; /* partial units' abbrev tables, kept for every
+	                         * unit that opens them (each apart: units
+	                         * point to them while the array grows) */
+	size_t nabs, abscap;
 	unsigned import_depth;  /* partial units importing partial units */
 	struct uh cur;
 	struct uh **others;     /* units the current one refers into */
@@ -479,12 +491,38 @@ static void uh_close(struct uh *uh)
 	memset(uh, 0, sizeof(*uh));
 }
 
+/*
+ * The parsed abbrev table of a partial unit of f (NULL: not one, or
+ * corrupt).  dwz's partial units are opened anew from each unit that
+ * refers to them, and share a handful of tables.
+ */
+static const struct sf_abbrevs *partial_abbrevs(struct sf_reader *r, const struct sf_dwfile *f,
+						size_t i)
+{
+	const struct sf_unit *u = &f->units[i];
+
+	if (u->die_tag != DW_TAG_partial_unit)
+		return NULL;
+	for (size_t k = 0; k < r->nabs; k++)
+		if (r->abs[k]->f == f && r->abs[k]->off == u->abbrev_off)
+			return r->abs[k]->bad ? NULL : &r->abs[k]->ab;
+	struct shared_ab *s = sf_xcalloc(1, sizeof(*s));
+	s->f = f;
+	s->off = u->abbrev_off;
+	s->bad = sf_abbrevs_parse(&s->ab, f, u->abbrev_off) < 0;
+	SF_GROW(r->abs, r->nabs, r->abscap);
+	r->abs[r->nabs++] = s;
+	return s->bad ? NULL : &s->ab;
+}
+
 /* Open unit i of f (the reader's file or its alt file). */
 static int uh_open(struct sf_reader *r, struct uh *uh, const struct sf_dwfile *f, size_t i)
 {
 	assert(f == r->f || f == r->f->alt);
 	memset(uh, 0, sizeof(*uh));
-	if (sf_ucx_open(&uh->cx, f, i, r->err) < 0) {
+	const struct sf_abbrevs *ab = partial_abbrevs(r, f, i);
+	if ((ab ? sf_ucx_open_shared(&uh->cx, f, i, ab, r->err)
+		: sf_ucx_open(&uh->cx, f, i, r->err)) < 0) {
 		r->failed = 1;
 		return -1;
 	}
@@ -2672,6 +2710,11 @@ void sf_reader_free(struct sf_reader *r)
 	free(r->others);
 	free(r->walked[0]);
 	free(r->walked[1]);
+	for (size_t k = 0; k < r->nabs; k++) {
+		sf_abbrevs_release(&r->abs[k]->ab);
+		free(r->abs[k]);
+	}
+	free(r->abs);
 	for (size_t i = 0; r->mv && i < MAX_LAYOUT_DEPTH + 2; i++)
 		mvec_free(&r->mv[i]);
 	free(r->mv);
