@@ -181,7 +181,7 @@ static struct sf_typeset *load_raw(char **files, int nfiles,
 	return ts;
 }
 
-const char *sf_bare_name(const char *name, char *buf, size_t bufsz)
+char *sf_bare_name(const char *name)
 {
 	static const char *const prefixes[] = { "struct ", "union ", "class " };
 
@@ -196,10 +196,10 @@ const char *sf_bare_name(const char *name, char *buf, size_t bufsz)
 	}
 	while (*name == ' ')
 		name++;
-	snprintf(buf, bufsz, "%s", name);
-	for (size_t n = strlen(buf); n && (buf[n - 1] == ' ' || buf[n - 1] == '\t'); n--)
-		buf[n - 1] = '\0';
-	return buf;
+	size_t n = strlen(name);
+	while (n && (name[n - 1] == ' ' || name[n - 1] == '\t'))
+		n--;
+	return sf_xstrndup(name, n);
 }
 
 static void join_files(struct strbuf *sb, char **files, int nfiles)
@@ -310,10 +310,8 @@ const char **sf_only_names(const char *const *types, size_t ntypes)
 	if (!ntypes)
 		return NULL;
 	const char **only = sf_xcalloc(ntypes + 1, sizeof(*only));
-	for (size_t i = 0; i < ntypes; i++) {
-		char buf[1024];
-		only[i] = sf_xstrdup(sf_bare_name(types[i], buf, sizeof(buf)));
-	}
+	for (size_t i = 0; i < ntypes; i++)
+		only[i] = sf_bare_name(types[i]);
 	return only;
 }
 
@@ -564,8 +562,7 @@ size_t sf_select_types(const struct sf_typeset *ts, const char *name,
 	}
 	if (!sf_is_glob(name))
 		return 0;
-	char buf[1024];
-	const char *pat = sf_bare_name(name, buf, sizeof(buf));
+	char *pat = sf_bare_name(name);
 	for (size_t i = 0; i < sf_typeset_count(ts); i++) {
 		const struct sf_type *t = sf_typeset_get(ts, i);
 		if (!t->name[0] || !glob_kind_ok(name, t) || fnmatch(pat, t->name, 0))
@@ -573,6 +570,7 @@ size_t sf_select_types(const struct sf_typeset *ts, const char *name,
 		*out = sf_xreallocarray((void *)*out, n + 1, sizeof(**out));
 		(*out)[n++] = t;
 	}
+	free(pat);
 	return n;
 }
 

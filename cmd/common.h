@@ -66,8 +66,12 @@ int sf_show_paths(struct sf_typeset *ts, const char *root_dir);
 struct sf_typeset *sf_load_inputs_at(char **files, int nfiles,
 				     const char *const *only, const char *root);
 
-/* Strip "struct ", "union ", "class " and surrounding blanks into buf. */
-const char *sf_bare_name(const char *name, char *buf, size_t bufsz);
+/*
+ * `name` without "struct ", "union ", "class " and surrounding blanks, as
+ * a new string the caller frees: allocated so that no length is too long
+ * (a C++ template name runs to thousands of characters).
+ */
+char *sf_bare_name(const char *name);
 
 /*
  * The one type called `name`.  Not found: prints "structfit: FILES: type

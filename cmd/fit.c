@@ -177,9 +177,11 @@ static long member_index(const struct sf_type *t, const char *name)
 
 static bool same_type_name(const struct sf_type *t, const char *name)
 {
-	char buf[1024];
+	char *bare = sf_bare_name(name);
+	bool same = !strcmp(t->name, bare);
 
-	return !strcmp(t->name, sf_bare_name(name, buf, sizeof(buf)));
+	free(bare);
+	return same;
 }
 
 /*

@@ -571,8 +571,8 @@ static void describe(struct strbuf *sb, const struct sf_type *t,
 
 static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 {
-	char bare[512];
-	const char *only[] = { sf_bare_name(o->type, bare, sizeof(bare)), NULL };
+	char *bare = sf_bare_name(o->type);
+	const char *only[] = { bare, NULL };
 	struct sf_typeset *ts = sf_load_inputs(files, nfiles, only);
 	struct strbuf old = STRBUF_INIT, neu = STRBUF_INIT, diff = STRBUF_INIT;
 	struct strbuf back = STRBUF_INIT, msg = STRBUF_INIT;
@@ -581,8 +581,10 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	struct plan pl;
 	int rc = SF_EXIT_ERROR;
 
-	if (!ts)
+	if (!ts) {
+		free(bare);
 		return SF_EXIT_ERROR;
+	}
 	const struct sf_type *t = sf_find_type(ts, o->type, files, nfiles);
 	if (!t)
 		goto out_ts;
@@ -660,6 +662,7 @@ out_ts:
 	sb_release(&back);
 	sb_release(&msg);
 	sf_typeset_free(ts);
+	free(bare);
 	return rc;
 }
 

@@ -15,8 +15,6 @@
 #include "narrow.h"
 #include "lib/xalloc.h"
 
-#define MAX_NAME 256
-
 struct line {
 	size_t start, end;	/* end: past the '\n' (or the text's end) */
 };
