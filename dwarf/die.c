@@ -443,6 +443,7 @@ struct value {
 	enum vclass cls;
 	uint64_t u;                 /* V_UNSIGNED, V_REF, V_FLAG, V_SIG8, V_ALT */
 	int64_t s;                  /* V_SIGNED */
+	unsigned width;             /* bytes of a DW_FORM_data1..8 (0: other forms) */
 	const char *str;            /* V_STRING (NULL when out of range) */
 	const unsigned char *block; /* V_BLOCK */
 };
@@ -470,12 +471,13 @@ static int read_form(const struct sf_ucx *c, struct rd *r, unsigned form, int64_
 	v->s = 0;
 	v->str = NULL;
 	v->block = NULL;
+	v->width = 0;
 	switch (form) {
 	case DW_FORM_addr: v->u = rd_u(r, c->u->addr_size); v->cls = V_NONE; break;
-	case DW_FORM_data1: v->u = rd_u(r, 1); break;
-	case DW_FORM_data2: v->u = rd_u(r, 2); break;
-	case DW_FORM_data4: v->u = rd_u(r, 4); break;
-	case DW_FORM_data8: v->u = rd_u(r, 8); break;
+	case DW_FORM_data1: v->u = rd_u(r, 1); v->width = 1; break;
+	case DW_FORM_data2: v->u = rd_u(r, 2); v->width = 2; break;
+	case DW_FORM_data4: v->u = rd_u(r, 4); v->width = 4; break;
+	case DW_FORM_data8: v->u = rd_u(r, 8); v->width = 8; break;
 	case DW_FORM_data16: rd_skip(r, 16); v->cls = V_NONE; break;
 	case DW_FORM_udata: v->u = rd_uleb(r); break;
 	case DW_FORM_sdata: v->s = rd_sleb(r); v->cls = V_SIGNED; break;
@@ -567,6 +569,28 @@ static int const_u(const struct value *v, uint64_t *out)
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * Whether a bound means -1 (GNU's "[0]": upper bound one below the lower).
+ * A signed form says so itself.  GNU also writes -1 in an unsigned dataN
+ * form, as all ones of the target's address size (data4 0xffffffff on a
+ * 32-bit target, data8 0xffff...ff on a 64-bit one); but gcc writes a real
+ * bound in the smallest form that holds it, so data4 0xffffffff in a 64-bit
+ * unit is 4294967295 (char a[4294967296UL]).  All ones at least as wide as
+ * an address is an index no array can reach, so only that is taken as -1.
+ */
+static int is_minus_one(const struct sf_ucx *c, const struct value *v)
+{
+	if (v->cls == V_SIGNED)
+		return v->s == -1;
+	if (v->cls != V_UNSIGNED)
+		return 0;
+	if (v->u == UINT64_MAX)
+		return 1;
+	assert(v->width <= 8);
+	return v->width != 0 && v->width >= c->u->addr_size && v->width < 8 &&
+	       v->u == (UINT64_C(1) << (8 * v->width)) - 1;
 }
 
 /*
@@ -693,8 +717,7 @@ static void store_attr(const struct sf_ucx *c, struct sf_die *d, unsigned at,
 		break;
 	case DW_AT_upper_bound:
 		if (const_u(v, &u)) {
-			/* a data1..data8 bound of all ones is -1 ([0] arrays) */
-			d->upper_bound = (int64_t)u;
+			d->upper_bound = is_minus_one(c, v) ? -1 : (int64_t)u;
 			d->has |= SF_A_UPPER_BOUND;
 		} else {
 			d->has |= SF_A_BOUND_DYN;

@@ -337,10 +337,12 @@ struct sf_reader {
 
 	struct sf_err *err;
 	int failed;
-};
 
-static struct tinfo void_ti = { .left = "void", .right = "", .qname = "void" };
-static struct tinfo bad_ti = { .left = "?", .right = "", .qname = "?" };
+	/* what a missing DW_AT_type and an unresolvable reference resolve to:
+	 * per reader, not static: readers run in threads (load.c), and a
+	 * writable object shared between them is a race waiting for a writer */
+	struct tinfo void_ti, bad_ti;
+};
 
 static int corrupt(struct sf_reader *r, const struct uh *uh, uint64_t off)
 {
@@ -740,16 +742,16 @@ static struct tinfo *resolve_ref(struct sf_reader *r, struct uh *uh, const struc
 	if (d->has & SF_A_SIG8) {
 		long i = sf_dwfile_sig_unit(r->f, d->sig8);
 		if (i < 0)
-			return &bad_ti;
+			return &r->bad_ti;
 		const struct sf_unit *u = &r->f->units[i];
 		struct uh *tu = uh_for(r, r->f, u->sect, u->type_die);
-		return tu ? resolve(r, tu, u->type_die, depth + 1) : &bad_ti;
+		return tu ? resolve(r, tu, u->type_die, depth + 1) : &r->bad_ti;
 	}
 	if (d->has & SF_A_TYPE) {
 		struct uh *to = ref_unit(r, uh, d, d->type, (d->has & SF_A_ALT) != 0);
-		return to ? resolve(r, to, d->type, depth + 1) : &bad_ti;
+		return to ? resolve(r, to, d->type, depth + 1) : &r->bad_ti;
 	}
-	return &void_ti;
+	return &r->void_ti;
 }
 
 static struct tinfo *new_ti(struct sf_reader *r, struct uh *uh, uint64_t off)
@@ -766,7 +768,7 @@ static struct tinfo *new_ti(struct sf_reader *r, struct uh *uh, uint64_t off)
 }
 
 /* Copy what a typedef or cv-qualifier passes through from its target. */
-static void inherit(struct tinfo *ti, const struct tinfo *t)
+static void inherit(const struct sf_reader *r, struct tinfo *ti, const struct tinfo *t)
 {
 	ti->size = t->size;
 	ti->align = t->align;
@@ -775,7 +777,7 @@ static void inherit(struct tinfo *ti, const struct tinfo *t)
 	ti->agg = t->agg;
 	ti->flags |= t->flags & (TI_SIGNED | TI_ALIGNED | TI_DECL | TI_FLEX |
 				 TI_UNSIZED);
-	if (t == &bad_ti)
+	if (t == &r->bad_ti)
 		ti->flags |= TI_UNSIZED;
 }
 
@@ -846,7 +848,7 @@ static void cv_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 {
 	struct tinfo *t = resolve_ref(r, uh, d, depth);
 
-	inherit(ti, t);
+	inherit(r, ti, t);
 	/* after a '*' the qualifier binds to the pointer: "char * const" */
 	if ((t->flags & TI_PTR) || t->right[0] == ')') {
 		ti->left = icat(r, t->left, " ", word);
@@ -863,7 +865,7 @@ static void typedef_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 {
 	struct tinfo *t = resolve_ref(r, uh, d, depth);
 
-	inherit(ti, t);
+	inherit(r, ti, t);
 	ti->qname = die_qname(r, uh, d);
 	if (!ti->qname)
 		ti->qname = isec(r, "?");
@@ -958,11 +960,10 @@ static int array_dims(struct sf_reader *r, struct uh *uh, const struct sf_die *d
 			uint64_t n = 0;
 			if (c.has & SF_A_COUNT)
 				n = c.count;
-			else if ((c.has & SF_A_UPPER_BOUND) && c.upper_bound != -1 &&
-				 c.upper_bound != (int64_t)0xffffffff)
+			else if ((c.has & SF_A_UPPER_BOUND) && c.upper_bound != -1)
 				n = (uint64_t)(c.upper_bound - ((c.has & SF_A_LOWER_BOUND) ? c.lower_bound : 0)) + 1;
 			else if (c.has & SF_A_UPPER_BOUND)
-				n = 0;	/* GNU "[0]" spelled as upper bound -1 */
+				n = 0;	/* GNU "[0]" spelled as upper bound -1 (die.c) */
 			else
 				known = 0;
 			add_dim(dims, known, n);
@@ -1179,11 +1180,11 @@ static struct tinfo *resolve(struct sf_reader *r, struct uh *uh, uint64_t off, u
 	struct sf_die d;
 
 	if (ti)
-		return (ti->flags & TI_BUSY) ? &bad_ti : ti;
+		return (ti->flags & TI_BUSY) ? &r->bad_ti : ti;
 	if (depth > MAX_RESOLVE_DEPTH || r->failed)
-		return &bad_ti;
+		return &r->bad_ti;
 	if (read_die(r, uh, off, &d) < 0)
-		return &bad_ti;
+		return &r->bad_ti;
 	/* a declaration standing for a definition in a type unit */
 	if (d.has & SF_A_SIGNATURE) {
 		long i = sf_dwfile_sig_unit(r->f, d.sig8);
@@ -1367,7 +1368,7 @@ static void set_type_of_member(struct sf_reader *r, struct sf_member *m, struct 
 		m->flags |= SF_MF_SIGNED;
 	m->type_name = mt->left;
 	m->type_suffix = mt->right;
-	if (!(mt->flags & (TI_DECL | TI_UNSIZED)) && mt != &bad_ti)
+	if (!(mt->flags & (TI_DECL | TI_UNSIZED)) && mt != &r->bad_ti)
 		m->align = align_of(r, mt, depth);	/* lays out: TI_ALIGNED known */
 	if (mt->flags & TI_ALIGNED)
 		m->flags |= SF_MF_ALIGNED;
@@ -1377,7 +1378,7 @@ static void set_type_of_member(struct sf_reader *r, struct sf_member *m, struct 
 		m->align = 1;
 		return;
 	}
-	if (mt == &bad_ti || (mt->flags & TI_UNSIZED)) {
+	if (mt == &r->bad_ti || (mt->flags & TI_UNSIZED)) {
 		m->flags |= SF_MF_INCOMPLETE;
 		m->align = 1;
 		return;
@@ -1821,7 +1822,7 @@ static uint32_t variant_fields(struct sf_reader *r, struct uh *uh, const struct 
 		out->offset = loc;
 		out->size = mt->size;
 		out->tclass = mt->tclass;
-		out->align = (mt->flags & (TI_DECL | TI_UNSIZED)) || mt == &bad_ti
+		out->align = (mt->flags & (TI_DECL | TI_UNSIZED)) || mt == &r->bad_ti
 			   ? 1 : align_of(r, mt, depth);
 		if (mt->flags & TI_SIGNED)
 			out->flags |= SF_MF_SIGNED;
@@ -2665,6 +2666,8 @@ struct sf_reader *sf_reader_new(const struct sf_dwfile *f, struct sf_elf *elf,
 	r->origin = origin;
 	r->only = only;
 	r->gen = 1;
+	r->void_ti = (struct tinfo){ .left = "void", .right = "", .qname = "void" };
+	r->bad_ti = (struct tinfo){ .left = "?", .right = "", .qname = "?" };
 	sb_init(&r->path);
 	sb_init(&r->cat);
 	return r;

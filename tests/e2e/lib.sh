@@ -410,7 +410,17 @@ PYEOF
 		fail "probe does not compile: $(head -n 3 "$T/cc.err" | tr '\n' ' ')"
 		return 1
 	}
-	readelf -sW "$T/probe.o" | awk '$8 ~ /^sf_probe_/ { print $8, $3 }' >"$T/probe.sizes"
+	# readelf writes sizes of 2^32 and more in hex
+	readelf -sW "$T/probe.o" | awk '
+	function num(s,   i, n) {
+		if (s !~ /^0x/)
+			return s
+		n = 0
+		for (i = 3; i <= length(s); i++)
+			n = n * 16 + index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
+		return sprintf("%.0f", n)
+	}
+	$8 ~ /^sf_probe_/ { print $8, num($3) }' >"$T/probe.sizes"
 	# map "sf_probe_N FACT" + "sf_probe_N SIZE" -> "FACT SIZE"
 	awk 'NR == FNR { s[$1] = $2; next }
 	     { sym = $1; $1 = ""; sub(/^ /, ""); print $0, (sym in s ? s[sym] : "?") }' \

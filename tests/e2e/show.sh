@@ -7,6 +7,8 @@
 #    struct of testdata/e2e/layouts.c and st_table.c checked against the
 #    compiler itself (sizeof/_Alignof/offsetof of a probe object) and
 #    against pahole on the same object;
+#  - arrays of 2^32 - 1, 2^32 and 2^32 + 1 bytes (testdata/e2e/bigarray.c):
+#    the compiler's sizes, no hole;
 #  - -t NAME / -t "struct NAME", --cacheline, deduplication across objects,
 #    differing definitions of one name, static archives, directories,
 #    executables, shared libraries, separate debug files;
@@ -180,6 +182,28 @@ for target in $E2E_TARGETS; do
 	# holds_packed and holds_tail have a hole: they are not packed
 	assert_eq "$(jget "$o.json" '[t(n)["packed"] for n in ("holds_packed", "holds_tail", "packed_tail")]')" \
 		"[false, false, true]" "$target: packed flags of holds_packed, holds_tail, packed_tail"
+done
+
+tcase "4 GiB arrays: a data4 upper bound 0xffffffff is 2^32 - 1, not GNU's [0]"
+# testdata/e2e/bigarray.c: structfit's sizes and offsets against the
+# compiler's, and no hole (before the fix: a[0] plus a 4 GiB hole).
+for cc in gcc clang; do
+	for dw in 4 5; do
+		o=$T/bigarray-$cc-$dw.o
+		compile_or_fail "$cc" x86_64 "$dw" "$o" "$TD/e2e/bigarray.c" || continue
+		sf_ok show --format json "$o" || continue
+		cp "$T/out" "$o.json"
+		probe_layout "$o.json" "$TD/e2e/bigarray.c" "$cc" x86_64 "$o.facts" || continue
+		if ! diff "$o.facts" "$o.facts.sf" >"$T/diff"; then
+			fail "$cc DWARF $dw: structfit (>) and the compiler (<) disagree: $(grep '^[<>]' "$T/diff" | head -6 | tr '\n' ' ')"
+		fi
+		[ "$(wc -l <"$o.facts")" -ge 20 ] || fail "$cc DWARF $dw: only $(wc -l <"$o.facts") facts probed"
+		assert_eq "$(jget "$o.json" '[len(t(n)["holes"]) for n in ("big", "below", "above", "zero")]')" \
+			"[0, 0, 0, 0]" "$cc DWARF $dw: holes"
+		assert_eq "$(jget "$o.json" '[t(n)["members"][0]["size"] for n in ("big", "below", "above")]')" \
+			"[4294967296, 4294967295, 4294967297]" "$cc DWARF $dw: array sizes"
+		assert_eq "$(jget "$o.json" 't("zero")["members"][1]["size"]')" 0 "$cc DWARF $dw: x[0] size"
+	done
 done
 
 # ---------------------------------------------------------------- -t NAME
