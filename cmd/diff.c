@@ -148,7 +148,7 @@ static void push_spelling(char ***v, size_t *n, const struct sf_type *t)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	sb_addf(&sb, "%s %s", (t->flags & SF_TF_TYPEDEF) ? "typedef" : sf_kind_name(t->kind),
+	sb_addf(&sb, "%s %s", (t->flags & SF_TF_TYPEDEF) ? "typedef" : sf_type_kind_name(t),
 		t->name);
 	for (size_t i = 0; i < *n; i++)
 		if (!strcmp((*v)[i], sb.buf)) {

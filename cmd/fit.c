@@ -249,7 +249,7 @@ static int make_item(struct fit_opts *o, const struct sf_type *t, const char *na
 	if (!modeled)
 		return sf_die_usage("--reorder: %s %s: its layout is not what the C rules "
 				    "give for its members (attributes?)",
-				    sf_kind_name(t->kind), t->name), -1;
+				    sf_type_kind_name(t), t->name), -1;
 	sf_units_build(nt, NULL, true, &us);
 	uint64_t best = sf_reorder_min_size(&us, NULL);
 	sf_units_release(&us);

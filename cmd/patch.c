@@ -595,7 +595,7 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	}
 	if (t->kind != SF_KIND_STRUCT || (t->flags & SF_TF_CXX)) {
 		sf_die_usage("%s %s: patch rewrites C structs only",
-			     sf_kind_name((enum sf_kind)t->kind), t->name);
+			     sf_type_kind_name(t), t->name);
 		goto out_ts;
 	}
 	if (t->flags & SF_TF_BTF) {

@@ -203,7 +203,7 @@ static int resolve_members(const struct sf_type *t, const struct suggest_opts *o
 		long m = member_index(t, o->pins[i], strlen(o->pins[i]));
 		if (m < 0)
 			return sf_die_usage("--pin: %s %s has no member '%s'",
-					    sf_kind_name(t->kind), t->name, o->pins[i]), -1;
+					    sf_type_kind_name(t), t->name, o->pins[i]), -1;
 		pin[m] = true;
 	}
 	for (size_t i = 0; i < o->nnarrow; i++) {
@@ -211,7 +211,7 @@ static int resolve_members(const struct sf_type *t, const struct suggest_opts *o
 		long m = member_index(t, a->member, a->len);
 		if (m < 0)
 			return sf_die_usage("--narrow %s: %s %s has no member '%.*s'", a->arg,
-					    sf_kind_name(t->kind), t->name, (int)a->len,
+					    sf_type_kind_name(t), t->name, (int)a->len,
 					    a->member), -1;
 		if (sf_narrow_check(&t->members[m], a->bytes, why, sizeof(why)) < 0)
 			return sf_die_usage("--narrow %s: %s", a->arg, why), -1;
@@ -383,7 +383,7 @@ static void render_html(struct strbuf *sb, const struct sf_type *t,
 	int shown = 0;
 
 	sb_adds(&cap, "structfit suggest: ");
-	sb_adds(&cap, sf_kind_name(t->kind));
+	sb_adds(&cap, sf_type_kind_name(t));
 	sb_addf(&cap, " %s", t->name);
 	sf_render_html_begin(sb, cap.buf);
 	sf_render_suggest_html_report(sb, v);
@@ -487,7 +487,7 @@ static int run_suggest(const struct suggest_opts *o0, char **files, int nfiles)
 		goto out;
 	}
 	if (!t->nmembers) {
-		sf_die_usage("%s: %s %s has no members", files[0], sf_kind_name(t->kind),
+		sf_die_usage("%s: %s %s has no members", files[0], sf_type_kind_name(t),
 			     t->name);
 		goto out;
 	}

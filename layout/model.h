@@ -172,5 +172,7 @@ static inline bool sf_member_is_bitfield(const struct sf_member *m)
 }
 
 const char *sf_kind_name(enum sf_kind kind);
+/* What the user calls t: "enum" for an enum with data (a struct to the model). */
+const char *sf_type_kind_name(const struct sf_type *t);
 
 #endif

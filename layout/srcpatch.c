@@ -2027,7 +2027,7 @@ static int check_model(struct ctx *x, const struct sf_type *t)
 				"the source", x->path);
 	if (t->kind != SF_KIND_STRUCT || (t->flags & SF_TF_CXX))
 		return sf_error(x->err, "%s: %s %s: patch rewrites C structs only",
-				x->path, sf_kind_name((enum sf_kind)t->kind), t->name);
+				x->path, sf_type_kind_name(t), t->name);
 	for (uint32_t i = 0; i < t->nmembers; i++)
 		if (t->members[i].flags & (SF_MF_BASE | SF_MF_VIRTUAL_BASE | SF_MF_VPTR))
 			return sf_error(x->err, "%s: struct %s has C++ bases; patch "

@@ -650,6 +650,11 @@ const char *sf_kind_name(enum sf_kind kind)
 	return "struct";
 }
 
+const char *sf_type_kind_name(const struct sf_type *t)
+{
+	return t->nvariants ? "enum" : sf_kind_name((enum sf_kind)t->kind);
+}
+
 /* A `*` or `?` outside brackets makes a name a glob: "yjit::*" is one,
  * "Option<*const u8>" is not. */
 bool sf_name_is_glob(const char *s, size_t n)

@@ -196,7 +196,7 @@ static void json_failure(struct strbuf *out, const struct sf_bresult *r,
 	sb_adds(out, "{\"name\":");
 	json_str(out, f->type->name);
 	sb_adds(out, ",\"kind\":");
-	json_str(out, sf_kind_name(f->type->kind));
+	json_str(out, sf_type_kind_name(f->type));
 	sb_adds(out, ",\"types\":");
 	json_subject_types(out, f->subject);
 	sb_adds(out, ",\"property\":");

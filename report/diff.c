@@ -101,7 +101,7 @@ static void text_changed(struct strbuf *out, const struct sf_dtype *d)
 	const struct sf_type *o = d->old, *n = d->new;
 
 	sb_addf(out, "%s %s: %" PRIu64 " -> %" PRIu64 " bytes (%+" PRId64 ")",
-		sf_kind_name(n->kind), n->name, o->size, n->size, d->growth);
+		sf_type_kind_name(n), n->name, o->size, n->size, d->growth);
 	text_decl(out, n);
 	for (uint32_t i = 0; i < d->nmembers; i++)
 		text_member(out, &d->members[i]);
@@ -146,13 +146,13 @@ void sf_render_diff_text(struct strbuf *out, const struct sf_diff *d)
 			break;
 		case SF_D_ADDED:
 			sb_addf(out, "%s %s: added, %" PRIu64 " byte%s",
-				sf_kind_name(t->new->kind), t->new->name, t->new->size,
+				sf_type_kind_name(t->new), t->new->name, t->new->size,
 				plural(t->new->size));
 			text_decl(out, t->new);
 			break;
 		case SF_D_REMOVED:
 			sb_addf(out, "%s %s: removed, was %" PRIu64 " byte%s",
-				sf_kind_name(t->old->kind), t->old->name, t->old->size,
+				sf_type_kind_name(t->old), t->old->name, t->old->size,
 				plural(t->old->size));
 			text_decl(out, t->old);
 			break;
@@ -188,7 +188,7 @@ static void json_type_head(struct strbuf *out, const struct sf_type *t)
 	sb_adds(out, "{\"name\":");
 	sb_add_json_str(out, t->name);
 	sb_adds(out, ",\"kind\":");
-	sb_add_json_str(out, sf_kind_name(t->kind));
+	sb_add_json_str(out, sf_type_kind_name(t));
 	sb_adds(out, ",\"decl_file\":");
 	sb_add_json_str(out, t->decl_file);
 	sb_addf(out, ",\"decl_line\":%u", t->decl_line);
@@ -286,7 +286,7 @@ static void headline(struct strbuf *out, const struct sf_dtype *t)
 {
 	const struct sf_type *ty = entry_type(t);
 
-	sb_addf(out, "%s %s: ", sf_kind_name(ty->kind), ty->name);
+	sb_addf(out, "%s %s: ", sf_type_kind_name(ty), ty->name);
 	if (t->status == SF_D_CHANGED)
 		sb_addf(out, "%" PRIu64 " -> %" PRIu64 " bytes (%+" PRId64 ")",
 			t->old->size, t->new->size, t->growth);
@@ -320,7 +320,7 @@ void sf_render_diff_markdown(struct strbuf *out, const struct sf_diff *d,
 		const struct sf_dtype *t = &d->types[i];
 		const struct sf_type *ty = entry_type(t);
 		sb_reset(&cell);
-		sb_addf(&cell, "%s %s", sf_kind_name(ty->kind), ty->name);
+		sb_addf(&cell, "%s %s", sf_type_kind_name(ty), ty->name);
 		sb_adds(out, "| ");
 		sf_ci_md_code(out, cell.buf);
 		sb_adds(out, " | ");
@@ -433,7 +433,7 @@ static void sarif_result(struct strbuf *out, const struct sf_dtype *t,
 	}
 	sb_addf(out, ",\"properties\":{\"type\":");
 	sb_reset(&msg);
-	sb_addf(&msg, "%s %s", sf_kind_name(ty->kind), ty->name);
+	sb_addf(&msg, "%s %s", sf_type_kind_name(ty), ty->name);
 	sb_add_json_str(out, msg.buf);
 	sb_addf(out, ",\"growth\":%" PRId64 "}}", t->growth);
 	sb_release(&msg);

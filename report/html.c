@@ -135,7 +135,7 @@ static const char *member_label(const struct sf_member *m)
 
 static void add_type_title(struct strbuf *sb, const struct sf_type *t)
 {
-	sb_adds(sb, t->nvariants ? "enum" : sf_kind_name((enum sf_kind)t->kind));
+	sb_adds(sb, sf_type_kind_name(t));
 	sb_addch(sb, ' ');
 	sb_add_xml(sb, t->name && *t->name ? t->name : "(anonymous)");
 }
@@ -1168,7 +1168,7 @@ static void section_open(struct strbuf *out, const char *cls, const struct sf_ty
 	sb_addf(out, " data-name=\"");
 	sb_add_xml(out, t->name ? t->name : "");
 	sb_addf(out, "\" data-kind=\"%s\" data-size=\"%" PRIu64 "\">\n",
-		sf_kind_name((enum sf_kind)t->kind), t->size);
+		sf_type_kind_name(t), t->size);
 }
 
 void sf_render_html_type(struct strbuf *out, const struct sf_type *t,

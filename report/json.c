@@ -230,7 +230,7 @@ static void type_fields(struct strbuf *sb, const struct sf_type *t,
 			const struct sf_layout *l)
 {
 	str_field(sb, "name", t->name);
-	str_field(sb, "kind", sf_kind_name(t->kind));
+	str_field(sb, "kind", sf_type_kind_name(t));
 	num_field(sb, "size", t->size);
 	num_field(sb, "align", t->align);
 	str_field(sb, "decl_file", t->decl_file);

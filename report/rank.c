@@ -50,7 +50,7 @@ static const char *type_name_or_anon(const struct sf_type *t)
 static const char *kind_label(const struct sf_type *t)
 {
 	/* a Rust enum with data is a struct to the model, an enum to its user */
-	return (t->flags & SF_TF_TYPEDEF) ? "typedef" : t->nvariants ? "enum" : sf_kind_name(t->kind);
+	return (t->flags & SF_TF_TYPEDEF) ? "typedef" : sf_type_kind_name(t);
 }
 
 static int type_label_len(const struct sf_type *t)
@@ -138,7 +138,7 @@ void sf_render_rank_json(struct strbuf *out, const struct sf_rank *r)
 		sb_adds(out, i ? ",\n{\"name\":" : "\n{\"name\":");
 		sb_add_json_str(out, t->name ? t->name : "");
 		sb_adds(out, ",\"kind\":");
-		sb_add_json_str(out, sf_kind_name(t->kind));
+		sb_add_json_str(out, sf_type_kind_name(t));
 		sb_addf(out, ",\"size\":%" PRIu64 ",\"waste\":%" PRIu64
 			",\"holes_count\":%u,\"sum_holes\":%" PRIu64
 			",\"padding\":%" PRIu64 ",\"forced\":%" PRIu64 ",\"decl_file\":",

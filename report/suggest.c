@@ -176,7 +176,7 @@ static void text_header(struct strbuf *out, const struct sf_suggest_view *v)
 	const struct sf_type *t = v->type;
 	const struct sf_layout *l = v->type_layout;
 
-	sb_addf(out, "%s %s: %" PRIu64 " bytes, ", sf_kind_name(t->kind), t->name, t->size);
+	sb_addf(out, "%s %s: %" PRIu64 " bytes, ", sf_type_kind_name(t), t->name, t->size);
 	if (l->nholes)
 		sb_addf(out, "%u hole%s (%" PRIu64 " byte%s), ", l->nholes,
 			plural(l->nholes), l->sum_holes, plural(l->sum_holes));
@@ -372,7 +372,7 @@ static void text_narrowings(struct strbuf *out, const struct sf_suggest_view *v)
 	}
 	if (v->best && nr->n) {
 		const struct sf_narrowing *nw = &nr->v[0];
-		sb_addf(out, "\n%s %s with ", sf_kind_name(v->base->kind), v->base->name);
+		sb_addf(out, "\n%s %s with ", sf_type_kind_name(v->base), v->base->name);
 		for (uint32_t k = 0; k < nw->n; k++)
 			sb_addf(out, "%s%s as %s", k ? " and " : "",
 				v->base->members[nw->member[k]].name,
@@ -591,7 +591,7 @@ void sf_render_suggest_json(struct strbuf *out, const struct sf_suggest_view *v)
 	sb_adds(out, "\"name\":");
 	sb_add_json_str(out, t->name);
 	sb_addf(out, ",\"kind\":\"%s\",\"size\":%" PRIu64 ",\"align\":%u,\"header\":%" PRIu64
-		",\"header_name\":", sf_kind_name(t->kind), t->size, t->align, v->header);
+		",\"header_name\":", sf_type_kind_name(t), t->size, t->align, v->header);
 	if (v->header_name)
 		sb_add_json_str(out, v->header_name);
 	else
@@ -886,7 +886,7 @@ void sf_render_fit_json(struct strbuf *out, const struct sf_fit_view *v)
 		const struct sf_fit_item *it = &v->items[i];
 		sb_adds(out, i ? ",{\"name\":" : "{\"name\":");
 		sb_add_json_str(out, it->type->name);
-		sb_addf(out, ",\"kind\":\"%s\",\"given\":", sf_kind_name(it->type->kind));
+		sb_addf(out, ",\"kind\":\"%s\",\"given\":", sf_type_kind_name(it->type));
 		sb_add_json_str(out, it->name);
 		sb_addf(out, ",\"size\":%" PRIu64 ",\"declared_size\":%" PRIu64
 			",\"narrowed\":[", it->size, it->declared_size);

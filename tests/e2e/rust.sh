@@ -114,6 +114,13 @@ sf_ok show -t 'yjit::*' "$BIN"
 assert_eq "$(grep -oE '^(struct|enum) yjit::[A-Za-z]+' "$T/out" | sed 's/yjit:://' | sort | tr '\n' ' ')" \
 	"$(grep -oE '^pub (struct|enum) [A-Za-z]+' "$SRC" | sed 's/^pub //' | sort | tr '\n' ' ')" \
 	"the yjit types"
+# JSON's kind is the keyword the text gives each type (an enum is an enum)
+grep -oE '^(struct|enum) [^ ]+' "$T/out" | sort >"$T/kinds.txt"
+sf_ok show --format json -t 'yjit::*' "$BIN"
+schema_ok "$T/out"
+jget "$T/out" '"\n".join(sorted(t["kind"] + " " + t["name"] for t in d["types"]))' >"$T/kinds.json"
+assert_eq "$(cat "$T/kinds.json")" "$(cat "$T/kinds.txt")" "JSON kinds, the text's keywords"
+assert_grep "$T/kinds.json" "enum yjit::Shape" "Shape is an enum"
 assert_exit 2 "a glob matching nothing" "$SF" show -t 'nope::*' "$BIN"
 assert_grep "$T/err" "'nope::*' not found" "the message"
 
@@ -222,5 +229,9 @@ d=json.load(open(sys.argv[1]))
 rows=d if isinstance(d,list) else d.get("types", d.get("holes", []))
 print([r.get("waste") for r in rows if r.get("name")=="yjit::Block"][0])' "$T/out" 2>&1)
 assert_eq "$w" "5" "Block's waste"
+sf_ok holes --min-waste 0 --format json "$BIN"
+schema_ok "$T/out"
+assert_eq "$(jget "$T/out" '[r["kind"] for r in d["types"] if r["name"] in ("yjit::Shape", "yjit::Block")]' 2>&1)" \
+	'["struct", "enum"]' "holes' kinds: Block a struct, Shape (no waste) an enum"
 
 tdone
