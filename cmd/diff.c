@@ -143,13 +143,17 @@ static void render(struct strbuf *out, const struct sf_diff *d,
 	free(root);
 }
 
-/* Add "struct NAME" (or "typedef NAME") for t to the list, once. */
+/*
+ * Add "struct NAME" (or "typedef NAME") for t to the list, once.  The
+ * model's kind, not the user's word: a Rust enum is looked up as the
+ * struct the model holds ("enum NAME" would not be found).
+ */
 static void push_spelling(char ***v, size_t *n, const struct sf_type *t)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	sb_addf(&sb, "%s %s", (t->flags & SF_TF_TYPEDEF) ? "typedef" : sf_type_kind_name(t),
-		t->name);
+	sb_addf(&sb, "%s %s",
+		(t->flags & SF_TF_TYPEDEF) ? "typedef" : sf_kind_name((enum sf_kind)t->kind), t->name);
 	for (size_t i = 0; i < *n; i++)
 		if (!strcmp((*v)[i], sb.buf)) {
 			sb_release(&sb);

@@ -763,7 +763,7 @@ static char *type_display_name(const struct sf_type *t)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	sb_addf(&sb, "%s %s", sf_type_kind_name(t), t->name);
+	sb_addf(&sb, "%s %s", sf_kind_name(t->kind), t->name);
 	return sb_detach(&sb);
 }
 
@@ -894,7 +894,7 @@ static int eval_sum(struct sf_bresult *res, uint32_t ri,
 		struct sf_measure m;
 		sf_measure_type(t, &m);
 		sf_measure_add(&acc, &m);
-		sb_addf(&subject, "%s%s %s", i ? " + " : "", sf_type_kind_name(t), t->name);
+		sb_addf(&subject, "%s%s %s", i ? " + " : "", sf_kind_name(t->kind), t->name);
 		if (!first)
 			first = t;
 	}
@@ -1147,11 +1147,11 @@ size_t sf_budget_pin(struct strbuf *out, const struct sf_typeset *ts,
 			continue;
 		if (!round_trips(t->name)) {
 			sb_addf(out, "# skipped, name not writable in a budget: %s %s\n",
-				sf_type_kind_name(t), t->name);
+				sf_kind_name(t->kind), t->name);
 			continue;
 		}
 		size_t start = out->len;
-		sb_addf(out, "%s %s", sf_type_kind_name(t), t->name);
+		sb_addf(out, "%s %s", sf_kind_name(t->kind), t->name);
 		size_t w = out->len - start;
 		sb_addchars(out, ' ', w < width ? width - w + 2 : 2);
 		sb_addf(out, "size <= %llu\n", (unsigned long long)t->size);

@@ -183,6 +183,15 @@ if [ -n "${RUSTC_BIN:-}" ]; then
 		"[[$(fact yjit::Block size), $new]]" "Block's sizes, old and new, as rustc has them"
 	assert_eq "$(jget "$T/out" '[[m["name"], m["new"]["type"], m["new"]["offset"]] for m in d["changed"][0]["members"] if m["change"] == "retyped"]' 2>&1)" \
 		"[[\"c\", \"u32\", $(awk '$1 == "yjit::Block" && $2 == "c" { print $3 }' "$T/facts2")]]" "c retyped, at rustc's offset"
+	# a glob: every yjit type compared, those whose c the sed widened changed
+	sf diff --format json -t 'yjit::*' "$BIN" "$T/wide"
+	assert_eq "$RC" 0 "exit status with a glob"
+	schema_ok "$T/out"
+	assert_eq "$(jget "$T/out" 'd["summary"]["compared"]')" "$(grep -cE '^pub (struct|enum) ' "$SRC")" \
+		"the glob compares every yjit type (enums too)"
+	assert_eq "$(jget "$T/out" '" ".join(sorted(c["name"] for c in d["changed"]))')" \
+		"$(awk '/^pub (struct|enum) / { n = $3 } /^    c: u16,$/ { print "yjit::" n }' "$SRC" | sort | tr '\n' ' ' | sed 's/ $//')" \
+		"changed: the types with a c: u16"
 fi
 
 tcase "patch: Rust structs rewritten, round-tripped through rustc"
