@@ -320,6 +320,12 @@ static void text_one_narrowing(struct strbuf *out, const struct sf_suggest_view 
 	}
 	if (!nw->exact)
 		sb_adds(out, " (placement by heuristic)");
+	for (uint32_t k = 0; k < nw->n; k++) {
+		char what[256];
+		sf_narrow_overflow(&b->members[nw->member[k]], nw->to[k], what, sizeof(what));
+		sb_addf(out, "\n     %s%s%s", nw->n > 1 ? b->members[nw->member[k]].name : "",
+			nw->n > 1 ? " " : "", what);
+	}
 	sb_addch(out, '\n');
 }
 
@@ -523,6 +529,18 @@ static void json_narrowing_common(struct strbuf *out, const struct sf_suggest_vi
 	sb_addf(out, ",\"exact\":%s}", nw->exact ? "true" : "false");
 }
 
+/* ,"grows":B,"if_not_fit":"..." for a proposed narrowing */
+static void json_if_not_fit(struct strbuf *out, const struct sf_type *t, uint32_t member,
+			    uint64_t to)
+{
+	char what[256];
+
+	sf_narrow_overflow(&t->members[member], to, what, sizeof(what));
+	sb_addf(out, ",\"grows\":%s,\"if_not_fit\":",
+		sf_name_grows(t->members[member].name) ? "true" : "false");
+	sb_add_json_str(out, what);
+}
+
 static void json_narrowings(struct strbuf *out, const struct sf_suggest_view *v)
 {
 	const struct sf_narrow_result *nr = v->narrow;
@@ -537,6 +555,7 @@ static void json_narrowings(struct strbuf *out, const struct sf_suggest_view *v)
 		json_narrow_item(out, v->base, nw->member[0], nw->to[0]);
 		sb_addf(out, ",\"offset\":%" PRIu64 ",\"was\":%" PRIu64, nw->offset[0],
 			v->base->members[nw->member[0]].offset);
+		json_if_not_fit(out, v->base, nw->member[0], nw->to[0]);
 		json_narrowing_common(out, v, nw);
 	}
 	sb_addf(out, "],\n\"pairs_searched\":%s,\"pairs\":[",
@@ -550,8 +569,10 @@ static void json_narrowings(struct strbuf *out, const struct sf_suggest_view *v)
 		for (uint32_t j = 0; j < 2; j++) {
 			sb_adds(out, j ? ",{" : "{");
 			json_narrow_item(out, v->base, nw->member[j], nw->to[j]);
-			sb_addf(out, ",\"offset\":%" PRIu64 ",\"was\":%" PRIu64 "}",
+			sb_addf(out, ",\"offset\":%" PRIu64 ",\"was\":%" PRIu64,
 				nw->offset[j], v->base->members[nw->member[j]].offset);
+			json_if_not_fit(out, v->base, nw->member[j], nw->to[j]);
+			sb_adds(out, "}");
 		}
 		sb_adds(out, "]");
 		json_narrowing_common(out, v, nw);

@@ -2,10 +2,14 @@
 # tests/e2e/suggest.sh - `structfit suggest` end to end, on objects compiled here.
 #
 #  - Ruby's st_table (testdata/example/st_table.c) with --classes 64,80
-#    --header 24 (or --header RHash): the first narrowing listed is
-#    entries_start 8 -> 1 byte into the hole at offset 3: 48 -> 40 bytes,
-#    header + struct 72 -> 64, class 80 -> 64; in text and JSON, with gcc
-#    and clang, DWARF 4 and 5;
+#    --header 24 (or --header RHash): its three st_index_t members count,
+#    index or bound, so they rank in declaration order: the first narrowing
+#    listed is num_entries 8 -> 1 byte into the hole at offset 3: 48 -> 40
+#    bytes, header + struct 72 -> 64, class 80 -> 64, then entries_start
+#    (an index: in Ruby it wrapped past 255), each saying what the code must
+#    do past 255; in text and JSON, with gcc and clang, DWARF 4 and 5;
+#  - an index (ring.head) ranks after members of the same effect whose
+#    names say nothing, even with more moves;
 #  - the compiler is the oracle for every proposal: for each struct of
 #    testdata/suggest/layouts.c and st_table, on x86_64, i386 and arm, the
 #    proposed order (and, with --narrow, the narrowed types) is declared as
@@ -113,7 +117,7 @@ check_proposal() {
 
 # ------------------------------------------------------------ st_table
 
-tcase "st_table: first narrowing is entries_start 8 -> 1 into the hole at 3 (text)"
+tcase "st_table: first narrowing is num_entries 8 -> 1 into the hole at 3, entries_start ranks with it (text)"
 have_st=0
 if compile_or_fail gcc x86_64 5 "$T/st.o" "$ST_SRC"; then
 	have_st=1
@@ -123,12 +127,15 @@ if compile_or_fail gcc x86_64 5 "$T/st.o" "$ST_SRC"; then
 	assert_grep "$T/st.txt" "with the 24-byte header: 72 bytes, class 80 of 64,80" "class now"
 	assert_grep "$T/st.txt" "reorder: no order of these members is smaller than 48 bytes" "no reorder"
 	first=$(grep -m1 -A2 '^  1\. ' "$T/st.txt")
-	assert_match "$first" "^  1\. entries_start: st_index_t -> uint8_t \(8 -> 1 byte, holds 0\.\.255\)" "first narrowing"
-	assert_match "$first" "48 -> 40 bytes \(saves 8\), it goes into the hole at offset 3 \(was 24\)" "size and hole"
+	assert_match "$first" "^  1\. num_entries: st_index_t -> uint8_t \(8 -> 1 byte, holds 0\.\.255\)" "first narrowing"
+	assert_match "$first" "48 -> 40 bytes \(saves 8\), it goes into the hole at offset 3 \(was 16\)" "size and hole"
+	assert_eq "$(grep -A3 '^  2\. ' "$T/st.txt" | sed -n '1p;4p')" \
+		"  2. entries_start: st_index_t -> uint8_t (8 -> 1 byte, holds 0..255)
+     past 255: saturate and fall back, never wrap (it counts or indexes: grows with the data)" "entries_start second, says to saturate"
 	assert_match "$first" "header \+ struct 72 -> 64: class 80 -> 64" "class change"
 	assert_grep "$T/st.txt" "check that every value fits" "the value-range warning"
-	# the hole map of the best narrowing: entries_start at 3, no hole left
-	assert_match "$(grep 'entries_start;' "$T/st.txt")" "uint8_t +entries_start; +/\* +3 +1 \*/" "map line"
+	# the hole map of the best narrowing: num_entries at 3, no hole left
+	assert_match "$(grep 'num_entries;' "$T/st.txt")" "uint8_t +num_entries; +/\* +3 +1 \*/" "map line"
 	assert_grep "$T/st.txt" "/* size: 40, cachelines: 1, members: 9 */" "map summary"
 	assert_eq "$(wc -c <"$T/err")" 0 "stderr bytes"
 fi
@@ -143,7 +150,11 @@ if [ "$have_st" = 1 ]; then
 		assert_eq "$(jget "$T/st.json" '[d["reorder"][k] for k in ("size", "moves", "saved")]')" "[48, 0, 0]" "reorder"
 		assert_eq "$(jget "$T/st.json" 'd["reorder"]["order"]')" "$ST_ORDER" "order unchanged"
 		assert_eq "$(jget "$T/st.json" '{k: d["narrowings"][0][k] for k in ("member", "from", "to", "size", "saved", "class_before", "class_after", "offset", "was")}')" \
-			'{"class_after": 64, "class_before": 80, "from": 8, "member": "entries_start", "offset": 3, "saved": 8, "size": 40, "to": 1, "was": 24}' "narrowings[0]"
+			'{"class_after": 64, "class_before": 80, "from": 8, "member": "num_entries", "offset": 3, "saved": 8, "size": 40, "to": 1, "was": 16}' "narrowings[0]"
+		assert_eq "$(jget "$T/st.json" '[(n["member"], n["grows"]) for n in d["narrowings"]]')" \
+			'[["num_entries", true], ["entries_start", true], ["entries_bound", true]]' "ranked, all grow"
+		assert_eq "$(jget "$T/st.json" 'd["narrowings"][1]["if_not_fit"]')" \
+			"past 255: saturate and fall back, never wrap (it counts or indexes: grows with the data)" "if_not_fit"
 		assert_eq "$(jget "$T/st.json" 'd["narrowings"][0]["range"]')" "0..255" "range"
 		assert_eq "$(jget "$T/st.json" 'sorted(n["member"] for n in d["narrowings"])')" \
 			'["entries_bound", "entries_start", "num_entries"]' "all narrowings to 40"
@@ -168,7 +179,7 @@ for combo in "clang x86_64 5" "gcc x86_64 4" "clang x86_64 4"; do
 	if compile_or_fail "$1" "$2" "$3" "$T/st-$1-$3.o" "$ST_SRC"; then
 		sf_ok suggest --format json -t st_table --classes 64,80 --header 24 "$T/st-$1-$3.o"
 		assert_eq "$(jget "$T/out" '[d["narrowings"][0][k] for k in ("member", "to", "size", "class_before", "class_after")]')" \
-			'["entries_start", 1, 40, 80, 64]' "narrowings[0]"
+			'["num_entries", 1, 40, 80, 64]' "narrowings[0]"
 	fi
 done
 
@@ -187,6 +198,18 @@ if [ "$have_st" = 1 ]; then
 	sf_ok suggest -t st_table --narrow entries_start=1 --classes 64,80 --header 24 "$T/st.o"
 	assert_grep "$T/out" "reorder: 48 -> 40 bytes (saves 8), 1 move: entries_start (24 -> 3)" "text"
 	assert_grep "$T/out" "with the 24-byte header: 64 bytes, class 64 of 64,80 (0 bytes lost); the smallest class" "class after"
+fi
+
+tcase "ring: the index head ranks after mode and buf (same size, fewer moves); each says what to do past its range"
+if compile_or_fail gcc x86_64 5 "$T/ring.o" "$TD/suggest/ring.c"; then
+	sf_ok suggest --format json -t ring "$T/ring.o"
+	assert_eq "$(jget "$T/out" '[(n["member"], n["to"], n["size"], n["moves"], n["grows"]) for n in d["narrowings"]]')" \
+		'[["mode", 4, 24, 1, false], ["buf", 4, 24, 1, false], ["head", 4, 24, 0, true]]' "ranking"
+	assert_eq "$(jget "$T/out" '[n["if_not_fit"] for n in d["narrowings"]][:2]')" \
+		'["outside -2147483648..2147483647: refuse or saturate where it is stored, never truncate", "past index 4294967295: the arena must refuse, never wrap"]' "if_not_fit"
+	sf_ok suggest -t ring "$T/ring.o"
+	assert_match "$(grep -m1 '^  1\. ' "$T/out")" "^  1\. mode: long int -> int32_t" "text: mode first"
+	assert_grep "$T/out" "struct ring with mode as int32_t, placed for the fewest moves:" "the map shows mode"
 fi
 
 # ------------------------------------------------------------ the compiler as oracle

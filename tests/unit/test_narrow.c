@@ -115,7 +115,8 @@ static void test_st_table(void **state)
 	assert_true(res.n >= 1);
 	const struct sf_narrowing *first = &res.v[0];
 	assert_int_equal(first->n, 1);
-	assert_string_equal(member_name(t, first, 0), "entries_start");
+	/* all three st_index_t members count, bound or index: declaration order */
+	assert_string_equal(member_name(t, first, 0), "num_entries");
 	assert_int_equal(first->from[0], 8);
 	assert_int_equal(first->to[0], 1);
 	assert_int_equal(first->offset[0], 3);          /* into the hole */
@@ -128,11 +129,19 @@ static void test_st_table(void **state)
 	assert_true(first->exact);
 	assert_false(res.pairs_searched);
 
-	/* the same narrowing of the two other st_index_t members works too,
-	 * but their names say they count or bound: listed after */
+	/* entries_start is an index (it wrapped past 255 in Ruby): it ranks
+	 * with the counts and bounds, no longer first */
 	assert_int_equal(res.n, 3);
-	assert_string_equal(member_name(t, &res.v[1], 0), "num_entries");
+	assert_string_equal(member_name(t, &res.v[1], 0), "entries_start");
 	assert_string_equal(member_name(t, &res.v[2], 0), "entries_bound");
+	char why[256];
+	sf_narrow_overflow(&t->members[6], 1, why, sizeof(why));
+	assert_string_equal(why, "past 255: saturate and fall back, never wrap "
+			    "(it counts or indexes: grows with the data)");
+	sf_narrow_overflow(&t->members[4], 4, why, sizeof(why));   /* type: a pointer */
+	assert_string_equal(why, "past index 4294967295: the arena must refuse, never wrap");
+	sf_narrow_overflow(&t->members[0], 1, why, sizeof(why) - 200);   /* cut, not overrun */
+	assert_int_equal(strlen(why), sizeof(why) - 201);
 	for (size_t i = 0; i < res.n; i++) {
 		assert_int_equal(res.v[i].size, 40);
 		assert_int_equal(res.v[i].to[0], 1);
@@ -344,6 +353,22 @@ static void test_name_counts(void **state)
 	assert_false(sf_name_counts(""));
 }
 
+static void test_name_indexes(void **state)
+{
+	(void)state;
+	assert_true(sf_name_indexes("entries_start"));
+	assert_true(sf_name_indexes("readPos"));
+	assert_true(sf_name_indexes("head"));
+	assert_true(sf_name_indexes("tail_idx"));
+	assert_true(sf_name_indexes("bufOffset"));
+	assert_false(sf_name_indexes("startup"));
+	assert_false(sf_name_indexes("heading"));
+	assert_false(sf_name_indexes("flags"));
+	assert_true(sf_name_grows("entries_start"));
+	assert_true(sf_name_grows("num_entries"));
+	assert_false(sf_name_grows("mode"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_pairs),
 		cmocka_unit_test(test_pin_after_narrowing),
 		cmocka_unit_test(test_name_counts),
+		cmocka_unit_test(test_name_indexes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
