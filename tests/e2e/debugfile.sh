@@ -356,9 +356,9 @@ for f in /lib/x86_64-linux-gnu/libc.so.6 "/usr/lib/$(gcc -print-multiarch 2>/dev
 	[ -f "$f" ] && { LIBC=$f; break; }
 done
 if ! have pahole; then
-	skip "pahole is not installed (Debian package dwarves)"
+	missing "pahole is not installed (Debian package dwarves)"
 elif ! dpkg-query -W -f='${Status}' libc6-dbg 2>/dev/null | grep -q 'ok installed'; then
-	skip "libc6-dbg is not installed"
+	missing "libc6-dbg is not installed"
 elif [ -z "$LIBC" ]; then
 	skip "no libc.so.6 here"
 else

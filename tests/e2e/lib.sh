@@ -103,6 +103,18 @@ skip() {
 	return 0
 }
 
+# missing REASON: something a package installs is not here: skip the case,
+# but fail it under `make test` (SF_TEST_STRICT=1), which installed every
+# package of BUILD_PKGS and TEST_PKGS first.  What no package can bring
+# (a running kernel's BTF) stays a plain skip.
+missing() {
+	if [ -n "${SF_TEST_STRICT:-}" ] && [ "$SF_TEST_STRICT" != 0 ]; then
+		fail "$1 (make test installs it)"
+	else
+		skip "$1"
+	fi
+}
+
 # detail FILE [TITLE]: show (indented, at most 40 lines) why a case failed.
 detail() {
 	[ -s "$1" ] || return 0
@@ -172,12 +184,13 @@ assert_exit() {
 
 have() { command -v "$1" >/dev/null 2>&1; }
 
-# need CMD...: skip the current case (status 1) unless every CMD exists.
+# need CMD...: skip the current case (status 1) unless every CMD exists
+# (fail it under make test: see missing).
 need() {
 	local c
 	for c in "$@"; do
 		if ! have "$c"; then
-			skip "$c is not installed"
+			missing "$c is not installed"
 			return 1
 		fi
 	done

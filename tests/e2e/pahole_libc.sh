@@ -40,13 +40,13 @@ libc_debug() {
 tcase "libc.so.6 debug file: every struct agrees with pahole"
 DBG=""
 if ! have pahole; then
-	skip "pahole is not installed (Debian package dwarves)"
+	missing "pahole is not installed (Debian package dwarves)"
 elif ! dpkg-query -W -f='${Status}' libc6-dbg 2>/dev/null | grep -q 'ok installed'; then
-	skip "libc6-dbg is not installed"
+	missing "libc6-dbg is not installed"
 else
 	DBG=$(libc_debug)
 	if [ -z "$DBG" ]; then
-		skip "libc6-dbg installed no .debug file found here"
+		missing "libc6-dbg installed no .debug file found here"
 	fi
 fi
 if [ -n "$DBG" ]; then

@@ -181,7 +181,7 @@ static void test_cxx_layouts(void **state)
 		done++;
 	}
 	if (!done)
-		skip();
+		td_skip("no configuration compiled");
 }
 
 /* With type units or without, the same types come out. */
@@ -192,7 +192,7 @@ static void test_type_units_same_types(void **state)
 
 	(void)state;
 	if (!plain || !tu)
-		skip();
+		td_skip("cxx.cc did not compile");
 	struct sf_typeset *a = td_load(plain), *b = td_load(tu);
 	assert_non_null(a);
 	assert_non_null(b);
@@ -292,7 +292,7 @@ static void test_declared_only_base(void **state)
 		done++;
 	}
 	if (!done)
-		skip();
+		td_skip("no configuration compiled");
 }
 
 int main(int argc, char **argv)

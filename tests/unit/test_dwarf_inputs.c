@@ -54,7 +54,7 @@ static void test_archives(void **state)
 {
 	(void)state;
 	if (build_objects() < 0)
-		skip();
+		td_skip("gcc, ar or objcopy is missing, or the objects did not compile");
 	const char *lib = td_path("lib.a");
 	assert_int_equal(td_sh("cd %s && ar rcs lib.a st_table.o abi.o", td_dir), 0);
 	struct sf_typeset *ts = td_load(lib);
@@ -113,7 +113,7 @@ static void test_archive_errors(void **state)
 {
 	(void)state;
 	if (build_objects() < 0)
-		skip();
+		td_skip("gcc, ar or objcopy is missing, or the objects did not compile");
 	FILE *f = fopen(td_path("empty.a"), "w");
 	assert_non_null(f);
 	fputs("!<arch>\n", f);
@@ -137,7 +137,7 @@ static void test_directories(void **state)
 {
 	(void)state;
 	if (build_objects() < 0)
-		skip();
+		td_skip("gcc, ar or objcopy is missing, or the objects did not compile");
 	/* dir/abi.o, dir/README, dir/sub/st_table.o, dir/sub/loop -> .. (a
 	 * loop), dir/sub/again.o -> ../abi.o (the same file twice) */
 	assert_int_equal(td_sh("cd %s && mkdir -p dir/sub dir/empty && cp abi.o dir/ && "
@@ -164,7 +164,7 @@ static void test_compressed_and_separate(void **state)
 {
 	(void)state;
 	if (build_objects() < 0)
-		skip();
+		td_skip("gcc, ar or objcopy is missing, or the objects did not compile");
 	struct sf_typeset *plain = td_load(td_path("st_table.o"));
 	assert_non_null(plain);
 	const struct sf_type *ref = td_type(plain, "st_table");
@@ -185,7 +185,7 @@ static void test_compressed_and_separate(void **state)
 	/* a stripped binary names its debug file; the debug file loads */
 	if (td_sh("gcc -g -shared -fPIC -nostdlib -o %s %s/testdata/reader/st_table.c",
 		  td_path("libx.so"), td_src) != 0)
-		skip();
+		td_skip("gcc cannot link libx.so");
 	assert_int_equal(td_sh("cd %s && objcopy --only-keep-debug libx.so libx.debug && "
 			       "objcopy --strip-debug --add-gnu-debuglink=libx.debug libx.so libx-stripped.so",
 			       td_dir), 0);
@@ -218,12 +218,12 @@ static void test_build_id_lookup(void **state)
 {
 	(void)state;
 	if (!have_binutils() || !td_have("readelf"))
-		skip();
+		td_skip("gcc or binutils is not installed");
 	if (td_sh("gcc -g -shared -fPIC -Wl,--build-id -o %s %s/testdata/reader/st_table.c",
 		  td_path("bid.so"), td_src) != 0 ||
 	    td_sh("gcc -g -shared -fPIC -Wl,--build-id -o %s %s/testdata/reader/st_table.c "
 		  "-DSF_OTHER_BUILD -Wl,-soname,other", td_path("other.so"), td_src) != 0)
-		skip();
+		td_skip("gcc cannot link bid.so or other.so");
 	unsigned char id[SF_BUILD_ID_MAX], oid[SF_BUILD_ID_MAX];
 	size_t n = sf_file_build_id(td_path("bid.so"), id);
 	assert_int_equal(n, 20);	/* ld's default: sha1 */
@@ -275,7 +275,7 @@ static void test_errors(void **state)
 {
 	(void)state;
 	if (build_objects() < 0)
-		skip();
+		td_skip("gcc, ar or objcopy is missing, or the objects did not compile");
 	assert_message(td_path("missing.o"), "cannot open: No such file or directory");
 
 	FILE *f = fopen(td_path("text.txt"), "w");
@@ -352,7 +352,7 @@ static void test_damaged_objects(void **state)
 
 	(void)state;
 	if (build_objects() < 0)
-		skip();
+		td_skip("gcc, ar or objcopy is missing, or the objects did not compile");
 	unsigned char *orig = slurp(td_path("st_table.o"), &size);
 	unsigned char *buf = malloc(size);
 	struct sf_elf e;
@@ -398,7 +398,7 @@ static void test_memory_follows_unique_types(void **state)
 {
 	(void)state;
 	if (build_objects() < 0)
-		skip();
+		td_skip("gcc, ar or objcopy is missing, or the objects did not compile");
 	assert_int_equal(td_sh("cd %s && mkdir -p one many && cp st_table.o abi.o one/ && "
 			       "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do "
 			       "cp st_table.o many/st$i.o; cp abi.o many/abi$i.o; done", td_dir), 0);
@@ -417,7 +417,7 @@ static void test_wide_and_deep(void **state)
 {
 	(void)state;
 	if (!td_have("gcc") || !td_have("awk"))
-		skip();
+		td_skip("gcc or awk is not installed");
 	assert_int_equal(td_sh("awk 'BEGIN { print \"struct wide {\"; "
 			       "for (i = 0; i < 50000; i++) printf \"char m%%d;\\n\", i; "
 			       "print \"} wide_example;\"; s = \"struct deep {\"; "

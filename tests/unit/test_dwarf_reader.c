@@ -149,7 +149,7 @@ static void st_table_on(const struct config *cs, size_t n, unsigned ptr)
 		done++;
 	}
 	if (!done)
-		skip();
+		td_skip("no configuration compiled");
 }
 
 static void test_st_table_lp64(void **state)
@@ -237,7 +237,7 @@ static void test_abi_alignment(void **state)
 		done++;
 	}
 	if (!done)
-		skip();
+		td_skip("no configuration compiled");
 }
 
 /* ---- bit-fields ----------------------------------------------------------- */
@@ -323,7 +323,7 @@ static void test_bitfields_every_encoding(void **state)
 		done++;
 	}
 	if (!done)
-		skip();
+		td_skip("no configuration compiled");
 }
 
 /* ---- packing, alignment, enums -------------------------------------------- */
@@ -415,7 +415,7 @@ static void test_packed_aligned_enums(void **state)
 		done++;
 	}
 	if (!done)
-		skip();
+		td_skip("no configuration compiled");
 }
 
 /* ---- member shapes and spellings ------------------------------------------ */
@@ -548,7 +548,7 @@ static void test_shapes_and_spellings(void **state)
 		done++;
 	}
 	if (!done)
-		skip();
+		td_skip("no configuration compiled");
 }
 
 /* ---- names, enumerators, pointed-to types, packing shown by a container -- */
@@ -642,7 +642,7 @@ static void test_names_enums_pointees(void **state)
 		done++;
 	}
 	if (!done)
-		skip();
+		td_skip("no configuration compiled");
 }
 
 /* ---- several units: deduplication, variants, threads ----------------------- */
@@ -659,7 +659,7 @@ static void test_units_dedup_and_variants(void **state)
 {
 	(void)state;
 	if (!td_have("gcc"))
-		skip();
+		td_skip("gcc is not installed");
 	assert_int_equal(td_sh("gcc -g -fPIC -shared -nostdlib -o %s %s/testdata/reader/multi_a.c "
 			       "%s/testdata/reader/multi_b.c %s/testdata/reader/st_table.c",
 			       td_path("libmulti.so"), td_src, td_src, td_src), 0);
@@ -714,10 +714,8 @@ static void test_threads_same_result(void **state)
 	struct sf_typeset *one, *many;
 
 	(void)state;
-	if (!path) {
-		fprintf(stderr, "note: no /usr/lib/debug file (libc6-dbg): skipped\n");
-		skip();
-	}
+	if (!path)
+		td_skip("no /usr/lib/debug file (libc6-dbg)");
 	const char *p[1] = { path };
 	one = td_load_n(p, 1, 1);
 	many = td_load_n(p, 1, 4);
@@ -746,7 +744,7 @@ static void test_only_filter(void **state)
 	(void)state;
 	const char *o = build(&lp64[0], "st_table.c", "st_table");
 	if (!o)
-		skip();
+		td_skip("st_table.c did not compile");
 	struct sf_typeset *ts = sf_typeset_new();
 	assert_int_equal(sf_dwarf_load(ts, o, &opts, &err), 0);
 	assert_int_equal(sf_typeset_count(ts), 1);

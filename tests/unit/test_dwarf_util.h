@@ -7,8 +7,10 @@
  *
  * Sources are found below $SF_SRCDIR, else the current directory (make
  * runs the tests from the top of the tree), else two levels above the
- * test binary (build/tests/).  A compiler or target that is missing makes
- * the case skip with a message rather than fail.
+ * test binary (build/tests/).  A compiler, target or debug file that is
+ * missing makes the case skip with a message, except under `make test`
+ * (SF_TEST_STRICT=1, set once tests/deps.sh has installed every package
+ * the tests need): there nothing may be missing, so it fails.
  */
 #ifndef TEST_DWARF_UTIL_H
 #define TEST_DWARF_UTIL_H
@@ -120,9 +122,34 @@ TD_HELPER const char *td_path(const char *name)
 }
 
 /*
+ * Whether what a case needs must be there: `make test` sets
+ * SF_TEST_STRICT=1 after installing BUILD_PKGS and TEST_PKGS, so a missing
+ * compiler or debug file, or a fixture that does not compile, is a defect
+ * there, not a reason to skip.
+ */
+TD_HELPER int td_strict(void)
+{
+	const char *s = getenv("SF_TEST_STRICT");
+
+	return s && *s && strcmp(s, "0") != 0;
+}
+
+/* Skip the current case saying why (printf-style), or fail it when strict. */
+#define td_skip(...)                                                      \
+	do {                                                              \
+		if (td_strict())                                          \
+			fail_msg(__VA_ARGS__);                            \
+		fprintf(stderr, "note: skipped: ");                       \
+		fprintf(stderr, __VA_ARGS__);                             \
+		fputc('\n', stderr);                                      \
+		skip();                                                   \
+	} while (0)
+
+/*
  * Compile testdata/reader/SRC with `cc flags` into the scratch directory
  * as OUT.  Returns 0, or -1 when the compiler is missing or refuses (the
- * caller skips).  The command is quiet unless it fails.
+ * caller skips); when strict (td_strict) that fails the case here instead.
+ * The command is quiet unless it fails.
  */
 TD_HELPER int td_compile(const char *cc, const char *flags, const char *src, const char *out)
 {
@@ -130,12 +157,19 @@ TD_HELPER int td_compile(const char *cc, const char *flags, const char *src, con
 
 	snprintf(tool, sizeof(tool), "%s", cc);
 	tool[strcspn(tool, " ")] = '\0';
-	if (!td_have(tool))
+	if (!td_have(tool)) {
+		if (td_strict())
+			fail_msg("%s is not installed (make test installs it)", tool);
 		return -1;
+	}
 	if (access(td_path(out), F_OK) == 0)
 		return 0;	/* built by an earlier case */
-	return td_sh("%s %s -c -o %s %s/testdata/reader/%s", cc, flags, td_path(out), td_src,
-		     src) == 0 ? 0 : -1;
+	if (td_sh("%s %s -c -o %s %s/testdata/reader/%s", cc, flags, td_path(out), td_src,
+		  src) == 0)
+		return 0;
+	if (td_strict())
+		fail_msg("%s %s cannot compile testdata/reader/%s", cc, flags, src);
+	return -1;
 }
 
 /* Load paths with n threads; fails the test on an error. */
