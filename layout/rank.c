@@ -22,13 +22,23 @@ void sf_rank_init(struct sf_rank *r, const struct sf_rank_opts *opts)
 		r->opts = *opts;
 }
 
+/*
+ * A type with bytes but not one member in the debug info: gcc leaves out
+ * the members of glibc's transparent union __SOCKADDR_ARG (clang keeps
+ * them).  Its layout is unknown, not all padding: nothing to rank.
+ */
+static bool members_unknown(const struct sf_type *t)
+{
+	return t->size && !t->nmembers && !t->nvariants;
+}
+
 void sf_rank_add(struct sf_rank *r, const struct sf_type *t,
 		 const struct sf_layout *l)
 {
 	uint64_t waste = sf_layout_waste(l);
 
 	assert(l->size == t->size);
-	if (waste < r->opts.min_waste)
+	if (waste < r->opts.min_waste || members_unknown(t))
 		return;
 	SF_GROW(r->v, r->n, r->alloc);
 	r->v[r->n++] = (struct sf_rank_entry){

@@ -136,4 +136,26 @@ if compile_or_fail gcc x86_64 5 "$T/st.o" "$TD/example/st_table.c"; then
 	assert_eq "$(jget "$T/out" 'len(H("RHash"))')" 0 "RHash wastes nothing, not listed"
 fi
 
+tcase "a union with bytes but no member in DWARF (gcc's __SOCKADDR_ARG) is not ranked as padding"
+for cc in gcc clang; do
+	compile_or_fail "$cc" x86_64 5 "$T/sa-$cc.o" "$TD/e2e/sockaddr.c" || continue
+	# readelf is the oracle: the members of the 8-byte union in the DWARF
+	members=$(readelf --debug-dump=info "$T/sa-$cc.o" | awk '
+		/DW_TAG_union_type/ { u = 1; next }
+		u && /DW_AT_byte_size/ { if ($NF != 8) u = 0; next }
+		u && /<1>/ { exit }
+		u && /DW_TAG_member/ { n++ }
+		END { print n + 0 }')
+	sf_ok holes --format json --min-waste 0 "$T/sa-$cc.o"
+	assert_eq "$(jget "$T/out" '[x["waste"] for x in H("pad")]')" "[7]" "$cc: struct pad ranked"
+	if [ "$cc" = gcc ]; then
+		assert_eq "$members" 0 "gcc leaves the union's members out (the case under test)"
+		assert_eq "$(jget "$T/out" 'len(H("__SOCKADDR_ARG"))')" 0 "gcc: __SOCKADDR_ARG not ranked"
+	else
+		assert_eq "$((members > 0))" 1 "clang keeps the union's members ($members)"
+		assert_eq "$(jget "$T/out" '[[x["waste"], x["padding"]] for x in H("__SOCKADDR_ARG")]')" "[[0, 0]]" \
+			"clang: ranked with its members, no padding"
+	fi
+done
+
 tdone
