@@ -237,6 +237,19 @@ assert_eq "$(jget "$T/out" '[r["status"] for r in d["rules"]]')" '["skipped", "s
 sf check --budget "$T/opt.budget" "$T/gate.o"
 assert_match "$(cat "$T/out")" "all 4 rules hold \(1 check\), 3 optional rules skipped" "text summary"
 
+tcase "a typedef name (robj, Mem) checks the struct it names"
+if compile_or_fail gcc x86_64 5 "$T/alias.o" "$TD/check/alias.c" &&
+	printf 'robj sizeof(robj)\nMem sizeof(Mem)\n' | cprobe "$T/alias.facts" "$TD/check/alias.c"; then
+	robj=$(awk '$1 == "robj" { print $2 }' "$T/alias.facts")
+	mem=$(awk '$1 == "Mem" { print $2 }' "$T/alias.facts")
+	printf 'robj size <= %d\nMem size <= %d\nrobj + Mem size == %d\n' "$((robj - 1))" "$mem" "$((robj + mem))" >"$T/alias.budget"
+	sf check --budget "$T/alias.budget" --format json "$T/alias.o"
+	assert_eq "$RC" 1 "exit status: robj's rule broken"
+	assert_eq "$(jget "$T/out" '[r["status"] for r in d["rules"]]')" '["fail", "pass", "pass"]' "statuses"
+	sf check --budget "$T/alias.budget" "$T/alias.o"
+	assert_grep "$T/out" "alias.budget:1: struct redisObject: size is $robj, budget says size <= $((robj - 1))" "robj is struct redisObject"
+fi
+
 tcase "a missing type without optional is an error (exit 2)"
 printf 'struct st_table size <= 4096\n   struct nosuch size <= 1\n' >"$T/missing.budget"
 sf check --budget "$T/missing.budget" "$T/gate.o"
