@@ -19,6 +19,7 @@
 #include "layout/classes.h"
 #include "layout/narrow.h"
 #include "layout/reorder.h"
+#include "lib/checked.h"
 #include "lib/color.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -275,6 +276,23 @@ static int render(const struct fit_opts *o, const struct sf_fit_item *items,
 	return bad ? SF_EXIT_ERROR : SF_EXIT_OK;
 }
 
+/*
+ * "structfit: FILE: max + wide: the size is not representable ...": a sum
+ * past 64 bits (lib/checked.h saturated it) has no class and no waste.
+ */
+static void unrepresentable(const struct fit_opts *o, char **files, int nfiles)
+{
+	struct strbuf what = STRBUF_INIT;
+
+	for (size_t i = 0; i < o->nnames; i++)
+		sb_addf(&what, "%s%s", i ? " + " : "", o->names[i]);
+	if (o->overhead)
+		sb_addf(&what, " + %llu bytes", (unsigned long long)o->overhead);
+	sf_die_usage("%s%s: %s: the size is not representable (2^64-1 bytes or more)",
+		     files[0], nfiles > 1 ? " ..." : "", what.buf);
+	sb_release(&what);
+}
+
 static int run_fit(struct fit_opts *o, char **files, int nfiles)
 {
 	const char **only = sf_only_names((const char *const *)o->names, o->nnames);
@@ -298,11 +316,15 @@ static int run_fit(struct fit_opts *o, char **files, int nfiles)
 		reqs[i] = sf_xcalloc(o->nnarrow + 1, sizeof(**reqs));
 		if (make_item(o, types[i], o->names[i], ts, &items[i], reqs[i]) < 0)
 			goto out;
-		total += items[i].size;
+		total = sf_add_sat(total, items[i].size);
+	}
+	if (sf_size_saturated(total)) {
+		unrepresentable(o, files, nfiles);
+		goto out;
 	}
 	sf_classes_fit(&o->classes, total, &f);
 	uint64_t each = f.index == SF_NO_CLASS ? total : f.cls;
-	if (o->count && each && o->count > UINT64_MAX / each) {
+	if (sf_size_saturated(sf_mul_sat(o->count, each))) {
 		sf_die_usage("--count %llu: the total overflows 64 bits",
 			     (unsigned long long)o->count);
 		goto out;

@@ -33,6 +33,7 @@
 
 #include "classes.h"
 #include "holes.h"
+#include "lib/checked.h"
 #include "lib/xalloc.h"
 
 static const char *const prop_names[SF_BP_COUNT] = {
@@ -698,19 +699,22 @@ void sf_measure_type(const struct sf_type *t, struct sf_measure *m)
 	m->members = l.members;
 	m->cachelines = l.cachelines;
 	m->align = l.align;
+	m->unrepresentable = sf_size_saturated(l.size);
 	sf_layout_release(&l);
 }
 
 void sf_measure_add(struct sf_measure *acc, const struct sf_measure *m)
 {
-	acc->size += m->size;
-	acc->holes += m->holes;
-	acc->padding += m->padding;
-	acc->forced += m->forced;
-	acc->members += m->members;
+	acc->size = sf_add_sat(acc->size, m->size);
+	acc->holes = sf_add_sat(acc->holes, m->holes);
+	acc->padding = sf_add_sat(acc->padding, m->padding);
+	acc->forced = sf_add_sat(acc->forced, m->forced);
+	acc->members = sf_add_sat(acc->members, m->members);
 	if (m->align > acc->align)
 		acc->align = m->align;
-	acc->cachelines = (acc->size + SF_BUDGET_CACHELINE - 1) / SF_BUDGET_CACHELINE;
+	acc->cachelines = sf_div_ceil(acc->size, SF_BUDGET_CACHELINE);
+	acc->unrepresentable = acc->unrepresentable || m->unrepresentable ||
+			       sf_size_saturated(acc->size);
 }
 
 uint64_t sf_bcond_value(const struct sf_bcond *c, const struct sf_measure *m,
@@ -782,7 +786,8 @@ static void eval_subject(struct sf_bresult *res, uint32_t ri,
 		bool no_class;
 		uint64_t v = sf_bcond_value(&r->conds[ci], m, &no_class);
 		res->nchecks++;
-		if (sf_bcond_holds(&r->conds[ci], v, no_class))
+		/* a size past 64 bits proves nothing: no condition holds on it */
+		if (!m->unrepresentable && sf_bcond_holds(&r->conds[ci], v, no_class))
 			continue;
 		broke = true;
 		SF_GROW(res->fails, res->nfails, res->cap);
@@ -790,6 +795,7 @@ static void eval_subject(struct sf_bresult *res, uint32_t ri,
 			.rule = ri, .cond = ci, .type = t,
 			.subject = subject ? sf_xstrdup(subject) : type_display_name(t),
 			.value = v, .size = m->size, .no_class = no_class,
+			.unrepresentable = m->unrepresentable,
 		};
 	}
 	res->stats[ri].checked++;

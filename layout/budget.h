@@ -139,6 +139,9 @@ struct sf_measure {
 	uint64_t members;
 	uint64_t cachelines;
 	uint64_t align;
+	/* the size (or a sum of sizes) is 2^64-1 or more: saturated, not a
+	 * number a condition can hold on (lib/checked.h) */
+	bool unrepresentable;
 };
 
 /* Computes t's layout (layout/holes.c) and keeps the numbers. */
@@ -146,7 +149,8 @@ void sf_measure_type(const struct sf_type *t, struct sf_measure *m);
 /*
  * Add m into acc, as objects laid out one after the other in one
  * allocation: sizes, holes, padding and members add up, align is the
- * largest, cachelines are recounted from the total size.
+ * largest, cachelines are recounted from the total size.  Sums saturate
+ * (lib/checked.h) and mark acc unrepresentable instead of wrapping.
  */
 void sf_measure_add(struct sf_measure *acc, const struct sf_measure *m);
 
@@ -168,6 +172,7 @@ struct sf_bfail {
 	uint64_t value;         /* what was measured (fits: the class) */
 	uint64_t size;          /* the subject's size */
 	bool no_class;          /* fits: larger than every class */
+	bool unrepresentable;   /* the size is past 64 bits: fails every condition */
 };
 
 struct sf_brule_stat {

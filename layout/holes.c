@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/checked.h"
 #include "lib/xalloc.h"
 #include "typeset.h"
 
@@ -479,7 +480,7 @@ static void compute_at(const struct sf_type *t, uint64_t base,
 	out->align = t->align;
 	out->members = t->nmembers;
 	out->cacheline = cl;
-	out->cachelines = (t->size + cl - 1) / cl;
+	out->cachelines = sf_div_ceil(t->size, cl);
 	out->last_cacheline = t->size % cl;
 	out->base = base;
 

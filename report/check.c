@@ -59,7 +59,9 @@ void sf_render_check_message(struct strbuf *out, const struct sf_bresult *r,
 	bool preset = c->spec && strcmp(c->classes.name, "list") != 0;
 
 	sb_addf(out, "%s: ", f->subject);
-	if (c->prop != SF_BP_FITS || !c->spec)
+	if (f->unrepresentable)
+		sb_adds(out, "size is not representable (2^64-1 bytes or more)");
+	else if (c->prop != SF_BP_FITS || !c->spec)
 		sb_addf(out, "%s is %llu", c->prop == SF_BP_FITS ? "size" :
 			sf_bprop_name(c->prop), v);
 	else if (f->no_class)

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/checked.h"
 #include "lib/xalloc.h"
 
 #define MAP_W 640.0        /* pixels for one cacheline row */
@@ -241,12 +242,6 @@ static uint64_t bits_of(uint64_t bytes)
 	return (bytes < MAP_MAX_BYTES ? bytes : MAP_MAX_BYTES) * 8;
 }
 
-/* a + b, saturating */
-static uint64_t add_sat(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 static uint64_t member_start(const struct sf_member *m)
 {
 	return bits_of(m->offset) + (sf_member_is_bitfield(m) ? m->bit_offset : 0);
@@ -255,7 +250,7 @@ static uint64_t member_start(const struct sf_member *m)
 static uint64_t member_end(const struct sf_member *m)
 {
 	return sf_member_is_bitfield(m) ? member_start(m) + m->bit_size
-					: bits_of(add_sat(m->offset, m->size));
+					: bits_of(sf_add_sat(m->offset, m->size));
 }
 
 /* Rows an item touches, inclusive; a zero-width item touches its row. */
@@ -333,7 +328,7 @@ static void add_gaps(struct map *mp, const struct sf_type *t,
 
 	for (uint32_t i = 0; i < l->nholes; i++) {
 		it = add_item(mp, IT_HOLE, i, bits_of(l->holes[i].offset),
-			      bits_of(add_sat(l->holes[i].offset, l->holes[i].size)));
+			      bits_of(sf_add_sat(l->holes[i].offset, l->holes[i].size)));
 		it->lay = l, it->top = top, it->nested = depth > 0;
 	}
 	for (uint32_t i = 0; i < l->nbit_holes; i++) {
@@ -356,7 +351,7 @@ static void add_gaps(struct map *mp, const struct sf_type *t,
 		it->lay = l, it->top = top, it->nested = depth > 0;
 	}
 	if (l->padding && l->padding <= l->size) {
-		uint64_t end = add_sat(l->base, l->size);
+		uint64_t end = sf_add_sat(l->base, l->size);
 		it = add_item(mp, IT_PADDING, 0, bits_of(end - l->padding), bits_of(end));
 		it->lay = l, it->top = top, it->nested = depth > 0;
 	}

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/checked.h"
 #include "lib/color.h"
 #include "lib/xalloc.h"
 
@@ -827,7 +828,7 @@ static void force_padding(struct render *r, const struct sf_type *t,
 	sb_adds(r->out, "/* Force padding: */\n");
 	/* counted in lines: `added += size` wrapped past 2^64 for ever when a
 	 * corrupt 2^63-byte member left 2^64 - 9 bytes of padding */
-	uint64_t lines = l->padding / lm->size + (l->padding % lm->size != 0);
+	uint64_t lines = sf_div_ceil(l->padding, lm->size);
 	for (uint64_t k = 0; k < lines; k++) {
 		struct sf_member plain = *lm;
 		plain.bit_size = 0;

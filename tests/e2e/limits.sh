@@ -1,9 +1,13 @@
 #!/bin/bash
 # tests/e2e/limits.sh - numbers and names past what fixed-size storage
 # holds: a type name longer than any buffer it was once copied into must
-# be found by -t exactly as show prints it.  Sources compiled here from
-# testdata/limits/; the oracle for sizes is the compiler's own sizeof (the
-# symbol sizes nm -S reports for a variable of each type).
+# be found by -t exactly as show prints it; a size or a sum of sizes past
+# 64 bits must not wrap to a small number that passes a budget, but be said
+# not representable (lib/checked.h).  Sources compiled here from
+# testdata/limits/ and testdata/hostile/huge_size.s; the oracle for sizes
+# is the compiler's own sizeof (the symbol sizes nm -S reports for a
+# variable of each type), for the huge ones Python's exact integers on the
+# sizes the assembly source states.
 . "$(dirname "$0")/lib.sh"
 
 LD=$TD/limits
@@ -50,6 +54,74 @@ if need gcc nm && { gcc -g -O0 -c -o "$T/lnc.o" "$T/ln.c" 2>"$T/cc.err" ||
 	sf_ok suggest -t "$name" "$T/lnc.o"
 	sf_ok patch -t "$name" --source-root "$T" "$T/lnc.o"
 	assert_grep "$T/out" "+++ " "patch -t: a diff for the 24-byte struct"
+fi
+
+# --------------------------------------------------------- huge sizes
+# huge_size.s: struct max is 2^64-1 bytes, struct big 2^63, struct wide 16
+HUGE=$T/huge.o
+gcc -c -Wa,-I"$TD/hostile" -o "$HUGE" "$TD/hostile/huge_size.s" 2>"$T/as.err" ||
+	HUGE_ERR=$(head -n 2 "$T/as.err" | tr '\n' ' ')
+py() { "$PY" -S -c "print($1)"; }
+
+# huge_ok: the object assembled, or the case fails saying why
+huge_ok() {
+	[ -z "${HUGE_ERR:-}" ] && return 0
+	fail "cannot assemble huge_size.s: $HUGE_ERR"
+	return 1
+}
+
+tcase "show: the cachelines of a 2^64-1-byte struct do not wrap to 0"
+if huge_ok; then
+	sf_ok show -t max "$HUGE"
+	assert_grep "$T/out" "size: $(py '2**64 - 1'), cachelines: $(py '-(-(2**64 - 1) // 64)')," \
+		"size and cachelines (ceil(size / 64))"
+	sf_ok show -t big --cacheline 128 "$HUGE"
+	assert_grep "$T/out" "size: $(py '2**63'), cachelines: $(py '2**63 // 128')," \
+		"2^63 bytes in 128-byte lines"
+fi
+
+tcase "fit: a sum past 64 bits is an error, not 15 bytes; one that fits is exact"
+if huge_ok; then
+	for t in max+wide big+big max wide+max; do
+		sf fit -t "$t" --classes 32,64 "$HUGE"
+		assert_eq "$RC" 2 "fit -t $t: exit status"
+		assert_eq "$(cat "$T/err")" \
+			"structfit: $HUGE: ${t//+/ + }: the size is not representable (2^64-1 bytes or more)" \
+			"fit -t $t: the one-line error"
+		assert_eq "$(wc -c <"$T/out")" 0 "fit -t $t: nothing on stdout"
+	done
+	sf_ok fit -t big+wide --classes 32,64 "$HUGE"
+	assert_eq "$(head -n 1 "$T/out")" "big $(py '2**63') + wide 16 = $(py '2**63 + 16') bytes" \
+		"fit -t big+wide: the exact sum"
+	sf fit -t max --overhead 8 --classes 32,64 "$HUGE"
+	assert_eq "$(cat "$T/err")" \
+		"structfit: $HUGE: max + 8 bytes: the size is not representable (2^64-1 bytes or more)" \
+		"fit -t max --overhead 8: the one-line error"
+fi
+
+tcase "check: every rule on a size past 64 bits fails, saying so; others still hold"
+if huge_ok; then
+	cat >"$T/huge.budget" <<EOB
+struct max + struct wide size <= 16
+struct max cachelines <= 1
+struct max size >= 1
+struct max members <= 1
+struct max fits 64 in 32,64
+struct big + struct big size >= 1
+struct big + struct wide size == $(py '2**63 + 16')
+struct big + struct wide cachelines == $(py '-(-(2**63 + 16) // 64)')
+struct wide size <= 16
+EOB
+	sf check -b "$T/huge.budget" "$HUGE"
+	assert_eq "$RC" 1 "exit status: rules broken"
+	for l in 1 2 3 4 5 6; do
+		assert_eq "$(grep -c "^$T/huge.budget:$l: .*: size is not representable (2^64-1 bytes or more), budget says" "$T/out")" 1 \
+			"rule on line $l fails as not representable"
+	done
+	for l in 7 8 9; do
+		assert_no_grep "$T/out" "$T/huge.budget:$l:" "rule on line $l (representable) holds"
+	done
+	assert_grep "$T/out" "6 of 9 rules broken" "the summary"
 fi
 
 tdone

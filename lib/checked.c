@@ -1,0 +1,47 @@
+/*
+ * checked.c - saturating size arithmetic (see checked.h): the one place a
+ * sum of sizes is checked for overflow.
+ */
+#include "checked.h"
+
+#include <assert.h>
+
+uint64_t sf_add_sat(uint64_t a, uint64_t b)
+{
+	uint64_t sum;
+
+	if (a == SF_SIZE_SAT || b == SF_SIZE_SAT || __builtin_add_overflow(a, b, &sum))
+		return SF_SIZE_SAT;
+	return sum;
+}
+
+uint64_t sf_mul_sat(uint64_t a, uint64_t b)
+{
+	uint64_t prod;
+
+	if (!a || !b)
+		return 0;
+	if (a == SF_SIZE_SAT || b == SF_SIZE_SAT || __builtin_mul_overflow(a, b, &prod))
+		return SF_SIZE_SAT;
+	return prod;
+}
+
+uint64_t sf_div_ceil(uint64_t a, uint64_t d)
+{
+	assert(d > 0);
+	/* not (a + d - 1) / d: that is what wrapped to 0 cachelines */
+	return a / d + (a % d != 0);
+}
+
+uint64_t sf_round_up_sat(uint64_t a, uint64_t m)
+{
+	assert(m > 0);
+	uint64_t rem = a % m;
+
+	return rem ? sf_add_sat(a, m - rem) : a;
+}
+
+bool sf_size_saturated(uint64_t v)
+{
+	return v == SF_SIZE_SAT;
+}

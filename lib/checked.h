@@ -1,0 +1,34 @@
+/*
+ * checked.h - size arithmetic that cannot wrap.
+ *
+ * Sizes, offsets and their sums come from the input, and a hostile or
+ * corrupt input states any 64-bit value (a struct of 2^64-1 bytes).  Added
+ * or rounded up with plain uint64_t arithmetic they wrap to small numbers,
+ * and a small number passes every budget.  Every such sum in layout/, fit
+ * and suggest goes through these instead: a result that does not fit in 64
+ * bits saturates to SF_SIZE_SAT, and SF_SIZE_SAT stands for "not
+ * representable" (a real object of 2^64-1 bytes cannot exist: compilers
+ * stop at PTRDIFF_MAX), which callers report and every budget rule fails.
+ */
+#ifndef SF_CHECKED_H
+#define SF_CHECKED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The saturated value: a size or sum of 2^64-1 bytes or more. */
+#define SF_SIZE_SAT UINT64_MAX
+
+/* a + b, or SF_SIZE_SAT when that does not fit (or either already is). */
+uint64_t sf_add_sat(uint64_t a, uint64_t b);
+/* a * b, or SF_SIZE_SAT when that does not fit (or either already is, b > 0). */
+uint64_t sf_mul_sat(uint64_t a, uint64_t b);
+/* a / d rounded up (the cachelines a size spans); never wraps.  d > 0. */
+uint64_t sf_div_ceil(uint64_t a, uint64_t d);
+/* The smallest multiple of m >= a, or SF_SIZE_SAT when that does not fit.
+ * m > 0. */
+uint64_t sf_round_up_sat(uint64_t a, uint64_t m);
+/* Whether v is the saturated, not representable value. */
+bool sf_size_saturated(uint64_t v);
+
+#endif
