@@ -5,8 +5,9 @@
  * libdwarf is the reference its decoder is checked against.  This glue
  * shows libdwarf the DWARF sections sf_elf_prepare_debug() picked, through
  * a Dwarf_Obj_Access_Interface: both decoders then read the very same
- * (inflated, relocated) bytes.  Linked into the test_dwarf_* binaries
- * (with libdwarf), never into structfit.
+ * (inflated, relocated) bytes - so it checks decoding, never relocation,
+ * which happened before either saw them.  Linked into the test_dwarf_*
+ * binaries (with libdwarf), never into structfit.
  */
 #ifndef TEST_DWARF_ORACLE_H
 #define TEST_DWARF_ORACLE_H
