@@ -58,19 +58,39 @@ static bool same_kind(uint8_t a, uint8_t b)
 	return a == b || (a != SF_KIND_UNION && b != SF_KIND_UNION);
 }
 
+/*
+ * Every definition of `name` (in one namespace when ns >= 0: 1 typedef
+ * names, 0 tags; else as -t looks it up), in a new array the caller frees:
+ * sized by a first count, so no number of same-named types is cut off.
+ */
+static size_t find_all(const struct sf_typeset *ts, const char *name, int ns,
+		       const struct sf_type ***out)
+{
+	size_t n = ns >= 0 ? sf_typeset_find_ns(ts, name, ns, NULL, 0)
+			   : sf_typeset_find(ts, name, NULL, 0);
+
+	*out = NULL;
+	if (!n)
+		return 0;
+	*out = sf_xcalloc(n, sizeof(**out));
+	size_t got = ns >= 0 ? sf_typeset_find_ns(ts, name, ns, *out, n)
+			     : sf_typeset_find(ts, name, *out, n);
+	assert(got == n);
+	return got;
+}
+
 /* The largest definition named `k` in ts, or NULL. */
 static const struct sf_type *lookup(const struct sf_typeset *ts,
 				    const struct key *k)
 {
-	const struct sf_type *found[64], *best = NULL;
-	size_t n = sf_typeset_find_ns(ts, k->name, k->is_typedef, found, 64);
+	const struct sf_type **found, *best = NULL;
+	size_t n = find_all(ts, k->name, k->is_typedef ? 1 : 0, &found);
 
-	if (n > 64)
-		n = 64;
 	for (size_t i = 0; i < n; i++)
 		if (same_kind(found[i]->kind, k->kind) && reportable(found[i]) &&
 		    (!best || found[i]->size > best->size))
 			best = found[i];
+	free(found);
 	return best;
 }
 
@@ -78,13 +98,14 @@ static const struct sf_type *lookup(const struct sf_typeset *ts,
 static const struct sf_type *lookup_name(const struct sf_typeset *ts,
 					 const char *name)
 {
-	const struct sf_type *found[64];
-	size_t n = sf_typeset_find(ts, name, found, 64);
+	const struct sf_type **found, *first = NULL;
+	size_t n = find_all(ts, name, -1, &found);
 
-	for (size_t i = 0; i < n && i < 64; i++)
+	for (size_t i = 0; i < n && !first; i++)
 		if (reportable(found[i]))
-			return found[i];
-	return NULL;
+			first = found[i];
+	free(found);
+	return first;
 }
 
 static int collect_keys(const struct sf_typeset *old_ts,

@@ -56,6 +56,32 @@ if need gcc nm && { gcc -g -O0 -c -o "$T/lnc.o" "$T/ln.c" 2>"$T/cc.err" ||
 	assert_grep "$T/out" "+++ " "patch -t: a diff for the 24-byte struct"
 fi
 
+tcase "diff: the largest of 70 same-named definitions, not of the first 64"
+# 70 compile units, each with its own struct s of i bytes (i = 1..70; the
+# new build's last one 100), linked into one object each: diff compares
+# each side's largest definition, the sources' 70 and 100 bytes
+if need gcc; then
+	ok=1
+	for side in old new; do
+		mkdir "$T/$side"
+		for i in $(seq 1 70); do
+			sz=$i
+			[ "$i" = 70 ] && [ "$side" = new ] && sz=100
+			printf 'struct s { char c[%d]; } v%d;\n' "$sz" "$i" >"$T/$side/u$i.c"
+		done
+		# one gcc for the 70 units; linked in the units' order
+		(cd "$T/$side" && gcc -g -O0 -c $(seq -f 'u%g.c' 1 70) &&
+			gcc -r -o "$T/$side.o" $(seq -f 'u%g.o' 1 70)) 2>"$T/cc.err" || ok=
+	done
+	if [ -z "$ok" ]; then
+		fail "gcc cannot build the 70 units: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"
+	else
+		sf_ok diff "$T/old.o" "$T/new.o"
+		assert_match "$(head -n 1 "$T/out")" "^struct s: 70 -> 100 bytes \\(\\+30\\)" \
+			"the largest definitions compared"
+	fi
+fi
+
 # --------------------------------------------------------- huge sizes
 # huge_size.s: struct max is 2^64-1 bytes, struct big 2^63, struct wide 16
 HUGE=$T/huge.o
