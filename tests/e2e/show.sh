@@ -8,7 +8,8 @@
 #    compiler itself (sizeof/_Alignof/offsetof of a probe object) and
 #    against pahole on the same object;
 #  - arrays of 2^32 - 1, 2^32 and 2^32 + 1 bytes (testdata/e2e/bigarray.c):
-#    the compiler's sizes, no hole;
+#    the compiler's sizes, no hole; GNU's old [0] (upper bound all ones of
+#    the address size, i386 and x86_64) still zero-length;
 #  - -t NAME / -t "struct NAME", --cacheline, deduplication across objects,
 #    differing definitions of one name, static archives, directories,
 #    executables, shared libraries, separate debug files;
@@ -205,6 +206,33 @@ for cc in gcc clang; do
 		assert_eq "$(jget "$o.json" 't("zero")["members"][1]["size"]')" 0 "$cc DWARF $dw: x[0] size"
 	done
 done
+
+tcase "GNU's [0] as upper bound -1 (data4 all ones on i386, data8 on x86_64): zero-length"
+# No compiler here writes [0] so any more (count 0 instead): gcc's assembly
+# for x[0x70000000] (i386) and x[0x100000001] (x86_64) gets the bound
+# rewritten to all ones of the address size and the struct's size to 4, the
+# same widths, so nothing else moves.
+# gnu_zero NAME GCCFLAGS SRC-SIZE DIRECTIVE OLD-BOUND ALL-ONES OLD-SIZE
+gnu_zero() {
+	local n=$1 fl=$2 dir=$4 old=$5 ones=$6 size=$7
+	printf 'struct z { int n; char x[%s]; };\nstruct z *zz;\n' "$3" >"$T/$n.c"
+	# shellcheck disable=SC2086
+	gcc $fl -g -gdwarf-4 -dA -S -o "$T/$n.s" "$T/$n.c" 2>"$T/cc.err" ||
+		{ fail "$n: gcc $fl -S: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"; return; }
+	sed -e "s/^\t\\$dir\t$old\t# DW_AT_upper_bound\$/\t$dir\t$ones\t# DW_AT_upper_bound/" \
+	    -e "s/^\t\\$dir\t$size\t# DW_AT_byte_size\$/\t$dir\t0x4\t# DW_AT_byte_size/" \
+		"$T/$n.s" >"$T/$n-0.s"
+	[ "$(diff "$T/$n.s" "$T/$n-0.s" | grep -c '^>')" = 2 ] ||
+		{ fail "$n: gcc's assembly no longer has the bound and size to rewrite"; return; }
+	# shellcheck disable=SC2086
+	gcc $fl -c -o "$T/$n.o" "$T/$n-0.s" 2>"$T/cc.err" ||
+		{ fail "$n: cannot assemble: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"; return; }
+	sf_ok show --format json "$T/$n.o" || return
+	assert_eq "$(jget "$T/out" '[t("z")["size"], len(t("z")["holes"]), t("z")["members"][1]["size"]]')" \
+		"[4, 0, 0]" "$n: size, holes, size of x"
+}
+gnu_zero i386 "-m32 -ffreestanding" 0x70000000 .long 0x6fffffff 0xffffffff 0x70000004
+gnu_zero x86_64 "" 0x100000001UL .quad 0x100000000 0xffffffffffffffff 0x100000008
 
 # ---------------------------------------------------------------- -t NAME
 
