@@ -365,6 +365,8 @@ const struct sf_option sf_options[] = {
 	  "only types wasting at least N bytes" },
 	{ 's', "sort", required_argument, "KEY", "holes", "waste, size or name" },
 	{ 'l', "limit", required_argument, "N", "holes", "at most N types" },
+	{ SF_O_REORDERABLE, "reorderable", no_argument, NULL, "holes",
+	  "only types a member reorder shrinks, with the bytes it saves" },
 	{ 'p', "pin", required_argument, "MEMBER", "suggest patch",
 	  "keep MEMBER at its offset" },
 	{ SF_O_NO_PIN_FIRST, "no-pin-first", no_argument, NULL, "suggest patch",

@@ -29,6 +29,9 @@ static const char holes_usage[] =
 	"  -m, --min-waste N   only types wasting at least N bytes (default 1)\n"
 	"  -s, --sort KEY      waste (default), size or name\n"
 	"  -l, --limit N       at most N lines (N >= 1)\n"
+	"      --reorderable   only types a member reorder shrinks (as suggest\n"
+	"                      finds it, leading struct member pinned), with the\n"
+	"                      size it reaches and the bytes it saves\n"
 	"  -f, --format FMT    text (default), json or html (ranking + maps)\n"
 	"  -c, --cacheline N   cacheline size for the html maps (default 64)\n"
 	"  -R, --source-root DIR  show source paths relative to DIR\n"
@@ -62,7 +65,7 @@ static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 {
 	static const char *const names[] = {
 		"min-waste", "sort", "limit", "format", "cacheline", "source-root", "color",
-		NULL,
+		"reorderable", NULL,
 	};
 	struct sf_getopt g;
 	uint64_t v;
@@ -105,6 +108,9 @@ static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 		case SF_O_COLOR:
 			if (sf_parse_color(optarg, &o->color) < 0)
 				return SF_EXIT_ERROR;
+			break;
+		case SF_O_REORDERABLE:
+			o->rank.reorderable = true;
 			break;
 		case 'h':
 			fputs(holes_usage, stdout);

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "lib/xalloc.h"
+#include "reorder.h"
+#include "rust.h"
 
 void sf_rank_init(struct sf_rank *r, const struct sf_rank_opts *opts)
 {
@@ -32,6 +34,26 @@ static bool members_unknown(const struct sf_type *t)
 	return t->size && !t->nmembers && !t->nvariants;
 }
 
+/* The smallest size a member reorder reaches, as suggest proposes it (the
+ * leading struct member pinned), or t->size when none is smaller. */
+static uint64_t reorder_size(const struct sf_type *t)
+{
+	struct sf_units us;
+	uint64_t size = t->size;
+
+	/* rustc orders a default-representation struct itself */
+	if (sf_rust_compiler_orders(t))
+		return size;
+	sf_units_build(t, NULL, true, &us);
+	if (us.modeled) {
+		uint64_t min = sf_reorder_min_size(&us, NULL);
+		if (min != SF_NO_FIT && min < size)
+			size = min;
+	}
+	sf_units_release(&us);
+	return size;
+}
+
 void sf_rank_add(struct sf_rank *r, const struct sf_type *t,
 		 const struct sf_layout *l)
 {
@@ -39,6 +61,10 @@ void sf_rank_add(struct sf_rank *r, const struct sf_type *t,
 
 	assert(l->size == t->size);
 	if (waste < r->opts.min_waste || members_unknown(t))
+		return;
+	/* no waste, nothing for a reorder to take back */
+	uint64_t rsize = r->opts.reorderable && waste ? reorder_size(t) : t->size;
+	if (r->opts.reorderable && rsize == t->size)
 		return;
 	SF_GROW(r->v, r->n, r->alloc);
 	r->v[r->n++] = (struct sf_rank_entry){
@@ -49,6 +75,7 @@ void sf_rank_add(struct sf_rank *r, const struct sf_type *t,
 		.sum_holes = l->sum_holes,
 		.padding = l->padding,
 		.forced = sf_layout_forced(l),
+		.reorder_size = r->opts.reorderable ? rsize : 0,
 	};
 }
 

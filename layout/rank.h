@@ -6,7 +6,12 @@
  * every type can be released as soon as it was added):
  *
  *   struct sf_rank { opts | v -> [entry][entry]...[entry] | n | alloc }
- *   entry = { type*, waste, size, nholes, sum_holes, padding, forced }
+ *   entry = { type*, waste, size, nholes, sum_holes, padding, forced,
+ *             reorder_size }
+ *
+ * With opts.reorderable only types a member reorder shrinks are kept
+ * (suggest's reorder: leading struct member pinned; never a struct rustc
+ * orders itself), each with the size that reorder reaches.
  *
  * Usage: sf_rank_init(), sf_rank_add() for each type (entries under
  * opts.min_waste are dropped right away), sf_rank_finish() sorts and
@@ -20,6 +25,7 @@
 #ifndef SF_RANK_H
 #define SF_RANK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +42,7 @@ struct sf_rank_opts {
 	enum sf_rank_sort sort;
 	uint64_t min_waste;     /* keep types wasting at least this many bytes */
 	size_t limit;           /* keep the first `limit` after sorting; 0: all */
+	bool reorderable;       /* keep only types a reorder shrinks */
 };
 
 struct sf_rank_entry {
@@ -46,6 +53,8 @@ struct sf_rank_entry {
 	uint64_t sum_holes;
 	uint64_t padding;
 	uint64_t forced;        /* holes and padding an alignment asked for */
+	uint64_t reorder_size;  /* with opts.reorderable: the smallest size a
+				 * member reorder reaches (< size); else 0 */
 };
 
 struct sf_rank {

@@ -6,7 +6,8 @@
  * ("struct st_table") and where it is declared ("st.c:12", "-" when
  * unknown).  Variants of one name are told apart by that location.  A
  * "forced" column (bytes of holes and padding an explicit alignment asked
- * for, not counted as waste) appears when any type listed has some.
+ * for, not counted as waste) appears when any type listed has some; a
+ * "saves" column (bytes a member reorder takes back) with --reorderable.
  * JSON is {"schema", "command":"holes", "types":[...]} with one object per
  * line, in the words of `show`'s type objects (holes_count, sum_holes).
  */
@@ -16,7 +17,7 @@
 #include <string.h>
 
 struct widths {
-	int waste, size, holes, padding, forced, type;
+	int waste, size, saves, holes, padding, forced, type;
 };
 
 /* Past this width a type name just pushes its location further right. */
@@ -73,12 +74,14 @@ static void type_label(struct strbuf *sb, const struct sf_type *t, int width)
 static struct widths column_widths(const struct sf_rank *r)
 {
 	/* at least as wide as the header words */
-	struct widths w = { 5, 4, 5, 7, 0, 4 };
+	struct widths w = { 5, 4, r->opts.reorderable ? 5 : 0, 5, 7, 0, 4 };
 
 	for (size_t i = 0; i < r->n; i++) {
 		const struct sf_rank_entry *e = &r->v[i];
 		w.waste = max_int(w.waste, digits(e->waste));
 		w.size = max_int(w.size, digits(e->size));
+		if (r->opts.reorderable)
+			w.saves = max_int(w.saves, digits(e->size - e->reorder_size));
 		w.holes = max_int(w.holes, digits(e->nholes));
 		w.padding = max_int(w.padding, digits(e->padding));
 		if (e->forced)
@@ -105,16 +108,24 @@ void sf_render_rank_text(struct strbuf *out, const struct sf_rank *r)
 {
 	struct widths w = column_widths(r);
 
-	sb_addf(out, "%*s  %*s  %*s  %*s  ", w.waste, "waste",
-		w.size, "size", w.holes, "holes", w.padding, "padding");
+	if (r->opts.reorderable && !r->n) {
+		/* an empty table would read as "nothing was looked at" */
+		sb_adds(out, "no type shrinks by reordering its members\n");
+		return;
+	}
+	sb_addf(out, "%*s  %*s  ", w.waste, "waste", w.size, "size");
+	if (w.saves)
+		sb_addf(out, "%*s  ", w.saves, "saves");
+	sb_addf(out, "%*s  %*s  ", w.holes, "holes", w.padding, "padding");
 	if (w.forced)
 		sb_addf(out, "%*s  ", w.forced, "forced");
 	sb_addf(out, "%-*s  %s\n", w.type, "type", "declared");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct sf_rank_entry *e = &r->v[i];
-		sb_addf(out, "%*" PRIu64 "  %*" PRIu64 "  %*u  %*" PRIu64 "  ",
-			w.waste, e->waste, w.size, e->size, w.holes,
-			e->nholes, w.padding, e->padding);
+		sb_addf(out, "%*" PRIu64 "  %*" PRIu64 "  ", w.waste, e->waste, w.size, e->size);
+		if (w.saves)
+			sb_addf(out, "%*" PRIu64 "  ", w.saves, e->size - e->reorder_size);
+		sb_addf(out, "%*u  %*" PRIu64 "  ", w.holes, e->nholes, w.padding, e->padding);
 		if (w.forced)
 			sb_addf(out, "%*" PRIu64 "  ", w.forced, e->forced);
 		type_label(out, e->type, w.type);
@@ -146,6 +157,9 @@ void sf_render_rank_json(struct strbuf *out, const struct sf_rank *r)
 		sb_add_json_str(out, t->decl_file ? t->decl_file : "");
 		sb_addf(out, ",\"decl_line\":%u,\"origin\":", t->decl_line);
 		sb_add_json_str(out, t->origin ? t->origin : "");
+		if (r->opts.reorderable)
+			sb_addf(out, ",\"reorder_size\":%" PRIu64 ",\"reorder_saved\":%" PRIu64,
+				e->reorder_size, e->size - e->reorder_size);
 		sb_addf(out, ",\"variant\":%s,\"typedef\":%s}",
 			(t->flags & SF_TF_VARIANT) ? "true" : "false",
 			(t->flags & SF_TF_TYPEDEF) ? "true" : "false");

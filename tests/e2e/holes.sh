@@ -158,4 +158,26 @@ for cc in gcc clang; do
 	fi
 done
 
+tcase "--reorderable: exactly the types suggest shrinks by a reorder, with its size and saving"
+if compile_or_fail gcc x86_64 5 "$T/lay.o" "$TD/suggest/layouts.c"; then
+	sf_ok holes --format json --min-waste 0 "$T/lay.o" "$T/st.o"
+	cp "$T/out" "$T/all.json"
+	# suggest (whose proposals suggest.sh compiles) is the oracle, type by type
+	want=""
+	for name in $(jget "$T/all.json" '" ".join(sorted(x["name"] for x in d["types"] if x["name"]))'); do
+		sf_ok suggest --format json -t "$name" "$T/lay.o" "$T/st.o"
+		saved=$(jget "$T/out" 'd["reorder"]["saved"]')
+		[ "$saved" -gt 0 ] && want="$want $name:$(jget "$T/out" 'd["reorder"]["size"]'):$saved"
+	done
+	sf_ok holes --format json --reorderable --sort name "$T/lay.o" "$T/st.o"
+	got=$(jget "$T/out" '"".join(" %s:%d:%d" % (x["name"], x["reorder_size"], x["reorder_saved"]) for x in d["types"])')
+	assert_eq "$got" "$want" "reorderable types, size reached, bytes saved (name order)"
+	assert_eq "$(jget "$T/out" 'all(x["size"] - x["reorder_size"] == x["reorder_saved"] > 0 for x in d["types"])')" true "consistent"
+	sf_ok holes --reorderable --limit 1 "$T/lay.o" "$T/st.o"
+	assert_match "$(head -n 1 "$T/out")" "^waste  size  saves  holes  padding  type" "text header"
+	assert_eq "$(wc -l <"$T/out")" 2 "--limit 1: header and one line"
+	sf_ok holes --reorderable "$T/st.o"
+	assert_eq "$(cat "$T/out")" "no type shrinks by reordering its members" "st_table: no reorder is smaller (said, not an empty table)"
+fi
+
 tdone
