@@ -23,6 +23,7 @@
 #include "layout/narrow.h"
 #include "layout/reorder.h"
 #include "layout/rust.h"
+#include "lib/checked.h"
 #include "lib/color.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -480,6 +481,14 @@ static int run_suggest(const struct suggest_opts *o0, char **files, int nfiles)
 			goto out;
 		o.header = h->size;
 		o.header_name = h->name;
+	}
+	/* classes of header + size: a sum past 64 bits would wrap to a small
+	 * class (lib/checked.h), so it is said instead */
+	if ((o.header || o.have_classes) && sf_size_saturated(sf_add_sat(o.header, t->size))) {
+		sf_die_usage("%s: %s%s%s: the size is not representable (2^64-1 bytes or more)",
+			     files[0], t->name, o.header ? " + header " : "",
+			     o.header ? (o.header_name ? o.header_name : o.header_arg) : "");
+		goto out;
 	}
 	if (t->kind != SF_KIND_STRUCT && t->kind != SF_KIND_CLASS &&
 	    t->kind != SF_KIND_UNION) {

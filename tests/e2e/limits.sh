@@ -125,6 +125,24 @@ if huge_ok; then
 		"fit -t max --overhead 8: the one-line error"
 fi
 
+tcase "suggest: header + size past 64 bits is an error, not a small class"
+if huge_ok; then
+	for a in "max --header 16:max + header 16" "max --classes 32,64:max" \
+		 "big --header big:big + header big"; do
+		args=${a%%:*} what=${a#*:}
+		# shellcheck disable=SC2086
+		sf suggest -t $args "$HUGE"
+		assert_eq "$RC" 2 "suggest -t $args: exit status"
+		assert_eq "$(cat "$T/err")" \
+			"structfit: $HUGE: $what: the size is not representable (2^64-1 bytes or more)" \
+			"suggest -t $args: the one-line error"
+		assert_eq "$(wc -c <"$T/out")" 0 "suggest -t $args: nothing on stdout"
+	done
+	sf_ok suggest -t big --header 16 --classes 32,64 "$HUGE"
+	assert_grep "$T/out" "with the 16-byte header: $(py '2**63 + 16') bytes, above every class" \
+		"suggest -t big --header 16: the exact sum"
+fi
+
 tcase "check: every rule on a size past 64 bits fails, saying so; others still hold"
 if huge_ok; then
 	cat >"$T/huge.budget" <<EOB
