@@ -96,6 +96,16 @@ huge_ok() {
 	return 1
 }
 
+# assert_unrepresentable CMD WHAT: the last run ended in exit 2, nothing on
+# stdout and one line saying the size of WHAT is not representable
+assert_unrepresentable() {
+	assert_eq "$RC" 2 "$1: exit status"
+	assert_eq "$(cat "$T/err")" \
+		"structfit: $HUGE: $2: the size is not representable (2^64-1 bytes or more)" \
+		"$1: the one-line error"
+	assert_eq "$(wc -c <"$T/out")" 0 "$1: nothing on stdout"
+}
+
 tcase "show: the cachelines of a 2^64-1-byte struct do not wrap to 0"
 if huge_ok; then
 	sf_ok show -t max "$HUGE"
@@ -110,19 +120,13 @@ tcase "fit: a sum past 64 bits is an error, not 15 bytes; one that fits is exact
 if huge_ok; then
 	for t in max+wide big+big max wide+max; do
 		sf fit -t "$t" --classes 32,64 "$HUGE"
-		assert_eq "$RC" 2 "fit -t $t: exit status"
-		assert_eq "$(cat "$T/err")" \
-			"structfit: $HUGE: ${t//+/ + }: the size is not representable (2^64-1 bytes or more)" \
-			"fit -t $t: the one-line error"
-		assert_eq "$(wc -c <"$T/out")" 0 "fit -t $t: nothing on stdout"
+		assert_unrepresentable "fit -t $t" "${t//+/ + }"
 	done
 	sf_ok fit -t big+wide --classes 32,64 "$HUGE"
 	assert_eq "$(head -n 1 "$T/out")" "big $(py '2**63') + wide 16 = $(py '2**63 + 16') bytes" \
 		"fit -t big+wide: the exact sum"
 	sf fit -t max --overhead 8 --classes 32,64 "$HUGE"
-	assert_eq "$(cat "$T/err")" \
-		"structfit: $HUGE: max + 8 bytes: the size is not representable (2^64-1 bytes or more)" \
-		"fit -t max --overhead 8: the one-line error"
+	assert_unrepresentable "fit -t max --overhead 8" "max + 8 bytes"
 fi
 
 tcase "suggest: header + size past 64 bits is an error, not a small class"
@@ -132,11 +136,7 @@ if huge_ok; then
 		args=${a%%:*} what=${a#*:}
 		# shellcheck disable=SC2086
 		sf suggest -t $args "$HUGE"
-		assert_eq "$RC" 2 "suggest -t $args: exit status"
-		assert_eq "$(cat "$T/err")" \
-			"structfit: $HUGE: $what: the size is not representable (2^64-1 bytes or more)" \
-			"suggest -t $args: the one-line error"
-		assert_eq "$(wc -c <"$T/out")" 0 "suggest -t $args: nothing on stdout"
+		assert_unrepresentable "suggest -t $args" "$what"
 	done
 	sf_ok suggest -t big --header 16 --classes 32,64 "$HUGE"
 	assert_grep "$T/out" "with the 16-byte header: $(py '2**63 + 16') bytes, above every class" \
