@@ -20,7 +20,9 @@
 #include "ci.h"
 #include "report.h"
 
+#include <assert.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <string.h>
 
 static const char *const change_names[] = {
@@ -89,6 +91,72 @@ static void text_member(struct strbuf *out, const struct sf_dmember *dm)
 	sb_addch(out, '\n');
 }
 
+/* Is members[i] a move of the member members[i + 1] retypes? */
+static bool moved_and_retyped(const struct sf_dtype *d, uint32_t i)
+{
+	return i + 1 < d->nmembers && d->members[i].change == SF_MC_MOVED &&
+	       d->members[i + 1].change == SF_MC_RETYPED &&
+	       d->members[i + 1].old == d->members[i].old &&
+	       d->members[i + 1].new == d->members[i].new;
+}
+
+/* A whole-byte move in a struct whose order held: something before the
+ * member grew or shrank, and it only follows. */
+static bool shifted(const struct sf_dtype *d, uint32_t i)
+{
+	const struct sf_dmember *dm = &d->members[i];
+
+	return !d->reordered && dm->change == SF_MC_MOVED && !moved_and_retyped(d, i) &&
+	       !dm->old->bit_size && !dm->new->bit_size;
+}
+
+static int64_t shift_of(const struct sf_dmember *dm)
+{
+	return (int64_t)(dm->new->offset - dm->old->offset);
+}
+
+/* "    shifted  c, d, e: 8 bytes later (what precedes them changed)" for
+ * the run of members shifted alike from i; returns the run's length. */
+static uint32_t text_shifted(struct strbuf *out, const struct sf_dtype *d, uint32_t i)
+{
+	int64_t by = shift_of(&d->members[i]);
+	uint32_t n = 0;
+
+	sb_addf(out, "    %-8s ", "shifted");
+	while (i + n < d->nmembers && shifted(d, i + n) &&
+	       shift_of(&d->members[i + n]) == by) {
+		sb_addf(out, "%s%s", n ? ", " : "", d->members[i + n].new->name);
+		n++;
+	}
+	assert(n > 0);
+	uint64_t abs = (uint64_t)(by < 0 ? -by : by);
+	sb_addf(out, ": %" PRIu64 " byte%s %s (what precedes %s changed)\n", abs, plural(abs),
+		by < 0 ? "earlier" : "later", n > 1 ? "them" : "it");
+	return n;
+}
+
+/* Each member once: a run of shifted members on one line, a member both
+ * moved and retyped on its retyped line with the offsets. */
+static void text_members(struct strbuf *out, const struct sf_dtype *d)
+{
+	for (uint32_t i = 0; i < d->nmembers;) {
+		if (shifted(d, i)) {
+			i += text_shifted(out, d, i);
+		} else if (moved_and_retyped(d, i)) {
+			text_member(out, &d->members[i + 1]);
+			sb_setlen(out, out->len - 1);   /* continue the line */
+			sb_adds(out, ", ");
+			member_pos(out, d->members[i].old);
+			sb_adds(out, " -> ");
+			member_pos(out, d->members[i].new);
+			sb_addch(out, '\n');
+			i += 2;
+		} else {
+			text_member(out, &d->members[i++]);
+		}
+	}
+}
+
 static void text_decl(struct strbuf *out, const struct sf_type *t)
 {
 	if (t->decl_file[0] && t->decl_line)
@@ -103,8 +171,7 @@ static void text_changed(struct strbuf *out, const struct sf_dtype *d)
 	sb_addf(out, "%s %s: %" PRIu64 " -> %" PRIu64 " bytes (%+" PRId64 ")",
 		sf_type_kind_name(n), n->name, o->size, n->size, d->growth);
 	text_decl(out, n);
-	for (uint32_t i = 0; i < d->nmembers; i++)
-		text_member(out, &d->members[i]);
+	text_members(out, d);
 	for (uint32_t i = 0; i < d->nholes; i++) {
 		const struct sf_dhole *h = &d->holes[i];
 		sb_addf(out, "    %-8s %" PRIu64 "-byte hole %s%s, at offset %" PRIu64 "\n",

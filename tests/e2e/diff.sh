@@ -12,16 +12,18 @@ OLD_SRC=$TD/diff/before.c
 NEW_SRC=$TD/diff/after.c
 CMP=$E2E_ROOT/tests/compare_pahole.py
 
-# cprobe OUT SRC: "NAME VALUE" for each "NAME EXPR" on stdin (compiler's values).
+# cprobe OUT SRC [CFLAGS...]: "NAME VALUE" for each "NAME EXPR" on stdin
+# (compiler's values).
 cprobe() {
 	local out=$1 src=$2
+	shift 2
 	{
 		echo "#include \"$src\""
 		while read -r name expr; do
 			echo "char sf_probe_$name[($expr) + 1];"
 		done
 	} >"$T/cprobe.c"
-	compile gcc x86_64 4 "$T/cprobe.o" "$T/cprobe.c" || {
+	compile gcc x86_64 4 "$T/cprobe.o" "$T/cprobe.c" "$@" || {
 		fail "probe does not compile: $(head -n 3 "$T/cc.err" | tr '\n' ' ')"
 		return 1
 	}
@@ -147,6 +149,25 @@ assert_eq "$(C flags '[[m["old"]["bit_size"], m["new"]["bit_size"]] for m in t["
 	"[3,5]" "mode width"
 assert_eq "$(C flags '[[m["old"]["bit_offset"], m["new"]["bit_offset"]] for m in t["members"] if m["name"] == "count"][0]' | tr -d ' ')" \
 	"[4,6]" "count bit offset"
+
+tcase "a member that grew: named once with its offsets; the members after it on one shifted line"
+if compile_or_fail gcc x86_64 5 "$T/shift-a.o" "$TD/diff/shift.c" &&
+	compile_or_fail gcc x86_64 5 "$T/shift-b.o" "$TD/diff/shift.c" -DWIDE &&
+	printf 'b __builtin_offsetof(struct shift, b)\nc __builtin_offsetof(struct shift, c)\ne __builtin_offsetof(struct shift, e)\n' |
+		cprobe "$T/shift-a.facts" "$TD/diff/shift.c" &&
+	printf 'b __builtin_offsetof(struct shift, b)\nc __builtin_offsetof(struct shift, c)\ne __builtin_offsetof(struct shift, e)\n' |
+		cprobe "$T/shift-b.facts" "$TD/diff/shift.c" -DWIDE; then
+	ob=$(awk '$1 == "b" { print $2 }' "$T/shift-a.facts"); nb=$(awk '$1 == "b" { print $2 }' "$T/shift-b.facts")
+	by=$(( $(awk '$1 == "c" { print $2 }' "$T/shift-b.facts") - $(awk '$1 == "c" { print $2 }' "$T/shift-a.facts") ))
+	sf diff "$T/shift-a.o" "$T/shift-b.o"
+	assert_eq "$(grep -c ' b: ' "$T/out")" 1 "b listed once"
+	assert_grep "$T/out" "    retyped  b: int (4 bytes) -> long int (8 bytes), offset $ob -> offset $nb" "b retyped, with its offsets"
+	assert_grep "$T/out" "    shifted  c, d, e: $by bytes later (what precedes them changed)" "c, d, e on one line"
+	assert_eq "$(grep -c '^    moved' "$T/out")" 0 "no moved lines"
+	sf diff --format json "$T/shift-a.o" "$T/shift-b.o"
+	assert_eq "$(jget "$T/out" '[(m["name"], m["change"]) for m in d["changed"][0]["members"]]')" \
+		'[["b", "moved"], ["b", "retyped"], ["c", "moved"], ["d", "moved"], ["e", "moved"]]' "JSON keeps each change"
+fi
 
 tcase "text"
 sf diff "$T/before.o" "$T/after.o"
