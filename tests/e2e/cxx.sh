@@ -53,7 +53,7 @@ f() { awk -v k="$2" '$1 == k { print $2 }' "$T/facts-$1"; }
 
 for cxx in g++ clang++; do
 	tcase "$cxx: a base declared only in this object is not a hole"
-	have "$cxx" || { skip "$cxx is not installed"; continue; }
+	have "$cxx" || { missing "$cxx is not installed"; continue; }
 	facts "$cxx" || continue
 	"$cxx" -g -O0 -c -o "$T/derived-$cxx.o" "$SRC/cxx_derived.cpp" 2>"$T/cc.err" &&
 		"$cxx" -g -O0 -c -o "$T/base-$cxx.o" "$SRC/cxx_base.cpp" 2>>"$T/cc.err" ||

@@ -22,8 +22,9 @@
 #    64"), all as the JSON says, and the text report less its hole maps;
 #  - bad input writes no page and exits 2.
 #
-# Chromium is Debian's `chromium` (big, so optional): the browser cases are
-# skipped, saying so, when /usr/bin/chromium is absent.
+# Chromium is Debian's `chromium` (in TEST_PKGS): the browser cases are
+# skipped, saying so, when /usr/bin/chromium is absent - failed under make
+# test, which installs it (lib.sh missing).
 . "$(dirname "$0")/lib.sh"
 
 ST_SRC=$TD/example/st_table.c
@@ -267,7 +268,7 @@ browser() {
 
 need_chromium() {
 	if [ ! -x "$CHROMIUM" ]; then
-		skip "headless Chromium ($CHROMIUM) is not installed (Debian package 'chromium')"
+		missing "headless Chromium ($CHROMIUM) is not installed (Debian package 'chromium')"
 		return 1
 	fi
 	return 0

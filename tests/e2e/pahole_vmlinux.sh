@@ -24,7 +24,7 @@ VM=$(ls -S /usr/lib/debug/boot/vmlinux-* 2>/dev/null | head -n 1)
 if [ -n "${E2E_SKIP_VMLINUX:-}" ]; then
 	skip "E2E_SKIP_VMLINUX is set"
 elif ! have pahole; then
-	skip "pahole is not installed (Debian package dwarves)"
+	missing "pahole is not installed (Debian package dwarves)"
 elif [ -z "$VM" ]; then
 	skip "no /usr/lib/debug/boot/vmlinux-* (Debian package linux-image-cloud-amd64-dbg)"
 else

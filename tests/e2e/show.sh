@@ -98,7 +98,7 @@ check_object() {
 	local src
 
 	tcase "$tag: layouts match the compiler (sizeof/_Alignof/offsetof)"
-	have "$cc" || { skip "$cc is not installed"; return; }
+	have "$cc" || { missing "$cc is not installed"; return; }
 	for src in "$ST_SRC" "$LAYOUTS"; do
 		local base
 		base=$(basename "$src" .c)
