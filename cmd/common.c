@@ -398,6 +398,8 @@ const struct sf_option sf_options[] = {
 	  "exit 1 when a type grew" },
 	{ SF_O_APPLY, "apply", no_argument, NULL, "patch",
 	  "write the files in place instead of printing the diff" },
+	{ SF_O_NICHE, "niche", required_argument, "MEMBER", "patch",
+	  "Rust: make the raw pointer in MEMBER's Option a NonNull (suggest's niche)" },
 	{ 'h', "help", no_argument, NULL, ALL, "this help" },
 	{ 0, NULL, 0, NULL, NULL, NULL },
 };

@@ -129,6 +129,7 @@ enum sf_opt_id {
 	SF_O_FAIL_ON_GROWTH,
 	SF_O_APPLY,
 	SF_O_BASELINE,
+	SF_O_NICHE,
 	SF_O_DEBUG_DIR,          /* taken by sf_getopt_next, never returned */
 	SF_O_REORDERABLE,
 };

@@ -61,6 +61,8 @@ static const char patch_usage[] =
 	"  -n, --narrow M=BYTES     narrow member M to 1, 2, 4 or 8 bytes (repeatable)\n"
 	"  -p, --pin MEMBER         keep MEMBER at its offset (repeatable)\n"
 	"      --no-pin-first       let a leading struct member move too\n"
+	"      --niche MEMBER       Rust: the newtype in MEMBER's Option gets a NonNull\n"
+	"                           for its raw pointer (the niche suggest proposes)\n"
 	"  -R, --source-root DIR    the source tree (default: the current directory);\n"
 	"                           diff paths are relative to it\n"
 	"      --apply              write the files in place instead of printing the diff\n"
@@ -73,7 +75,9 @@ static const char patch_usage[] =
 	"Rust: the one .rs file under the source root that declares the struct (rustc\n"
 	"names no file); a default-representation struct keeps its field order (rustc\n"
 	"orders it) and only field types change; a #[repr(C)] one is reordered; tuple\n"
-	"and generic structs and enums are refused.\n"
+	"and generic structs and enums are refused;\n"
+	"--niche rewrites the newtype (a tuple struct over one raw pointer) and the\n"
+	"calls that build it, each then checked for null at run time.\n"
 	"\n"
 	"Members that move change the meaning of positional initializers ({a, b, ...});\n"
 	"designated ones ({.a = ...}) are unaffected.\n"
@@ -97,6 +101,7 @@ struct patch_opts {
 	bool no_pin_first;
 	const char *root;
 	bool apply;
+	const char *niche;       /* --niche MEMBER, or NULL */
 	enum sf_color_mode color;
 };
 
@@ -120,7 +125,7 @@ static int parse_narrow(const char *arg, struct patch_opts *o)
 static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 {
 	static const char *const names[] = {
-		"type", "narrow", "pin", "no-pin-first", "source-root", "apply", "color",
+		"type", "narrow", "pin", "no-pin-first", "source-root", "apply", "color", "niche",
 		NULL,
 	};
 	struct sf_getopt g;
@@ -154,6 +159,9 @@ static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 		case SF_O_APPLY:
 			o->apply = true;
 			break;
+		case SF_O_NICHE:
+			o->niche = optarg;
+			break;
 		case 'h':
 			fputs(patch_usage, stdout);
 			return 1;
@@ -163,6 +171,8 @@ static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 	}
 	if (!o->type)
 		return sf_die_usage("patch needs -t NAME; see 'structfit patch --help'");
+	if (o->niche && (o->nnarrow || o->npins))
+		return sf_die_usage("--niche is patched alone (no --narrow or --pin with it)");
 	return 0;
 }
 
@@ -569,13 +579,116 @@ static void describe(struct strbuf *sb, const struct sf_type *t,
 			"only their types change\n");
 }
 
+/*
+ * The new text of src as a diff on stdout (msg, the header, above it), or
+ * written in place with --apply (msg alone); checked first: every hunk
+ * applies to the file as it is and gives the new text.
+ */
+static int emit(const struct patch_opts *o, const struct source *src,
+		const struct strbuf *old, const struct strbuf *neu, struct strbuf *msg)
+{
+	struct strbuf diff = STRBUF_INIT, back = STRBUF_INIT;
+	struct sf_err err = { "" };
+	int rc = SF_EXIT_ERROR;
+
+	sf_udiff_render(&diff, src->rel, old->buf, old->len, neu->buf, neu->len,
+			SF_UDIFF_CONTEXT);
+	if (sf_udiff_apply(src->rel, old->buf, old->len, diff.buf, diff.len, &back, &err) < 0 ||
+	    back.len != neu->len || memcmp(back.buf, neu->buf, neu->len)) {
+		if (!err.msg[0])
+			sf_error(&err, "%s: internal error: the diff does not rebuild "
+				 "the new text", src->rel);
+		sf_report_err(&err);
+	} else if (o->apply) {
+		if (!write_atomic(src->path, neu->buf, neu->len, old)) {
+			fputs(msg->buf, stdout);
+			rc = fflush(stdout) == 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
+		}
+	} else {
+		sb_addch(msg, '\n');
+		sb_add(msg, diff.buf, diff.len);
+		rc = sf_write_output(msg, true, o->color, SF_PAINT_PATCH) ?
+			SF_EXIT_ERROR : SF_EXIT_OK;
+	}
+	sb_release(&diff);
+	sb_release(&back);
+	return rc;
+}
+
+/* The niche proposal for member `name` of t, or NULL (said why). */
+static const struct sf_niche *niche_of(const struct sf_type *t, const struct sf_typeset *ts,
+				       const char *name, struct sf_niche *v, size_t max)
+{
+	size_t n = sf_rust_niches(t, ts, v, max);
+
+	for (size_t i = 0; i < n && i < max; i++)
+		if (!strcmp(t->members[v[i].member].name, name))
+			return &v[i];
+	sf_die_usage("struct %s: member %s: no niche to gain (structfit suggest proposes "
+		     "none for it)", t->name, name);
+	return NULL;
+}
+
+/*
+ * --niche MEMBER: the newtype MEMBER's Option holds gets a NonNull for
+ * its raw pointer, in the .rs file declaring the newtype.
+ */
+static int patch_niche(const struct patch_opts *o, const struct sf_type *t,
+		       const struct sf_typeset *ts)
+{
+	struct sf_niche v[16];
+	const struct sf_niche *ni = niche_of(t, ts, o->niche, v, 16);
+	const struct sf_type *nt = NULL;
+	struct strbuf old = STRBUF_INIT, neu = STRBUF_INIT, msg = STRBUF_INIT;
+	struct strbuf sites = STRBUF_INIT;
+	struct source src = { NULL, NULL };
+	struct sf_err err = { "" };
+	int rc = SF_EXIT_ERROR;
+	long n;
+
+	if (!ni)
+		return SF_EXIT_ERROR;
+	if (!strcmp(ni->payload, ni->pointer) || sf_typeset_find(ts, ni->payload, &nt, 1) != 1) {
+		sf_die_usage("struct %s: member %s: its Option holds %s, not a newtype over a "
+			     "pointer; write NonNull there by hand", t->name, o->niche, ni->payload);
+		return SF_EXIT_ERROR;
+	}
+	if (find_rust_source(nt, o->root, &src) || read_text(src.path, &old))
+		goto out;
+	if ((n = sf_rustpatch_nonnull(src.path, old.buf, old.len, nt->name, &neu, &sites,
+				      &err)) < 0) {
+		sf_report_err(&err);
+		goto out;
+	}
+	sb_addf(&msg, "structfit patch: struct %s in %s: %s made core::ptr::NonNull, so "
+		"%s needs no tag: %s's %s %llu -> %llu bytes\n", nt->name, src.rel, ni->pointer,
+		ni->option, t->name, o->niche, (unsigned long long)ni->from,
+		(unsigned long long)ni->to);
+	if (n)
+		sb_addf(&msg, "  %ld constructing site%s in %s (line%s %s) now check%s for null "
+			"at run time (NonNull::new(..).expect panics on one): structfit cannot "
+			"see that %s never get%s null there\n", n, n == 1 ? "" : "s", src.rel,
+			n == 1 ? "" : "s", sites.buf, n == 1 ? "s" : "", n == 1 ? "it" : "they",
+			n == 1 ? "s" : "");
+	sb_addf(&msg, "  reads of .0 get a NonNull now (.as_ptr() gives the pointer); sites "
+		"in other files and patterns are left for rustc to name\n");
+	rc = emit(o, &src, &old, &neu, &msg);
+out:
+	free(src.path);
+	free(src.rel);
+	sb_release(&old);
+	sb_release(&neu);
+	sb_release(&msg);
+	sb_release(&sites);
+	return rc;
+}
+
 static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 {
 	char *bare = sf_bare_name(o->type);
 	const char *only[] = { bare, NULL };
 	struct sf_typeset *ts = sf_load_inputs(files, nfiles, only);
-	struct strbuf old = STRBUF_INIT, neu = STRBUF_INIT, diff = STRBUF_INIT;
-	struct strbuf back = STRBUF_INIT, msg = STRBUF_INIT;
+	struct strbuf old = STRBUF_INIT, neu = STRBUF_INIT, msg = STRBUF_INIT;
 	struct source src = { NULL, NULL };
 	struct sf_err err = { "" };
 	struct plan pl;
@@ -596,6 +709,18 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	if (t->kind != SF_KIND_STRUCT || (t->flags & SF_TF_CXX)) {
 		sf_die_usage("%s %s: patch rewrites C structs only",
 			     sf_type_kind_name(t), t->name);
+		goto out_ts;
+	}
+	if (o->niche) {
+		if (!rust) {
+			sf_die_usage("struct %s: --niche is for Rust structs", t->name);
+			goto out_ts;
+		}
+		/* the niche needs the enums and newtypes its members name */
+		sf_typeset_free(ts);
+		ts = sf_load_inputs(files, nfiles, NULL);
+		if (ts && (t = sf_find_type(ts, o->type, files, nfiles)))
+			rc = patch_niche(o, t, ts);
 		goto out_ts;
 	}
 	if (t->flags & SF_TF_BTF) {
@@ -627,30 +752,8 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 		sf_report_err(&err);
 		goto out_plan;
 	}
-	sf_udiff_render(&diff, src.rel, old.buf, old.len, neu.buf, neu.len,
-			SF_UDIFF_CONTEXT);
-	/* every hunk must apply to the file as it is, giving the new text */
-	if (sf_udiff_apply(src.rel, old.buf, old.len, diff.buf, diff.len, &back, &err) < 0 ||
-	    back.len != neu.len || memcmp(back.buf, neu.buf, neu.len)) {
-		if (!err.msg[0])
-			sf_error(&err, "%s: internal error: the diff does not rebuild "
-				 "the new text", src.rel);
-		sf_report_err(&err);
-		goto out_plan;
-	}
 	describe(&msg, t, &pl, &src);
-	if (o->apply) {
-		if (write_atomic(src.path, neu.buf, neu.len, &old))
-			goto out_plan;
-		fputs(msg.buf, stdout);
-	} else {
-		sb_addch(&msg, '\n');
-		sb_add(&msg, diff.buf, diff.len);
-		rc = sf_write_output(&msg, true, o->color, SF_PAINT_PATCH) ?
-			SF_EXIT_ERROR : SF_EXIT_OK;
-		goto out_plan;
-	}
-	rc = fflush(stdout) == 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
+	rc = emit(o, &src, &old, &neu, &msg);
 out_plan:
 	plan_release(&pl);
 out_ts:
@@ -658,8 +761,6 @@ out_ts:
 	free(src.rel);
 	sb_release(&old);
 	sb_release(&neu);
-	sb_release(&diff);
-	sb_release(&back);
 	sb_release(&msg);
 	sf_typeset_free(ts);
 	free(bare);

@@ -5,6 +5,11 @@
  * attribute and blank lines above it, is one group.  The new body is the
  * groups in the plan's order, each field's type replaced where narrowed;
  * every other byte of the file is copied as it is.
+ *
+ * The NonNull niche is a scan of the whole text instead: the newtype's
+ * declaration gets its field type replaced, and every `NAME(` outside a
+ * `//` comment and the declaration is a call that builds it, whose
+ * argument (to the matching parenthesis) is wrapped in NonNull::new.
  */
 #include "rustpatch.h"
 
@@ -320,4 +325,157 @@ out:
 	free(ln);
 	free(g);
 	return rc;
+}
+
+/* ------------------------------------------------------------ NonNull */
+
+/* Past the bracket matching the one at i ('(' '[' '{' '<' nest), or 0. */
+static size_t past_matching(const char *s, size_t i, size_t end)
+{
+	int depth = 0;
+
+	for (size_t k = i; k < end; k++) {
+		char c = s[k];
+		if (c == '(' || c == '[' || c == '{')
+			depth++;
+		else if (c == ')' || c == ']' || c == '}') {
+			if (--depth == 0)
+				return k + 1;
+			if (depth < 0)
+				return 0;
+		}
+	}
+	return 0;
+}
+
+/* Does a `//` comment start on s's line before offset i? */
+static bool in_line_comment(const char *s, size_t i)
+{
+	size_t b = i;
+
+	while (b > 0 && s[b - 1] != '\n')
+		b--;
+	for (size_t k = b; k + 1 < i; k++)
+		if (s[k] == '/' && s[k + 1] == '/')
+			return true;
+	return false;
+}
+
+/* Is the name at i the one `struct NAME` declares (not a call)? */
+static bool is_declaration(const char *s, size_t i)
+{
+	while (i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t'))
+		i--;
+	return i >= 6 && !strncmp(s + i - 6, "struct", 6) && (i == 6 || !is_ident(s[i - 7]));
+}
+
+static size_t line_number(const char *s, size_t i)
+{
+	size_t n = 1;
+
+	for (size_t k = 0; k < i; k++)
+		n += s[k] == '\n';
+	return n;
+}
+
+/*
+ * The declaration `struct NAME(*const T);`: where the pointer type starts
+ * and ends, and where T does; 0, or -1 and why.
+ */
+static int nonnull_decl(const char *s, size_t len, const char *bare, size_t *ty,
+			size_t *ty_end, size_t *pointee, const char **why)
+{
+	struct line *ln;
+	size_t n = split_lines(s, len, &ln), p = 0, end = 0;
+
+	for (size_t i = 0; i < n && !p; i++)
+		if ((p = struct_line(s, ln[i].start, ln[i].end, bare)))
+			end = ln[i].end;
+	free(ln);
+	p = p ? skip_blank(s, p, end) : end;
+	if (p >= end || s[p] != '(') {
+		*why = "not a tuple struct `struct NAME(*const T);`";
+		return -1;
+	}
+	size_t close = past_matching(s, p, end);
+	p = skip_vis(s, skip_blank(s, p + 1, end), end);
+	size_t q = p;
+	if (close && end - p > 6 && !strncmp(s + p, "*const", 6))
+		q = p + 6;
+	else if (close && end - p > 4 && !strncmp(s + p, "*mut", 4))
+		q = p + 4;
+	if (q == p || (s[q] != ' ' && s[q] != '\t')) {
+		*why = "its field is not a raw pointer (`*const T` or `*mut T`) alone";
+		return -1;
+	}
+	*ty = p;
+	*pointee = skip_blank(s, q, close - 1);
+	*ty_end = close - 1;
+	while (*ty_end > *pointee && (s[*ty_end - 1] == ' ' || s[*ty_end - 1] == '\t'))
+		(*ty_end)--;
+	for (size_t k = *pointee; k < *ty_end; k++)
+		if (s[k] == ',') {
+			*why = "a tuple struct of more than one field";
+			return -1;
+		}
+	if (*ty_end == *pointee || skip_blank(s, close, end) >= end || s[skip_blank(s, close, end)] != ';') {
+		*why = "not a tuple struct `struct NAME(*const T);`";
+		return -1;
+	}
+	return 0;
+}
+
+long sf_rustpatch_nonnull(const char *path, const char *text, size_t len, const char *name,
+			  struct strbuf *out, struct strbuf *sites, struct sf_err *err)
+{
+	const char *bare = last_segment(name);
+	size_t blen = strlen(bare), ty = 0, ty_end = 0, pointee = 0, from = 0;
+	const char *why = NULL;
+	long nsites = 0;
+	struct strbuf where = STRBUF_INIT, neu = STRBUF_INIT;
+
+	if (sf_rustpatch_count(text, len, name) != 1)
+		why = sf_rustpatch_count(text, len, name) ? "declared more than once" :
+							      "declared nowhere";
+	else
+		nonnull_decl(text, len, bare, &ty, &ty_end, &pointee, &why);
+	for (size_t i = 0; !why && i + blen < len; i++) {
+		if (i == ty) {	/* the field's type */
+			sb_add(&neu, text + from, ty - from);
+			sb_addf(&neu, "core::ptr::NonNull<%.*s>", (int)(ty_end - pointee),
+				text + pointee);
+			from = i = ty_end;
+			continue;
+		}
+		if (strncmp(text + i, bare, blen) || (i && is_ident(text[i - 1])) ||
+		    in_line_comment(text, i))
+			continue;
+		size_t open = skip_blank(text, i + blen, len);
+		if (open >= len || text[open] != '(' || is_declaration(text, i))
+			continue;
+		size_t close = past_matching(text, open, len);
+		if (!close || skip_blank(text, open + 1, close - 1) == close - 1) {
+			why = "a constructing site without one argument";
+			break;
+		}
+		sb_add(&neu, text + from, open + 1 - from);
+		sb_addf(&neu, "core::ptr::NonNull::new((%.*s) as *mut %.*s).expect(\"structfit: "
+			"a null %s\")", (int)(close - 1 - (open + 1)), text + open + 1,
+			(int)(ty_end - pointee), text + pointee, bare);
+		sb_addf(&where, "%s%zu", nsites ? ", " : "", line_number(text, i));
+		nsites++;
+		from = i = close - 1;
+	}
+	if (why) {
+		sb_release(&neu);
+		sb_release(&where);
+		sf_error(err, "%s: struct %s: %s; nothing written", path, bare, why);
+		return -1;
+	}
+	sb_add(&neu, text + from, len - from);
+	sb_add(out, neu.buf, neu.len);
+	sb_add(sites, where.buf ? where.buf : "", where.len);
+	sb_release(&neu);
+	sb_release(&where);
+	return nsites;
 }

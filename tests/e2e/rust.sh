@@ -215,6 +215,43 @@ if [ -n "${RUSTC_BIN:-}" ]; then
 	assert_ne "$hdr" "$(fact yjit::Header size)" "Header got smaller"
 fi
 
+tcase "patch --niche: CodePtr's pointer made a NonNull, round-tripped through rustc"
+if [ -n "${RUSTC_BIN:-}" ]; then
+	mkdir -p "$T/nn"
+	cp "$SRC" "$T/nn/yjit.rs"
+	sf_ok suggest --format json -t yjit::Block "$BIN"
+	promised=$(jget "$T/out" '[n["size"] for n in d["rust"]["niches"] if n["member"] == "d"][0]')
+	sf_ok patch -t yjit::Block --niche d -R "$T/nn" "$BIN"
+	assert_grep "$T/out" "+pub struct CodePtr(core::ptr::NonNull<u8>);" "the newtype's field"
+	# the header names every line that builds a CodePtr (the declaration aside)
+	sites=$(grep -nE '(^|[^A-Za-z0-9_])CodePtr *\(' "$SRC" | grep -v 'struct CodePtr' | cut -d: -f1 | paste -sd, | sed 's/,/, /g')
+	assert_grep "$T/out" " $sites) now check" "the constructing sites, by line"
+	assert_grep "$T/out" "structfit cannot see that" "the unproven sites said"
+	cmp -s "$SRC" "$T/nn/yjit.rs" || fail "patch without --apply changed the source"
+	sf_ok patch -t yjit::Block --niche d -R "$T/nn" --apply "$BIN"
+	rust_build "$RUSTC_BIN" "$T/nn/yjit.rs" "$T/nnbin" yjit ||
+		{ fail "the NonNull patch does not compile"; detail "$T/rustc.log"; }
+	"$T/nnbin" >"$T/facts4" 2>/dev/null
+	got=$(awk '$1 == "yjit::Block" && $2 == "size" { print $3 }' "$T/facts4")
+	assert_eq "$got" "$promised" "Block's size after the patch (rustc) is suggest's"
+	assert_eq "$got" "$(fact yjit::BlockNN size)" "as BlockNN, written by hand"
+	assert_ne "$got" "$(fact yjit::Block size)" "Block got smaller"
+	assert_eq "$(awk '$1 == "core::option::Option<yjit::CodePtr>" && $2 == "size" { print $3 }' "$T/facts4")" \
+		"$(fact yjit::CodePtr size)" "Option<CodePtr> as small as the pointer"
+fi
+
+tcase "patch --niche refuses what it cannot do, saying why"
+mkdir -p "$T/nn2"
+sed 's/^pub struct CodePtr(\*const u8);$/pub struct CodePtr(*const u8, u8);/' "$SRC" >"$T/nn2/yjit.rs"
+cp "$T/nn2/yjit.rs" "$T/nn2.orig"
+assert_exit 2 "a newtype of two fields" "$SF" patch -t yjit::Block --niche d -R "$T/nn2" --apply "$BIN"
+assert_grep "$T/err" "more than one field" "the reason"
+cmp -s "$T/nn2.orig" "$T/nn2/yjit.rs" || fail "a refused patch changed the source"
+assert_exit 2 "a member already a niche" "$SF" patch -t yjit::Block --niche e -R "$T/nn2" "$BIN"
+assert_grep "$T/err" "no niche to gain" "the reason"
+assert_exit 2 "with --narrow" "$SF" patch -t yjit::Block --niche d -n b=4 -R "$T/nn2" "$BIN"
+assert_grep "$T/err" "--niche is patched alone" "the reason"
+
 tcase "patch refuses what it cannot rewrite, saying why"
 mkdir -p "$T/src2"
 cp "$SRC" "$T/src2/yjit.rs"
