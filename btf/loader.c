@@ -40,6 +40,7 @@
 #include "layout/holes.h"
 #include "layout/nested.h"
 #include "layout/packing.h"
+#include "lib/hash.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
@@ -118,14 +119,6 @@ static const char *icat(struct loader *l, const char *x, const char *y, const ch
 	return intern(l, l->cat.buf);
 }
 
-static uint64_t mix(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	return k;
-}
-
 /*
  * The interned string at offset off of the BTF's string section, or NULL
  * for "".  Cached by offset: 100,000 member names of the kernel come from
@@ -136,7 +129,7 @@ static const char *iname(struct loader *l, uint32_t off)
 {
 	if (!off)
 		return NULL;
-	size_t mask = l->namecap - 1, j = mix(off) & mask;
+	size_t mask = l->namecap - 1, j = sf_mix64(off) & mask;
 	for (; l->name_key[j]; j = (j + 1) & mask)
 		if (l->name_key[j] == off)
 			return l->name_val[j];
@@ -149,7 +142,7 @@ static const char *iname(struct loader *l, uint32_t off)
 		for (size_t i = 0; i < l->namecap; i++) {
 			if (!l->name_key[i])
 				continue;
-			size_t k = mix(l->name_key[i]) & (ncap - 1);
+			size_t k = sf_mix64(l->name_key[i]) & (ncap - 1);
 			while (nk[k])
 				k = (k + 1) & (ncap - 1);
 			nk[k] = l->name_key[i];
@@ -161,7 +154,7 @@ static const char *iname(struct loader *l, uint32_t off)
 		l->name_val = nv;
 		l->namecap = ncap;
 		mask = ncap - 1;
-		j = mix(off) & mask;
+		j = sf_mix64(off) & mask;
 		while (l->name_key[j])
 			j = (j + 1) & mask;
 	}

@@ -61,6 +61,7 @@
 #include "layout/holes.h"
 #include "layout/nested.h"
 #include "layout/packing.h"
+#include "lib/hash.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
@@ -371,19 +372,11 @@ static int skip_die(struct sf_reader *r, struct uh *uh, const struct sf_die *d, 
 
 /* ---- tinfo cache ------------------------------------------------------- */
 
-static uint64_t mix(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	return k;
-}
-
 static struct tinfo *cache_get(struct sf_reader *r, uint64_t key)
 {
 	if (!r->mapcap)
 		return NULL;
-	for (size_t j = mix(key) & (r->mapcap - 1);; j = (j + 1) & (r->mapcap - 1)) {
+	for (size_t j = sf_mix64(key) & (r->mapcap - 1);; j = (j + 1) & (r->mapcap - 1)) {
 		struct slot *s = &r->map[j];
 		if (s->gen != r->gen)
 			return NULL;
@@ -400,7 +393,7 @@ static void cache_put(struct sf_reader *r, uint64_t key, struct tinfo *ti)
 		for (size_t i = 0; i < r->mapcap; i++) {
 			if (r->map[i].gen != r->gen)
 				continue;
-			size_t j = mix(r->map[i].key) & (ncap - 1);
+			size_t j = sf_mix64(r->map[i].key) & (ncap - 1);
 			while (n[j].gen == r->gen && n[j].ti)
 				j = (j + 1) & (ncap - 1);
 			n[j] = r->map[i];
@@ -409,7 +402,7 @@ static void cache_put(struct sf_reader *r, uint64_t key, struct tinfo *ti)
 		r->map = n;
 		r->mapcap = ncap;
 	}
-	size_t j = mix(key) & (r->mapcap - 1);
+	size_t j = sf_mix64(key) & (r->mapcap - 1);
 	while (r->map[j].gen == r->gen && r->map[j].key != key)
 		j = (j + 1) & (r->mapcap - 1);
 	if (r->map[j].gen != r->gen)
@@ -445,7 +438,7 @@ static const char *isec(struct sf_reader *r, const char *s)
 		for (size_t i = 0; i < r->pcap; i++) {
 			if (!r->pkeys[i])
 				continue;
-			size_t j = mix((uintptr_t)r->pkeys[i]) & (ncap - 1);
+			size_t j = sf_mix64((uintptr_t)r->pkeys[i]) & (ncap - 1);
 			while (nk[j])
 				j = (j + 1) & (ncap - 1);
 			nk[j] = r->pkeys[i];
@@ -457,7 +450,7 @@ static const char *isec(struct sf_reader *r, const char *s)
 		r->pvals = nv;
 		r->pcap = ncap;
 	}
-	size_t j = mix((uintptr_t)s) & (r->pcap - 1);
+	size_t j = sf_mix64((uintptr_t)s) & (r->pcap - 1);
 	for (; r->pkeys[j]; j = (j + 1) & (r->pcap - 1))
 		if (r->pkeys[j] == s)
 			return r->pvals[j];
@@ -2187,7 +2180,7 @@ static int have_out(const struct sf_reader *r, const struct sf_type *t)
 {
 	if (!r->namecap)
 		return 0;
-	size_t j = mix((uintptr_t)t->name) & (r->namecap - 1);
+	size_t j = sf_mix64((uintptr_t)t->name) & (r->namecap - 1);
 	for (; r->name_key[j]; j = (j + 1) & (r->namecap - 1)) {
 		if (r->name_key[j] != t->name)
 			continue;
@@ -2208,7 +2201,7 @@ static void index_out(struct sf_reader *r, struct sf_type *t)
 		for (size_t i = 0; i < r->namecap; i++) {
 			if (!r->name_key[i])
 				continue;
-			size_t j = mix((uintptr_t)r->name_key[i]) & (ncap - 1);
+			size_t j = sf_mix64((uintptr_t)r->name_key[i]) & (ncap - 1);
 			while (nk[j])
 				j = (j + 1) & (ncap - 1);
 			nk[j] = r->name_key[i];
@@ -2223,7 +2216,7 @@ static void index_out(struct sf_reader *r, struct sf_type *t)
 	SF_GROW(r->outv, r->nout, r->outcap);
 	SF_GROW(r->out_next, r->nout, r->nextcap);
 	r->outv[r->nout] = t;
-	size_t j = mix((uintptr_t)t->name) & (r->namecap - 1);
+	size_t j = sf_mix64((uintptr_t)t->name) & (r->namecap - 1);
 	while (r->name_key[j] && r->name_key[j] != t->name)
 		j = (j + 1) & (r->namecap - 1);
 	if (!r->name_key[j]) {
