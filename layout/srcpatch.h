@@ -8,7 +8,7 @@
  * narrowings {member, new bytes}.  sf_srcpatch_make() returns the whole new
  * file text; report/udiff.c turns old and new text into a patch.
  *
- * How (see srcpatch.c for the details):
+ * How (clex.h lexes, cdecl.h finds and matches, srcpatch.c rewrites):
  *
  *   1. Lex the file (comments, strings, preprocessor lines are tokens).
  *   2. Find `struct NAME ... {` (NAME on the DWARF decl_line, or the one

@@ -1,0 +1,1038 @@
+/*
+ * cdecl.c - a struct's definition in C source, matched against its model
+ * (see cdecl.h).
+ *
+ * Finding the definition: `struct NAME ... {`, or `typedef struct ... {
+ * ... } NAME` (an anonymous struct known by its typedef's name), on the
+ * line the DWARF's decl_line names, else the only one in the file.
+ *
+ * Declarations.  The name of a declarator is the last identifier equal to
+ * the expected member name that is outside calls, parameter lists,
+ * brackets and nested bodies (clex.h's bracket flags); the specifiers are
+ * what comes before the `*`/`(` run that leads to it.  Types are compared
+ * in a canonical spelling: within each run of words the qualifiers come
+ * first (sorted), then the base type in one spelling, then the other
+ * words in their order.
+ */
+#include "cdecl.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/xalloc.h"
+
+#define NONE SF_CLEX_NONE
+
+/* ------------------------------------------------ canonical type spelling */
+
+/*
+ * A type spelled as a list of words and punctuators, canonical so that two
+ * spellings of the same C type compare equal: within each run of words the
+ * sf_clex_qualifiers come first (sorted), then the base type in one spelling
+ * ("unsigned long" for "long unsigned int"), then the other words in their
+ * order.  Array sizes are "[N]", "[]" (also for [0]) or "[?]" when the
+ * source spells them with anything but a literal.
+ */
+struct canon {
+	struct strbuf sb;        /* parts separated by ' ' */
+	unsigned quals;          /* bit i: sf_clex_qualifiers[i] (canonical subset) */
+	int nlong, nshort, nint, nchar, nsigned, nunsigned, nbool, nvoid;
+	int nfloat, ndouble, nint128;
+	struct strbuf others;
+};
+
+static void canon_part(struct canon *c, const char *s)
+{
+	if (c->sb.len)
+		sb_addch(&c->sb, ' ');
+	sb_adds(&c->sb, s);
+}
+
+static void canon_flush(struct canon *c)
+{
+	static const char *const qn[] = { "const", "volatile", "restrict" };
+	for (int i = 0; i < 3; i++)
+		if (c->quals & (1u << i))
+			canon_part(c, qn[i]);
+	int any_int = c->nlong || c->nshort || c->nint || c->nchar ||
+		      c->nsigned || c->nunsigned || c->nint128;
+	if (c->nbool)
+		canon_part(c, "_Bool");
+	else if (c->nvoid)
+		canon_part(c, "void");
+	else if (c->nfloat)
+		canon_part(c, "float");
+	else if (c->ndouble)
+		canon_part(c, c->nlong ? "long double" : "double");
+	else if (any_int) {
+		if (c->nchar) {
+			canon_part(c, c->nunsigned ? "unsigned char" :
+				      c->nsigned ? "signed char" : "char");
+		} else {
+			if (c->nunsigned)
+				canon_part(c, "unsigned");
+			canon_part(c, c->nint128 ? "__int128" :
+				      c->nshort ? "short" : c->nlong >= 2 ? "long long" :
+				      c->nlong ? "long" : "int");
+		}
+	}
+	if (c->others.len)
+		canon_part(c, c->others.buf);
+	sb_reset(&c->others);
+	c->quals = 0;
+	c->nlong = c->nshort = c->nint = c->nchar = c->nsigned = 0;
+	c->nunsigned = c->nbool = c->nvoid = c->nfloat = c->ndouble = 0;
+	c->nint128 = 0;
+}
+
+static void canon_word(struct canon *c, const char *w, size_t n)
+{
+	static const char *const ignored[] = {
+		"__extension__", "__signed__", "__signed", NULL
+	};
+	if (sf_clex_word_in(w, n, sf_clex_qualifiers)) {
+		/* const, __const -> 1; volatile, __volatile(__) -> 2; restrict -> 4 */
+		const char *base = w[0] == '_' ? w + 2 : w;
+		c->quals |= base[0] == 'c' ? 1u : base[0] == 'v' ? 2u : 4u;
+		return;
+	}
+#define W(s) (n == sizeof(s) - 1 && !memcmp(w, s, n))
+	if (W("long")) c->nlong++;
+	else if (W("short")) c->nshort++;
+	else if (W("int")) c->nint++;
+	else if (W("char")) c->nchar++;
+	else if (W("signed")) c->nsigned++;
+	else if (W("unsigned")) c->nunsigned++;
+	else if (W("_Bool") || W("bool")) c->nbool++;
+	else if (W("void")) c->nvoid++;
+	else if (W("float")) c->nfloat++;
+	else if (W("double")) c->ndouble++;
+	else if (W("__int128")) c->nint128++;
+	else if (sf_clex_word_in(w, n, ignored)) {
+		if (w[2] == 's')
+			c->nsigned++;
+	} else {
+		if (c->others.len)
+			sb_addch(&c->others, ' ');
+		sb_add(&c->others, w, n);
+	}
+#undef W
+}
+
+/* An array size: "[3]", "[]" for nothing or 0, "[?]" for an expression. */
+static void canon_array(struct canon *c, const struct sf_lexed *lx,
+			const size_t *ci, size_t n)
+{
+	char buf[48];
+
+	if (n == 0) {
+		canon_part(c, "[]");
+		return;
+	}
+	if (n == 1 && ct(lx, ci[0])->kind == TK_NUM) {
+		const struct sf_tok *t = ct(lx, ci[0]);
+		char num[40];
+		size_t len = t->end - t->start;
+		if (len < sizeof(num)) {
+			memcpy(num, lx->text + t->start, len);
+			num[len] = '\0';
+			char *e;
+			unsigned long long v = strtoull(num, &e, 0);
+			while (*e == 'u' || *e == 'U' || *e == 'l' || *e == 'L')
+				e++;
+			if (!*e) {
+				if (v == 0)
+					snprintf(buf, sizeof(buf), "[]");
+				else
+					snprintf(buf, sizeof(buf), "[%llu]", v);
+				canon_part(c, buf);
+				return;
+			}
+		}
+	}
+	canon_part(c, "[?]");
+}
+
+/*
+ * Canonical spelling of the code tokens ci[0..n) of lx (already stripped of
+ * the member name, bit width, attributes and parameter names) into out.
+ */
+static void canon_tokens(const struct sf_lexed *lx, const size_t *ci, size_t n,
+			 struct strbuf *out)
+{
+	struct canon c;
+
+	memset(&c, 0, sizeof(c));
+	sb_init(&c.sb);
+	sb_init(&c.others);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct sf_tok *t = ct(lx, ci[i]);
+		const char *w = lx->text + t->start;
+		size_t len = t->end - t->start;
+
+		if (t->kind == TK_IDENT) {
+			canon_word(&c, w, len);
+			continue;
+		}
+		canon_flush(&c);
+		if (t->kind == TK_PUNCT && w[0] == '[') {
+			size_t j = i + 1;
+			while (j < n && !(ct(lx, ci[j])->kind == TK_PUNCT &&
+					  lx->text[ct(lx, ci[j])->start] == ']'))
+				j++;
+			canon_array(&c, lx, ci + i + 1, j - i - 1);
+			i = j;
+			continue;
+		}
+		struct strbuf tmp = STRBUF_INIT;
+		sb_add(&tmp, w, len);
+		canon_part(&c, tmp.buf);
+		sb_release(&tmp);
+	}
+	canon_flush(&c);
+	sb_add(out, c.sb.buf, c.sb.len);
+	sb_release(&c.sb);
+	sb_release(&c.others);
+}
+
+/* Two canonical spellings are the same type ("[?]" matches any size). */
+static int canon_equal(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (!strncmp(a, "[?]", 3) && *b == '[') {
+			a += 3;
+			b = strchr(b, ']');
+			if (!b)
+				return 0;
+			b++;
+			continue;
+		}
+		if (!strncmp(b, "[?]", 3) && *a == '[') {
+			return canon_equal(b, a);
+		}
+		if (*a != *b)
+			return 0;
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/* Canonical spelling of a model member's type (type_name + type_suffix). */
+static void canon_model_type(const struct sf_member *m, struct strbuf *out)
+{
+	struct strbuf s = STRBUF_INIT;
+	struct sf_lexed lx;
+
+	sb_addf(&s, "%s %s", m->type_name ? m->type_name : "",
+		m->type_suffix ? m->type_suffix : "");
+	sf_clex(&lx, s.buf, s.len);
+	size_t *ci = sf_xcalloc(lx.ncode + 1, sizeof(size_t));
+	for (size_t i = 0; i < lx.ncode; i++)
+		ci[i] = i;
+	canon_tokens(&lx, ci, lx.ncode, out);
+	free(ci);
+	sf_clex_free(&lx);
+	sb_release(&s);
+}
+
+/* --------------------------------------------- finding the definition */
+
+
+/*
+ * At code token ci, a definition of struct `name`?  Either `struct NAME
+ * ... {` or `typedef struct ... { ... } NAME` (an anonymous struct known by
+ * its typedef's name).  Sets *open to its `{` and *line to the line the
+ * compiler gives it (of NAME, or of `struct` for the typedef form).
+ */
+static int definition_at(struct sf_lexed *lx, size_t ci, const char *name,
+			 size_t *open, uint32_t *line)
+{
+	if (ct_is(lx, ci, "struct")) {
+		size_t k = sf_clex_skip_attributes(lx, ci + 1, lx->ncode);
+		if (k >= lx->ncode || !ct_is(lx, k, name))
+			return 0;
+		*open = sf_clex_skip_attributes(lx, k + 1, lx->ncode);
+		*line = ct_line(lx, k);
+		return ct_punct(lx, *open, '{');
+	}
+	if (!ct_is(lx, ci, "typedef"))
+		return 0;
+	size_t k = sf_clex_skip_attributes(lx, ci + 1, lx->ncode);
+	if (!ct_is(lx, k, "struct"))
+		return 0;
+	size_t o = sf_clex_skip_attributes(lx, k + 1, lx->ncode);
+	if (!ct_punct(lx, o, '{'))
+		return 0;
+	size_t close = sf_clex_matching_brace(lx, o);
+	if (close == NONE)
+		return 0;
+	size_t n = sf_clex_skip_attributes(lx, close + 1, lx->ncode);
+	if (!ct_is(lx, n, name) || !(ct_punct(lx, n + 1, ';') || ct_punct(lx, n + 1, ',')))
+		return 0;
+	*open = o;
+	*line = ct_line(lx, k);
+	return 1;
+}
+
+/*
+ * Find the definition of struct t->name: the one the DWARF's decl_line
+ * names, else the only one in the file.
+ */
+static int find_definition(struct sf_cdecl_ctx *x, const struct sf_type *t,
+			   struct sf_cstruct *p)
+{
+	struct sf_lexed *lx = &x->lx;
+	size_t nfound = 0, on_line = NONE, any = NONE;
+	size_t any_open = NONE, line_open = NONE;
+
+	for (size_t ci = 0; ci + 2 < lx->ncode; ci++) {
+		size_t open;
+		uint32_t line;
+		if (!definition_at(lx, ci, t->name, &open, &line))
+			continue;
+		nfound++;
+		if (any == NONE) {
+			any = ci;
+			any_open = open;
+		}
+		if (t->decl_line && (line == t->decl_line ||
+				     ct_line(lx, open) == t->decl_line) && on_line == NONE) {
+			on_line = ci;
+			line_open = open;
+		}
+	}
+	if (on_line != NONE) {
+		p->name_ci = on_line;
+		p->open_ci = line_open;
+	} else if (nfound == 1) {
+		p->name_ci = any;
+		p->open_ci = any_open;
+	} else if (nfound == 0) {
+		return sf_error(x->err, "%s: no definition of struct %s (the source "
+				"changed since the build?)", x->path, t->name);
+	} else {
+		return sf_error(x->err, "%s: %zu definitions of struct %s and none "
+				"on line %u where the build saw it", x->path, nfound,
+				t->name, t->decl_line);
+	}
+	p->close_ci = sf_clex_matching_brace(lx, p->open_ci);
+	if (p->close_ci == NONE)
+		return sf_error(x->err, "%s: struct %s: no closing brace for the "
+				"'{' on line %u", x->path, t->name,
+				ct_line(lx, p->open_ci));
+	return 0;
+}
+
+/* ------------------------------------------------------- body checks */
+
+
+/* Refuse preprocessor lines in the body, and bodies sharing lines. */
+static int check_body_shape(struct sf_cdecl_ctx *x, const struct sf_cstruct *p)
+{
+	const struct sf_lexed *lx = &x->lx;
+	const struct sf_tok *open = ct(lx, p->open_ci), *close = ct(lx, p->close_ci);
+
+	for (size_t i = lx->code[p->open_ci] + 1; i < lx->code[p->close_ci]; i++) {
+		const struct sf_tok *t = &lx->tok[i];
+		if (t->kind != TK_PP)
+			continue;
+		if (sf_clex_is_conditional(lx, t))
+			return sf_error(x->err, "%s: struct %s: members under #if/#ifdef "
+					"(line %u); structfit does not rewrite "
+					"conditional members", x->path, x->tname, t->line);
+		return sf_error(x->err, "%s: struct %s: preprocessor directive inside "
+				"the body (line %u); structfit does not rewrite it",
+				x->path, x->tname, t->line);
+	}
+	/* `{` ends its line (comments after it must end there too) ... */
+	int open_ok = 1;
+	for (size_t i = lx->code[p->open_ci] + 1; i < lx->ntok; i++) {
+		const struct sf_tok *t = &lx->tok[i];
+		if (t->line != open->line)
+			break;
+		if (t->kind != TK_COMMENT || t->end_line != open->line)
+			open_ok = 0;
+	}
+	/* ... and `}` starts its line. */
+	int close_ok = close->line > open->line;
+	for (size_t o = lx->line_start[close->line]; close_ok && o < close->start; o++)
+		if (lx->text[o] != ' ' && lx->text[o] != '\t')
+			close_ok = 0;
+	if (!open_ok || !close_ok)
+		return sf_error(x->err, "%s: struct %s is defined on one line with "
+				"other code (line %u); put its members on lines of "
+				"their own first", x->path, x->tname,
+				open_ok ? close->line : open->line);
+	return 0;
+}
+
+/* ------------------------------------------------- declaration parsing */
+
+
+/*
+ * Whether declaration [first, semi) looks like a macro invocation that
+ * makes members: `NAME(...)` alone, or a lone identifier.
+ */
+static int looks_like_macro(const struct sf_lexed *lx, size_t first, size_t semi)
+{
+	if (semi == first + 1 && ct_ident(lx, first))
+		return 1;
+	if (!ct_ident(lx, first) || !ct_punct(lx, first + 1, '('))
+		return 0;
+	const struct sf_tok *t = ct(lx, first);
+	if (sf_clex_is_attribute(lx->text + t->start, t->end - t->start))
+		return 0;
+	return lx->match[first + 1] == semi - 1;
+}
+
+static int macro_error(struct sf_cdecl_ctx *x, size_t ci)
+{
+	char name[128];
+	return sf_error(x->err, "%s: struct %s: '%s' on line %u is a macro; "
+			"members that come from macros cannot be moved",
+			x->path, x->tname, sf_clex_text(&x->lx, ci, name, sizeof(name)),
+			ct_line(&x->lx, ci));
+}
+
+/* Any call of a non-attribute identifier in [first, end): a macro. */
+static size_t find_macro_call(const struct sf_lexed *lx, size_t first, size_t end)
+{
+	for (size_t ci = first; ci + 1 < end; ci++) {
+		if (ct_ident(lx, ci) && lx->pkind[ci + 1] == PK_CALL) {
+			const struct sf_tok *t = ct(lx, ci);
+			if (!sf_clex_is_attribute(lx->text + t->start, t->end - t->start))
+				return ci;
+		}
+	}
+	return NONE;
+}
+
+/* The last identifier equal to `name` outside calls/params/brackets. */
+static size_t find_name(const struct sf_lexed *lx, size_t first, size_t end,
+			const char *name)
+{
+	size_t found = NONE;
+	for (size_t ci = first; ci < end; ci++)
+		if (!lx->flags[ci] && ct_ident(lx, ci) && ct_is(lx, ci, name))
+			found = ci;
+	return found;
+}
+
+/* The last plain identifier in [first, end) (what the source declares). */
+static size_t last_plain_ident(const struct sf_lexed *lx, size_t first, size_t end)
+{
+	size_t found = NONE;
+	for (size_t ci = first; ci < end; ci++)
+		if (!lx->flags[ci] && ct_ident(lx, ci) && !sf_clex_is_qualifier(lx, ci))
+			found = ci;
+	return found;
+}
+
+/* Where the declarator holding the name at `name` starts. */
+static size_t declarator_start(const struct sf_lexed *lx, size_t first,
+			       size_t name)
+{
+	size_t j = name;
+	while (j > first) {
+		size_t k = j - 1;
+		if (ct_punct(lx, k, '*') || ct_punct(lx, k, '^') ||
+		    (ct_punct(lx, k, '(') && lx->pkind[k] == PK_GROUP) ||
+		    sf_clex_is_qualifier(lx, k))
+			j = k;
+		else
+			break;
+	}
+	while (j < name && sf_clex_is_qualifier(lx, j))
+		j++;   /* `unsigned const x`: const belongs to the specifiers */
+	return j;
+}
+
+/* Top-level `:` of a bit-field in [first, end), or NONE. */
+static size_t bitfield_colon(const struct sf_lexed *lx, size_t first, size_t end)
+{
+	for (size_t ci = first; ci < end; ci++)
+		if (!lx->flags[ci] && ct_punct(lx, ci, ':'))
+			return ci;
+	return NONE;
+}
+
+/* Whether parameter [a, b) ends in a name (DWARF keeps none). */
+static size_t param_name(const struct sf_lexed *lx, size_t a, size_t b)
+{
+	static const char *const kw[] = {
+		"int", "char", "short", "long", "signed", "unsigned", "float",
+		"double", "void", "_Bool", "bool", NULL
+	};
+	size_t last = NONE, nwords = 0;
+
+	for (size_t k = a; k < b; k++) {
+		if ((ct_punct(lx, k, '(') && lx->pkind[k] != PK_GROUP) ||
+		    ct_punct(lx, k, '[')) {
+			k = lx->match[k];
+			continue;
+		}
+		if (ct_ident(lx, k) && !sf_clex_is_qualifier(lx, k)) {
+			nwords++;
+			last = k;
+		}
+	}
+	if (nwords < 2)
+		return NONE;
+	const struct sf_tok *t = ct(lx, last);
+	if (sf_clex_word_in(lx->text + t->start, t->end - t->start, kw))
+		return NONE;
+	if (last > a && (ct_is(lx, last - 1, "struct") || ct_is(lx, last - 1, "union") ||
+			 ct_is(lx, last - 1, "enum")))
+		return NONE;
+	return last;
+}
+
+/*
+ * Mark in drop[] (indexed from base) the parameter names of the parameter
+ * list opening at `open`, and of the lists nested in it.
+ */
+static void drop_param_names(const struct sf_lexed *lx, size_t open, uint8_t *drop,
+			     size_t base)
+{
+	size_t close = lx->match[open];
+	size_t pstart = open + 1;
+
+	assert(close != NONE && close > open);
+	for (size_t ci = open + 1; ci <= close; ci++) {
+		if (ci < close && ct_punct(lx, ci, '(') && lx->pkind[ci] == PK_PARAMS) {
+			drop_param_names(lx, ci, drop, base);
+			ci = lx->match[ci];
+			continue;
+		}
+		if (ci < close && (ct_punct(lx, ci, '[') ||
+				   (ct_punct(lx, ci, '(') && lx->pkind[ci] == PK_CALL))) {
+			ci = lx->match[ci];
+			continue;
+		}
+		if (ci < close && !ct_punct(lx, ci, ','))
+			continue;
+		size_t name = param_name(lx, pstart, ci);
+		if (name != NONE)
+			drop[name - base] = 1;
+		pstart = ci + 1;
+	}
+}
+
+/* Whether word w (n bytes) is one of the space-separated parts of s. */
+static int has_part(const char *s, const char *w, size_t n)
+{
+	while (*s) {
+		const char *e = strchr(s, ' ');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+		if (len == n && !memcmp(s, w, n))
+			return 1;
+		s += len + (e != NULL);
+	}
+	return 0;
+}
+
+/*
+ * The source spells the model's type once words the DWARF never saw are
+ * left out: annotation macros that expand to nothing, such as zlib's
+ * `z_const` or the kernel's `__rcu` and `__user`.  Keywords, sf_clex_qualifiers
+ * and tag names are never left out, so a changed type still differs.
+ */
+static int equal_but_annotations(const struct sf_lexed *lx, const size_t *keep,
+				 size_t n, const char *model)
+{
+	static const char *const words[] = {
+		"struct", "union", "enum", "int", "char", "short", "long", "signed",
+		"unsigned", "float", "double", "void", "_Bool", "bool", "__int128",
+		NULL
+	};
+	size_t *k2 = sf_xcalloc(n + 1, sizeof(size_t));
+	size_t n2 = 0, dropped = 0;
+	struct strbuf src = STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct sf_tok *t = ct(lx, keep[i]);
+		const char *w = lx->text + t->start;
+		size_t len = t->end - t->start;
+		int tag_name = i > 0 && ct(lx, keep[i - 1])->kind == TK_IDENT &&
+			       (tok_is(lx, ct(lx, keep[i - 1]), "struct") ||
+				tok_is(lx, ct(lx, keep[i - 1]), "union") ||
+				tok_is(lx, ct(lx, keep[i - 1]), "enum"));
+		if (t->kind == TK_IDENT && !tag_name && !sf_clex_word_in(w, len, words) &&
+		    !sf_clex_word_in(w, len, sf_clex_qualifiers) && !has_part(model, w, len)) {
+			dropped++;
+			continue;
+		}
+		k2[n2++] = keep[i];
+	}
+	canon_tokens(lx, k2, n2, &src);
+	int eq = dropped && canon_equal(src.buf, model);
+	sb_release(&src);
+	free(k2);
+	return eq;
+}
+
+/*
+ * Check declarator [first, end) of a declaration starting at dfirst whose
+ * specifiers end at spec_end, against model member m.
+ */
+static int check_type(struct sf_cdecl_ctx *x, size_t dfirst, size_t spec_end,
+		      size_t first, size_t end, size_t name,
+		      const struct sf_member *m)
+{
+	struct sf_lexed *lx = &x->lx;
+	struct strbuf src = STRBUF_INIT, mod = STRBUF_INIT;
+	size_t n = 0, span = end - dfirst;
+	size_t *keep = sf_xcalloc(span + 1, sizeof(size_t));
+	uint8_t *drop = sf_xcalloc(span + 1, 1);
+	size_t colon = bitfield_colon(lx, first, end);
+	int rc = 0;
+
+	for (size_t ci = first; ci < end; ci++)
+		if (ct_punct(lx, ci, '(') && lx->pkind[ci] == PK_PARAMS) {
+			drop_param_names(lx, ci, drop, dfirst);
+			ci = lx->match[ci];
+		}
+	for (size_t ci = dfirst; ci < end; ci++) {
+		if (ci >= spec_end && ci < first)
+			continue;      /* another declarator of the declaration */
+		/* attributes go; a macro call in an array size stays (as "[?]") */
+		if (ci == name || drop[ci - dfirst] ||
+		    ((lx->flags[ci] & FL_CALL) && !(lx->flags[ci] & FL_BRACKET)))
+			continue;
+		if (colon != NONE && ci >= colon)
+			break;
+		keep[n++] = ci;
+	}
+	canon_tokens(lx, keep, n, &src);
+	canon_model_type(m, &mod);
+	if (!canon_equal(src.buf, mod.buf) && !equal_but_annotations(lx, keep, n, mod.buf)) {
+		struct strbuf said = STRBUF_INIT;
+		sf_clex_spelled(lx, dfirst, spec_end, &said);
+		sb_addch(&said, ' ');
+		sf_clex_spelled(lx, first, end, &said);
+		rc = sf_error(x->err, "%s: struct %s: member '%s' (line %u) is declared "
+			      "'%s' but the build's DWARF has '%s%s': the source "
+			      "changed since the build", x->path, x->tname, m->name,
+			      ct_line(lx, name), said.buf, m->type_name,
+			      m->type_suffix ? m->type_suffix : "");
+		sb_release(&said);
+	}
+	free(keep);
+	free(drop);
+	sb_release(&src);
+	sb_release(&mod);
+	return rc;
+}
+
+static int check_bitfield(struct sf_cdecl_ctx *x, size_t first, size_t end, size_t name,
+			  const struct sf_member *m)
+{
+	struct sf_lexed *lx = &x->lx;
+	size_t colon = bitfield_colon(lx, first, end);
+
+	if ((colon != NONE) != sf_member_is_bitfield(m))
+		return sf_error(x->err, "%s: struct %s: member '%s' (line %u) is %sa "
+				"bit-field in the source but %sin the build's DWARF: "
+				"the source changed since the build", x->path, x->tname,
+				m->name, ct_line(lx, name), colon != NONE ? "" : "not ",
+				colon != NONE ? "not " : "");
+	if (colon != NONE && colon + 2 == end && ct(lx, colon + 1)->kind == TK_NUM) {
+		char num[32];
+		unsigned long w = strtoul(sf_clex_text(lx, colon + 1, num, sizeof(num)), NULL, 0);
+		if (w != m->bit_size)
+			return sf_error(x->err, "%s: struct %s: bit-field '%s' (line %u) "
+					"is %lu bits in the source but %u in the build's "
+					"DWARF: the source changed since the build", x->path,
+					x->tname, m->name, ct_line(lx, name), w, m->bit_size);
+	}
+	return 0;
+}
+
+static void add_dtor(struct sf_cstruct *p, size_t first, size_t last, size_t name,
+		     uint32_t member)
+{
+	SF_GROW(p->dtors, p->ndtors, p->dtor_cap);
+	p->dtors[p->ndtors++] = (struct sf_dtor){ first, last, name, member,
+					       (uint32_t)p->ndecls };
+}
+
+static int match_body(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t open, size_t close,
+		      const struct sf_type *model, int record);
+
+/* Model member mi has no declaration in the source. */
+static int mismatch_missing(struct sf_cdecl_ctx *x, const struct sf_type *model,
+			    uint32_t mi)
+{
+	return sf_error(x->err, "%s: struct %s: member '%s' of the build's DWARF "
+			"is not in the source (the source changed since the build, "
+			"or the member comes from a macro)", x->path, x->tname,
+			model->members[mi].name[0] ? model->members[mi].name :
+			"(anonymous)");
+}
+
+/*
+ * Whether declarator chunk [a, b) is an unnamed bit-field (`unsigned : 4`,
+ * `, : 0`): a `:` with no name before it.  In the first chunk the words
+ * before the `:` are then all type: one word, or ending in a C base type.
+ */
+static int unnamed_bitfield(const struct sf_lexed *lx, size_t a, size_t b, int first)
+{
+	static const char *const base[] = {
+		"int", "char", "short", "long", "signed", "unsigned", "_Bool", "bool",
+		NULL
+	};
+	size_t colon = bitfield_colon(lx, a, b), words = 0, last = NONE;
+
+	if (colon == NONE)
+		return 0;
+	for (size_t ci = a; ci < colon; ci++)
+		if (!lx->flags[ci] && ct_ident(lx, ci) && !sf_clex_is_qualifier(lx, ci)) {
+			words++;
+			last = ci;
+		}
+	if (!first || words == 0)
+		return words == 0;
+	const struct sf_tok *t = ct(lx, last);
+	return words == 1 || sf_clex_word_in(lx->text + t->start, t->end - t->start, base);
+}
+
+/*
+ * The body of a nested struct/union member (its `{` at open_body) against
+ * its own model; then the declaration's bracket analysis, which the nested
+ * walk overwrote, is redone.
+ */
+static int check_nested(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t first,
+			size_t semi, size_t open_body, const struct sf_member *m)
+{
+	if (!m->nested)
+		return 0;
+	assert(ct_punct(&x->lx, open_body, '{'));
+	if (match_body(x, p, open_body, x->lx.match[open_body], m->nested, 0) < 0)
+		return -1;
+	sf_clex_brackets(&x->lx, first, semi);
+	return 0;
+}
+
+/* One declaration being matched: its record and where its parts are. */
+struct decl_walk {
+	struct sf_decl d;
+	const struct sf_type *model;
+	size_t open_body;        /* `{` of a nested body, or NONE */
+	size_t after_body;       /* first code index after that body (or first) */
+	int ndecl;               /* declarators matched so far */
+	int record;              /* fill p->decls/p->dtors */
+};
+
+/* Declarator [chunk, end) is one more than the model has members. */
+static int extra_declarator(struct sf_cdecl_ctx *x, size_t chunk, size_t end,
+			    size_t cstart)
+{
+	char buf[128];
+	size_t extra = last_plain_ident(&x->lx, chunk, end);
+
+	return sf_error(x->err, "%s: struct %s: '%s' (line %u) is not a member in "
+			"the build's DWARF: the source changed since the build",
+			x->path, x->tname,
+			extra != NONE ? sf_clex_text(&x->lx, extra, buf, sizeof(buf)) : "?",
+			ct_line(&x->lx, cstart));
+}
+
+/* An anonymous struct/union member *mi: a body, no declarator. */
+static int match_anonymous(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
+			   struct decl_walk *w, uint32_t *mi)
+{
+	const struct sf_member *m = &w->model->members[*mi];
+	size_t first = w->d.first, semi = w->d.semi;
+
+	if (!w->d.has_body || w->ndecl ||
+	    last_plain_ident(&x->lx, w->after_body, semi) != NONE)
+		return mismatch_missing(x, w->model, *mi);
+	w->d.spec_end = semi;   /* the whole declaration is its text */
+	if (w->record)
+		add_dtor(p, first, semi - 1, NONE, *mi);
+	if (check_nested(x, p, first, semi, w->open_body, m) < 0)
+		return -1;
+	(*mi)++;
+	w->ndecl++;
+	return 0;
+}
+
+/*
+ * Declarator [chunk, end) (its declaration's part from cstart) does not
+ * name member m: say what it is instead.
+ */
+static int name_not_found(struct sf_cdecl_ctx *x, const struct decl_walk *w,
+			  size_t cstart, size_t chunk, size_t end, uint32_t mi)
+{
+	const struct sf_lexed *lx = &x->lx;
+	char buf[128];
+
+	if (unnamed_bitfield(lx, chunk, end, w->ndecl == 0))
+		return sf_error(x->err, "%s: struct %s: unnamed bit-field on line %u; "
+				"structfit does not rewrite structs with those (the "
+				"DWARF does not show them)", x->path, x->tname,
+				ct_line(lx, chunk));
+	size_t mac = find_macro_call(lx, cstart, end);
+	if (mac != NONE)
+		return macro_error(x, mac);
+	size_t got = last_plain_ident(lx, chunk, end);
+	if (got == NONE)
+		return mismatch_missing(x, w->model, mi);
+	return sf_error(x->err, "%s: struct %s: line %u declares '%s' where the "
+			"build's DWARF has '%s': the source changed since the build",
+			x->path, x->tname, ct_line(lx, got),
+			sf_clex_text(lx, got, buf, sizeof(buf)),
+			w->model->members[mi].name);
+}
+
+/* Named declarator [chunk, end) against member *mi. */
+static int match_named(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
+		       struct decl_walk *w, size_t cstart, size_t chunk,
+		       size_t end, uint32_t *mi)
+{
+	struct sf_lexed *lx = &x->lx;
+	const struct sf_member *m = &w->model->members[*mi];
+	size_t first = w->d.first;
+	size_t name = find_name(lx, chunk, end, m->name);
+
+	if (name == NONE)
+		return name_not_found(x, w, cstart, chunk, end, *mi);
+	size_t dstart = w->ndecl ? chunk : declarator_start(lx, chunk, name);
+	if (!w->ndecl) {
+		w->d.spec_end = dstart;
+		if (dstart == first)
+			return macro_error(x, first);
+	}
+	if (check_bitfield(x, dstart, end, name, m) < 0)
+		return -1;
+	if (!w->d.has_body &&
+	    check_type(x, first, w->d.spec_end, dstart, end, name, m) < 0) {
+		size_t mac = find_macro_call(lx, first, end);
+		return mac != NONE ? macro_error(x, mac) : -1;
+	}
+	if (w->record)
+		add_dtor(p, dstart, end - 1, name, *mi);
+	if (w->d.has_body &&
+	    check_nested(x, p, first, w->d.semi, w->open_body, m) < 0)
+		return -1;
+	(*mi)++;
+	w->ndecl++;
+	return 0;
+}
+
+/* Where a nested body opens: the specifiers run at least to its `}`. */
+static void find_body(const struct sf_lexed *lx, struct decl_walk *w)
+{
+	w->open_body = NONE;
+	w->after_body = w->d.first;
+	for (size_t ci = w->d.first; ci < w->d.semi; ci++)
+		if (ct_punct(lx, ci, '{')) {
+			w->d.has_body = 1;
+			w->open_body = ci;
+			w->after_body = lx->match[ci] + 1;
+			return;
+		}
+}
+
+/* The declarators of w's declaration (`,` at depth 0), from member *mi. */
+static int match_declarators(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
+			     struct decl_walk *w, uint32_t *mi)
+{
+	const struct sf_lexed *lx = &x->lx;
+	size_t chunk = w->after_body;   /* where the next declarator may start */
+	size_t cstart = w->d.first;
+
+	for (size_t ci = chunk; ci <= w->d.semi; ci++) {
+		if (ci < w->d.semi && !(ct_punct(lx, ci, ',') && !lx->flags[ci]))
+			continue;
+		if (*mi >= w->model->nmembers)
+			return extra_declarator(x, chunk, ci, cstart);
+		if (!w->model->members[*mi].name[0])
+			return match_anonymous(x, p, w, mi);
+		if (match_named(x, p, w, cstart, chunk, ci, mi) < 0)
+			return -1;
+		chunk = ci + 1;
+		cstart = ci + 1;
+	}
+	return 0;
+}
+
+/*
+ * One declaration [first, semi) against the model from member *mi on.
+ * When `record`, fills p->decls/p->dtors.
+ */
+static int match_decl(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t first,
+		      size_t semi, const struct sf_type *model, uint32_t *mi,
+		      int record)
+{
+	struct sf_lexed *lx = &x->lx;
+	struct decl_walk w = {
+		{ first, semi, first, (uint32_t)p->ndtors, 0, ct_line(lx, first),
+		  ct_line(lx, semi), 0, 0, 0 },
+		model, NONE, first, 0, record
+	};
+
+	if (sf_clex_brackets(lx, first, semi) < 0)
+		return sf_error(x->err, "%s: struct %s: unbalanced brackets in the "
+				"declaration on line %u", x->path, x->tname,
+				ct_line(lx, first));
+	if (ct_is(lx, first, "_Static_assert") || ct_is(lx, first, "static_assert")) {
+		w.d.is_assert = 1;
+		w.d.spec_end = semi;
+	} else {
+		if (looks_like_macro(lx, first, semi))
+			return macro_error(x, first);
+		find_body(lx, &w);
+		if (match_declarators(x, p, &w, mi) < 0)
+			return -1;
+	}
+	if (record) {
+		w.d.nd = (uint32_t)(p->ndtors - w.d.d0);
+		SF_GROW(p->decls, p->ndecls, p->decl_cap);
+		p->decls[p->ndecls++] = w.d;
+	}
+	return 0;
+}
+
+/*
+ * Match the declarations between code tokens open and close (a `{` and its
+ * `}`) against model's members.  With record, the top level: decls and
+ * dtors are kept in p.  A NULL model is a no-op.
+ */
+static int match_body(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t open, size_t close,
+		      const struct sf_type *model, int record)
+{
+	struct sf_lexed *lx = &x->lx;
+	uint32_t mi = 0;
+	size_t first = open + 1;
+	int depth = 0;
+
+	if (!model)
+		return 0;
+	for (size_t ci = open + 1; ci < close; ci++) {
+		if (ct_punct(lx, ci, '(') || ct_punct(lx, ci, '[') || ct_punct(lx, ci, '{'))
+			depth++;
+		else if (ct_punct(lx, ci, ')') || ct_punct(lx, ci, ']') ||
+			 ct_punct(lx, ci, '}'))
+			depth--;
+		if (depth || !ct_punct(lx, ci, ';'))
+			continue;
+		if (ci == first) {   /* a stray `;` */
+			first = ci + 1;
+			continue;
+		}
+		if (match_decl(x, p, first, ci, model, &mi, record) < 0)
+			return -1;
+		first = ci + 1;
+	}
+	if (first < close) {
+		sf_clex_brackets(lx, first, close);
+		if (ct_ident(lx, first))
+			return macro_error(x, first);
+		return sf_error(x->err, "%s: struct %s: line %u holds something that "
+				"is not a declaration", x->path, x->tname,
+				ct_line(lx, first));
+	}
+	if (mi < model->nmembers)
+		return mismatch_missing(x, model, mi);
+	return 0;
+}
+
+/* --------------------------------------------------------- line units */
+
+/* Extend each declaration to the comments that follow it on its `;` line. */
+static void find_trailing_comments(const struct sf_lexed *lx, struct sf_cstruct *p)
+{
+	for (size_t i = 0; i < p->ndecls; i++) {
+		struct sf_decl *d = &p->decls[i];
+		size_t ti = lx->code[d->semi] + 1;
+		uint32_t semi_line = ct_line(lx, d->semi);
+		d->line1 = semi_line;
+		while (ti < lx->ntok && lx->tok[ti].kind == TK_COMMENT &&
+		       lx->tok[ti].line == semi_line) {
+			if (lx->tok[ti].end_line > d->line1)
+				d->line1 = lx->tok[ti].end_line;
+			ti++;
+		}
+		d->post_end = ti;
+	}
+}
+
+/* Per line of the body: 0 blank, 1 only comments, 2 code. */
+static uint8_t *classify_lines(const struct sf_lexed *lx, const struct sf_cstruct *p)
+{
+	uint8_t *lk = sf_xcalloc(lx->nlines + 2, 1);
+	for (size_t i = lx->code[p->open_ci] + 1; i < lx->code[p->close_ci]; i++) {
+		const struct sf_tok *t = &lx->tok[i];
+		if (t->kind == TK_COMMENT) {
+			for (uint32_t l = t->line; l <= t->end_line; l++)
+				if (!lk[l])
+					lk[l] = 1;
+		} else {
+			lk[t->line] = 2;
+		}
+	}
+	return lk;
+}
+
+static void build_units(const struct sf_lexed *lx, struct sf_cstruct *p)
+{
+	uint8_t *lk = classify_lines(lx, p);
+	uint32_t open_line = ct_line(lx, p->open_ci);
+	uint32_t prev_end = open_line;   /* last line claimed so far */
+	uint32_t m = 0;
+
+	for (size_t i = 0; i < p->ndecls; i++) {
+		struct sf_decl *d = &p->decls[i];
+		if (p->nunits && d->line0 <= p->units[p->nunits - 1].l1) {
+			struct sf_unit *u = &p->units[p->nunits - 1];
+			u->ndecl++;
+			u->nm += d->nd;
+			u->has_assert |= d->is_assert;
+			if (d->line1 > u->l1)
+				u->l1 = d->line1;
+		} else {
+			uint32_t l0 = d->line0;
+			while (l0 - 1 > prev_end && lk[l0 - 1] == 1)
+				l0--;
+			SF_GROW(p->units, p->nunits, p->unit_cap);
+			p->units[p->nunits++] = (struct sf_unit){
+				l0, d->line0, d->line1, (uint32_t)i, 1, m, d->nd,
+				d->is_assert };
+		}
+		m += d->nd;
+		prev_end = p->units[p->nunits - 1].l1;
+	}
+	free(lk);
+}
+
+void sf_cdecl_free(struct sf_cstruct *p)
+{
+	free(p->decls);
+	free(p->dtors);
+	free(p->dtor_of);
+	free(p->units);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Find, check and analyze t's definition in x's text. */
+int sf_cdecl_parse(struct sf_cdecl_ctx *x, const struct sf_type *t, struct sf_cstruct *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->t = t;
+	if (find_definition(x, t, p) < 0 || check_body_shape(x, p) < 0 ||
+	    match_body(x, p, p->open_ci, p->close_ci, t, 1) < 0)
+		return -1;
+	assert(p->ndtors == t->nmembers);
+	p->dtor_of = sf_xmalloc((t->nmembers + 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < p->ndtors; i++)
+		p->dtor_of[p->dtors[i].member] = (uint32_t)i;
+	find_trailing_comments(&x->lx, p);
+	build_units(&x->lx, p);
+	return 0;
+}

@@ -1,0 +1,95 @@
+/*
+ * cdecl.h - find a struct's definition in C source text and read its body
+ * as declarations matched one by one against the model (read from DWARF).
+ *
+ * sf_cdecl_parse() fills a struct sf_cstruct over an already lexed file
+ * (clex.h).  The body is split into declarations (every `;` at bracket
+ * depth 0) and those into declarators (`,` at depth 0); each declarator is
+ * matched, in order, against the model's members: same names, bit-field
+ * widths, and types spelled canonically on both sides (`long unsigned int`
+ * == `unsigned long`, qualifiers sorted, parameter names dropped, array
+ * sizes compared only when the source spells them as a literal; words the
+ * DWARF never saw, such as `__rcu`, may be left out).  Anonymous
+ * struct/union members are checked recursively against their nested
+ * model.  Anything else - a preprocessor line in the body, a macro that
+ * expands to members, a member the model does not have - is a refusal with
+ * a message, never a guess.
+ *
+ *   struct sf_cstruct
+ *   +------------+  decls[ndecls]  one per `;`: its code range, where its
+ *   | t, name_ci |                 specifiers end, its declarators
+ *   | open/close | dtors[ndtors]   one per member, in source order
+ *   | decls -------> dtor_of[m]    model member -> dtors[] index
+ *   | dtors -------> units[nunits] source lines that go together
+ *   | units      |
+ *   +------------+
+ *
+ * Units.  Declarations sharing a line, plus the comment lines directly
+ * above them (no blank line between), form a unit: the rewriter copies a
+ * unit verbatim when its members stay together.  Every other line of the
+ * body (blank lines, comments that stand apart) is free.
+ */
+#ifndef SF_CDECL_H
+#define SF_CDECL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clex.h"
+#include "lib/err.h"
+#include "model.h"
+
+struct sf_dtor {
+	size_t first, last;      /* code indexes, inclusive */
+	size_t name;             /* code index of the name; SF_CLEX_NONE: anonymous */
+	uint32_t member;         /* index in the model */
+	uint32_t decl;
+};
+
+struct sf_decl {
+	size_t first, semi;      /* code indexes of the first token and `;` */
+	size_t spec_end;         /* one past the last specifier (code index) */
+	uint32_t d0, nd;         /* dtors[d0 .. d0 + nd) */
+	uint32_t line0, line1;   /* first code line; last line incl. comments */
+	size_t post_end;         /* tok index one past its trailing comments */
+	int is_assert;
+	int has_body;
+};
+
+struct sf_unit {
+	uint32_t l0, code0, l1;  /* lines: leading comments, first code, last */
+	uint32_t decl0, ndecl;
+	uint32_t m0, nm;         /* model members m0 .. m0 + nm - 1 */
+	int has_assert;
+};
+
+struct sf_cstruct {
+	const struct sf_type *t;
+	size_t name_ci, open_ci, close_ci; /* code indexes: definition, { and } */
+	struct sf_decl *decls;
+	size_t ndecls, decl_cap;
+	struct sf_dtor *dtors;
+	size_t ndtors, dtor_cap;
+	uint32_t *dtor_of;       /* model member -> dtors[] index */
+	struct sf_unit *units;
+	size_t nunits, unit_cap;
+};
+
+struct sf_cdecl_ctx {
+	const char *path;
+	const char *tname;
+	struct sf_lexed lx;
+	struct sf_err *err;
+};
+
+/*
+ * Find t's definition in x->lx (the one on t->decl_line, else the only
+ * one), check the body's shape and match it against t.  Returns 0, or -1
+ * with x->err = "PATH: struct NAME: problem".  p is always initialized:
+ * release it with sf_cdecl_free() either way.
+ */
+int sf_cdecl_parse(struct sf_cdecl_ctx *x, const struct sf_type *t,
+		   struct sf_cstruct *p);
+void sf_cdecl_free(struct sf_cstruct *p);
+
+#endif
