@@ -67,6 +67,8 @@ static const char check_usage[] =
 	"      --force              let --write-budget replace an existing FILE\n"
 	"      --debug-dir DIR      look for separate debug files under DIR first\n"
 	"                           (repeatable; then /usr/lib/debug)\n"
+	"  -j, --jobs N             read the inputs on N threads (default: one per\n"
+	"                           online CPU)\n"
 	"  -h, --help               this help\n"
 	"\n"
 	"Exit status: 0 every rule holds, 1 a rule is broken, 2 usage error or\n"

@@ -142,6 +142,29 @@ static void add_debug_dir(const char *dir)
 	debug_dirs[ndebug_dirs] = NULL;
 }
 
+/*
+ * --jobs N of this run: the threads that read the inputs (0 when not
+ * given: one per online CPU).  sf_getopt_next() takes it for every
+ * command that reads inputs, as --debug-dir.
+ */
+static unsigned jobs;
+
+/* The most --jobs takes: more threads than that is a typo, not a machine. */
+#define MAX_JOBS 1024
+
+/* --jobs N: decimal, 1 to MAX_JOBS; prints the error.  0 or -1. */
+static int parse_jobs(const char *arg)
+{
+	uint64_t v;
+
+	if (sf_parse_u64(arg, &v) < 0 || v < 1 || v > MAX_JOBS) {
+		sf_die_usage("--jobs: '%s' is not a number of threads from 1 to %d", arg, MAX_JOBS);
+		return -1;
+	}
+	jobs = (unsigned)v;
+	return 0;
+}
+
 /* The loader's one-line notes (files skipped in a directory) on stderr. */
 static void print_note(void *arg, const char *line)
 {
@@ -160,7 +183,7 @@ static struct sf_typeset *load_raw(char **files, int nfiles,
 {
 	struct sf_typeset *ts = sf_typeset_new();
 	struct sf_load_opts opts = {
-		.threads = 0, .only = only, .debug_dirs = debug_dirs,
+		.threads = jobs, .only = only, .debug_dirs = debug_dirs,
 		.note = print_note,
 	};
 	struct sf_err err = { "" };
@@ -327,6 +350,8 @@ int sf_bad_option(const char *cmd, int c, char **argv)
 {
 	const char *opt = argv[optind - 1];
 
+	if (c == SF_O_BAD_VALUE)
+		return SF_EXIT_ERROR;	/* sf_getopt_next said it */
 	if (c == ':')
 		return sf_die_usage("%s: option '%s' needs a value", cmd, opt);
 	if (optopt && strncmp(opt, "--", 2))
@@ -340,7 +365,8 @@ int sf_bad_option(const char *cmd, int c, char **argv)
 
 #define ALL "show holes suggest fit classes check diff patch"
 #define TEXT_CMDS ALL
-/* every command that reads inputs: --debug-dir is taken by sf_getopt_next */
+/* every command that reads inputs: --debug-dir and --jobs are taken by
+ * sf_getopt_next */
 #define INPUT_CMDS "show holes suggest fit check diff patch"
 
 /*
@@ -394,6 +420,9 @@ const struct sf_option sf_options[] = {
 	{ SF_O_DEBUG_DIR, "debug-dir", required_argument, "DIR", INPUT_CMDS,
 	  "look for the separate debug files of stripped inputs under DIR first "
 	  "(repeatable; then /usr/lib/debug)" },
+	{ 'j', "jobs", required_argument, "N", INPUT_CMDS,
+	  "read the inputs on N threads (default: one per online CPU); the output "
+	  "is the same whatever N" },
 	{ SF_O_FAIL_ON_GROWTH, "fail-on-growth", no_argument, NULL, "diff",
 	  "exit 1 when a type grew" },
 	{ SF_O_APPLY, "apply", no_argument, NULL, "patch",
@@ -448,7 +477,8 @@ void sf_getopt_init(struct sf_getopt *g, const char *cmd, const char *const *nam
 		(void)before;
 	}
 	for (const struct sf_option *o = sf_options; o->name; o++)
-		if (o->id == 'h' || (o->id == SF_O_DEBUG_DIR && has_word(o->commands, cmd)))
+		if (o->id == 'h' ||
+		    ((o->id == SF_O_DEBUG_DIR || o->id == 'j') && has_word(o->commands, cmd)))
 			add_row(g, &nl, &ns, o);
 	assert(ns < sizeof(g->optstring));
 }
@@ -458,9 +488,17 @@ int sf_getopt_next(struct sf_getopt *g, int argc, char **argv)
 	int c;
 
 	opterr = 0;   /* sf_bad_option says it in one line */
-	/* --debug-dir is the same for every command: taken here, for the loader */
-	while ((c = getopt_long(argc, argv, g->optstring, g->longopts, NULL)) == SF_O_DEBUG_DIR)
-		add_debug_dir(optarg);
+	/* --debug-dir and --jobs are the same for every command: taken here,
+	 * for the loader */
+	for (;;) {
+		c = getopt_long(argc, argv, g->optstring, g->longopts, NULL);
+		if (c == SF_O_DEBUG_DIR)
+			add_debug_dir(optarg);
+		else if (c == 'j' && parse_jobs(optarg) < 0)
+			return SF_O_BAD_VALUE;
+		else if (c != 'j')
+			break;
+	}
 	return c == 'C' ? 't' : c;
 }
 

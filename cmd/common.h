@@ -131,6 +131,7 @@ enum sf_opt_id {
 	SF_O_BASELINE,
 	SF_O_NICHE,
 	SF_O_DEBUG_DIR,          /* taken by sf_getopt_next, never returned */
+	SF_O_BAD_VALUE,          /* sf_getopt_next: --jobs had a bad value (said) */
 	SF_O_REORDERABLE,
 };
 
@@ -157,13 +158,14 @@ struct sf_getopt {
 
 /*
  * Build g for command cmd from the long names (NULL-terminated); "help"
- * is always added, and "debug-dir" to every command that reads inputs.
+ * is always added, "debug-dir" and "jobs" to every command that reads inputs.
  * -C (pahole's spelling of -t) comes with "type".
  */
 void sf_getopt_init(struct sf_getopt *g, const char *cmd, const char *const *names);
-/* getopt_long over g: the row's id, -1 at the end, '?' or ':' on an error
- * (hand those to sf_bad_option).  -C comes back as 't'.  --debug-dir DIR
- * is taken here (sf_load_inputs looks under DIR), never returned. */
+/* getopt_long over g: the row's id, -1 at the end, '?', ':' or
+ * SF_O_BAD_VALUE on an error (hand those to sf_bad_option).  -C comes back
+ * as 't'.  --debug-dir DIR and --jobs N are taken here (sf_load_inputs
+ * looks under DIR, on N threads), never returned. */
 int sf_getopt_next(struct sf_getopt *g, int argc, char **argv);
 
 /* The option table as `structfit help options` prints it. */

@@ -39,6 +39,8 @@ static const char holes_usage[] =
 	"                      unless NO_COLOR is set or TERM=dumb), always, never\n"
 	"      --debug-dir DIR    look for separate debug files under DIR first\n"
 	"                         (repeatable; then /usr/lib/debug)\n"
+	"  -j, --jobs N           read the inputs on N threads (default: one per\n"
+	"                         online CPU)\n"
 	"  -h, --help          this help\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage error or unusable input.\n";

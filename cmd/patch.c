@@ -70,6 +70,8 @@ static const char patch_usage[] =
 	"                           NO_COLOR is set or TERM=dumb), always, never\n"
 	"      --debug-dir DIR      look for separate debug files under DIR first\n"
 	"                           (repeatable; then /usr/lib/debug)\n"
+	"  -j, --jobs N             read the inputs on N threads (default: one per\n"
+	"                           online CPU)\n"
 	"  -h, --help               this help\n"
 	"\n"
 	"Rust: the one .rs file under the source root that declares the struct (rustc\n"

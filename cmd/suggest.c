@@ -59,6 +59,8 @@ static const char suggest_usage[] =
 	"                           unless NO_COLOR is set or TERM=dumb), always, never\n"
 	"      --debug-dir DIR      look for separate debug files under DIR first\n"
 	"                           (repeatable; then /usr/lib/debug)\n"
+	"  -j, --jobs N             read the inputs on N threads (default: one per\n"
+	"                           online CPU)\n"
 	"  -h, --help               this help\n"
 	"\n"
 	"Bit-field runs that share storage move together.  Up to 12 members (units)\n"

@@ -1,0 +1,128 @@
+#!/bin/bash
+# tests/e2e/jobs.sh - --jobs N (-j N): the threads that read the inputs.
+#
+#  - every command that reads inputs takes it; N is decimal and at least 1,
+#    anything else is refused in one line ("structfit: --jobs: ...", exit 2,
+#    nothing on stdout);
+#  - the output does not depend on N: an archive (its members are read side
+#    by side), a directory (its files), several inputs on one command line
+#    and one object split over threads give byte for byte what one thread
+#    gives, for show (text and json) and holes.  The corpus is the test
+#    sources (C from gcc and clang, DWARF 4 and 5, C++ whose base classes
+#    are completed across files, three objects with differing twins),
+#    compiled here; one thread's output is itself checked against the
+#    compiler: each object's structs are in the archive's report, in the
+#    archive's member order.
+. "$(dirname "$0")/lib.sh"
+
+E=$TD/e2e
+INPUT_CMDS="show holes suggest fit check diff patch"
+
+# ------------------------------------------------------------ parsing
+
+tcase "--jobs: a bad N is refused in one line, exit 2, by every command that reads inputs"
+printf 'int x;\n' >"$T/none.c"
+for c in $INPUT_CMDS; do
+	for bad in 0 -1 +2 x 1.5 0x4 " 2" "" 99999999999999999999 1025; do
+		assert_exit 2 "$c -j '$bad'" "$SF" "$c" -j "$bad" "$T/none.c"
+		assert_eq "$(wc -c <"$T/out")" 0 "$c -j '$bad': stdout bytes"
+		assert_eq "$(wc -l <"$T/err")" 1 "$c -j '$bad': stderr lines"
+		assert_eq "$(head -n 1 "$T/err")" \
+			"structfit: --jobs: '$bad' is not a number of threads from 1 to 1024" \
+			"$c -j '$bad': message"
+	done
+	assert_exit 2 "$c --jobs=x" "$SF" "$c" --jobs=x "$T/none.c"
+	assert_grep "$T/err" "--jobs: 'x'" "$c --jobs=x: the long spelling"
+	assert_exit 2 "$c -j (no value)" "$SF" "$c" -j
+	assert_eq "$(wc -l <"$T/err")" 1 "$c -j without a value: stderr lines"
+	assert_grep "$T/err" "needs a value" "$c -j without a value"
+	"$SF" "$c" --help | grep -q -- "-j, --jobs N" || fail "$c --help lists -j, --jobs N"
+done
+assert_exit 2 "classes -j 2" "$SF" classes -j 2
+assert_grep "$T/err" "unknown option '-j'" "classes reads no inputs: no -j"
+
+# ------------------------------------------------------------ the corpus
+
+tcase "build the corpus: C (gcc, clang; DWARF 4, 5), C++ across files, differing twins"
+objs=()
+n=0
+for src in "$E"/*.c; do
+	for cc in gcc clang; do
+		have "$cc" || { missing "$cc is not installed"; continue; }
+		n=$((n + 1))
+		o=$T/$(printf '%02d' "$n")-$cc-$(basename "$src" .c).o
+		compile "$cc" x86_64 $((4 + n % 2)) "$o" "$src" -I"$E" || continue
+		objs+=("$o")
+	done
+done
+if need g++; then
+	for src in cxx_derived cxx_base; do
+		n=$((n + 1))
+		o=$T/$(printf '%02d' "$n")-g++-$src.o
+		g++ -g -O0 -c -o "$o" "$E/$src.cpp" 2>"$T/cc.err" &&
+			objs+=("$o") || fail "g++ cannot build $src.cpp: $(head -n 2 "$T/cc.err")"
+	done
+fi
+[ "${#objs[@]}" -ge 20 ] || fail "only ${#objs[@]} objects built"
+mkdir -p "$T/dir/sub"
+rm -f "$T/lib.a"
+ar rcs "$T/lib.a" "${objs[@]}" || fail "ar failed"
+half=$((${#objs[@]} / 2))
+cp "${objs[@]:0:$half}" "$T/dir/"
+cp "${objs[@]:$half}" "$T/dir/sub/"
+printf 'not ELF\n' >"$T/dir/README"
+
+tcase "one thread's report of the archive is its members' structs, in member order"
+sf_ok show -j 1 "$T/lib.a"
+cp "$T/out" "$T/a1.txt"
+# the first struct each member defines, in the order the members come
+# (nm cannot name types: the member's own report is the reference)
+last=0
+for o in "${objs[@]}"; do
+	sf_ok show -j 1 "$o"
+	first=$(sed -n 's/^\(struct\|union\|class\) \(.*\) {$/\1 \2 {/p' "$T/out" | head -n 1)
+	[ -n "$first" ] || continue
+	at=$(grep -nxF -- "$first" "$T/a1.txt" | head -n 1 | cut -d: -f1)
+	[ -n "$at" ] || { fail "'$first' of $(basename "$o") not in the archive's report"; continue; }
+	# a struct defined by an earlier member too comes earlier: never later
+	[ "$at" -ge "$last" ] || grep -qxF -- "$first" <(head -n "$last" "$T/a1.txt") ||
+		fail "'$first' of $(basename "$o") out of member order"
+	[ "$at" -gt "$last" ] && last=$at
+done
+assert_ne "$(grep -c '^struct Derived : Base {' "$T/a1.txt")" 0 \
+	"Derived (its base completed from the other object) is reported"
+
+# same_for_all_jobs WHAT ARGS...: ARGS give the same output with -j 1, 2, 4
+# and without -j.
+same_for_all_jobs() {
+	local what=$1
+	shift
+	sf_ok "$@" -j 1
+	[ -s "$T/out" ] || fail "$what -j 1: empty output"
+	cp "$T/out" "$T/want.txt"
+	for j in 2 4 ""; do
+		if [ -n "$j" ]; then sf_ok "$@" -j "$j"; else sf_ok "$@"; fi
+		cmp -s "$T/out" "$T/want.txt" ||
+			fail "$what: -j ${j:-(default)} differs from -j 1: $(diff "$T/want.txt" "$T/out" | head -n 4 | tr '\n' ' ')"
+	done
+}
+
+tcase "an archive: the same output with 1, 2 and 4 jobs"
+same_for_all_jobs "show lib.a" show "$T/lib.a"
+same_for_all_jobs "show --format json lib.a" show --format json --origin "$T/lib.a"
+same_for_all_jobs "holes lib.a" holes "$T/lib.a"
+
+tcase "a directory: the same output with 1, 2 and 4 jobs"
+same_for_all_jobs "show dir" show --origin "$T/dir"
+same_for_all_jobs "holes dir" holes "$T/dir"
+
+tcase "several inputs on one command line: the same output with 1, 2 and 4 jobs"
+same_for_all_jobs "show objs" show --origin "${objs[@]}"
+same_for_all_jobs "show objs, archive and directory" show "${objs[@]:3:5}" "$T/lib.a" "$T/dir"
+
+tcase "one object split over threads: the same output with 1, 2 and 4 jobs"
+# the same sources by gcc and clang define the same variables: -z muldefs
+ld -r -z muldefs -o "$T/all.o" "${objs[@]}" 2>"$T/ld.err" || fail "ld -r: $(head -n 2 "$T/ld.err")"
+same_for_all_jobs "show all.o" show "$T/all.o"
+
+tdone
