@@ -75,19 +75,14 @@ static const char check_usage[] =
 	"unusable input (budget file or artifact).\n";
 
 struct check_opts {
+	struct sf_common_opts co;
 	const char *budget;
 	const char *write;
-	const char *source_root;
 	const char *baseline;
-	enum sf_format format;
-	bool format_set;
 	bool force;
-	enum sf_color_mode color;
 };
 
-/* Print the message; -1 tells cmd_check to exit 2. */
-#define USAGE_ERROR(...) (sf_die_usage(__VA_ARGS__), -1)
-
+/* SF_GO_ON, or the exit status (after --help or an error). */
 static int parse_check_opts(int argc, char **argv, struct check_opts *o)
 {
 	static const char *const names[] = {
@@ -95,27 +90,13 @@ static int parse_check_opts(int argc, char **argv, struct check_opts *o)
 		"color", NULL,
 	};
 	struct sf_getopt g;
-	const unsigned formats = 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON |
-		1u << SF_FMT_SARIF | 1u << SF_FMT_JUNIT | 1u << SF_FMT_GITHUB |
-		1u << SF_FMT_MARKDOWN;
 	int c;
 
-	sf_getopt_init(&g, "check", names);
+	sf_getopt_init(&g, "check", names, check_usage, &o->co);
 	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
-		case SF_O_COLOR:
-			if (sf_parse_color(optarg, &o->color) < 0)
-				return -1;
-			break;
 		case 'b':
 			o->budget = optarg;
-			break;
-		case 'f':
-			if (sf_parse_format(optarg, formats, &o->format) < 0)
-				return USAGE_ERROR("--format: '%s' is not one of text, "
-						   "json, sarif, junit, github, markdown",
-						   optarg);
-			o->format_set = true;
 			break;
 		case 'w':
 			o->write = optarg;
@@ -123,32 +104,25 @@ static int parse_check_opts(int argc, char **argv, struct check_opts *o)
 		case SF_O_FORCE:
 			o->force = true;
 			break;
-		case 'R':
-			o->source_root = optarg;
-			break;
 		case SF_O_BASELINE:
 			o->baseline = optarg;
 			break;
-		case 'h':
-			fputs(check_usage, stdout);
-			return 1;
-		default:
-			sf_bad_option("check", c, argv);
-			return -1;
 		}
 	}
+	if (g.status != SF_GO_ON)
+		return g.status;
 	if (!o->budget == !o->write)
-		return USAGE_ERROR("check: give either --budget FILE or --write-budget "
+		return sf_die_usage("check: give either --budget FILE or --write-budget "
 				   "FILE; see 'structfit check --help'");
-	if (o->write && (o->format_set || o->source_root || o->baseline))
-		return USAGE_ERROR("check: --format, --source-root and --baseline go "
+	if (o->write && (o->co.format_set || o->co.source_root || o->baseline))
+		return sf_die_usage("check: --format, --source-root and --baseline go "
 				   "with --budget, not --write-budget");
 	if (o->force && !o->write)
-		return USAGE_ERROR("check: --force goes with --write-budget");
+		return sf_die_usage("check: --force goes with --write-budget");
 	if (optind >= argc)
-		return USAGE_ERROR("check: no ARTIFACT given; see 'structfit check "
+		return sf_die_usage("check: no ARTIFACT given; see 'structfit check "
 				   "--help'");
-	return 0;
+	return SF_GO_ON;
 }
 
 /* "a.o", "a.o and b.o", "a.o, b.o, c.o" */
@@ -172,7 +146,7 @@ static void render(struct strbuf *out, const struct sf_bresult *res,
 		sf_srcroot_show(root, o->budget) : NULL;
 	struct sf_check_opts ro = { SF_VERSION, root->real, budget_file };
 
-	switch (o->format) {
+	switch (o->co.format) {
 	case SF_FMT_JSON: sf_render_check_json(out, res, &ro); break;
 	case SF_FMT_SARIF: sf_render_check_sarif(out, res, &ro); break;
 	case SF_FMT_JUNIT: sf_render_check_junit(out, res, &ro); break;
@@ -220,7 +194,7 @@ static int evaluate(struct sf_budget *b, const struct check_opts *o,
 		    struct sf_typeset **tsp)
 {
 	const char **wanted = sf_budget_wanted(b);
-	struct sf_typeset *ts = sf_load_inputs_at(files, nfiles, wanted, o->source_root);
+	struct sf_typeset *ts = sf_load_inputs_at(files, nfiles, wanted, o->co.source_root);
 	struct sf_bresult base;
 	struct sf_err err = { "" };
 	int rc = -1;
@@ -257,7 +231,7 @@ static int run_check(const struct check_opts *o, char **files, int nfiles)
 	struct sf_bresult res;
 	struct sf_typeset *ts = NULL;
 
-	if (o->source_root && sf_srcroot_init(&root, o->source_root, &err) < 0)
+	if (o->co.source_root && sf_srcroot_init(&root, o->co.source_root, &err) < 0)
 		return sf_report_err(&err);
 	if (sf_budget_load(o->budget, &b, &err) < 0) {
 		sf_srcroot_release(&root);
@@ -267,7 +241,7 @@ static int run_check(const struct check_opts *o, char **files, int nfiles)
 	if (evaluate(b, o, files, nfiles, &res, &ts) == 0) {
 		struct strbuf out = STRBUF_INIT;
 		render(&out, &res, o, &root);
-		status = sf_write_output(&out, o->format == SF_FMT_TEXT, o->color,
+		status = sf_write_output(&out, o->co.format == SF_FMT_TEXT, o->co.color,
 					 SF_PAINT_CHECK) ? SF_EXIT_ERROR :
 			 res.nbroken ? SF_EXIT_FINDING : SF_EXIT_OK;
 		sb_release(&out);
@@ -395,13 +369,15 @@ static int run_write(const struct check_opts *o, char **files, int nfiles)
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_opts o = { 0 };
+	struct check_opts o = {
+		.co = SF_COMMON_OPTS(1u << SF_FMT_TEXT | 1u << SF_FMT_JSON |
+				     1u << SF_FMT_SARIF | 1u << SF_FMT_JUNIT |
+				     1u << SF_FMT_GITHUB | 1u << SF_FMT_MARKDOWN),
+	};
 	int r = parse_check_opts(argc, argv, &o);
 
-	if (r > 0)
-		return SF_EXIT_OK;
-	if (r < 0)
-		return SF_EXIT_ERROR;
+	if (r != SF_GO_ON)
+		return r;
 	if (o.write)
 		return run_write(&o, argv + optind, argc - optind);
 	int status = run_check(&o, argv + optind, argc - optind);

@@ -83,31 +83,17 @@ static int show_one(const char *spec, enum sf_format format, enum sf_color_mode 
 int cmd_classes(int argc, char **argv)
 {
 	static const char *const names[] = { "format", "color", NULL };
-	enum sf_format format = SF_FMT_TEXT;
-	enum sf_color_mode color = SF_COLOR_AUTO;
+	struct sf_common_opts co = SF_COMMON_OPTS(1u << SF_FMT_TEXT | 1u << SF_FMT_JSON);
 	struct sf_getopt g;
-	int c;
 
-	sf_getopt_init(&g, "classes", names);
-	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
-		switch (c) {
-		case SF_O_COLOR:
-			if (sf_parse_color(optarg, &color) < 0)
-				return SF_EXIT_ERROR;
-			break;
-		case 'f':
-			if (sf_parse_format(optarg, 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON,
-					    &format) < 0)
-				return sf_die_usage("--format: '%s' is not one of text, json",
-						    optarg);
-			break;
-		case 'h':
-			fputs(classes_usage, stdout);
-			return SF_EXIT_OK;
-		default:
-			return sf_bad_option("classes", c, argv);
-		}
-	}
+	sf_getopt_init(&g, "classes", names, classes_usage, &co);
+	/* every option of this command is a shared one */
+	while (sf_getopt_next(&g, argc, argv) != -1)
+		;
+	if (g.status != SF_GO_ON)
+		return g.status;
+	enum sf_format format = co.format;
+	enum sf_color_mode color = co.color;
 	if (argc - optind > 1)
 		return sf_die_usage("classes takes at most one NAME; see 'structfit classes --help'");
 	if (argc - optind == 1)

@@ -282,17 +282,20 @@ int sf_parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
-int sf_parse_format(const char *s, unsigned allowed_mask, enum sf_format *out)
-{
-	static const char *const names[] = {
-		[SF_FMT_TEXT] = "text", [SF_FMT_JSON] = "json",
-		[SF_FMT_HTML] = "html", [SF_FMT_SARIF] = "sarif",
-		[SF_FMT_JUNIT] = "junit", [SF_FMT_GITHUB] = "github",
-		[SF_FMT_MARKDOWN] = "markdown",
-	};
+static const char *const format_names[] = {
+	[SF_FMT_TEXT] = "text", [SF_FMT_JSON] = "json",
+	[SF_FMT_HTML] = "html", [SF_FMT_SARIF] = "sarif",
+	[SF_FMT_JUNIT] = "junit", [SF_FMT_GITHUB] = "github",
+	[SF_FMT_MARKDOWN] = "markdown",
+};
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if ((allowed_mask & (1u << i)) && !strcmp(s, names[i])) {
+#define NFORMATS (sizeof(format_names) / sizeof(format_names[0]))
+
+/* --format FMT among the allowed ones; remembered for the error document. */
+static int parse_format(const char *s, unsigned allowed_mask, enum sf_format *out)
+{
+	for (size_t i = 0; i < NFORMATS; i++) {
+		if ((allowed_mask & (1u << i)) && !strcmp(s, format_names[i])) {
 			*out = (enum sf_format)i;
 			asked_format = *out;
 			format_asked = true;
@@ -302,12 +305,20 @@ int sf_parse_format(const char *s, unsigned allowed_mask, enum sf_format *out)
 	return -1;
 }
 
-void sf_print_usage(FILE *f, const char *usage)
+/* "--format: 'x' is not one of text, json, html": the allowed ones, in
+ * the order of enum sf_format. */
+static void bad_format(const char *arg, unsigned allowed_mask)
 {
-	fputs(usage, f);
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < NFORMATS; i++)
+		if (allowed_mask & (1u << i))
+			sb_addf(&sb, "%s%s", sb.len ? ", " : "", format_names[i]);
+	sf_die_usage("--format: '%s' is not one of %s", arg, sb.buf);
+	sb_release(&sb);
 }
 
-int sf_parse_color(const char *arg, enum sf_color_mode *out)
+static int parse_color(const char *arg, enum sf_color_mode *out)
 {
 	if (sf_color_parse(arg, out) < 0)
 		return sf_die_usage("--color: '%s' is not one of auto, always, never", arg), -1;
@@ -315,7 +326,7 @@ int sf_parse_color(const char *arg, enum sf_color_mode *out)
 }
 
 /* Parse a cacheline size: a power of two from 8 to 65536. */
-int sf_parse_cacheline(const char *arg, unsigned *out)
+static int parse_cacheline(const char *arg, unsigned *out)
 {
 	uint64_t v;
 
@@ -325,6 +336,39 @@ int sf_parse_cacheline(const char *arg, unsigned *out)
 	}
 	*out = (unsigned)v;
 	return 0;
+}
+
+/* --classes SPEC; a later one replaces an earlier one. */
+static int parse_classes(const char *spec, struct sf_common_opts *co)
+{
+	struct sf_err err = { "" };
+
+	sf_common_opts_release(co);
+	if (sf_classes_parse(spec, &co->classes, &err) < 0)
+		return sf_die_usage("--classes: %s", err.msg), -1;
+	co->have_classes = true;
+	return 0;
+}
+
+void sf_common_opts_release(struct sf_common_opts *co)
+{
+	if (co->have_classes)
+		sf_classes_release(&co->classes);
+	co->have_classes = false;
+}
+
+int sf_parse_count(const char *opt, const char *arg, uint64_t max, uint64_t *out)
+{
+	if (sf_parse_u64(arg, out) == 0 && *out <= max)
+		return 0;
+	if (max == SF_MAX_BYTES)
+		sf_die_usage("%s: '%s' is not a byte count below 2^48", opt, arg);
+	else if (max == UINT64_MAX)
+		sf_die_usage("%s: '%s' is not a non-negative number", opt, arg);
+	else
+		sf_die_usage("%s: '%s' is not a number from 0 to %llu", opt, arg,
+			     (unsigned long long)max);
+	return -1;
 }
 
 /* NULL-terminated bare names for the reader, or NULL for all types. */
@@ -345,13 +389,14 @@ void sf_free_only_names(const char **only)
 	free(only);
 }
 
-
-int sf_bad_option(const char *cmd, int c, char **argv)
+/*
+ * getopt_long's complaint (run with opterr = 0 and optstring starting with
+ * ':') as structfit's one line on stderr; returns 2.
+ */
+static int bad_option(const char *cmd, int c, char **argv)
 {
 	const char *opt = argv[optind - 1];
 
-	if (c == SF_O_BAD_VALUE)
-		return SF_EXIT_ERROR;	/* sf_getopt_next said it */
 	if (c == ':')
 		return sf_die_usage("%s: option '%s' needs a value", cmd, opt);
 	if (optopt && strncmp(opt, "--", 2))
@@ -460,12 +505,16 @@ static void add_row(struct sf_getopt *g, size_t *nl, size_t *ns,
 		memcpy(g->optstring + *ns, "C:", 2), *ns += 2;
 }
 
-void sf_getopt_init(struct sf_getopt *g, const char *cmd, const char *const *names)
+void sf_getopt_init(struct sf_getopt *g, const char *cmd, const char *const *names,
+		    const char *usage, struct sf_common_opts *co)
 {
 	size_t nl = 0, ns = 1;
 
 	memset(g, 0, sizeof(*g));
 	g->cmd = cmd;
+	g->usage = usage;
+	g->co = co;
+	g->status = SF_GO_ON;
 	g->optstring[0] = ':';   /* a missing value is ':', not '?' */
 	for (size_t i = 0; names[i]; i++) {
 		size_t before = nl;
@@ -483,23 +532,70 @@ void sf_getopt_init(struct sf_getopt *g, const char *cmd, const char *const *nam
 	assert(ns < sizeof(g->optstring));
 }
 
+/*
+ * Option c if it is one of the shared ones: 1 taken, -1 taken but bad
+ * (reported), 0 the command's own.
+ */
+static int take_shared(struct sf_getopt *g, int c, const char *arg)
+{
+	struct sf_common_opts *co = g->co;
+	int rc = 0;
+
+	switch (c) {
+	case SF_O_DEBUG_DIR:
+		add_debug_dir(arg);
+		return 1;
+	case 'j':
+		rc = parse_jobs(arg);
+		break;
+	case 'h':
+		fputs(g->usage, stdout);
+		return 1;
+	case 'f':
+		if (parse_format(arg, co->formats, &co->format) < 0) {
+			bad_format(arg, co->formats);
+			return -1;
+		}
+		co->format_set = true;
+		return 1;
+	case 'c':
+		rc = parse_cacheline(arg, &co->cacheline);
+		break;
+	case SF_O_COLOR:
+		rc = parse_color(arg, &co->color);
+		break;
+	case 'R':
+		co->source_root = arg;
+		break;
+	case 'k':
+		rc = parse_classes(arg, co);
+		break;
+	default:
+		return 0;
+	}
+	return rc < 0 ? -1 : 1;
+}
+
 int sf_getopt_next(struct sf_getopt *g, int argc, char **argv)
 {
-	int c;
+	int c, shared;
 
-	opterr = 0;   /* sf_bad_option says it in one line */
-	/* --debug-dir and --jobs are the same for every command: taken here,
-	 * for the loader */
-	for (;;) {
+	if (g->status != SF_GO_ON)
+		return -1;
+	opterr = 0;   /* bad_option says it in one line */
+	do {
 		c = getopt_long(argc, argv, g->optstring, g->longopts, NULL);
-		if (c == SF_O_DEBUG_DIR)
-			add_debug_dir(optarg);
-		else if (c == 'j' && parse_jobs(optarg) < 0)
-			return SF_O_BAD_VALUE;
-		else if (c != 'j')
-			break;
-	}
-	return c == 'C' ? 't' : c;
+		if (c == -1)
+			return -1;
+		if (c == '?' || c == ':') {
+			g->status = bad_option(g->cmd, c, argv);
+			return -1;
+		}
+		shared = take_shared(g, c, optarg);
+	} while (shared > 0 && c != 'h');
+	if (shared)   /* --help, or a bad value */
+		g->status = shared > 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
+	return shared ? -1 : c == 'C' ? 't' : c;
 }
 
 /* text at column 8, words wrapped before column 78 */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "layout/classes.h"
 #include "layout/model.h"
 #include "layout/typeset.h"
 #include "lib/color.h"
@@ -20,6 +21,17 @@
 #define SF_EXIT_OK 0
 #define SF_EXIT_FINDING 1
 #define SF_EXIT_ERROR 2
+
+/*
+ * What every command's option parser (parse_NAME_opts) returns: SF_GO_ON
+ * to go on with the run, else the exit status (SF_EXIT_OK after --help,
+ * SF_EXIT_ERROR after a usage error it has already reported).
+ */
+#define SF_GO_ON (-1)
+
+/* The largest byte count an option takes (--overhead, --header): sums of
+ * a few of them stay far from 2^64. */
+#define SF_MAX_BYTES (UINT64_C(1) << 48)
 
 enum sf_format {
 	SF_FMT_TEXT = 0,
@@ -92,27 +104,18 @@ int sf_write_output(const struct strbuf *sb, bool text, enum sf_color_mode color
 /* Strict parsers: the whole string, decimal (leading zeros allowed, no
  * 0x, no octal), no sign, no overflow.  0 or -1. */
 int sf_parse_u64(const char *s, uint64_t *out);
-int sf_parse_format(const char *s, unsigned allowed_mask, enum sf_format *out);
 
-/* --color[=WHEN] (NULL: always); prints the error.  0 or -1. */
-int sf_parse_color(const char *arg, enum sf_color_mode *out);
-
-/* --cacheline N: a power of two from 8 to 65536; prints the error. */
-int sf_parse_cacheline(const char *arg, unsigned *out);
+/*
+ * A count option's value (--limit, --min-waste, --overhead, ...):
+ * sf_parse_u64, at most max (SF_MAX_BYTES for a byte count, UINT64_MAX
+ * for any).  0, or -1 after "OPT: 'ARG' is not ..." on stderr.
+ */
+int sf_parse_count(const char *opt, const char *arg, uint64_t max, uint64_t *out);
 
 /* -t NAMEs as the NULL-terminated bare-name list the reader takes
  * (NULL when there are none); free with sf_free_only_names. */
 const char **sf_only_names(const char *const *types, size_t ntypes);
 void sf_free_only_names(const char **only);
-
-/*
- * getopt_long's complaint (run with opterr = 0 and optstring starting with
- * ':') as structfit's one line on stderr; returns 2.
- */
-int sf_bad_option(const char *cmd, int c, char **argv);
-
-/* `--help` text printer shared by subcommands. */
-void sf_print_usage(FILE *f, const char *usage);
 
 /*
  * The one table of options (cmd/common.c): every option of every command
@@ -131,7 +134,6 @@ enum sf_opt_id {
 	SF_O_BASELINE,
 	SF_O_NICHE,
 	SF_O_DEBUG_DIR,          /* taken by sf_getopt_next, never returned */
-	SF_O_BAD_VALUE,          /* sf_getopt_next: --jobs had a bad value (said) */
 	SF_O_REORDERABLE,
 };
 
@@ -149,23 +151,55 @@ extern const struct sf_option sf_options[];
 
 #define SF_MAX_OPTS 24
 
+/*
+ * The options that mean the same in every command taking them, parsed in
+ * one place (sf_getopt_next) into the command's copy of this struct:
+ * -f/--format, -c/--cacheline, --color, -R/--source-root, -k/--classes.
+ * `formats` is the one field the command fills: the --format values it
+ * takes (1u << SF_FMT_*).  Start from SF_COMMON_OPTS(formats); free with
+ * sf_common_opts_release.
+ */
+struct sf_common_opts {
+	unsigned formats;            /* in: the formats the command takes */
+	enum sf_format format;       /* -f; SF_FMT_TEXT unless given */
+	bool format_set;
+	unsigned cacheline;          /* -c; 64 unless given */
+	enum sf_color_mode color;    /* --color */
+	const char *source_root;     /* -R DIR, or NULL */
+	struct sf_classes classes;   /* -k, valid when have_classes */
+	bool have_classes;
+};
+
+#define SF_COMMON_OPTS(formats_) { .formats = (formats_), .cacheline = 64 }
+
+void sf_common_opts_release(struct sf_common_opts *co);
+
 /* A command's getopt_long tables, built from the rows it names. */
 struct sf_getopt {
 	const char *cmd;
+	const char *usage;           /* printed by --help */
+	struct sf_common_opts *co;   /* where the shared options go */
+	int status;                  /* after the end: SF_GO_ON or an exit status */
 	char optstring[2 * SF_MAX_OPTS + 4];
 	struct option longopts[SF_MAX_OPTS + 2];
 };
 
 /*
  * Build g for command cmd from the long names (NULL-terminated); "help"
- * is always added, "debug-dir" and "jobs" to every command that reads inputs.
- * -C (pahole's spelling of -t) comes with "type".
+ * is always added, "debug-dir" and "jobs" to every command that reads
+ * inputs.  -C (pahole's spelling of -t) comes with "type".  The shared options
+ * among the names are parsed into *co, --help prints usage.
  */
-void sf_getopt_init(struct sf_getopt *g, const char *cmd, const char *const *names);
-/* getopt_long over g: the row's id, -1 at the end, '?', ':' or
- * SF_O_BAD_VALUE on an error (hand those to sf_bad_option).  -C comes back
- * as 't'.  --debug-dir DIR and --jobs N are taken here (sf_load_inputs
- * looks under DIR, on N threads), never returned. */
+void sf_getopt_init(struct sf_getopt *g, const char *cmd, const char *const *names,
+		    const char *usage, struct sf_common_opts *co);
+/*
+ * getopt_long over g: the id of the next option that is the command's
+ * own (-C comes back as 't'), or -1 when the parsing is over.  Then
+ * g->status is SF_GO_ON at the end of the options, or the exit status
+ * after --help (0) or after an error it reported (2): an unknown option,
+ * a missing value, a bad shared value.  --debug-dir DIR and --jobs N
+ * are taken here (sf_load_inputs looks under DIR, on N threads).
+ */
 int sf_getopt_next(struct sf_getopt *g, int argc, char **argv);
 
 /* The option table as `structfit help options` prints it. */

@@ -49,15 +49,13 @@ static const char diff_usage[] =
 	"unusable input.\n";
 
 struct diff_opts {
+	struct sf_common_opts co;
 	char **types;             /* -t names, NULL-terminated */
 	size_t ntypes;
-	enum sf_format format;
 	bool fail_on_growth;
-	bool format_set;
-	const char *source_root;
-	enum sf_color_mode color;
 };
 
+/* SF_GO_ON, or the exit status (after --help or an error). */
 static int parse_diff_opts(int argc, char **argv, struct diff_opts *o)
 {
 	static const char *const names[] = {
@@ -66,51 +64,28 @@ static int parse_diff_opts(int argc, char **argv, struct diff_opts *o)
 	struct sf_getopt g;
 	int c;
 
-	sf_getopt_init(&g, "diff", names);
+	sf_getopt_init(&g, "diff", names, diff_usage, &o->co);
 	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
 		case 't':
 			if (sf_split_names(optarg, ',', &o->types, &o->ntypes) < 0)
-				return -1;
+				return SF_EXIT_ERROR;
 			/* NULL-terminated for layout/diff.c */
 			o->types = sf_xreallocarray(o->types, o->ntypes + 1,
 						    sizeof(*o->types));
 			o->types[o->ntypes] = NULL;
 			break;
-		case SF_O_COLOR:
-			if (sf_parse_color(optarg, &o->color) < 0)
-				return -1;
-			break;
-		case 'f':
-			if (sf_parse_format(optarg, 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON |
-					    1u << SF_FMT_GITHUB | 1u << SF_FMT_SARIF |
-					    1u << SF_FMT_MARKDOWN, &o->format) < 0) {
-				sf_die_usage("--format: '%s' is not one of text, json, github, "
-					     "sarif, markdown", optarg);
-				return -1;
-			}
-			o->format_set = true;
-			break;
 		case SF_O_FAIL_ON_GROWTH:
 			o->fail_on_growth = true;
 			break;
-		case 'R':
-			o->source_root = optarg;
-			break;
-		case 'h':
-			fputs(diff_usage, stdout);
-			return 1;
-		default:
-			sf_bad_option("diff", c, argv);
-			return -1;
 		}
 	}
-	if (argc - optind != 2) {
-		sf_die_usage("diff: expected two inputs, OLD and NEW (got %d); see "
-			     "'structfit diff --help'", argc - optind);
-		return -1;
-	}
-	return 0;
+	if (g.status != SF_GO_ON)
+		return g.status;
+	if (argc - optind != 2)
+		return sf_die_usage("diff: expected two inputs, OLD and NEW (got %d); see "
+				    "'structfit diff --help'", argc - optind);
+	return SF_GO_ON;
 }
 
 /* The real path of --source-root (SARIF's SRCROOT), or NULL. */
@@ -131,11 +106,11 @@ static void render(struct strbuf *out, const struct sf_diff *d,
 		   const struct diff_opts *o, const char *old_path,
 		   const char *new_path)
 {
-	char *root = root_real(o->source_root);
+	char *root = root_real(o->co.source_root);
 	struct sf_diff_ci_opts co = { old_path, new_path, SF_VERSION, root,
 				      o->fail_on_growth };
 
-	switch (o->format) {
+	switch (o->co.format) {
 	case SF_FMT_JSON: sf_render_diff_json(out, d, old_path, new_path); break;
 	case SF_FMT_GITHUB: sf_render_diff_github(out, d, &co); break;
 	case SF_FMT_SARIF: sf_render_diff_sarif(out, d, &co); break;
@@ -203,9 +178,9 @@ static char **expand_names(const struct diff_opts *o, const struct sf_typeset *o
 static int run_diff(const struct diff_opts *o, char *old_path, char *new_path)
 {
 	const char **only = sf_only_names((const char *const *)o->types, o->ntypes);
-	struct sf_typeset *old_ts = sf_load_inputs_at(&old_path, 1, only, o->source_root);
+	struct sf_typeset *old_ts = sf_load_inputs_at(&old_path, 1, only, o->co.source_root);
 	struct sf_typeset *new_ts = old_ts ? sf_load_inputs_at(&new_path, 1, only,
-							  o->source_root) : NULL;
+							  o->co.source_root) : NULL;
 	int status = SF_EXIT_ERROR;
 
 	sf_free_only_names(only);
@@ -224,7 +199,7 @@ static int run_diff(const struct diff_opts *o, char *old_path, char *new_path)
 		} else {
 			struct strbuf out = STRBUF_INIT;
 			render(&out, &d, o, old_path, new_path);
-			status = sf_write_output(&out, o->format == SF_FMT_TEXT, o->color,
+			status = sf_write_output(&out, o->co.format == SF_FMT_TEXT, o->co.color,
 						 SF_PAINT_DIFF) ? SF_EXIT_ERROR :
 				 o->fail_on_growth && d.ngrown ? SF_EXIT_FINDING :
 				 SF_EXIT_OK;
@@ -239,13 +214,14 @@ static int run_diff(const struct diff_opts *o, char *old_path, char *new_path)
 
 int cmd_diff(int argc, char **argv)
 {
-	struct diff_opts o = { 0 };
-	int r = parse_diff_opts(argc, argv, &o);
-	int status;
+	struct diff_opts o = {
+		.co = SF_COMMON_OPTS(1u << SF_FMT_TEXT | 1u << SF_FMT_JSON |
+				     1u << SF_FMT_GITHUB | 1u << SF_FMT_SARIF |
+				     1u << SF_FMT_MARKDOWN),
+	};
+	int status = parse_diff_opts(argc, argv, &o);
 
-	if (r)
-		status = r > 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
-	else
+	if (status == SF_GO_ON)
 		status = run_diff(&o, argv[optind], argv[optind + 1]);
 
 	for (size_t i = 0; i < o.ntypes; i++)

@@ -63,17 +63,14 @@ struct narrow_arg {
 };
 
 struct fit_opts {
+	struct sf_common_opts co;
 	char **names;             /* every NAME, split at '+' */
 	size_t nnames;
-	struct sf_classes classes;
-	bool have_classes;
 	uint64_t overhead;
 	uint64_t count;
 	struct narrow_arg *narrow;
 	size_t nnarrow;
 	bool reorder;
-	enum sf_format format;
-	enum sf_color_mode color;
 };
 
 static int parse_narrow(const char *arg, struct fit_opts *o)
@@ -96,78 +93,49 @@ static int parse_narrow(const char *arg, struct fit_opts *o)
 	return 0;
 }
 
-static int parse_count(const char *arg, const char *opt, uint64_t *out)
-{
-	if (sf_parse_u64(arg, out) < 0 || *out > (UINT64_C(1) << 48))
-		return sf_die_usage("%s: '%s' is not a byte count below 2^48", opt, arg);
-	return 0;
-}
-
-/* 0 go on, 1 after --help, -1 after a usage error (already reported). */
+/* SF_GO_ON, or the exit status (after --help or an error). */
 static int parse_fit_opts(int argc, char **argv, struct fit_opts *o)
 {
 	static const char *const names[] = {
 		"type", "classes", "overhead", "count", "narrow", "reorder", "format",
 		"color", NULL,
 	};
-	struct sf_err err = { "" };
 	struct sf_getopt g;
 	int c;
 
-	sf_getopt_init(&g, "fit", names);
+	sf_getopt_init(&g, "fit", names, fit_usage, &o->co);
 	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
 		case 't':
 			if (sf_split_names(optarg, '+', &o->names, &o->nnames) < 0)
-				return -1;
-			break;
-		case SF_O_COLOR:
-			if (sf_parse_color(optarg, &o->color) < 0)
-				return -1;
-			break;
-		case 'k':
-			if (o->have_classes)
-				sf_classes_release(&o->classes);
-			o->have_classes = false;
-			if (sf_classes_parse(optarg, &o->classes, &err) < 0)
-				return sf_die_usage("--classes: %s", err.msg), -1;
-			o->have_classes = true;
+				return SF_EXIT_ERROR;
 			break;
 		case 'o':
-			if (parse_count(optarg, "--overhead", &o->overhead))
-				return -1;
+			if (sf_parse_count("--overhead", optarg, SF_MAX_BYTES, &o->overhead) < 0)
+				return SF_EXIT_ERROR;
 			break;
 		case 'N':
 			if (sf_parse_u64(optarg, &o->count) < 0 || o->count == 0)
 				return sf_die_usage("--count: '%s' is not a positive number",
-						    optarg), -1;
+						    optarg);
 			break;
 		case 'n':
 			if (parse_narrow(optarg, o))
-				return -1;
+				return SF_EXIT_ERROR;
 			break;
 		case 'r':
 			o->reorder = true;
 			break;
-		case 'f':
-			if (sf_parse_format(optarg, 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON,
-					    &o->format) < 0)
-				return sf_die_usage("--format: '%s' is not one of text, json",
-						    optarg), -1;
-			break;
-		case 'h':
-			fputs(fit_usage, stdout);
-			return 1;
-		default:
-			return sf_bad_option("fit", c, argv), -1;
 		}
 	}
+	if (g.status != SF_GO_ON)
+		return g.status;
 	if (!o->nnames)
-		return sf_die_usage("fit needs -t NAME; see 'structfit fit --help'"), -1;
-	if (!o->have_classes)
+		return sf_die_usage("fit needs -t NAME; see 'structfit fit --help'");
+	if (!o->co.have_classes)
 		return sf_die_usage("fit needs --classes SPEC (a preset such as ruby-3.3, "
-				    "or a list 32,64,96)"), -1;
-	return 0;
+				    "or a list 32,64,96)");
+	return SF_GO_ON;
 }
 
 static long member_index(const struct sf_type *t, const char *name)
@@ -267,13 +235,13 @@ static int render(const struct fit_opts *o, const struct sf_fit_item *items,
 		  const struct sf_fit *f)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct sf_fit_view v = { items, o->nnames, o->overhead, &o->classes, f, o->count };
+	struct sf_fit_view v = { items, o->nnames, o->overhead, &o->co.classes, f, o->count };
 
-	if (o->format == SF_FMT_JSON)
+	if (o->co.format == SF_FMT_JSON)
 		sf_render_fit_json(&sb, &v);
 	else
 		sf_render_fit_text(&sb, &v);
-	int bad = sf_write_output(&sb, o->format == SF_FMT_TEXT, o->color, SF_PAINT_FIT);
+	int bad = sf_write_output(&sb, o->co.format == SF_FMT_TEXT, o->co.color, SF_PAINT_FIT);
 	sb_release(&sb);
 	return bad ? SF_EXIT_ERROR : SF_EXIT_OK;
 }
@@ -324,7 +292,7 @@ static int run_fit(struct fit_opts *o, char **files, int nfiles)
 		unrepresentable(o, files, nfiles);
 		goto out;
 	}
-	sf_classes_fit(&o->classes, total, &f);
+	sf_classes_fit(&o->co.classes, total, &f);
 	uint64_t each = f.index == SF_NO_CLASS ? total : f.cls;
 	if (sf_size_saturated(sf_mul_sat(o->count, each))) {
 		sf_die_usage("--count %llu: the total overflows 64 bits",
@@ -344,17 +312,12 @@ out:
 
 int cmd_fit(int argc, char **argv)
 {
-	struct fit_opts o;
-	int status;
+	struct fit_opts o = { .co = SF_COMMON_OPTS(1u << SF_FMT_TEXT | 1u << SF_FMT_JSON) };
+	int status = parse_fit_opts(argc, argv, &o);
 
-	memset(&o, 0, sizeof(o));
-	int r = parse_fit_opts(argc, argv, &o);
-	if (r)
-		status = r > 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
-	else
+	if (status == SF_GO_ON)
 		status = run_fit(&o, argv + optind, argc - optind);
-	if (o.have_classes)
-		sf_classes_release(&o.classes);
+	sf_common_opts_release(&o.co);
 	for (size_t i = 0; i < o.nnames; i++)
 		free(o.names[i]);
 	free(o.names);

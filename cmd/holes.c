@@ -46,23 +46,11 @@ static const char holes_usage[] =
 	"Exit status: 0 ok, 2 usage error or unusable input.\n";
 
 struct holes_opts {
+	struct sf_common_opts co;
 	struct sf_rank_opts rank;
-	enum sf_format format;
-	unsigned cacheline;
-	const char *source_root;
-	enum sf_color_mode color;
 };
 
-static int parse_count(const char *opt, const char *arg, uint64_t *out)
-{
-	if (sf_parse_u64(arg, out) < 0) {
-		sf_die_usage("%s: '%s' is not a non-negative number", opt, arg);
-		return -1;
-	}
-	return 0;
-}
-
-/* -1 to go on; otherwise the exit status (after --help or an error). */
+/* SF_GO_ON, or the exit status (after --help or an error). */
 static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 {
 	static const char *const names[] = {
@@ -73,11 +61,12 @@ static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 	uint64_t v;
 	int c;
 
-	sf_getopt_init(&g, "holes", names);
+	sf_getopt_init(&g, "holes", names, holes_usage, &o->co);
 	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
 		case 'm':
-			if (parse_count("--min-waste", optarg, &o->rank.min_waste) < 0)
+			if (sf_parse_count("--min-waste", optarg, UINT64_MAX,
+					   &o->rank.min_waste) < 0)
 				return SF_EXIT_ERROR;
 			break;
 		case 's':
@@ -86,7 +75,7 @@ static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 						    optarg);
 			break;
 		case 'l':
-			if (parse_count("--limit", optarg, &v) < 0)
+			if (sf_parse_count("--limit", optarg, UINT64_MAX, &v) < 0)
 				return SF_EXIT_ERROR;
 			/* 0 rows would be a silent empty answer */
 			if (v == 0)
@@ -94,34 +83,12 @@ static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 						    "least 1 (leave --limit out for all)");
 			o->rank.limit = (size_t)v;
 			break;
-		case 'f':
-			if (sf_parse_format(optarg, 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON |
-					    1u << SF_FMT_HTML, &o->format) < 0)
-				return sf_die_usage("--format: '%s' is not one of text, json, html",
-						    optarg);
-			break;
-		case 'c':
-			if (sf_parse_cacheline(optarg, &o->cacheline) < 0)
-				return SF_EXIT_ERROR;
-			break;
-		case 'R':
-			o->source_root = optarg;
-			break;
-		case SF_O_COLOR:
-			if (sf_parse_color(optarg, &o->color) < 0)
-				return SF_EXIT_ERROR;
-			break;
 		case SF_O_REORDERABLE:
 			o->rank.reorderable = true;
 			break;
-		case 'h':
-			fputs(holes_usage, stdout);
-			return SF_EXIT_OK;
-		default:
-			return sf_bad_option("holes", c, argv);
 		}
 	}
-	return -1;
+	return g.status;
 }
 
 static void rank_all(struct sf_rank *r, const struct sf_typeset *ts,
@@ -156,15 +123,16 @@ static void render_html(struct strbuf *sb, const struct sf_rank *r,
 int cmd_holes(int argc, char **argv)
 {
 	struct holes_opts o = {
+		.co = SF_COMMON_OPTS(1u << SF_FMT_TEXT | 1u << SF_FMT_JSON |
+				     1u << SF_FMT_HTML),
 		.rank = { .sort = SF_RANK_BY_WASTE, .min_waste = 1 },
-		.cacheline = 64,
 	};
 	int r = parse_holes_opts(argc, argv, &o);
 
-	if (r >= 0)
+	if (r != SF_GO_ON)
 		return r;
 	struct sf_typeset *ts = sf_load_inputs_at(argv + optind, argc - optind, NULL,
-						  o.source_root);
+						  o.co.source_root);
 	if (!ts)
 		return SF_EXIT_ERROR;
 
@@ -172,14 +140,15 @@ int cmd_holes(int argc, char **argv)
 	struct strbuf sb = STRBUF_INIT;
 
 	sf_rank_init(&rank, &o.rank);
-	rank_all(&rank, ts, o.cacheline);
-	if (o.format == SF_FMT_JSON)
+	rank_all(&rank, ts, o.co.cacheline);
+	if (o.co.format == SF_FMT_JSON)
 		sf_render_rank_json(&sb, &rank);
-	else if (o.format == SF_FMT_HTML)
-		render_html(&sb, &rank, o.cacheline);
+	else if (o.co.format == SF_FMT_HTML)
+		render_html(&sb, &rank, o.co.cacheline);
 	else
 		sf_render_rank_text(&sb, &rank);
-	int bad = sf_write_output(&sb, o.format == SF_FMT_TEXT, o.color, SF_PAINT_HOLES);
+	int bad = sf_write_output(&sb, o.co.format == SF_FMT_TEXT, o.co.color,
+				  SF_PAINT_HOLES);
 	sb_release(&sb);
 	sf_rank_release(&rank);
 	sf_typeset_free(ts);

@@ -95,16 +95,15 @@ struct narrow_opt {
 };
 
 struct patch_opts {
+	struct sf_common_opts co;
 	const char *type;
 	struct narrow_opt *narrow;
 	size_t nnarrow;
 	const char **pins;
 	size_t npins;
 	bool no_pin_first;
-	const char *root;
 	bool apply;
 	const char *niche;       /* --niche MEMBER, or NULL */
-	enum sf_color_mode color;
 };
 
 static int parse_narrow(const char *arg, struct patch_opts *o)
@@ -123,7 +122,7 @@ static int parse_narrow(const char *arg, struct patch_opts *o)
 	return 0;
 }
 
-/* 0 to go on, 1 after --help, 2 on a usage error. */
+/* SF_GO_ON, or the exit status (after --help or an error). */
 static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 {
 	static const char *const names[] = {
@@ -133,15 +132,11 @@ static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 	struct sf_getopt g;
 	int c;
 
-	sf_getopt_init(&g, "patch", names);
+	sf_getopt_init(&g, "patch", names, patch_usage, &o->co);
 	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
 		case 't':
 			if (sf_one_name("patch", optarg, &o->type) < 0)
-				return SF_EXIT_ERROR;
-			break;
-		case SF_O_COLOR:
-			if (sf_parse_color(optarg, &o->color) < 0)
 				return SF_EXIT_ERROR;
 			break;
 		case 'n':
@@ -155,27 +150,21 @@ static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 		case SF_O_NO_PIN_FIRST:
 			o->no_pin_first = true;
 			break;
-		case 'R':
-			o->root = optarg;
-			break;
 		case SF_O_APPLY:
 			o->apply = true;
 			break;
 		case SF_O_NICHE:
 			o->niche = optarg;
 			break;
-		case 'h':
-			fputs(patch_usage, stdout);
-			return 1;
-		default:
-			return sf_bad_option("patch", c, argv);
 		}
 	}
+	if (g.status != SF_GO_ON)
+		return g.status;
 	if (!o->type)
 		return sf_die_usage("patch needs -t NAME; see 'structfit patch --help'");
 	if (o->niche && (o->nnarrow || o->npins))
 		return sf_die_usage("--niche is patched alone (no --narrow or --pin with it)");
-	return 0;
+	return SF_GO_ON;
 }
 
 /* --------------------------------------------------------------- plan */
@@ -609,7 +598,7 @@ static int emit(const struct patch_opts *o, const struct source *src,
 	} else {
 		sb_addch(msg, '\n');
 		sb_add(msg, diff.buf, diff.len);
-		rc = sf_write_output(msg, true, o->color, SF_PAINT_PATCH) ?
+		rc = sf_write_output(msg, true, o->co.color, SF_PAINT_PATCH) ?
 			SF_EXIT_ERROR : SF_EXIT_OK;
 	}
 	sb_release(&diff);
@@ -655,7 +644,7 @@ static int patch_niche(const struct patch_opts *o, const struct sf_type *t,
 			     "pointer; write NonNull there by hand", t->name, o->niche, ni->payload);
 		return SF_EXIT_ERROR;
 	}
-	if (find_rust_source(nt, o->root, &src) || read_text(src.path, &old))
+	if (find_rust_source(nt, o->co.source_root, &src) || read_text(src.path, &old))
 		goto out;
 	if ((n = sf_rustpatch_nonnull(src.path, old.buf, old.len, nt->name, &neu, &sites,
 				      &err)) < 0) {
@@ -744,7 +733,7 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 		rc = SF_EXIT_OK;
 		goto out_plan;
 	}
-	if ((rust ? find_rust_source(t, o->root, &src) : find_source(t, o->root, &src)) ||
+	if ((rust ? find_rust_source(t, o->co.source_root, &src) : find_source(t, o->co.source_root, &src)) ||
 	    read_text(src.path, &old))
 		goto out_plan;
 	struct sf_srcpatch_plan sp = { keep_order ? NULL : pl.order, t->nmembers, pl.narrow,
@@ -771,15 +760,11 @@ out_ts:
 
 int cmd_patch(int argc, char **argv)
 {
-	struct patch_opts o;
-	int rc;
+	struct patch_opts o = { .co = SF_COMMON_OPTS(0) };
+	int rc = parse_patch_opts(argc, argv, &o);
 
-	memset(&o, 0, sizeof(o));
-	rc = parse_patch_opts(argc, argv, &o);
-	if (rc == 0)
+	if (rc == SF_GO_ON)
 		rc = run_patch(&o, argv + optind, argc - optind);
-	else if (rc == 1)
-		rc = SF_EXIT_OK;
 	for (size_t i = 0; i < o.nnarrow; i++)
 		free((char *)o.narrow[i].member);
 	free(o.narrow);

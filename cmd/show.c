@@ -45,17 +45,14 @@ static const char show_usage[] =
 	"Exit status: 0 ok, 2 usage error or unusable input.\n";
 
 struct show_opts {
+	struct sf_common_opts co;
 	char **types;           /* -t names, split at top-level commas */
 	size_t ntypes;
-	enum sf_format format;
-	unsigned cacheline;
 	int origin;
-	enum sf_color_mode color;
-	const char *source_root;
 };
 
 
-/* -1 to go on; otherwise the exit status (after --help or an error). */
+/* SF_GO_ON, or the exit status (after --help or an error). */
 static int parse_show_opts(int argc, char **argv, struct show_opts *o)
 {
 	static const char *const names[] = {
@@ -64,41 +61,19 @@ static int parse_show_opts(int argc, char **argv, struct show_opts *o)
 	struct sf_getopt g;
 	int c;
 
-	sf_getopt_init(&g, "show", names);
+	sf_getopt_init(&g, "show", names, show_usage, &o->co);
 	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
 		case 't':
 			if (sf_split_names(optarg, ',', &o->types, &o->ntypes) < 0)
 				return SF_EXIT_ERROR;
 			break;
-		case 'f':
-			if (sf_parse_format(optarg, 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON |
-					    1u << SF_FMT_HTML, &o->format) < 0)
-				return sf_die_usage("--format: '%s' is not one of text, json, html",
-						    optarg);
-			break;
-		case 'c':
-			if (sf_parse_cacheline(optarg, &o->cacheline) < 0)
-				return SF_EXIT_ERROR;
-			break;
 		case SF_O_ORIGIN:
 			o->origin = 1;
 			break;
-		case 'R':
-			o->source_root = optarg;
-			break;
-		case SF_O_COLOR:
-			if (sf_parse_color(optarg, &o->color) < 0)
-				return SF_EXIT_ERROR;
-			break;
-		case 'h':
-			fputs(show_usage, stdout);
-			return SF_EXIT_OK;
-		default:
-			return sf_bad_option("show", c, argv);
 		}
 	}
-	return -1;
+	return g.status;
 }
 
 struct show_out {
@@ -118,22 +93,22 @@ static void show_one(struct show_out *so, const struct show_opts *o,
 		     const struct sf_typeset *ts, const struct sf_type *t)
 {
 	struct sf_layout l;
-	struct sf_text_opts to = { .cacheline = o->cacheline, .show_origin = o->origin != 0 };
+	struct sf_text_opts to = { .cacheline = o->co.cacheline, .show_origin = o->origin != 0 };
 	/* The lookup lets pahole's "last struct has N bytes of padding"
 	 * notes name the padding inside struct-typed members. */
 	struct sf_layout_opts lo = {
-		.cacheline = o->cacheline,
+		.cacheline = o->co.cacheline,
 		.lookup = sf_layout_lookup_in_typeset,
 		.lookup_ctx = (void *)ts,
 	};
 
 	sf_layout_compute_opts(t, &lo, &l);
-	switch (o->format) {
+	switch (o->co.format) {
 	case SF_FMT_JSON:
 		sf_render_json_type(&so->sb, &so->js, t, &l);
 		break;
 	case SF_FMT_HTML:
-		sf_render_html_type(&so->sb, t, &l, o->cacheline);
+		sf_render_html_type(&so->sb, t, &l, o->co.cacheline);
 		break;
 	default:
 		/* pahole prints types back to back, no blank line between. */
@@ -183,32 +158,34 @@ static void free_names(char **v, size_t n)
 
 int cmd_show(int argc, char **argv)
 {
-	struct show_opts o = { .cacheline = 64 };
+	struct show_opts o = {
+		.co = SF_COMMON_OPTS(1u << SF_FMT_TEXT | 1u << SF_FMT_JSON | 1u << SF_FMT_HTML),
+	};
 	struct show_out so = { STRBUF_INIT, STRBUF_INIT, SF_JSON_STREAM_INIT, false };
 	int r = parse_show_opts(argc, argv, &o);
 
-	if (r >= 0) {
+	if (r != SF_GO_ON) {
 		free_names(o.types, o.ntypes);
 		return r;
 	}
-	so.color = o.format == SF_FMT_TEXT && sf_color_for_fd(o.color, STDOUT_FILENO);
+	so.color = o.co.format == SF_FMT_TEXT && sf_color_for_fd(o.co.color, STDOUT_FILENO);
 	const char **only = sf_only_names((const char *const *)o.types, o.ntypes);
 	struct sf_typeset *ts = sf_load_inputs_at(argv + optind, argc - optind, only,
-						  o.source_root);
+						  o.co.source_root);
 	int status = SF_EXIT_ERROR;
 
 	sf_free_only_names(only);
 	if (!ts)
 		goto out;
-	if (o.format == SF_FMT_JSON)
+	if (o.co.format == SF_FMT_JSON)
 		sf_render_json_begin(&so.sb, &so.js);
-	else if (o.format == SF_FMT_HTML)
+	else if (o.co.format == SF_FMT_HTML)
 		sf_render_html_begin(&so.sb, "structfit show");
 	if (show_types(&so, &o, ts, argv + optind, argc - optind) < 0)
 		goto out;
-	if (o.format == SF_FMT_JSON)
+	if (o.co.format == SF_FMT_JSON)
 		sf_render_json_end(&so.sb, &so.js);
-	else if (o.format == SF_FMT_HTML)
+	else if (o.co.format == SF_FMT_HTML)
 		sf_render_html_end(&so.sb);
 	flush(&so.sb);
 	status = fflush(stdout) || ferror(stdout) ?

@@ -76,20 +76,16 @@ struct narrow_arg {
 };
 
 struct suggest_opts {
+	struct sf_common_opts co;
 	const char *type;
 	const char **pins;
 	size_t npins;
 	bool no_pin_first;
 	struct narrow_arg *narrow;
 	size_t nnarrow;
-	const char *classes_spec;
-	struct sf_classes classes;
-	bool have_classes;
 	const char *header_arg;
 	uint64_t header;
 	const char *header_name;  /* when --header names a type */
-	enum sf_format format;
-	enum sf_color_mode color;
 };
 
 static int parse_narrow(const char *arg, struct suggest_opts *o)
@@ -104,16 +100,28 @@ static int parse_narrow(const char *arg, struct suggest_opts *o)
 	return 0;
 }
 
-static int parse_classes(const char *spec, struct sf_classes *c)
+/*
+ * --header BYTES or --header NAME (a type whose size is looked up once
+ * the inputs are read).  SF_GO_ON, or SF_EXIT_ERROR after the message.
+ */
+static int parse_header(struct suggest_opts *o)
 {
-	struct sf_err err = { "" };
+	const char *arg = o->header_arg;
 
-	if (sf_classes_parse(spec, c, &err) < 0)
-		return sf_die_usage("--classes: %s", err.msg);
-	return 0;
+	if (!arg)
+		return SF_GO_ON;
+	if (sf_parse_u64(arg, &o->header) == 0) {
+		if (o->header > SF_MAX_BYTES)
+			return sf_die_usage("--header: %s bytes is too large", arg);
+	} else if (!*arg || strchr("0123456789-+", *arg)) {
+		return sf_die_usage("--header: '%s' is not a byte count or a type name", arg);
+	} else {
+		o->header_name = arg;
+	}
+	return SF_GO_ON;
 }
 
-/* 0 go on, 1 after --help, -1 after a usage error (already reported). */
+/* SF_GO_ON, or the exit status (after --help or an error). */
 static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 {
 	static const char *const names[] = {
@@ -123,16 +131,12 @@ static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 	struct sf_getopt g;
 	int c;
 
-	sf_getopt_init(&g, "suggest", names);
+	sf_getopt_init(&g, "suggest", names, suggest_usage, &o->co);
 	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
 		case 't':
 			if (sf_one_name("suggest", optarg, &o->type) < 0)
-				return -1;
-			break;
-		case SF_O_COLOR:
-			if (sf_parse_color(optarg, &o->color) < 0)
-				return -1;
+				return SF_EXIT_ERROR;
 			break;
 		case 'p':
 			o->pins = sf_xreallocarray(o->pins, o->npins + 1, sizeof(*o->pins));
@@ -143,47 +147,18 @@ static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 			break;
 		case 'n':
 			if (parse_narrow(optarg, o))
-				return -1;
-			break;
-		case 'k':
-			if (o->have_classes)
-				sf_classes_release(&o->classes);
-			o->have_classes = false;
-			if (parse_classes(optarg, &o->classes))
-				return -1;
-			o->have_classes = true;
+				return SF_EXIT_ERROR;
 			break;
 		case 'H':
 			o->header_arg = optarg;
 			break;
-		case 'f':
-			if (sf_parse_format(optarg, 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON |
-					    1u << SF_FMT_HTML, &o->format) < 0)
-				return sf_die_usage("--format: '%s' is not one of text, json, html",
-						    optarg), -1;
-			break;
-		case 'h':
-			fputs(suggest_usage, stdout);
-			return 1;
-		default:
-			return sf_bad_option("suggest", c, argv), -1;
 		}
 	}
+	if (g.status != SF_GO_ON)
+		return g.status;
 	if (!o->type)
-		return sf_die_usage("suggest needs -t NAME; see 'structfit suggest --help'"), -1;
-	if (o->header_arg) {
-		if (sf_parse_u64(o->header_arg, &o->header) == 0) {
-			if (o->header > (UINT64_C(1) << 48))
-				return sf_die_usage("--header: %s bytes is too large",
-						    o->header_arg), -1;
-		} else if (!*o->header_arg || strchr("0123456789-+", *o->header_arg)) {
-			return sf_die_usage("--header: '%s' is not a byte count or a type name",
-					    o->header_arg), -1;
-		} else {
-			o->header_name = o->header_arg;
-		}
-	}
-	return 0;
+		return sf_die_usage("suggest needs -t NAME; see 'structfit suggest --help'");
+	return parse_header(o);
 }
 
 /* Index of t's top-level member called name (len bytes), or -1. */
@@ -328,7 +303,7 @@ static void compute(const struct sf_type *t, const struct suggest_opts *o,
 		sf_layout_compute(s->proposed, 64, &s->proposed_layout);
 	}
 	struct sf_narrow_opts no = {
-		o->have_classes ? &o->classes : NULL, o->header, t->size, s->pin, pin_first,
+		o->co.have_classes ? &o->co.classes : NULL, o->header, t->size, s->pin, pin_first,
 	};
 	sf_narrow_search(s->base, &no, &s->narrow);
 	if (s->narrow.n) {
@@ -435,20 +410,20 @@ static int render(const struct sf_type *t, const struct suggest_opts *o,
 		.proposed = s->proposed, .proposed_layout = &s->proposed_layout,
 		.narrow = s->modeled ? &s->narrow : NULL,
 		.best = s->best, .best_layout = &s->best_layout,
-		.classes = o->have_classes ? &o->classes : NULL,
+		.classes = o->co.have_classes ? &o->co.classes : NULL,
 		.header = o->header, .header_name = o->header_name, .cacheline = 64,
 		.rust = t->flags & SF_TF_RUST, .compiler_orders = sf_rust_compiler_orders(t),
 		.niches = s->niches, .niche_size = s->niche_size, .nniches = s->nniches,
 		.packed_size = sf_rust_packed_size(t),
 	};
 
-	if (o->format == SF_FMT_JSON)
+	if (o->co.format == SF_FMT_JSON)
 		sf_render_suggest_json(&sb, &v);
-	else if (o->format == SF_FMT_HTML)
+	else if (o->co.format == SF_FMT_HTML)
 		render_html(&sb, t, s, &v);
 	else
 		sf_render_suggest_text(&sb, &v);
-	int bad = sf_write_output(&sb, o->format == SF_FMT_TEXT, o->color,
+	int bad = sf_write_output(&sb, o->co.format == SF_FMT_TEXT, o->co.color,
 				  SF_PAINT_SUGGEST);
 	sb_release(&sb);
 	return bad ? SF_EXIT_ERROR : SF_EXIT_OK;
@@ -486,7 +461,7 @@ static int run_suggest(const struct suggest_opts *o0, char **files, int nfiles)
 	}
 	/* classes of header + size: a sum past 64 bits would wrap to a small
 	 * class (lib/checked.h), so it is said instead */
-	if ((o.header || o.have_classes) && sf_size_saturated(sf_add_sat(o.header, t->size))) {
+	if ((o.header || o.co.have_classes) && sf_size_saturated(sf_add_sat(o.header, t->size))) {
 		sf_die_usage("%s: %s%s%s: the size is not representable (2^64-1 bytes or more)",
 			     files[0], t->name, o.header ? " + header " : "",
 			     o.header ? (o.header_name ? o.header_name : o.header_arg) : "");
@@ -516,17 +491,14 @@ out:
 
 int cmd_suggest(int argc, char **argv)
 {
-	struct suggest_opts o;
-	int status;
+	struct suggest_opts o = {
+		.co = SF_COMMON_OPTS(1u << SF_FMT_TEXT | 1u << SF_FMT_JSON | 1u << SF_FMT_HTML),
+	};
+	int status = parse_suggest_opts(argc, argv, &o);
 
-	memset(&o, 0, sizeof(o));
-	int r = parse_suggest_opts(argc, argv, &o);
-	if (r)
-		status = r > 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
-	else
+	if (status == SF_GO_ON)
 		status = run_suggest(&o, argv + optind, argc - optind);
-	if (o.have_classes)
-		sf_classes_release(&o.classes);
+	sf_common_opts_release(&o.co);
 	free(o.pins);
 	free(o.narrow);
 	return status;
