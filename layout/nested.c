@@ -5,7 +5,7 @@
  * A loader lays out an anonymous aggregate once, at offset 0; each member
  * of that type gets a copy moved to the member's offset, recursively, so
  * every offset in the model is counted from the start of the outermost
- * type, as pahole prints them.  Shared by dwarf/reader.c and btf/loader.c;
+ * type, as pahole prints them.  Shared by dwarf/members.c and btf/loader.c;
  * each passes its own allocator (a scratch arena, a typeset's arena).
  */
 #include "nested.h"

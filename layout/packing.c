@@ -2,7 +2,7 @@
  * packing.c - a type's alignment and packing, inferred from its members.
  *
  * Neither DWARF nor BTF says "packed", and BTF gives no alignment at all:
- * both loaders (dwarf/reader.c, btf/loader.c) lay out a type's members
+ * both loaders (dwarf/members.c, btf/loader.c) lay out a type's members
  * and then ask here what its alignment is and whether it is packed, by
  * the rule pahole uses, so the two inputs agree on the same type.
  * Pure C over the model.

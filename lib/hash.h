@@ -1,7 +1,7 @@
 /*
  * hash.h - the one integer mixer the open-addressing tables share.
  *
- * The readers (dwarf/reader.c, btf/loader.c) key their caches by section
+ * The readers (dwarf/arena.c, btf/loader.c) key their caches by section
  * offsets and pointers, whose low bits are mostly equal (aligned, dense);
  * the tables index by the low bits, so each key is mixed first.  This is
  * the first half of MurmurHash3's 64-bit finalizer: cheap, and enough to

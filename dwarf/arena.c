@@ -1,0 +1,193 @@
+/*
+ * arena.c - the DWARF reader's scratch memory and lookup tables.
+ *
+ * Three structures, all per reader:
+ *   - the arena: chunks of 64 KiB handed out bump-pointer style and
+ *     reset (kept for reuse) after each unit, so a unit's tinfos and
+ *     scratch models cost no free() each;
+ *   - the tinfo cache: an open-addressing table from a DIE's key (its
+ *     section offset, the section and file in the top bits) to its
+ *     tinfo; slots carry the unit's generation, so a reset is gen++;
+ *   - interned strings: section strings and literals are looked up by
+ *     address (each hashed once per reader) and interned into the
+ *     reader's output typeset, so comparing spellings is pointer work.
+ */
+#include "reader_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dwarf.h>
+
+#include "layout/abi.h"
+#include "layout/holes.h"
+#include "layout/nested.h"
+#include "layout/packing.h"
+#include "lib/hash.h"
+#include "lib/xalloc.h"
+
+/* ---- scratch arena ---------------------------------------------------- */
+
+/* Zeroed memory from the arena. */
+void *rd_arena_alloc(struct arena *a, size_t n)
+{
+	void *p = rd_arena_alloc_raw(a, n);
+
+	memset(p, 0, n);
+	return p;
+}
+
+/* Memory the caller fills at once (member arrays copied in). */
+void *rd_arena_alloc_raw(struct arena *a, size_t n)
+{
+	size_t need = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	struct chunk *c = a->head;
+
+	if (need < n)
+		return sf_xmalloc((size_t)-1);
+	if (!c || c->cap - c->used < need) {
+		if (a->spare && a->spare->cap >= need) {
+			c = a->spare;
+			a->spare = c->next;
+		} else {
+			size_t cap = need > 65536 ? need : 65536;
+			c = sf_xmalloc(sizeof(*c) + cap);
+			c->cap = cap;
+		}
+		c->used = 0;
+		c->next = a->head;
+		a->head = c;
+	}
+	void *p = (char *)c->data + c->used;
+	c->used += need;
+	return p;
+}
+
+void rd_arena_reset(struct arena *a)
+{
+	while (a->head) {
+		struct chunk *c = a->head;
+		a->head = c->next;
+		if (c->cap > 65536) {
+			free(c);	/* oversized: do not keep */
+			continue;
+		}
+		c->next = a->spare;
+		a->spare = c;
+	}
+}
+
+void rd_arena_free(struct arena *a)
+{
+	rd_arena_reset(a);
+	while (a->spare) {
+		struct chunk *c = a->spare;
+		a->spare = c->next;
+		free(c);
+	}
+}
+
+char *rd_arena_cat(struct arena *a, const char *x, const char *y, const char *z)
+{
+	size_t nx = strlen(x), ny = strlen(y), nz = strlen(z);
+	char *s = rd_arena_alloc(a, nx + ny + nz + 1);
+
+	memcpy(s, x, nx);
+	memcpy(s + nx, y, ny);
+	memcpy(s + nx + ny, z, nz);
+	return s;
+}
+
+/* ---- tinfo cache ------------------------------------------------------- */
+
+struct tinfo *rd_cache_get(struct sf_reader *r, uint64_t key)
+{
+	if (!r->mapcap)
+		return NULL;
+	for (size_t j = sf_mix64(key) & (r->mapcap - 1);; j = (j + 1) & (r->mapcap - 1)) {
+		struct slot *s = &r->map[j];
+		if (s->gen != r->gen)
+			return NULL;
+		if (s->key == key)
+			return s->ti;
+	}
+}
+
+void rd_cache_put(struct sf_reader *r, uint64_t key, struct tinfo *ti)
+{
+	if ((r->mapcount + 1) * 2 > r->mapcap) {
+		size_t ncap = r->mapcap ? r->mapcap * 2 : 256;
+		struct slot *n = sf_xcalloc(ncap, sizeof(*n));
+		for (size_t i = 0; i < r->mapcap; i++) {
+			if (r->map[i].gen != r->gen)
+				continue;
+			size_t j = sf_mix64(r->map[i].key) & (ncap - 1);
+			while (n[j].gen == r->gen && n[j].ti)
+				j = (j + 1) & (ncap - 1);
+			n[j] = r->map[i];
+		}
+		free(r->map);
+		r->map = n;
+		r->mapcap = ncap;
+	}
+	size_t j = sf_mix64(key) & (r->mapcap - 1);
+	while (r->map[j].gen == r->gen && r->map[j].key != key)
+		j = (j + 1) & (r->mapcap - 1);
+	if (r->map[j].gen != r->gen)
+		r->mapcount++;
+	r->map[j].key = key;
+	r->map[j].gen = r->gen;
+	r->map[j].ti = ti;
+}
+
+/* ---- interned strings ---------------------------------------------------- */
+
+/* The interned copy of a string whose address is stable (section data or
+ * a literal): looked up by address, so each is hashed once per reader. */
+const char *rd_isec(struct sf_reader *r, const char *s)
+{
+	if ((r->pcount + 1) * 2 > r->pcap) {
+		size_t ncap = r->pcap ? r->pcap * 2 : 256;
+		const char **nk = sf_xcalloc(ncap, sizeof(*nk));
+		const char **nv = sf_xcalloc(ncap, sizeof(*nv));
+		for (size_t i = 0; i < r->pcap; i++) {
+			if (!r->pkeys[i])
+				continue;
+			size_t j = sf_mix64((uintptr_t)r->pkeys[i]) & (ncap - 1);
+			while (nk[j])
+				j = (j + 1) & (ncap - 1);
+			nk[j] = r->pkeys[i];
+			nv[j] = r->pvals[i];
+		}
+		free(r->pkeys);
+		free(r->pvals);
+		r->pkeys = nk;
+		r->pvals = nv;
+		r->pcap = ncap;
+	}
+	size_t j = sf_mix64((uintptr_t)s) & (r->pcap - 1);
+	for (; r->pkeys[j]; j = (j + 1) & (r->pcap - 1))
+		if (r->pkeys[j] == s)
+			return r->pvals[j];
+	r->pkeys[j] = s;
+	r->pvals[j] = sf_typeset_intern(r->out, s);
+	r->pcount++;
+	return r->pvals[j];
+}
+
+/* x y z, interned. */
+const char *rd_icat(struct sf_reader *r, const char *x, const char *y, const char *z)
+{
+	size_t nx = strlen(x), ny = strlen(y), nz = strlen(z);
+	char stack[512];
+	char *buf = nx + ny + nz < sizeof(stack) ? stack : sf_xmalloc(nx + ny + nz + 1);
+
+	memcpy(buf, x, nx);
+	memcpy(buf + nx, y, ny);
+	memcpy(buf + nx + ny, z, nz);
+	const char *s = sf_typeset_intern_n(r->out, buf, nx + ny + nz);
+	if (buf != stack)
+		free(buf);
+	return s;
+}

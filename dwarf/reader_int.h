@@ -1,0 +1,288 @@
+/*
+ * reader_int.h - what the files of the DWARF reader share (internal to
+ * dwarf/reader*.c, dwarf/arena.c, units.c, types.c, members.c).
+ *
+ * The reader is one object, `struct sf_reader`, split by what each file
+ * computes (see reader.c for the whole picture):
+ *
+ *   arena.c    scratch memory per unit, the tinfo cache, interned strings
+ *   units.c    opening units (dwz partial and alt units), reading DIEs
+ *              with errors reported once, C++ scopes and qualified names
+ *   types.c    type DIEs -> struct tinfo (spelling, size, alignment)
+ *   members.c  an aggregate's members and variants -> a scratch sf_type
+ *              (the layout inference itself is layout/infer.c)
+ *   reader.c   the walk over units, what is reported and kept, pending
+ *              types, the reader's life cycle
+ *
+ * Functions shared between those files are prefixed rd_.
+ */
+#ifndef SF_READER_INT_H
+#define SF_READER_INT_H
+
+#include <assert.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reader.h"
+#include "layout/abi.h"
+#include "layout/model.h"
+#include "lib/strbuf.h"
+
+#define MAX_RESOLVE_DEPTH 200
+#define MAX_LAYOUT_DEPTH 100
+#define MAX_SCOPE_DEPTH 200
+#define MAX_MEMBERS (1u << 24)
+
+/* ---- scratch arena: chunks reset after each unit ------------------------ */
+
+struct chunk {
+	struct chunk *next;
+	size_t used, cap;
+	max_align_t data[];
+};
+
+struct arena {
+	struct chunk *head;   /* chunks in use, newest first */
+	struct chunk *spare;  /* chunks kept for reuse after a reset */
+};
+
+/* ---- what a type means to a member ------------------------------------ */
+
+enum {
+	TI_SIGNED = 1u << 0,
+	TI_ALIGNED = 1u << 1,   /* DW_AT_alignment on it or in its typedef chain */
+	TI_DECL = 1u << 2,      /* an aggregate only declared here */
+	TI_ANON = 1u << 3,      /* an anonymous aggregate definition */
+	TI_FLEX = 1u << 4,      /* array of unknown or zero length */
+	TI_FUNC = 1u << 5,      /* spelled as a function: right is "(...)" */
+	TI_ARRAY = 1u << 6,     /* spelled as an array: right is "[n]..." */
+	TI_PTR = 1u << 7,       /* left ends with '*' or '&' */
+	TI_BUSY = 1u << 8,      /* being resolved (cycle guard) */
+	TI_LAYING = 1u << 9,    /* being laid out (cycle guard) */
+	TI_LAID = 1u << 10,
+	TI_AGG = 1u << 11,      /* a struct/union/class DIE */
+	TI_EMPTY = 1u << 12,    /* C++ empty class (1 byte, no data) */
+	TI_PACKED = 1u << 14,   /* packed: a container has it where only a
+	                         * packed type can be (see mark_packed) */
+	TI_UNSIZED = 1u << 15,  /* rests on a type that could not be resolved
+	                         * (a loop, a bad reference, the depth limit):
+	                         * its size is unknown, not 0 */
+};
+
+struct uh;
+struct xtype;
+
+struct tinfo {
+	uint64_t key;
+	const char *left, *right;
+	uint64_t size;
+	uint32_t align;         /* scalars; aggregates once laid out */
+	uint32_t align_attr;    /* DW_AT_alignment in force, 0 if none */
+	uint32_t flags;
+	uint8_t tclass;
+	uint8_t kind;           /* aggregates: enum sf_kind */
+	struct tinfo *agg;      /* the aggregate whose layout this needs */
+	struct tinfo *anon;     /* anonymous aggregate shown nested */
+	struct tinfo *anon_enum; /* anonymous enum (or array of one) */
+	struct tinfo *pointee;  /* a pointer's anonymous aggregate or enum
+	                         * (or an array of such pointers) */
+	const struct sf_enum *enums; /* anonymous enums, once read */
+	uint32_t natural;       /* aggregates once laid out: see sf_type */
+	uint64_t dsize;         /* aggregates once laid out: end of the data
+	                         * of the non-virtual part (C++ layout) */
+	struct xtype *model;
+	const char *qname;      /* aggregates, enums, typedefs: bare name */
+	const char *keyword;    /* aggregates: "struct", "union", "class" */
+	uint64_t rust_elem_size; /* arrays: the element's size (Rust spelling) */
+	struct uh *unit;
+};
+
+/* A scratch model: the sf_type plus what deep-copying it needs. */
+struct xtype {
+	struct sf_type t;
+	struct uh *unit;
+	uint32_t file;          /* DW_AT_decl_file index */
+	const char **inc;       /* per member: name of its declared-only type */
+	uint32_t *natural;      /* per member: its type's natural alignment */
+	uint8_t forced;         /* packed by mark_packed */
+};
+
+struct slot {
+	uint64_t key;
+	uint32_t gen;
+	struct tinfo *ti;
+};
+
+struct scope {
+	uint64_t start, end;
+	long parent;
+	const char *qname;      /* "" for a scope that adds nothing */
+};
+
+/* An opened unit and what is known of its scopes. */
+struct uh {
+	struct sf_ucx cx;
+	int open;
+	uint8_t in_alt;         /* a unit of the dwz alt file (cx.f == r->f->alt) */
+	int scoped;             /* scope ranges computed */
+	struct scope *scopes;
+	size_t nscopes, scopecap;
+	struct sf_abi abi;
+};
+
+/* An abbreviation table of file f at offset off, parsed once per reader. */
+struct shared_ab {
+	const struct sf_dwfile *f;
+	uint64_t off;
+	int bad;                /* corrupt: units open it themselves, and fail */
+	struct sf_abbrevs ab;
+};
+
+struct pend {
+	struct sf_type *t;      /* in pending_ts */
+	uint32_t n;
+	uint32_t *idx;          /* members still incomplete */
+	const char **qname;     /* the names of their types */
+	uint32_t *natural;      /* per member of t: natural alignment */
+	uint8_t forced;         /* packed for where a container has it */
+};
+
+/* The members of one aggregate being laid out, with what only the
+ * layout needs per member (parallel arrays). */
+struct mvec {
+	struct sf_member *m;
+	const char **inc;
+	uint8_t *vbase_unplaced;
+	uint32_t *natural;
+	struct tinfo **ty;      /* the member's type */
+	size_t n, cap, inccap, vcap, natcap, tycap;
+};
+
+/* A type the walk found to report, once the whole unit is laid out. */
+struct top {
+	struct tinfo *ti;
+	const char *name;
+	int is_typedef;
+};
+
+struct sf_pending {
+	struct sf_typeset *ts;  /* holds the types and their pend arrays */
+	struct pend *pend;
+	size_t n, cap;
+};
+
+struct sf_reader {
+	const struct sf_dwfile *f;
+	struct sf_elf *elf;
+	struct sf_typeset *out;
+	const struct sf_typeset *known;
+	const struct sf_pending *held;
+	const char *origin;
+	const char *const *only;
+
+	struct arena arena;
+	struct slot *map;
+	size_t mapcap, mapcount;
+	uint32_t gen;
+
+	unsigned sig_depth;     /* type units being named from another */
+	uint8_t *walked[2];     /* per unit of f, f->alt: partial unit already
+	                         * walked where imported (allocated lazily) */
+	struct shared_ab **abs; /* partial units' abbrev tables, kept for every
+	                         * unit that opens them (each apart: units
+	                         * point to them while the array grows) */
+	size_t nabs, abscap;
+	unsigned import_depth;  /* partial units importing partial units */
+	struct uh cur;
+	struct uh **others;     /* units the current one refers into */
+	size_t nothers, othercap;
+
+	struct mvec *mv;        /* one member vector per layout depth, reused */
+
+	struct sf_typeset *pending_ts;
+	struct pend *pend;
+	size_t npend, pendcap;
+
+	struct top *tops;       /* this unit's types to report */
+	size_t ntops, topcap;
+	int repack;             /* a laid-out type was found packed later */
+
+	const struct sf_dwfile *files_file;
+	size_t files_unit;      /* unit index + 1 of files_file whose files are loaded */
+	struct sf_files files;
+	struct strbuf path;
+
+	/* strings: every spelling and name a scratch model holds is interned
+	 * in `out` already, so comparing with kept types is pointer work */
+	const char **pkeys;     /* stable pointer (section, literal) -> interned */
+	const char **pvals;
+	size_t pcount, pcap;
+	struct strbuf cat;
+
+	/* kept types by (interned) name: chains through out_next */
+	struct sf_type **outv;
+	uint32_t *out_next;
+	size_t nout, outcap, nextcap;
+	uint32_t *name_head;    /* slot -> index + 1 of the newest of that name */
+	const char **name_key;
+	size_t namecap, nnames;
+
+	struct sf_err *err;
+	int failed;
+
+	/* what a missing DW_AT_type and an unresolvable reference resolve to:
+	 * per reader, not static: readers run in threads (load.c), and a
+	 * writable object shared between them is a race waiting for a writer */
+	struct tinfo void_ti, bad_ti;
+};
+
+/* section offsets stay below 2^62: the top bits say which section and file */
+static inline uint64_t rd_key_of(const struct uh *uh, uint64_t off)
+{
+	assert(off < uh->cx.sect_size && uh->cx.sect_size < (1ull << 62));
+	return off | ((uint64_t)uh->cx.u->sect << 63) | ((uint64_t)uh->in_alt << 62);
+}
+
+/* The section offset of the DIE a tinfo was made from. */
+static inline uint64_t rd_off_of(const struct tinfo *ti)
+{
+	return ti->key & ~(3ull << 62);
+}
+
+/* ---- shared between the reader's files --------------------------------- */
+
+/* arena.c */
+void *rd_arena_alloc(struct arena *a, size_t n);
+void *rd_arena_alloc_raw(struct arena *a, size_t n);
+void rd_arena_reset(struct arena *a);
+void rd_arena_free(struct arena *a);
+char *rd_arena_cat(struct arena *a, const char *x, const char *y, const char *z);
+struct tinfo *rd_cache_get(struct sf_reader *r, uint64_t key);
+void rd_cache_put(struct sf_reader *r, uint64_t key, struct tinfo *ti);
+const char *rd_isec(struct sf_reader *r, const char *s);
+const char *rd_icat(struct sf_reader *r, const char *x, const char *y, const char *z);
+
+/* units.c */
+int rd_corrupt(struct sf_reader *r, const struct uh *uh, uint64_t off);
+int rd_read_die(struct sf_reader *r, struct uh *uh, uint64_t off, struct sf_die *d);
+int rd_skip_die(struct sf_reader *r, struct uh *uh, const struct sf_die *d, uint64_t *next);
+void rd_uh_close(struct uh *uh);
+int rd_uh_open(struct sf_reader *r, struct uh *uh, const struct sf_dwfile *f, size_t i);
+struct uh *rd_uh_for(struct sf_reader *r, const struct sf_dwfile *f, int sect, uint64_t off);
+const char *rd_die_qname(struct sf_reader *r, struct uh *uh, const struct sf_die *d);
+
+/* types.c */
+struct uh *rd_ref_unit(struct sf_reader *r, struct uh *uh, const struct sf_die *d,
+			   uint64_t off, int alt);
+struct tinfo *rd_resolve_ref(struct sf_reader *r, struct uh *uh, const struct sf_die *d,
+				 unsigned depth);
+struct tinfo *rd_resolve(struct sf_reader *r, struct uh *uh, uint64_t off, unsigned depth);
+
+/* members.c */
+void rd_mvec_free(struct mvec *v);
+void rd_fit_to_neighbours(struct sf_type *t, int incomplete);
+int rd_is_empty_class(const struct sf_type *t);
+struct xtype *rd_layout(struct sf_reader *r, struct tinfo *ti, unsigned depth);
+void rd_unlay_all(struct sf_reader *r);
+
+#endif
