@@ -3,10 +3,11 @@
  * plus an overhead, lands in; the bytes lost to rounding; how far the next
  * smaller class is; and, with --count, what that costs over N instances.
  *
- * A candidate layout is checked without touching the source: --narrow
- * applies narrowings in place (layout/narrow.h: the declarations unchanged
- * but for the member's type) and --reorder replaces each type by its best
- * order (layout/reorder.h), exactly what `suggest` proposes.
+ * A candidate layout is checked without touching the source: each type's
+ * plan (layout/plan.h, the one suggest and patch make) applies the
+ * narrowings in place (the declarations unchanged but for the member's
+ * type) and, with --reorder, gives its best order's size, exactly what
+ * `suggest` proposes.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,8 +18,7 @@
 #include "builtin.h"
 #include "common.h"
 #include "layout/classes.h"
-#include "layout/narrow.h"
-#include "layout/reorder.h"
+#include "layout/plan.h"
 #include "lib/checked.h"
 #include "lib/color.h"
 #include "lib/strbuf.h"
@@ -54,42 +54,26 @@ static const char fit_usage[] =
 	"\n"
 	"Exit status: 0 ok, 2 usage error or unusable input.\n";
 
-struct narrow_arg {
-	const char *arg;          /* as given, for messages */
-	char *type;               /* "st_table" of "st_table.m=1", or NULL */
-	char *member;
-	uint64_t bytes;
-	bool used;
-};
-
 struct fit_opts {
 	struct sf_common_opts co;
 	char **names;             /* every NAME, split at '+' */
 	size_t nnames;
 	uint64_t overhead;
 	uint64_t count;
-	struct narrow_arg *narrow;
+	struct sf_narrow_arg *narrow;
 	size_t nnarrow;
 	bool reorder;
 };
 
-static int parse_narrow(const char *arg, struct fit_opts *o)
+/* One more --narrow [TYPE.]MEMBER=BYTES; -1 after the message. */
+static int add_narrow(const char *arg, struct fit_opts *o)
 {
-	const char *eq = strrchr(arg, '=');
-	uint64_t bytes;
+	struct sf_err err = { "" };
 
-	if (!eq || eq == arg || sf_parse_u64(eq + 1, &bytes) < 0)
-		return sf_die_usage("--narrow: '%s' is not MEMBER=BYTES", arg);
-	struct narrow_arg a = { arg, NULL, NULL, bytes, false };
-	const char *dot = memchr(arg, '.', (size_t)(eq - arg));
-	if (dot) {
-		a.type = sf_xstrndup(arg, (size_t)(dot - arg));
-		a.member = sf_xstrndup(dot + 1, (size_t)(eq - dot - 1));
-	} else {
-		a.member = sf_xstrndup(arg, (size_t)(eq - arg));
-	}
 	o->narrow = sf_xreallocarray(o->narrow, o->nnarrow + 1, sizeof(*o->narrow));
-	o->narrow[o->nnarrow++] = a;
+	if (sf_narrow_arg_parse(arg, &o->narrow[o->nnarrow], &err) < 0)
+		return sf_report_err(&err), -1;
+	o->nnarrow++;
 	return 0;
 }
 
@@ -120,7 +104,7 @@ static int parse_fit_opts(int argc, char **argv, struct fit_opts *o)
 						    optarg);
 			break;
 		case 'n':
-			if (parse_narrow(optarg, o))
+			if (add_narrow(optarg, o) < 0)
 				return SF_EXIT_ERROR;
 			break;
 		case 'r':
@@ -138,94 +122,37 @@ static int parse_fit_opts(int argc, char **argv, struct fit_opts *o)
 	return SF_GO_ON;
 }
 
-static long member_index(const struct sf_type *t, const char *name)
-{
-	for (uint32_t i = 0; i < t->nmembers; i++)
-		if (*name && !strcmp(t->members[i].name, name))
-			return (long)i;
-	return -1;
-}
-
-static bool same_type_name(const struct sf_type *t, const char *name)
-{
-	char *bare = sf_bare_name(name);
-	bool same = !strcmp(t->name, bare);
-
-	free(bare);
-	return same;
-}
-
 /*
- * Which type each --narrow applies to: the one named TYPE, or the only
- * distinct type that has the member.  -1 after a message.
+ * The item for type t: its plan (layout/plan.h) with the narrowings that
+ * belong to it, in place or, with --reorder, in the best order.
  */
-static int place_narrowings(struct fit_opts *o, const struct sf_type **types)
+static int make_item(const struct fit_opts *o, const struct sf_type *t, const char *name,
+		     struct sf_typeset *arena, struct sf_plan *p, struct sf_fit_item *it)
 {
-	char why[160];
+	struct sf_narrow_arg *mine = sf_xcalloc(o->nnarrow + 1, sizeof(*mine));
+	struct sf_plan_opts po = {
+		.pin_first = true,
+		.search = o->reorder ? SF_PLAN_MIN_SIZE : SF_PLAN_NO_SEARCH,
+	};
+	struct sf_err err = { "" };
 
-	for (size_t k = 0; k < o->nnarrow; k++) {
-		struct narrow_arg *a = &o->narrow[k];
-		const struct sf_type *owner = NULL;
-		for (size_t i = 0; i < o->nnames; i++) {
-			const struct sf_type *t = types[i];
-			if (a->type && !same_type_name(t, a->type))
-				continue;
-			if (member_index(t, a->member) < 0 || t == owner)
-				continue;
-			if (owner && strcmp(owner->name, t->name))
-				return sf_die_usage("--narrow %s: both %s and %s have a member "
-						    "'%s'; write TYPE.%s", a->arg, owner->name,
-						    t->name, a->member, a->member), -1;
-			owner = t;
-		}
-		if (!owner)
-			return sf_die_usage("--narrow %s: no member '%s' in %s", a->arg,
-					    a->member, a->type ? a->type : "the -t types"), -1;
-		long m = member_index(owner, a->member);
-		if (sf_narrow_check(&owner->members[m], a->bytes, why, sizeof(why)) < 0)
-			return sf_die_usage("--narrow %s: %s", a->arg, why), -1;
-		for (size_t j = 0; j < k; j++)
-			if (!strcmp(o->narrow[j].member, a->member) &&
-			    (!o->narrow[j].type || !a->type ||
-			     !strcmp(o->narrow[j].type, a->type)))
-				return sf_die_usage("--narrow %s: '%s' is narrowed twice",
-						    a->arg, a->member), -1;
-	}
-	return 0;
-}
-
-/* The item for type t: narrowings that belong to it, in place or reordered. */
-static int make_item(struct fit_opts *o, const struct sf_type *t, const char *name,
-		     struct sf_typeset *arena, struct sf_fit_item *it,
-		     struct sf_narrow_req *req)
-{
-	size_t n = 0;
-
-	for (size_t k = 0; k < o->nnarrow; k++) {
-		const struct narrow_arg *a = &o->narrow[k];
-		long m = member_index(t, a->member);
-		if (m < 0 || (a->type && !same_type_name(t, a->type)))
-			continue;
-		req[n++] = (struct sf_narrow_req){ (uint32_t)m, a->bytes };
-	}
-	const struct sf_type *nt = n ? sf_type_narrow(t, req, n, arena) : t;
-	*it = (struct sf_fit_item){ name, t->size, nt->size, t, req, n, false };
+	for (size_t k = 0; k < o->nnarrow; k++)
+		if (sf_narrow_arg_applies(&o->narrow[k], t))
+			mine[po.nnarrow++] = o->narrow[k];
+	po.narrow = mine;
+	int rc = sf_plan_make(t, &po, arena, p, &err);
+	free(mine);
+	if (rc < 0)
+		return sf_report_err(&err), -1;
+	*it = (struct sf_fit_item){ name, t->size, p->base->size, t, p->req, p->nreq, false };
 	if (!o->reorder)
 		return 0;
-
-	struct sf_units orig, us;
-	sf_units_build(t, NULL, true, &orig);
-	bool modeled = orig.modeled;
-	sf_units_release(&orig);
-	if (!modeled)
+	if (!p->modeled)
 		return sf_die_usage("--reorder: %s %s: its layout is not what the C rules "
 				    "give for its members (attributes?)",
 				    sf_type_kind_name(t), t->name), -1;
-	sf_units_build(nt, NULL, true, &us);
-	uint64_t best = sf_reorder_min_size(&us, NULL);
-	sf_units_release(&us);
-	if (best != SF_NO_FIT && best < it->size) {
-		it->size = best;
+	if (p->size != SF_NO_FIT && p->size < it->size) {
+		it->size = p->size;
 		it->reordered = true;
 	}
 	return 0;
@@ -269,7 +196,8 @@ static int run_fit(struct fit_opts *o, char **files, int nfiles)
 	struct sf_typeset *ts = sf_load_inputs(files, nfiles, only);
 	const struct sf_type **types = sf_xcalloc(o->nnames, sizeof(*types));
 	struct sf_fit_item *items = sf_xcalloc(o->nnames, sizeof(*items));
-	struct sf_narrow_req **reqs = sf_xcalloc(o->nnames, sizeof(*reqs));
+	struct sf_plan *plans = sf_xcalloc(o->nnames, sizeof(*plans));
+	struct sf_err err = { "" };
 	int status = SF_EXIT_ERROR;
 	uint64_t total = o->overhead;
 	struct sf_fit f;
@@ -280,11 +208,12 @@ static int run_fit(struct fit_opts *o, char **files, int nfiles)
 	for (size_t i = 0; i < o->nnames; i++)
 		if (!(types[i] = sf_find_type(ts, o->names[i], files, nfiles)))
 			goto out;
-	if (place_narrowings(o, types) < 0)
+	if (sf_plan_check_narrowings(types, o->nnames, o->narrow, o->nnarrow, &err) < 0) {
+		sf_report_err(&err);
 		goto out;
+	}
 	for (size_t i = 0; i < o->nnames; i++) {
-		reqs[i] = sf_xcalloc(o->nnarrow + 1, sizeof(**reqs));
-		if (make_item(o, types[i], o->names[i], ts, &items[i], reqs[i]) < 0)
+		if (make_item(o, types[i], o->names[i], ts, &plans[i], &items[i]) < 0)
 			goto out;
 		total = sf_add_sat(total, items[i].size);
 	}
@@ -302,8 +231,8 @@ static int run_fit(struct fit_opts *o, char **files, int nfiles)
 	status = render(o, items, &f);
 out:
 	for (size_t i = 0; i < o->nnames; i++)
-		free(reqs[i]);
-	free(reqs);
+		sf_plan_release(&plans[i]);
+	free(plans);
 	free(items);
 	free(types);
 	sf_typeset_free(ts);
@@ -321,10 +250,8 @@ int cmd_fit(int argc, char **argv)
 	for (size_t i = 0; i < o.nnames; i++)
 		free(o.names[i]);
 	free(o.names);
-	for (size_t k = 0; k < o.nnarrow; k++) {
-		free(o.narrow[k].type);
-		free(o.narrow[k].member);
-	}
+	for (size_t k = 0; k < o.nnarrow; k++)
+		sf_narrow_arg_release(&o.narrow[k]);
 	free(o.narrow);
 	return status;
 }

@@ -4,9 +4,10 @@
  *
  * The steps, each of which may refuse (exit 2, nothing written):
  *
- *   1. load the type from FILE's DWARF, apply --narrow to its placement
- *      units and run the reorder search, exactly as `suggest` does, giving
- *      the new member order and the size it promises;
+ *   1. load the type from FILE's DWARF and make its plan (layout/plan.h:
+ *      --narrow applied, --pin kept, the reorder searched), the one
+ *      `suggest` makes, giving the new member order and the size it
+ *      promises;
  *   2. find the source file: DW_AT_decl_file (absolute once the reader has
  *      resolved it against DW_AT_comp_dir), under the source root (the
  *      current directory, or --source-root DIR); when the build ran
@@ -19,7 +20,6 @@
  *      it over the source - after checking the source still holds the text
  *      the patch was made from.
  */
-#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
@@ -34,7 +34,7 @@
 #include "builtin.h"
 #include "common.h"
 #include "layout/narrow.h"
-#include "layout/reorder.h"
+#include "layout/plan.h"
 #include "layout/rust.h"
 #include "layout/rustpatch.h"
 #include "layout/srcpatch.h"
@@ -89,15 +89,10 @@ static const char patch_usage[] =
 	"a line with other code, or when the source file is missing.\n"
 	"Exit status: 0 ok (also when there is nothing to change), 2 usage or input error.\n";
 
-struct narrow_opt {
-	const char *member;
-	uint32_t bytes;
-};
-
 struct patch_opts {
 	struct sf_common_opts co;
 	const char *type;
-	struct narrow_opt *narrow;
+	struct sf_narrow_arg *narrow;
 	size_t nnarrow;
 	const char **pins;
 	size_t npins;
@@ -106,19 +101,15 @@ struct patch_opts {
 	const char *niche;       /* --niche MEMBER, or NULL */
 };
 
-static int parse_narrow(const char *arg, struct patch_opts *o)
+/* One more --narrow MEMBER=BYTES; -1 after the message. */
+static int add_narrow(const char *arg, struct patch_opts *o)
 {
-	const char *eq = strrchr(arg, '=');
-	uint64_t bytes;
+	struct sf_err err = { "" };
 
-	if (!eq || eq == arg || sf_parse_u64(eq + 1, &bytes) < 0)
-		return sf_die_usage("--narrow %s: not MEMBER=BYTES", arg);
-	if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8)
-		return sf_die_usage("--narrow %s: the new width must be 1, 2, 4 or 8 bytes",
-				    arg);
 	o->narrow = sf_xreallocarray(o->narrow, o->nnarrow + 1, sizeof(*o->narrow));
-	o->narrow[o->nnarrow].member = sf_xstrndup(arg, (size_t)(eq - arg));
-	o->narrow[o->nnarrow++].bytes = (uint32_t)bytes;
+	if (sf_narrow_arg_parse(arg, &o->narrow[o->nnarrow], &err) < 0)
+		return sf_report_err(&err), -1;
+	o->nnarrow++;
 	return 0;
 }
 
@@ -140,7 +131,7 @@ static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 				return SF_EXIT_ERROR;
 			break;
 		case 'n':
-			if (parse_narrow(optarg, o))
+			if (add_narrow(optarg, o) < 0)
 				return SF_EXIT_ERROR;
 			break;
 		case 'p':
@@ -178,117 +169,46 @@ struct plan {
 	uint32_t moves;
 };
 
-/* Index of the top-level member called name, or -1 with a message. */
-static long member_index(const struct sf_type *t, const char *name, const char *what)
-{
-	for (uint32_t i = 0; i < t->nmembers; i++)
-		if (!strcmp(t->members[i].name, name))
-			return (long)i;
-	sf_die_usage("%s: struct %s has no member '%s'", what, t->name, name);
-	return -1;
-}
-
-/* The current order of the units: 0, 1, ..., n-1. */
-static uint64_t current_size(const struct sf_units *us)
-{
-	uint32_t *id = sf_xcalloc(us->n + 1, sizeof(uint32_t));
-	for (size_t i = 0; i < us->n; i++)
-		id[i] = (uint32_t)i;
-	uint64_t s = sf_units_place(us, id, NULL);
-	free(id);
-	return s;
-}
-
-/* --narrow names -> requests, checked as `suggest` checks them. */
-static int narrow_requests(const struct sf_type *t, const struct patch_opts *o,
-			   struct sf_narrow_req *req)
-{
-	char why[256];
-
-	for (size_t i = 0; i < o->nnarrow; i++) {
-		char what[300];
-		snprintf(what, sizeof(what), "--narrow %s=%u", o->narrow[i].member,
-			 o->narrow[i].bytes);
-		long m = member_index(t, o->narrow[i].member, what);
-		if (m < 0)
-			return SF_EXIT_ERROR;
-		if (sf_narrow_check(&t->members[m], o->narrow[i].bytes, why, sizeof(why)) < 0)
-			return sf_die_usage("%s: %s", what, why);
-		for (size_t j = 0; j < i; j++)
-			if (req[j].member == (uint32_t)m)
-				return sf_die_usage("%s: member '%s' narrowed twice", what,
-						    o->narrow[i].member);
-		req[i] = (struct sf_narrow_req){ (uint32_t)m, o->narrow[i].bytes };
-	}
-	return 0;
-}
-
 /*
- * What `suggest` computes for the same options: the narrowings applied in
- * place (layout/narrow.c), then the reorder search over the result.  The
- * narrowed type keeps the member order, so its member indexes are t's.
+ * What `suggest` computes for the same options (layout/plan.h: the
+ * narrowings applied in place, then the reorder search over the result),
+ * in the shape the rewriter takes.  The narrowed type keeps the member
+ * order, so its member indexes are t's.  Nonzero after a message.
  */
 static int make_plan(const struct sf_type *t, const struct patch_opts *o,
 		     struct sf_typeset *arena, struct plan *pl)
 {
-	struct sf_narrow_req *req = sf_xcalloc(o->nnarrow + 1, sizeof(*req));
-	bool *pin = sf_xcalloc(t->nmembers + 1, sizeof(bool));
-	struct sf_units us;
-	struct sf_reorder r;
+	struct sf_plan_opts po = {
+		(const char *const *)o->pins, o->npins, o->narrow, o->nnarrow,
+		!o->no_pin_first, SF_PLAN_ORDER,
+	};
+	struct sf_err err = { "" };
+	struct sf_plan p;
 	int rc = 0;
 
 	memset(pl, 0, sizeof(*pl));
-	for (size_t i = 0; i < o->npins && rc == 0; i++) {
-		long m = member_index(t, o->pins[i], "--pin");
-		if (m < 0)
-			rc = SF_EXIT_ERROR;
-		else
-			pin[m] = true;
-	}
-	if (rc == 0)
-		rc = narrow_requests(t, o, req);
+	if (sf_plan_make(t, &po, arena, &p, &err) < 0)
+		rc = sf_report_err(&err);
+	else if (!p.modeled)
+		rc = sf_die_usage("struct %s: its layout is not what the C rules give "
+				  "for its members (attributes?); no reorder to write",
+				  t->name);
 	if (rc) {
-		free(req);
-		free(pin);
+		sf_plan_release(&p);
 		return rc;
 	}
-	const struct sf_type *nt = o->nnarrow ? sf_type_narrow(t, req, o->nnarrow, arena) : t;
-	assert(nt->nmembers == t->nmembers);
-	sf_units_build(nt, pin, !o->no_pin_first, &us);
-	free(pin);
-	if (!us.modeled) {
-		sf_units_release(&us);
-		free(req);
-		return sf_die_usage("struct %s: its layout is not what the C rules give "
-				    "for its members (attributes?); no reorder to write",
-				    t->name);
-	}
-	sf_reorder_search(&us, &r);
 	pl->order = sf_xcalloc(t->nmembers + 1, sizeof(uint32_t));
 	pl->moved = sf_xcalloc(t->nmembers + 1, 1);
-	size_t k = 0;
-	for (size_t i = 0; i < r.n; i++) {
-		const struct sf_unit *u = &us.v[r.order[i]];
-		for (uint32_t j = 0; j < u->count; j++) {
-			pl->moved[us.members[u->first + j]] = r.moved[r.order[i]];
-			pl->order[k++] = us.members[u->first + j];
-		}
-	}
-	if (us.flex != UINT32_MAX)
-		pl->order[k++] = us.flex;
-	assert(k == t->nmembers);
-	pl->narrow = sf_xcalloc(o->nnarrow + 1, sizeof(*pl->narrow));
-	for (size_t i = 0; i < o->nnarrow; i++)
-		pl->narrow[i] = (struct sf_srcpatch_narrow){ req[i].member,
-							     (uint32_t)req[i].bytes };
-	pl->nnarrow = o->nnarrow;
+	sf_plan_member_order(&p, pl->order, pl->moved);
+	pl->narrow = sf_xcalloc(p.nreq + 1, sizeof(*pl->narrow));
+	for (size_t i = 0; i < p.nreq; i++)
+		pl->narrow[i] = (struct sf_srcpatch_narrow){ p.req[i].member,
+							     (uint32_t)p.req[i].bytes };
+	pl->nnarrow = p.nreq;
 	pl->old_size = t->size;
-	/* the search keeps the current order when nothing is smaller */
-	pl->new_size = r.moves ? r.size : current_size(&us);
-	pl->moves = r.moves;
-	sf_reorder_release(&r);
-	sf_units_release(&us);
-	free(req);
+	pl->new_size = sf_plan_new_size(&p);
+	pl->moves = p.reorder.moves;
+	sf_plan_release(&p);
 	return 0;
 }
 
@@ -766,7 +686,7 @@ int cmd_patch(int argc, char **argv)
 	if (rc == SF_GO_ON)
 		rc = run_patch(&o, argv + optind, argc - optind);
 	for (size_t i = 0; i < o.nnarrow; i++)
-		free((char *)o.narrow[i].member);
+		sf_narrow_arg_release(&o.narrow[i]);
 	free(o.narrow);
 	free(o.pins);
 	return rc;

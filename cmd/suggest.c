@@ -2,13 +2,14 @@
  * suggest.c - 'structfit suggest': the reorder and the narrowings that make
  * one struct smaller, and the size class it then lands in.
  *
- * Steps: read the struct (and the --header type) from FILE's DWARF; check
- * that the C placement rule reproduces its layout (layout/reorder.h), or
- * propose nothing; apply the --narrow requests in place
- * (layout/narrow.h); search the smallest order with the fewest moves; search
- * the narrowings from there; lay out the proposals and compute their holes;
- * hand it all to report/suggest.c.  `structfit patch` runs the same steps
- * (cmd/patch.c), so its diff gives exactly the layout shown here.
+ * Steps: read the struct (and the --header type) from FILE's DWARF; make
+ * the plan (layout/plan.h): --pin and --narrow resolved, the narrowings
+ * applied in place, and - when the C placement rule reproduces the
+ * struct's layout, else nothing is proposed - the smallest order with the
+ * fewest moves; search the narrowings from there (layout/narrow.h); lay
+ * out the proposals and compute their holes; hand it all to
+ * report/suggest.c.  `structfit patch` and `fit --reorder` make the same
+ * plan, so patch's diff gives exactly the layout shown here.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,6 +22,7 @@
 #include "layout/classes.h"
 #include "layout/holes.h"
 #include "layout/narrow.h"
+#include "layout/plan.h"
 #include "layout/reorder.h"
 #include "layout/rust.h"
 #include "lib/checked.h"
@@ -68,35 +70,28 @@ static const char suggest_usage[] =
 	"its budget, and the fewest moves are found by a heuristic (the output says so).\n"
 	"Exit status: 0 ok, 2 usage error or unusable input.\n";
 
-struct narrow_arg {
-	const char *member;       /* points into argv */
-	size_t len;
-	uint64_t bytes;
-	const char *arg;
-};
-
 struct suggest_opts {
 	struct sf_common_opts co;
 	const char *type;
 	const char **pins;
 	size_t npins;
 	bool no_pin_first;
-	struct narrow_arg *narrow;
+	struct sf_narrow_arg *narrow;
 	size_t nnarrow;
 	const char *header_arg;
 	uint64_t header;
 	const char *header_name;  /* when --header names a type */
 };
 
-static int parse_narrow(const char *arg, struct suggest_opts *o)
+/* One more --narrow [TYPE.]MEMBER=BYTES; -1 after the message. */
+static int add_narrow(const char *arg, struct suggest_opts *o)
 {
-	const char *eq = strrchr(arg, '=');
-	uint64_t bytes;
+	struct sf_err err = { "" };
 
-	if (!eq || eq == arg || sf_parse_u64(eq + 1, &bytes) < 0)
-		return sf_die_usage("--narrow: '%s' is not MEMBER=BYTES", arg);
 	o->narrow = sf_xreallocarray(o->narrow, o->nnarrow + 1, sizeof(*o->narrow));
-	o->narrow[o->nnarrow++] = (struct narrow_arg){ arg, (size_t)(eq - arg), bytes, arg };
+	if (sf_narrow_arg_parse(arg, &o->narrow[o->nnarrow], &err) < 0)
+		return sf_report_err(&err), -1;
+	o->nnarrow++;
 	return 0;
 }
 
@@ -146,7 +141,7 @@ static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 			o->no_pin_first = true;
 			break;
 		case 'n':
-			if (parse_narrow(optarg, o))
+			if (add_narrow(optarg, o) < 0)
 				return SF_EXIT_ERROR;
 			break;
 		case 'H':
@@ -161,173 +156,86 @@ static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 	return parse_header(o);
 }
 
-/* Index of t's top-level member called name (len bytes), or -1. */
-static long member_index(const struct sf_type *t, const char *name, size_t len)
-{
-	for (uint32_t i = 0; i < t->nmembers; i++)
-		if (strlen(t->members[i].name) == len &&
-		    !strncmp(t->members[i].name, name, len) && len)
-			return (long)i;
-	return -1;
-}
-
-/* --pin and --narrow resolved to member indexes; -1 after a message. */
-static int resolve_members(const struct sf_type *t, const struct suggest_opts *o,
-			   bool *pin, struct sf_narrow_req *req)
-{
-	char why[160];
-
-	for (size_t i = 0; i < o->npins; i++) {
-		long m = member_index(t, o->pins[i], strlen(o->pins[i]));
-		if (m < 0)
-			return sf_die_usage("--pin: %s %s has no member '%s'",
-					    sf_type_kind_name(t), t->name, o->pins[i]), -1;
-		pin[m] = true;
-	}
-	for (size_t i = 0; i < o->nnarrow; i++) {
-		const struct narrow_arg *a = &o->narrow[i];
-		long m = member_index(t, a->member, a->len);
-		if (m < 0)
-			return sf_die_usage("--narrow %s: %s %s has no member '%.*s'", a->arg,
-					    sf_type_kind_name(t), t->name, (int)a->len,
-					    a->member), -1;
-		if (sf_narrow_check(&t->members[m], a->bytes, why, sizeof(why)) < 0)
-			return sf_die_usage("--narrow %s: %s", a->arg, why), -1;
-		for (size_t k = 0; k < i; k++)
-			if (req[k].member == (uint32_t)m)
-				return sf_die_usage("--narrow %s: '%.*s' is narrowed twice",
-						    a->arg, (int)a->len, a->member), -1;
-		req[i] = (struct sf_narrow_req){ (uint32_t)m, a->bytes };
-	}
-	return 0;
-}
-
 /* Everything computed for the report; owns what the view points to. */
 struct suggestion {
+	struct sf_plan plan;                  /* --pin, --narrow, the reorder */
 	struct sf_layout type_layout;
 	struct sf_layout base_layout;         /* when narrowings were applied */
-	struct sf_narrow_req *req;
-	bool *pin;
-	const struct sf_type *base;
-	struct sf_units units;
-	struct sf_reorder reorder;
 	const struct sf_type *proposed;
 	struct sf_layout proposed_layout;
 	struct sf_narrow_result narrow;
 	const struct sf_type *best;
 	struct sf_layout best_layout;
-	bool modeled;
 	struct sf_niche niches[16];
 	uint64_t niche_size[16];
 	size_t nniches;
 };
 
-/* The best narrowing, narrowed in place then placed by the reorder search. */
-static const struct sf_type *place_best(const struct sf_type *base,
-					const struct sf_narrowing *nw,
-					const bool *pin, bool pin_first,
-					struct sf_typeset *arena)
-{
-	struct sf_narrow_req req[2];
-	struct sf_units us;
-	struct sf_reorder r;
-
-	for (uint32_t k = 0; k < nw->n; k++)
-		req[k] = (struct sf_narrow_req){ nw->member[k], nw->to[k] };
-	const struct sf_type *nt = sf_type_narrow(base, req, nw->n, arena);
-	sf_units_build(nt, pin, pin_first, &us);
-	sf_reorder_search(&us, &r);
-	const struct sf_type *placed = r.size == SF_NO_FIT ? NULL :
-				       sf_units_relayout(&us, &r, arena);
-	sf_reorder_release(&r);
-	sf_units_release(&us);
-	return placed;
-}
-
-/*
- * The struct's size once member `member` is `to` bytes: where rustc orders
- * the fields, the best order's; else in place, declaration order kept.
- */
-static uint64_t size_with(const struct sf_type *t, uint32_t member, uint64_t to,
-			  const bool *pin, bool pin_first, struct sf_typeset *arena)
-{
-	struct sf_narrow_req req = { member, to };
-	const struct sf_type *nt = sf_type_narrow(t, &req, 1, arena);
-	struct sf_units us;
-	struct sf_reorder r;
-
-	if (!sf_rust_compiler_orders(t))
-		return nt->size;
-	sf_units_build(nt, pin, pin_first, &us);
-	sf_reorder_search(&us, &r);
-	uint64_t size = r.size == SF_NO_FIT || r.size > nt->size ? nt->size : r.size;
-	sf_reorder_release(&r);
-	sf_units_release(&us);
-	return size;
-}
-
 /* Rust: the Options that a NonNull would make as small as their pointer. */
 static void compute_niches(const struct sf_type *t, struct suggestion *s,
-			   bool pin_first, struct sf_typeset *ts)
+			   struct sf_typeset *ts)
 {
 	size_t n = sf_rust_niches(t, ts, s->niches, 16);
 
 	s->nniches = n < 16 ? n : 16;
 	for (size_t i = 0; i < s->nniches; i++)
-		s->niche_size[i] = size_with(t, s->niches[i].member, s->niches[i].to,
-					     s->pin, pin_first, ts);
+		s->niche_size[i] = sf_plan_size_with(&s->plan, s->niches[i].member,
+						     s->niches[i].to, ts);
 }
 
-static void compute(const struct sf_type *t, const struct suggest_opts *o,
-		    struct suggestion *s, struct sf_typeset *arena)
+/*
+ * The plan (layout/plan.h: the one patch writes), then what suggest adds:
+ * the reorder laid out, the narrowing search from the plan's base and its
+ * best proposal placed.  -1 after a message (a --pin or --narrow refused).
+ */
+static int compute(const struct sf_type *t, const struct suggest_opts *o,
+		   struct suggestion *s, struct sf_typeset *arena)
 {
-	bool pin_first = !o->no_pin_first;
-	struct sf_units orig;
+	struct sf_plan_opts po = {
+		(const char *const *)o->pins, o->npins, o->narrow, o->nnarrow,
+		!o->no_pin_first, SF_PLAN_ORDER,
+	};
+	struct sf_plan *p = &s->plan;
+	struct sf_err err = { "" };
 
+	if (sf_plan_make(t, &po, arena, p, &err) < 0)
+		return sf_report_err(&err), -1;
 	sf_layout_compute(t, 64, &s->type_layout);
-	sf_units_build(t, s->pin, pin_first, &orig);
-	s->modeled = orig.modeled;
-	sf_units_release(&orig);
-	s->base = o->nnarrow ? sf_type_narrow(t, s->req, o->nnarrow, arena) : t;
-	if (o->nnarrow)
-		sf_layout_compute(s->base, 64, &s->base_layout);
-	if (!s->modeled)
-		return;
+	if (p->nreq)
+		sf_layout_compute(p->base, 64, &s->base_layout);
+	if (!p->modeled)
+		return 0;
 	if (t->flags & SF_TF_RUST)
-		compute_niches(t, s, pin_first, arena);
-	sf_units_build(s->base, s->pin, pin_first, &s->units);
-	sf_reorder_search(&s->units, &s->reorder);
+		compute_niches(t, s, arena);
 	/* rustc orders a default-representation struct itself */
-	if (s->reorder.size < s->base->size && !sf_rust_compiler_orders(t)) {
-		s->proposed = sf_units_relayout(&s->units, &s->reorder, arena);
+	if (p->reorder.size < p->base->size && !sf_rust_compiler_orders(t)) {
+		s->proposed = sf_units_relayout(&p->units, &p->reorder, arena);
 		sf_layout_compute(s->proposed, 64, &s->proposed_layout);
 	}
 	struct sf_narrow_opts no = {
-		o->co.have_classes ? &o->co.classes : NULL, o->header, t->size, s->pin, pin_first,
+		o->co.have_classes ? &o->co.classes : NULL, o->header, t->size, p->pin,
+		p->pin_first,
 	};
-	sf_narrow_search(s->base, &no, &s->narrow);
+	sf_narrow_search(p->base, &no, &s->narrow);
 	if (s->narrow.n) {
-		s->best = place_best(s->base, &s->narrow.v[0], s->pin, pin_first, arena);
+		s->best = sf_plan_place(p, &s->narrow.v[0], arena);
 		if (s->best)
 			sf_layout_compute(s->best, 64, &s->best_layout);
 	}
+	return 0;
 }
 
 static void release(struct suggestion *s)
 {
 	sf_layout_release(&s->type_layout);
 	sf_layout_release(&s->base_layout);
-	if (s->modeled) {
-		sf_units_release(&s->units);
-		sf_reorder_release(&s->reorder);
+	if (s->plan.modeled)
 		sf_narrow_release(&s->narrow);
-	}
+	sf_plan_release(&s->plan);
 	if (s->proposed)
 		sf_layout_release(&s->proposed_layout);
 	if (s->best)
 		sf_layout_release(&s->best_layout);
-	free(s->req);
-	free(s->pin);
 }
 
 /* "; class 80 -> 64" for a caption, when there are classes. */
@@ -368,10 +276,10 @@ static void render_html(struct strbuf *sb, const struct sf_type *t,
 	if (s->proposed) {
 		sb_reset(&cap);
 		sb_addf(&cap, "reorder%s: %llu -> %llu bytes, %u move%s",
-			s->req && s->base != t ? " after the narrowings" : "",
-			(unsigned long long)t->size, (unsigned long long)s->reorder.size,
-			s->reorder.moves, s->reorder.moves == 1 ? "" : "s");
-		caption_class(&cap, v, t->size, s->reorder.size);
+			s->plan.base != t ? " after the narrowings" : "",
+			(unsigned long long)t->size, (unsigned long long)s->plan.reorder.size,
+			s->plan.reorder.moves, s->plan.reorder.moves == 1 ? "" : "s");
+		caption_class(&cap, v, t->size, s->plan.reorder.size);
 		sf_render_html_compare(sb, t, &s->type_layout, s->proposed,
 				       &s->proposed_layout, 64, cap.buf);
 		shown++;
@@ -382,8 +290,9 @@ static void render_html(struct strbuf *sb, const struct sf_type *t,
 		sb_adds(&cap, "narrowing 1:");
 		for (uint32_t k = 0; k < nw->n; k++)
 			sb_addf(&cap, "%s %s as %s", k ? " and" : "",
-				s->base->members[nw->member[k]].name,
-				sf_narrow_type_name(&s->base->members[nw->member[k]], nw->to[k]));
+				s->plan.base->members[nw->member[k]].name,
+				sf_narrow_type_name(&s->plan.base->members[nw->member[k]],
+						    nw->to[k]));
 		sb_addf(&cap, ": %llu -> %llu bytes", (unsigned long long)t->size,
 			(unsigned long long)nw->size);
 		caption_class(&cap, v, t->size, nw->size);
@@ -403,12 +312,12 @@ static int render(const struct sf_type *t, const struct suggest_opts *o,
 	struct strbuf sb = STRBUF_INIT;
 	struct sf_suggest_view v = {
 		.type = t, .type_layout = &s->type_layout,
-		.applied = s->req, .napplied = o->nnarrow, .base = s->base,
-		.base_layout = o->nnarrow ? &s->base_layout : &s->type_layout,
-		.units = s->modeled ? &s->units : NULL,
-		.reorder = s->modeled ? &s->reorder : NULL,
+		.applied = s->plan.req, .napplied = s->plan.nreq, .base = s->plan.base,
+		.base_layout = s->plan.nreq ? &s->base_layout : &s->type_layout,
+		.units = s->plan.modeled ? &s->plan.units : NULL,
+		.reorder = s->plan.modeled ? &s->plan.reorder : NULL,
 		.proposed = s->proposed, .proposed_layout = &s->proposed_layout,
-		.narrow = s->modeled ? &s->narrow : NULL,
+		.narrow = s->plan.modeled ? &s->narrow : NULL,
 		.best = s->best, .best_layout = &s->best_layout,
 		.classes = o->co.have_classes ? &o->co.classes : NULL,
 		.header = o->header, .header_name = o->header_name, .cacheline = 64,
@@ -477,12 +386,8 @@ static int run_suggest(const struct suggest_opts *o0, char **files, int nfiles)
 			     t->name);
 		goto out;
 	}
-	s.pin = sf_xcalloc(t->nmembers, sizeof(bool));
-	s.req = sf_xcalloc(o.nnarrow + 1, sizeof(*s.req));
-	if (resolve_members(t, &o, s.pin, s.req) < 0)
-		goto out;
-	compute(t, &o, &s, ts);
-	status = render(t, &o, &s);
+	if (compute(t, &o, &s, ts) == 0)
+		status = render(t, &o, &s);
 out:
 	release(&s);
 	sf_typeset_free(ts);
@@ -500,6 +405,8 @@ int cmd_suggest(int argc, char **argv)
 		status = run_suggest(&o, argv + optind, argc - optind);
 	sf_common_opts_release(&o.co);
 	free(o.pins);
+	for (size_t i = 0; i < o.nnarrow; i++)
+		sf_narrow_arg_release(&o.narrow[i]);
 	free(o.narrow);
 	return status;
 }

@@ -1,0 +1,138 @@
+/*
+ * plan.h - the one plan behind suggest, fit and patch: a struct with the
+ * user's narrowings applied in place, its pinned members, and the member
+ * order that makes it smallest.
+ *
+ * The three commands take the same words (--narrow [TYPE.]MEMBER=BYTES,
+ * --pin MEMBER) and must mean the same layout by them: patch's diff gives
+ * exactly the size suggest shows, and fit --narrow --reorder the size
+ * suggest promises.  So the steps live here once:
+ *
+ *   "--narrow m=1" --sf_narrow_arg_parse--> sf_narrow_arg {type, member, bytes}
+ *   sf_plan_make(t, {pins, narrowings, pin_first}):
+ *       resolve  names -> member indexes (pin[], req[]), each refusal said
+ *       narrow   t -> base: the declarations unchanged but for the types
+ *       model    does the C rule reproduce t's layout?  (else: no plan)
+ *       reorder  base's placement units -> the smallest order, fewest moves
+ *
+ *   struct sf_plan { type | base | pin[nmembers] | req[nreq] | modeled
+ *                    | units (of base) | reorder (of units) | size }
+ *
+ * Names are top-level member names, matched exactly (an empty name never
+ * matches: anonymous members cannot be named).  A narrowing naming a TYPE
+ * applies only to the type of that name.  fit sums several types: each
+ * --narrow goes to the one type having the member (sf_plan_check_narrowings
+ * refuses it when none or two differently named ones do), and each type's
+ * plan gets the narrowings that apply to it (sf_narrow_arg_applies).
+ *
+ * Errors are one line in struct sf_err ("--narrow x=3: ..."); cmd/ prints
+ * them.  Memory of the narrowed types comes from the caller's arena.
+ */
+#ifndef SF_PLAN_H
+#define SF_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/err.h"
+#include "model.h"
+#include "narrow.h"
+#include "reorder.h"
+#include "typeset.h"
+
+/* One --narrow [TYPE.]MEMBER=BYTES. */
+struct sf_narrow_arg {
+	const char *arg;       /* as given, for messages (not owned) */
+	char *type;            /* TYPE, or NULL */
+	char *member;
+	uint64_t bytes;
+};
+
+/* Parse arg into *out (release with sf_narrow_arg_release): 0, or -1 with
+ * "--narrow: 'ARG' is not MEMBER=BYTES". */
+int sf_narrow_arg_parse(const char *arg, struct sf_narrow_arg *out, struct sf_err *err);
+void sf_narrow_arg_release(struct sf_narrow_arg *a);
+
+/* Index of t's top-level member called name, or -1. */
+long sf_member_index(const struct sf_type *t, const char *name);
+
+/* Whether narrowing a is for t: t has the member and is the TYPE named. */
+bool sf_narrow_arg_applies(const struct sf_narrow_arg *a, const struct sf_type *t);
+
+/*
+ * The narrowings of a sum of types (fit): each must apply to exactly one
+ * type name among types[0..ntypes), be a width its member takes, and name
+ * a member no other narrowing names.  0, or -1 with err saying which.
+ */
+int sf_plan_check_narrowings(const struct sf_type *const *types, size_t ntypes,
+			     const struct sf_narrow_arg *a, size_t na, struct sf_err *err);
+
+/* How far sf_plan_make searches the order of a modeled type. */
+enum sf_plan_search {
+	SF_PLAN_NO_SEARCH,     /* narrow only (fit without --reorder) */
+	SF_PLAN_MIN_SIZE,      /* the smallest size: units, size */
+	SF_PLAN_ORDER,         /* the order of that size with fewest moves: reorder too */
+};
+
+struct sf_plan_opts {
+	const char *const *pins;             /* --pin MEMBER names */
+	size_t npins;
+	const struct sf_narrow_arg *narrow;  /* every one must be t's */
+	size_t nnarrow;
+	bool pin_first;                      /* a leading struct member stays */
+	enum sf_plan_search search;
+};
+
+struct sf_plan {
+	const struct sf_type *type;    /* as read */
+	const struct sf_type *base;    /* type narrowed in place; type when none */
+	bool *pin;                     /* per member of type */
+	struct sf_narrow_req *req;     /* the narrowings, by member index */
+	size_t nreq;
+	bool pin_first;
+	bool modeled;                  /* the C rule gives type's layout */
+	enum sf_plan_search searched;  /* what is set below: NO_SEARCH when not modeled */
+	struct sf_units units;         /* base's placement units, pins applied */
+	struct sf_reorder reorder;     /* their best order (SF_PLAN_ORDER) */
+	uint64_t size;                 /* smallest size of base in any order */
+};
+
+/*
+ * Resolve o's names on t, apply the narrowings, and when t is modeled cut
+ * base into units and search them as far as o->search says.  0 (see
+ * p->modeled), or -1 with err: an unknown member, a width its member does
+ * not take, a member narrowed twice, a narrowing for another type.
+ * Release p in both cases.
+ */
+int sf_plan_make(const struct sf_type *t, const struct sf_plan_opts *o,
+		 struct sf_typeset *arena, struct sf_plan *p, struct sf_err *err);
+void sf_plan_release(struct sf_plan *p);
+
+/*
+ * The members of a modeled, fully searched plan in their new declaration
+ * order (order[type->nmembers]; the flexible array stays last) and per
+ * member whether the search moved it (moved[type->nmembers]).
+ */
+void sf_plan_member_order(const struct sf_plan *p, uint32_t *order, uint8_t *moved);
+
+/* The size the plan gives base: the searched order's, or the current
+ * order's under the model when nothing moves (SF_PLAN_ORDER). */
+uint64_t sf_plan_new_size(const struct sf_plan *p);
+
+/*
+ * A narrowing the search found (layout/narrow.h) applied to the plan's
+ * base and placed in its best order, the plan's pins kept: the type
+ * suggest shows for it, or NULL when the pins leave no order.
+ */
+const struct sf_type *sf_plan_place(const struct sf_plan *p, const struct sf_narrowing *nw,
+				    struct sf_typeset *arena);
+
+/*
+ * The size of the plan's type (not base) once member `member` is `to`
+ * bytes: the best order's where rustc orders the fields, else in place.
+ */
+uint64_t sf_plan_size_with(const struct sf_plan *p, uint32_t member, uint64_t to,
+			   struct sf_typeset *arena);
+
+#endif
