@@ -17,6 +17,7 @@
 #include "dwarf/dwarf.h"
 #include "lib/path.h"
 #include "report/report.h"
+#include "lib/checked.h"
 #include "lib/color.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -157,7 +158,7 @@ static int parse_jobs(const char *arg)
 {
 	uint64_t v;
 
-	if (sf_parse_u64(arg, &v) < 0 || v < 1 || v > MAX_JOBS) {
+	if (sf_parse_decimal(arg, &v) < 0 || v < 1 || v > MAX_JOBS) {
 		sf_die_usage("--jobs: '%s' is not a number of threads from 1 to %d", arg, MAX_JOBS);
 		return -1;
 	}
@@ -267,21 +268,6 @@ const struct sf_type *sf_find_type(const struct sf_typeset *ts,
 	return best;
 }
 
-int sf_parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-		return -1;
-	errno = 0;
-	/* base 10 always: "010" is ten, as a user means it, never octal */
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static const char *const format_names[] = {
 	[SF_FMT_TEXT] = "text", [SF_FMT_JSON] = "json",
 	[SF_FMT_HTML] = "html", [SF_FMT_SARIF] = "sarif",
@@ -330,7 +316,7 @@ static int parse_cacheline(const char *arg, unsigned *out)
 {
 	uint64_t v;
 
-	if (sf_parse_u64(arg, &v) < 0 || v < 8 || v > 65536 || (v & (v - 1))) {
+	if (sf_parse_decimal(arg, &v) < 0 || v < 8 || v > 65536 || (v & (v - 1))) {
 		sf_die_usage("--cacheline: '%s' is not a power of two from 8 to 65536", arg);
 		return -1;
 	}
@@ -359,7 +345,7 @@ void sf_common_opts_release(struct sf_common_opts *co)
 
 int sf_parse_count(const char *opt, const char *arg, uint64_t max, uint64_t *out)
 {
-	if (sf_parse_u64(arg, out) == 0 && *out <= max)
+	if (sf_parse_decimal(arg, out) == 0 && *out <= max)
 		return 0;
 	if (max == SF_MAX_BYTES)
 		sf_die_usage("%s: '%s' is not a byte count below 2^48", opt, arg);

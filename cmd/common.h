@@ -13,6 +13,7 @@
 #include "layout/classes.h"
 #include "layout/model.h"
 #include "layout/typeset.h"
+#include "lib/checked.h"
 #include "lib/color.h"
 #include "lib/err.h"
 #include "lib/strbuf.h"
@@ -101,13 +102,9 @@ const struct sf_type *sf_find_type(const struct sf_typeset *ts,
 int sf_write_output(const struct strbuf *sb, bool text, enum sf_color_mode color,
 		    enum sf_paint_style style);
 
-/* Strict parsers: the whole string, decimal (leading zeros allowed, no
- * 0x, no octal), no sign, no overflow.  0 or -1. */
-int sf_parse_u64(const char *s, uint64_t *out);
-
 /*
  * A count option's value (--limit, --min-waste, --overhead, ...):
- * sf_parse_u64, at most max (SF_MAX_BYTES for a byte count, UINT64_MAX
+ * sf_parse_decimal (lib/checked.h), at most max (SF_MAX_BYTES for a byte count, UINT64_MAX
  * for any).  0, or -1 after "OPT: 'ARG' is not ..." on stderr.
  */
 int sf_parse_count(const char *opt, const char *arg, uint64_t max, uint64_t *out);

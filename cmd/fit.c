@@ -99,7 +99,7 @@ static int parse_fit_opts(int argc, char **argv, struct fit_opts *o)
 				return SF_EXIT_ERROR;
 			break;
 		case 'N':
-			if (sf_parse_u64(optarg, &o->count) < 0 || o->count == 0)
+			if (sf_parse_decimal(optarg, &o->count) < 0 || o->count == 0)
 				return sf_die_usage("--count: '%s' is not a positive number",
 						    optarg);
 			break;

@@ -105,7 +105,7 @@ static int parse_header(struct suggest_opts *o)
 
 	if (!arg)
 		return SF_GO_ON;
-	if (sf_parse_u64(arg, &o->header) == 0) {
+	if (sf_parse_decimal(arg, &o->header) == 0) {
 		if (o->header > SF_MAX_BYTES)
 			return sf_die_usage("--header: %s bytes is too large", arg);
 	} else if (!*arg || strchr("0123456789-+", *arg)) {

@@ -6,35 +6,19 @@
 #include "plan.h"
 
 #include <assert.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/checked.h"
 #include "lib/xalloc.h"
 #include "rust.h"
-
-/* BYTES of MEMBER=BYTES: decimal digits only (no sign, blank or 0x), no
- * overflow.  0 or -1. */
-static int parse_bytes(const char *s, uint64_t *out)
-{
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	*out = v;
-	return 0;
-}
 
 int sf_narrow_arg_parse(const char *arg, struct sf_narrow_arg *out, struct sf_err *err)
 {
 	const char *eq = strrchr(arg, '=');
 
 	memset(out, 0, sizeof(*out));
-	if (!eq || eq == arg || parse_bytes(eq + 1, &out->bytes) < 0)
+	if (!eq || eq == arg || sf_parse_decimal(eq + 1, &out->bytes) < 0)
 		return sf_error(err, "--narrow: '%s' is not MEMBER=BYTES", arg);
 	const char *dot = memchr(arg, '.', (size_t)(eq - arg));
 	out->arg = arg;

@@ -5,6 +5,8 @@
 #include "checked.h"
 
 #include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
 
 uint64_t sf_add_sat(uint64_t a, uint64_t b)
 {
@@ -44,4 +46,19 @@ uint64_t sf_round_up_sat(uint64_t a, uint64_t m)
 bool sf_size_saturated(uint64_t v)
 {
 	return v == SF_SIZE_SAT;
+}
+
+int sf_parse_decimal(const char *s, uint64_t *out)
+{
+	char *end;
+
+	/* strtoull would take a sign or leading blanks */
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
 }

@@ -31,4 +31,11 @@ uint64_t sf_round_up_sat(uint64_t a, uint64_t m);
 /* Whether v is the saturated, not representable value. */
 bool sf_size_saturated(uint64_t v);
 
+/*
+ * A number as a user writes it on a command line: the whole string,
+ * decimal digits only ("010" is ten, never octal; no sign, blank or 0x),
+ * refused rather than wrapped past 2^64-1.  0, or -1 (s NULL too).
+ */
+int sf_parse_decimal(const char *s, uint64_t *out);
+
 #endif

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cmocka.h>
 
 #include "lib/checked.h"
@@ -86,12 +87,40 @@ static void test_hostile_struct_numbers(void **state)
 	assert_false(sf_size_saturated(sf_add_sat(UINT64_MAX - 17, 16)));
 }
 
+/* Numbers on a command line: printf's decimal of a value reads back as it;
+ * anything else (a sign, a blank, hex, past 2^64-1) is refused. */
+static void test_parse_decimal(void **state)
+{
+	static const uint64_t values[] = { 0, 1, 10, 255, 4294967296ULL, UINT64_MAX };
+	static const char *const bad[] = {
+		NULL, "", "-1", "+1", " 1", "\t1", "1 ", "0x10", "1e3", "12a",
+		"18446744073709551616", "99999999999999999999999",
+	};
+	char buf[32];
+	uint64_t v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)values[i]);
+		assert_int_equal(sf_parse_decimal(buf, &v), 0);
+		assert_true(v == values[i]);
+	}
+	assert_int_equal(sf_parse_decimal("010", &v), 0);
+	assert_int_equal(v, 10);   /* never octal */
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v = 7;
+		assert_int_equal(sf_parse_decimal(bad[i], &v), -1);
+		assert_int_equal(v, 7);   /* untouched */
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_edges_against_int128),
 		cmocka_unit_test(test_random_against_int128),
 		cmocka_unit_test(test_hostile_struct_numbers),
+		cmocka_unit_test(test_parse_decimal),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
