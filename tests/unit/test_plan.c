@@ -146,6 +146,40 @@ static void sizes_of(const struct sf_type *t, uint64_t *sizes)
 		sizes[i] = t->members[i].size;
 }
 
+/*
+ * Most tests plan one type: `loose` in a fresh typeset, a full search
+ * with the leading member pinned; teardown releases the plan.
+ */
+struct fixture {
+	struct sf_typeset *ts;
+	struct sf_type *t;
+	struct sf_plan_opts o;
+	struct sf_plan p;
+	struct sf_err err;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	f->ts = sf_typeset_new();
+	f->t = build(f->ts, "loose", loose, NLOOSE);
+	f->o = (struct sf_plan_opts){ .pin_first = true, .search = SF_PLAN_ORDER };
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	sf_plan_release(&f->p);
+	sf_typeset_free(f->ts);
+	free(f);
+	return 0;
+}
+
 /* ------------------------------------------------------------ --narrow */
 
 static void test_parse_narrow(void **state)
@@ -231,48 +265,42 @@ static uint64_t order_size(const struct sf_plan *p, uint64_t *off, uint32_t *ord
 
 static void test_plan_reorder(void **state)
 {
-	struct sf_typeset *ts = sf_typeset_new();
-	struct sf_type *t = build(ts, "loose", loose, NLOOSE);
-	struct sf_plan_opts o = { .pin_first = true, .search = SF_PLAN_ORDER };
-	struct sf_err err = { "" };
-	struct sf_plan p;
+	struct fixture *f = *state;
+	struct sf_plan *p = &f->p;
 	uint64_t sizes[8], off[8];
 	uint32_t order[8];
 	uint8_t moved[8];
 
-	(void)state;
-	sizes_of(t, sizes);
-	assert_int_equal(t->size, 32);
-	assert_int_equal(sf_plan_make(t, &o, ts, &p, &err), 0);
-	assert_true(p.modeled);
-	assert_ptr_equal(p.base, t);             /* no narrowing: the type itself */
-	assert_int_equal(p.nreq, 0);
-	assert_int_equal(p.size, brute_min(sizes, NLOOSE));
-	assert_int_equal(p.size, 24);
-	assert_int_equal(sf_plan_new_size(&p), p.size);
-	assert_int_equal(order_size(&p, off, order, moved), p.size);
+	sizes_of(f->t, sizes);
+	assert_int_equal(f->t->size, 32);
+	assert_int_equal(sf_plan_make(f->t, &f->o, f->ts, p, &f->err), 0);
+	assert_true(p->modeled);
+	assert_ptr_equal(p->base, f->t);         /* no narrowing: the type itself */
+	assert_int_equal(p->nreq, 0);
+	assert_int_equal(p->size, brute_min(sizes, NLOOSE));
+	assert_int_equal(p->size, 24);
+	assert_int_equal(sf_plan_new_size(p), p->size);
+	assert_int_equal(order_size(p, off, order, moved), p->size);
 	size_t nmoved = 0;
 	for (size_t i = 0; i < NLOOSE; i++)
 		nmoved += moved[i] != 0;
-	assert_int_equal(nmoved, p.reorder.moves);
-	assert_int_equal(NLOOSE - kept(order, NLOOSE), p.reorder.moves);
-	sf_plan_release(&p);
+	assert_int_equal(nmoved, p->reorder.moves);
+	assert_int_equal(NLOOSE - kept(order, NLOOSE), p->reorder.moves);
+	sf_plan_release(p);
 
 	/* the smallest size alone: the same number */
-	o.search = SF_PLAN_MIN_SIZE;
-	assert_int_equal(sf_plan_make(t, &o, ts, &p, &err), 0);
-	assert_int_equal(p.size, brute_min(sizes, NLOOSE));
-	assert_int_equal(p.searched, SF_PLAN_MIN_SIZE);
-	sf_plan_release(&p);
+	f->o.search = SF_PLAN_MIN_SIZE;
+	assert_int_equal(sf_plan_make(f->t, &f->o, f->ts, p, &f->err), 0);
+	assert_int_equal(p->size, brute_min(sizes, NLOOSE));
+	assert_int_equal(p->searched, SF_PLAN_MIN_SIZE);
+	sf_plan_release(p);
 
 	/* no search: only the (empty) narrowing */
-	o.search = SF_PLAN_NO_SEARCH;
-	assert_int_equal(sf_plan_make(t, &o, ts, &p, &err), 0);
-	assert_true(p.modeled);
-	assert_int_equal(p.searched, SF_PLAN_NO_SEARCH);
-	assert_int_equal(p.size, 0);
-	sf_plan_release(&p);
-	sf_typeset_free(ts);
+	f->o.search = SF_PLAN_NO_SEARCH;
+	assert_int_equal(sf_plan_make(f->t, &f->o, f->ts, p, &f->err), 0);
+	assert_true(p->modeled);
+	assert_int_equal(p->searched, SF_PLAN_NO_SEARCH);
+	assert_int_equal(p->size, 0);
 }
 
 static void test_plan_nothing_smaller(void **state)
@@ -280,29 +308,23 @@ static void test_plan_nothing_smaller(void **state)
 	static const struct mspec tight[] = {
 		{ "p", 8, SF_T_POINTER }, { "n", 4, SF_T_INT }, { "c", 1, SF_T_INT },
 	};
-	struct sf_typeset *ts = sf_typeset_new();
-	struct sf_type *t = build(ts, "tight", tight, 3);
-	struct sf_plan_opts o = { .pin_first = true, .search = SF_PLAN_ORDER };
-	struct sf_err err = { "" };
-	struct sf_plan p;
+	struct fixture *f = *state;
+	struct sf_type *t = build(f->ts, "tight", tight, 3);
 	uint64_t sizes[8], off[8];
 	uint32_t order[8];
 	uint8_t moved[8];
 
-	(void)state;
 	sizes_of(t, sizes);
 	assert_int_equal(brute_min(sizes, 3), t->size);
-	assert_int_equal(sf_plan_make(t, &o, ts, &p, &err), 0);
-	assert_int_equal(p.reorder.moves, 0);
+	assert_int_equal(sf_plan_make(t, &f->o, f->ts, &f->p, &f->err), 0);
+	assert_int_equal(f->p.reorder.moves, 0);
 	/* the current order, as the compiler laid it out */
-	assert_int_equal(sf_plan_new_size(&p), t->size);
-	assert_int_equal(order_size(&p, off, order, moved), t->size);
+	assert_int_equal(sf_plan_new_size(&f->p), t->size);
+	assert_int_equal(order_size(&f->p, off, order, moved), t->size);
 	for (uint32_t i = 0; i < 3; i++) {
 		assert_int_equal(order[i], i);
 		assert_int_equal(moved[i], 0);
 	}
-	sf_plan_release(&p);
-	sf_typeset_free(ts);
 }
 
 static void test_plan_narrow_and_pin(void **state)
@@ -400,13 +422,9 @@ static void test_plan_refusals(void **state)
 
 static void test_plan_not_modeled(void **state)
 {
-	struct sf_typeset *ts = sf_typeset_new();
-	struct sf_type *t = build(ts, "packed", loose, NLOOSE);
-	struct sf_plan_opts o = { .pin_first = true, .search = SF_PLAN_ORDER };
-	struct sf_err err = { "" };
-	struct sf_plan p;
+	struct fixture *f = *state;
+	struct sf_type *t = f->t;
 
-	(void)state;
 	/* __attribute__((packed)): b right after a, no padding anywhere */
 	uint64_t at = 0;
 	for (uint32_t i = 0; i < NLOOSE; i++) {
@@ -415,11 +433,9 @@ static void test_plan_not_modeled(void **state)
 	}
 	t->size = at;
 	t->align = 1;
-	assert_int_equal(sf_plan_make(t, &o, ts, &p, &err), 0);
-	assert_false(p.modeled);
-	assert_int_equal(p.searched, SF_PLAN_NO_SEARCH);   /* nothing proposed */
-	sf_plan_release(&p);
-	sf_typeset_free(ts);
+	assert_int_equal(sf_plan_make(t, &f->o, f->ts, &f->p, &f->err), 0);
+	assert_false(f->p.modeled);
+	assert_int_equal(f->p.searched, SF_PLAN_NO_SEARCH);   /* nothing proposed */
 }
 
 /* ------------------------------------------------- fit's sum of types */
@@ -474,29 +490,23 @@ static void test_check_narrowings(void **state)
 
 static void test_place_and_size_with(void **state)
 {
-	struct sf_typeset *ts = sf_typeset_new();
-	struct sf_type *t = build(ts, "loose", loose, NLOOSE);
-	struct sf_plan_opts o = { .pin_first = true, .search = SF_PLAN_ORDER };
-	struct sf_err err = { "" };
-	struct sf_plan p;
+	struct fixture *f = *state;
 	uint64_t sizes[8], off[8];
 	uint32_t id[8];
 
-	(void)state;
-	assert_int_equal(sf_plan_make(t, &o, ts, &p, &err), 0);
+	assert_int_equal(sf_plan_make(f->t, &f->o, f->ts, &f->p, &f->err), 0);
 	/* b as 1 byte: placed in its best order */
 	struct sf_narrowing nw = { .n = 1, .member = { 1 }, .from = { 8 }, .to = { 1 } };
-	const struct sf_type *placed = sf_plan_place(&p, &nw, ts);
-	sizes_of(t, sizes);
+	const struct sf_type *placed = sf_plan_place(&f->p, &nw, f->ts);
+	sizes_of(f->t, sizes);
 	sizes[1] = 1;
 	assert_non_null(placed);
 	assert_int_equal(placed->size, brute_min(sizes, NLOOSE));
 	/* a C struct keeps its order when only asked for the size with it */
 	for (uint32_t i = 0; i < NLOOSE; i++)
 		id[i] = i;
-	assert_int_equal(sf_plan_size_with(&p, 1, 1, ts), c_layout(sizes, id, NLOOSE, off));
-	sf_plan_release(&p);
-	sf_typeset_free(ts);
+	assert_int_equal(sf_plan_size_with(&f->p, 1, 1, f->ts),
+			 c_layout(sizes, id, NLOOSE, off));
 }
 
 int main(void)
@@ -504,13 +514,13 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_narrow),
 		cmocka_unit_test(test_member_index),
-		cmocka_unit_test(test_plan_reorder),
-		cmocka_unit_test(test_plan_nothing_smaller),
+		cmocka_unit_test_setup_teardown(test_plan_reorder, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plan_nothing_smaller, setup, teardown),
 		cmocka_unit_test(test_plan_narrow_and_pin),
 		cmocka_unit_test(test_plan_refusals),
-		cmocka_unit_test(test_plan_not_modeled),
+		cmocka_unit_test_setup_teardown(test_plan_not_modeled, setup, teardown),
 		cmocka_unit_test(test_check_narrowings),
-		cmocka_unit_test(test_place_and_size_with),
+		cmocka_unit_test_setup_teardown(test_place_and_size_with, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
