@@ -38,6 +38,7 @@
 
 #include "layout/abi.h"
 #include "layout/holes.h"
+#include "layout/infer.h"
 #include "layout/nested.h"
 #include "layout/packing.h"
 #include "lib/hash.h"
@@ -621,51 +622,10 @@ static void add_member(struct loader *l, const struct btf_type *t, uint32_t i,
 	set_type_of_member(l, m, mt, natural, depth);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* A member whose type cannot be known gets the room up to the next
- * member (never inventing a hole): one sort of the offsets, then a
- * binary search each, so 65,535 such members cost n log n. */
-static void fit_incomplete(struct sf_type *t)
-{
-	uint32_t n = t->nmembers, k = 0;
-	uint64_t *off = NULL;
-
-	for (uint32_t i = 0; i < n; i++) {
-		struct sf_member *m = &t->members[i];
-		if (!(m->flags & SF_MF_INCOMPLETE) || m->nested)
-			continue;
-		if (!off) {
-			off = sf_xcalloc(n, sizeof(*off));
-			for (uint32_t j = 0; j < n; j++)
-				off[j] = t->kind == SF_KIND_UNION ? 0 : t->members[j].offset;
-			qsort(off, n, sizeof(*off), cmp_u64);
-		}
-		uint32_t lo = 0, hi = n;
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			if (off[mid] <= m->offset)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		uint64_t next = lo < n && off[lo] < t->size ? off[lo] : t->size;
-		m->size = next > m->offset ? next - m->offset : 0;
-		k++;
-	}
-	assert(!k || off);
-	free(off);
-}
-
 /*
  * ty is packed: a container holds it where only a packed type can be.
  * Types laid out before took its old alignment: everything is laid out
- * again (load_tops).
+ * again (layout_all).
  */
 static void mark_packed(struct loader *l, struct bt *ty)
 {
@@ -680,110 +640,47 @@ static void mark_packed(struct loader *l, struct bt *ty)
 	}
 }
 
-/*
- * pahole's evidence of packing from containers (as the DWARF reader's
- * find_packed_members): a struct that is not packed yet holds a struct
- * or union at an offset its natural alignment does not divide - or a
- * union whose size it does not divide - shows that type is packed.
- * Returns whether a member's alignment changed.
- */
-static int find_packed_members(struct loader *l, struct sf_type *t, const uint32_t *ty,
-			       unsigned depth)
-{
-	int changed = 0;
+/* What layout/packing.c asks of the members' types (struct
+ * sf_packing_oracle): ty[i] is member i's type id (0: unresolvable). */
+struct member_types {
+	struct loader *l;
+	const uint32_t *ty;
+	unsigned depth;
+};
 
-	if ((t->kind != SF_KIND_UNION && (t->flags & SF_TF_PACKED)) ||
-	    (t->flags & SF_TF_ALIGNED))
-		return 0;
-	/* an aligned attribute makes holes and padding in a packed struct
-	 * too, and BTF does not say which struct has one: a struct with
-	 * gaps (sctp_paddrparams: packed, aligned(4), 1 byte of padding)
-	 * proves nothing about what it holds - pahole -F btf agrees */
-	if (t->kind != SF_KIND_UNION && sf_layout_has_gaps(t))
-		return 0;
-	for (uint32_t i = 0; i < t->nmembers; i++)
-		if (t->members[i].flags & SF_MF_ALIGNED)
-			return 0;
-	for (uint32_t i = 0; i < t->nmembers; i++) {
-		const struct sf_member *m = &t->members[i];
-		struct bt *a = ty[i] ? &l->bt[l->bt[ty[i]].agg] : NULL;
-		if (!a || !l->bt[ty[i]].agg || (l->bt[ty[i]].flags & B_ARRAY) ||
-		    !(a->flags & B_LAID) || sf_member_is_bitfield(m) ||
-		    (m->flags & SF_MF_INCOMPLETE))
-			continue;
-		uint64_t where = t->kind == SF_KIND_UNION ? t->size : m->offset;
-		if (a->natural > 1 && where % a->natural)
-			mark_packed(l, a);
-	}
-	for (uint32_t i = 0; i < t->nmembers; i++) {
-		struct sf_member *m = &t->members[i];
-		if (!ty[i] || !l->bt[ty[i]].agg || !(l->bt[l->bt[ty[i]].agg].flags & B_PACKED) ||
-		    (m->flags & SF_MF_INCOMPLETE))
-			continue;
-		uint32_t a = align_of(l, &l->bt[ty[i]], depth);
-		if (a != m->align) {
-			m->align = a;
-			changed = 1;
-		}
-	}
-	return changed;
+/* The aggregate member i's type needs laid out, or NULL. */
+static struct bt *member_agg(const struct member_types *mt, uint32_t i)
+{
+	const struct bt *b = mt->ty[i] ? &mt->l->bt[mt->ty[i]] : NULL;
+
+	return b && b->agg ? &mt->l->bt[b->agg] : NULL;
 }
 
-/*
- * pahole's guess (btf_loader.c, class__infer_alignment) at an aligned
- * attribute BTF cannot carry: a member at an even offset further from
- * the end of the one before than its natural alignment explains had its
- * alignment raised - to the power of two above that distance, or to the
- * cacheline when it sits on one.  The type's own size is read the same
- * way against the end of its last member.  0: nothing to infer.
- */
-static uint32_t infer_alignment(uint64_t offset, uint32_t natural, uint64_t end_before)
+static uint32_t packing_witness(void *ctx, uint32_t i)
 {
-	if (offset <= end_before || offset % 2 || offset - end_before >= (1u << 31))
+	const struct member_types *mt = ctx;
+	const struct bt *a = member_agg(mt, i);
+
+	if (!a || (mt->l->bt[mt->ty[i]].flags & B_ARRAY) || !(a->flags & B_LAID))
 		return 0;
-	uint32_t delta = (uint32_t)(offset - end_before);
-	uint64_t a = 1;
-	while (a <= delta)
-		a <<= 1;
-	if (a <= natural)
-		return 0;
-	if (a < SF_BTF_CACHELINE && SF_BTF_CACHELINE % a == 0 && offset % SF_BTF_CACHELINE == 0)
-		a = SF_BTF_CACHELINE;
-	return (uint32_t)a;
+	return a->natural;
 }
 
-/* The aligned attributes pahole infers: members' (flagged here) and the
- * type's (returned, 0 for none). */
-static uint32_t infer_alignments(struct sf_type *x, const uint32_t *natural)
+static void packing_mark(void *ctx, uint32_t i)
 {
-	uint64_t end = 0;
-	uint32_t maxn = 1;
+	const struct member_types *mt = ctx;
 
-	for (uint32_t i = 0; i < x->nmembers; i++) {
-		struct sf_member *m = &x->members[i];
-		if (natural[i] > maxn)
-			maxn = natural[i];
-		if (m->flags & SF_MF_INCOMPLETE)
-			continue;
-		if (!m->size) {
-			/* pahole skips an empty member (struct sched_statistics
-			 * without CONFIG_SCHEDSTATS, ____cacheline_aligned) and
-			 * gives the attribute to the next one; its own alignment
-			 * is kept unflagged, so the layout reads as the C rules
-			 * place it (suggest, fit) and the text stays pahole's */
-			uint32_t a = infer_alignment(m->offset, natural[i], end);
-			if (a > m->align)
-				m->align = a;
-			continue;
-		}
-		uint32_t a = infer_alignment(m->offset, natural[i], end);
-		if (a) {
-			m->align = a;
-			m->flags |= SF_MF_ALIGNED;
-		}
-		end = m->offset + m->size;
-	}
-	return infer_alignment(x->size, maxn, end);
+	mark_packed(mt->l, member_agg(mt, i));
+}
+
+static uint32_t packing_align(void *ctx, uint32_t i)
+{
+	const struct member_types *mt = ctx;
+	const struct bt *a = member_agg(mt, i);
+
+	if (!a || !(a->flags & B_PACKED))
+		return 0;
+	return align_of(mt->l, &mt->l->bt[mt->ty[i]], mt->depth);
 }
 
 static struct sf_type *layout(struct loader *l, uint32_t id, unsigned depth)
@@ -826,11 +723,14 @@ static struct sf_type *layout(struct loader *l, uint32_t id, unsigned depth)
 		ty[i] = mt == &l->bad ? 0 : (uint32_t)(mt - l->bt);
 	}
 	b->flags &= (uint16_t)~B_LAYING;
-	fit_incomplete(x);
-	uint32_t align_attr = infer_alignments(x, natural);
-	sf_settle_packing(x, natural, align_attr, (b->flags & B_PACKED) != 0);
-	if (find_packed_members(l, x, ty, depth))
-		sf_settle_packing(x, natural, align_attr, (b->flags & B_PACKED) != 0);
+	/* BTF holds no aligned attribute: a gap proves nothing */
+	struct member_types mt = { l, ty, depth };
+	struct sf_packing_oracle o = {
+		&mt, packing_witness, packing_mark, packing_align, 1
+	};
+	sf_fit_to_neighbours(x, 1);
+	uint32_t align_attr = sf_infer_aligned_attrs(x, natural, SF_BTF_CACHELINE);
+	sf_infer_packing(x, natural, align_attr, (b->flags & B_PACKED) != 0, &o);
 	x->flags |= SF_TF_BTF;
 	free(natural);
 	free(ty);

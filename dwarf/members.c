@@ -20,6 +20,7 @@
 
 #include "layout/abi.h"
 #include "layout/holes.h"
+#include "layout/infer.h"
 #include "layout/nested.h"
 #include "layout/packing.h"
 #include "lib/hash.h"
@@ -276,180 +277,11 @@ static void add_base(struct sf_reader *r, struct uh *uh, const struct sf_die *c,
 		m->size = 0;	/* empty base optimization */
 }
 
-static uint64_t align_up(uint64_t x, uint32_t a)
+/* Member i's type's data size: a base's size without its own tail
+ * padding, when its layout is known (C++ may put later data there). */
+static uint64_t dsize_of(const struct tinfo *ty)
 {
-	return a > 1 ? (x + a - 1) / a * a : x;
-}
-
-/* Where the data of member m ends; a base's own tail padding left out
- * when its layout is known (C++ may put later data there). */
-static uint64_t data_end(const struct sf_member *m, const struct tinfo *ty)
-{
-	uint64_t size = m->size;
-
-	if ((m->flags & SF_MF_BASE) && ty && ty->agg && (ty->agg->flags & TI_LAID) &&
-	    ty->agg->dsize < size)
-		size = ty->agg->dsize;
-	if (sf_member_is_bitfield(m))
-		size = ((uint64_t)m->bit_offset + m->bit_size + 7) / 8;
-	return m->offset + size;
-}
-
-/*
- * DWARF gives a virtual base's offset as an expression that reads the
- * vtable: it depends on the most derived type.  In the complete object,
- * gcc's and clang's (Itanium ABI) layout puts the virtual bases after the
- * non-virtual part, in declaration order, each at the end of what comes
- * before rounded up to its alignment.  That end is taken with the bases'
- * full sizes, or - when a virtual base would then not fit in the type -
- * with their data only (the ABI reuses the tail padding of non-POD bases).
- */
-static void place_virtual_bases(struct sf_member *m, size_t n, const uint8_t *unplaced,
-				struct tinfo *const *ty, uint64_t tsize)
-{
-	uint64_t full = 0, data = 0, need = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (unplaced[i]) {
-			need = align_up(need, m[i].align) + m[i].size;
-			continue;
-		}
-		if (m[i].offset + m[i].size > full)
-			full = m[i].offset + m[i].size;
-		if (data_end(&m[i], ty[i]) > data)
-			data = data_end(&m[i], ty[i]);
-	}
-	uint64_t end = full + need <= tsize ? full : data;
-	for (size_t i = 0; i < n; i++) {
-		if (!unplaced[i])
-			continue;
-		m[i].offset = align_up(end, m[i].align);
-		/* corrupt sizes: keep it inside the type */
-		if (m[i].offset > tsize || m[i].size > tsize - m[i].offset)
-			m[i].offset = tsize > m[i].size ? tsize - m[i].size : 0;
-		end = m[i].offset + m[i].size;
-	}
-}
-
-/*
- * Offsets of the members, sorted, each with how many members of nonzero
- * size start there: the next member after any offset is a binary search
- * away, so a type with a million members costs n log n, not n^2.
- */
-struct offsets {
-	uint64_t *off;
-	uint32_t *sized;
-	size_t n;
-};
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static void offsets_build(const struct sf_type *t, struct offsets *o)
-{
-	uint64_t *all = sf_xcalloc(t->nmembers ? t->nmembers : 1, sizeof(*all));
-
-	for (uint32_t i = 0; i < t->nmembers; i++)
-		all[i] = t->members[i].offset;
-	qsort(all, t->nmembers, sizeof(*all), cmp_u64);
-	o->off = all;
-	o->n = 0;
-	for (uint32_t i = 0; i < t->nmembers; i++)
-		if (!o->n || all[o->n - 1] != all[i])
-			all[o->n++] = all[i];
-	o->sized = sf_xcalloc(o->n ? o->n : 1, sizeof(*o->sized));
-	for (uint32_t i = 0; i < t->nmembers; i++) {
-		const struct sf_member *m = &t->members[i];
-		if (!m->size)
-			continue;
-		size_t lo = 0, hi = o->n;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (o->off[mid] < m->offset)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		o->sized[lo]++;
-	}
-}
-
-/* Index of the first distinct offset > x (o->n if none). */
-static size_t offsets_after(const struct offsets *o, uint64_t x)
-{
-	size_t lo = 0, hi = o->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (o->off[mid] <= x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static void offsets_free(struct offsets *o)
-{
-	free(o->off);
-	free(o->sized);
-}
-
-static int needs_offsets(const struct sf_type *t)
-{
-	for (uint32_t i = 0; i < t->nmembers; i++)
-		if (t->members[i].flags & (SF_MF_INCOMPLETE | SF_MF_BASE))
-			return 1;
-	return 0;
-}
-
-/*
- * An incomplete member gets the room up to the next member: an upper
- * bound that can hide a hole but never invents one (`incomplete`).  A
- * base whose tail padding holds later members covers only up to them
- * (always).  One sort of the offsets serves both.
- */
-void rd_fit_to_neighbours(struct sf_type *t, int incomplete)
-{
-	struct offsets o;
-
-	if (t->kind == SF_KIND_UNION || !needs_offsets(t)) {
-		for (uint32_t i = 0; incomplete && i < t->nmembers; i++) {
-			struct sf_member *m = &t->members[i];
-			if ((m->flags & SF_MF_INCOMPLETE) && !m->nested)
-				m->size = t->size > m->offset ? t->size - m->offset : 0;
-		}
-		return;
-	}
-	offsets_build(t, &o);
-	for (uint32_t i = 0; incomplete && i < t->nmembers; i++) {
-		struct sf_member *m = &t->members[i];
-		if (!(m->flags & SF_MF_INCOMPLETE) || m->nested)
-			continue;
-		size_t k = offsets_after(&o, m->offset);
-		uint64_t next = k < o.n ? o.off[k] : t->size;
-		/* another member of some size starts here too: this one
-		 * cannot be the one covering the bytes */
-		size_t here = k ? k - 1 : 0;
-		int shared = o.n && o.off[here] == m->offset && o.sized[here] > 0;
-		m->size = shared || next < m->offset ? 0 : next - m->offset;
-		if (m->size && o.n)
-			o.sized[here]++;
-	}
-	for (uint32_t i = 0; i < t->nmembers; i++) {
-		struct sf_member *m = &t->members[i];
-		if (!(m->flags & SF_MF_BASE) || !m->size)
-			continue;
-		size_t k = offsets_after(&o, m->offset);
-		uint64_t next = k < o.n ? o.off[k] : t->size;
-		if (next < m->offset + m->size && next > m->offset)
-			m->size = next - m->offset;
-	}
-	offsets_free(&o);
+	return ty && ty->agg && (ty->agg->flags & TI_LAID) ? ty->agg->dsize : SF_DSIZE_UNKNOWN;
 }
 
 /*
@@ -472,130 +304,49 @@ static void mark_packed(struct sf_reader *r, struct tinfo *ti)
 	}
 }
 
-/*
- * pahole's type__check_structs_at_unnatural_alignments and
- * union__infer_packed_attributes: a struct that is not packed, yet holds
- * a struct or union at an offset that type's natural alignment does not
- * divide - or a union whose size it does not divide - shows that type is
- * packed, though its own layout may look natural (packed_inner on
- * ILP32: size 8, members aligned, at offset 1 in holds_packed).  ty[i] is
- * member i's type.  Returns whether a member's alignment changed.
- *
- * Not where an aligned attribute is in play: it makes holes and padding
- * in a packed struct too (sctp_paddrparams is packed and aligned(4), so
- * its 1 byte of padding proves nothing about __kernel_sockaddr_storage at
- * offset 4), and a type with DW_AT_alignment has that alignment, packed
- * or not.
- */
-static int find_packed_members(struct sf_reader *r, struct sf_type *t,
-			       struct tinfo *const *ty, unsigned depth)
-{
-	int changed = 0;
+/* What layout/packing.c asks of the members' types (struct sf_packing_oracle):
+ * ty[i] is member i's type. */
+struct member_types {
+	struct sf_reader *r;
+	struct tinfo *const *ty;
+	unsigned depth;
+};
 
-	if ((t->kind != SF_KIND_UNION && (t->flags & SF_TF_PACKED)) ||
-	    (t->flags & SF_TF_ALIGNED))
+static uint32_t packing_witness(void *ctx, uint32_t i)
+{
+	const struct member_types *mt = ctx;
+	const struct tinfo *a = mt->ty[i] ? mt->ty[i]->agg : NULL;
+
+	if (!a || (mt->ty[i]->flags & TI_ARRAY) || !(a->flags & TI_LAID) || a->align_attr)
 		return 0;
-	for (uint32_t i = 0; i < t->nmembers; i++)
-		if (t->members[i].flags & SF_MF_ALIGNED)
-			return 0;
-	for (uint32_t i = 0; i < t->nmembers; i++) {
-		const struct sf_member *m = &t->members[i];
-		struct tinfo *a = ty[i] ? ty[i]->agg : NULL;
-		if (!a || (ty[i]->flags & TI_ARRAY) || !(a->flags & TI_LAID) ||
-		    a->align_attr || sf_member_is_bitfield(m) ||
-		    (m->flags & (SF_MF_INCOMPLETE | SF_MF_VIRTUAL_BASE)))
-			continue;
-		uint64_t where = t->kind == SF_KIND_UNION ? t->size : m->offset;
-		if (a->natural > 1 && where % a->natural)
-			mark_packed(r, a);
-	}
-	for (uint32_t i = 0; i < t->nmembers; i++) {
-		struct sf_member *m = &t->members[i];
-		if (!ty[i] || !ty[i]->agg || !(ty[i]->agg->flags & TI_PACKED) ||
-		    (m->flags & (SF_MF_ALIGNED | SF_MF_INCOMPLETE)))
-			continue;
-		uint32_t a = align_of(r, ty[i], depth);
-		if (a != m->align) {
-			m->align = a;
-			changed = 1;
-		}
-	}
-	return changed;
+	return a->natural;
 }
 
-int rd_is_empty_class(const struct sf_type *t)
+static void packing_mark(void *ctx, uint32_t i)
 {
-	if (t->kind == SF_KIND_UNION || t->size != 1)
+	const struct member_types *mt = ctx;
+
+	mark_packed(mt->r, mt->ty[i]->agg);
+}
+
+static uint32_t packing_align(void *ctx, uint32_t i)
+{
+	const struct member_types *mt = ctx;
+
+	if (!mt->ty[i] || !mt->ty[i]->agg || !(mt->ty[i]->agg->flags & TI_PACKED))
 		return 0;
-	for (uint32_t i = 0; i < t->nmembers; i++)
-		if (!(t->members[i].flags & SF_MF_BASE) || t->members[i].size)
-			return 0;
-	return 1;
+	return align_of(mt->r, mt->ty[i], mt->depth);
 }
 
-/* Where a member's data starts, as (byte, bit) - a bit-field's storage
- * unit may begin before the member declared ahead of it. */
-static void member_start(const struct sf_member *m, uint64_t *byte, uint32_t *bit)
+/* The members' indices in memory order (virtual bases last), or NULL
+ * when they already are (layout/infer.h). */
+static uint32_t *memory_order(struct sf_reader *r, const struct sf_member *m, size_t n)
 {
-	uint64_t b = m->offset + m->bit_offset / 8;
-
-	*byte = b < m->offset ? UINT64_MAX : b;
-	*bit = m->bit_offset % 8;
-}
-
-static int member_before(const struct sf_member *a, size_t ia,
-			 const struct sf_member *b, size_t ib)
-{
-	int va = (a->flags & SF_MF_VIRTUAL_BASE) != 0, vb = (b->flags & SF_MF_VIRTUAL_BASE) != 0;
-	uint64_t ba, bb;
-	uint32_t ta, tb;
-
-	if (va != vb)
-		return vb;
-	member_start(a, &ba, &ta);
-	member_start(b, &bb, &tb);
-	if (ba != bb)
-		return ba < bb;
-	if (ta != tb)
-		return ta < tb;
-	return ia < ib;	/* stable: unions, empty members keep their order */
-}
-
-/*
- * The members' indices in memory order (virtual bases last), or NULL
- * when they already are: a merge sort, stable and n log n for hostile
- * member counts.
- */
-static uint32_t *offset_order(struct sf_reader *r, const struct sf_member *m, size_t n)
-{
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		if (!member_before(&m[i - 1], i - 1, &m[i], i))
-			break;
-	if (i >= n)
+	if (sf_in_memory_order(m, n))
 		return NULL;
 	uint32_t *a = rd_arena_alloc_raw(&r->arena, sizeof(*a) * n);
 	uint32_t *b = rd_arena_alloc_raw(&r->arena, sizeof(*b) * n);
-	for (i = 0; i < n; i++)
-		a[i] = (uint32_t)i;
-	for (size_t w = 1; w < n; w *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = lo + w < n ? lo + w : n;
-			size_t hi = mid + w < n ? mid + w : n;
-			size_t p = lo, q = mid, o = lo;
-			while (p < mid && q < hi)
-				b[o++] = member_before(&m[a[q]], a[q], &m[a[p]], a[p]) ? a[q++] : a[p++];
-			while (p < mid)
-				b[o++] = a[p++];
-			while (q < hi)
-				b[o++] = a[q++];
-		}
-		uint32_t *tmp = a;
-		a = b;
-		b = tmp;
-	}
-	return a;
+	return sf_memory_order(m, n, a, b);
 }
 
 /* The variants of the aggregate being laid out (arena memory). */
@@ -686,7 +437,7 @@ static int read_variant(struct sf_reader *r, struct uh *uh, const struct sf_die 
 		n = k;
 	}
 	vr->nmembers = n;
-	uint32_t *order = offset_order(r, vr->members, n);
+	uint32_t *order = memory_order(r, vr->members, n);
 	if (order) {
 		struct sf_member *sorted = rd_arena_alloc_raw(&r->arena, sizeof(*sorted) * n);
 		for (uint32_t i = 0; i < n; i++)
@@ -802,9 +553,162 @@ static void set_variants(struct sf_type *t, const struct vlist *vl)
 	}
 }
 
+/* The members of aggregate ti, read from its DIE *d into the member
+ * vector of this depth (NULL: corrupt DWARF, the reader failed). */
+static struct mvec *read_members(struct sf_reader *r, struct tinfo *ti, struct sf_die *d,
+				 struct vlist *vl, unsigned depth)
+{
+	if (rd_read_die(r, ti->unit, rd_off_of(ti), d) < 0)
+		return NULL;
+	if (!r->mv)
+		r->mv = sf_xcalloc(MAX_LAYOUT_DEPTH + 2, sizeof(*r->mv));
+	/* deeper layouts use the vectors below this one: it stays put */
+	struct mvec *v = &r->mv[depth];
+	v->n = 0;
+	ti->flags |= TI_LAYING;
+	int rc = collect_members(r, ti->unit, d, v, vl, depth);
+	ti->flags &= ~TI_LAYING;
+	return rc < 0 ? NULL : v;
+}
+
+/* A scratch model of aggregate ti (DIE d), no members yet. */
+static struct xtype *new_model(struct sf_reader *r, const struct tinfo *ti,
+			       const struct sf_die *d)
+{
+	struct xtype *x = rd_arena_alloc(&r->arena, sizeof(*x));
+	struct sf_type *t = &x->t;
+	struct uh *uh = ti->unit;
+
+	x->unit = uh;
+	x->file = (d->has & SF_A_DECL_FILE) ? d->decl_file : 0;
+	x->forced = (ti->flags & TI_PACKED) != 0;
+	t->name = ti->qname;
+	t->kind = ti->kind;
+	t->size = ti->size;
+	t->decl_file = "";
+	t->decl_line = d->decl_line;
+	t->addr_size = uh->cx.u->addr_size;
+	if (sf_lang_is_cxx(uh->cx.lang))
+		t->flags |= SF_TF_CXX;
+	return x;
+}
+
+/* Per member: its type's data size when it is a base of known layout
+ * (layout/infer.h), or NULL when no member is a base. */
+static uint64_t *base_dsizes(struct sf_reader *r, const struct sf_member *m,
+			     struct tinfo *const *ty, size_t n)
+{
+	uint64_t *dsize = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(m[i].flags & SF_MF_BASE))
+			continue;
+		if (!dsize) {
+			dsize = rd_arena_alloc_raw(&r->arena, sizeof(*dsize) * n);
+			for (size_t k = 0; k < n; k++)
+				dsize[k] = SF_DSIZE_UNKNOWN;
+		}
+		dsize[i] = dsize_of(ty[i]);
+	}
+	return dsize;
+}
+
+/*
+ * The members of v into x, in memory order (rustc reorders fields, its
+ * DWARF keeps the declaration's), virtual bases last, where the complete
+ * object has them.  Returns each member's type, in that order.
+ */
+static struct tinfo **place_members(struct sf_reader *r, struct xtype *x, const struct mvec *v)
+{
+	struct sf_type *t = &x->t;
+	size_t n = v->n;
+
+	sf_place_virtual_bases(v->m, n, v->vbase_unplaced, base_dsizes(r, v->m, v->ty, n), t->size);
+	t->nmembers = (uint32_t)n;
+	t->members = rd_arena_alloc_raw(&r->arena, sizeof(*t->members) * (n ? n : 1));
+	x->natural = rd_arena_alloc_raw(&r->arena, sizeof(*x->natural) * (n ? n : 1));
+	struct tinfo **ty = rd_arena_alloc_raw(&r->arena, sizeof(*ty) * (n ? n : 1));
+	uint32_t *order = memory_order(r, v->m, n);
+	for (size_t k = 0; k < n; k++) {
+		size_t i = order ? order[k] : k;
+		t->members[k] = v->m[i];
+		x->natural[k] = v->natural[i];
+		ty[k] = v->ty[i];
+		if (v->inc[i]) {
+			if (!x->inc)
+				x->inc = rd_arena_alloc(&r->arena, sizeof(*x->inc) * n);
+			x->inc[k] = v->inc[i];
+		}
+		if (i != k)
+			t->flags |= SF_TF_REORDERED;
+	}
+	return ty;
+}
+
+/* What the DIEs leave out: the room of unknown members, packing and
+ * alignment (layout/infer.h, layout/packing.h). */
+static void infer_layout(struct sf_reader *r, struct tinfo *ti, struct xtype *x,
+			 struct tinfo *const *ty, unsigned depth)
+{
+	struct member_types mt = { r, ty, depth };
+	struct sf_packing_oracle o = {
+		&mt, packing_witness, packing_mark, packing_align, 0
+	};
+
+	sf_fit_to_neighbours(&x->t, 1);
+	sf_infer_packing(&x->t, x->natural, ti->align_attr, x->forced, &o);
+}
+
+/* rustc states an alignment for every type: only one that differs from
+ * the natural alignment was asked for (repr(align)). */
+static void mark_rust(struct tinfo *ti, struct sf_type *t)
+{
+	t->flags |= SF_TF_RUST;
+	for (uint32_t i = 0; i < t->nmembers; i++)
+		t->members[i].flags |= SF_MF_RUST;
+	for (uint32_t k = 0; k < t->nvariants; k++)
+		for (uint32_t i = 0; i < t->variants[k].nmembers; i++)
+			t->variants[k].members[i].flags |= SF_MF_RUST;
+	if (ti->align_attr && ti->align_attr != t->natural_align)
+		ti->flags |= TI_ALIGNED;
+	else
+		t->flags &= (uint16_t)~SF_TF_ALIGNED;
+}
+
+/* What a member of type ti needs of the layout x: cached in ti. */
+static void remember_layout(struct sf_reader *r, struct tinfo *ti, struct xtype *x,
+			    struct tinfo *const *ty)
+{
+	const struct sf_type *t = &x->t;
+
+	if (sf_is_empty_class(t) && (t->flags & SF_TF_CXX))
+		ti->flags |= TI_EMPTY;
+	ti->align = t->align;
+	ti->natural = t->natural_align;
+	ti->dsize = sf_data_size(t, base_dsizes(r, t->members, ty, t->nmembers));
+	ti->model = x;
+	ti->flags |= TI_LAID;
+}
+
+/*
+ * The layout of aggregate ti: its bases, data members and Rust variant
+ * part read from its DIE, in memory order, with what the DIEs leave out
+ * inferred - a scratch model in the unit's arena, cached in ti (TI_LAID)
+ * with the alignment, natural alignment and data size a member of type
+ * ti takes.  The members' aggregate types are laid out first, at
+ * depth + 1.
+ *
+ * NULL when ti is no aggregate definition, is being laid out already (a
+ * type holding itself), sits deeper than MAX_LAYOUT_DEPTH, or its DIEs
+ * are corrupt (the reader has failed then).  The evidence of its members
+ * may mark their types packed (r->repack): the types laid out before
+ * took their old alignment, and the caller lays the unit out again
+ * (report_tops) after rd_unlay_all().
+ */
 struct xtype *rd_layout(struct sf_reader *r, struct tinfo *ti, unsigned depth)
 {
 	struct sf_die d;
+	struct vlist vl = { NULL, 0, 1 };
 
 	if (!(ti->flags & TI_AGG) || (ti->flags & TI_DECL))
 		return NULL;
@@ -812,86 +716,17 @@ struct xtype *rd_layout(struct sf_reader *r, struct tinfo *ti, unsigned depth)
 		return ti->model;
 	if ((ti->flags & TI_LAYING) || depth > MAX_LAYOUT_DEPTH || r->failed)
 		return NULL;
-	struct uh *uh = ti->unit;
-	if (rd_read_die(r, uh, rd_off_of(ti), &d) < 0)
+	struct mvec *v = read_members(r, ti, &d, &vl, depth);
+	if (!v)
 		return NULL;
-	if (!r->mv)
-		r->mv = sf_xcalloc(MAX_LAYOUT_DEPTH + 2, sizeof(*r->mv));
-	struct mvec *vp = &r->mv[depth];
-	vp->n = 0;
-	ti->flags |= TI_LAYING;
-	struct vlist vl = { NULL, 0, 1 };
-	int rc = collect_members(r, uh, &d, vp, &vl, depth);
-	ti->flags &= ~TI_LAYING;
-	if (rc < 0)
-		return NULL;
-	struct mvec v = *vp;
-
-	struct xtype *x = rd_arena_alloc(&r->arena, sizeof(*x));
-	struct sf_type *t = &x->t;
-	x->unit = uh;
-	x->file = (d.has & SF_A_DECL_FILE) ? d.decl_file : 0;
-	t->name = ti->qname;
-	t->kind = ti->kind;
-	t->size = ti->size;
-	t->decl_file = "";
-	t->decl_line = d.decl_line;
-	t->addr_size = uh->cx.u->addr_size;
-	if (sf_lang_is_cxx(uh->cx.lang))
-		t->flags |= SF_TF_CXX;
-	place_virtual_bases(v.m, v.n, v.vbase_unplaced, v.ty, t->size);
-	t->nmembers = (uint32_t)v.n;
-	t->members = rd_arena_alloc_raw(&r->arena, sizeof(*t->members) * (v.n ? v.n : 1));
-	x->natural = rd_arena_alloc_raw(&r->arena, sizeof(*x->natural) * (v.n ? v.n : 1));
-	struct tinfo **ty = rd_arena_alloc_raw(&r->arena, sizeof(*ty) * (v.n ? v.n : 1));
-	/* in memory order (rustc reorders fields, its DWARF keeps the
-	 * declaration's), virtual bases last, where the complete object
-	 * has them */
-	uint32_t *order = offset_order(r, v.m, v.n);
-	for (size_t k = 0; k < v.n; k++) {
-		size_t i = order ? order[k] : k;
-		t->members[k] = v.m[i];
-		x->natural[k] = v.natural[i];
-		ty[k] = v.ty[i];
-		if (v.inc[i]) {
-			if (!x->inc)
-				x->inc = rd_arena_alloc(&r->arena, sizeof(*x->inc) * v.n);
-			x->inc[k] = v.inc[i];
-		}
-	}
-	for (size_t k = 0; order && k < v.n; k++)
-		if (order[k] != k)
-			t->flags |= SF_TF_REORDERED;
-	x->forced = (ti->flags & TI_PACKED) != 0;
-	rd_fit_to_neighbours(t, 1);
-	sf_settle_packing(t, x->natural, ti->align_attr, (ti->flags & TI_PACKED) != 0);
-	if (find_packed_members(r, t, ty, depth))
-		sf_settle_packing(t, x->natural, ti->align_attr, (ti->flags & TI_PACKED) != 0);
+	struct xtype *x = new_model(r, ti, &d);
+	struct tinfo **ty = place_members(r, x, v);
+	infer_layout(r, ti, x, ty, depth);
 	if (vl.n)
-		set_variants(t, &vl);
-	if (uh->cx.lang == DW_LANG_Rust) {
-		t->flags |= SF_TF_RUST;
-		for (uint32_t i = 0; i < t->nmembers; i++)
-			t->members[i].flags |= SF_MF_RUST;
-		for (uint32_t k = 0; k < t->nvariants; k++)
-			for (uint32_t i = 0; i < t->variants[k].nmembers; i++)
-				t->variants[k].members[i].flags |= SF_MF_RUST;
-		if (ti->align_attr && ti->align_attr != t->natural_align)
-			ti->flags |= TI_ALIGNED;
-		else
-			t->flags &= (uint16_t)~SF_TF_ALIGNED;
-	}
-	if (rd_is_empty_class(t) && (t->flags & SF_TF_CXX))
-		ti->flags |= TI_EMPTY;
-	ti->align = t->align;
-	ti->natural = t->natural_align;
-	ti->dsize = 0;
-	for (uint32_t i = 0; i < t->nmembers; i++)
-		if (!(t->members[i].flags & SF_MF_VIRTUAL_BASE) &&
-		    data_end(&t->members[i], ty[i]) > ti->dsize)
-			ti->dsize = data_end(&t->members[i], ty[i]);
-	ti->model = x;
-	ti->flags |= TI_LAID;
+		set_variants(&x->t, &vl);
+	if (ti->unit->cx.lang == DW_LANG_Rust)
+		mark_rust(ti, &x->t);
+	remember_layout(r, ti, x, ty);
 	return x;
 }
 

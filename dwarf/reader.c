@@ -63,6 +63,7 @@
 
 #include "layout/abi.h"
 #include "layout/holes.h"
+#include "layout/infer.h"
 #include "layout/nested.h"
 #include "layout/packing.h"
 #include "lib/hash.h"
@@ -547,7 +548,7 @@ static void complete_member(const struct sf_typeset *ts, const struct sf_typeset
 		b = definition(extra, qname);
 	if (!b)
 		return;
-	m->size = (m->flags & SF_MF_BASE) && rd_is_empty_class(b) ? 0 : b->size;
+	m->size = (m->flags & SF_MF_BASE) && sf_is_empty_class(b) ? 0 : b->size;
 	m->align = b->align;
 	*natural = b->natural_align ? b->natural_align : b->align;
 	m->flags &= (uint16_t)~SF_MF_INCOMPLETE;
@@ -606,7 +607,7 @@ void sf_pending_finish(struct sf_pending *p, struct sf_typeset *ts,
 		for (uint32_t j = 0; j < q->n; j++)
 			complete_member(ts, extra, &t->members[q->idx[j]],
 					&q->natural[q->idx[j]], q->qname[j]);
-		rd_fit_to_neighbours(t, 0);
+		sf_fit_to_neighbours(t, 0);
 		sf_settle_packing(t, q->natural, (t->flags & SF_TF_ALIGNED) ? t->align : 0, q->forced);
 		t->flags &= (uint16_t)~SF_TF_VARIANT;
 		sf_typeset_add(ts, deep_copy(ts, t, t->decl_file,

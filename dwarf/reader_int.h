@@ -280,8 +280,6 @@ struct tinfo *rd_resolve(struct sf_reader *r, struct uh *uh, uint64_t off, unsig
 
 /* members.c */
 void rd_mvec_free(struct mvec *v);
-void rd_fit_to_neighbours(struct sf_type *t, int incomplete);
-int rd_is_empty_class(const struct sf_type *t);
 struct xtype *rd_layout(struct sf_reader *r, struct tinfo *ti, unsigned depth);
 void rd_unlay_all(struct sf_reader *r);
 

@@ -20,8 +20,7 @@ struct sf_abi sf_abi_for(uint16_t machine, uint8_t addr_size)
 	return abi;
 }
 
-/* The largest power of two dividing size (size > 0), at most cap. */
-static uint32_t pow2_divisor(uint64_t size, uint32_t cap)
+uint32_t sf_pow2_divisor(uint64_t size, uint32_t cap)
 {
 	uint64_t a = size & (~size + 1);
 
@@ -56,19 +55,19 @@ uint32_t sf_abi_align(struct sf_abi abi, enum sf_abi_kind kind, uint64_t size)
 		return 1;
 	switch (kind) {
 	case SF_ABI_POINTER:
-		return pow2_divisor(size, abi.addr_size);
+		return sf_pow2_divisor(size, abi.addr_size);
 	case SF_ABI_COMPLEX:
 		/* a complex aligns like one of its parts */
-		return size >= 2 ? pow2_divisor(size / 2, scalar_cap(abi)) : 1;
+		return size >= 2 ? sf_pow2_divisor(size / 2, scalar_cap(abi)) : 1;
 	case SF_ABI_VECTOR:
-		return pow2_divisor(size, vector_cap(abi));
+		return sf_pow2_divisor(size, vector_cap(abi));
 	case SF_ABI_INT:
 	case SF_ABI_FLOAT:
 		break;
 	}
 	if (abi.machine == SF_EM_386 && size == 16 && kind == SF_ABI_FLOAT)
 		return 16;	/* __float128 keeps 16 even on i386 */
-	return pow2_divisor(size, scalar_cap(abi));
+	return sf_pow2_divisor(size, scalar_cap(abi));
 }
 
 const char *sf_abi_machine_name(uint16_t machine, char *buf, unsigned bufsz)

@@ -47,6 +47,10 @@ struct sf_abi sf_abi_for(uint16_t machine, uint8_t addr_size);
 /* Alignment in bytes of a scalar of `size` bytes inside a struct. */
 uint32_t sf_abi_align(struct sf_abi abi, enum sf_abi_kind kind, uint64_t size);
 
+/* The largest power of two dividing size (size > 0), at most cap: the
+ * alignment an offset or a size allows. */
+uint32_t sf_pow2_divisor(uint64_t size, uint32_t cap);
+
 /* A short name for the machine: "x86_64", "i386", "aarch64", "arm", "em-N". */
 const char *sf_abi_machine_name(uint16_t machine, char *buf, unsigned bufsz);
 
