@@ -22,11 +22,18 @@
  * units of the .dwo/.dwp files they lead to, in unit order (as the same
  * units come in a plain build), each file read like an image.
  *
- * One ELF image is read by N threads: the units are cut into N runs of
- * about equal bytes, each thread reads its run into its own typeset
- * (sharing the one sf_elf and unit table, read-only by then), and the
- * typesets are absorbed in run order, so the types come out in unit order
- * whatever N is.
+ * Threads (--jobs N): the inputs named on the command line and the files
+ * of their directories, the members of an archive, and the units of one
+ * ELF image (cut into up to 4N runs of about equal bytes) are items of a
+ * pool: a shared counter hands the next item to whichever thread is free,
+ * each item is read into a typeset of its own, and the typesets are merged
+ * in item order as soon as every item before them is merged.  So the types
+ * come out in input and unit order whatever N is, and memory holds what a
+ * bounded window of items read ahead.  Pools nest (an archive in a
+ * directory, a large image in an archive); they share one budget of N
+ * threads.  A file read on its own cannot see which files the inputs
+ * before it read (a debug file reached twice, hard links): it notes what
+ * it asked, and the merge redoes it in place when an answer would differ.
  */
 #include "dwarf.h"
 
@@ -37,6 +44,7 @@
 #include <fcntl.h>
 #include <libelf.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -57,20 +65,48 @@
 #define MAX_DIR_DEPTH 128
 /* below this much .debug_info a second thread costs more than it saves */
 #define THREAD_MIN_BYTES (4u << 20)
+/* runs of one image per thread: a thread done early takes another run */
+#define RUNS_PER_THREAD 4
+/* items a pool reads ahead of the oldest unmerged one, per thread */
+#define WINDOW_PER_THREAD 8
 
 /* Outcome of reading one image or file. */
 enum { LOADED = 1, NO_DWARF = 0, FAILED = -1, NOT_ELF = 2, ALREADY = 3 };
+
+/*
+ * The threads of one load: `spare` counts those that may still start.  A
+ * pool takes what it can get when it starts and each thread gives itself
+ * back when it ends, so nested pools never run more than N threads.
+ */
+struct shared {
+	atomic_uint spare;
+	unsigned threads;	/* N: --jobs, else the online CPUs */
+	int asked;		/* --jobs given: even a small image is split */
+};
+
+/* A seen_before() question a file read apart asked, and its answer. */
+struct asked {
+	dev_t dev;
+	ino_t ino;
+	int answer;
+};
 
 struct ctx {
 	struct sf_typeset *ts;
 	const struct sf_load_opts *opts;
 	struct sf_err *err;
 	struct sf_pending *pending;  /* incomplete types, completed at the end */
+	struct shared *sh;
 	/* files already read, by (device, inode) */
 	dev_t *devs;
 	ino_t *inos;
 	size_t nseen, seencap;
-	/* the directory being walked: files skipped without types */
+	/* a file read apart (sub_ctx): its seen_before questions, in order */
+	int logging;
+	struct asked *asked;
+	size_t nasked, askedcap;
+	/* the directory being walked: files with types, files skipped without */
+	int found;
 	unsigned skipped;
 	struct sf_err first_skip;
 	/* ...and files read without some of their .dwo files */
@@ -80,48 +116,199 @@ struct ctx {
 
 static int load_file(struct ctx *c, const char *path, int in_dir, int lookup);
 
-/* ---- one ELF image, N threads ------------------------------------------ */
+/* ---- pools: items handed out by a shared counter, merged in order ------- */
 
-struct job {
-	struct sf_reader *r;
-	size_t first, last;
-	struct sf_err err;
-	int rc;
+/* Up to `want` threads of the budget (maybe none). */
+static unsigned take_threads(struct shared *sh, unsigned want)
+{
+	unsigned have = atomic_load(&sh->spare), got;
+
+	do {
+		got = want < have ? want : have;
+	} while (got && !atomic_compare_exchange_weak(&sh->spare, &have, have - got));
+	return got;
+}
+
+static void give_threads(struct shared *sh, unsigned n)
+{
+	atomic_fetch_add(&sh->spare, n);
+}
+
+enum { WAITING, RUNNING, READ };
+
+/*
+ * Items [0, n): run(i) reads item i on any thread (into a place of its
+ * own); merge(i) takes its result, in item order, one at a time, on
+ * whichever thread finds it next in line; drop(i) frees a result read
+ * past a failure, never merged.  A negative merge stops the pool (the
+ * items after it are neither handed out nor merged); a negative run only
+ * says the items after it are not needed.
+ */
+struct pool {
+	size_t n;
+	int (*run)(void *arg, size_t i);
+	int (*merge)(void *arg, size_t i);
+	void (*drop)(void *arg, size_t i);
+	void *arg;
+	struct shared *sh;
+	/* the rest under mu */
+	pthread_mutex_t mu;
+	pthread_cond_t moved;	/* merged or stop moved */
+	size_t next, merged, stop, window;
+	uint8_t *state;
+	int merging, rc;
 };
 
-static void *run_job(void *arg)
+/* Merge the items next in line that are read (called holding mu). */
+static void merge_ready(struct pool *p)
 {
-	struct job *j = arg;
+	if (p->merging)
+		return;		/* that thread will find these too */
+	p->merging = 1;
+	while (p->merged < p->stop && p->state[p->merged] == READ) {
+		size_t i = p->merged;
+		pthread_mutex_unlock(&p->mu);
+		int r = p->merge(p->arg, i);
+		pthread_mutex_lock(&p->mu);
+		p->merged = i + 1;
+		if (r < 0) {
+			p->rc = -1;
+			p->stop = p->merged;
+		}
+		pthread_cond_broadcast(&p->moved);
+	}
+	p->merging = 0;
+}
 
-	j->rc = sf_reader_units(j->r, j->first, j->last, &j->err);
+/* One thread of a pool: take the next item until none is left. */
+static void pool_work(struct pool *p)
+{
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		/* a bounded window ahead of the merge keeps memory bounded */
+		while (p->next < p->stop && p->next >= p->merged + p->window)
+			pthread_cond_wait(&p->moved, &p->mu);
+		if (p->next >= p->stop)
+			break;
+		size_t i = p->next++;
+		p->state[i] = RUNNING;
+		pthread_mutex_unlock(&p->mu);
+		int r = p->run(p->arg, i);
+		pthread_mutex_lock(&p->mu);
+		p->state[i] = READ;
+		if (r < 0 && p->stop > i + 1) {
+			p->stop = i + 1;
+			pthread_cond_broadcast(&p->moved);
+		}
+		merge_ready(p);
+	}
+	pthread_mutex_unlock(&p->mu);
+}
+
+static void *pool_thread(void *arg)
+{
+	struct pool *p = arg;
+
+	pool_work(p);
+	give_threads(p->sh, 1);
 	return NULL;
 }
 
-static unsigned thread_count(const struct ctx *c, const struct sf_dwfile *f)
+/* Read and merge every item, on this thread and what the budget spares. */
+static int pool_run(struct pool *p)
 {
-	unsigned n = c->opts && c->opts->threads ? c->opts->threads : 0;
+	pthread_t tid[MAX_THREADS];
+	size_t want = p->n > MAX_THREADS ? MAX_THREADS - 1 : p->n ? p->n - 1 : 0;
+	unsigned got = take_threads(p->sh, (unsigned)want), started = 0;
 
-	if (!n) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		n = cpus > 0 ? (unsigned)cpus : 1;
-	}
-	if (n > MAX_THREADS)
-		n = MAX_THREADS;
-	if (f->sec[SF_SEC_INFO].size + f->sec[SF_SEC_TYPES].size < THREAD_MIN_BYTES &&
-	    !(c->opts && c->opts->threads))
-		n = 1;
-	if (n > f->nunits)
-		n = f->nunits ? (unsigned)f->nunits : 1;
-	return n;
+	p->state = sf_xcalloc(p->n ? p->n : 1, 1);
+	p->next = p->merged = 0;
+	p->stop = p->n;
+	p->window = (size_t)WINDOW_PER_THREAD * (got + 1);
+	p->merging = p->rc = 0;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->moved, NULL);
+	for (unsigned k = 0; k < got; k++)
+		started += pthread_create(&tid[started], NULL, pool_thread, p) == 0;
+	give_threads(p->sh, got - started);	/* none to be had: fewer threads */
+	pool_work(p);
+	for (unsigned k = 0; k < started; k++)
+		pthread_join(tid[k], NULL);
+	assert(p->merged == p->stop);
+	for (size_t i = p->merged; i < p->n; i++)
+		if (p->state[i] == READ)
+			p->drop(p->arg, i);
+	pthread_cond_destroy(&p->moved);
+	pthread_mutex_destroy(&p->mu);
+	free(p->state);
+	return p->rc;
+}
+
+/* ---- files read apart ---------------------------------------------------- */
+
+/* A ctx of its own for one input read on any thread: its types, held-back
+ * types and files seen apart from c's, merged into c in input order. */
+static struct ctx *sub_ctx(const struct ctx *c, struct sf_err *err)
+{
+	struct ctx *s = sf_xcalloc(1, sizeof(*s));
+
+	s->ts = sf_typeset_new();
+	s->pending = sf_pending_new();
+	s->opts = c->opts;
+	s->err = err;
+	s->sh = c->sh;
+	s->logging = 1;
+	return s;
+}
+
+static void free_sub(struct ctx *s)
+{
+	if (!s)
+		return;
+	sf_typeset_free(s->ts);
+	sf_pending_free(s->pending);
+	free(s->devs);
+	free(s->inos);
+	free(s->asked);
+	free(s);
+}
+
+/* s's types and held-back types join c's, after them; s is freed. */
+static void adopt(struct ctx *c, struct ctx *s)
+{
+	sf_typeset_merge_copy(c->ts, s->ts);
+	sf_pending_absorb(c->pending, s->pending);
+	s->ts = NULL;
+	s->pending = NULL;
+	if (s->split_partial && !c->split_partial)
+		c->first_partial = s->first_partial;
+	c->split_partial += s->split_partial;
+	free_sub(s);
+}
+
+/* ---- one ELF image: runs of units --------------------------------------- */
+
+/* How many runs to cut units [first, last) into. */
+static size_t run_count(const struct ctx *c, const struct sf_dwfile *f, size_t first,
+			size_t last)
+{
+	uint64_t bytes = 0;
+	size_t n = (size_t)RUNS_PER_THREAD * c->sh->threads;
+
+	for (size_t i = first; i < last; i++)
+		bytes += f->units[i].end - f->units[i].start;
+	if (c->sh->threads <= 1 || (bytes < THREAD_MIN_BYTES && !c->sh->asked))
+		return 1;
+	return n < last - first ? n : last - first;
 }
 
 /* Cut units [first, last) into n runs of about equal bytes: run i is
  * [cut[i], cut[i+1]). */
-static void cut_runs(const struct sf_dwfile *f, size_t first, size_t last, unsigned n,
+static void cut_runs(const struct sf_dwfile *f, size_t first, size_t last, size_t n,
 		     size_t *cut)
 {
 	uint64_t total = 0, acc = 0;
-	unsigned k = 1;
+	size_t k = 1;
 
 	for (size_t i = first; i < last; i++)
 		total += f->units[i].end - f->units[i].start;
@@ -133,6 +320,82 @@ static void cut_runs(const struct sf_dwfile *f, size_t first, size_t last, unsig
 	}
 	while (k <= n)
 		cut[k++] = last;
+}
+
+/* The runs of one image being read: one reader each. */
+struct runs {
+	struct ctx *c;
+	struct sf_elf *e;
+	const struct sf_dwfile *f;
+	const char *label;
+	size_t *cut;
+	struct sf_reader **r;
+	struct sf_err *err;
+	int *rc;
+	/* several runs: c->ts and c->pending are merged into while readers
+	 * run, so they do not look there (the merge drops what repeats) */
+	int apart;
+};
+
+static int run_units(void *arg, size_t i)
+{
+	struct runs *u = arg;
+	const char *const *only = u->c->opts ? u->c->opts->only : NULL;
+
+	u->r[i] = sf_reader_new(u->f, u->e, sf_typeset_new(), u->apart ? NULL : u->c->ts,
+				u->apart ? NULL : u->c->pending, u->label, only);
+	u->err[i].msg[0] = '\0';
+	u->rc[i] = sf_reader_units(u->r[i], u->cut[i], u->cut[i + 1], &u->err[i]);
+	return u->rc[i];
+}
+
+static int merge_units(void *arg, size_t i)
+{
+	struct runs *u = arg;
+	int rc = u->rc[i];
+
+	if (rc < 0) {
+		memcpy(u->c->err, &u->err[i], sizeof(*u->c->err));
+	} else {
+		/* the held-back types wait for every input (their bases may be
+		 * defined in any run, any file) */
+		sf_reader_merge(u->r[i], u->c->ts);
+		sf_reader_move_pending(u->r[i], u->c->pending);
+	}
+	sf_reader_free(u->r[i]);
+	u->r[i] = NULL;
+	return rc < 0 ? -1 : 0;
+}
+
+static void drop_units(void *arg, size_t i)
+{
+	struct runs *u = arg;
+
+	sf_reader_free(u->r[i]);
+	u->r[i] = NULL;
+}
+
+static int read_range(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f,
+		      const char *label, size_t first, size_t last)
+{
+	size_t n = last > first ? run_count(c, f, first, last) : 0;
+	struct runs u = { c, e, f, label, NULL, NULL, NULL, NULL, n > 1 };
+	struct pool p = { .n = n, .run = run_units, .merge = merge_units, .drop = drop_units,
+			  .arg = &u, .sh = c->sh };
+
+	if (!n)
+		return 0;
+	u.cut = sf_xcalloc(n + 1, sizeof(*u.cut));
+	u.r = sf_xcalloc(n, sizeof(*u.r));
+	u.err = sf_xcalloc(n, sizeof(*u.err));
+	u.rc = sf_xcalloc(n, sizeof(*u.rc));
+	cut_runs(f, first, last, n, u.cut);
+	int rc = pool_run(&p);
+	free(u.cut);
+	free(u.r);
+	free(u.err);
+	free(u.rc);
+	return rc;
 }
 
 static void dwarf_sections(const struct sf_elf *e, struct sf_dwsec sec[SF_SEC_N])
@@ -151,55 +414,6 @@ static void dwarf_sections(const struct sf_elf *e, struct sf_dwsec sec[SF_SEC_N]
 			sec[s].size = e->sec[e->dw[k]].size;
 		}
 	}
-}
-
-static int read_range(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f,
-		      const char *label, size_t first, size_t last)
-{
-	unsigned n = thread_count(c, f);
-	size_t cut[MAX_THREADS + 1];
-	struct job jobs[MAX_THREADS];
-	pthread_t tid[MAX_THREADS];
-	int started[MAX_THREADS] = { 0 };
-	const char *const *only = c->opts ? c->opts->only : NULL;
-	int rc = 0;
-
-	if (n > last - first)
-		n = last > first ? (unsigned)(last - first) : 1;
-	cut_runs(f, first, last, n, cut);
-	for (unsigned i = 0; i < n; i++) {
-		struct sf_typeset *out = sf_typeset_new();
-		jobs[i].r = sf_reader_new(f, e, out, c->ts, c->pending, label, only);
-		jobs[i].first = cut[i];
-		jobs[i].last = cut[i + 1];
-		jobs[i].err.msg[0] = '\0';
-		jobs[i].rc = 0;
-	}
-	for (unsigned i = 1; i < n; i++)
-		started[i] = pthread_create(&tid[i], NULL, run_job, &jobs[i]) == 0;
-	run_job(&jobs[0]);
-	for (unsigned i = 1; i < n; i++) {
-		if (started[i])
-			pthread_join(tid[i], NULL);
-		else
-			run_job(&jobs[i]);	/* no thread to be had: do it here */
-	}
-	for (unsigned i = 0; i < n && !rc; i++) {
-		if (jobs[i].rc < 0) {
-			memcpy(c->err, &jobs[i].err, sizeof(*c->err));
-			rc = -1;
-		}
-	}
-	/* Absorb in run order; the held-back types wait for every input
-	 * (their bases may be defined in any run, any file). */
-	for (unsigned i = 0; i < n; i++) {
-		if (rc == 0) {
-			sf_reader_merge(jobs[i].r, c->ts);
-			sf_reader_move_pending(jobs[i].r, c->pending);
-		}
-		sf_reader_free(jobs[i].r);
-	}
-	return rc;
 }
 
 static int read_units(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f,
@@ -530,12 +744,30 @@ static long long ar_number(const char *p, size_t n)
 	return v;
 }
 
+/* A member of a regular archive: a range of the archive's mapping. */
+struct member {
+	char *label;		/* "ARCHIVE(NAME)" */
+	unsigned char *bytes;
+	size_t size;
+	struct ctx *sub;	/* what reading it gave, until merged */
+	struct sf_err err;
+	int rc;
+};
+
+/* The members of one archive, read by a pool. */
+struct members {
+	struct ctx *c;
+	struct arstate *a;
+	struct member *v;
+	size_t n, cap;
+};
+
 /*
- * Read one member of a regular archive.  A BSD name ("#1/LEN", 4.4BSD and
+ * List one member of a regular archive.  A BSD name ("#1/LEN", 4.4BSD and
  * macOS ar) is the first LEN bytes of the data: libelf 0.188 does not
  * read those, so it is taken off here.
  */
-static int load_member(struct ctx *c, struct arstate *a, const Elf_Arhdr *h,
+static int list_member(struct ctx *c, struct members *ms, const Elf_Arhdr *h,
 		       unsigned char *bytes, size_t size)
 {
 	const char *name = h->ar_name;
@@ -546,7 +778,8 @@ static int load_member(struct ctx *c, struct arstate *a, const Elf_Arhdr *h,
 	if (h->ar_rawname && !strncmp(h->ar_rawname, "#1/", 3)) {
 		long long n = ar_number(h->ar_rawname + 3, strnlen(h->ar_rawname + 3, 13));
 		if (n < 0 || (size_t)n > size)
-			return sf_error(c->err, "%s: corrupt archive (bad BSD member name)", a->path);
+			return sf_error(c->err, "%s: corrupt archive (bad BSD member name)",
+					ms->a->path);
 		name = (const char *)bytes;
 		namelen = (int)strnlen(name, (size_t)n);
 		bytes += n;
@@ -554,14 +787,22 @@ static int load_member(struct ctx *c, struct arstate *a, const Elf_Arhdr *h,
 		if (namelen >= 9 && !strncmp(name, "__.SYMDEF", 9))
 			return 0;	/* the BSD symbol table */
 	}
-	sb_reset(&a->label);
-	sb_addf(&a->label, "%s(%.*s)", a->path, namelen, name);
-	return member_done(a, load_image(c, bytes, size, a->label.buf, NULL, 0));
+	struct strbuf label = STRBUF_INIT;
+	sb_addf(&label, "%s(%.*s)", ms->a->path, namelen, name);
+	SF_GROW(ms->v, ms->n, ms->cap);
+	ms->v[ms->n++] = (struct member){ .label = sb_detach(&label), .bytes = bytes,
+					  .size = size };
+	return 0;
 }
 
-static int load_archive(struct ctx *c, const char *path, unsigned char *img, size_t size)
+/*
+ * List the members of a regular archive, in archive order, up to the
+ * first corrupt header (then -1 with c->err set: the members before it
+ * are read first, as they come before it).
+ */
+static int list_members(struct ctx *c, struct members *ms, unsigned char *img, size_t size)
 {
-	struct arstate a = { path, 0, 0, STRBUF_INIT };
+	const char *path = ms->a->path;
 	Elf *ar = elf_memory((char *)img, size);
 	Elf_Cmd cmd = ELF_C_READ_MMAP;
 	Elf *m;
@@ -572,8 +813,7 @@ static int load_archive(struct ctx *c, const char *path, unsigned char *img, siz
 	if (!ar || elf_kind(ar) != ELF_K_AR) {
 		if (ar)
 			elf_end(ar);
-		sf_error(c->err, "%s: corrupt archive (%s)", path, elf_errmsg(-1));
-		return FAILED;
+		return sf_error(c->err, "%s: corrupt archive (%s)", path, elf_errmsg(-1));
 	}
 	while (rc == 0 && (m = elf_begin(-1, cmd, ar)) != NULL) {
 		Elf_Arhdr *h = elf_getarhdr(m);
@@ -588,7 +828,7 @@ static int load_archive(struct ctx *c, const char *path, unsigned char *img, siz
 		} else {
 			next = (uint64_t)off + sizeof(struct ar_hdr) + h->ar_size;
 			next += next & 1;
-			rc = load_member(c, &a, h, (unsigned char *)bytes, msize);
+			rc = list_member(c, ms, h, (unsigned char *)bytes, msize);
 		}
 		cmd = elf_next(m);
 		elf_end(m);
@@ -598,6 +838,63 @@ static int load_archive(struct ctx *c, const char *path, unsigned char *img, siz
 		rc = sf_error(c->err, "%s: corrupt archive (bad member header at %llu)", path,
 			      (unsigned long long)next);
 	elf_end(ar);
+	return rc;
+}
+
+static int run_member(void *arg, size_t i)
+{
+	struct members *ms = arg;
+	struct member *m = &ms->v[i];
+
+	m->sub = sub_ctx(ms->c, &m->err);
+	m->rc = load_image(m->sub, m->bytes, m->size, m->label, NULL, 0);
+	return m->rc == FAILED ? -1 : 0;
+}
+
+static int merge_member(void *arg, size_t i)
+{
+	struct members *ms = arg;
+	struct member *m = &ms->v[i];
+
+	if (m->rc == FAILED) {
+		memcpy(ms->c->err, &m->err, sizeof(*ms->c->err));
+		free_sub(m->sub);
+	} else {
+		adopt(ms->c, m->sub);
+	}
+	m->sub = NULL;
+	return member_done(ms->a, m->rc);
+}
+
+static void drop_member(void *arg, size_t i)
+{
+	struct members *ms = arg;
+
+	free_sub(ms->v[i].sub);
+	ms->v[i].sub = NULL;
+}
+
+static int load_archive(struct ctx *c, const char *path, unsigned char *img, size_t size)
+{
+	struct arstate a = { path, 0, 0, STRBUF_INIT };
+	struct members ms = { .c = c, .a = &a };
+	struct sf_err listed = { "" };
+	struct sf_err *err = c->err;
+
+	/* a corrupt header comes after the members before it: said after them */
+	c->err = &listed;
+	int bad = list_members(c, &ms, img, size);
+	c->err = err;
+	struct pool p = { .n = ms.n, .run = run_member, .merge = merge_member,
+			  .drop = drop_member, .arg = &ms, .sh = c->sh };
+	int rc = pool_run(&p);
+	if (rc == 0 && bad < 0) {
+		*c->err = listed;
+		rc = -1;
+	}
+	for (size_t i = 0; i < ms.n; i++)
+		free(ms.v[i].label);
+	free(ms.v);
 	sb_release(&a.label);
 	return archive_verdict(c, &a, rc);
 }
@@ -681,18 +978,62 @@ static int load_thin_archive(struct ctx *c, const char *path, const unsigned cha
 
 /* ---- files and directories ----------------------------------------------- */
 
+static int in_seen(const struct ctx *c, dev_t dev, ino_t ino)
+{
+	for (size_t i = 0; i < c->nseen; i++)
+		if (c->devs[i] == dev && c->inos[i] == ino)
+			return 1;
+	return 0;
+}
+
+static void add_seen(struct ctx *c, dev_t dev, ino_t ino)
+{
+	size_t cap = c->seencap;
+
+	SF_GROW(c->devs, c->nseen, cap);
+	SF_GROW(c->inos, c->nseen, c->seencap);
+	c->devs[c->nseen] = dev;
+	c->inos[c->nseen++] = ino;
+}
+
 /* Has this (device, inode) been read already?  Records it if not. */
 static int seen_before(struct ctx *c, const struct stat *st)
 {
-	for (size_t i = 0; i < c->nseen; i++)
-		if (c->devs[i] == st->st_dev && c->inos[i] == st->st_ino)
-			return 1;
-	size_t cap = c->seencap;
-	SF_GROW(c->devs, c->nseen, cap);
-	SF_GROW(c->inos, c->nseen, c->seencap);
-	c->devs[c->nseen] = st->st_dev;
-	c->inos[c->nseen++] = st->st_ino;
-	return 0;
+	int seen = in_seen(c, st->st_dev, st->st_ino);
+
+	if (c->logging) {
+		SF_GROW(c->asked, c->nasked, c->askedcap);
+		c->asked[c->nasked++] = (struct asked){ st->st_dev, st->st_ino, seen };
+	}
+	if (!seen)
+		add_seen(c, st->st_dev, st->st_ino);
+	return seen;
+}
+
+/*
+ * Would s, a file read apart, have had the same answers from seen_before
+ * had it been read in c's place (c knowing the files of the inputs before
+ * it)?  Its own earlier questions count, as they would have in c.
+ */
+static int same_answers(const struct ctx *c, const struct ctx *s)
+{
+	for (size_t k = 0; k < s->nasked; k++) {
+		const struct asked *q = &s->asked[k];
+		int seen = in_seen(c, q->dev, q->ino);
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = s->asked[j].dev == q->dev && s->asked[j].ino == q->ino;
+		if (seen != q->answer)
+			return 0;
+	}
+	return 1;
+}
+
+/* c knows the files s read. */
+static void add_answers(struct ctx *c, const struct ctx *s)
+{
+	for (size_t k = 0; k < s->nasked; k++)
+		if (!in_seen(c, s->asked[k].dev, s->asked[k].ino))
+			add_seen(c, s->asked[k].dev, s->asked[k].ino);
 }
 
 /*
@@ -785,26 +1126,73 @@ static int cmp_names(const void *a, const void *b)
 	return sx != sy ? sx - sy : strcmp(x, y);
 }
 
-/* Load everything below dir; *found counts files that had DWARF. */
-static int load_dir(struct ctx *c, const char *dir, unsigned depth, int *found)
+/* ---- the inputs: files named and found, read by a pool ------------------ */
+
+enum { ITEM_FILE, ITEM_DIR_END, ITEM_ERROR };
+
+/* One input in the order they are read: a file (named, or found below a
+ * directory named), the end of a directory, or an error met listing them. */
+struct item {
+	int kind;
+	char *path;		/* the file, or the directory named */
+	int in_dir;		/* found by a directory walk */
+	struct ctx *sub;	/* what reading it gave, until merged */
+	struct sf_err err;
+	int rc;
+};
+
+struct items {
+	struct ctx *c;
+	struct item *v;
+	size_t n, cap;
+};
+
+static void add_item(struct items *it, int kind, const char *path, int in_dir)
+{
+	SF_GROW(it->v, it->n, it->cap);
+	it->v[it->n++] = (struct item){ .kind = kind, .path = sf_xstrdup(path), .in_dir = in_dir };
+}
+
+/* An error met listing the inputs: read after the inputs before it. */
+static int add_error(struct items *it, const char *path, const char *fmt, const char *why)
+{
+	add_item(it, ITEM_ERROR, path, 0);
+	sf_error(&it->v[it->n - 1].err, fmt, path, why);
+	return -1;
+}
+
+/* The names in dir, sorted, into *names (*n of them); -1 when it cannot
+ * be opened (errno says why). */
+static int dir_names(const char *dir, char ***names, size_t *n)
 {
 	DIR *d = opendir(dir);
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	int rc = 0;
+	size_t cap = 0;
 
+	*names = NULL;
+	*n = 0;
 	if (!d)
-		return sf_error(c->err, "%s: cannot open directory: %s", dir, strerror(errno));
+		return -1;
 	for (struct dirent *de; (de = readdir(d));) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		SF_GROW(names, n, cap);
-		names[n++] = sf_xstrdup(de->d_name);
+		SF_GROW(*names, *n, cap);
+		(*names)[(*n)++] = sf_xstrdup(de->d_name);
 	}
 	closedir(d);
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_names);
+	if (*n)
+		qsort(*names, *n, sizeof(**names), cmp_names);
+	return 0;
+}
 
+/* List every regular file below dir, in walk order; -1 after an error item. */
+static int walk_dir(struct items *it, const char *dir, unsigned depth)
+{
+	size_t n;
+	char **names;
+	int rc = 0;
+
+	if (dir_names(dir, &names, &n) < 0)
+		return add_error(it, dir, "%s: cannot open directory: %s", strerror(errno));
 	struct strbuf path = STRBUF_INIT;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		struct stat st;
@@ -814,27 +1202,44 @@ static int load_dir(struct ctx *c, const char *dir, unsigned depth, int *found)
 			continue;	/* vanished meanwhile */
 		if (S_ISDIR(st.st_mode)) {
 			if (depth < MAX_DIR_DEPTH)
-				rc = load_dir(c, path.buf, depth + 1, found);
+				rc = walk_dir(it, path.buf, depth + 1);
 			continue;
 		}
 		/* links to directories are not followed: no loops */
 		if (S_ISLNK(st.st_mode) && (stat(path.buf, &st) < 0 || !S_ISREG(st.st_mode)))
 			continue;
-		if (!S_ISREG(st.st_mode))
-			continue;
-		int r = load_file(c, path.buf, 1, 1);
-		if (r == FAILED)
-			rc = -1;
-		else if (r == LOADED)
-			(*found)++;
-		else if (r == NO_DWARF && !c->skipped++)
-			c->first_skip = *c->err;	/* the reason, for the summary */
+		if (S_ISREG(st.st_mode))
+			add_item(it, ITEM_FILE, path.buf, 1);
 	}
 	sb_release(&path);
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
 	return rc;
+}
+
+/* List the inputs: each path named, a directory as the files below it. */
+static void list_inputs(struct items *it, char *const *paths, int npaths)
+{
+	for (int i = 0; i < npaths; i++) {
+		struct stat st;
+		const char *path = paths[i];
+		if (!path || !*path) {
+			add_error(it, "(empty path)", "%s: cannot open: %s", strerror(ENOENT));
+			return;
+		}
+		if (stat(path, &st) < 0) {
+			add_error(it, path, "%s: cannot open: %s", strerror(errno));
+			return;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			add_item(it, ITEM_FILE, path, 0);
+			continue;
+		}
+		if (walk_dir(it, path, 0) < 0)
+			return;
+		add_item(it, ITEM_DIR_END, path, 0);
+	}
 }
 
 /* The one line saying how many files below dir gave no types, and why. */
@@ -864,33 +1269,101 @@ static void split_note(const struct ctx *c, const char *dir)
 	sb_release(&line);
 }
 
-static int load_path(struct ctx *c, const char *path)
+/* The end of directory `dir`: its notes, or its error when it had nothing. */
+static int dir_done(struct ctx *c, const char *dir)
 {
-	struct stat st;
+	int rc = 0;
 
-	if (!path || !*path)
-		return sf_error(c->err, "(empty path): cannot open: %s", strerror(ENOENT));
-	if (stat(path, &st) < 0)
-		return sf_error(c->err, "%s: cannot open: %s", path, strerror(errno));
-	if (S_ISDIR(st.st_mode)) {
-		int found = 0;
-		c->skipped = 0;
-		c->split_partial = 0;
-		if (load_dir(c, path, 0, &found) < 0)
-			return -1;
-		if (c->split_partial)
-			split_note(c, path);
-		if (!found && c->skipped)
-			return sf_error(c->err, "%s: no ELF file with DWARF debug info below this directory "
-					"(%u without, e.g. %s)", path, c->skipped, c->first_skip.msg);
-		if (!found)
-			return sf_error(c->err, "%s: no ELF file with DWARF debug info below this directory",
-					path);
-		if (c->skipped)
-			skipped_note(c, path);
+	if (c->split_partial)
+		split_note(c, dir);
+	if (!c->found && c->skipped)
+		rc = sf_error(c->err, "%s: no ELF file with DWARF debug info below this directory "
+			      "(%u without, e.g. %s)", dir, c->skipped, c->first_skip.msg);
+	else if (!c->found)
+		rc = sf_error(c->err, "%s: no ELF file with DWARF debug info below this directory",
+			      dir);
+	else if (c->skipped)
+		skipped_note(c, dir);
+	c->found = 0;
+	c->skipped = 0;
+	c->split_partial = 0;
+	return rc;
+}
+
+static int run_item(void *arg, size_t i)
+{
+	struct items *it = arg;
+	struct item *x = &it->v[i];
+
+	if (x->kind == ITEM_ERROR)
+		return -1;
+	if (x->kind != ITEM_FILE)
 		return 0;
+	x->sub = sub_ctx(it->c, &x->err);
+	x->rc = load_file(x->sub, x->path, x->in_dir, 1);
+	return x->rc == FAILED || (!x->in_dir && x->rc != LOADED) ? -1 : 0;
+}
+
+/* Take what reading file x gave into c, or read it again in c's place when
+ * what the files before it read changes what it reads. */
+static int take_file(struct ctx *c, struct item *x)
+{
+	if (same_answers(c, x->sub)) {
+		add_answers(c, x->sub);
+		if (x->rc != LOADED)
+			memcpy(c->err, &x->err, sizeof(*c->err));
+		adopt(c, x->sub);
+	} else {
+		free_sub(x->sub);
+		x->rc = load_file(c, x->path, x->in_dir, 1);
 	}
-	return load_file(c, path, 0, 1) == LOADED ? 0 : -1;
+	x->sub = NULL;
+	return x->rc;
+}
+
+static int merge_item(void *arg, size_t i)
+{
+	struct items *it = arg;
+	struct item *x = &it->v[i];
+	struct ctx *c = it->c;
+
+	if (x->kind == ITEM_ERROR) {
+		memcpy(c->err, &x->err, sizeof(*c->err));
+		return -1;
+	}
+	if (x->kind == ITEM_DIR_END)
+		return dir_done(c, x->path);
+	int r = take_file(c, x);
+	if (!x->in_dir)
+		return r == LOADED ? 0 : -1;
+	if (r == LOADED)
+		c->found++;
+	else if (r == NO_DWARF && !c->skipped++)
+		c->first_skip = *c->err;	/* the reason, for the summary */
+	return r == FAILED ? -1 : 0;
+}
+
+static void drop_item(void *arg, size_t i)
+{
+	struct items *it = arg;
+
+	free_sub(it->v[i].sub);
+	it->v[i].sub = NULL;
+}
+
+/* Read every input into c, in order. */
+static int load_inputs(struct ctx *c, char *const *paths, int npaths)
+{
+	struct items it = { .c = c };
+
+	list_inputs(&it, paths, npaths);
+	struct pool p = { .n = it.n, .run = run_item, .merge = merge_item, .drop = drop_item,
+			  .arg = &it, .sh = c->sh };
+	int rc = pool_run(&p);
+	for (size_t i = 0; i < it.n; i++)
+		free(it.v[i].path);
+	free(it.v);
+	return rc;
 }
 
 /*
@@ -912,13 +1385,20 @@ static int no_types(char *const *paths, int npaths, struct sf_err *err)
 int sf_dwarf_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
 		      const struct sf_load_opts *opts, struct sf_err *err)
 {
-	struct ctx c = { .ts = ts, .opts = opts, .err = err };
-	int rc = 0;
+	struct shared sh = { .threads = opts && opts->threads ? opts->threads : 0,
+			     .asked = opts && opts->threads };
+	struct ctx c = { .ts = ts, .opts = opts, .err = err, .sh = &sh };
 
+	if (!sh.threads) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		sh.threads = cpus > 0 ? (unsigned)cpus : 1;
+	}
+	if (sh.threads > MAX_THREADS)
+		sh.threads = MAX_THREADS;
+	atomic_init(&sh.spare, sh.threads - 1);
 	c.pending = sf_pending_new();
 	elf_version(EV_CURRENT);	/* libelf refuses to work before this */
-	for (int i = 0; i < npaths && rc == 0; i++)
-		rc = load_path(&c, paths[i]);
+	int rc = load_inputs(&c, paths, npaths);
 	if (rc == 0) {
 		struct sf_typeset *extra = NULL;
 		const char **missing = opts && opts->only && opts->pass < 4

@@ -649,18 +649,24 @@ struct sf_reader *sf_reader_new(const struct sf_dwfile *f, struct sf_elf *elf,
 	return r;
 }
 
-void sf_reader_merge(struct sf_reader *r, struct sf_typeset *ts)
+/* Copy src's types that ts lacks into ts, in src's order, and its aliases. */
+static void copy_new_types(struct sf_typeset *ts, const struct sf_typeset *src)
 {
-	for (size_t i = 0; i < sf_typeset_count(r->out); i++) {
-		const struct sf_type *t = sf_typeset_get(r->out, i);
+	for (size_t i = 0; i < sf_typeset_count(src); i++) {
+		const struct sf_type *t = sf_typeset_get(src, i);
 		if (have(ts, t))
-			continue;	/* another thread's run had it first */
+			continue;	/* an earlier run or input had it first */
 		struct sf_type *copy = deep_copy(ts, t, t->decl_file,
 						 sf_typeset_intern(ts, t->origin), 0, 0);
 		copy->flags &= (uint16_t)~SF_TF_VARIANT;
 		sf_typeset_add(ts, copy);
 	}
-	sf_typeset_copy_aliases(ts, r->out);
+	sf_typeset_copy_aliases(ts, src);
+}
+
+void sf_reader_merge(struct sf_reader *r, struct sf_typeset *ts)
+{
+	copy_new_types(ts, r->out);
 	/* the interned strings point into out: forget them with it */
 	free(r->pkeys);
 	free(r->pvals);
@@ -668,6 +674,28 @@ void sf_reader_merge(struct sf_reader *r, struct sf_typeset *ts)
 	r->pcount = r->pcap = 0;
 	sf_typeset_free(r->out);
 	r->out = NULL;
+}
+
+void sf_typeset_merge_copy(struct sf_typeset *ts, struct sf_typeset *src)
+{
+	copy_new_types(ts, src);
+	sf_typeset_free(src);	/* duplicates go with it: memory stays unique types */
+}
+
+void sf_pending_absorb(struct sf_pending *p, struct sf_pending *src)
+{
+	if (src->ts) {
+		/* the records point into src->ts's arena, which absorb hands over */
+		if (!p->ts)
+			p->ts = sf_typeset_new();
+		sf_typeset_absorb(p->ts, src->ts);
+		src->ts = NULL;
+	}
+	for (size_t k = 0; k < src->n; k++) {
+		SF_GROW(p->pend, p->n, p->cap);
+		p->pend[p->n++] = src->pend[k];
+	}
+	sf_pending_free(src);
 }
 
 void sf_reader_free(struct sf_reader *r)

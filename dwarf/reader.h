@@ -45,10 +45,19 @@ int sf_reader_units(struct sf_reader *r, size_t first, size_t last, struct sf_er
  */
 void sf_reader_merge(struct sf_reader *r, struct sf_typeset *ts);
 
+/*
+ * Copy the types of src that ts lacks into ts, in src's order, with its
+ * aliases, and free src: the types one input gave (read on another
+ * thread, into a typeset of its own) joining those of the inputs before.
+ */
+void sf_typeset_merge_copy(struct sf_typeset *ts, struct sf_typeset *src);
+
 /* Held-back types of any number of readers, in the order they came. */
 struct sf_pending *sf_pending_new(void);
 /* Move r's held-back types to p (call after absorbing r's output). */
 void sf_reader_move_pending(struct sf_reader *r, struct sf_pending *p);
+/* Move src's held-back types to p, after p's own, and free src. */
+void sf_pending_absorb(struct sf_pending *p, struct sf_pending *src);
 /*
  * The names p's types still miss in ts (a NULL-terminated array to
  * free(); the strings live as long as p), or NULL when none is missing.
