@@ -125,4 +125,57 @@ tcase "one object split over threads: the same output with 1, 2 and 4 jobs"
 ld -r -z muldefs -o "$T/all.o" "${objs[@]}" 2>"$T/ld.err" || fail "ld -r: $(head -n 2 "$T/ld.err")"
 same_for_all_jobs "show all.o" show "$T/all.o"
 
+tcase "files reached twice in a directory are read once, whatever the number of jobs"
+# a hard link, and a stripped program whose debug file (found through its
+# .gnu_debuglink, beside it) is in the same directory: sorted before it
+# (a.debug, read directly first) and after it (z-prog.debug)
+mkdir -p "$T/twice"
+if need objcopy strip && gcc -g -O0 -o "$T/prog" "$E/prog.c" -I"$E" 2>"$T/cc.err"; then
+	for d in a.debug z-prog.debug; do
+		objcopy --only-keep-debug "$T/prog" "$T/twice/$d" &&
+			strip --strip-debug -o "$T/twice/m-$d-prog" "$T/prog" &&
+			objcopy --add-gnu-debuglink="$T/twice/$d" "$T/twice/m-$d-prog" ||
+			fail "objcopy/strip failed"
+	done
+	cp "${objs[0]}" "$T/twice/b.o"
+	ln "$T/twice/b.o" "$T/twice/y-link.o"
+	same_for_all_jobs "show twice" show --origin "$T/twice"
+	# the oracle for "once": the debug file's report alone, same types
+	sf_ok show -j 1 "$T/twice/a.debug" "$T/twice/b.o"
+	sort "$T/out" >"$T/once.txt"
+	sf_ok show -j 4 "$T/twice"
+	assert_eq "$(sort "$T/out" | md5sum)" "$(md5sum <"$T/once.txt")" \
+		"the directory is its debug file and one object, once"
+else
+	fail "gcc cannot build prog.c: $(head -n 2 "$T/cc.err")"
+fi
+
+tcase "a bad input among good ones: the same error, whatever the number of jobs"
+mkdir -p "$T/bad/sub"
+cp "${objs[@]:0:6}" "$T/bad/"
+head -c 1000 "${objs[7]}" >"$T/bad/m-trunc.o"
+cp "${objs[@]:8:6}" "$T/bad/sub/"
+head -c 700 "${objs[9]}" >"$T/bad/sub/z-trunc.o"
+rm -f "$T/bad.a"
+# (ar's LTO plugin complains about the cut objects: not our output)
+ar rcs "$T/bad.a" "${objs[@]:0:5}" "$T/bad/m-trunc.o" "${objs[@]:5:5}" "$T/bad/sub/z-trunc.o" \
+	2>/dev/null || fail "ar failed"
+# an archive cut short in the middle of a member: its members before it
+# are read, then the damage is said
+size=$(stat -c %s "$T/lib.a")
+head -c $((size * 2 / 3)) "$T/lib.a" >"$T/cut.a"
+for args in "$T/bad" "$T/bad.a" "$T/cut.a" "${objs[1]} $T/bad/m-trunc.o ${objs[2]}"; do
+	# shellcheck disable=SC2086
+	assert_exit 2 "show $args -j 1" "$SF" show -j 1 $args
+	cp "$T/err" "$T/err1.txt"
+	assert_eq "$(wc -l <"$T/err1.txt")" 1 "show $args -j 1: one line"
+	for j in 2 4; do
+		# shellcheck disable=SC2086
+		assert_exit 2 "show $args -j $j" "$SF" show -j "$j" $args
+		assert_eq "$(cat "$T/err")" "$(cat "$T/err1.txt")" "show $args -j $j: the error"
+		assert_eq "$(wc -c <"$T/out")" 0 "show $args -j $j: stdout bytes"
+	done
+done
+assert_grep "$T/err1.txt" "m-trunc.o" "the first bad file is the one named"
+
 tdone
