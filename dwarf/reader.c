@@ -559,19 +559,26 @@ struct sf_pending *sf_pending_new(void)
 	return sf_xcalloc(1, sizeof(struct sf_pending));
 }
 
-void sf_reader_move_pending(struct sf_reader *r, struct sf_pending *p)
+/* Records pend[0..n) and the typeset *ts they point into join p's. */
+static void append_pending(struct sf_pending *p, struct sf_typeset **ts,
+			   const struct pend *pend, size_t n)
 {
-	if (!r->pending_ts)
+	if (!*ts)
 		return;
-	/* the records point into pending_ts's arena, which absorb hands over */
+	/* the records point into *ts's arena, which absorb hands over */
 	if (!p->ts)
 		p->ts = sf_typeset_new();
-	sf_typeset_absorb(p->ts, r->pending_ts);
-	r->pending_ts = NULL;
-	for (size_t k = 0; k < r->npend; k++) {
+	sf_typeset_absorb(p->ts, *ts);
+	*ts = NULL;
+	for (size_t k = 0; k < n; k++) {
 		SF_GROW(p->pend, p->n, p->cap);
-		p->pend[p->n++] = r->pend[k];
+		p->pend[p->n++] = pend[k];
 	}
+}
+
+void sf_reader_move_pending(struct sf_reader *r, struct sf_pending *p)
+{
+	append_pending(p, &r->pending_ts, r->pend, r->npend);
 	r->npend = 0;
 }
 
@@ -684,17 +691,7 @@ void sf_typeset_merge_copy(struct sf_typeset *ts, struct sf_typeset *src)
 
 void sf_pending_absorb(struct sf_pending *p, struct sf_pending *src)
 {
-	if (src->ts) {
-		/* the records point into src->ts's arena, which absorb hands over */
-		if (!p->ts)
-			p->ts = sf_typeset_new();
-		sf_typeset_absorb(p->ts, src->ts);
-		src->ts = NULL;
-	}
-	for (size_t k = 0; k < src->n; k++) {
-		SF_GROW(p->pend, p->n, p->cap);
-		p->pend[p->n++] = src->pend[k];
-	}
+	append_pending(p, &src->ts, src->pend, src->n);
 	sf_pending_free(src);
 }
 
