@@ -460,6 +460,9 @@ const struct sf_option sf_options[] = {
 	  "write the files in place instead of printing the diff" },
 	{ SF_O_NICHE, "niche", required_argument, "MEMBER", "patch",
 	  "Rust: make the raw pointer in MEMBER's Option a NonNull (suggest's niche)" },
+	{ SF_O_ALLOW_LAYOUT_USES, "allow-layout-uses", no_argument, NULL, "patch",
+	  "patch even though positional initializers, offsetof or static_assert "
+	  "depend on the layout (the header names each place)" },
 	{ 'h', "help", no_argument, NULL, ALL, "this help" },
 	{ 0, NULL, 0, NULL, NULL, NULL },
 };

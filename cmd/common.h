@@ -132,6 +132,7 @@ enum sf_opt_id {
 	SF_O_NICHE,
 	SF_O_DEBUG_DIR,          /* taken by sf_getopt_next, never returned */
 	SF_O_REORDERABLE,
+	SF_O_ALLOW_LAYOUT_USES,
 };
 
 struct sf_option {

@@ -38,6 +38,7 @@
 #include "layout/rust.h"
 #include "layout/rustpatch.h"
 #include "layout/srcpatch.h"
+#include "srctree.h"
 #include "lib/path.h"
 #include "lib/color.h"
 #include "lib/strbuf.h"
@@ -99,6 +100,7 @@ struct patch_opts {
 	bool no_pin_first;
 	bool apply;
 	const char *niche;       /* --niche MEMBER, or NULL */
+	bool allow_uses;         /* --allow-layout-uses */
 };
 
 /* One more --narrow MEMBER=BYTES; -1 after the message. */
@@ -118,7 +120,7 @@ static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 {
 	static const char *const names[] = {
 		"type", "narrow", "pin", "no-pin-first", "source-root", "apply", "color", "niche",
-		NULL,
+		"allow-layout-uses", NULL,
 	};
 	struct sf_getopt g;
 	int c;
@@ -146,6 +148,9 @@ static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 			break;
 		case SF_O_NICHE:
 			o->niche = optarg;
+			break;
+		case SF_O_ALLOW_LAYOUT_USES:
+			o->allow_uses = true;
 			break;
 		}
 	}
@@ -176,6 +181,7 @@ struct plan {
  * order, so its member indexes are t's.  Nonzero after a message.
  */
 static int make_plan(const struct sf_type *t, const struct patch_opts *o,
+		     const struct sf_srcpatch_block *blk, size_t nblk,
 		     struct sf_typeset *arena, struct plan *pl)
 {
 	struct sf_plan_opts po = {
@@ -184,15 +190,19 @@ static int make_plan(const struct sf_type *t, const struct patch_opts *o,
 	};
 	struct sf_err err = { "" };
 	struct sf_plan p;
+	struct sf_plan_group *g = sf_xcalloc(nblk + 1, sizeof(*g));
 	int rc = 0;
 
+	for (size_t i = 0; i < nblk; i++)
+		g[i] = (struct sf_plan_group){ blk[i].m0, blk[i].nm };
 	memset(pl, 0, sizeof(*pl));
-	if (sf_plan_make(t, &po, arena, &p, &err) < 0)
+	if (sf_plan_make_grouped(t, &po, g, nblk, arena, &p, &err) < 0)
 		rc = sf_report_err(&err);
 	else if (!p.modeled)
 		rc = sf_die_usage("struct %s: its layout is not what the C rules give "
 				  "for its members (attributes?); no reorder to write",
 				  t->name);
+	free(g);
 	if (rc) {
 		sf_plan_release(&p);
 		return rc;
@@ -465,7 +475,8 @@ out:
 /* ------------------------------------------------------------- command */
 
 static void describe(struct strbuf *sb, const struct sf_type *t,
-		     const struct plan *pl, const struct source *src)
+		     const struct plan *pl, const struct source *src,
+		     const struct strbuf *note)
 {
 	sb_addf(sb, "structfit patch: struct %s in %s: %llu -> %llu bytes",
 		t->name, src->rel, (unsigned long long)pl->old_size,
@@ -482,9 +493,7 @@ static void describe(struct strbuf *sb, const struct sf_type *t,
 			pl->narrow[i].bytes == 1 ? "" : "s",
 			range);
 	}
-	if (pl->moves && !(t->flags & SF_TF_RUST))
-		sb_addf(sb, "  positional initializers of struct %s ({a, b, ...}) must "
-			"follow the new order\n", t->name);
+	sb_add(sb, note->buf, note->len);
 	if (sf_rust_compiler_orders(t))
 		sb_adds(sb, "  rustc orders the fields itself (default representation): "
 			"only their types change\n");
@@ -594,6 +603,54 @@ out:
 	return rc;
 }
 
+/*
+ * A C struct's file, read into old: the source of truth among the
+ * definitions under the source root (srctree.h); its #if blocks pinned in
+ * a new plan; refused when code elsewhere depends on the layout (unless
+ * --allow-layout-uses).  What it found goes to note, for the header.
+ */
+static int c_source(const struct patch_opts *o, const struct sf_type *t,
+		    struct sf_typeset *ts, struct source *src,
+		    struct sf_srctree *tree, struct strbuf *old, struct plan *pl,
+		    struct strbuf *note)
+{
+	char rootreal[PATH_MAX];
+	struct sf_srcpatch_block *blk = NULL;
+	size_t nblk = 0;
+	struct sf_err err = { "" };
+	const char *root = o->co.source_root ? o->co.source_root : ".";
+
+	if (find_source(t, o->co.source_root, src))
+		return SF_EXIT_ERROR;
+	if (!realpath(root, rootreal))
+		return sf_die_usage("%s: source root: %s", root, strerror(errno));
+	sf_srctree_scan(rootreal, t, tree);
+	const char *truth = sf_srctree_truth(tree, t->name, src->rel, note);
+	if (!truth)
+		return SF_EXIT_ERROR;
+	if (strcmp(truth, src->rel)) {
+		char *rel = sf_xstrdup(truth);
+		free(src->path);
+		free(src->rel);
+		src->path = join(rootreal, rel);
+		src->rel = rel;
+	}
+	if (read_text(src->path, old))
+		return SF_EXIT_ERROR;
+	if (sf_srcpatch_blocks(src->path, old->buf, old->len, t, &tree->macros, &blk,
+			       &nblk, &err) < 0)
+		return sf_report_err(&err);
+	if (nblk) {
+		plan_release(pl);
+		int rc = make_plan(t, o, blk, nblk, ts, pl);
+		free(blk);
+		if (rc)
+			return rc;
+	}
+	return sf_srctree_uses(tree, t->name, pl->moves > 0, o->allow_uses, note) < 0 ?
+	       SF_EXIT_ERROR : 0;
+}
+
 static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 {
 	char *bare = sf_bare_name(o->type);
@@ -602,9 +659,12 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	struct strbuf old = STRBUF_INIT, neu = STRBUF_INIT, msg = STRBUF_INIT;
 	struct source src = { NULL, NULL };
 	struct sf_err err = { "" };
+	struct sf_srctree tree;
+	struct strbuf note = STRBUF_INIT;
 	struct plan pl;
 	int rc = SF_EXIT_ERROR;
 
+	memset(&tree, 0, sizeof(tree));
 	if (!ts) {
 		free(bare);
 		return SF_EXIT_ERROR;
@@ -640,7 +700,7 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 			     t->origin ? t->origin : "?", t->name);
 		goto out_ts;
 	}
-	if (make_plan(t, o, ts, &pl))
+	if (make_plan(t, o, NULL, 0, ts, &pl))
 		goto out_ts;
 	/* rustc orders a default-representation struct itself: only the
 	 * types change in the source, and the size is the best order's */
@@ -653,17 +713,24 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 		rc = SF_EXIT_OK;
 		goto out_plan;
 	}
-	if ((rust ? find_rust_source(t, o->co.source_root, &src) : find_source(t, o->co.source_root, &src)) ||
-	    read_text(src.path, &old))
+	if (rust ? find_rust_source(t, o->co.source_root, &src) || read_text(src.path, &old)
+		 : c_source(o, t, ts, &src, &tree, &old, &pl, &note))
 		goto out_plan;
+	if (!pl.moves && !pl.nnarrow) {
+		fprintf(stderr, "structfit: struct %s: no smaller order that keeps its #if "
+			"blocks in place (%llu bytes); nothing to patch\n", t->name,
+			(unsigned long long)t->size);
+		rc = SF_EXIT_OK;
+		goto out_plan;
+	}
 	struct sf_srcpatch_plan sp = { keep_order ? NULL : pl.order, t->nmembers, pl.narrow,
-				       pl.nnarrow, pl.moved };
+				       pl.nnarrow, pl.moved, &tree.macros };
 	if (rust ? sf_rustpatch_make(src.path, old.buf, old.len, t, &sp, &neu, &err) < 0
 		 : sf_srcpatch_make(src.path, old.buf, old.len, t, &sp, &neu, NULL, &err) < 0) {
 		sf_report_err(&err);
 		goto out_plan;
 	}
-	describe(&msg, t, &pl, &src);
+	describe(&msg, t, &pl, &src, &note);
 	rc = emit(o, &src, &old, &neu, &msg);
 out_plan:
 	plan_release(&pl);
@@ -673,6 +740,8 @@ out_ts:
 	sb_release(&old);
 	sb_release(&neu);
 	sb_release(&msg);
+	sb_release(&note);
+	sf_srctree_release(&tree);
 	sf_typeset_free(ts);
 	free(bare);
 	return rc;

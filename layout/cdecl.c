@@ -222,21 +222,28 @@ static int canon_equal(const char *a, const char *b)
 	return *a == *b;
 }
 
-/* Canonical spelling of a model member's type (type_name + type_suffix). */
-static void canon_model_type(const struct sf_member *m, struct strbuf *out)
+/* Canonical spelling of C text s (all of its code tokens). */
+static void canon_text(const char *s, size_t len, struct strbuf *out)
 {
-	struct strbuf s = STRBUF_INIT;
 	struct sf_lexed lx;
 
-	sb_addf(&s, "%s %s", m->type_name ? m->type_name : "",
-		m->type_suffix ? m->type_suffix : "");
-	sf_clex(&lx, s.buf, s.len);
+	sf_clex(&lx, s, len);
 	size_t *ci = sf_xcalloc(lx.ncode + 1, sizeof(size_t));
 	for (size_t i = 0; i < lx.ncode; i++)
 		ci[i] = i;
 	canon_tokens(&lx, ci, lx.ncode, out);
 	free(ci);
 	sf_clex_free(&lx);
+}
+
+/* Canonical spelling of a model member's type (type_name + type_suffix). */
+static void canon_model_type(const struct sf_member *m, struct strbuf *out)
+{
+	struct strbuf s = STRBUF_INIT;
+
+	sb_addf(&s, "%s %s", m->type_name ? m->type_name : "",
+		m->type_suffix ? m->type_suffix : "");
+	canon_text(s.buf, s.len, out);
 	sb_release(&s);
 }
 
@@ -331,24 +338,66 @@ static int find_definition(struct sf_cdecl_ctx *x, const struct sf_type *t,
 /* ------------------------------------------------------- body checks */
 
 
-/* Refuse preprocessor lines in the body, and bodies sharing lines. */
-static int check_body_shape(struct sf_cdecl_ctx *x, const struct sf_cstruct *p)
+/* The directive at tok[i] opens, continues or closes block *cur. */
+static int add_directive(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
+			 size_t i, size_t *cur)
 {
-	const struct sf_lexed *lx = &x->lx;
-	const struct sf_tok *open = ct(lx, p->open_ci), *close = ct(lx, p->close_ci);
+	const struct sf_tok *t = &x->lx.tok[i];
+	enum sf_pp_kind k = sf_clex_directive(&x->lx, t);
+	struct sf_cblock *b = *cur != NONE ? &p->blocks[*cur] : NULL;
 
-	for (size_t i = lx->code[p->open_ci] + 1; i < lx->code[p->close_ci]; i++) {
-		const struct sf_tok *t = &lx->tok[i];
-		if (t->kind != TK_PP)
-			continue;
-		if (sf_clex_is_conditional(lx, t))
-			return sf_error(x->err, "%s: struct %s: members under #if/#ifdef "
-					"(line %u); structfit does not rewrite "
-					"conditional members", x->path, x->tname, t->line);
+	if (k == SF_PP_OTHER)
 		return sf_error(x->err, "%s: struct %s: preprocessor directive inside "
 				"the body (line %u); structfit does not rewrite it",
 				x->path, x->tname, t->line);
+	if (k == SF_PP_IF && b)
+		return sf_error(x->err, "%s: struct %s: #if nested in the #if on line %u "
+				"(line %u); structfit keeps one level of #if blocks",
+				x->path, x->tname, b->if_line, t->line);
+	if (k != SF_PP_IF && !b)
+		return sf_error(x->err, "%s: struct %s: #else/#elif/#endif with no #if "
+				"in the body (line %u)", x->path, x->tname, t->line);
+	if (k == SF_PP_IF) {
+		SF_GROW(p->blocks, p->nblocks, p->block_cap);
+		b = &p->blocks[p->nblocks];
+		memset(b, 0, sizeof(*b));
+		b->tok[0] = i;
+		b->nbranch = 1;
+		b->if_line = t->line;
+		*cur = p->nblocks++;
+	} else if (k == SF_PP_ENDIF) {
+		b->tok[b->nbranch] = i;
+		b->endif_line = t->end_line;
+		*cur = NONE;
+	} else if (b->nbranch == SF_CDECL_MAX_BRANCH || b->has_else) {
+		return sf_error(x->err, "%s: struct %s: the #if on line %u has too many "
+				"branches, or one after #else (line %u)", x->path,
+				x->tname, b->if_line, t->line);
+	} else {
+		b->tok[b->nbranch++] = i;
+		b->has_else = k == SF_PP_ELSE;
 	}
+	return 0;
+}
+
+/*
+ * The #if blocks of the body (one level, whole lines); any other
+ * preprocessor line is refused.  Then the body's own lines: it must not
+ * share its first or last line with other code.
+ */
+static int check_body_shape(struct sf_cdecl_ctx *x, struct sf_cstruct *p)
+{
+	const struct sf_lexed *lx = &x->lx;
+	const struct sf_tok *open = ct(lx, p->open_ci), *close = ct(lx, p->close_ci);
+	size_t cur = NONE;
+
+	for (size_t i = lx->code[p->open_ci] + 1; i < lx->code[p->close_ci]; i++)
+		if (lx->tok[i].kind == TK_PP && add_directive(x, p, i, &cur) < 0)
+			return -1;
+	if (cur != NONE)
+		return sf_error(x->err, "%s: struct %s: the #if on line %u is not closed "
+				"inside the body", x->path, x->tname,
+				p->blocks[cur].if_line);
 	/* `{` ends its line (comments after it must end there too) ... */
 	int open_ok = 1;
 	for (size_t i = lx->code[p->open_ci] + 1; i < lx->ntok; i++) {
@@ -577,6 +626,62 @@ static int equal_but_annotations(const struct sf_lexed *lx, const size_t *keep,
 }
 
 /*
+ * The tokens of s, object-like macros expanded (each name's k-th
+ * definition), as text; `depth` bounds self-referring macros.
+ */
+static void expand_macros(const struct sf_cmacros *ms, const char *s,
+			  size_t len, unsigned k, int depth, struct strbuf *out)
+{
+	struct sf_lexed lx;
+
+	sf_clex(&lx, s, len);
+	for (size_t ci = 0; ci < lx.ncode; ci++) {
+		const struct sf_tok *t = ct(&lx, ci);
+		const char *w = lx.text + t->start;
+		size_t n = t->end - t->start;
+		const char *v = t->kind == TK_IDENT && depth < 8 ?
+				sf_cmacros_find(ms, w, n, k) : NULL;
+		if (v) {
+			expand_macros(ms, v, strlen(v), k, depth + 1, out);
+		} else {
+			sb_add(out, w, n);
+			sb_addch(out, ' ');
+		}
+	}
+	sf_clex_free(&lx);
+}
+
+/*
+ * The source spells the model's type once object-like macros are expanded:
+ * `#define redisAtomic _Atomic`, `#define rb_pid_t pid_t`.  A name defined
+ * under several #if branches is tried with each of its first definitions.
+ */
+static int equal_after_macros(const struct sf_cdecl_ctx *x, const size_t *keep,
+			      size_t n, const char *model)
+{
+	struct strbuf raw = STRBUF_INIT;
+	int eq = 0;
+
+	if (!x->macros || !x->macros->n)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct sf_tok *t = ct(&x->lx, keep[i]);
+		sb_add(&raw, x->lx.text + t->start, t->end - t->start);
+		sb_addch(&raw, ' ');
+	}
+	for (unsigned k = 0; k < 4 && !eq; k++) {
+		struct strbuf ex = STRBUF_INIT, can = STRBUF_INIT;
+		expand_macros(x->macros, raw.buf ? raw.buf : "", raw.len, k, 0, &ex);
+		canon_text(ex.buf ? ex.buf : "", ex.len, &can);
+		eq = canon_equal(can.buf ? can.buf : "", model);
+		sb_release(&ex);
+		sb_release(&can);
+	}
+	sb_release(&raw);
+	return eq;
+}
+
+/*
  * Check declarator [first, end) of a declaration starting at dfirst whose
  * specifiers end at spec_end, against model member m.
  */
@@ -610,7 +715,8 @@ static int check_type(struct sf_cdecl_ctx *x, size_t dfirst, size_t spec_end,
 	}
 	canon_tokens(lx, keep, n, &src);
 	canon_model_type(m, &mod);
-	if (!canon_equal(src.buf, mod.buf) && !equal_but_annotations(lx, keep, n, mod.buf)) {
+	if (!canon_equal(src.buf, mod.buf) && !equal_but_annotations(lx, keep, n, mod.buf) &&
+	    !equal_after_macros(x, keep, n, mod.buf)) {
 		struct strbuf said = STRBUF_INIT;
 		sf_clex_spelled(lx, dfirst, spec_end, &said);
 		sb_addch(&said, ' ');
@@ -873,7 +979,7 @@ static int match_decl(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t first
 	struct sf_lexed *lx = &x->lx;
 	struct decl_walk w = {
 		{ first, semi, first, (uint32_t)p->ndtors, 0, ct_line(lx, first),
-		  ct_line(lx, semi), 0, 0, 0 },
+		  ct_line(lx, semi), 0, 0, 0, -1 },
 		model, NONE, first, 0, record
 	};
 
@@ -893,27 +999,42 @@ static int match_decl(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t first
 	}
 	if (record) {
 		w.d.nd = (uint32_t)(p->ndtors - w.d.d0);
+		w.d.block = p->cur_block;
 		SF_GROW(p->decls, p->ndecls, p->decl_cap);
 		p->decls[p->ndecls++] = w.d;
 	}
 	return 0;
 }
 
-/*
- * Match the declarations between code tokens open and close (a `{` and its
- * `}`) against model's members.  With record, the top level: decls and
- * dtors are kept in p.  A NULL model is a no-op.
- */
-static int match_body(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t open, size_t close,
-		      const struct sf_type *model, int record)
+/* The block (and *branch in it) holding tok[ti], or -1. */
+static int block_of(const struct sf_cstruct *p, size_t ti, uint32_t *branch)
 {
-	struct sf_lexed *lx = &x->lx;
-	uint32_t mi = 0;
+	for (size_t b = 0; b < p->nblocks; b++) {
+		const struct sf_cblock *k = &p->blocks[b];
+		if (ti <= k->tok[0] || ti >= k->tok[k->nbranch])
+			continue;
+		*branch = 0;
+		while (*branch + 1 < k->nbranch && k->tok[*branch + 1] < ti)
+			(*branch)++;
+		return (int)b;
+	}
+	return -1;
+}
+
+/* The declarations of a body: [first[i], semi[i]) code tokens. */
+struct decl_list {
+	size_t *first, *semi;
+	size_t n, cap, cap2;
+	size_t rest;             /* code tokens after the last `;`, or close */
+};
+
+static void split_decls(const struct sf_lexed *lx, size_t open, size_t close,
+			struct decl_list *dl)
+{
 	size_t first = open + 1;
 	int depth = 0;
 
-	if (!model)
-		return 0;
+	memset(dl, 0, sizeof(*dl));
 	for (size_t ci = open + 1; ci < close; ci++) {
 		if (ct_punct(lx, ci, '(') || ct_punct(lx, ci, '[') || ct_punct(lx, ci, '{'))
 			depth++;
@@ -922,14 +1043,118 @@ static int match_body(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t open,
 			depth--;
 		if (depth || !ct_punct(lx, ci, ';'))
 			continue;
-		if (ci == first) {   /* a stray `;` */
-			first = ci + 1;
-			continue;
+		if (ci > first) {    /* else a stray `;` */
+			SF_GROW(dl->first, dl->n, dl->cap);
+			SF_GROW(dl->semi, dl->n, dl->cap2);
+			dl->first[dl->n] = first;
+			dl->semi[dl->n++] = ci;
 		}
-		if (match_decl(x, p, first, ci, model, &mi, record) < 0)
-			return -1;
 		first = ci + 1;
 	}
+	dl->rest = first;
+}
+
+/* A directive inside declaration [first, semi] (never a whole line of its own). */
+static int directive_inside(struct sf_cdecl_ctx *x, size_t first, size_t semi)
+{
+	const struct sf_lexed *lx = &x->lx;
+
+	for (size_t i = lx->code[first]; i < lx->code[semi]; i++)
+		if (lx->tok[i].kind == TK_PP)
+			return sf_error(x->err, "%s: struct %s: a preprocessor line inside "
+					"the declaration on line %u (line %u); structfit "
+					"does not rewrite it", x->path, x->tname,
+					ct_line(lx, first), lx->tok[i].line);
+	return 0;
+}
+
+/* Declarations dl[a, e) against the model from *mi. */
+static int match_decls(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
+		       const struct decl_list *dl, size_t a, size_t e,
+		       const struct sf_type *model, uint32_t *mi, int record)
+{
+	for (size_t i = a; i < e; i++)
+		if (match_decl(x, p, dl->first[i], dl->semi[i], model, mi, record) < 0)
+			return -1;
+	return 0;
+}
+
+/*
+ * Block b, whose declarations start at dl[*i]: the first branch that
+ * matches the model from *mi is the one the build compiled (an #if with
+ * no #else may have compiled nothing).  Recorded like the body around it.
+ */
+static int match_block(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
+		       const struct decl_list *dl, size_t *i, int b,
+		       const struct sf_type *model, uint32_t *mi, int record)
+{
+	struct sf_cblock *k = &p->blocks[b];
+	size_t start[SF_CDECL_MAX_BRANCH + 2], e = *i;
+	struct sf_err quiet, *loud = x->err;
+	uint32_t br;
+
+	for (uint32_t j = 0; j <= k->nbranch; j++) {
+		start[j] = e;
+		while (j < k->nbranch && e < dl->n &&
+		       block_of(p, x->lx.code[dl->first[e]], &br) == b && br == j)
+			e++;
+	}
+	start[k->nbranch + 1] = e;
+	k->active = UINT32_MAX;
+	x->err = &quiet;
+	for (uint32_t j = 0; j <= k->nbranch && k->active == UINT32_MAX; j++) {
+		uint32_t trial = *mi;
+		if (j == k->nbranch && k->has_else)
+			break;
+		if (match_decls(x, p, dl, start[j], start[j + 1], model, &trial, 0) == 0)
+			k->active = j;
+	}
+	x->err = loud;
+	if (k->active == UINT32_MAX)
+		return sf_error(x->err, "%s: struct %s: no branch of the #if on line %u "
+				"holds the members the build's DWARF has there", x->path,
+				x->tname, k->if_line);
+	k->m0 = *mi;
+	p->cur_block = b;
+	int rc = match_decls(x, p, dl, start[k->active], start[k->active + 1], model,
+			     mi, record);
+	p->cur_block = -1;
+	k->nm = *mi - k->m0;
+	*i = e;
+	return rc;
+}
+
+/*
+ * Match the declarations between code tokens open and close (a `{` and its
+ * `}`) against model's members.  With record, the top level: decls and
+ * dtors are kept in p, and the #if blocks are the top level's.  A NULL
+ * model is a no-op.
+ */
+static int match_body(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t open, size_t close,
+		      const struct sf_type *model, int record)
+{
+	struct sf_lexed *lx = &x->lx;
+	struct decl_list dl;
+	uint32_t mi = 0, br;
+	int rc = 0;
+
+	if (!model)
+		return 0;
+	split_decls(lx, open, close, &dl);
+	for (size_t i = 0; i < dl.n && rc == 0;) {
+		int b = open == p->open_ci ? block_of(p, lx->code[dl.first[i]], &br) : -1;
+		rc = directive_inside(x, dl.first[i], dl.semi[i]);
+		if (rc == 0 && b >= 0)
+			rc = match_block(x, p, &dl, &i, b, model, &mi, record);
+		else if (rc == 0)
+			rc = match_decl(x, p, dl.first[i], dl.semi[i], model, &mi, record),
+			i++;
+	}
+	size_t first = dl.rest;
+	free(dl.first);
+	free(dl.semi);
+	if (rc < 0)
+		return -1;
 	if (first < close) {
 		sf_clex_brackets(lx, first, close);
 		if (ct_ident(lx, first))
@@ -989,7 +1214,19 @@ static void build_units(const struct sf_lexed *lx, struct sf_cstruct *p)
 
 	for (size_t i = 0; i < p->ndecls; i++) {
 		struct sf_decl *d = &p->decls[i];
-		if (p->nunits && d->line0 <= p->units[p->nunits - 1].l1) {
+		struct sf_unit *last = p->nunits ? &p->units[p->nunits - 1] : NULL;
+		if (d->block >= 0 && !(last && last->block == d->block)) {
+			/* an #if block: all its lines, one unit */
+			const struct sf_cblock *k = &p->blocks[d->block];
+			uint32_t l0 = k->if_line;
+			while (l0 - 1 > prev_end && lk[l0 - 1] == 1)
+				l0--;
+			SF_GROW(p->units, p->nunits, p->unit_cap);
+			p->units[p->nunits++] = (struct sf_unit){
+				l0, k->if_line, k->endif_line, (uint32_t)i, 1, m, d->nd,
+				d->is_assert, d->block };
+		} else if (last && (d->line0 <= last->l1 ||
+				    (d->block >= 0 && last->block == d->block))) {
 			struct sf_unit *u = &p->units[p->nunits - 1];
 			u->ndecl++;
 			u->nm += d->nd;
@@ -1003,7 +1240,7 @@ static void build_units(const struct sf_lexed *lx, struct sf_cstruct *p)
 			SF_GROW(p->units, p->nunits, p->unit_cap);
 			p->units[p->nunits++] = (struct sf_unit){
 				l0, d->line0, d->line1, (uint32_t)i, 1, m, d->nd,
-				d->is_assert };
+				d->is_assert, -1 };
 		}
 		m += d->nd;
 		prev_end = p->units[p->nunits - 1].l1;
@@ -1017,6 +1254,7 @@ void sf_cdecl_free(struct sf_cstruct *p)
 	free(p->dtors);
 	free(p->dtor_of);
 	free(p->units);
+	free(p->blocks);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -1025,6 +1263,7 @@ int sf_cdecl_parse(struct sf_cdecl_ctx *x, const struct sf_type *t, struct sf_cs
 {
 	memset(p, 0, sizeof(*p));
 	p->t = t;
+	p->cur_block = -1;
 	if (find_definition(x, t, p) < 0 || check_body_shape(x, p) < 0 ||
 	    match_body(x, p, p->open_ci, p->close_ci, t, 1) < 0)
 		return -1;
@@ -1035,4 +1274,35 @@ int sf_cdecl_parse(struct sf_cdecl_ctx *x, const struct sf_type *t, struct sf_cs
 	find_trailing_comments(&x->lx, p);
 	build_units(&x->lx, p);
 	return 0;
+}
+
+size_t sf_cdecl_definitions(struct sf_cdecl_ctx *x, const struct sf_type *t,
+			    struct sf_cdecl_def *out, size_t max)
+{
+	struct sf_lexed *lx = &x->lx;
+	struct sf_err quiet, *loud = x->err;
+	size_t n = 0;
+
+	x->err = &quiet;
+	for (size_t ci = 0; ci + 2 < lx->ncode; ci++) {
+		struct sf_cstruct p;
+		size_t open;
+		uint32_t line;
+		if (!definition_at(lx, ci, t->name, &open, &line))
+			continue;
+		memset(&p, 0, sizeof(p));
+		p.t = t;
+		p.cur_block = -1;
+		p.name_ci = ci;
+		p.open_ci = open;
+		p.close_ci = sf_clex_matching_brace(lx, open);
+		int ok = p.close_ci != NONE && check_body_shape(x, &p) == 0 &&
+			 match_body(x, &p, open, p.close_ci, t, 0) == 0;
+		if (n < max)
+			out[n] = (struct sf_cdecl_def){ line, ok };
+		n++;
+		sf_cdecl_free(&p);
+	}
+	x->err = loud;
+	return n;
 }

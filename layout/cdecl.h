@@ -26,8 +26,10 @@
  *
  * Units.  Declarations sharing a line, plus the comment lines directly
  * above them (no blank line between), form a unit: the rewriter copies a
- * unit verbatim when its members stay together.  Every other line of the
- * body (blank lines, comments that stand apart) is free.
+ * unit verbatim when its members stay together.  An #if ... #endif block
+ * whose compiled branch has members is one unit, all its lines: it can
+ * only stay whole.  Every other line of the body (blank lines, comments
+ * that stand apart) is free.
  */
 #ifndef SF_CDECL_H
 #define SF_CDECL_H
@@ -54,6 +56,7 @@ struct sf_decl {
 	size_t post_end;         /* tok index one past its trailing comments */
 	int is_assert;
 	int has_body;
+	int block;               /* index in blocks[] of its #if, or -1 */
 };
 
 struct sf_unit {
@@ -61,6 +64,23 @@ struct sf_unit {
 	uint32_t decl0, ndecl;
 	uint32_t m0, nm;         /* model members m0 .. m0 + nm - 1 */
 	int has_assert;
+	int block;               /* an #if block's lines (index in blocks[]), or -1 */
+};
+
+/*
+ * An #if ... #endif block in the body (not nested).  Its branches are
+ * [tok[k], tok[k + 1]) of tok[]; the build compiled one of them (or none:
+ * `active` == nbranch for an #if with no #else whose members are absent),
+ * found by matching each branch against the model.
+ */
+#define SF_CDECL_MAX_BRANCH 32
+struct sf_cblock {
+	size_t tok[SF_CDECL_MAX_BRANCH + 1]; /* #if, each #elif/#else, #endif */
+	uint32_t nbranch;
+	int has_else;
+	uint32_t if_line, endif_line;
+	uint32_t active;
+	uint32_t m0, nm;         /* the active branch's members in the model */
 };
 
 struct sf_cstruct {
@@ -73,6 +93,9 @@ struct sf_cstruct {
 	uint32_t *dtor_of;       /* model member -> dtors[] index */
 	struct sf_unit *units;
 	size_t nunits, unit_cap;
+	struct sf_cblock *blocks;
+	size_t nblocks, block_cap;
+	int cur_block;           /* while matching: the block being recorded */
 };
 
 struct sf_cdecl_ctx {
@@ -80,6 +103,7 @@ struct sf_cdecl_ctx {
 	const char *tname;
 	struct sf_lexed lx;
 	struct sf_err *err;
+	const struct sf_cmacros *macros;   /* may be NULL */
 };
 
 /*
@@ -91,5 +115,17 @@ struct sf_cdecl_ctx {
 int sf_cdecl_parse(struct sf_cdecl_ctx *x, const struct sf_type *t,
 		   struct sf_cstruct *p);
 void sf_cdecl_free(struct sf_cstruct *p);
+
+/*
+ * Every definition of struct t->name in x->lx, and whether its body
+ * matches t (the same struct, or another one that shares its name).
+ * Fills out[0 .. max) and returns how many there are.
+ */
+struct sf_cdecl_def {
+	uint32_t line;
+	int matches;
+};
+size_t sf_cdecl_definitions(struct sf_cdecl_ctx *x, const struct sf_type *t,
+			    struct sf_cdecl_def *out, size_t max);
 
 #endif

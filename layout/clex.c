@@ -301,7 +301,7 @@ int sf_clex_brackets(struct sf_lexed *lx, size_t first, size_t end)
  * Skip attributes (`__attribute__((...))`, `__packed`) from ci; returns
  * the next code index.
  */
-size_t sf_clex_skip_attributes(struct sf_lexed *lx, size_t ci, size_t end)
+size_t sf_clex_skip_attributes(const struct sf_lexed *lx, size_t ci, size_t end)
 {
 	while (ci + 1 < end && ct_ident(lx, ci)) {
 		const struct sf_tok *t = ct(lx, ci);
@@ -339,11 +339,11 @@ size_t sf_clex_matching_brace(const struct sf_lexed *lx, size_t open)
 	return NONE;
 }
 
-int sf_clex_is_conditional(const struct sf_lexed *lx, const struct sf_tok *t)
+enum sf_pp_kind sf_clex_directive(const struct sf_lexed *lx, const struct sf_tok *t)
 {
-	static const char *const cond[] = {
-		"if", "ifdef", "ifndef", "elif", "else", "endif", "elifdef",
-		"elifndef", NULL
+	static const char *const opens[] = { "if", "ifdef", "ifndef", NULL };
+	static const char *const branches[] = {
+		"elif", "else", "elifdef", "elifndef", NULL
 	};
 	size_t i = t->start + 1;
 	while (i < t->end && (lx->text[i] == ' ' || lx->text[i] == '\t'))
@@ -351,7 +351,13 @@ int sf_clex_is_conditional(const struct sf_lexed *lx, const struct sf_tok *t)
 	size_t j = i;
 	while (j < t->end && isalpha((unsigned char)lx->text[j]))
 		j++;
-	return sf_clex_word_in(lx->text + i, j - i, cond);
+	if (sf_clex_word_in(lx->text + i, j - i, opens))
+		return SF_PP_IF;
+	if (sf_clex_word_in(lx->text + i, j - i, branches))
+		return j - i == 4 && !memcmp(lx->text + i, "else", 4) ? SF_PP_ELSE : SF_PP_ELIF;
+	if (j - i == 5 && !memcmp(lx->text + i, "endif", 5))
+		return SF_PP_ENDIF;
+	return SF_PP_OTHER;
 }
 
 /* Text of code token ci as a NUL-terminated string in buf. */
@@ -376,4 +382,74 @@ void sf_clex_spelled(const struct sf_lexed *lx, size_t a, size_t b, struct strbu
 			sb_addch(out, ' ');
 		sb_add(out, lx->text + t->start, t->end - t->start);
 	}
+}
+
+/* ----------------------------------------------------- object-like macros */
+
+/* NAME and VALUE of `#define NAME VALUE` in preprocessor token t, or 0. */
+static int object_macro(const struct sf_lexed *lx, const struct sf_tok *t,
+			size_t *name, size_t *nlen, size_t *value)
+{
+	const char *s = lx->text;
+	size_t i = t->start + 1, e = t->end;
+
+	while (i < e && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (e - i < 6 || memcmp(s + i, "define", 6))
+		return 0;
+	i += 6;
+	if (i >= e || (s[i] != ' ' && s[i] != '\t'))
+		return 0;
+	while (i < e && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	*name = i;
+	while (i < e && is_ident_char((unsigned char)s[i]))
+		i++;
+	*nlen = i - *name;
+	if (!*nlen || (i < e && s[i] == '('))
+		return 0;    /* function-like */
+	*value = i;
+	return 1;
+}
+
+void sf_cmacros_add(struct sf_cmacros *ms, const struct sf_lexed *lx)
+{
+	for (size_t i = 0; i < lx->ntok; i++) {
+		const struct sf_tok *t = &lx->tok[i];
+		size_t name, nlen, value;
+		if (t->kind != TK_PP || !object_macro(lx, t, &name, &nlen, &value))
+			continue;
+		SF_GROW(ms->v, ms->n, ms->cap);
+		ms->v[ms->n].name = sf_xstrndup(lx->text + name, nlen);
+		char *v = sf_xstrndup(lx->text + value, t->end - value);
+		for (char *p = v; *p; p++)       /* splices: one line */
+			if (*p == '\\' && (p[1] == '\n' || p[1] == '\r'))
+				*p = ' ';
+		ms->v[ms->n++].value = v;
+	}
+}
+
+const char *sf_cmacros_find(const struct sf_cmacros *ms, const char *w,
+			    size_t n, unsigned k)
+{
+	const char *found = NULL;
+
+	for (size_t i = 0; i < ms->n; i++) {
+		if (strlen(ms->v[i].name) != n || memcmp(ms->v[i].name, w, n))
+			continue;
+		found = ms->v[i].value;
+		if (k-- == 0)
+			break;
+	}
+	return found;
+}
+
+void sf_cmacros_release(struct sf_cmacros *ms)
+{
+	for (size_t i = 0; i < ms->n; i++) {
+		free(ms->v[i].name);
+		free(ms->v[i].value);
+	}
+	free(ms->v);
+	memset(ms, 0, sizeof(*ms));
 }

@@ -148,8 +148,15 @@ int sf_clex_is_qualifier(const struct sf_lexed *lx, size_t ci);
 /* Identifiers whose ( ... ) is an attribute, not a macro making members. */
 int sf_clex_is_attribute(const char *w, size_t n);
 
-/* Whether preprocessor token t is #if, #ifdef, #else, #endif, ... */
-int sf_clex_is_conditional(const struct sf_lexed *lx, const struct sf_tok *t);
+/* What preprocessor token t is: a conditional's part, or another directive. */
+enum sf_pp_kind {
+	SF_PP_OTHER = 0,         /* #define, #pragma, #include, ... */
+	SF_PP_IF,                /* #if, #ifdef, #ifndef */
+	SF_PP_ELIF,              /* #elif, #elifdef, #elifndef */
+	SF_PP_ELSE,
+	SF_PP_ENDIF,
+};
+enum sf_pp_kind sf_clex_directive(const struct sf_lexed *lx, const struct sf_tok *t);
 
 /* ---- brackets ---- */
 
@@ -167,6 +174,32 @@ size_t sf_clex_matching_brace(const struct sf_lexed *lx, size_t open);
  * Skip attributes (`__attribute__((...))`, `__packed`) from ci; returns
  * the next code index (end when one does not close before end).
  */
-size_t sf_clex_skip_attributes(struct sf_lexed *lx, size_t ci, size_t end);
+size_t sf_clex_skip_attributes(const struct sf_lexed *lx, size_t ci, size_t end);
+
+/* ---- object-like macros ---- */
+
+/*
+ * `#define NAME VALUE` lines (not function-like ones), VALUE as written.
+ * A name may be defined more than once (under different #if branches):
+ * each definition is kept, in the order added.
+ */
+struct sf_cmacro {
+	char *name;
+	char *value;
+};
+
+struct sf_cmacros {
+	struct sf_cmacro *v;
+	size_t n, cap;
+};
+
+/* Add the object-like macros lx defines. */
+void sf_cmacros_add(struct sf_cmacros *ms, const struct sf_lexed *lx);
+
+/* The k-th definition of w (n bytes), else its last one; NULL: none. */
+const char *sf_cmacros_find(const struct sf_cmacros *ms, const char *w,
+			    size_t n, unsigned k);
+
+void sf_cmacros_release(struct sf_cmacros *ms);
 
 #endif

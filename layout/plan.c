@@ -179,6 +179,30 @@ static bool is_modeled(const struct sf_type *t, const bool *pin, bool pin_first)
 int sf_plan_make(const struct sf_type *t, const struct sf_plan_opts *o,
 		 struct sf_typeset *arena, struct sf_plan *p, struct sf_err *err)
 {
+	return sf_plan_make_grouped(t, o, NULL, 0, arena, p, err);
+}
+
+/* Each group of members one pinned unit of p->units, or -1 with err. */
+static int fix_groups(struct sf_plan *p, const struct sf_plan_group *g, size_t ng,
+		      struct sf_err *err)
+{
+	const struct sf_type *t = p->type;
+
+	for (size_t i = 0; i < ng; i++) {
+		assert(g[i].nm && g[i].m0 + g[i].nm <= t->nmembers);
+		if (sf_units_fix_group(&p->units, g[i].m0, g[i].nm) < 0)
+			return sf_error(err, "struct %s: members %s .. %s, kept together, "
+					"are not together in memory", t->name,
+					t->members[g[i].m0].name,
+					t->members[g[i].m0 + g[i].nm - 1].name);
+	}
+	return 0;
+}
+
+int sf_plan_make_grouped(const struct sf_type *t, const struct sf_plan_opts *o,
+			 const struct sf_plan_group *groups, size_t ngroups,
+			 struct sf_typeset *arena, struct sf_plan *p, struct sf_err *err)
+{
 	memset(p, 0, sizeof(*p));
 	p->type = p->base = t;
 	p->pin_first = o->pin_first;
@@ -195,6 +219,11 @@ int sf_plan_make(const struct sf_type *t, const struct sf_plan_opts *o,
 		return 0;
 	sf_units_build(p->base, p->pin, o->pin_first, &p->units);
 	p->searched = o->search;
+	if (fix_groups(p, groups, ngroups, err) < 0) {
+		sf_units_release(&p->units);
+		p->searched = SF_PLAN_NO_SEARCH;
+		return -1;
+	}
 	if (o->search == SF_PLAN_ORDER) {
 		sf_reorder_search(&p->units, &p->reorder);
 		p->size = p->reorder.size;

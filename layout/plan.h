@@ -110,6 +110,19 @@ int sf_plan_make(const struct sf_type *t, const struct sf_plan_opts *o,
 void sf_plan_release(struct sf_plan *p);
 
 /*
+ * sf_plan_make, with each group of members (m0 .. m0 + nm - 1, nm > 0)
+ * one unit pinned at its offset: members under an #if in the source,
+ * which patch keeps whole and in place (layout/srcpatch.h).  -1 with err
+ * also when a group's members are not together in memory.
+ */
+struct sf_plan_group {
+	uint32_t m0, nm;
+};
+int sf_plan_make_grouped(const struct sf_type *t, const struct sf_plan_opts *o,
+			 const struct sf_plan_group *groups, size_t ngroups,
+			 struct sf_typeset *arena, struct sf_plan *p, struct sf_err *err);
+
+/*
  * The members of a modeled, fully searched plan in their new declaration
  * order (order[type->nmembers]; the flexible array stays last) and per
  * member whether the search moved it (moved[type->nmembers]).

@@ -331,6 +331,34 @@ void sf_units_release(struct sf_units *us)
 	memset(us, 0, sizeof(*us));
 }
 
+int sf_units_fix_group(struct sf_units *us, uint32_t m0, uint32_t nm)
+{
+	size_t a = sf_units_of_member(us, m0);
+	size_t b = nm ? sf_units_of_member(us, m0 + nm - 1) : SIZE_MAX;
+	uint32_t count = 0;
+
+	if (a == SIZE_MAX || b == SIZE_MAX || b < a || us->is_union)
+		return -1;
+	for (size_t u = a; u <= b; u++)
+		for (uint32_t k = 0; k < us->v[u].count; k++) {
+			uint32_t m = us->members[us->v[u].first + k];
+			if (m < m0 || m >= m0 + nm)
+				return -1;   /* another member lies between them */
+			count++;
+		}
+	if (count != nm)
+		return -1;
+	struct sf_unit *g = &us->v[a];
+	for (size_t u = a + 1; u <= b; u++)
+		g->align = us->v[u].align > g->align ? us->v[u].align : g->align;
+	g->size = us->v[b].offset + us->v[b].size - g->offset;
+	g->count = count;
+	g->pinned = true;
+	memmove(&us->v[a + 1], &us->v[b + 1], (us->n - b - 1) * sizeof(us->v[0]));
+	us->n -= b - a;
+	return 0;
+}
+
 size_t sf_units_of_member(const struct sf_units *us, uint32_t member)
 {
 	for (size_t u = 0; u < us->n; u++)

@@ -107,6 +107,14 @@ void sf_units_build(const struct sf_type *t, const bool *pin, bool pin_first,
 		    struct sf_units *out);
 void sf_units_release(struct sf_units *us);
 
+/*
+ * Make the units of members m0 .. m0 + nm - 1 (consecutive in memory) one
+ * unit pinned at its offset: members under an #if in the source, which
+ * must stay whole and in place.  -1 (nothing changed) when other members
+ * lie among them.
+ */
+int sf_units_fix_group(struct sf_units *us, uint32_t m0, uint32_t nm);
+
 /* The unit that member i belongs to, or SIZE_MAX (flexible array). */
 size_t sf_units_of_member(const struct sf_units *us, uint32_t member);
 

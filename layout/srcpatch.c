@@ -429,6 +429,15 @@ static void emit_free_before(struct emit *e, const struct free_block *fb,
 	}
 }
 
+/* The plan moves or narrows members of an #if block, or cuts it. */
+static int block_split_error(const struct emit *e, const struct sf_unit *u)
+{
+	return sf_error(e->x->err, "%s: struct %s: the members under the #if on "
+			"lines %u-%u must stay together, in order and unnarrowed "
+			"(pin them, or leave them out of --narrow)", e->x->path,
+			e->x->tname, u->code0, u->l1);
+}
+
 static int emit_body(struct emit *e)
 {
 	const struct sf_lexed *lx = &e->x->lx;
@@ -452,6 +461,10 @@ static int emit_body(struct emit *e)
 			e->last_blank = 0;
 			pos += u->nm;
 			continue;
+		}
+		if (u->block >= 0) {
+			rc = block_split_error(e, u);
+			break;
 		}
 		emit_free_before(e, fb, anchor, done, nfb, m);
 		e->last_blank = 0;
@@ -699,7 +712,7 @@ static int verify_result(struct sf_cdecl_ctx *x, const struct strbuf *out,
 	struct sf_member *members;
 	struct sf_type e = expected_model(t, plan, narrow_to, have_stdint, &members);
 	struct sf_err err2 = { "" };
-	struct sf_cdecl_ctx y = { x->path, x->tname, { 0 }, &err2 };
+	struct sf_cdecl_ctx y = { x->path, x->tname, { 0 }, &err2, x->macros };
 	struct sf_cstruct p2;
 
 	sf_clex(&y.lx, out->buf, out->len);
@@ -726,7 +739,7 @@ int sf_srcpatch_make(const char *path, const char *text, size_t len,
 		     const struct sf_srcpatch_plan *plan, struct strbuf *out,
 		     struct sf_srcpatch_info *info, struct sf_err *err)
 {
-	struct sf_cdecl_ctx x = { path, t->name, { 0 }, err };
+	struct sf_cdecl_ctx x = { path, t->name, { 0 }, err, plan->macros };
 	struct sf_cstruct p;
 	struct strbuf res = STRBUF_INIT;
 	uint32_t *narrow_to;
@@ -770,5 +783,33 @@ int sf_srcpatch_make(const char *path, const char *text, size_t len,
 	sf_cdecl_free(&p);
 	sf_clex_free(&x.lx);
 	free(narrow_to);
+	return rc;
+}
+
+int sf_srcpatch_blocks(const char *path, const char *text, size_t len,
+		       const struct sf_type *t, const struct sf_cmacros *macros,
+		       struct sf_srcpatch_block **out, size_t *n,
+		       struct sf_err *err)
+{
+	struct sf_cdecl_ctx x = { path, t->name, { 0 }, err, macros };
+	struct sf_cstruct p;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (check_model(&x, t) < 0)
+		return -1;
+	sf_clex(&x.lx, text, len);
+	rc = sf_cdecl_parse(&x, t, &p);
+	for (size_t b = 0; rc == 0 && b < p.nblocks; b++) {
+		const struct sf_cblock *k = &p.blocks[b];
+		if (!k->nm)
+			continue;        /* nothing compiled: lines that stay free */
+		*out = sf_xreallocarray(*out, *n + 1, sizeof(**out));
+		(*out)[(*n)++] = (struct sf_srcpatch_block){ k->m0, k->nm, k->if_line,
+							     k->endif_line };
+	}
+	sf_cdecl_free(&p);
+	sf_clex_free(&x.lx);
 	return rc;
 }

@@ -15,8 +15,10 @@
  *      definition of NAME in the file), and its matching `}`.
  *   3. Split the body into declarations (`;`) and declarators (`,`), and
  *      match them one by one against the model's members: names, order,
- *      bit-field widths and types (spelled canonically).  Anything else -
- *      a preprocessor line in the body, a macro that expands to members, a
+ *      bit-field widths and types (spelled canonically, object-like macros
+ *      expanded).  An #if block (one level) is matched by the branch the
+ *      build compiled and stays whole.  Anything else - another
+ *      preprocessor line in the body, a macro that expands to members, a
  *      member the model does not have - is a refusal, never a guess.
  *   4. Group source lines into units (declarations that share a line, with
  *      the comment lines right above them) and free lines (blank lines,
@@ -39,6 +41,7 @@
 
 #include "lib/err.h"
 #include "lib/strbuf.h"
+#include "clex.h"
 #include "model.h"
 
 /* Narrow member `member` (index in t->members) to `bytes` (1, 2, 4, 8). */
@@ -59,6 +62,11 @@ struct sf_srcpatch_plan {
 	 * subsequence of the order is kept
 	 */
 	const uint8_t *moved;
+	/*
+	 * object-like macros of the source tree (clex.h), NULL for none: a
+	 * member whose type is spelled with one is read with it expanded
+	 */
+	const struct sf_cmacros *macros;
 };
 
 struct sf_srcpatch_info {
@@ -79,6 +87,22 @@ int sf_srcpatch_make(const char *path, const char *text, size_t len,
 		     const struct sf_type *t,
 		     const struct sf_srcpatch_plan *plan, struct strbuf *out,
 		     struct sf_srcpatch_info *info, struct sf_err *err);
+
+/*
+ * The #if ... #endif blocks in t's definition whose compiled branch has
+ * members (model members m0 .. m0 + nm - 1): a plan must keep each one
+ * whole, in order, unnarrowed (in place, since they are pinned).  *out is
+ * malloc'ed (NULL when none).  Returns 0, or -1 with err when the
+ * definition cannot be read (the reason sf_srcpatch_make() would give).
+ */
+struct sf_srcpatch_block {
+	uint32_t m0, nm;
+	uint32_t if_line, endif_line;
+};
+int sf_srcpatch_blocks(const char *path, const char *text, size_t len,
+		       const struct sf_type *t, const struct sf_cmacros *macros,
+		       struct sf_srcpatch_block **out, size_t *n,
+		       struct sf_err *err);
 
 /*
  * The C type a member narrowed to `bytes` gets: "uint8_t", "int16_t", ...

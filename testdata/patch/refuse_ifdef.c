@@ -1,8 +1,10 @@
-/* refuse_ifdef.c - members under #ifdef: `structfit patch` must refuse. */
+/* refuse_ifdef.c - an #if nested in another inside the body: `structfit patch` must refuse. */
 struct cfg {
 	char verbose;
 #ifdef CFG_DEBUG
+#if CFG_DEBUG > 1
 	long magic;
+#endif
 #endif
 	long limit;
 	char mode;

@@ -283,9 +283,9 @@ refuse() {
 	done
 }
 
-tcase "refuses members under #ifdef"
+tcase "refuses an #if nested in another inside the body"
 fresh_tree "$T/rf" refuse_ifdef.c && refuse cfg refuse_ifdef.c \
-	"^structfit: .*refuse_ifdef\.c: struct cfg: members under #if/#ifdef \(line 4\)"
+	"^structfit: .*refuse_ifdef\.c: struct cfg: #if nested in the #if on line 4 \(line 5\)"
 
 tcase "refuses members that come from a macro"
 fresh_tree "$T/rf" refuse_macro.c && refuse stats refuse_macro.c \

@@ -75,7 +75,7 @@ static int rewrite(const char *src, const struct sf_type *t, const uint32_t *ord
 		   struct sf_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct sf_srcpatch_plan plan = { order, t->nmembers, nw, nnw, NULL };
+	struct sf_srcpatch_plan plan = { order, t->nmembers, nw, nnw, NULL, NULL };
 	err->msg[0] = '\0';
 	int rc = sf_srcpatch_make("test.c", src, strlen(src), t, &plan, &sb, NULL, err);
 	if (rc < 0)
@@ -609,7 +609,7 @@ static void test_typedef_annotations_blank_lines(void **state)
 	build(&m3, "s", 24, 1, ms3, 3);
 	uint32_t order3[] = { 1, 0, 2 };
 	uint8_t moved3[] = { 0, 1, 0 };
-	struct sf_srcpatch_plan plan3 = { order3, 3, NULL, 0, moved3 };
+	struct sf_srcpatch_plan plan3 = { order3, 3, NULL, 0, moved3, NULL };
 	struct strbuf sb3 = STRBUF_INIT;
 	struct sf_err err3;
 	assert_int_equal(sf_srcpatch_make("test.c", src3, strlen(src3), &m3.t, &plan3,
@@ -684,7 +684,82 @@ static void test_refuse_changed_body(void **state)
 	expect_refusal(st_src, &mo.t, id, NULL, 0, "no definition of struct st_tables");
 }
 
-static void test_refuse_conditional_members(void **state)
+/*
+ * #if blocks: the branch the build compiled is the one that matches; a
+ * block with members stays whole (moved or not), one with none is free
+ * lines; splitting a block, nesting, or other directives are refused.
+ */
+static const char cond_src[] =
+	"struct c {\n"
+	"\tchar a;\n"
+	"#ifdef DEBUG\n"
+	"\tint magic;\n"
+	"#else\n"
+	"\tlong magic2; /* x */\n"
+	"#endif\n"
+	"\tchar b;\n"
+	"\tlong d;\n"
+	"};\n";
+
+static const struct mspec cond_ms[] = {
+	{ "a", "char", "", 0, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	{ "magic2", "long int", "", 8, 8, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	{ "b", "char", "", 16, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	{ "d", "long int", "", 24, 8, 0, 0, SF_T_INT, SF_MF_SIGNED },
+};
+
+static void test_conditional_blocks(void **state)
+{
+	(void)state;
+	struct model mo;
+	build(&mo, "c", 32, 1, cond_ms, 4);
+	/* the block stays whole in place, b moves up to a */
+	uint32_t up[] = { 0, 2, 1, 3 };
+	expect_text(cond_src, &mo.t, up, NULL, 0,
+		    "struct c {\n"
+		    "\tchar a;\n"
+		    "\tchar b;\n"
+		    "#ifdef DEBUG\n"
+		    "\tint magic;\n"
+		    "#else\n"
+		    "\tlong magic2; /* x */\n"
+		    "#endif\n"
+		    "\tlong d;\n"
+		    "};\n");
+	/* the block as a whole after a member that moved */
+	uint32_t down[] = { 0, 1, 3, 2 };
+	expect_text(cond_src, &mo.t, down, NULL, 0,
+		    "struct c {\n"
+		    "\tchar a;\n"
+		    "#ifdef DEBUG\n"
+		    "\tint magic;\n"
+		    "#else\n"
+		    "\tlong magic2; /* x */\n"
+		    "#endif\n"
+		    "\tlong d;\n"
+		    "\tchar b;\n"
+		    "};\n");
+
+	struct sf_srcpatch_block *blk;
+	size_t n;
+	struct sf_err err;
+	assert_int_equal(sf_srcpatch_blocks("test.c", cond_src, strlen(cond_src), &mo.t,
+					    NULL, &blk, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(blk[0].m0, 1);
+	assert_int_equal(blk[0].nm, 1);
+	assert_int_equal(blk[0].if_line, 3);
+	assert_int_equal(blk[0].endif_line, 7);
+	free(blk);
+
+	/* narrowing a member under #if cuts the block */
+	struct sf_srcpatch_narrow nw[] = { { 1, 4 } };
+	uint32_t id[] = { 0, 1, 2, 3 };
+	expect_refusal(cond_src, &mo.t, id, nw, 1,
+		       "the members under the #if on lines 3-7 must stay together");
+}
+
+static void test_conditional_empty_and_refused(void **state)
 {
 	(void)state;
 	static const char src[] =
@@ -701,9 +776,59 @@ static void test_refuse_conditional_members(void **state)
 	};
 	struct model mo;
 	build(&mo, "c", 8, 1, ms, 2);
+	/* DEBUG was off: the block has no members, its lines are free ones
+	 * and stay before the first member after them that does not move
+	 * (none: b moved in front of a) */
 	uint32_t order[] = { 1, 0 };
-	expect_refusal(src, &mo.t, order, NULL, 0,
-		       "struct c: members under #if/#ifdef (line 3)");
+	expect_text(src, &mo.t, order, NULL, 0,
+		    "struct c {\n"
+		    "\tchar b;\n"
+		    "\tint a;\n"
+		    "#ifdef DEBUG\n"
+		    "\tint magic;\n"
+		    "#endif\n"
+		    "};\n");
+	struct sf_srcpatch_block *blk;
+	size_t n;
+	struct sf_err err;
+	assert_int_equal(sf_srcpatch_blocks("test.c", src, strlen(src), &mo.t, NULL,
+					    &blk, &n, &err), 0);
+	assert_int_equal(n, 0);
+	free(blk);
+
+	/* a branch with the wrong members: none matches the build */
+	static const char wrong[] =
+		"struct c {\n"
+		"\tint a;\n"
+		"#ifdef DEBUG\n"
+		"\tint magic;\n"
+		"#else\n"
+		"\tint other;\n"
+		"#endif\n"
+		"\tchar b;\n"
+		"};\n";
+	expect_refusal(wrong, &mo.t, order, NULL, 0,
+		       "no branch of the #if on line 3 holds the members");
+	static const char nested[] =
+		"struct c {\n"
+		"\tint a;\n"
+		"#ifdef A\n"
+		"#ifdef B\n"
+		"\tint magic;\n"
+		"#endif\n"
+		"#endif\n"
+		"\tchar b;\n"
+		"};\n";
+	expect_refusal(nested, &mo.t, order, NULL, 0,
+		       "#if nested in the #if on line 3 (line 4)");
+	static const char open[] =
+		"struct c {\n"
+		"\tint a;\n"
+		"#ifdef A\n"
+		"\tchar b;\n"
+		"};\n"
+		"#endif\n";
+	expect_refusal(open, &mo.t, order, NULL, 0, "the #if on line 3 is not closed");
 	static const char src2[] =
 		"struct c {\n"
 		"\tint a;\n"
@@ -711,6 +836,62 @@ static void test_refuse_conditional_members(void **state)
 		"\tchar B;\n"
 		"};\n";
 	expect_refusal(src2, &mo.t, order, NULL, 0, "preprocessor directive inside the body (line 3)");
+}
+
+/* Members spelled with object-like macros of the tree read as their expansion. */
+static void test_macro_typed_members(void **state)
+{
+	(void)state;
+	static const char src[] =
+		"struct m {\n"
+		"\tchar c;\n"
+		"\tredisAtomic long long n;\n"
+		"\trb_pid_t pid;\n"
+		"};\n";
+	static const char defs[] =
+		"#define rb_pid_t pid_t\n"
+		"#define redisAtomic _Atomic\n"
+		"#define redisAtomic\n"
+		"#define F(x) x\n";
+	static const struct mspec ms[] = {
+		{ "c", "char", "", 0, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "n", "_Atomic long long int", "", 8, 8, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "pid", "pid_t", "", 16, 4, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	};
+	struct model mo;
+	build(&mo, "m", 24, 1, ms, 3);
+	uint32_t order[] = { 1, 2, 0 };
+	expect_refusal(src, &mo.t, order, NULL, 0,
+		       "member 'n' (line 3) is declared 'redisAtomic long long n'");
+
+	struct sf_lexed lx;
+	struct sf_cmacros macros = { NULL, 0, 0 };
+	sf_clex(&lx, defs, strlen(defs));
+	sf_cmacros_add(&macros, &lx);
+	sf_clex_free(&lx);
+	assert_int_equal(macros.n, 3);     /* F(x) is function-like */
+	assert_string_equal(sf_cmacros_find(&macros, "redisAtomic", 11, 1), "");
+	struct sf_srcpatch_plan plan = { order, 3, NULL, 0, NULL, &macros };
+	struct strbuf sb = STRBUF_INIT;
+	struct sf_err err = { "" };
+	int rc = sf_srcpatch_make("test.c", src, strlen(src), &mo.t, &plan, &sb, NULL, &err);
+	if (rc < 0)
+		fail_msg("refused: %s", err.msg);
+	assert_string_equal(sb.buf,
+			    "struct m {\n"
+			    "\tredisAtomic long long n;\n"
+			    "\trb_pid_t pid;\n"
+			    "\tchar c;\n"
+			    "};\n");
+	sb_release(&sb);
+	/* a macro naming another type is still a change */
+	mo.m[2].type_name = "int";
+	assert_int_equal(sf_srcpatch_make("test.c", src, strlen(src), &mo.t, &plan, &sb,
+					  NULL, &err), -1);
+	assert_non_null(strstr(err.msg, "member 'pid' (line 4) is declared 'rb_pid_t pid'"));
+	assert_int_equal(sb.len, 0);
+	sb_release(&sb);
+	sf_cmacros_release(&macros);
 }
 
 static void test_refuse_macro_members(void **state)
@@ -922,7 +1103,9 @@ int main(void)
 		cmocka_unit_test(test_typedef_annotations_blank_lines),
 		cmocka_unit_test(test_crlf_and_moved_definition),
 		cmocka_unit_test(test_refuse_changed_body),
-		cmocka_unit_test(test_refuse_conditional_members),
+		cmocka_unit_test(test_conditional_blocks),
+		cmocka_unit_test(test_conditional_empty_and_refused),
+		cmocka_unit_test(test_macro_typed_members),
 		cmocka_unit_test(test_refuse_macro_members),
 		cmocka_unit_test(test_refuse_one_line),
 		cmocka_unit_test(test_refuse_bad_plan),

@@ -1,0 +1,411 @@
+/*
+ * srctree.c - the source tree around a patched struct (see srctree.h).
+ *
+ * Two passes over the sorted list of C files under the root: the first
+ * collects definitions, typedef names and macros (a use through a typedef
+ * declared in another file needs every name first), the second the uses.
+ * Files are read again in the second pass rather than kept: a tree may be
+ * large, and lexing is cheap next to reading DWARF.
+ */
+#include "srctree.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common.h"
+#include "layout/cdecl.h"
+#include "lib/xalloc.h"
+
+#define MAX_DEPTH 32
+#define MAX_FILE_BYTES (64u << 20)
+
+/* -------------------------------------------------------------- walking */
+
+struct file_list {
+	char **rel;
+	size_t n, cap;
+};
+
+static int is_c_file(const char *name)
+{
+	static const char *const ext[] = { ".c", ".h", ".h.in", ".c.in", ".inc", NULL };
+	size_t len = strlen(name);
+
+	for (const char *const *e = ext; *e; e++) {
+		size_t k = strlen(*e);
+		if (len > k && !strcmp(name + len - k, *e))
+			return 1;
+	}
+	return 0;
+}
+
+static void walk(const char *root, const char *rel, unsigned depth,
+		 struct file_list *fl)
+{
+	struct strbuf dir = STRBUF_INIT;
+	DIR *d;
+	struct dirent *e;
+
+	sb_addf(&dir, "%s%s%s", root, rel[0] ? "/" : "", rel);
+	d = depth < MAX_DEPTH ? opendir(dir.buf) : NULL;
+	while (d && (e = readdir(d))) {
+		struct strbuf sub = STRBUF_INIT, full = STRBUF_INIT;
+		struct stat st;
+		if (e->d_name[0] == '.')
+			continue;
+		sb_addf(&sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
+		sb_addf(&full, "%s/%s", root, sub.buf);
+		if (lstat(full.buf, &st) == 0 && S_ISDIR(st.st_mode)) {
+			walk(root, sub.buf, depth + 1, fl);
+		} else if (S_ISREG(st.st_mode) && is_c_file(e->d_name) &&
+			   (uint64_t)st.st_size <= MAX_FILE_BYTES) {
+			SF_GROW(fl->rel, fl->n, fl->cap);
+			fl->rel[fl->n++] = sb_detach(&sub);
+		}
+		sb_release(&sub);
+		sb_release(&full);
+	}
+	if (d)
+		closedir(d);
+	sb_release(&dir);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The text of root/rel, or -1 (unreadable, or not text: skipped). */
+static int read_file(const char *root, const char *rel, struct strbuf *sb)
+{
+	struct strbuf path = STRBUF_INIT;
+	char buf[65536];
+	size_t n;
+	FILE *f;
+
+	sb_addf(&path, "%s/%s", root, rel);
+	f = fopen(path.buf, "rb");
+	sb_release(&path);
+	if (!f)
+		return -1;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sb_add(sb, buf, n);
+	int bad = ferror(f);
+	fclose(f);
+	return bad || memchr(sb->buf, '\0', sb->len) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------ generated */
+
+/* A directory a build writes into: bld/, build/, build-x86/, ... */
+static const char *build_dir(const char *rel, char *buf, size_t bufsz)
+{
+	static const char *const names[] = {
+		"build", "bld", "_build", "builddir", "objdir", "obj", NULL
+	};
+	const char *s = rel;
+
+	for (const char *slash; (slash = strchr(s, '/')); s = slash + 1) {
+		size_t n = (size_t)(slash - s);
+		int hit = sf_clex_word_in(s, n, names) ||
+			  (n > 6 && (!strncmp(s, "build-", 6) || !strncmp(s, "build_", 6))) ||
+			  (n > 12 && !strncmp(s, "cmake-build-", 12));
+		if (hit) {
+			snprintf(buf, bufsz, "%.*s/", (int)(slash - rel), rel);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+static void why_generated(const struct sf_lexed *lx, const char *rel,
+			  char *out, size_t outsz)
+{
+	char dir[128], phrase[64];
+	uint32_t line;
+
+	out[0] = '\0';
+	if (sf_srcscan_banner(lx, &line, phrase, sizeof(phrase)))
+		snprintf(out, outsz, "its banner says '%s', line %u", phrase, line);
+	else if (build_dir(rel, dir, sizeof(dir)))
+		snprintf(out, outsz, "it is in the build directory %s", dir);
+}
+
+/* ---------------------------------------------------------------- passes */
+
+static void find_defs(struct sf_srctree *st, const struct sf_type *t,
+		      const char *rel, const struct strbuf *text)
+{
+	struct sf_err err = { "" };
+	struct sf_cdecl_ctx x = { rel, t->name, { 0 }, &err, &st->macros };
+	struct sf_cdecl_def d[16];
+
+	if (!strstr(text->buf, t->name))
+		return;
+	sf_clex(&x.lx, text->buf, text->len);
+	size_t n = sf_cdecl_definitions(&x, t, d, 16);
+	for (size_t i = 0; i < n && i < 16; i++) {
+		struct sf_srcdef *s;
+		st->defs = sf_xreallocarray(st->defs, st->ndefs + 1, sizeof(*st->defs));
+		s = &st->defs[st->ndefs++];
+		s->rel = sf_xstrdup(rel);
+		s->line = d[i].line;
+		s->matches = d[i].matches;
+		why_generated(&x.lx, rel, s->generated, sizeof(s->generated));
+	}
+	sf_clex_free(&x.lx);
+}
+
+static void first_pass(struct sf_srctree *st, const struct sf_type *t,
+		       const struct file_list *fl)
+{
+	for (size_t i = 0; i < fl->n; i++) {
+		struct strbuf text = STRBUF_INIT;
+		struct sf_lexed lx;
+		if (read_file(st->root, fl->rel[i], &text) == 0) {
+			st->nfiles++;
+			sf_clex(&lx, text.buf, text.len);
+			sf_cmacros_add(&st->macros, &lx);
+			sf_srcscan_typedefs(&lx, t->name, &st->names);
+			sf_clex_free(&lx);
+		}
+		sb_release(&text);
+	}
+	/* definitions once every macro is known: members spelled with them */
+	for (size_t i = 0; i < fl->n; i++) {
+		struct strbuf text = STRBUF_INIT;
+		if (read_file(st->root, fl->rel[i], &text) == 0)
+			find_defs(st, t, fl->rel[i], &text);
+		sb_release(&text);
+	}
+}
+
+static void second_pass(struct sf_srctree *st, const struct file_list *fl)
+{
+	for (size_t i = 0; i < fl->n; i++) {
+		struct strbuf text = STRBUF_INIT;
+		struct sf_use *v = NULL;
+		size_t n = 0;
+		struct sf_lexed lx;
+		if (read_file(st->root, fl->rel[i], &text) < 0) {
+			sb_release(&text);
+			continue;
+		}
+		sf_clex(&lx, text.buf, text.len);
+		sf_srcscan_uses(&lx, &st->names, &v, &n);
+		for (size_t k = 0; k < n; k++) {
+			st->uses = sf_xreallocarray(st->uses, st->nuses + 1, sizeof(*st->uses));
+			st->uses[st->nuses].rel = sf_xstrdup(fl->rel[i]);
+			st->uses[st->nuses++].use = v[k];
+		}
+		free(v);
+		sf_clex_free(&lx);
+		sb_release(&text);
+	}
+}
+
+void sf_srctree_scan(const char *root, const struct sf_type *t,
+		     struct sf_srctree *st)
+{
+	struct file_list fl = { NULL, 0, 0 };
+
+	memset(st, 0, sizeof(*st));
+	st->root = sf_xstrdup(root);
+	st->names.tag = t->name;
+	walk(root, "", 0, &fl);
+	if (fl.n)
+		qsort(fl.rel, fl.n, sizeof(*fl.rel), cmp_str);
+	first_pass(st, t, &fl);
+	second_pass(st, &fl);
+	for (size_t i = 0; i < fl.n; i++)
+		free(fl.rel[i]);
+	free(fl.rel);
+}
+
+void sf_srctree_release(struct sf_srctree *st)
+{
+	for (size_t i = 0; i < st->ndefs; i++)
+		free(st->defs[i].rel);
+	for (size_t i = 0; i < st->nuses; i++)
+		free(st->uses[i].rel);
+	free(st->defs);
+	free(st->uses);
+	free(st->root);
+	sf_cmacros_release(&st->macros);
+	sf_typenames_release(&st->names);
+	memset(st, 0, sizeof(*st));
+}
+
+/* ------------------------------------------------------- source of truth */
+
+static int is_template(const char *rel)
+{
+	size_t n = strlen(rel);
+	return n > 3 && !strcmp(rel + n - 3, ".in");
+}
+
+/* "a.h:3 (WHY), b.h:9" for the matching definitions, `except` left out. */
+static void list_defs(const struct sf_srctree *st, const struct sf_srcdef *except,
+		      struct strbuf *sb)
+{
+	const char *sep = "";
+
+	for (size_t i = 0; i < st->ndefs; i++) {
+		const struct sf_srcdef *d = &st->defs[i];
+		if (!d->matches || d == except)
+			continue;
+		sb_addf(sb, "%s%s:%u", sep, d->rel, d->line);
+		if (d->generated[0])
+			sb_addf(sb, " (generated: %s)", d->generated);
+		sep = ", ";
+	}
+}
+
+/* Copies other than truth that the build does not rebuild from it. */
+static const struct sf_srcdef *stale_copy(const struct sf_srctree *st,
+					  const struct sf_srcdef *truth)
+{
+	char dir[128];
+
+	for (size_t i = 0; i < st->ndefs; i++) {
+		const struct sf_srcdef *d = &st->defs[i];
+		if (d->matches && d != truth &&
+		    !is_template(truth->rel) && !build_dir(d->rel, dir, sizeof(dir)))
+			return d;
+	}
+	return NULL;
+}
+
+static const char *refuse_defs(const struct sf_srctree *st, const char *tname,
+			       const char *why, const struct sf_srcdef *except,
+			       const char *advice)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	list_defs(st, except, &sb);
+	sf_die_usage("struct %s: %s: %s; %s", tname, why, sb.buf, advice);
+	sb_release(&sb);
+	return NULL;
+}
+
+const char *sf_srctree_truth(const struct sf_srctree *st, const char *tname,
+			     const char *rel, struct strbuf *note)
+{
+	const struct sf_srcdef *self = NULL, *truth = NULL;
+	size_t nmatch = 0, ntruth = 0;
+
+	for (size_t i = 0; i < st->ndefs; i++) {
+		const struct sf_srcdef *d = &st->defs[i];
+		if (!d->matches)
+			continue;
+		nmatch++;
+		if (!strcmp(d->rel, rel) && !self)
+			self = d;
+		if (!d->generated[0] && !ntruth++)
+			truth = d;
+	}
+	if (!nmatch)
+		return rel;    /* srcpatch says what does not match */
+	if (ntruth == 0)
+		return refuse_defs(st, tname, "every definition under the source root "
+				   "is in a generated file", NULL,
+				   "patch the input they are generated from by hand");
+	if (ntruth > 1)
+		return refuse_defs(st, tname, "defined the same way in several files",
+				   NULL, "patch cannot tell which one the program uses: "
+				   "keep one definition, or pass --source-root to the "
+				   "tree of the one to patch");
+	const struct sf_srcdef *stale = stale_copy(st, truth);
+	if (stale)
+		return refuse_defs(st, tname, "copies that the build does not "
+				   "regenerate from its source would keep the old "
+				   "order (code built against them would read the "
+				   "wrong members)", NULL,
+				   "regenerate them after patching the source, or "
+				   "patch the generator's input");
+	if (truth != self)
+		sb_addf(note, "  source of truth: %s:%u; %s, where the build saw "
+			"struct %s, is generated (%s)\n", truth->rel, truth->line,
+			rel, tname, self && self->generated[0] ? self->generated : "a copy");
+	for (size_t i = 0; i < st->ndefs; i++) {
+		const struct sf_srcdef *d = &st->defs[i];
+		if (d->matches && d != truth && d != self)
+			sb_addf(note, "  %s:%u is generated (%s): rebuild it from %s\n",
+				d->rel, d->line, d->generated, truth->rel);
+	}
+	return truth->rel;
+}
+
+/* ------------------------------------------------------------------ uses */
+
+static int breaks(const struct sf_use *u, int moves)
+{
+	return u->kind == SF_USE_OFFSETOF || u->kind == SF_USE_STATIC_ASSERT || moves;
+}
+
+static void describe_use(const struct sf_srcuse *s, const char *tname,
+			 struct strbuf *sb)
+{
+	const struct sf_use *u = &s->use;
+
+	sb_addf(sb, "%s:%u: ", s->rel, u->line);
+	switch (u->kind) {
+	case SF_USE_POSITIONAL:
+		sb_addf(sb, "%s initialized by position", u->what[0] ? u->what : "a variable");
+		if (u->count > 1)
+			sb_addf(sb, " (%u entries)", u->count);
+		break;
+	case SF_USE_LITERAL:
+		sb_addf(sb, "compound literal (struct %s){...} by position", tname);
+		break;
+	case SF_USE_MACRO:
+		sb_addf(sb, "%u initializer%s made by macro %s (what it expands to "
+			"is not seen)", u->count, u->count == 1 ? "" : "s", u->what);
+		break;
+	case SF_USE_OFFSETOF:
+		sb_addf(sb, "offsetof(struct %s, ...)", tname);
+		break;
+	default:
+		sb_addf(sb, "static_assert on struct %s", tname);
+		break;
+	}
+}
+
+int sf_srctree_uses(const struct sf_srctree *st, const char *tname, int moves,
+		    int allow, struct strbuf *note)
+{
+	struct strbuf list = STRBUF_INIT;
+	size_t n = 0;
+
+	for (size_t i = 0; i < st->nuses; i++) {
+		if (!breaks(&st->uses[i].use, moves))
+			continue;
+		if (allow) {
+			sb_adds(note, "  ");
+			describe_use(&st->uses[i], tname, note);
+			sb_adds(note, ": must follow the new layout\n");
+		} else {
+			sb_adds(&list, n ? "; " : "");
+			describe_use(&st->uses[i], tname, &list);
+		}
+		n++;
+	}
+	if (!n) {
+		sb_addf(note, "  no %soffsetof or static_assert of struct %s in the "
+			"%zu C file%s under the source root\n",
+			moves ? "positional initializer, " : "", tname, st->nfiles,
+			st->nfiles == 1 ? "" : "s");
+	} else if (!allow) {
+		sf_die_usage("struct %s: code depends on its layout: %s; rewrite it "
+			     "(designated initializers .member = ... do not depend on "
+			     "the order) or pass --allow-layout-uses to patch anyway",
+			     tname, list.buf);
+		sb_release(&list);
+		return -1;
+	}
+	sb_release(&list);
+	return 0;
+}

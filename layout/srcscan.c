@@ -1,0 +1,478 @@
+/*
+ * srcscan.c - code that depends on a struct's member order, and generated
+ * files (see srcscan.h).
+ *
+ * One pass over the code tokens of a lexed file.  At each mention of the
+ * type (`struct TAG`, or a typedef name not after `struct`, `.` or `->`):
+ *
+ *   - after `(` it may be a compound literal: `( [quals] T [ [..] ] ) {`;
+ *   - otherwise it starts a declaration, read to its `;`: each declarator
+ *     that is not a pointer or a function and is followed by `= {` has
+ *     its initializer checked - for a struct, its top-level elements (all
+ *     designated, `{0}` or `{}`: safe); for an array (one level per `[`),
+ *     each element, after its `[i] =` designator.
+ *
+ * offsetof(...) and static_assert(...) are checked for a mention in their
+ * arguments; a static_assert is reported once even when it holds an
+ * offsetof.
+ */
+#include "srcscan.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/xalloc.h"
+
+#define NONE SF_CLEX_NONE
+
+/* ---------------------------------------------------------------- names */
+
+void sf_typenames_release(struct sf_typenames *tn)
+{
+	for (size_t i = 0; i < tn->nplain; i++)
+		free(tn->plain[i]);
+	free(tn->plain);
+	tn->plain = NULL;
+	tn->nplain = tn->cap = 0;
+}
+
+static int is_plain_name(const struct sf_lexed *lx, size_t ci,
+			 const struct sf_typenames *tn)
+{
+	if (!ct_ident(lx, ci))
+		return 0;
+	for (size_t i = 0; i < tn->nplain; i++)
+		if (ct_is(lx, ci, tn->plain[i]))
+			return 1;
+	return 0;
+}
+
+static void add_plain(struct sf_typenames *tn, const struct sf_lexed *lx,
+		      size_t ci)
+{
+	char buf[256];
+
+	if (is_plain_name(lx, ci, tn))
+		return;
+	SF_GROW(tn->plain, tn->nplain, tn->cap);
+	tn->plain[tn->nplain++] = sf_xstrdup(sf_clex_text(lx, ci, buf, sizeof(buf)));
+}
+
+/* The code index of the bracket closing the one at ci, or NONE. */
+static size_t closer(const struct sf_lexed *lx, size_t ci)
+{
+	size_t depth = 0;
+
+	for (size_t j = ci; j < lx->ncode; j++) {
+		const struct sf_tok *t = ct(lx, j);
+		char p = t->kind == TK_PUNCT ? lx->text[t->start] : 0;
+		if (p == '(' || p == '[' || p == '{')
+			depth++;
+		else if ((p == ')' || p == ']' || p == '}') && --depth == 0)
+			return j;
+	}
+	return NONE;
+}
+
+/* The declarator names of a typedef from ci (after its type) to `;`. */
+static void typedef_names(const struct sf_lexed *lx, size_t ci,
+			  struct sf_typenames *tn)
+{
+	int ptr = 0;
+	size_t name = NONE;
+
+	for (; ci < lx->ncode; ci++) {
+		if (ct_punct(lx, ci, '*')) {
+			ptr = 1;
+		} else if (ct_punct(lx, ci, '(') || ct_punct(lx, ci, '[')) {
+			size_t c = closer(lx, ci);
+			if (c == NONE)
+				return;
+			if (ct_punct(lx, ci, '('))
+				ptr = 1;   /* a function or attribute: not the struct */
+			ci = c;
+		} else if (ct_ident(lx, ci) && !sf_clex_is_qualifier(lx, ci)) {
+			name = ci;
+		} else if (ct_punct(lx, ci, ',') || ct_punct(lx, ci, ';')) {
+			if (name != NONE && !ptr)
+				add_plain(tn, lx, name);
+			if (ct_punct(lx, ci, ';'))
+				return;
+			ptr = 0;
+			name = NONE;
+		} else {
+			return;
+		}
+	}
+}
+
+void sf_srcscan_typedefs(const struct sf_lexed *lx, const char *name,
+			 struct sf_typenames *tn)
+{
+	for (size_t ci = 0; ci + 2 < lx->ncode; ci++) {
+		if (!ct_is(lx, ci, "typedef"))
+			continue;
+		size_t k = ci + 1;
+		while (k < lx->ncode && sf_clex_is_qualifier(lx, k))
+			k++;
+		if (is_plain_name(lx, k, tn)) {          /* typedef T U; */
+			typedef_names(lx, k + 1, tn);
+			continue;
+		}
+		if (!ct_is(lx, k, "struct"))
+			continue;
+		k = sf_clex_skip_attributes(lx, k + 1, lx->ncode);
+		int tagged = tn->tag && ct_is(lx, k, tn->tag);
+		if (tagged)
+			k = sf_clex_skip_attributes(lx, k + 1, lx->ncode);
+		else if (ct_ident(lx, k))
+			continue;                        /* another struct */
+		if (ct_punct(lx, k, '{')) {
+			size_t c = closer(lx, k);
+			if (c == NONE)
+				continue;
+			k = sf_clex_skip_attributes(lx, c + 1, lx->ncode);
+		} else if (!tagged) {
+			continue;
+		}
+		if (tagged) {
+			typedef_names(lx, k, tn);
+		} else if (ct_is(lx, k, name)) {
+			add_plain(tn, lx, k);            /* typedef struct {...} name; */
+		}
+	}
+}
+
+/* ------------------------------------------------------------- mentions */
+
+/* Whether a mention of the type starts at ci; *end one past it. */
+static int mention_at(const struct sf_lexed *lx, size_t ci,
+		      const struct sf_typenames *tn, size_t *end)
+{
+	if (tn->tag && ct_is(lx, ci, "struct") && ct_is(lx, ci + 1, tn->tag)) {
+		*end = ci + 2;
+		return 1;
+	}
+	if (!is_plain_name(lx, ci, tn))
+		return 0;
+	if (ci > 0 && (ct_is(lx, ci - 1, "struct") || ct_is(lx, ci - 1, "union") ||
+		       ct_is(lx, ci - 1, "enum") || ct_punct(lx, ci - 1, '.') ||
+		       ct_punct(lx, ci - 1, '>')))
+		return 0;
+	*end = ci + 1;
+	return 1;
+}
+
+static int mentions(const struct sf_lexed *lx, size_t a, size_t b,
+		    const struct sf_typenames *tn)
+{
+	size_t end;
+
+	for (size_t ci = a; ci < b; ci++)
+		if (mention_at(lx, ci, tn, &end))
+			return 1;
+	return 0;
+}
+
+static void add_use(struct sf_use **v, size_t *n, uint32_t line, uint8_t kind,
+		    uint32_t count, const char *what)
+{
+	struct sf_use *u;
+
+	*v = sf_xreallocarray(*v, *n + 1, sizeof(**v));
+	u = &(*v)[(*n)++];
+	memset(u, 0, sizeof(*u));
+	u->line = line;
+	u->kind = kind;
+	u->count = count;
+	snprintf(u->what, sizeof(u->what), "%s", what ? what : "");
+}
+
+/* --------------------------------------------------------- initializers */
+
+/* The next element of the list closing at close, from *pos; 0 at the end. */
+static int next_element(const struct sf_lexed *lx, size_t *pos, size_t close,
+			size_t *a, size_t *b)
+{
+	size_t j = *pos;
+
+	while (j < close) {
+		*a = j;
+		while (j < close && !ct_punct(lx, j, ',')) {
+			if (ct_punct(lx, j, '(') || ct_punct(lx, j, '[') || ct_punct(lx, j, '{')) {
+				size_t c = closer(lx, j);
+				j = c == NONE || c > close ? close : c + 1;
+			} else {
+				j++;
+			}
+		}
+		*b = j;
+		*pos = j < close ? j + 1 : close;
+		if (*b > *a)
+			return 1;
+		j = *pos;   /* an empty element: a trailing comma */
+	}
+	return 0;
+}
+
+static int is_zero(const struct sf_lexed *lx, size_t a, size_t b)
+{
+	return b == a + 1 && ct_is(lx, a, "0");
+}
+
+/* Positional elements of the struct initializer {...} at open: 0 when safe. */
+static uint32_t struct_positional(const struct sf_lexed *lx, size_t open,
+				  size_t close)
+{
+	size_t pos = open + 1, a, b;
+	uint32_t n = 0, positional = 0;
+	int zero = 0;
+
+	while (next_element(lx, &pos, close, &a, &b)) {
+		n++;
+		zero = is_zero(lx, a, b);
+		if (ct_punct(lx, a, '.') || (ct_ident(lx, a) && ct_punct(lx, a + 1, ':')))
+			continue;    /* .member = / GNU member: */
+		positional++;
+	}
+	return n == 1 && zero ? 0 : positional;
+}
+
+struct init_found {
+	uint32_t positional;     /* entries initialized by position */
+	uint32_t macros;         /* entries made by a macro */
+	size_t macro_ci;         /* the first such macro */
+};
+
+/* The array initializer {...} at open, `dims` levels deep. */
+static void array_init(const struct sf_lexed *lx, size_t open, size_t close,
+		       unsigned dims, struct init_found *f)
+{
+	size_t pos = open + 1, a, b;
+	uint32_t n = 0;
+
+	while (next_element(lx, &pos, close, &a, &b)) {
+		n++;
+		if (ct_punct(lx, a, '[')) {          /* [i] = element */
+			size_t c = closer(lx, a);
+			if (c == NONE || c + 1 >= b)
+				continue;
+			a = ct_punct(lx, c + 1, '=') ? c + 2 : c + 1;
+		}
+		if (ct_punct(lx, a, '{')) {
+			size_t c = closer(lx, a);
+			if (c == NONE)
+				continue;
+			if (dims > 1)
+				array_init(lx, a, c, dims - 1, f);
+			else if (struct_positional(lx, a, c))
+				f->positional++;
+		} else if (ct_ident(lx, a) && ct_punct(lx, a + 1, '(')) {
+			if (!f->macros++)
+				f->macro_ci = a;
+		} else if (!(n == 1 && is_zero(lx, a, b) && pos >= close)) {
+			f->positional++;                 /* braces elided */
+		}
+	}
+}
+
+/* Report what the initializer at open (of `name`, `dims` array levels) holds. */
+static void check_init(const struct sf_lexed *lx, size_t open, unsigned dims,
+		       size_t name, uint8_t kind, struct sf_use **v, size_t *n)
+{
+	size_t close = closer(lx, open);
+	struct init_found f = { 0, 0, NONE };
+	char what[64] = "", mac[64];
+
+	if (close == NONE)
+		return;
+	if (dims)
+		array_init(lx, open, close, dims, &f);
+	else
+		f.positional = struct_positional(lx, open, close) ? 1 : 0;
+	if (name != NONE)
+		sf_clex_text(lx, name, what, sizeof(what));
+	if (f.positional)
+		add_use(v, n, ct_line(lx, name != NONE ? name : open), kind,
+			f.positional, what);
+	if (f.macros)
+		add_use(v, n, ct_line(lx, f.macro_ci), SF_USE_MACRO, f.macros,
+			sf_clex_text(lx, f.macro_ci, mac, sizeof(mac)));
+}
+
+/* ------------------------------------------------------------ declarations */
+
+struct declarator {
+	size_t name;
+	unsigned dims;
+	int not_object;          /* a pointer or a function */
+};
+
+/* A declaration of the type from ci to its `;`: its initializers. */
+static void scan_declaration(struct sf_lexed *lx, size_t ci,
+			     struct sf_use **v, size_t *n)
+{
+	struct declarator d = { NONE, 0, 0 };
+
+	if (ct_punct(lx, ci, '{')) {                 /* struct T {...} x = ... */
+		size_t c = closer(lx, ci);
+		if (c == NONE)
+			return;
+		ci = c + 1;
+	}
+	for (; ci < lx->ncode; ci++) {
+		if (ct_punct(lx, ci, '*')) {
+			d.not_object = 1;
+		} else if (ct_punct(lx, ci, '[') || ct_punct(lx, ci, '(')) {
+			size_t c = closer(lx, ci);
+			if (c == NONE)
+				return;
+			if (ct_punct(lx, ci, '['))
+				d.dims++;
+			else if (!(ci > 0 && ct_ident(lx, ci - 1) &&
+				   sf_clex_is_attribute(lx->text + ct(lx, ci - 1)->start,
+							ct(lx, ci - 1)->end - ct(lx, ci - 1)->start)))
+				d.not_object = 1;
+			ci = c;
+		} else if (ct_ident(lx, ci)) {
+			if (!sf_clex_is_qualifier(lx, ci) && !d.dims)
+				d.name = ci;
+		} else if (ct_punct(lx, ci, '=')) {
+			if (!ct_punct(lx, ci + 1, '{'))
+				continue;
+			if (!d.not_object)
+				check_init(lx, ci + 1, d.dims, d.name, SF_USE_POSITIONAL, v, n);
+			size_t c = closer(lx, ci + 1);
+			if (c == NONE)
+				return;
+			ci = c;
+		} else if (ct_punct(lx, ci, ',')) {
+			d = (struct declarator){ NONE, 0, 0 };
+		} else {
+			return;      /* `;`, a body, or a closer: the end */
+		}
+	}
+}
+
+/* `( [quals] T [...] ) {`: a compound literal at open (the `(`). */
+static void scan_literal(const struct sf_lexed *lx, size_t end,
+			 struct sf_use **v, size_t *n)
+{
+	unsigned dims = 0;
+
+	while (ct_punct(lx, end, '[')) {
+		size_t c = closer(lx, end);
+		if (c == NONE)
+			return;
+		dims++;
+		end = c + 1;
+	}
+	if (ct_punct(lx, end, ')') && ct_punct(lx, end + 1, '{'))
+		check_init(lx, end + 1, dims, NONE, SF_USE_LITERAL, v, n);
+}
+
+/* offsetof/static_assert at ci mentioning the type: reported; *next past it. */
+static int scan_macro_use(struct sf_lexed *lx, size_t ci,
+			  const struct sf_typenames *tn, struct sf_use **v,
+			  size_t *n, size_t *next)
+{
+	int is_off = ct_is(lx, ci, "offsetof") || ct_is(lx, ci, "__builtin_offsetof");
+	int is_sa = ct_is(lx, ci, "_Static_assert") || ct_is(lx, ci, "static_assert");
+	size_t c;
+
+	if ((!is_off && !is_sa) || !ct_punct(lx, ci + 1, '(') ||
+	    (c = closer(lx, ci + 1)) == NONE)
+		return 0;
+	size_t end = c;
+	if (is_off)
+		for (size_t j = ci + 2; j < c; j++)
+			if (ct_punct(lx, j, ',')) {
+				end = j;
+				break;
+			}
+	if (!mentions(lx, ci + 2, end, tn))
+		return 0;
+	add_use(v, n, ct_line(lx, ci), is_off ? SF_USE_OFFSETOF : SF_USE_STATIC_ASSERT,
+		1, "");
+	*next = c;
+	return 1;
+}
+
+void sf_srcscan_uses(struct sf_lexed *lx, const struct sf_typenames *tn,
+		     struct sf_use **v, size_t *n)
+{
+	for (size_t ci = 0; ci < lx->ncode; ci++) {
+		size_t end, next;
+		if (scan_macro_use(lx, ci, tn, v, n, &next)) {
+			ci = next;
+			continue;
+		}
+		if (!mention_at(lx, ci, tn, &end))
+			continue;
+		size_t b = ci;
+		while (b > 0 && sf_clex_is_qualifier(lx, b - 1))
+			b--;
+		if (b > 0 && ct_punct(lx, b - 1, '('))
+			scan_literal(lx, end, v, n);
+		else
+			scan_declaration(lx, end, v, n);
+	}
+}
+
+const char *sf_use_kind_name(uint8_t kind)
+{
+	switch (kind) {
+	case SF_USE_POSITIONAL: return "initialized by position";
+	case SF_USE_LITERAL: return "compound literal by position";
+	case SF_USE_MACRO: return "initializer made by a macro";
+	case SF_USE_OFFSETOF: return "offsetof";
+	case SF_USE_STATIC_ASSERT: return "static_assert";
+	default: return "?";
+	}
+}
+
+/* ---------------------------------------------------------------- banners */
+
+/* Whether phrase p (lower case) occurs in s[0..n), case-insensitively. */
+static int has_phrase(const char *s, size_t n, const char *p)
+{
+	size_t m = strlen(p);
+
+	for (size_t i = 0; i + m <= n; i++) {
+		size_t k = 0;
+		while (k < m && tolower((unsigned char)s[i + k]) == p[k])
+			k++;
+		if (k == m)
+			return 1;
+	}
+	return 0;
+}
+
+int sf_srcscan_banner(const struct sf_lexed *lx, uint32_t *line, char *phrase,
+		      size_t phrasesz)
+{
+	static const char *const phrases[] = {
+		"do not edit", "generated by", "automatically generated",
+		"auto-generated", "autogenerated", "generated automatically",
+		"this file is generated", "was generated", "generated from",
+		"generated file", "amalgamation", NULL
+	};
+	uint32_t last = lx->nlines < 20 ? lx->nlines : 20;
+	size_t limit = lx->line_start[last + 1];
+
+	for (size_t i = 0; i < lx->ntok && lx->tok[i].line <= last; i++) {
+		const struct sf_tok *t = &lx->tok[i];
+		if (t->kind != TK_COMMENT)
+			continue;
+		size_t e = t->end < limit ? t->end : limit;
+		for (const char *const *p = phrases; *p; p++)
+			if (has_phrase(lx->text + t->start, e - t->start, *p)) {
+				*line = t->line;
+				snprintf(phrase, phrasesz, "%s", *p);
+				return 1;
+			}
+	}
+	return 0;
+}
