@@ -640,6 +640,10 @@ static int c_source(const struct patch_opts *o, const struct sf_type *t,
 	if (sf_srcpatch_blocks(src->path, old->buf, old->len, t, &tree->macros, &blk,
 			       &nblk, &err) < 0)
 		return sf_report_err(&err);
+	for (size_t i = 0; i < nblk; i++)
+		sb_addf(note, "  the members under the #if on lines %u-%u stay whole, in place "
+			"(the build compiled one branch; the others keep their lines)\n",
+			blk[i].if_line, blk[i].endif_line);
 	if (nblk) {
 		plan_release(pl);
 		int rc = make_plan(t, o, blk, nblk, ts, pl);

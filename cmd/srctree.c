@@ -399,7 +399,7 @@ int sf_srctree_uses(const struct sf_srctree *st, const char *tname, int moves,
 			moves ? "positional initializer, " : "", tname, st->nfiles,
 			st->nfiles == 1 ? "" : "s");
 	} else if (!allow) {
-		sf_die_usage("struct %s: code depends on its layout: %s; rewrite it "
+		sf_die_usage("struct %s: code depends on its layout: %s; rewrite that "
 			     "(designated initializers .member = ... do not depend on "
 			     "the order) or pass --allow-layout-uses to patch anyway",
 			     tname, list.buf);
