@@ -419,6 +419,48 @@ static void test_char_long_char(void **state)
 	sf_typeset_free(ts);
 }
 
+/*
+ * Members under an #if kept as one pinned unit (sf_units_fix_group):
+ * on@0 hits@8 [trace_level@16 trace_id@24] mode@32 misses@40 = 48.  With
+ * the block at 16..32 the best is hits, on, mode, block, misses = 40 (the
+ * block's inner hole stays); without it, 32.
+ */
+static void test_fixed_group(void **state)
+{
+	static const struct spec s[] = {
+		{ "on", 1, 1, SF_T_INT }, { "hits", 8, 8, SF_T_INT },
+		{ "trace_level", 1, 1, SF_T_INT }, { "trace_id", 8, 8, SF_T_INT },
+		{ "mode", 1, 1, SF_T_INT }, { "misses", 8, 8, SF_T_INT },
+	};
+	struct sf_typeset *ts = sf_typeset_new();
+	struct sf_type *t = from_spec(ts, s, 6);
+	struct sf_units us;
+	struct sf_reorder r;
+
+	(void)state;
+	assert_int_equal(t->size, 48);
+	sf_units_build(t, NULL, true, &us);
+	assert_int_equal(sf_reorder_min_size(&us, &(bool){ false }), 32);
+	assert_int_equal(sf_units_fix_group(&us, 2, 2), 0);
+	assert_int_equal(us.n, 5);
+	sf_reorder_search(&us, &r);
+	assert_int_equal(r.size, 40);
+	size_t g = sf_units_of_member(&us, 3);
+	assert_int_equal(g, sf_units_of_member(&us, 2));
+	assert_int_equal(r.offset[g], 16);
+	assert_int_equal(us.v[g].size, 16);
+	sf_reorder_release(&r);
+	sf_units_release(&us);
+
+	/* members with another between them, or none: refused, unchanged */
+	sf_units_build(t, NULL, true, &us);
+	assert_int_equal(sf_units_fix_group(&us, 1, 0), -1);
+	assert_int_equal(sf_units_fix_group(&us, 5, 2), -1);   /* past the end */
+	assert_int_equal(us.n, 6);
+	sf_units_release(&us);
+	sf_typeset_free(ts);
+}
+
 static void test_st_table_already_optimal(void **state)
 {
 	static const struct spec s[] = {
@@ -645,6 +687,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_order_kept),
 		cmocka_unit_test(test_char_long_char),
+		cmocka_unit_test(test_fixed_group),
 		cmocka_unit_test(test_st_table_already_optimal),
 		cmocka_unit_test(test_struct_first_pinned),
 		cmocka_unit_test(test_redis_robj_bitfields),
