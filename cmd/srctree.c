@@ -264,7 +264,7 @@ static void list_defs(const struct sf_srctree *st, const struct sf_srcdef *excep
 	}
 }
 
-/* Copies other than truth that the build does not rebuild from it. */
+/* A generated copy of truth that the build does not rebuild from it. */
 static const struct sf_srcdef *stale_copy(const struct sf_srctree *st,
 					  const struct sf_srcdef *truth)
 {
@@ -272,7 +272,7 @@ static const struct sf_srcdef *stale_copy(const struct sf_srctree *st,
 
 	for (size_t i = 0; i < st->ndefs; i++) {
 		const struct sf_srcdef *d = &st->defs[i];
-		if (d->matches && d != truth &&
+		if (d->matches && d != truth && d->generated[0] &&
 		    !is_template(truth->rel) && !build_dir(d->rel, dir, sizeof(dir)))
 			return d;
 	}
@@ -313,11 +313,13 @@ const char *sf_srctree_truth(const struct sf_srctree *st, const char *tname,
 		return refuse_defs(st, tname, "every definition under the source root "
 				   "is in a generated file", NULL,
 				   "patch the input they are generated from by hand");
-	if (ntruth > 1)
+	if (ntruth > 1 && !(self && !self->generated[0]))
 		return refuse_defs(st, tname, "defined the same way in several files",
 				   NULL, "patch cannot tell which one the program uses: "
 				   "keep one definition, or pass --source-root to the "
 				   "tree of the one to patch");
+	if (ntruth > 1)
+		truth = self;    /* the build's own file; the others are named */
 	const struct sf_srcdef *stale = stale_copy(st, truth);
 	if (stale)
 		return refuse_defs(st, tname, "copies that the build does not "
@@ -332,9 +334,15 @@ const char *sf_srctree_truth(const struct sf_srctree *st, const char *tname,
 			rel, tname, self && self->generated[0] ? self->generated : "a copy");
 	for (size_t i = 0; i < st->ndefs; i++) {
 		const struct sf_srcdef *d = &st->defs[i];
-		if (d->matches && d != truth && d != self)
+		if (!d->matches || d == truth || d == self)
+			continue;
+		if (d->generated[0])
 			sb_addf(note, "  %s:%u is generated (%s): rebuild it from %s\n",
 				d->rel, d->line, d->generated, truth->rel);
+		else
+			sb_addf(note, "  %s:%u defines struct %s the same way and is not "
+				"patched: code built against it keeps the old layout\n",
+				d->rel, d->line, tname);
 	}
 	return truth->rel;
 }

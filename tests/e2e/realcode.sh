@@ -128,6 +128,15 @@ if round_trip designated job job.h; then
 	assert_grep "$T/designated.diff" "  no positional initializer, offsetof or static_assert of struct job in the 3 C files under the source root" "what was searched"
 fi
 
+tcase "another plain copy of the struct: the build's file is patched, the copy named"
+if proj designated; then
+	mkdir -p "$T/designated/vendor" && cp "$T/designated/job.h" "$T/designated/vendor/job.h"
+	patch_in designated job
+	assert_eq "$RC" 0 "exit status ($(head -n 1 "$T/err"))"
+	assert_grep "$T/out" "+++ b/job.h" "the build's own header is patched"
+	assert_grep "$T/out" "  vendor/job.h:5 defines struct job the same way and is not patched: code built against it keeps the old layout" "the copy is named"
+fi
+
 tcase "offsetof and _Static_assert: refused, both named"
 refusal offsetof msg \
 	'^structfit: struct msg: code depends on its layout: main\.c:5: offsetof\(struct msg, \.\.\.\); msg\.h:12: static_assert on struct msg; '
