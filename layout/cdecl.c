@@ -1205,6 +1205,23 @@ static uint8_t *classify_lines(const struct sf_lexed *lx, const struct sf_cstruc
 	return lk;
 }
 
+/*
+ * A new unit for declaration i whose lines run code0..l1, extended up over
+ * the comment lines right above it that no earlier unit claimed.
+ */
+static void add_unit(struct sf_cstruct *p, const uint8_t *lk, uint32_t prev_end,
+		     uint32_t code0, uint32_t l1, size_t i, uint32_t m)
+{
+	const struct sf_decl *d = &p->decls[i];
+	uint32_t l0 = code0;
+
+	while (l0 - 1 > prev_end && lk[l0 - 1] == 1)
+		l0--;
+	SF_GROW(p->units, p->nunits, p->unit_cap);
+	p->units[p->nunits++] = (struct sf_unit){
+		l0, code0, l1, (uint32_t)i, 1, m, d->nd, d->is_assert, d->block };
+}
+
 static void build_units(const struct sf_lexed *lx, struct sf_cstruct *p)
 {
 	uint8_t *lk = classify_lines(lx, p);
@@ -1215,32 +1232,19 @@ static void build_units(const struct sf_lexed *lx, struct sf_cstruct *p)
 	for (size_t i = 0; i < p->ndecls; i++) {
 		struct sf_decl *d = &p->decls[i];
 		struct sf_unit *last = p->nunits ? &p->units[p->nunits - 1] : NULL;
-		if (d->block >= 0 && !(last && last->block == d->block)) {
+		int same_block = d->block >= 0 && last && last->block == d->block;
+		if (d->block >= 0 && !same_block) {
 			/* an #if block: all its lines, one unit */
 			const struct sf_cblock *k = &p->blocks[d->block];
-			uint32_t l0 = k->if_line;
-			while (l0 - 1 > prev_end && lk[l0 - 1] == 1)
-				l0--;
-			SF_GROW(p->units, p->nunits, p->unit_cap);
-			p->units[p->nunits++] = (struct sf_unit){
-				l0, k->if_line, k->endif_line, (uint32_t)i, 1, m, d->nd,
-				d->is_assert, d->block };
-		} else if (last && (d->line0 <= last->l1 ||
-				    (d->block >= 0 && last->block == d->block))) {
-			struct sf_unit *u = &p->units[p->nunits - 1];
-			u->ndecl++;
-			u->nm += d->nd;
-			u->has_assert |= d->is_assert;
-			if (d->line1 > u->l1)
-				u->l1 = d->line1;
+			add_unit(p, lk, prev_end, k->if_line, k->endif_line, i, m);
+		} else if (last && (same_block || d->line0 <= last->l1)) {
+			last->ndecl++;
+			last->nm += d->nd;
+			last->has_assert |= d->is_assert;
+			if (d->line1 > last->l1)
+				last->l1 = d->line1;
 		} else {
-			uint32_t l0 = d->line0;
-			while (l0 - 1 > prev_end && lk[l0 - 1] == 1)
-				l0--;
-			SF_GROW(p->units, p->nunits, p->unit_cap);
-			p->units[p->nunits++] = (struct sf_unit){
-				l0, d->line0, d->line1, (uint32_t)i, 1, m, d->nd,
-				d->is_assert, -1 };
+			add_unit(p, lk, prev_end, d->line0, d->line1, i, m);
 		}
 		m += d->nd;
 		prev_end = p->units[p->nunits - 1].l1;
