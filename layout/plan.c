@@ -191,9 +191,9 @@ static int fix_groups(struct sf_plan *p, const struct sf_plan_group *g, size_t n
 	for (size_t i = 0; i < ng; i++) {
 		assert(g[i].nm && g[i].m0 + g[i].nm <= t->nmembers);
 		if (sf_units_fix_group(&p->units, g[i].m0, g[i].nm) < 0)
-			return sf_error(err, "struct %s: members %s .. %s, kept together, "
-					"are not together in memory", t->name,
-					t->members[g[i].m0].name,
+			return sf_error(err, "struct %s: members '%s' .. '%s' cannot move "
+					"as one block: a bit-field storage unit spans its "
+					"edge", t->name, t->members[g[i].m0].name,
 					t->members[g[i].m0 + g[i].nm - 1].name);
 	}
 	return 0;

@@ -509,11 +509,67 @@ static void test_place_and_size_with(void **state)
 			 c_layout(sizes, id, NLOOSE, off));
 }
 
+/*
+ * Groups (an #if block in the source) move as one pinned unit: long a;
+ * char b; [long c; char e;] char d = 32 with c..e pinned at 16..25 stays
+ * 32 (the group ends at 25), where the free search reaches 24.  A group
+ * whose edge cuts a bit-field run is refused by name.
+ */
+static void test_plan_groups(void **state)
+{
+	static const struct mspec ms[] = {
+		{ "a", 8, SF_T_INT }, { "b", 1, SF_T_INT }, { "c", 8, SF_T_INT },
+		{ "e", 1, SF_T_INT }, { "d", 1, SF_T_INT },
+	};
+	struct sf_typeset *ts = sf_typeset_new();
+	struct sf_type *t = build(ts, "g", ms, 5);
+	struct sf_plan_opts o = { NULL, 0, NULL, 0, true, SF_PLAN_ORDER };
+	struct sf_plan_group g = { 2, 2 };
+	struct sf_err err = { "" };
+	struct sf_plan p;
+
+	(void)state;
+	assert_int_equal(t->size, 32);
+	assert_int_equal(sf_plan_make(t, &o, ts, &p, &err), 0);
+	assert_int_equal(p.size, 24);
+	sf_plan_release(&p);
+	assert_int_equal(sf_plan_make_grouped(t, &o, &g, 1, ts, &p, &err), 0);
+	assert_int_equal(p.size, 32);
+	size_t u = sf_units_of_member(&p.units, 2);
+	assert_int_equal(u, sf_units_of_member(&p.units, 3));
+	assert_true(p.units.v[u].pinned);
+	assert_int_equal(p.reorder.offset[u], 16);
+	sf_plan_release(&p);
+
+	/* unsigned x:3 (in the group), y:5 (outside): one storage unit */
+	t->members[0].flags = SF_MF_BITFIELD;
+	t->members[0].size = 4;
+	t->members[0].align = 4;
+	t->members[0].bit_size = 3;
+	t->members[0].name = "x";
+	t->members[1] = t->members[0];
+	t->members[1].name = "y";
+	t->members[1].bit_offset = 3;
+	t->members[1].bit_size = 5;
+	t->members[2].offset = 8;
+	t->members[3].offset = 16;
+	t->members[4].offset = 17;
+	t->size = 24;
+	t->align = 8;
+	g = (struct sf_plan_group){ 0, 1 };
+	assert_int_equal(sf_plan_make_grouped(t, &o, &g, 1, ts, &p, &err), -1);
+	assert_string_equal(err.msg, "struct g: members 'x' .. 'x' cannot move as one block: "
+			    "a bit-field storage unit spans its edge");
+	sf_plan_release(&p);
+	sf_typeset_free(ts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_narrow),
 		cmocka_unit_test(test_member_index),
+		cmocka_unit_test(test_plan_groups),
 		cmocka_unit_test_setup_teardown(test_plan_reorder, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plan_nothing_smaller, setup, teardown),
 		cmocka_unit_test(test_plan_narrow_and_pin),
