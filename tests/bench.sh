@@ -8,6 +8,15 @@
 # (/usr/lib/debug/boot/vmlinux-*, from linux-image-*-cloud-amd64-dbg), else
 # the biggest *.debug file under /usr/lib/debug.
 #
+# Many inputs: the libc6-dbg directory (its debug files under
+# /usr/lib/debug/.build-id, linked into a directory of their own) and
+# libpython's static archive (/usr/lib/*/libpython3*d.a, or $BENCH_ARCHIVE),
+# read by structfit show (files and members side by side) and by pahole -j2
+# on the same files in the same run, one run each, quoted as ratios to
+# pahole -j2.  pahole takes no directory: it gets the files.  Only
+# libc6-dbg's: other packages' files there (libbinutils-dbg's) drove pahole
+# 1.24 past 23 GB; it runs under a memory limit here all the same.
+#
 # BTF rows: the running kernel's /sys/kernel/btf/vmlinux (or $BENCH_BTF),
 # read by `pahole -F btf` and by structfit show and holes in the same run,
 # quoted as ratios to pahole -F btf (a table of their own; each the best of
@@ -83,6 +92,7 @@ EOF
 }
 
 : >"$tmp/rows"
+load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)   # what else ran: before, ...
 if [ -n "$file" ]; then
 	measure "pahole" pahole "$file"
 	measure "pahole-j2" pahole -j2 "$file"
@@ -97,6 +107,34 @@ if [ -n "$btf" ]; then
 		measure "structfit-btf-holes" "$SF" holes "$btf"
 	done
 fi
+# ------------------------------------------------------------- many inputs
+# libc_dir: links to the files of libc6-dbg (empty when it is not installed)
+libc_dir=""
+if command -v dpkg >/dev/null 2>&1 && dpkg -L libc6-dbg >/dev/null 2>&1; then
+	libc_dir=$tmp/libc6-dbg
+	mkdir -p "$libc_dir"
+	dpkg -L libc6-dbg | grep '^/usr/lib/debug/\.build-id/.*\.debug$' | while read -r f; do
+		[ -f "$f" ] && ln -s "$f" "$libc_dir/$(basename "$(dirname "$f")")$(basename "$f")"
+	done
+	[ -n "$(ls "$libc_dir")" ] || libc_dir=""
+fi
+[ -n "$libc_dir" ] || echo "bench: no libc6-dbg row: libc6-dbg is not installed" >&2
+archive=${BENCH_ARCHIVE:-$(ls /usr/lib/*/libpython3*d.a 2>/dev/null | head -n 1)}
+[ -n "$archive" ] || echo "bench: no archive row: no libpython3*d.a (libpython3.11-dbg)" >&2
+
+# pahole -j2 ARGS under an 8 GB address-space limit: sh -c "$capped" pahole ARGS
+# shellcheck disable=SC2016
+capped='ulimit -v 8388608; exec pahole -j2 "$@"'
+if [ -n "$libc_dir" ]; then
+	# shellcheck disable=SC2046
+	measure "many:libc6-dbg:pahole-j2" sh -c "$capped" pahole $(ls -d "$libc_dir"/*)
+	measure "many:libc6-dbg:structfit-show" "$SF" show "$libc_dir"
+fi
+if [ -n "$archive" ]; then
+	measure "many:$(basename "$archive"):pahole-j2" sh -c "$capped" pahole "$archive"
+	measure "many:$(basename "$archive"):structfit-show" "$SF" show "$archive"
+fi
+
 # one row per name: the fastest of its runs, in the order first run
 awk '!($1 in w) { order[++n] = $1 } !($1 in w) || $2 < w[$1] { w[$1] = $2; row[$1] = $0 }
 	END { for (i = 1; i <= n; i++) print row[order[i]] }' "$tmp/rows" >"$tmp/best" &&
@@ -109,6 +147,7 @@ awk '!($1 in w) { order[++n] = $1 } !($1 in w) || $2 < w[$1] { w[$1] = $2; row[$
 	echo "machine: $(nproc) CPUs, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)," \
 		"$(awk '/^MemTotal/ { printf "%d GB", $2 / 1048576 }' /proc/meminfo) RAM"
 	echo "tools:   pahole $(pahole --version 2>/dev/null), structfit $($SF --version 2>/dev/null | awk '{ print $2 }')"
+	echo "load:    $load before, $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) after (1, 5, 15 min averages)"
 	echo "each run writes its whole text report (every struct) to a file"
 	echo
 	awk '
@@ -122,7 +161,7 @@ awk '!($1 in w) { order[++n] = $1 } !($1 in w) || $2 < w[$1] { w[$1] = $2; row[$
 				"peak RSS MB", "wall/pahole", "wall/-j2", "RSS/pahole", "structs")
 			}
 			for (i = 1; i <= NR; i++) {
-				if (name[i] ~ /btf/)
+				if (name[i] ~ /btf/ || name[i] ~ /^many:/)
 					continue
 				r1 = "-"; r2 = "-"; r3 = "-"
 				if (pw > 0) r1 = sprintf("%.2f", wall[i] / pw)
@@ -146,6 +185,27 @@ awk '!($1 in w) { order[++n] = $1 } !($1 in w) || $2 < w[$1] { w[$1] = $2; row[$
 				note = st[i] != 0 ? "  (exit " st[i] ")" : ""
 				printf("%-20s %9.2f %8.2f %13.1f %11s %10s %9d%s\n", name[i], wall[i],
 					cpu[i], kb[i] / 1024, r1, r3, n[i], note)
+			}
+		}' "$tmp/rows"
+	# many inputs: each structfit row against the pahole -j2 row of its input
+	awk '
+		$1 !~ /^many:/ { next }
+		{ split($1, p, ":"); input = p[2]; tool = p[3] }
+		tool == "pahole-j2" { jw[input] = $2; jk[input] = $3 }
+		{ row[++n] = input " " tool " " $2 " " $6 " " $3 " " $4 " " $5 }
+		END {
+			if (!n)
+				exit
+			printf("\nMany inputs (files and members read side by side), against pahole -j2:\n")
+			printf("%-18s %-16s %8s %8s %12s %9s %8s %8s\n", "input", "tool", "wall s",
+				"cpu s", "peak RSS MB", "wall/-j2", "RSS/-j2", "structs")
+			for (i = 1; i <= n; i++) {
+				split(row[i], f, " ")
+				r1 = jw[f[1]] > 0 ? sprintf("%.2f", f[3] / jw[f[1]]) : "-"
+				r2 = jk[f[1]] > 0 ? sprintf("%.2f", f[5] / jk[f[1]]) : "-"
+				note = f[7] != 0 ? "  (exit " f[7] ")" : ""
+				printf("%-18s %-16s %8.2f %8.2f %12.1f %9s %8s %8d%s\n", f[1], f[2], f[3],
+					f[4], f[5] / 1024, r1, r2, f[6], note)
 			}
 		}' "$tmp/rows"
 	echo
