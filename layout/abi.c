@@ -9,7 +9,6 @@
 #include "abi.h"
 
 #include <assert.h>
-#include <stdio.h>
 
 struct sf_abi sf_abi_for(uint16_t machine, uint8_t addr_size)
 {
@@ -68,16 +67,4 @@ uint32_t sf_abi_align(struct sf_abi abi, enum sf_abi_kind kind, uint64_t size)
 	if (abi.machine == SF_EM_386 && size == 16 && kind == SF_ABI_FLOAT)
 		return 16;	/* __float128 keeps 16 even on i386 */
 	return sf_pow2_divisor(size, scalar_cap(abi));
-}
-
-const char *sf_abi_machine_name(uint16_t machine, char *buf, unsigned bufsz)
-{
-	switch (machine) {
-	case SF_EM_386: return "i386";
-	case SF_EM_ARM: return "arm";
-	case SF_EM_X86_64: return "x86_64";
-	case SF_EM_AARCH64: return "aarch64";
-	}
-	snprintf(buf, bufsz, "em-%u", (unsigned)machine);
-	return buf;
 }

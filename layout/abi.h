@@ -51,7 +51,4 @@ uint32_t sf_abi_align(struct sf_abi abi, enum sf_abi_kind kind, uint64_t size);
  * alignment an offset or a size allows. */
 uint32_t sf_pow2_divisor(uint64_t size, uint32_t cap);
 
-/* A short name for the machine: "x86_64", "i386", "aarch64", "arm", "em-N". */
-const char *sf_abi_machine_name(uint16_t machine, char *buf, unsigned bufsz);
-
 #endif
