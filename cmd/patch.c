@@ -14,7 +14,8 @@
  *      elsewhere the longest tail of that path that exists under the root;
  *   3. rewrite the struct body (layout/srcpatch.c), render the diff with
  *      paths relative to the source root (report/udiff.c) and apply it
- *      back to the old text strictly: the diff must give the new text;
+ *      back to the old text strictly (layout/applydiff.c): the diff must
+ *      give the new text;
  *   4. print the diff, or with --apply write the new text to a temporary
  *      file next to the source, give it the source's permissions and rename
  *      it over the source - after checking the source still holds the text
@@ -33,6 +34,7 @@
 
 #include "builtin.h"
 #include "common.h"
+#include "layout/applydiff.h"
 #include "layout/narrow.h"
 #include "layout/plan.h"
 #include "layout/rust.h"

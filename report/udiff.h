@@ -1,7 +1,7 @@
 /*
- * udiff.h - unified diffs of one file's old and new text, and their strict
- * application (to check, before anything is written, that every hunk
- * applies).
+ * udiff.h - unified diffs of one file's old and new text (their strict
+ * application, the check before anything is written, is
+ * layout/applydiff.h).
  *
  * The diff is what `diff -u` and `git diff` print and what both `git
  * apply` and `patch -p1` read from the source root:
@@ -25,7 +25,6 @@
 
 #include <stddef.h>
 
-#include "lib/err.h"
 #include "lib/strbuf.h"
 
 #define SF_UDIFF_CONTEXT 3
@@ -39,15 +38,5 @@
 size_t sf_udiff_render(struct strbuf *out, const char *path,
 		       const char *old, size_t oldlen,
 		       const char *new_text, size_t newlen, unsigned context);
-
-/*
- * Apply a one-file unified diff to old text, strictly: every hunk at its
- * stated line, every context and removed line identical.  Appends the
- * patched text to out and returns 0; or returns -1 with err set to
- * "PATH: hunk N does not apply (...)" and out unchanged.
- */
-int sf_udiff_apply(const char *path, const char *old, size_t oldlen,
-		   const char *diff, size_t difflen, struct strbuf *out,
-		   struct sf_err *err);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * test_srcpatch.c - rewriting struct bodies in source text
- * (layout/srcpatch.c) and the unified diffs of the result (report/udiff.c).
+ * (layout/srcpatch.c) and the unified diffs of the result (report/udiff.c,
+ * applied back by layout/applydiff.c).
  *
  * Every case hands sf_srcpatch_make() a C source as a string, a model of
  * the struct as the DWARF reader would build it (names, C type spellings,
@@ -22,6 +23,7 @@
 #include "layout/model.h"
 #include "layout/srcpatch.h"
 #include "lib/strbuf.h"
+#include "layout/applydiff.h"
 #include "report/udiff.h"
 
 /* ---- models ---------------------------------------------------------- */
