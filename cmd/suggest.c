@@ -310,6 +310,15 @@ static int render(const struct sf_type *t, const struct suggest_opts *o,
 		  const struct suggestion *s)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct sf_fit type_fit, reorder_fit;
+
+	/* the class lines: header + size (refused above when that wraps) */
+	if (o->co.have_classes) {
+		sf_classes_fit(&o->co.classes, o->header + t->size, &type_fit);
+		if (s->plan.modeled)
+			sf_classes_fit(&o->co.classes, o->header + s->plan.reorder.size,
+				       &reorder_fit);
+	}
 	struct sf_suggest_view v = {
 		.type = t, .type_layout = &s->type_layout,
 		.applied = s->plan.req, .napplied = s->plan.nreq, .base = s->plan.base,
@@ -320,6 +329,7 @@ static int render(const struct sf_type *t, const struct suggest_opts *o,
 		.narrow = s->plan.modeled ? &s->narrow : NULL,
 		.best = s->best, .best_layout = &s->best_layout,
 		.classes = o->co.have_classes ? &o->co.classes : NULL,
+		.type_fit = &type_fit, .reorder_fit = &reorder_fit,
 		.header = o->header, .header_name = o->header_name, .cacheline = 64,
 		.rust = t->flags & SF_TF_RUST, .compiler_orders = sf_rust_compiler_orders(t),
 		.niches = s->niches, .niche_size = s->niche_size, .nniches = s->nniches,

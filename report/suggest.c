@@ -143,30 +143,27 @@ static void add_hole_map(struct strbuf *out, const struct sf_type *t,
 
 /* ---- suggest: text --------------------------------------------------- */
 
+/* Where header + size lands: f, computed by the caller (layout/classes.h). */
 static void text_fit_line(struct strbuf *out, const struct sf_suggest_view *v,
-			  uint64_t size)
+			  const struct sf_fit *f)
 {
-	struct sf_fit f;
-	uint64_t total = v->header + size;
-
-	sf_classes_fit(v->classes, total, &f);
 	if (v->header)
 		sb_addf(out, "with the %" PRIu64 "-byte header%s%s%s: %" PRIu64 " bytes, ",
 			v->header, v->header_name ? " (" : "",
 			v->header_name ? v->header_name : "", v->header_name ? ")" : "",
-			total);
-	if (f.index == SF_NO_CLASS) {
+			f->size);
+	if (f->index == SF_NO_CLASS) {
 		sb_addf(out, "above every class of ");
 		add_classes_name(out, v->classes);
-		sb_addf(out, " (%" PRIu64 " bytes over %" PRIu64 ")\n", f.to_next_lower, f.lower);
+		sb_addf(out, " (%" PRIu64 " bytes over %" PRIu64 ")\n", f->to_next_lower, f->lower);
 		return;
 	}
-	sb_addf(out, "class %" PRIu64 " of ", f.cls);
+	sb_addf(out, "class %" PRIu64 " of ", f->cls);
 	add_classes_name(out, v->classes);
-	sb_addf(out, " (%" PRIu64 " byte%s lost)", f.waste, plural(f.waste));
-	if (f.has_lower)
-		sb_addf(out, "; class %" PRIu64 " is %" PRIu64 " byte%s away\n", f.lower,
-			f.to_next_lower, plural(f.to_next_lower));
+	sb_addf(out, " (%" PRIu64 " byte%s lost)", f->waste, plural(f->waste));
+	if (f->has_lower)
+		sb_addf(out, "; class %" PRIu64 " is %" PRIu64 " byte%s away\n", f->lower,
+			f->to_next_lower, plural(f->to_next_lower));
 	else
 		sb_adds(out, "; the smallest class\n");
 }
@@ -187,7 +184,7 @@ static void text_header(struct strbuf *out, const struct sf_suggest_view *v)
 	else
 		sb_adds(out, "no padding\n");
 	if (v->classes)
-		text_fit_line(out, v, t->size);
+		text_fit_line(out, v, v->type_fit);
 }
 
 static void text_applied(struct strbuf *out, const struct sf_suggest_view *v)
@@ -252,7 +249,7 @@ static void text_reorder(struct strbuf *out, const struct sf_suggest_view *v)
 	if (!r->exact)
 		text_inexact(out, us);
 	if (v->classes)
-		text_fit_line(out, v, r->size);
+		text_fit_line(out, v, v->reorder_fit);
 	if (v->proposed) {
 		sb_addch(out, '\n');
 		add_hole_map(out, v->proposed, v->proposed_layout, v->cacheline);
@@ -620,8 +617,7 @@ void sf_render_suggest_json(struct strbuf *out, const struct sf_suggest_view *v)
 	sb_adds(out, ",\"classes\":");
 	json_classes_name(out, v->classes);
 	sb_adds(out, ",\"class\":");
-	json_class(out, v->classes, v->classes ?
-		   sf_classes_find(v->classes, v->header + t->size) : SF_NO_CLASS);
+	json_class(out, v->classes, v->classes ? v->type_fit->index : SF_NO_CLASS);
 	sb_addf(out, ",\"modeled\":%s,\"applied\":[", v->reorder ? "true" : "false");
 	for (size_t i = 0; i < v->napplied; i++) {
 		sb_adds(out, i ? ",{" : "{");

@@ -3,8 +3,9 @@
  *
  * As everywhere in report/, nothing here computes a layout: cmd/ runs the
  * searches of layout/reorder.h and layout/narrow.h, lays out the proposed
- * types and computes their holes (layout/holes.h), and hands everything to
- * these functions in one view struct; they only append text or JSON to a
+ * types and computes their holes (layout/holes.h) and where they land in
+ * the size classes (layout/classes.h), and hands everything to these
+ * functions in one view struct; they only append text or JSON to a
  * strbuf.  Hole maps are pahole's text (report/text.c).
  *
  * JSON documents (one per call, ending in a newline; each opens with
@@ -58,6 +59,10 @@ struct sf_suggest_view {
 	const struct sf_type *best;            /* narrowing #1 placed, or NULL */
 	const struct sf_layout *best_layout;
 	const struct sf_classes *classes;      /* NULL: no class lines */
+	/* with classes: where header + size lands (layout/classes.h), for the
+	 * type and for the reorder (reorder_fit: when modeled) */
+	const struct sf_fit *type_fit;
+	const struct sf_fit *reorder_fit;
 	uint64_t header;                       /* bytes in front (0: none) */
 	const char *header_name;               /* type giving them, or NULL */
 	unsigned cacheline;
