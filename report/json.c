@@ -203,8 +203,8 @@ static void type_object(struct strbuf *sb, const struct sf_type *t,
  * variant), then the variant as the struct it is in memory (see
  * sf_variant_type), with its own holes, padding and waste.
  */
-static void variant_object(struct strbuf *sb, const struct sf_type *t, uint32_t k,
-			   const struct sf_layout *common)
+static void variant_object(struct strbuf *sb, const struct sf_type *t,
+			   const struct sf_layout *common, uint32_t k)
 {
 	const struct sf_variant *v = &t->variants[k];
 	struct sf_type vt;
@@ -224,6 +224,21 @@ static void variant_object(struct strbuf *sb, const struct sf_type *t, uint32_t 
 	close_with(sb, '}');
 	sf_layout_release(&vl);
 	free(ms);
+}
+
+/* "name":[each(0),...,each(n-1)]: the members or the variants of t. */
+static void object_array(struct strbuf *sb, const char *name, const struct sf_type *t,
+			 const struct sf_layout *l, uint32_t n,
+			 void (*each)(struct strbuf *, const struct sf_type *,
+				      const struct sf_layout *, uint32_t))
+{
+	key(sb, name);
+	sb_addch(sb, '[');
+	for (uint32_t i = 0; i < n; i++) {
+		each(sb, t, l, i);
+		sb_addch(sb, ',');
+	}
+	close_with(sb, ']');
 }
 
 static void type_fields(struct strbuf *sb, const struct sf_type *t,
@@ -261,22 +276,10 @@ static void type_fields(struct strbuf *sb, const struct sf_type *t,
 	num_field(sb, "cachelines", l->cachelines);
 	num_field(sb, "last_cacheline", l->last_cacheline);
 	holes_array(sb, t, l);
-	key(sb, "members");
-	sb_addch(sb, '[');
-	for (uint32_t i = 0; i < t->nmembers; i++) {
-		member_object(sb, t, l, i);
-		sb_addch(sb, ',');
-	}
-	close_with(sb, ']');
+	object_array(sb, "members", t, l, t->nmembers, member_object);
 	if (t->nvariants) {
 		sb_addch(sb, ',');
-		key(sb, "variants");
-		sb_addch(sb, '[');
-		for (uint32_t k = 0; k < t->nvariants; k++) {
-			variant_object(sb, t, k, l);
-			sb_addch(sb, ',');
-		}
-		close_with(sb, ']');
+		object_array(sb, "variants", t, l, t->nvariants, variant_object);
 	}
 }
 
