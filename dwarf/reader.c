@@ -84,6 +84,14 @@ static const char *srcfile(struct sf_reader *r, struct uh *uh, uint32_t idx)
 	return sf_files_path(&r->files, idx, &r->path);
 }
 
+/* The comp dir of the unit srcfile() last named a file of, interned in ts. */
+static const char *unit_comp_dir(const struct sf_reader *r, struct sf_typeset *ts)
+{
+	const char *dir = r->files.comp_dir;
+
+	return dir && *dir ? sf_typeset_intern(ts, dir) : "";
+}
+
 static const struct sf_enum *copy_enums(struct sf_typeset *ts, const struct sf_enum *src,
 					int interned)
 {
@@ -138,6 +146,7 @@ static struct sf_type *deep_copy(struct sf_typeset *ts, const struct sf_type *sr
 	*t = *src;
 	t->name = interned ? src->name : sf_typeset_intern(ts, src->name);
 	t->decl_file = sf_typeset_intern(ts, decl_file);
+	t->comp_dir = src->comp_dir && *src->comp_dir ? sf_typeset_intern(ts, src->comp_dir) : "";
 	t->origin = origin;
 	t->members = sf_typeset_alloc(ts, sizeof(*t->members) * (src->nmembers ? src->nmembers : 1));
 	for (uint32_t i = 0; i < src->nmembers; i++) {
@@ -263,6 +272,7 @@ static void hold_pending(struct sf_reader *r, const struct sf_type *t, const str
 	struct sf_typeset *pts = r->pending_ts;
 	struct sf_type *copy = deep_copy(pts, t, srcfile(r, x->unit, x->file),
 					 sf_typeset_intern(pts, r->origin), 0, 0);
+	copy->comp_dir = unit_comp_dir(r, pts);
 	sf_typeset_add(pts, copy);
 
 	SF_GROW(r->pend, r->npend, r->pendcap);
@@ -302,6 +312,7 @@ static void add_top(struct sf_reader *r, struct tinfo *ti, const char *name, int
 		return;
 	struct sf_type *copy = deep_copy(r->out, &t, srcfile(r, x->unit, x->file),
 					 rd_isec(r, r->origin), 1, 0);
+	copy->comp_dir = unit_comp_dir(r, r->out);
 	if (sf_typeset_add(r->out, copy) == copy)
 		index_out(r, copy);
 }

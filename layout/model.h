@@ -164,6 +164,12 @@ struct sf_type {
 	uint64_t hash;           /* of the definition, for deduplication */
 	uint32_t nvariants;      /* enums with data, else 0 */
 	struct sf_variant *variants;
+	const char *comp_dir;    /* DW_AT_comp_dir of the unit it was read from
+	                          * (the build's directory: what "the project"
+	                          * is when no source root is given); NULL or ""
+	                          * when unknown (BTF).  Not part of the
+	                          * definition: identical types of units built
+	                          * in two directories keep the first one's */
 };
 
 static inline bool sf_member_is_bitfield(const struct sf_member *m)
