@@ -23,6 +23,7 @@
 #include "layout/holes.h"
 #include "layout/narrow.h"
 #include "layout/plan.h"
+#include "layout/public.h"
 #include "layout/reorder.h"
 #include "layout/rust.h"
 #include "lib/checked.h"
@@ -334,6 +335,7 @@ static int render(const struct sf_type *t, const struct suggest_opts *o,
 		.rust = t->flags & SF_TF_RUST, .compiler_orders = sf_rust_compiler_orders(t),
 		.niches = s->niches, .niche_size = s->niche_size, .nniches = s->nniches,
 		.packed_size = sf_rust_packed_size(t),
+		.public = (uint8_t)sf_type_public(t),
 	};
 
 	if (o->co.format == SF_FMT_JSON)

@@ -5,9 +5,11 @@
  *    array sorted by name then kind and made unique: a merge of the two
  *    builds in O(T log T), deterministic whatever order the reader found
  *    the types in.
- * 2. Per key, the largest definition on each side.  Missing on one side:
- *    added or removed.  Equal definitions (hash, then sf_type_equal):
- *    unchanged, nothing computed.
+ * 2. Per key, every definition on each side, paired by declaring file and
+ *    line, then file, then file name, then name alone - each step only
+ *    where it is unambiguous (compare_key).  Unpaired: added or removed
+ *    (a definition, when the name is in both builds).  Equal definitions
+ *    (hash, then sf_type_equal): unchanged, nothing computed.
  * 3. Otherwise the members of both sides are flattened (members of
  *    anonymous structs/unions brought up, as their names are in the outer
  *    scope), sorted by name and merged: added, removed, moved, retyped.
@@ -79,19 +81,19 @@ static size_t find_all(const struct sf_typeset *ts, const char *name, int ns,
 	return got;
 }
 
-/* The largest definition named `k` in ts, or NULL. */
-static const struct sf_type *lookup(const struct sf_typeset *ts,
-				    const struct key *k)
+/* Every definition named `k` in ts (kind and namespace as k's), in a new
+ * array the caller frees. */
+static size_t lookup_defs(const struct sf_typeset *ts, const struct key *k,
+			  const struct sf_type ***out)
 {
-	const struct sf_type **found, *best = NULL;
-	size_t n = find_all(ts, k->name, k->is_typedef ? 1 : 0, &found);
+	const struct sf_type **found;
+	size_t n = find_all(ts, k->name, k->is_typedef ? 1 : 0, &found), m = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (same_kind(found[i]->kind, k->kind) && reportable(found[i]) &&
-		    (!best || found[i]->size > best->size))
-			best = found[i];
-	free(found);
-	return best;
+		if (same_kind(found[i]->kind, k->kind) && reportable(found[i]))
+			found[m++] = found[i];
+	*out = found;
+	return m;
 }
 
 /* The first definition called `name` ("st_table", "union u") in ts. */
@@ -372,7 +374,13 @@ static int dtype_cmp(const void *a, const void *b)
 	if (x->status != SF_D_CHANGED && tx->size != ty->size)
 		return tx->size > ty->size ? -1 : 1;
 	int c = strcmp(tx->name, ty->name);
-	return c ? c : (tx->kind > ty->kind) - (tx->kind < ty->kind);
+	if (!c)
+		c = (tx->kind > ty->kind) - (tx->kind < ty->kind);
+	if (!c)
+		c = strcmp(tx->decl_file, ty->decl_file);
+	if (!c)
+		c = (tx->decl_line > ty->decl_line) - (tx->decl_line < ty->decl_line);
+	return c;
 }
 
 static void add_entry(struct sf_diff *out, const struct sf_dtype *d)
@@ -394,24 +402,23 @@ static void add_entry(struct sf_diff *out, const struct sf_dtype *d)
 	}
 }
 
-static void compare_key(struct sf_diff *out, const struct sf_typeset *old_ts,
-			const struct sf_typeset *new_ts, const struct key *k)
+static void compare_pair(struct sf_diff *out, const struct sf_type *a,
+			 const struct sf_type *b, bool definition)
 {
-	struct sf_dtype d = { .old = lookup(old_ts, k), .new = lookup(new_ts, k) };
+	struct sf_dtype d = { .old = a, .new = b, .definition = definition };
 
-	if (!d.old && !d.new)
-		return;
-	if (!d.old) {
+	assert(a || b);
+	if (!a) {
 		d.status = SF_D_ADDED;
-		d.growth = (int64_t)d.new->size;
-	} else if (!d.new) {
+		d.growth = (int64_t)b->size;
+	} else if (!b) {
 		d.status = SF_D_REMOVED;
-		d.growth = -(int64_t)d.old->size;
+		d.growth = -(int64_t)a->size;
 	} else {
-		if (d.old->hash == d.new->hash && sf_type_equal(d.old, d.new))
+		if (a->hash == b->hash && sf_type_equal(a, b))
 			return;
 		d.status = SF_D_CHANGED;
-		d.growth = (int64_t)d.new->size - (int64_t)d.old->size;
+		d.growth = (int64_t)b->size - (int64_t)a->size;
 		diff_members(&d);
 		diff_holes(&d);
 		if (!has_changes(&d)) {
@@ -420,6 +427,96 @@ static void compare_key(struct sf_diff *out, const struct sf_typeset *old_ts,
 		}
 	}
 	add_entry(out, &d);
+}
+
+/* The file name of a path: what two builds in two trees still share. */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+enum pairing {
+	BY_EQUAL,       /* the same definition: unchanged */
+	BY_FILE_LINE,   /* same declaring file and line */
+	BY_FILE,        /* same file (the struct moved in it), one each */
+	BY_BASENAME,    /* same file name (two trees), one each */
+	BY_NAME,        /* the one definition left on each side */
+};
+
+static bool same_place(const struct sf_type *a, const struct sf_type *b, enum pairing how)
+{
+	switch (how) {
+	case BY_EQUAL:
+		return a->hash == b->hash && sf_type_equal(a, b);
+	case BY_FILE_LINE:
+		return !strcmp(a->decl_file, b->decl_file) && a->decl_line == b->decl_line;
+	case BY_FILE:
+		return !strcmp(a->decl_file, b->decl_file);
+	case BY_BASENAME:
+		return !strcmp(base_name(a->decl_file), base_name(b->decl_file));
+	case BY_NAME:
+		return true;
+	}
+	return false;
+}
+
+/* How many of the unpaired v[0..n) are at the same place as t. */
+static size_t count_at(const struct sf_type *const *v, size_t n, const bool *paired,
+		       const struct sf_type *t, enum pairing how)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += !paired[i] && same_place(v[i], t, how);
+	return c;
+}
+
+/*
+ * Pair the definitions of one name: equal ones first (unchanged), then by
+ * declaring file and line, then by file, then by file name, then the last
+ * one left on each side - each step only where the place names one
+ * definition on either side (a header's struct under #ifdef has one
+ * file and line and two definitions), so two programs' same-named
+ * structs are never crossed.  What is left unpaired
+ * was added or removed.
+ */
+static void compare_key(struct sf_diff *out, const struct sf_typeset *old_ts,
+			const struct sf_typeset *new_ts, const struct key *k)
+{
+	const struct sf_type **a, **b;
+	size_t na = lookup_defs(old_ts, k, &a), nb = lookup_defs(new_ts, k, &b);
+	bool *pa = sf_xcalloc(na + 1, sizeof(*pa)), *pb = sf_xcalloc(nb + 1, sizeof(*pb));
+
+	for (int how = BY_EQUAL; how <= BY_NAME; how++) {
+		for (size_t i = 0; i < na; i++) {
+			if (pa[i])
+				continue;
+			for (size_t j = 0; j < nb; j++) {
+				if (pb[j] || !same_place(a[i], b[j], (enum pairing)how))
+					continue;
+				if (how != BY_EQUAL &&
+				    (count_at(a, na, pa, a[i], (enum pairing)how) != 1 ||
+				     count_at(b, nb, pb, b[j], (enum pairing)how) != 1))
+					continue;
+				pa[i] = pb[j] = true;
+				compare_pair(out, a[i], b[j], false);
+				break;
+			}
+		}
+	}
+	/* a definition alone in one build, its name in both: said as such */
+	for (size_t i = 0; i < na; i++)
+		if (!pa[i])
+			compare_pair(out, a[i], NULL, nb > 0);
+	for (size_t j = 0; j < nb; j++)
+		if (!pb[j])
+			compare_pair(out, NULL, b[j], na > 0);
+	free(pa);
+	free(pb);
+	free(a);
+	free(b);
 }
 
 int sf_diff_compute(const struct sf_typeset *old_ts,

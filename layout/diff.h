@@ -4,7 +4,12 @@
  * Types are matched by kind and name ("struct st_table" in the old build
  * against "struct st_table" in the new one); anonymous types have no name
  * to match and are left out.  When a build holds differing definitions of
- * one name, the largest is compared, as every other command does.  A pair
+ * one name (two programs' `struct config`), each is paired with its own:
+ * the one declared at the same file and line, else in the same file, else
+ * with the same file name, else the only one left on each side; a
+ * definition with no partner was added or removed (`definition`: while
+ * its name stays in both builds), so another file's struct appearing is
+ * not growth.  A pair
  * with the same definition hash and equal definitions is unchanged and
  * costs no layout computation, so diffing two kernels stays cheap.
  *
@@ -66,6 +71,8 @@ struct sf_dtype {
 	const struct sf_type *old;      /* NULL when added */
 	const struct sf_type *new;      /* NULL when removed */
 	int64_t growth;         /* new size - old size; added +size, removed -size */
+	bool definition;        /* added/removed: one definition of a name that
+				 * has others in the other build */
 	uint32_t old_nholes, new_nholes;
 	uint64_t old_sum_holes, new_sum_holes;
 	uint64_t old_padding, new_padding;

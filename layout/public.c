@@ -111,8 +111,8 @@ const char *sf_public_word(enum sf_public p)
 {
 	switch (p) {
 	case SF_PUBLIC_PACKED: return "packed";
-	case SF_PUBLIC_INSTALLED: return "installed header";
-	case SF_PUBLIC_INCLUDE: return "project include/";
+	case SF_PUBLIC_INSTALLED: return "installed";
+	case SF_PUBLIC_INCLUDE: return "include";
 	case SF_PUBLIC_NO: break;
 	}
 	return "";

@@ -42,8 +42,8 @@ enum sf_public {
 /* Why t's layout is an interface others depend on, or SF_PUBLIC_NO. */
 enum sf_public sf_type_public(const struct sf_type *t);
 
-/* "packed", "installed header", "project include/": the short word a
- * column or a JSON field carries ("" for SF_PUBLIC_NO). */
+/* "packed", "installed", "include": the one word a column or a JSON
+ * field carries ("" for SF_PUBLIC_NO). */
 const char *sf_public_word(enum sf_public p);
 
 /* Why, in a sentence's words: "it is packed (a wire or file format)",

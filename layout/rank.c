@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lib/xalloc.h"
+#include "public.h"
 #include "reorder.h"
 #include "rust.h"
 
@@ -76,6 +77,7 @@ void sf_rank_add(struct sf_rank *r, const struct sf_type *t,
 		.padding = l->padding,
 		.forced = sf_layout_forced(l),
 		.reorder_size = r->opts.reorderable ? rsize : 0,
+		.public = (uint8_t)sf_type_public(t),
 	};
 }
 

@@ -7,7 +7,7 @@
  *
  *   struct sf_rank { opts | v -> [entry][entry]...[entry] | n | alloc }
  *   entry = { type*, waste, size, nholes, sum_holes, padding, forced,
- *             reorder_size }
+ *             reorder_size, public }
  *
  * With opts.reorderable only types a member reorder shrinks are kept
  * (suggest's reorder: leading struct member pinned; never a struct rustc
@@ -55,6 +55,7 @@ struct sf_rank_entry {
 	uint64_t forced;        /* holes and padding an alignment asked for */
 	uint64_t reorder_size;  /* with opts.reorderable: the smallest size a
 				 * member reorder reaches (< size); else 0 */
+	uint8_t public;         /* enum sf_public (layout/public.h) */
 };
 
 struct sf_rank {

@@ -11,6 +11,7 @@
  *       gained   3-byte hole after b, at offset 5
  *       holes    0 (0 bytes) -> 1 (3 bytes), padding 0 -> 0
  *   struct newone: added, 16 bytes  after.c:30
+ *   struct pool: added definition, 24 bytes  other.c:7
  *   struct gone: removed, was 8 bytes  before.c:3
  *   3 types changed (1 grew, +0 bytes), 1 added, 1 removed; 6 compared
  *
@@ -212,14 +213,16 @@ void sf_render_diff_text(struct strbuf *out, const struct sf_diff *d)
 			text_changed(out, t);
 			break;
 		case SF_D_ADDED:
-			sb_addf(out, "%s %s: added, %" PRIu64 " byte%s",
-				sf_type_kind_name(t->new), t->new->name, t->new->size,
+			sb_addf(out, "%s %s: added%s, %" PRIu64 " byte%s",
+				sf_type_kind_name(t->new), t->new->name,
+				t->definition ? " definition" : "", t->new->size,
 				plural(t->new->size));
 			text_decl(out, t->new);
 			break;
 		case SF_D_REMOVED:
-			sb_addf(out, "%s %s: removed, was %" PRIu64 " byte%s",
-				sf_type_kind_name(t->old), t->old->name, t->old->size,
+			sb_addf(out, "%s %s: removed%s, was %" PRIu64 " byte%s",
+				sf_type_kind_name(t->old), t->old->name,
+				t->definition ? " definition" : "", t->old->size,
 				plural(t->old->size));
 			text_decl(out, t->old);
 			break;
@@ -317,7 +320,8 @@ static void json_list(struct strbuf *out, const struct sf_diff *d,
 		}
 		const struct sf_type *ty = status == SF_D_ADDED ? t->new : t->old;
 		json_type_head(out, ty);
-		sb_addf(out, ",\"size\":%" PRIu64 ",\"align\":%u}", ty->size, ty->align);
+		sb_addf(out, ",\"size\":%" PRIu64 ",\"align\":%u,\"definition\":%s}", ty->size,
+			ty->align, t->definition ? "true" : "false");
 	}
 }
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "layout/public.h"
 #include "svgmap.h"
 
 /* ---- the page ---- */
@@ -179,7 +180,7 @@ void sf_render_html_rank(struct strbuf *out, const struct sf_rank *r)
 		r->n, r->n == 1 ? "type" : "types");
 	sb_adds(out, "<table class=\"rank\"><thead><tr><th>#</th><th>waste</th><th>size</th>"
 		"<th>holes</th><th>sum holes</th><th>padding</th><th class=\"name\">type</th>"
-		"<th class=\"decl\">declared at</th></tr></thead><tbody>\n");
+		"<th class=\"decl\">declared at</th><th>public</th></tr></thead><tbody>\n");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct sf_rank_entry *e = &r->v[i];
 		const struct sf_type *t = e->type;
@@ -198,6 +199,14 @@ void sf_render_html_rank(struct strbuf *out, const struct sf_rank *r)
 			sb_add_xml(out, t->decl_file);
 			sb_addf(out, ":%" PRIu32, t->decl_line);
 		}
+		/* the why in a tooltip: the cell keeps the column narrow */
+		sb_adds(out, "</td><td");
+		if (e->public)
+			sb_addf(out, " title=\"changing it breaks others: %s\">%s",
+				sf_public_why((enum sf_public)e->public),
+				sf_public_word((enum sf_public)e->public));
+		else
+			sb_adds(out, ">");
 		sb_adds(out, "</td></tr>\n");
 	}
 	sb_adds(out, "</tbody></table></section>\n");

@@ -7,17 +7,20 @@
  * unknown).  Variants of one name are told apart by that location.  A
  * "forced" column (bytes of holes and padding an explicit alignment asked
  * for, not counted as waste) appears when any type listed has some; a
- * "saves" column (bytes a member reorder takes back) with --reorderable.
+ * "saves" column (bytes a member reorder takes back) with --reorderable; a
+ * "public" column (why changing the layout breaks others: packed,
+ * installed, include - layout/public.h) when any type listed is public.
  * JSON is {"schema", "command":"holes", "types":[...]} with one object per
  * line, in the words of `show`'s type objects (holes_count, sum_holes).
  */
 #include "report.h"
+#include "layout/public.h"
 
 #include <inttypes.h>
 #include <string.h>
 
 struct widths {
-	int waste, size, saves, holes, padding, forced, type;
+	int waste, size, saves, holes, padding, forced, public, type;
 };
 
 /* Past this width a type name just pushes its location further right. */
@@ -74,7 +77,7 @@ static void type_label(struct strbuf *sb, const struct sf_type *t, int width)
 static struct widths column_widths(const struct sf_rank *r)
 {
 	/* at least as wide as the header words */
-	struct widths w = { 5, 4, r->opts.reorderable ? 5 : 0, 5, 7, 0, 4 };
+	struct widths w = { 5, 4, r->opts.reorderable ? 5 : 0, 5, 7, 0, 0, 4 };
 
 	for (size_t i = 0; i < r->n; i++) {
 		const struct sf_rank_entry *e = &r->v[i];
@@ -86,6 +89,9 @@ static struct widths column_widths(const struct sf_rank *r)
 		w.padding = max_int(w.padding, digits(e->padding));
 		if (e->forced)
 			w.forced = max_int(max_int(w.forced, 6), digits(e->forced));
+		if (e->public)
+			w.public = max_int(max_int(w.public, 6),
+					   (int)strlen(sf_public_word((enum sf_public)e->public)));
 		w.type = max_int(w.type, type_label_len(e->type));
 	}
 	if (w.type > MAX_TYPE_WIDTH)
@@ -119,6 +125,8 @@ void sf_render_rank_text(struct strbuf *out, const struct sf_rank *r)
 	sb_addf(out, "%*s  %*s  ", w.holes, "holes", w.padding, "padding");
 	if (w.forced)
 		sb_addf(out, "%*s  ", w.forced, "forced");
+	if (w.public)
+		sb_addf(out, "%-*s  ", w.public, "public");
 	sb_addf(out, "%-*s  %s\n", w.type, "type", "declared");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct sf_rank_entry *e = &r->v[i];
@@ -128,6 +136,9 @@ void sf_render_rank_text(struct strbuf *out, const struct sf_rank *r)
 		sb_addf(out, "%*u  %*" PRIu64 "  ", w.holes, e->nholes, w.padding, e->padding);
 		if (w.forced)
 			sb_addf(out, "%*" PRIu64 "  ", w.forced, e->forced);
+		if (w.public)
+			sb_addf(out, "%-*s  ", w.public, e->public ?
+				sf_public_word((enum sf_public)e->public) : "-");
 		type_label(out, e->type, w.type);
 		sb_adds(out, "  ");
 		location(out, e->type);
@@ -160,9 +171,14 @@ void sf_render_rank_json(struct strbuf *out, const struct sf_rank *r)
 		if (r->opts.reorderable)
 			sb_addf(out, ",\"reorder_size\":%" PRIu64 ",\"reorder_saved\":%" PRIu64,
 				e->reorder_size, e->size - e->reorder_size);
-		sb_addf(out, ",\"variant\":%s,\"typedef\":%s}",
+		sb_addf(out, ",\"variant\":%s,\"typedef\":%s,\"public\":",
 			(t->flags & SF_TF_VARIANT) ? "true" : "false",
 			(t->flags & SF_TF_TYPEDEF) ? "true" : "false");
+		if (e->public)
+			sb_add_json_str(out, sf_public_word((enum sf_public)e->public));
+		else
+			sb_adds(out, "null");
+		sb_addch(out, '}');
 	}
 	sb_adds(out, r->n ? "\n]}\n" : "]}\n");
 }

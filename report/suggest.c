@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "layout/public.h"
 
 /* ---- small pieces ---------------------------------------------------- */
 
@@ -183,6 +184,12 @@ static void text_header(struct strbuf *out, const struct sf_suggest_view *v)
 		sb_addf(out, "%" PRIu64 " byte%s of padding\n", l->padding, plural(l->padding));
 	else
 		sb_adds(out, "no padding\n");
+	if (v->public)
+		sb_addf(out, "public ABI: %s; every change proposed here changes that %s, "
+			"so every user must be rebuilt with it (structfit patch refuses it "
+			"without --allow-abi-change)\n",
+			sf_public_why((enum sf_public)v->public),
+			v->public == SF_PUBLIC_PACKED ? "format" : "ABI");
 	if (v->classes)
 		text_fit_line(out, v, v->type_fit);
 }
@@ -608,6 +615,14 @@ void sf_render_suggest_json(struct strbuf *out, const struct sf_suggest_view *v)
 	sf_json_doc_open(out, "suggest");
 	sb_adds(out, "\"name\":");
 	sb_add_json_str(out, t->name);
+	sb_adds(out, ",\"public\":");
+	if (v->public) {
+		sb_add_json_str(out, sf_public_word((enum sf_public)v->public));
+		sb_adds(out, ",\"public_why\":");
+		sb_add_json_str(out, sf_public_why((enum sf_public)v->public));
+	} else {
+		sb_adds(out, "null,\"public_why\":null");
+	}
 	sb_addf(out, ",\"kind\":\"%s\",\"size\":%" PRIu64 ",\"align\":%u,\"header\":%" PRIu64
 		",\"header_name\":", sf_type_kind_name(t), t->size, t->align, v->header);
 	if (v->header_name)
@@ -780,7 +795,14 @@ static void html_verdict(struct strbuf *out, const struct sf_suggest_view *v,
 {
 	const char *what = !v->reorder ? "unmodeled" : h->n ? "change" : "nothing";
 
-	sb_addf(out, "<p class=\"verdict\" data-verdict=\"%s\">", what);
+	sb_addf(out, "<p class=\"verdict\" data-verdict=\"%s\"", what);
+	if (v->public)
+		sb_addf(out, " data-public=\"%s\"", sf_public_word((enum sf_public)v->public));
+	sb_addch(out, '>');
+	if (v->public && h->n)
+		sb_addf(out, "Public ABI: %s; each proposal below changes that %s. ",
+			sf_public_why((enum sf_public)v->public),
+			v->public == SF_PUBLIC_PACKED ? "format" : "ABI");
 	if (!v->reorder) {
 		sb_adds(out, "Nothing proposed: this layout is not what the C rules give for "
 			"its members (packed or aligned attributes, C++ tail padding?), so "

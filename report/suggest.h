@@ -11,7 +11,7 @@
  * JSON documents (one per call, ending in a newline; each opens with
  * "schema" and "command", see report.h and doc/structfit.schema.json):
  *
- *   suggest: { name, kind, size, align, header, header_name, classes
+ *   suggest: { name, kind, public, public_why, size, align, header, header_name, classes
  *              (a preset name or the list "64,80"),
  *              class, modeled, applied: [{member, from, to, type, range}],
  *              base_size, reorder: {size, saved, moves, order: [member...],
@@ -73,6 +73,8 @@ struct sf_suggest_view {
 	const uint64_t *niche_size;            /* the struct's size with each */
 	size_t nniches;
 	uint64_t packed_size;                  /* under #[repr(packed)] */
+	uint8_t public;                        /* enum sf_public: why its layout
+						* is others' too (layout/public.h) */
 };
 
 void sf_render_suggest_text(struct strbuf *out, const struct sf_suggest_view *v);
