@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "dwarf/dwarf.h"
+#include "layout/public.h"
 #include "lib/path.h"
 #include "report/report.h"
 #include "lib/checked.h"
@@ -238,14 +239,44 @@ static void join_files(struct strbuf *sb, char **files, int nfiles)
 const struct sf_type *sf_find_type(const struct sf_typeset *ts,
 				   const char *name, char **files, int nfiles)
 {
+	return sf_find_type_where(ts, name, files, nfiles, NULL);
+}
+
+/* Keep the types of found[0..n) `where` keeps; how many are left. */
+static size_t filter_where(const struct sf_type **found, size_t n,
+			   const struct sf_where *where)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (sf_where_keeps(where, found[i]))
+			found[k++] = found[i];
+	return k;
+}
+
+const struct sf_type *sf_find_type_where(const struct sf_typeset *ts, const char *name,
+					 char **files, int nfiles,
+					 const struct sf_where *where)
+{
 	const struct sf_type **found;
 	size_t n = sf_select_types(ts, name, &found);
+	size_t all = n;
 
+	if (n && where && sf_where_active(where))
+		n = filter_where(found, n, where);
 	if (n == 0) {
-		struct strbuf sb = STRBUF_INIT;
+		struct strbuf sb = STRBUF_INIT, w = STRBUF_INIT;
 		join_files(&sb, files, nfiles);
-		sf_die_usage("%s: type '%s' not found", sb.buf, name);
+		if (all) {
+			sf_where_describe(&w, where);
+			sf_die_usage("%s: type '%s' is declared only %s (%s:%u)", sb.buf, name,
+				     w.buf, found[0]->decl_file, found[0]->decl_line);
+		} else {
+			sf_die_usage("%s: type '%s' not found", sb.buf, name);
+		}
 		sb_release(&sb);
+		sb_release(&w);
+		free(found);
 		return NULL;
 	}
 	const struct sf_type *best = found[0];
@@ -266,6 +297,97 @@ const struct sf_type *sf_find_type(const struct sf_typeset *ts,
 			best->decl_line);
 	free(found);
 	return best;
+}
+
+/* ---- --under DIR, --exclude-system ---------------------------------------- */
+
+void sf_where_add_under(struct sf_where *w, const char *dir)
+{
+	w->args = sf_xreallocarray(w->args, w->nargs + 1, sizeof(*w->args));
+	w->args[w->nargs++] = dir;
+}
+
+bool sf_where_active(const struct sf_where *w)
+{
+	return w && (w->nargs || w->exclude_system);
+}
+
+/* Add `spelling` (a new string) to w's spellings, once. */
+static void add_spelling(struct sf_where *w, char *spelling)
+{
+	for (size_t i = 0; i < w->ndirs; i++)
+		if (!strcmp(w->dirs[i], spelling)) {
+			free(spelling);
+			return;
+		}
+	w->dirs = sf_xreallocarray(w->dirs, w->ndirs + 1, sizeof(*w->dirs));
+	w->dirs[w->ndirs++] = spelling;
+}
+
+/* DIR as decl_file spells it under root: "" for the root itself. */
+static char *shown_dir(const struct sf_srcroot *root, const char *abs)
+{
+	if (root && (!strcmp(abs, root->logical) || !strcmp(abs, root->real)))
+		return sf_xstrdup("");
+	return sf_srcroot_show(root, abs);
+}
+
+int sf_where_resolve(struct sf_where *w, const char *source_root)
+{
+	struct sf_srcroot root = { NULL, NULL };
+	struct sf_err err = { "" };
+
+	if (!w->nargs)
+		return 0;
+	if (source_root && sf_srcroot_init(&root, source_root, &err) < 0)
+		return sf_report_err(&err);
+	for (size_t i = 0; i < w->nargs; i++) {
+		struct sf_srcroot d;
+		if (sf_srcroot_init(&d, w->args[i], &err) < 0) {
+			sf_srcroot_release(&root);
+			return sf_die_usage("--under %s", err.msg);
+		}
+		/* both spellings: the compiler may have seen either */
+		add_spelling(w, shown_dir(source_root ? &root : NULL, d.logical));
+		add_spelling(w, shown_dir(source_root ? &root : NULL, d.real));
+		sf_srcroot_release(&d);
+	}
+	sf_srcroot_release(&root);
+	return 0;
+}
+
+bool sf_where_keeps(const struct sf_where *w, const struct sf_type *t)
+{
+	if (!w)
+		return true;
+	if (w->exclude_system && sf_path_is_system(t->decl_file))
+		return false;
+	if (!w->nargs)
+		return true;
+	for (size_t i = 0; i < w->ndirs; i++)
+		if (sf_path_under(t->decl_file, w->dirs[i]))
+			return true;
+	return false;
+}
+
+void sf_where_describe(struct strbuf *sb, const struct sf_where *w)
+{
+	if (w && w->nargs) {
+		sb_adds(sb, "outside --under ");
+		for (size_t i = 0; i < w->nargs; i++)
+			sb_addf(sb, "%s%s", i ? ", " : "", w->args[i]);
+	}
+	if (w && w->exclude_system)
+		sb_addf(sb, "%sin system headers (--exclude-system)", w->nargs ? " or " : "");
+}
+
+void sf_where_release(struct sf_where *w)
+{
+	for (size_t i = 0; i < w->ndirs; i++)
+		free(w->dirs[i]);
+	free(w->dirs);
+	free(w->args);
+	memset(w, 0, sizeof(*w));
 }
 
 static const char *const format_names[] = {
@@ -424,6 +546,11 @@ const struct sf_option sf_options[] = {
 	{ 'l', "limit", required_argument, "N", "holes", "at most N types" },
 	{ SF_O_REORDERABLE, "reorderable", no_argument, NULL, "holes",
 	  "only types a member reorder shrinks, with the bytes it saves" },
+	{ SF_O_UNDER, "under", required_argument, "DIR", "holes suggest",
+	  "only types declared in a file under DIR (repeatable)" },
+	{ SF_O_EXCLUDE_SYSTEM, "exclude-system", no_argument, NULL, "holes suggest",
+	  "leave out types declared under /usr/include and the compilers' include "
+	  "directories" },
 	{ 'p', "pin", required_argument, "MEMBER", "suggest patch",
 	  "keep MEMBER at its offset" },
 	{ SF_O_NO_PIN_FIRST, "no-pin-first", no_argument, NULL, "suggest patch",
@@ -458,6 +585,8 @@ const struct sf_option sf_options[] = {
 	  "exit 1 when a type grew" },
 	{ SF_O_APPLY, "apply", no_argument, NULL, "patch",
 	  "write the files in place instead of printing the diff" },
+	{ SF_O_ALLOW_ABI_CHANGE, "allow-abi-change", no_argument, NULL, "patch",
+	  "patch a public type (installed or include/ header, packed) all the same" },
 	{ SF_O_NICHE, "niche", required_argument, "MEMBER", "patch",
 	  "Rust: make the raw pointer in MEMBER's Option a NonNull (suggest's niche)" },
 	{ SF_O_ALLOW_LAYOUT_USES, "allow-layout-uses", no_argument, NULL, "patch",

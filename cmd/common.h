@@ -95,6 +95,40 @@ const struct sf_type *sf_find_type(const struct sf_typeset *ts,
 				   const char *name, char **files, int nfiles);
 
 /*
+ * --under DIR (repeatable) and --exclude-system: which types holes and
+ * suggest look at, by where they are declared.  Each DIR is resolved
+ * once (sf_where_resolve) into the spellings decl_file uses - relative to
+ * the source root when below it, else absolute; DIR's logical and real
+ * paths both - so a type is kept when its file is under one of them
+ * (layout/public.h sf_path_under).  --exclude-system drops what lies in
+ * /usr/include and the compilers' include directories.
+ */
+struct sf_where {
+	const char **args;       /* --under as given (point into argv) */
+	size_t nargs;
+	char **dirs;             /* their spellings, after sf_where_resolve */
+	size_t ndirs;
+	bool exclude_system;
+};
+
+void sf_where_add_under(struct sf_where *w, const char *dir);
+/* Resolve the --under DIRs against source_root (NULL: none): 0, or 2 after
+ * "structfit: --under DIR: problem". */
+int sf_where_resolve(struct sf_where *w, const char *source_root);
+/* Whether w filters at all, and whether it keeps t (w NULL: all). */
+bool sf_where_active(const struct sf_where *w);
+bool sf_where_keeps(const struct sf_where *w, const struct sf_type *t);
+/* "outside --under src or in system headers (--exclude-system)" */
+void sf_where_describe(struct strbuf *sb, const struct sf_where *w);
+void sf_where_release(struct sf_where *w);
+
+/* sf_find_type among the types `where` keeps: "type 'X' is declared only
+ * outside --under DIR (FILE:LINE)" when it drops every one. */
+const struct sf_type *sf_find_type_where(const struct sf_typeset *ts, const char *name,
+					 char **files, int nfiles,
+					 const struct sf_where *where);
+
+/*
  * Write sb to stdout, coloured in `style` when it is text and --color (with
  * NO_COLOR, TERM and whether stdout is a terminal) says so.  0, or -1
  * after "structfit: error writing the output: ..." on stderr.
@@ -133,6 +167,9 @@ enum sf_opt_id {
 	SF_O_DEBUG_DIR,          /* taken by sf_getopt_next, never returned */
 	SF_O_REORDERABLE,
 	SF_O_ALLOW_LAYOUT_USES,
+	SF_O_UNDER,
+	SF_O_EXCLUDE_SYSTEM,
+	SF_O_ALLOW_ABI_CHANGE,
 };
 
 struct sf_option {

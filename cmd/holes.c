@@ -20,15 +20,22 @@
 
 static const char holes_usage[] =
 	"usage: structfit holes [--min-waste N] [--sort waste|size|name] [--limit N]\n"
+	"                       [--under DIR]... [--exclude-system] [--reorderable]\n"
 	"                       [--format text|json|html] [--cacheline N] [--color[=WHEN]]\n"
 	"                       FILE...\n"
 	"\n"
 	"Rank the structs, unions and classes of FILE by the bytes they waste\n"
-	"(holes + trailing padding), one line each.\n"
+	"(holes + trailing padding), one line each.  A 'public' column says why\n"
+	"changing a layout breaks others: packed (a wire or file format), installed\n"
+	"(its header is under /usr/include or a PREFIX/include), include (in the\n"
+	"project's include/ directory, relative to --source-root or the build's).\n"
 	"\n"
 	"  -m, --min-waste N   only types wasting at least N bytes (default 1)\n"
 	"  -s, --sort KEY      waste (default), size or name\n"
 	"  -l, --limit N       at most N lines (N >= 1)\n"
+	"      --under DIR     only types declared in a file under DIR (repeatable)\n"
+	"      --exclude-system  leave out types declared under /usr/include and the\n"
+	"                      compilers' include directories\n"
 	"      --reorderable   only types a member reorder shrinks (as suggest\n"
 	"                      finds it, leading struct member pinned), with the\n"
 	"                      size it reaches and the bytes it saves\n"
@@ -48,6 +55,7 @@ static const char holes_usage[] =
 struct holes_opts {
 	struct sf_common_opts co;
 	struct sf_rank_opts rank;
+	struct sf_where where;
 };
 
 /* SF_GO_ON, or the exit status (after --help or an error). */
@@ -55,7 +63,7 @@ static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 {
 	static const char *const names[] = {
 		"min-waste", "sort", "limit", "format", "cacheline", "source-root", "color",
-		"reorderable", NULL,
+		"reorderable", "under", "exclude-system", NULL,
 	};
 	struct sf_getopt g;
 	uint64_t v;
@@ -86,23 +94,36 @@ static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 		case SF_O_REORDERABLE:
 			o->rank.reorderable = true;
 			break;
+		case SF_O_UNDER:
+			sf_where_add_under(&o->where, optarg);
+			break;
+		case SF_O_EXCLUDE_SYSTEM:
+			o->where.exclude_system = true;
+			break;
 		}
 	}
 	return g.status;
 }
 
-static void rank_all(struct sf_rank *r, const struct sf_typeset *ts,
-		     unsigned cacheline)
+/* Rank the types `where` keeps; how many it kept (ranked or not). */
+static size_t rank_all(struct sf_rank *r, const struct sf_typeset *ts,
+		       unsigned cacheline, const struct sf_where *where)
 {
+	size_t kept = 0;
+
 	for (size_t i = 0; i < sf_typeset_count(ts); i++) {
 		const struct sf_type *t = sf_typeset_get(ts, i);
 		struct sf_layout l;
 
+		if (!sf_where_keeps(where, t))
+			continue;
+		kept++;
 		sf_layout_compute(t, cacheline, &l);
 		sf_rank_add(r, t, &l);
 		sf_layout_release(&l);
 	}
 	sf_rank_finish(r);
+	return kept;
 }
 
 static void render_html(struct strbuf *sb, const struct sf_rank *r,
@@ -129,18 +150,32 @@ int cmd_holes(int argc, char **argv)
 	};
 	int r = parse_holes_opts(argc, argv, &o);
 
-	if (r != SF_GO_ON)
+	if (r != SF_GO_ON || (r = sf_where_resolve(&o.where, o.co.source_root)) != 0) {
+		sf_where_release(&o.where);
 		return r;
+	}
 	struct sf_typeset *ts = sf_load_inputs_at(argv + optind, argc - optind, NULL,
 						  o.co.source_root);
-	if (!ts)
+	if (!ts) {
+		sf_where_release(&o.where);
 		return SF_EXIT_ERROR;
+	}
 
 	struct sf_rank rank;
 	struct strbuf sb = STRBUF_INIT;
 
 	sf_rank_init(&rank, &o.rank);
-	rank_all(&rank, ts, o.co.cacheline);
+	if (!rank_all(&rank, ts, o.co.cacheline, &o.where) && sf_where_active(&o.where)) {
+		/* the filter left nothing: said, never an empty table */
+		sf_where_describe(&sb, &o.where);
+		sf_die_usage("%s%s: every type is declared %s", argv[optind],
+			     argc - optind > 1 ? " ..." : "", sb.buf);
+		sb_release(&sb);
+		sf_rank_release(&rank);
+		sf_typeset_free(ts);
+		sf_where_release(&o.where);
+		return SF_EXIT_ERROR;
+	}
 	if (o.co.format == SF_FMT_JSON)
 		sf_render_rank_json(&sb, &rank);
 	else if (o.co.format == SF_FMT_HTML)
@@ -152,5 +187,6 @@ int cmd_holes(int argc, char **argv)
 	sb_release(&sb);
 	sf_rank_release(&rank);
 	sf_typeset_free(ts);
+	sf_where_release(&o.where);
 	return bad ? SF_EXIT_ERROR : SF_EXIT_OK;
 }

@@ -37,6 +37,7 @@
 #include "layout/applydiff.h"
 #include "layout/narrow.h"
 #include "layout/plan.h"
+#include "layout/public.h"
 #include "layout/rust.h"
 #include "layout/rustpatch.h"
 #include "layout/srcpatch.h"
@@ -49,7 +50,8 @@
 
 static const char patch_usage[] =
 	"usage: structfit patch -t NAME [--narrow MEMBER=BYTES]... [--pin MEMBER]...\n"
-	"                       [--source-root DIR] [--apply] [--color[=WHEN]] FILE...\n"
+	"                       [--source-root DIR] [--apply] [--allow-abi-change]\n"
+	"                       [--color[=WHEN]] FILE...\n"
 	"\n"
 	"Write the reorder that `structfit suggest` proposes for struct NAME (and the\n"
 	"narrowings chosen with --narrow) as a unified diff against the struct's source\n"
@@ -69,6 +71,7 @@ static const char patch_usage[] =
 	"  -R, --source-root DIR    the source tree (default: the current directory);\n"
 	"                           diff paths are relative to it\n"
 	"      --apply              write the files in place instead of printing the diff\n"
+	"      --allow-abi-change   patch a public type all the same (see below)\n"
 	"      --color[=WHEN]       colour the diff: auto (default: on a terminal, unless\n"
 	"                           NO_COLOR is set or TERM=dumb), always, never\n"
 	"      --debug-dir DIR      look for separate debug files under DIR first\n"
@@ -95,6 +98,12 @@ static const char patch_usage[] =
 	"  --allow-layout-uses      patch despite positional initializers, offsetof or\n"
 	"                           static_assert: the header names each place\n"
 	"\n"
+	"A public type is refused unless --allow-abi-change is given: a packed struct\n"
+	"(its bytes are a wire or file format) or one declared in an installed header\n"
+	"(/usr/include, a compiler's include directory, a PREFIX/include outside the\n"
+	"project) or in the project's include/ directory: programs built against\n"
+	"the old layout would read it wrongly.\n"
+	"\n"
 	"Refuses (exit 2, nothing written) when the source no longer matches the build's\n"
 	"DWARF, when members come from macros or sit under nested #if, when the struct\n"
 	"shares a line with other code, or when the source file is missing.\n"
@@ -109,6 +118,7 @@ struct patch_opts {
 	size_t npins;
 	bool no_pin_first;
 	bool apply;
+	bool allow_abi_change;   /* patch a public type all the same */
 	const char *niche;       /* --niche MEMBER, or NULL */
 	bool allow_uses;         /* --allow-layout-uses */
 };
@@ -130,7 +140,7 @@ static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 {
 	static const char *const names[] = {
 		"type", "narrow", "pin", "no-pin-first", "source-root", "apply", "color", "niche",
-		"allow-layout-uses", NULL,
+		"allow-layout-uses", "allow-abi-change", NULL,
 	};
 	struct sf_getopt g;
 	int c;
@@ -155,6 +165,9 @@ static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 			break;
 		case SF_O_APPLY:
 			o->apply = true;
+			break;
+		case SF_O_ALLOW_ABI_CHANGE:
+			o->allow_abi_change = true;
 			break;
 		case SF_O_NICHE:
 			o->niche = optarg;
@@ -665,6 +678,25 @@ static int c_source(const struct patch_opts *o, const struct sf_type *t,
 	       SF_EXIT_ERROR : 0;
 }
 
+/*
+ * A public type (layout/public.h) is not rewritten unless asked: what
+ * was built against its old layout - other programs, files, the network -
+ * would read the new one wrongly, and no rebuild here reaches them.
+ */
+static int refuse_public(const struct sf_type *t, const struct patch_opts *o)
+{
+	enum sf_public pub = sf_type_public(t);
+
+	if (pub == SF_PUBLIC_NO || o->allow_abi_change)
+		return 0;
+	sf_die_usage("%s %s (%s:%u): public %s: %s; patch refuses to change it, as what "
+		     "was built against the old layout would break (--allow-abi-change "
+		     "patches it all the same)", sf_type_kind_name(t), t->name,
+		     t->decl_file, t->decl_line, pub == SF_PUBLIC_PACKED ? "format" : "ABI",
+		     sf_public_why(pub));
+	return -1;
+}
+
 static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 {
 	char *bare = sf_bare_name(o->type);
@@ -696,6 +728,8 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 			     sf_type_kind_name(t), t->name);
 		goto out_ts;
 	}
+	if (refuse_public(t, o))
+		goto out_ts;
 	if (o->niche) {
 		if (!rust) {
 			sf_die_usage("struct %s: --niche is for Rust structs", t->name);

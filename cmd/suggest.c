@@ -36,8 +36,8 @@
 static const char suggest_usage[] =
 	"usage: structfit suggest -t NAME [--pin MEMBER]... [--no-pin-first]\n"
 	"                         [--narrow MEMBER=BYTES]... [--classes SPEC]\n"
-	"                         [--header NAME|BYTES] [--format text|json|html]\n"
-	"                         [--color[=WHEN]] FILE...\n"
+	"                         [--header NAME|BYTES] [--under DIR]... [--exclude-system]\n"
+	"                         [--format text|json|html] [--color[=WHEN]] FILE...\n"
 	"\n"
 	"Propose the member order that makes struct NAME smallest while moving the\n"
 	"fewest members, and the narrowings (an integer, enum or pointer member made\n"
@@ -56,6 +56,10 @@ static const char suggest_usage[] =
 	"                           tcmalloc, kmalloc, cacheline, or a list 32,64,96\n"
 	"  -H, --header NAME|BYTES  bytes allocated in front of the struct (a number,\n"
 	"                           or the size of type NAME): counted for classes\n"
+	"      --under DIR          only a definition declared in a file under DIR\n"
+	"                           (repeatable): picks one of several same-named\n"
+	"      --exclude-system     never a definition from /usr/include or the\n"
+	"                           compilers' include directories\n"
 	"  -f, --format FMT         text (default), json, or html (current and\n"
 	"                           proposed layouts side by side)\n"
 	"      --color[=WHEN]       colour text output: auto (default: on a terminal,\n"
@@ -66,6 +70,8 @@ static const char suggest_usage[] =
 	"                           online CPU)\n"
 	"  -h, --help               this help\n"
 	"\n"
+	"A public type (packed, or declared in an installed header or the project's\n"
+	"include/ directory) is said so: every proposal changes its ABI or format.\n"
 	"Bit-field runs that share storage move together.  Up to 12 members (units)\n"
 	"the search is exact; beyond, the size is still minimal when the search fits\n"
 	"its budget, and the fewest moves are found by a heuristic (the output says so).\n"
@@ -82,6 +88,7 @@ struct suggest_opts {
 	const char *header_arg;
 	uint64_t header;
 	const char *header_name;  /* when --header names a type */
+	struct sf_where where;
 };
 
 /* One more --narrow [TYPE.]MEMBER=BYTES; -1 after the message. */
@@ -122,7 +129,7 @@ static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 {
 	static const char *const names[] = {
 		"type", "pin", "no-pin-first", "narrow", "classes", "header", "format",
-		"color", NULL,
+		"color", "under", "exclude-system", NULL,
 	};
 	struct sf_getopt g;
 	int c;
@@ -141,6 +148,12 @@ static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 		case SF_O_NO_PIN_FIRST:
 			o->no_pin_first = true;
 			break;
+		case SF_O_UNDER:
+			sf_where_add_under(&o->where, optarg);
+			break;
+		case SF_O_EXCLUDE_SYSTEM:
+			o->where.exclude_system = true;
+			break;
 		case 'n':
 			if (add_narrow(optarg, o) < 0)
 				return SF_EXIT_ERROR;
@@ -154,6 +167,8 @@ static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 		return g.status;
 	if (!o->type)
 		return sf_die_usage("suggest needs -t NAME; see 'structfit suggest --help'");
+	if (sf_where_resolve(&o->where, NULL))
+		return SF_EXIT_ERROR;
 	return parse_header(o);
 }
 
@@ -363,14 +378,14 @@ static int run_suggest(const struct suggest_opts *o0, char **files, int nfiles)
 	memset(&s, 0, sizeof(s));
 	if (!ts)
 		return SF_EXIT_ERROR;
-	const struct sf_type *t = sf_find_type(ts, o.type, files, nfiles);
+	const struct sf_type *t = sf_find_type_where(ts, o.type, files, nfiles, &o.where);
 	if (!t)
 		goto out;
 	if (t->flags & SF_TF_RUST) {
 		/* niches need the enums and newtypes its members name */
 		sf_typeset_free(ts);
 		ts = sf_load_inputs(files, nfiles, NULL);
-		if (!ts || !(t = sf_find_type(ts, o.type, files, nfiles)))
+		if (!ts || !(t = sf_find_type_where(ts, o.type, files, nfiles, &o.where)))
 			goto out;
 	}
 	if (o.header_name) {
@@ -420,5 +435,6 @@ int cmd_suggest(int argc, char **argv)
 	for (size_t i = 0; i < o.nnarrow; i++)
 		sf_narrow_arg_release(&o.narrow[i]);
 	free(o.narrow);
+	sf_where_release(&o.where);
 	return status;
 }

@@ -184,12 +184,16 @@ static void text_header(struct strbuf *out, const struct sf_suggest_view *v)
 		sb_addf(out, "%" PRIu64 " byte%s of padding\n", l->padding, plural(l->padding));
 	else
 		sb_adds(out, "no padding\n");
-	if (v->public)
-		sb_addf(out, "public ABI: %s; every change proposed here changes that %s, "
-			"so every user must be rebuilt with it (structfit patch refuses it "
-			"without --allow-abi-change)\n",
-			sf_public_why((enum sf_public)v->public),
-			v->public == SF_PUBLIC_PACKED ? "format" : "ABI");
+	if (v->public == SF_PUBLIC_PACKED)
+		sb_addf(out, "public format: %s; every change proposed here changes that "
+			"format, and whatever reads or writes these bytes elsewhere must change "
+			"with it (structfit patch refuses it without --allow-abi-change)\n",
+			sf_public_why(SF_PUBLIC_PACKED));
+	else if (v->public)
+		sb_addf(out, "public ABI: %s; every change proposed here changes that ABI, "
+			"and every program built against it must be rebuilt (structfit patch "
+			"refuses it without --allow-abi-change)\n",
+			sf_public_why((enum sf_public)v->public));
 	if (v->classes)
 		text_fit_line(out, v, v->type_fit);
 }
@@ -800,9 +804,9 @@ static void html_verdict(struct strbuf *out, const struct sf_suggest_view *v,
 		sb_addf(out, " data-public=\"%s\"", sf_public_word((enum sf_public)v->public));
 	sb_addch(out, '>');
 	if (v->public && h->n)
-		sb_addf(out, "Public ABI: %s; each proposal below changes that %s. ",
-			sf_public_why((enum sf_public)v->public),
-			v->public == SF_PUBLIC_PACKED ? "format" : "ABI");
+		sb_addf(out, "Public %s: %s; each proposal below changes it. ",
+			v->public == SF_PUBLIC_PACKED ? "format" : "ABI",
+			sf_public_why((enum sf_public)v->public));
 	if (!v->reorder) {
 		sb_adds(out, "Nothing proposed: this layout is not what the C rules give for "
 			"its members (packed or aligned attributes, C++ tail padding?), so "
