@@ -83,8 +83,11 @@ static void rule_release(struct sf_brule *r)
 {
 	free(r->text);
 	free(r->glob);
-	for (uint32_t i = 0; i < r->nterms; i++)
+	free(r->glob_file);
+	for (uint32_t i = 0; i < r->nterms; i++) {
 		free(r->terms[i].name);
+		free(r->terms[i].file);
+	}
 	free(r->terms);
 	for (uint32_t i = 0; i < r->nconds; i++) {
 		free(r->conds[i].spec);
@@ -408,7 +411,24 @@ static int kind_word(const struct lexer *lx, size_t at, size_t n)
 	return -1;
 }
 
-/* One `[kind] NAME`; a glob is kept in the rule, a name as a term. */
+/* Where the '@' of NAME@FILE is in the n bytes of s (outside brackets),
+ * or n: C and C++ names never hold one. */
+static size_t at_sign(const char *s, size_t n)
+{
+	int depth = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '<' || s[i] == '(' || s[i] == '[' || s[i] == '{')
+			depth++;
+		else if ((s[i] == '>' || s[i] == ')' || s[i] == ']' || s[i] == '}') && depth > 0)
+			depth--;
+		else if (s[i] == '@' && depth == 0)
+			return i;
+	}
+	return n;
+}
+
+/* One `[kind] NAME[@FILE]`; a glob is kept in the rule, a name as a term. */
 static int parse_term(struct lexer *lx, struct sf_brule *r, size_t *cap)
 {
 	size_t start = lx->pos, w = word_len(lx, start);
@@ -432,18 +452,32 @@ static int parse_term(struct lexer *lx, struct sf_brule *r, size_t *cap)
 		return lex_error(lx, at, kind >= 0 ? "expected a type name after '%s'"
 				 : "expected a type name%s", kind >= 0 ?
 				 sf_kind_name(kind) : "");
-	size_t n = name_len(lx->s, lx->len, at);
-	assert(n > 0);
+	size_t whole = name_len(lx->s, lx->len, at);
+	assert(whole > 0);
+	size_t n = at_sign(lx->s + at, whole);
+	char *file = NULL;
+	if (n < whole) {
+		if (n == 0)
+			return lex_error(lx, at, "expected a type name before '@'");
+		if (n + 1 == whole)
+			return lex_error(lx, at + whole, "expected a file name after '@'");
+		file = sf_xstrndup(lx->s + at + n + 1, whole - n - 1);
+	}
 	if (sf_name_is_glob(lx->s + at, n)) {
-		if (r->nterms || r->is_glob)
+		if (r->nterms || r->is_glob) {
+			free(file);
 			return lex_error(lx, at, "a pattern cannot be part of a sum");
+		}
 		r->is_glob = true;
 		r->glob_kind = kind;
 		r->glob = sf_xstrndup(lx->s + at, n);
+		r->glob_file = file;
 		r->col = (uint32_t)(start + 1);
 	} else {
-		if (r->is_glob)
+		if (r->is_glob) {
+			free(file);
 			return lex_error(lx, start, "a pattern cannot be part of a sum");
+		}
 		struct strbuf sb = STRBUF_INIT;
 		if (kind >= 0)
 			sb_addf(&sb, "%s ", sf_kind_name(kind));
@@ -453,9 +487,10 @@ static int parse_term(struct lexer *lx, struct sf_brule *r, size_t *cap)
 		struct sf_bterm *t = &r->terms[r->nterms++];
 		t->name = sb_detach(&sb);
 		t->bare = t->name + prefix;
+		t->file = file;
 		t->col = (uint32_t)(start + 1);
 	}
-	lx->pos = at + n;
+	lx->pos = at + whole;
 	return 0;
 }
 
@@ -808,6 +843,41 @@ static bool reportable(const struct sf_type *t)
 	return t->name[0] && !(t->flags & SF_TF_DECLARATION);
 }
 
+static const char *file_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* Is `path` FILE or does it end in "/FILE"? */
+static bool declared_in(const char *path, const char *file)
+{
+	size_t n = strlen(path), m = strlen(file);
+
+	if (m > n || strcmp(path + n - m, file))
+		return false;
+	return m == n || path[n - m - 1] == '/' || file[0] == '/';
+}
+
+/* Keep the v[0..n) declared in `file` (NULL: all); how many are left. */
+static size_t only_in(const struct sf_type **v, size_t n, const char *file)
+{
+	size_t k = 0;
+
+	if (!file)
+		return n;
+	for (size_t i = 0; i < n; i++)
+		if (declared_in(v[i]->decl_file, file))
+			v[k++] = v[i];
+	return k;
+}
+
+/* "type 'struct x' not found in INPUTS", or, with @FILE and definitions
+ * elsewhere, where they are. */
+static void not_found_what(char *what, size_t size, const struct sf_typeset *ts,
+			   const struct sf_bterm *term, const char *inputs);
+
 /* Every definition of `name` (declarations dropped); free() the array. */
 static size_t find_defs(const struct sf_typeset *ts, const char *name,
 			const struct sf_type ***out)
@@ -844,6 +914,10 @@ static int eval_single(struct sf_bresult *res, uint32_t ri,
 	const struct sf_type **defs;
 	size_t n = find_defs(ts, r->terms[0].name, &defs);
 
+	n = only_in(defs, n, r->terms[0].file);
+
+	/* each definition of the name, not only the largest: two programs'
+	 * `struct config` each have their own size */
 	for (size_t i = 0; i < n; i++) {
 		struct sf_measure m;
 		sf_measure_type(defs[i], &m);
@@ -851,9 +925,8 @@ static int eval_single(struct sf_bresult *res, uint32_t ri,
 	}
 	free(defs);
 	if (n == 0 && !r->optional) {
-		char what[700];
-		snprintf(what, sizeof(what), "type '%s' not found in %s",
-			 r->terms[0].name, inputs);
+		char what[1200];
+		not_found_what(what, sizeof(what), ts, &r->terms[0], inputs);
 		return not_found(res->budget, r, r->terms[0].col, what, err);
 	}
 	res->stats[ri].skipped = n == 0;
@@ -883,6 +956,7 @@ static int eval_sum(struct sf_bresult *res, uint32_t ri,
 	for (uint32_t i = 0; i < r->nterms; i++) {
 		const struct sf_type **defs;
 		size_t n = find_defs(ts, r->terms[i].name, &defs);
+		n = only_in(defs, n, r->terms[i].file);
 		if (n == 0) {
 			free(defs);
 			sb_release(&subject);
@@ -890,9 +964,8 @@ static int eval_sum(struct sf_bresult *res, uint32_t ri,
 				res->stats[ri].skipped = true;
 				return 0;
 			}
-			char what[700];
-			snprintf(what, sizeof(what), "type '%s' not found in %s",
-				 r->terms[i].name, inputs);
+			char what[1200];
+			not_found_what(what, sizeof(what), ts, &r->terms[i], inputs);
 			return not_found(res->budget, r, r->terms[i].col, what, err);
 		}
 		const struct sf_type *t = largest(defs, n);
@@ -909,10 +982,36 @@ static int eval_sum(struct sf_bresult *res, uint32_t ri,
 	return 0;
 }
 
+static void not_found_what(char *what, size_t size, const struct sf_typeset *ts,
+			   const struct sf_bterm *term, const char *inputs)
+{
+	const struct sf_type **defs;
+	size_t n = term->file ? find_defs(ts, term->name, &defs) : 0;
+
+	if (!term->file)
+		defs = NULL;
+	if (n == 0) {
+		snprintf(what, size, "type '%s%s%s' not found in %s", term->name,
+			 term->file ? "@" : "", term->file ? term->file : "", inputs);
+	} else {
+		struct strbuf sb = STRBUF_INIT;
+		for (size_t i = 0; i < n && i < 4; i++)
+			sb_addf(&sb, "%s%s:%u", i ? ", " : "", defs[i]->decl_file,
+				defs[i]->decl_line);
+		snprintf(what, size, "no definition of '%s' in %s is declared in a file "
+			 "'%s' (it is declared at %s%s)", term->name, inputs, term->file,
+			 sb.buf, n > 4 ? ", ..." : "");
+		sb_release(&sb);
+	}
+	free(defs);
+}
+
 static bool glob_matches(const struct sf_brule *r, const struct sf_type *t)
 {
 	assert(r->is_glob);
 	if (r->glob_kind >= 0 && t->kind != r->glob_kind)
+		return false;
+	if (r->glob_file && !declared_in(t->decl_file, r->glob_file))
 		return false;
 	return fnmatch(r->glob, t->name, 0) == 0;
 }
@@ -1026,6 +1125,15 @@ static bool no_worse(const struct sf_bcond *c, uint64_t cur, uint64_t old)
 	}
 }
 
+/* Two builds' failures of one subject are the same definition's: for a
+ * name with several, the one declared in a file of the same name. */
+static bool same_definition(const struct sf_type *a, const struct sf_type *b)
+{
+	if (!((a->flags | b->flags) & SF_TF_VARIANT))
+		return true;
+	return !strcmp(file_name(a->decl_file), file_name(b->decl_file));
+}
+
 static bool known_in(const struct sf_bresult *base, const struct sf_bresult *r,
 		     const struct sf_bfail *f)
 {
@@ -1036,6 +1144,7 @@ static bool known_in(const struct sf_bresult *base, const struct sf_bresult *r,
 		if (o->rule != f->rule || strcmp(o->subject, f->subject))
 			break;
 		if (o->cond == f->cond && !!o->no_class == !!f->no_class &&
+		    same_definition(o->type, f->type) &&
 		    (f->no_class ? f->size <= o->size : no_worse(c, f->value, o->value)))
 			return true;
 	}
@@ -1126,6 +1235,63 @@ static bool round_trips(const char *name)
 	return true;
 }
 
+/* "KIND NAME[@FILE]  size <= SIZE", the names padded to `width`. */
+static void pin_rule(struct strbuf *out, const struct sf_type *t, const char *file,
+		     size_t width)
+{
+	size_t start = out->len;
+
+	sb_addf(out, "%s %s", sf_kind_name(t->kind), t->name);
+	if (file)
+		sb_addf(out, "@%s", file);
+	size_t w = out->len - start;
+	sb_addchars(out, ' ', w < width ? width - w + 2 : 2);
+	sb_addf(out, "size <= %llu\n", (unsigned long long)t->size);
+}
+
+/* How FILE is written after '@' for d among v[0..n): its file name when
+ * no other file of theirs has that name, else its path; NULL when the
+ * budget could not read it back (unknown, or blanks, '+', '#', '@'). */
+static const char *file_spelling(const struct sf_type *const *v, size_t n,
+				 const struct sf_type *d)
+{
+	const char *name = file_name(d->decl_file);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v[i]->decl_file, d->decl_file) &&
+		    !strcmp(file_name(v[i]->decl_file), name)) {
+			name = d->decl_file;
+			break;
+		}
+	if (!*name || strpbrk(name, " \t+#@<>()[]{}"))
+		return NULL;
+	return name;
+}
+
+/*
+ * Differing definitions of one name (v[0..n), largest first): one rule
+ * per declaring file, `NAME@FILE`, each pinning its largest definition
+ * (#ifdef variants of one header cannot be told apart: they share it).
+ * False, with nothing written, when some file cannot be written.
+ */
+static bool pin_each_file(struct strbuf *out, const struct sf_type *const *v, size_t n,
+			  size_t width, size_t *rules)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!file_spelling(v, n, v[i]))
+			return false;
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+		for (size_t p = 0; p < i && !seen; p++)
+			seen = !strcmp(v[p]->decl_file, v[i]->decl_file);
+		if (seen)
+			continue;       /* its file's largest was pinned (sorted) */
+		pin_rule(out, v[i], file_spelling(v, n, v[i]), width);
+		(*rules)++;
+	}
+	return true;
+}
+
 size_t sf_budget_pin(struct strbuf *out, const struct sf_typeset *ts,
 		     const char *inputs)
 {
@@ -1146,21 +1312,20 @@ size_t sf_budget_pin(struct strbuf *out, const struct sf_typeset *ts,
 		if (w > width && w <= 48)
 			width = w;
 	}
-	for (size_t i = 0; i < k; i++) {
+	for (size_t i = 0, j; i < k; i = j) {
+		/* v[i..j): the definitions of one name, largest first */
+		for (j = i + 1; j < k && !strcmp(v[j]->name, v[i]->name) &&
+			     v[j]->kind == v[i]->kind; j++)
+			;
 		const struct sf_type *t = v[i];
-		/* Differing definitions: sorted largest first, keep that one. */
-		if (i && !strcmp(v[i - 1]->name, t->name) && v[i - 1]->kind == t->kind)
-			continue;
 		if (!round_trips(t->name)) {
 			sb_addf(out, "# skipped, name not writable in a budget: %s %s\n",
 				sf_kind_name(t->kind), t->name);
 			continue;
 		}
-		size_t start = out->len;
-		sb_addf(out, "%s %s", sf_kind_name(t->kind), t->name);
-		size_t w = out->len - start;
-		sb_addchars(out, ' ', w < width ? width - w + 2 : 2);
-		sb_addf(out, "size <= %llu\n", (unsigned long long)t->size);
+		if (j - i > 1 && pin_each_file(out, v + i, j - i, width, &rules))
+			continue;
+		pin_rule(out, t, NULL, width);
 		rules++;
 	}
 	free(v);

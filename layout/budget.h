@@ -14,7 +14,7 @@
  *                selector and an optional `# comment` at the end
  *   selector  := term ('+' term)*          a sum: measured as one object
  *              | [kind] GLOB               every type the glob matches
- *   term      := [kind] NAME               kind: struct | union | class
+ *   term      := [kind] NAME ['@' FILE]    kind: struct | union | class
  *   condition := PROPERTY OP NUMBER | 'fits' NUMBER ['in' SPEC]
  *   PROPERTY  := size | holes | padding | waste | forced | members | cachelines | align
  *   OP        := <= | < | == | >= | >
@@ -22,6 +22,12 @@
  * A NAME runs to the next blank, `+` or `#` outside <...>, (...) and
  * [...], so C++ names such as `ns::C<int, long>` need no quoting.  A NAME
  * with `*` or `?` outside brackets is a GLOB (fnmatch(3) on the bare name).
+ *
+ * A name with several differing definitions (two programs' `struct
+ * config`) is checked definition by definition; `NAME@FILE` selects the
+ * ones declared in FILE, matched as a suffix of the declaring path at a
+ * `/` ("struct config@redis-benchmark.c", "struct x@src/a.h").  A sum
+ * takes each term's largest definition, or its @FILE one.
  *
  * Memory: a struct sf_budget owns everything it points to, each string and
  * array malloc'ed on its own and freed by sf_budget_free():
@@ -86,8 +92,9 @@ struct sf_bcond {
 
 /* One named term of a selector: "struct st_table" as written. */
 struct sf_bterm {
-	char *name;
+	char *name;             /* without @FILE */
 	const char *bare;       /* name without its kind word (points into name) */
+	char *file;             /* @FILE: the declaring file's tail, or NULL */
 	uint32_t col;
 };
 
@@ -99,6 +106,7 @@ struct sf_brule {
 	bool is_glob;           /* terms[0] is a glob, nterms == 1 */
 	int glob_kind;          /* enum sf_kind the glob is limited to, or -1 */
 	char *glob;             /* fnmatch pattern on the bare name */
+	char *glob_file;        /* its @FILE, or NULL */
 	struct sf_bterm *terms;
 	uint32_t nterms;
 	struct sf_bcond *conds;
@@ -222,9 +230,12 @@ const char **sf_budget_wanted(const struct sf_budget *b);
 
 /*
  * A budget that pins today's sizes: one `KIND NAME size <= SIZE` rule per
- * named struct/union/class of ts (the largest of differing definitions),
- * sorted by name, under a comment naming `inputs`.  Returns the number
- * of rules written.
+ * named struct/union/class of ts, sorted by name, under a comment naming
+ * `inputs`.  A name with differing definitions gets one rule per
+ * definition, `KIND NAME@FILE` (FILE its declaring file's name, or the
+ * path when two share a name); definitions one file cannot tell apart
+ * (a header's #ifdef variants) share one rule, the largest size.  Returns
+ * the number of rules written.
  */
 size_t sf_budget_pin(struct strbuf *out, const struct sf_typeset *ts,
 		   const char *inputs);

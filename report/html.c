@@ -186,6 +186,8 @@ void sf_render_html_rank(struct strbuf *out, const struct sf_rank *r)
 		const struct sf_type *t = e->type;
 		sb_adds(out, "<tr class=\"rank-entry\" data-name=\"");
 		sb_add_xml(out, t->name ? t->name : "");
+		if (e->public)
+			sb_addf(out, "\" data-public=\"%s", sf_public_word((enum sf_public)e->public));
 		sb_addf(out, "\" data-waste=\"%" PRIu64 "\" data-size=\"%" PRIu64 "\"><td>%zu</td>"
 			"<td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu32 "</td><td>%" PRIu64
 			"</td><td>%" PRIu64 "</td><td class=\"name\"><a href=\"#",
