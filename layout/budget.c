@@ -798,6 +798,14 @@ bool sf_bcond_holds(const struct sf_bcond *c, uint64_t value, bool no_class)
 
 /* ------------------------------------------------------------ evaluating */
 
+static const char *file_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+
 static char *type_display_name(const struct sf_type *t)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -831,6 +839,8 @@ static void eval_subject(struct sf_bresult *res, uint32_t ri,
 			.subject = subject ? sf_xstrdup(subject) : type_display_name(t),
 			.value = v, .size = m->size, .no_class = no_class,
 			.unrepresentable = m->unrepresentable,
+			.def_file = (t->flags & SF_TF_VARIANT) && !subject ?
+				    sf_xstrdup(file_name(t->decl_file)) : NULL,
 		};
 	}
 	res->stats[ri].checked++;
@@ -841,13 +851,6 @@ static void eval_subject(struct sf_bresult *res, uint32_t ri,
 static bool reportable(const struct sf_type *t)
 {
 	return t->name[0] && !(t->flags & SF_TF_DECLARATION);
-}
-
-static const char *file_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
 }
 
 /* Is `path` FILE or does it end in "/FILE"? */
@@ -1126,12 +1129,13 @@ static bool no_worse(const struct sf_bcond *c, uint64_t cur, uint64_t old)
 }
 
 /* Two builds' failures of one subject are the same definition's: for a
- * name with several, the one declared in a file of the same name. */
-static bool same_definition(const struct sf_type *a, const struct sf_type *b)
+ * name with several, the one declared in a file of the same name (the
+ * base build's types are gone by now: its def_file was kept). */
+static bool same_definition(const struct sf_bfail *a, const struct sf_bfail *b)
 {
-	if (!((a->flags | b->flags) & SF_TF_VARIANT))
+	if (!a->def_file || !b->def_file)
 		return true;
-	return !strcmp(file_name(a->decl_file), file_name(b->decl_file));
+	return !strcmp(a->def_file, b->def_file);
 }
 
 static bool known_in(const struct sf_bresult *base, const struct sf_bresult *r,
@@ -1144,7 +1148,7 @@ static bool known_in(const struct sf_bresult *base, const struct sf_bresult *r,
 		if (o->rule != f->rule || strcmp(o->subject, f->subject))
 			break;
 		if (o->cond == f->cond && !!o->no_class == !!f->no_class &&
-		    same_definition(o->type, f->type) &&
+		    same_definition(o, f) &&
 		    (f->no_class ? f->size <= o->size : no_worse(c, f->value, o->value)))
 			return true;
 	}
@@ -1159,6 +1163,7 @@ void sf_bresult_drop_known(struct sf_bresult *r, const struct sf_bresult *base)
 	for (size_t i = 0; i < r->nfails; i++) {
 		if (known_in(base, r, &r->fails[i])) {
 			free(r->fails[i].subject);
+		free(r->fails[i].def_file);
 			r->nknown++;
 		} else {
 			r->fails[k++] = r->fails[i];
@@ -1183,8 +1188,10 @@ void sf_bresult_drop_known(struct sf_bresult *r, const struct sf_bresult *base)
 
 void sf_bresult_release(struct sf_bresult *r)
 {
-	for (size_t i = 0; i < r->nfails; i++)
+	for (size_t i = 0; i < r->nfails; i++) {
 		free(r->fails[i].subject);
+		free(r->fails[i].def_file);
+	}
 	free(r->fails);
 	free(r->stats);
 	memset(r, 0, sizeof(*r));

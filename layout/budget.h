@@ -181,6 +181,9 @@ struct sf_bfail {
 	uint64_t size;          /* the subject's size */
 	bool no_class;          /* fits: larger than every class */
 	bool unrepresentable;   /* the size is past 64 bits: fails every condition */
+	char *def_file;         /* one of several definitions of its name: the
+				 * file name it is declared in (--baseline
+				 * matches it after the base build is freed) */
 };
 
 struct sf_brule_stat {

@@ -134,6 +134,15 @@ assert_eq "$(jget "$T/out" '[r["checked"] for r in d["rules"]]')" "[1, 1]" "one 
 printf 'struct config@bench.c + stringpool_t size == %s\n' "$((BENCH_OLD + POOL_A))" >"$T/sum.budget"
 assert_exit 0 "sum with @FILE" "$SF" check --budget "$T/sum.budget" "$T/old"
 
+tcase "check --baseline: a definition's failure is matched with the same definition's"
+# old: cli's config breaks `config size <= BENCH_OLD`; new: bench's does
+# too.  cli's is known (the baseline had it); bench's is new, though
+# smaller than cli's old value.
+sf check --budget "$T/all.budget" --baseline "$T/old" --format json "$T/new"
+assert_eq "$RC" 1 "exit"
+assert_eq "$(jget "$T/out" '[(f["value"], f["decl_file"].split("/")[-1]) for r in d["rules"] for f in r["failures"]]')" \
+	"[[$BENCH_NEW, \"bench.c\"]]" "only bench's failure is new"
+
 tcase "check: @FILE that selects nothing is an error naming where the name is declared"
 printf 'struct config@nosuch.c size <= 1\n' >"$T/bad.budget"
 sf check --budget "$T/bad.budget" "$T/old"
