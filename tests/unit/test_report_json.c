@@ -434,7 +434,7 @@ static void test_rank_json(void **state)
 		"{\"schema\":\"structfit/1\",\"command\":\"holes\",\"types\":[\n{\"name\":\"b3\",\"kind\":\"struct\",\"size\":16,"
 		"\"waste\":4,\"holes_count\":0,\"sum_holes\":0,\"padding\":4,"
 		"\"forced\":0,\"decl_file\":\"t.c\",\"decl_line\":7,\"origin\":\"t.o\","
-		"\"variant\":false,\"typedef\":false},\n{\"name\":\"bf2\",");
+		"\"variant\":false,\"typedef\":false,\"public\":null},\n{\"name\":\"bf2\",");
 	assert_non_null(strstr(sb.buf, "{\"name\":\"st_table\",\"kind\":\"struct\","
 				       "\"size\":48,\"waste\":1,\"holes_count\":1,"
 				       "\"sum_holes\":1,\"padding\":0,"));
