@@ -301,10 +301,15 @@ const struct sf_type *sf_find_type_where(const struct sf_typeset *ts, const char
 
 /* ---- --under DIR, --exclude-system ---------------------------------------- */
 
-void sf_where_add_under(struct sf_where *w, const char *dir)
+void sf_where_option(struct sf_where *w, int id, const char *arg)
 {
+	assert(id == SF_O_UNDER || id == SF_O_EXCLUDE_SYSTEM);
+	if (id == SF_O_EXCLUDE_SYSTEM) {
+		w->exclude_system = true;
+		return;
+	}
 	w->args = sf_xreallocarray(w->args, w->nargs + 1, sizeof(*w->args));
-	w->args[w->nargs++] = dir;
+	w->args[w->nargs++] = arg;
 }
 
 bool sf_where_active(const struct sf_where *w)

@@ -111,7 +111,8 @@ struct sf_where {
 	bool exclude_system;
 };
 
-void sf_where_add_under(struct sf_where *w, const char *dir);
+/* Take --under DIR (SF_O_UNDER) or --exclude-system (SF_O_EXCLUDE_SYSTEM). */
+void sf_where_option(struct sf_where *w, int id, const char *arg);
 /* Resolve the --under DIRs against source_root (NULL: none): 0, or 2 after
  * "structfit: --under DIR: problem". */
 int sf_where_resolve(struct sf_where *w, const char *source_root);

@@ -95,10 +95,8 @@ static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 			o->rank.reorderable = true;
 			break;
 		case SF_O_UNDER:
-			sf_where_add_under(&o->where, optarg);
-			break;
 		case SF_O_EXCLUDE_SYSTEM:
-			o->where.exclude_system = true;
+			sf_where_option(&o->where, c, optarg);
 			break;
 		}
 	}

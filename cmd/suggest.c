@@ -149,10 +149,8 @@ static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 			o->no_pin_first = true;
 			break;
 		case SF_O_UNDER:
-			sf_where_add_under(&o->where, optarg);
-			break;
 		case SF_O_EXCLUDE_SYSTEM:
-			o->where.exclude_system = true;
+			sf_where_option(&o->where, c, optarg);
 			break;
 		case 'n':
 			if (add_narrow(optarg, o) < 0)
