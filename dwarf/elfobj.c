@@ -6,9 +6,11 @@
  * headers and the section table and hands out section bytes with
  * elf_rawdata(): pointers into the mapping, never copies, whatever the
  * byte order - the DIE decoder reads either order itself.  Only what must
- * change gets new memory: a compressed section (libelf's elf_compress for
- * zlib and .zdebug; libzstd for ELFCOMPRESS_ZSTD, which elfutils 0.188
- * cannot inflate) and a relocated debug section of a .o (our own copy).
+ * change gets new memory: a compressed section (libdeflate for
+ * ELFCOMPRESS_ZLIB, a whole buffer at once, two to three times as fast as
+ * zlib through libelf, which still does the rare GNU .zdebug; libzstd for
+ * ELFCOMPRESS_ZSTD, which elfutils 0.188 cannot inflate) and a relocated
+ * debug section of a .o (our own copy).
  *
  * Relocations stay ours: libelf gives the entries (gelf_getrela/getrel)
  * and symbols (gelf_getsym), but applying them is machine knowledge it
@@ -20,6 +22,7 @@
 
 #include <assert.h>
 #include <gelf.h>
+#include <libdeflate.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
@@ -234,6 +237,15 @@ static int plausible_zstd(uint64_t out, uint64_t in)
 	return out <= in * 32768 + 4096 && out < ((uint64_t)1 << 40);
 }
 
+/* s's bytes are now buf's (inflated, ours to free and relocate). */
+static void own_inflated(struct sf_elf_sec *s, unsigned char *buf, size_t size)
+{
+	free(s->owned);
+	s->owned = s->mut = buf;
+	s->data = buf;
+	s->size = size;
+}
+
 /* A gABI section compressed with zstd, into a buffer of ours. */
 static int inflate_zstd(struct sf_elf *e, struct sf_elf_sec *s, const GElf_Chdr *ch,
 			struct sf_err *err)
@@ -254,10 +266,39 @@ static int inflate_zstd(struct sf_elf *e, struct sf_elf_sec *s, const GElf_Chdr 
 		free(buf);
 		return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
 	}
-	free(s->owned);
-	s->owned = s->mut = buf;
-	s->data = buf;
-	s->size = ch->ch_size;
+	own_inflated(s, buf, ch->ch_size);
+	return 0;
+}
+
+/* deflate cannot do better than about 1032:1 */
+static int plausible_zlib(uint64_t out, uint64_t in)
+{
+	return out <= in * 1032 + 4096 && out < ((uint64_t)1 << 40);
+}
+
+/* A gABI section compressed with zlib, into a buffer of ours. */
+static int inflate_zlib(struct sf_elf *e, struct sf_elf_sec *s, const GElf_Chdr *ch,
+			struct sf_err *err)
+{
+	size_t hdr = e->is64 ? sizeof(Elf64_Chdr) : sizeof(Elf32_Chdr);
+	size_t got = 0;
+
+	if (s->size < hdr || !plausible_zlib(ch->ch_size, s->size - hdr))
+		return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
+	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+	if (!d)
+		sf_xmalloc(SIZE_MAX);	/* out of memory: said, exit 2 (lib/xalloc.h) */
+	unsigned char *buf = sf_xmalloc(ch->ch_size ? ch->ch_size : 1);
+	/* the whole stream, its Adler-32 checked; more or less than ch_size
+	 * is corrupt */
+	enum libdeflate_result r = libdeflate_zlib_decompress(d, s->data + hdr, s->size - hdr,
+							       buf, ch->ch_size, &got);
+	libdeflate_free_decompressor(d);
+	if (r != LIBDEFLATE_SUCCESS || got != ch->ch_size) {
+		free(buf);
+		return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
+	}
+	own_inflated(s, buf, ch->ch_size);
 	return 0;
 }
 
@@ -272,17 +313,16 @@ static int decompress_section(struct sf_elf *e, uint32_t idx, int zdebug, struct
 	if (!zdebug) {
 		if (!gelf_getchdr(scn, &ch))
 			return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
-		if (ch.ch_type == ELFCOMPRESS_ZSTD) {
-			if (inflate_zstd(e, s, &ch, err) < 0)
-				return -1;
-			s->flags &= ~(uint64_t)SHF_COMPRESSED;
-			return 0;
-		}
-		if (ch.ch_type != ELFCOMPRESS_ZLIB)
+		if (ch.ch_type != ELFCOMPRESS_ZSTD && ch.ch_type != ELFCOMPRESS_ZLIB)
 			return sf_error(err, "%s: section %s uses unknown compression %u",
 					e->label, s->name, ch.ch_type);
+		if ((ch.ch_type == ELFCOMPRESS_ZSTD ? inflate_zstd(e, s, &ch, err)
+						    : inflate_zlib(e, s, &ch, err)) < 0)
+			return -1;
+		s->flags &= ~(uint64_t)SHF_COMPRESSED;
+		return 0;
 	}
-	/* zlib: libelf inflates into a buffer it owns until elf_end */
+	/* .zdebug: libelf inflates into a buffer it owns until elf_end */
 	if ((zdebug ? elf_compress_gnu(scn, 0, 0) : elf_compress(scn, 0, 0)) != 1)
 		return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
 	Elf_Data *d = elf_getdata(scn, NULL);

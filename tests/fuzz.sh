@@ -61,7 +61,7 @@ for t in $targets; do
 	# shellcheck disable=SC2086
 	if ! "$FCC" -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -I/usr/include/libdwarf \
 		-O1 -g -fsanitize=fuzzer $SAN -o "$bin" "$src" $B/libsf.a \
-		-lbpf $ELF_LIBS $ZSTD_LIBS -lz -lpthread; then
+		-lbpf $ELF_LIBS $ZSTD_LIBS -ldeflate -lz -lpthread; then
 		echo "fuzz: cannot build $bin" >&2
 		nfailed=$((nfailed + 1))
 		continue

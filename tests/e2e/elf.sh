@@ -197,6 +197,21 @@ if [ -f "$T/zstd.o" ] && [ -f "$T/gz.o" ] && [ -f "$T/zdebug.o" ]; then
 	cp "$T/gz.o" "$T/bad-zlib.o"
 	patch_bytes "$T/bad-zlib.o" $((at + 24)) 00 00 00 00
 	corrupt_case "$T/bad-zlib.o" "zlib stream header"
+	cp "$T/gz.o" "$T/bad-zsize.o"
+	patch_bytes "$T/bad-zsize.o" $((at + 8)) ff ff ff ff ff 00 00 00	# 1 TB inflated
+	corrupt_case "$T/bad-zsize.o" "zlib claims 1 TB"
+	cp "$T/gz.o" "$T/bad-zcut.o"
+	patch_bytes "$T/bad-zcut.o" $((at + 8)) 01 00 00 00 00 00 00 00	# 1 byte inflated
+	corrupt_case "$T/bad-zcut.o" "zlib claims 1 byte"
+	cp "$T/gz.o" "$T/bad-zlong.o"
+	n=$(od -An -t u8 -j $((at + 8)) -N 8 "$T/gz.o" | tr -d ' ')
+	# shellcheck disable=SC2046
+	patch_bytes "$T/bad-zlong.o" $((at + 8)) $(printf '%016x' $((n + 1)) | sed 's/../& /g' |
+		awk '{ for (i = NF; i > 0; i--) printf "%s ", $i }')	# one byte more than it holds
+	corrupt_case "$T/bad-zlong.o" "zlib claims one byte more than it holds"
+	cp "$T/gz.o" "$T/bad-adler.o"
+	patch_bytes "$T/bad-adler.o" $((at + size - 4)) 00 00 00 00	# the Adler-32 trailer
+	corrupt_case "$T/bad-adler.o" "zlib checksum"
 	cp "$T/gz.o" "$T/bad-type.o"
 	patch_bytes "$T/bad-type.o" "$at" 07 00 00 00
 	sf show "$T/bad-type.o"
