@@ -183,26 +183,18 @@ corrupt_case() {
 tcase "corrupt compressed sections: one line, exit 2"
 if [ -f "$T/zstd.o" ] && [ -f "$T/gz.o" ] && [ -f "$T/zdebug.o" ]; then
 	# ELF64 Chdr: ch_type (4), reserved (4), ch_size (8), ch_addralign (8)
-	read -r at size <<<"$(section_at "$T/zstd.o" .debug_info)"
-	cp "$T/zstd.o" "$T/bad-frame.o"
-	patch_bytes "$T/bad-frame.o" $((at + 24)) 00 00 00 00	# the zstd frame magic
-	corrupt_case "$T/bad-frame.o" "zstd frame header"
-	cp "$T/zstd.o" "$T/bad-size.o"
-	patch_bytes "$T/bad-size.o" $((at + 8)) ff ff ff ff ff 00 00 00	# 1 TB inflated
-	corrupt_case "$T/bad-size.o" "zstd claims 1 TB"
-	cp "$T/zstd.o" "$T/bad-cut.o"
-	patch_bytes "$T/bad-cut.o" $((at + 8)) 01 00 00 00 00 00 00 00	# 1 byte inflated
-	corrupt_case "$T/bad-cut.o" "zstd claims 1 byte"
-	read -r at size <<<"$(section_at "$T/gz.o" .debug_info)"
-	cp "$T/gz.o" "$T/bad-zlib.o"
-	patch_bytes "$T/bad-zlib.o" $((at + 24)) 00 00 00 00
-	corrupt_case "$T/bad-zlib.o" "zlib stream header"
-	cp "$T/gz.o" "$T/bad-zsize.o"
-	patch_bytes "$T/bad-zsize.o" $((at + 8)) ff ff ff ff ff 00 00 00	# 1 TB inflated
-	corrupt_case "$T/bad-zsize.o" "zlib claims 1 TB"
-	cp "$T/gz.o" "$T/bad-zcut.o"
-	patch_bytes "$T/bad-zcut.o" $((at + 8)) 01 00 00 00 00 00 00 00	# 1 byte inflated
-	corrupt_case "$T/bad-zcut.o" "zlib claims 1 byte"
+	for z in zstd:zstd gz:zlib; do
+		read -r at size <<<"$(section_at "$T/${z%:*}.o" .debug_info)"
+		cp "$T/${z%:*}.o" "$T/bad-stream.o"
+		patch_bytes "$T/bad-stream.o" $((at + 24)) 00 00 00 00	# zstd's magic, zlib's header
+		corrupt_case "$T/bad-stream.o" "${z#*:} stream header"
+		cp "$T/${z%:*}.o" "$T/bad-size.o"
+		patch_bytes "$T/bad-size.o" $((at + 8)) ff ff ff ff ff 00 00 00	# 1 TB inflated
+		corrupt_case "$T/bad-size.o" "${z#*:} claims 1 TB"
+		cp "$T/${z%:*}.o" "$T/bad-cut.o"
+		patch_bytes "$T/bad-cut.o" $((at + 8)) 01 00 00 00 00 00 00 00	# 1 byte inflated
+		corrupt_case "$T/bad-cut.o" "${z#*:} claims 1 byte"
+	done
 	cp "$T/gz.o" "$T/bad-zlong.o"
 	n=$(od -An -t u8 -j $((at + 8)) -N 8 "$T/gz.o" | tr -d ' ')
 	# shellcheck disable=SC2046
