@@ -4,6 +4,18 @@
  * Each cmd_NAME(argc, argv) gets argv[0] == "NAME", parses its options with
  * getopt_long and returns the process exit status: 0 success, 1 a finding
  * the user asked to fail on, 2 a usage error or unusable input.
+ *
+ * cmd/ holds options and wiring only: it reads the inputs (dwarf/), asks
+ * layout/ for every number and decision and report/ for every byte of
+ * output, and prints errors the one way ("structfit: FILE: problem").
+ *   main.c       the table of commands below, dispatch, the final flush
+ *   common.c     what every command shares: the one option table and the
+ *                options that mean the same everywhere (sf_getopt_next),
+ *                loading inputs, finding types, the error line and the
+ *                error document of a machine --format
+ *   srctree.c    what patch learns from the whole source tree
+ *   NAME.c       one file per command: show, holes, suggest, fit,
+ *                classes, check, diff, patch
  */
 #ifndef SF_BUILTIN_H
 #define SF_BUILTIN_H

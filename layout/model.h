@@ -47,8 +47,27 @@
  * discriminant has no bytes of its own, it lies inside a field of the
  * variant that has no discriminant value (Option<NonNull<T>>: the null
  * pointer says None).  The bytes no variant and no discriminant use are
- * the enum's waste; each variant's own waste is computed apart
- * (sf_variant_layout in holes.h).
+ * the enum's waste; each variant's own waste is computed apart, on the
+ * variant as a struct of its own (sf_variant_type in holes.h).
+ *
+ * layout/ holds the pure C over this model, with no DWARF and no output
+ * (so every piece is unit-tested on hand-built types):
+ *   typeset     the set of types read, deduplicated; lookup by name
+ *   infer, packing, nested, abi
+ *               what the loaders leave to it: memory order, packing and
+ *               alignment, the room of members the input does not place
+ *   holes       holes, padding and cachelines of one layout
+ *   rank, diff, budget, classes
+ *               the holes ranking, two builds compared, sizeof budgets,
+ *               allocator size classes
+ *   reorder, narrow, rust, plan
+ *               the searches: the best member order, narrower members,
+ *               Rust's niches; plan.c is the one narrow -> pin -> reorder
+ *               plan suggest, fit and patch share
+ *   clex, cdecl, srcscan, srcpatch, rustpatch, applydiff
+ *               source patches: a C lexer, a struct's declarations matched
+ *               to the model, what else a reorder breaks, the rewriters,
+ *               and whether the diff applies back
  */
 #ifndef SF_MODEL_H
 #define SF_MODEL_H

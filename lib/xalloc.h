@@ -1,6 +1,12 @@
 /*
  * xalloc.h - allocation that never returns NULL.
  *
+ * lib/ holds what every folder uses and that knows nothing of types:
+ * xalloc.c (checked allocation), strbuf.c (strings), err.c (the error
+ * line), checked.c (sizes and numbers that cannot wrap), lines.c (a text
+ * cut into lines), path.c (source paths), color.c (terminal colour),
+ * hash.h (the tables' mixer).
+ *
  * Out of memory is not something structfit can work around: like git's
  * xmalloc, these print "structfit: out of memory" and exit with status 2.
  * Every allocation in the tree goes through them, so every allocation is

@@ -1,6 +1,17 @@
 /*
  * report.h - renderers for `show` and `holes`: pahole-like text and JSON.
  *
+ * report/ holds the renderers, and only them: each takes what layout/
+ * computed and appends text to a strbuf.
+ *   text.c, spelling.c   pahole 1.24's text, its spelling of declarations
+ *   json.c               show's and holes' JSON (one schema, report.h)
+ *   html.c, svgmap.c     the HTML page and each type's SVG byte map
+ *   suggest.c, rank.c, diff.c, check.c
+ *                        the other commands' text, JSON and HTML
+ *   ci.c                 SARIF, JUnit, GitHub annotations, Markdown
+ *   paint.c              colour for a terminal
+ *   udiff.c              unified diffs (applied back by layout/applydiff.c)
+ *
  * report/ never computes a layout: every renderer takes a type together
  * with the struct sf_layout that layout/holes.c computed for it (and the
  * ranking that layout/rank.c built), and only appends text to a strbuf.
