@@ -537,7 +537,8 @@ const struct sf_option sf_options[] = {
 	  "a type: 'st_table', 'struct st_table', a typedef name, a glob 'rb_*' "
 	  "or a list 'a,b' (one type for suggest and patch); -C NAME is the same "
 	  "(pahole's spelling)" },
-	{ 'f', "format", required_argument, "FMT", ALL, "output format" },
+	{ 'f', "format", required_argument, "FMT", "show holes suggest fit classes check diff",
+	  "output format" },
 	{ 'c', "cacheline", required_argument, "N", "show holes",
 	  "cacheline size in bytes (default 64)" },
 	{ SF_O_ORIGIN, "origin", no_argument, NULL, "show",
