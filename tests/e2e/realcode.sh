@@ -157,6 +157,17 @@ if round_trip template conf conf.h -I"$T/template/bld"; then
 	assert_grep "$T/template.diff" "  source of truth: src/conf.h.in:7; bld/conf.h, where the build saw struct conf, is generated (its banner says 'do not edit', line 1)" "the header says which"
 fi
 
+tcase "a generated header with two candidate sources: refused, each named"
+if proj template; then
+	mkdir -p "$T/template/old" && cp "$T/template/src/conf.h.in" "$T/template/old/conf.h.in"
+	before=$(sums "$T/template")
+	patch_in template conf
+	assert_eq "$RC" 2 "exit status"
+	assert_eq "$(cat "$T/err")" "structfit: struct conf: defined the same way in several files: bld/conf.h:8 (generated: its banner says 'do not edit', line 1), old/conf.h.in:7, src/conf.h.in:7; patch cannot tell which one the program uses: keep one definition, or pass --source-root to the tree of the one to patch" "message"
+	assert_eq "$(wc -c <"$T/out")" 0 "nothing on stdout"
+	assert_eq "$(sums "$T/template")" "$before" "files"
+fi
+
 tcase "members typed by object-like macros: round trip"
 if round_trip macro worker worker.h; then
 	assert_eq "$PROMISED" "$SUGGESTED" "patch's size vs suggest's"
@@ -173,6 +184,23 @@ if round_trip ifblock stats stats.h -DWITH_TRACE; then
 	assert_eq "$block" "#ifdef WITH_TRACE|	char trace_level;|	long trace_id;|#else|	long trace_id;|#endif|" "the block's lines"
 	# the other branch still compiles, and its size is what it is
 	probe_size "$T/ifblock" stats.h stats >/dev/null || fail "the #else branch no longer compiles: $(head -n 2 "$T/probe.err")"
+fi
+
+tcase "an #if block that leaves no smaller order: exit 0, nothing written, said why"
+if proj ifblock; then
+	# b, then [c, d] pinned at 8..24, then e: nothing else fits anywhere
+	printf '%s\n' 'struct stats {' '	long b;' '#ifdef WITH_TRACE' '	char c;' '	long d;' \
+		'#endif' '	char e;' '};' >"$T/ifblock/stats.h"
+	printf '#include "stats.h"\nint main(void) { struct stats s = { .b = 1, .e = 2 }; return s.b + s.e == 3 ? 0 : 1; }\n' >"$T/ifblock/main.c"
+	(cd "$T/ifblock" && sh ./build.sh) >"$T/build.log" 2>&1 || fail "cannot rebuild: $(tail -n 2 "$T/build.log")"
+	before=$(sums "$T/ifblock")
+	sf_ok suggest -t stats --format json "$T/ifblock/prog"
+	assert_eq "$(jget "$T/out" 'd["reorder"]["size"]')" 24 "suggest, knowing no #if, shrinks it"
+	patch_in ifblock stats
+	assert_eq "$RC" 0 "exit status"
+	assert_eq "$(cat "$T/err")" "structfit: struct stats: no smaller order that keeps its #if blocks in place (32 bytes); nothing to patch" "message"
+	assert_eq "$(wc -c <"$T/out")" 0 "nothing on stdout"
+	assert_eq "$(sums "$T/ifblock")" "$before" "files"
 fi
 
 tdone
