@@ -2,12 +2,12 @@
 # tests/fuzz.sh - build the libFuzzer targets and run each for a bounded time.
 #
 #   sh tests/fuzz.sh                 every target, FUZZ_SECONDS each (default 60)
-#   sh tests/fuzz.sh reader          only fuzz/fuzz_reader.c (or: budget)
+#   sh tests/fuzz.sh reader          only fuzz/fuzz_reader.c (or: budget, source)
 #   FUZZ_SECONDS=600 sh tests/fuzz.sh
 #
 # Targets (fuzz/fuzz_*.c) are built with clang -fsanitize=fuzzer,address,
 # undefined into build-fuzz/ (the library through the Makefile with
-# BUILD=build-fuzz).  The seed corpora fuzz/corpus/{reader,budget} are made
+# BUILD=build-fuzz).  The seed corpora fuzz/corpus/{reader,budget,source} are made
 # by fuzz/make-corpus.sh from testdata/ (and testdata/regress/, so every
 # kept reproducer is replayed first); they are not committed and grow with
 # what the fuzzers find.  A target fails on a crash, a sanitizer report, a
@@ -27,7 +27,7 @@ B=build-fuzz
 FCC=${FUZZ_CC:-clang}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 
-targets=${*:-reader budget}
+targets=${*:-reader budget source}
 
 if ! command -v "$FCC" >/dev/null 2>&1; then
 	echo "fuzz: $FCC is not installed (libFuzzer needs clang)" >&2
