@@ -10,11 +10,10 @@
  * the expected member name that is outside calls, parameter lists,
  * brackets and nested bodies (clex.h's bracket flags); the specifiers are
  * what comes before the `*`/`(` run that leads to it.  Types are compared
- * in a canonical spelling: within each run of words the qualifiers come
- * first (sorted), then the base type in one spelling, then the other
- * words in their order.
+ * by ctypes.h.
  */
 #include "cdecl.h"
+#include "ctypes.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -25,227 +24,6 @@
 #include "lib/xalloc.h"
 
 #define NONE SF_CLEX_NONE
-
-/* ------------------------------------------------ canonical type spelling */
-
-/*
- * A type spelled as a list of words and punctuators, canonical so that two
- * spellings of the same C type compare equal: within each run of words the
- * sf_clex_qualifiers come first (sorted), then the base type in one spelling
- * ("unsigned long" for "long unsigned int"), then the other words in their
- * order.  Array sizes are "[N]", "[]" (also for [0]) or "[?]" when the
- * source spells them with anything but a literal.
- */
-struct canon {
-	struct strbuf sb;        /* parts separated by ' ' */
-	unsigned quals;          /* bit i: sf_clex_qualifiers[i] (canonical subset) */
-	int nlong, nshort, nint, nchar, nsigned, nunsigned, nbool, nvoid;
-	int nfloat, ndouble, nint128;
-	struct strbuf others;
-};
-
-static void canon_part(struct canon *c, const char *s)
-{
-	if (c->sb.len)
-		sb_addch(&c->sb, ' ');
-	sb_adds(&c->sb, s);
-}
-
-static void canon_flush(struct canon *c)
-{
-	static const char *const qn[] = { "const", "volatile", "restrict" };
-	for (int i = 0; i < 3; i++)
-		if (c->quals & (1u << i))
-			canon_part(c, qn[i]);
-	int any_int = c->nlong || c->nshort || c->nint || c->nchar ||
-		      c->nsigned || c->nunsigned || c->nint128;
-	if (c->nbool)
-		canon_part(c, "_Bool");
-	else if (c->nvoid)
-		canon_part(c, "void");
-	else if (c->nfloat)
-		canon_part(c, "float");
-	else if (c->ndouble)
-		canon_part(c, c->nlong ? "long double" : "double");
-	else if (any_int) {
-		if (c->nchar) {
-			canon_part(c, c->nunsigned ? "unsigned char" :
-				      c->nsigned ? "signed char" : "char");
-		} else {
-			if (c->nunsigned)
-				canon_part(c, "unsigned");
-			canon_part(c, c->nint128 ? "__int128" :
-				      c->nshort ? "short" : c->nlong >= 2 ? "long long" :
-				      c->nlong ? "long" : "int");
-		}
-	}
-	if (c->others.len)
-		canon_part(c, c->others.buf);
-	sb_reset(&c->others);
-	c->quals = 0;
-	c->nlong = c->nshort = c->nint = c->nchar = c->nsigned = 0;
-	c->nunsigned = c->nbool = c->nvoid = c->nfloat = c->ndouble = 0;
-	c->nint128 = 0;
-}
-
-static void canon_word(struct canon *c, const char *w, size_t n)
-{
-	static const char *const ignored[] = {
-		"__extension__", "__signed__", "__signed", NULL
-	};
-	if (sf_clex_word_in(w, n, sf_clex_qualifiers)) {
-		/* const, __const -> 1; volatile, __volatile(__) -> 2; restrict -> 4 */
-		const char *base = w[0] == '_' ? w + 2 : w;
-		c->quals |= base[0] == 'c' ? 1u : base[0] == 'v' ? 2u : 4u;
-		return;
-	}
-#define W(s) (n == sizeof(s) - 1 && !memcmp(w, s, n))
-	if (W("long")) c->nlong++;
-	else if (W("short")) c->nshort++;
-	else if (W("int")) c->nint++;
-	else if (W("char")) c->nchar++;
-	else if (W("signed")) c->nsigned++;
-	else if (W("unsigned")) c->nunsigned++;
-	else if (W("_Bool") || W("bool")) c->nbool++;
-	else if (W("void")) c->nvoid++;
-	else if (W("float")) c->nfloat++;
-	else if (W("double")) c->ndouble++;
-	else if (W("__int128")) c->nint128++;
-	else if (sf_clex_word_in(w, n, ignored)) {
-		if (w[2] == 's')
-			c->nsigned++;
-	} else {
-		if (c->others.len)
-			sb_addch(&c->others, ' ');
-		sb_add(&c->others, w, n);
-	}
-#undef W
-}
-
-/* An array size: "[3]", "[]" for nothing or 0, "[?]" for an expression. */
-static void canon_array(struct canon *c, const struct sf_lexed *lx,
-			const size_t *ci, size_t n)
-{
-	char buf[48];
-
-	if (n == 0) {
-		canon_part(c, "[]");
-		return;
-	}
-	if (n == 1 && ct(lx, ci[0])->kind == TK_NUM) {
-		const struct sf_tok *t = ct(lx, ci[0]);
-		char num[40];
-		size_t len = t->end - t->start;
-		if (len < sizeof(num)) {
-			memcpy(num, lx->text + t->start, len);
-			num[len] = '\0';
-			char *e;
-			unsigned long long v = strtoull(num, &e, 0);
-			while (*e == 'u' || *e == 'U' || *e == 'l' || *e == 'L')
-				e++;
-			if (!*e) {
-				if (v == 0)
-					snprintf(buf, sizeof(buf), "[]");
-				else
-					snprintf(buf, sizeof(buf), "[%llu]", v);
-				canon_part(c, buf);
-				return;
-			}
-		}
-	}
-	canon_part(c, "[?]");
-}
-
-/*
- * Canonical spelling of the code tokens ci[0..n) of lx (already stripped of
- * the member name, bit width, attributes and parameter names) into out.
- */
-static void canon_tokens(const struct sf_lexed *lx, const size_t *ci, size_t n,
-			 struct strbuf *out)
-{
-	struct canon c;
-
-	memset(&c, 0, sizeof(c));
-	sb_init(&c.sb);
-	sb_init(&c.others);
-
-	for (size_t i = 0; i < n; i++) {
-		const struct sf_tok *t = ct(lx, ci[i]);
-		const char *w = lx->text + t->start;
-		size_t len = t->end - t->start;
-
-		if (t->kind == TK_IDENT) {
-			canon_word(&c, w, len);
-			continue;
-		}
-		canon_flush(&c);
-		if (t->kind == TK_PUNCT && w[0] == '[') {
-			size_t j = i + 1;
-			while (j < n && !(ct(lx, ci[j])->kind == TK_PUNCT &&
-					  lx->text[ct(lx, ci[j])->start] == ']'))
-				j++;
-			canon_array(&c, lx, ci + i + 1, j - i - 1);
-			i = j;
-			continue;
-		}
-		struct strbuf tmp = STRBUF_INIT;
-		sb_add(&tmp, w, len);
-		canon_part(&c, tmp.buf);
-		sb_release(&tmp);
-	}
-	canon_flush(&c);
-	sb_add(out, c.sb.buf, c.sb.len);
-	sb_release(&c.sb);
-	sb_release(&c.others);
-}
-
-/* Two canonical spellings are the same type ("[?]" matches any size). */
-static int canon_equal(const char *a, const char *b)
-{
-	while (*a && *b) {
-		if (!strncmp(a, "[?]", 3) && *b == '[') {
-			a += 3;
-			b = strchr(b, ']');
-			if (!b)
-				return 0;
-			b++;
-			continue;
-		}
-		if (!strncmp(b, "[?]", 3) && *a == '[') {
-			return canon_equal(b, a);
-		}
-		if (*a != *b)
-			return 0;
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
-/* Canonical spelling of C text s (all of its code tokens). */
-static void canon_text(const char *s, size_t len, struct strbuf *out)
-{
-	struct sf_lexed lx;
-
-	sf_clex(&lx, s, len);
-	size_t *ci = sf_xcalloc(lx.ncode + 1, sizeof(size_t));
-	for (size_t i = 0; i < lx.ncode; i++)
-		ci[i] = i;
-	canon_tokens(&lx, ci, lx.ncode, out);
-	free(ci);
-	sf_clex_free(&lx);
-}
-
-/* Canonical spelling of a model member's type (type_name + type_suffix). */
-static void canon_model_type(const struct sf_member *m, struct strbuf *out)
-{
-	struct strbuf s = STRBUF_INIT;
-
-	sb_addf(&s, "%s %s", m->type_name ? m->type_name : "",
-		m->type_suffix ? m->type_suffix : "");
-	canon_text(s.buf, s.len, out);
-	sb_release(&s);
-}
 
 /* --------------------------------------------- finding the definition */
 
@@ -572,115 +350,6 @@ static void drop_param_names(const struct sf_lexed *lx, size_t open, uint8_t *dr
 	}
 }
 
-/* Whether word w (n bytes) is one of the space-separated parts of s. */
-static int has_part(const char *s, const char *w, size_t n)
-{
-	while (*s) {
-		const char *e = strchr(s, ' ');
-		size_t len = e ? (size_t)(e - s) : strlen(s);
-		if (len == n && !memcmp(s, w, n))
-			return 1;
-		s += len + (e != NULL);
-	}
-	return 0;
-}
-
-/*
- * The source spells the model's type once words the DWARF never saw are
- * left out: annotation macros that expand to nothing, such as zlib's
- * `z_const` or the kernel's `__rcu` and `__user`.  Keywords, sf_clex_qualifiers
- * and tag names are never left out, so a changed type still differs.
- */
-static int equal_but_annotations(const struct sf_lexed *lx, const size_t *keep,
-				 size_t n, const char *model)
-{
-	static const char *const words[] = {
-		"struct", "union", "enum", "int", "char", "short", "long", "signed",
-		"unsigned", "float", "double", "void", "_Bool", "bool", "__int128",
-		NULL
-	};
-	size_t *k2 = sf_xcalloc(n + 1, sizeof(size_t));
-	size_t n2 = 0, dropped = 0;
-	struct strbuf src = STRBUF_INIT;
-
-	for (size_t i = 0; i < n; i++) {
-		const struct sf_tok *t = ct(lx, keep[i]);
-		const char *w = lx->text + t->start;
-		size_t len = t->end - t->start;
-		int tag_name = i > 0 && ct(lx, keep[i - 1])->kind == TK_IDENT &&
-			       (tok_is(lx, ct(lx, keep[i - 1]), "struct") ||
-				tok_is(lx, ct(lx, keep[i - 1]), "union") ||
-				tok_is(lx, ct(lx, keep[i - 1]), "enum"));
-		if (t->kind == TK_IDENT && !tag_name && !sf_clex_word_in(w, len, words) &&
-		    !sf_clex_word_in(w, len, sf_clex_qualifiers) && !has_part(model, w, len)) {
-			dropped++;
-			continue;
-		}
-		k2[n2++] = keep[i];
-	}
-	canon_tokens(lx, k2, n2, &src);
-	int eq = dropped && canon_equal(src.buf, model);
-	sb_release(&src);
-	free(k2);
-	return eq;
-}
-
-/*
- * The tokens of s, object-like macros expanded (each name's k-th
- * definition), as text; `depth` bounds self-referring macros.
- */
-static void expand_macros(const struct sf_cmacros *ms, const char *s,
-			  size_t len, unsigned k, int depth, struct strbuf *out)
-{
-	struct sf_lexed lx;
-
-	sf_clex(&lx, s, len);
-	for (size_t ci = 0; ci < lx.ncode; ci++) {
-		const struct sf_tok *t = ct(&lx, ci);
-		const char *w = lx.text + t->start;
-		size_t n = t->end - t->start;
-		const char *v = t->kind == TK_IDENT && depth < 8 ?
-				sf_cmacros_find(ms, w, n, k) : NULL;
-		if (v) {
-			expand_macros(ms, v, strlen(v), k, depth + 1, out);
-		} else {
-			sb_add(out, w, n);
-			sb_addch(out, ' ');
-		}
-	}
-	sf_clex_free(&lx);
-}
-
-/*
- * The source spells the model's type once object-like macros are expanded:
- * `#define redisAtomic _Atomic`, `#define rb_pid_t pid_t`.  A name defined
- * under several #if branches is tried with each of its first definitions.
- */
-static int equal_after_macros(const struct sf_cdecl_ctx *x, const size_t *keep,
-			      size_t n, const char *model)
-{
-	struct strbuf raw = STRBUF_INIT;
-	int eq = 0;
-
-	if (!x->macros || !x->macros->n)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct sf_tok *t = ct(&x->lx, keep[i]);
-		sb_add(&raw, x->lx.text + t->start, t->end - t->start);
-		sb_addch(&raw, ' ');
-	}
-	for (unsigned k = 0; k < 4 && !eq; k++) {
-		struct strbuf ex = STRBUF_INIT, can = STRBUF_INIT;
-		expand_macros(x->macros, raw.buf ? raw.buf : "", raw.len, k, 0, &ex);
-		canon_text(ex.buf ? ex.buf : "", ex.len, &can);
-		eq = canon_equal(can.buf ? can.buf : "", model);
-		sb_release(&ex);
-		sb_release(&can);
-	}
-	sb_release(&raw);
-	return eq;
-}
-
 /*
  * Check declarator [first, end) of a declaration starting at dfirst whose
  * specifiers end at spec_end, against model member m.
@@ -690,7 +359,7 @@ static int check_type(struct sf_cdecl_ctx *x, size_t dfirst, size_t spec_end,
 		      const struct sf_member *m)
 {
 	struct sf_lexed *lx = &x->lx;
-	struct strbuf src = STRBUF_INIT, mod = STRBUF_INIT;
+	struct strbuf mod = STRBUF_INIT;
 	size_t n = 0, span = end - dfirst;
 	size_t *keep = sf_xcalloc(span + 1, sizeof(size_t));
 	uint8_t *drop = sf_xcalloc(span + 1, 1);
@@ -713,10 +382,8 @@ static int check_type(struct sf_cdecl_ctx *x, size_t dfirst, size_t spec_end,
 			break;
 		keep[n++] = ci;
 	}
-	canon_tokens(lx, keep, n, &src);
-	canon_model_type(m, &mod);
-	if (!canon_equal(src.buf, mod.buf) && !equal_but_annotations(lx, keep, n, mod.buf) &&
-	    !equal_after_macros(x, keep, n, mod.buf)) {
+	sf_ctype_canon_member(m, &mod);
+	if (!sf_ctype_same(lx, keep, n, mod.buf, x->macros)) {
 		struct strbuf said = STRBUF_INIT;
 		sf_clex_spelled(lx, dfirst, spec_end, &said);
 		sb_addch(&said, ' ');
@@ -730,7 +397,6 @@ static int check_type(struct sf_cdecl_ctx *x, size_t dfirst, size_t spec_end,
 	}
 	free(keep);
 	free(drop);
-	sb_release(&src);
 	sb_release(&mod);
 	return rc;
 }

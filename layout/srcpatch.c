@@ -187,7 +187,7 @@ static void emit_range_comment(struct emit *e, const struct sf_member *m,
 	sb_release(&was);
 }
 
-/* A narrowed member: sf_clex_qualifiers, attributes, new type, name. */
+/* A narrowed member: qualifiers, attributes, new type, name. */
 static void emit_narrowed(struct emit *e, const struct sf_decl *d,
 			  const struct sf_dtor *dt, const struct sf_member *m,
 			  unsigned bytes)
@@ -196,7 +196,7 @@ static void emit_narrowed(struct emit *e, const struct sf_decl *d,
 	const char *ty = sf_srcpatch_narrow_type(bytes, narrow_signed(m), e->have_stdint);
 
 	sf_clex_brackets(lx, d->first, d->semi);
-	/* attributes of the specifiers, then their sf_clex_qualifiers (not for a
+	/* attributes of the specifiers, then their qualifiers (not for a
 	 * pointer: those qualify what it points to) */
 	for (size_t ci = d->first; ci < d->spec_end; ci++) {
 		if (ct_ident(lx, ci) && ci + 1 < d->spec_end && lx->pkind[ci + 1] == PK_CALL) {
@@ -210,7 +210,7 @@ static void emit_narrowed(struct emit *e, const struct sf_decl *d,
 		}
 	}
 	if (m->tclass == SF_T_POINTER) {
-		/* sf_clex_qualifiers of the pointer itself: after its last `*` */
+		/* qualifiers of the pointer itself: after its last `*` */
 		size_t star = NONE;
 		for (size_t ci = dt->first; ci < dt->name; ci++)
 			if (ct_punct(lx, ci, '*'))
