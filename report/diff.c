@@ -362,10 +362,11 @@ static void headline(struct strbuf *out, const struct sf_dtype *t)
 		sb_addf(out, "%" PRIu64 " -> %" PRIu64 " bytes (%+" PRId64 ")",
 			t->old->size, t->new->size, t->growth);
 	else if (t->status == SF_D_ADDED)
-		sb_addf(out, "added, %" PRIu64 " byte%s", ty->size, plural(ty->size));
+		sb_addf(out, "added%s, %" PRIu64 " byte%s", t->definition ? " definition" : "",
+			ty->size, plural(ty->size));
 	else
-		sb_addf(out, "removed, was %" PRIu64 " byte%s", ty->size,
-			plural(ty->size));
+		sb_addf(out, "removed%s, was %" PRIu64 " byte%s",
+			t->definition ? " definition" : "", ty->size, plural(ty->size));
 }
 
 static bool has_decl(const struct sf_type *t)
@@ -402,8 +403,8 @@ void sf_render_diff_markdown(struct strbuf *out, const struct sf_diff *d,
 				t->old->size, t->new->size, t->growth, t->old_sum_holes,
 				t->new_sum_holes, t->old_padding, t->new_padding);
 		else
-			sb_addf(out, "%s | %" PRIu64 " | | | ", t->status == SF_D_ADDED ?
-				"added" : "removed", ty->size);
+			sb_addf(out, "%s%s | %" PRIu64 " | | | ", t->status == SF_D_ADDED ?
+				"added" : "removed", t->definition ? " definition" : "", ty->size);
 		if (has_decl(ty)) {
 			sb_reset(&cell);
 			sb_addf(&cell, "%s:%u", ty->decl_file, ty->decl_line);

@@ -78,6 +78,10 @@ assert_match "$(grep '^struct config' "$T/out")" \
 assert_match "$(grep '^struct stringpool_t' "$T/out")" \
 	"^struct stringpool_t: added definition, $POOL_B bytes  .*pool_b\\.c:" "stringpool_t line"
 assert_no_grep "$T/out" "+$((POOL_B - POOL_A))" "no false growth of stringpool_t"
+for f in github markdown; do
+	sf_ok diff --format "$f" "$T/old" "$T/new"
+	assert_grep "$T/out" "added definition" "--format $f"
+done
 
 tcase "diff --fail-on-growth: config's growth fails, stringpool_t's new definition does not"
 assert_exit 1 "-t config" "$SF" diff --fail-on-growth -t config "$T/old" "$T/new"
