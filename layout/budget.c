@@ -1256,23 +1256,36 @@ static void pin_rule(struct strbuf *out, const struct sf_type *t, const char *fi
 	sb_addf(out, "size <= %llu\n", (unsigned long long)t->size);
 }
 
-/* How FILE is written after '@' for d among v[0..n): its file name when
- * no other file of theirs has that name, else its path; NULL when the
- * budget could not read it back (unknown, or blanks, '+', '#', '@'). */
+/* Is `tail` (a tail of d's path) also a tail of another file among v[0..n)? */
+static bool tail_shared(const struct sf_type *const *v, size_t n, const struct sf_type *d,
+			const char *tail)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v[i]->decl_file, d->decl_file) && declared_in(v[i]->decl_file, tail))
+			return true;
+	return false;
+}
+
+/*
+ * How FILE is written after '@' for d among v[0..n): the shortest tail of
+ * its path, whole components, that no other file of theirs ends in (its
+ * file name, else "src/x.c", ...), so the rule reads the same whatever
+ * source root a later check shows paths under; NULL when the budget could
+ * not read it back (unknown, or blanks, '+', '#', '@').
+ */
 static const char *file_spelling(const struct sf_type *const *v, size_t n,
 				 const struct sf_type *d)
 {
-	const char *name = file_name(d->decl_file);
+	const char *path = d->decl_file, *tail = file_name(path);
 
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(v[i]->decl_file, d->decl_file) &&
-		    !strcmp(file_name(v[i]->decl_file), name)) {
-			name = d->decl_file;
-			break;
-		}
-	if (!*name || strpbrk(name, " \t+#@<>()[]{}"))
+	while (tail > path && tail_shared(v, n, d, tail)) {
+		tail--;                         /* onto the '/' before it */
+		while (tail > path && tail[-1] != '/')
+			tail--;
+	}
+	if (!*tail || strpbrk(tail, " \t+#@<>()[]{}"))
 		return NULL;
-	return name;
+	return tail;
 }
 
 /*

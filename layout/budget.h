@@ -235,8 +235,8 @@ const char **sf_budget_wanted(const struct sf_budget *b);
  * A budget that pins today's sizes: one `KIND NAME size <= SIZE` rule per
  * named struct/union/class of ts, sorted by name, under a comment naming
  * `inputs`.  A name with differing definitions gets one rule per
- * definition, `KIND NAME@FILE` (FILE its declaring file's name, or the
- * path when two share a name); definitions one file cannot tell apart
+ * definition, `KIND NAME@FILE` (FILE the shortest tail of its declaring
+ * path no other of its files ends in); definitions one file cannot tell apart
  * (a header's #ifdef variants) share one rule, the largest size.  Returns
  * the number of rules written.
  */

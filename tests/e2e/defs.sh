@@ -114,6 +114,22 @@ printf 'struct config@bench.c %s\nstruct config@cli.c %s\nstruct stringpool_t %s
 assert_eq "$(cat "$T/pinned")" "$(cat "$T/want")" "rules"
 sf_ok check --budget "$T/pinned.budget" "$T/old"
 
+tcase "check --write-budget: two files of one name are told apart by their directories"
+mkdir -p "$T/same/a" "$T/same/b" "$T/same/bin"
+cp "$P/bench.c" "$T/same/a/main.c"
+cp "$P/pool.h" "$P/pool_a.c" "$T/same/a/"
+cp "$P/cli.c" "$T/same/b/main.c"
+(cd "$T/same" && gcc -g -O0 -o bin/a a/main.c a/pool_a.c && gcc -g -O0 -o bin/b b/main.c) 2>"$T/cc.err" ||
+	fail "the copies do not build"
+sf_ok check --write-budget "$T/same.budget" "$T/same/bin"
+assert_eq "$(grep '^struct config' "$T/same.budget" | awk '{ print $2, $NF }' | sort | tr '\n' ' ')" \
+	"config@a/main.c $BENCH_OLD config@b/main.c $CLI " "rules"
+# read back, with paths shown absolute and relative to a source root
+sf_ok check --budget "$T/same.budget" --format json "$T/same/bin"
+assert_eq "$(jget "$T/out" '[r["checked"] for r in d["rules"] if "config" in r["rule"]]')" "[1, 1]" "absolute paths"
+sf_ok check --budget "$T/same.budget" --source-root "$T/same" --format json "$T/same/bin"
+assert_eq "$(jget "$T/out" '[r["checked"] for r in d["rules"] if "config" in r["rule"]]')" "[1, 1]" "under --source-root"
+
 tcase "check: the pinned budget catches bench's config growing, at bench.c"
 sf check --budget "$T/pinned.budget" --format json "$T/new"
 assert_eq "$RC" 1 "exit"
