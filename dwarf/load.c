@@ -25,7 +25,7 @@
  * Threads (--jobs N): the inputs named on the command line and the files
  * of their directories, the members of an archive, and the units of one
  * ELF image (cut into up to 4N runs of about equal bytes) are items of a
- * pool: a shared counter hands the next item to whichever thread is free,
+ * pool (pool.h): a shared counter hands the next item to whichever thread is free,
  * each item is read into a typeset of its own, and the typesets are merged
  * in item order as soon as every item before them is merged.  So the types
  * come out in input and unit order whatever N is, and memory holds what a
@@ -43,8 +43,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libelf.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -58,30 +56,24 @@
 #include "elfobj.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "pool.h"
 #include "reader.h"
 #include "split.h"
 
-#define MAX_THREADS 64
+#define MAX_THREADS 64	/* what N may be */
 #define MAX_DIR_DEPTH 128
 /* below this much .debug_info a second thread costs more than it saves */
 #define THREAD_MIN_BYTES (4u << 20)
 /* runs of one image per thread: a thread done early takes another run */
 #define RUNS_PER_THREAD 4
-/* items a pool reads ahead of the oldest unmerged one, per thread */
-#define WINDOW_PER_THREAD 8
 
 /* Outcome of reading one image or file. */
 enum { LOADED = 1, NO_DWARF = 0, FAILED = -1, NOT_ELF = 2, ALREADY = 3 };
 
-/*
- * The threads of one load: `spare` counts those that may still start.  A
- * pool takes what it can get when it starts and each thread gives itself
- * back when it ends, so nested pools never run more than N threads.
- */
+/* What every pool of one load shares. */
 struct shared {
-	atomic_uint spare;
-	unsigned threads;	/* N: --jobs, else the online CPUs */
-	int asked;		/* --jobs given: even a small image is split */
+	struct sf_threads threads;	/* N: --jobs, else the online CPUs */
+	int asked;			/* --jobs given: even a small image is split */
 };
 
 /* A seen_before() question a file read apart asked, and its answer. */
@@ -115,134 +107,6 @@ struct ctx {
 };
 
 static int load_file(struct ctx *c, const char *path, int in_dir, int lookup);
-
-/* ---- pools: items handed out by a shared counter, merged in order ------- */
-
-/* Up to `want` threads of the budget (maybe none). */
-static unsigned take_threads(struct shared *sh, unsigned want)
-{
-	unsigned have = atomic_load(&sh->spare), got;
-
-	do {
-		got = want < have ? want : have;
-	} while (got && !atomic_compare_exchange_weak(&sh->spare, &have, have - got));
-	return got;
-}
-
-static void give_threads(struct shared *sh, unsigned n)
-{
-	atomic_fetch_add(&sh->spare, n);
-}
-
-enum { WAITING, RUNNING, READ };
-
-/*
- * Items [0, n): run(i) reads item i on any thread (into a place of its
- * own); merge(i) takes its result, in item order, one at a time, on
- * whichever thread finds it next in line; drop(i) frees a result read
- * past a failure, never merged.  A negative merge stops the pool (the
- * items after it are neither handed out nor merged); a negative run only
- * says the items after it are not needed.
- */
-struct pool {
-	size_t n;
-	int (*run)(void *arg, size_t i);
-	int (*merge)(void *arg, size_t i);
-	void (*drop)(void *arg, size_t i);
-	void *arg;
-	struct shared *sh;
-	/* the rest under mu */
-	pthread_mutex_t mu;
-	pthread_cond_t moved;	/* merged or stop moved */
-	size_t next, merged, stop, window;
-	uint8_t *state;
-	int merging, rc;
-};
-
-/* Merge the items next in line that are read (called holding mu). */
-static void merge_ready(struct pool *p)
-{
-	if (p->merging)
-		return;		/* that thread will find these too */
-	p->merging = 1;
-	while (p->merged < p->stop && p->state[p->merged] == READ) {
-		size_t i = p->merged;
-		pthread_mutex_unlock(&p->mu);
-		int r = p->merge(p->arg, i);
-		pthread_mutex_lock(&p->mu);
-		p->merged = i + 1;
-		if (r < 0) {
-			p->rc = -1;
-			p->stop = p->merged;
-		}
-		pthread_cond_broadcast(&p->moved);
-	}
-	p->merging = 0;
-}
-
-/* One thread of a pool: take the next item until none is left. */
-static void pool_work(struct pool *p)
-{
-	pthread_mutex_lock(&p->mu);
-	for (;;) {
-		/* a bounded window ahead of the merge keeps memory bounded */
-		while (p->next < p->stop && p->next >= p->merged + p->window)
-			pthread_cond_wait(&p->moved, &p->mu);
-		if (p->next >= p->stop)
-			break;
-		size_t i = p->next++;
-		p->state[i] = RUNNING;
-		pthread_mutex_unlock(&p->mu);
-		int r = p->run(p->arg, i);
-		pthread_mutex_lock(&p->mu);
-		p->state[i] = READ;
-		if (r < 0 && p->stop > i + 1) {
-			p->stop = i + 1;
-			pthread_cond_broadcast(&p->moved);
-		}
-		merge_ready(p);
-	}
-	pthread_mutex_unlock(&p->mu);
-}
-
-static void *pool_thread(void *arg)
-{
-	struct pool *p = arg;
-
-	pool_work(p);
-	give_threads(p->sh, 1);
-	return NULL;
-}
-
-/* Read and merge every item, on this thread and what the budget spares. */
-static int pool_run(struct pool *p)
-{
-	pthread_t tid[MAX_THREADS];
-	size_t want = p->n > MAX_THREADS ? MAX_THREADS - 1 : p->n ? p->n - 1 : 0;
-	unsigned got = take_threads(p->sh, (unsigned)want), started = 0;
-
-	p->state = sf_xcalloc(p->n ? p->n : 1, 1);
-	p->next = p->merged = 0;
-	p->stop = p->n;
-	p->window = (size_t)WINDOW_PER_THREAD * (got + 1);
-	p->merging = p->rc = 0;
-	pthread_mutex_init(&p->mu, NULL);
-	pthread_cond_init(&p->moved, NULL);
-	for (unsigned k = 0; k < got; k++)
-		started += pthread_create(&tid[started], NULL, pool_thread, p) == 0;
-	give_threads(p->sh, got - started);	/* none to be had: fewer threads */
-	pool_work(p);
-	for (unsigned k = 0; k < started; k++)
-		pthread_join(tid[k], NULL);
-	assert(p->merged == p->stop);
-	for (size_t i = p->merged; i < p->n; i++)
-		if (p->state[i] == READ)
-			p->drop(p->arg, i);
-	pthread_cond_destroy(&p->moved);
-	pthread_mutex_destroy(&p->mu);
-	free(p->state);
-	return p->rc;
-}
 
 /* ---- files read apart ---------------------------------------------------- */
 
@@ -293,11 +157,11 @@ static size_t run_count(const struct ctx *c, const struct sf_dwfile *f, size_t f
 			size_t last)
 {
 	uint64_t bytes = 0;
-	size_t n = (size_t)RUNS_PER_THREAD * c->sh->threads;
+	size_t n = (size_t)RUNS_PER_THREAD * c->sh->threads.n;
 
 	for (size_t i = first; i < last; i++)
 		bytes += f->units[i].end - f->units[i].start;
-	if (c->sh->threads <= 1 || (bytes < THREAD_MIN_BYTES && !c->sh->asked))
+	if (c->sh->threads.n <= 1 || (bytes < THREAD_MIN_BYTES && !c->sh->asked))
 		return 1;
 	return n < last - first ? n : last - first;
 }
@@ -380,8 +244,8 @@ static int read_range(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f
 {
 	size_t n = last > first ? run_count(c, f, first, last) : 0;
 	struct runs u = { c, e, f, label, NULL, NULL, NULL, NULL, n > 1 };
-	struct pool p = { .n = n, .run = run_units, .merge = merge_units, .drop = drop_units,
-			  .arg = &u, .sh = c->sh };
+	struct sf_pool p = { .n = n, .run = run_units, .merge = merge_units, .drop = drop_units,
+			  .arg = &u, .threads = &c->sh->threads };
 
 	if (!n)
 		return 0;
@@ -390,7 +254,7 @@ static int read_range(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f
 	u.err = sf_xcalloc(n, sizeof(*u.err));
 	u.rc = sf_xcalloc(n, sizeof(*u.rc));
 	cut_runs(f, first, last, n, u.cut);
-	int rc = pool_run(&p);
+	int rc = sf_pool_run(&p);
 	free(u.cut);
 	free(u.r);
 	free(u.err);
@@ -885,9 +749,9 @@ static int load_archive(struct ctx *c, const char *path, unsigned char *img, siz
 	c->err = &listed;
 	int bad = list_members(c, &ms, img, size);
 	c->err = err;
-	struct pool p = { .n = ms.n, .run = run_member, .merge = merge_member,
-			  .drop = drop_member, .arg = &ms, .sh = c->sh };
-	int rc = pool_run(&p);
+	struct sf_pool p = { .n = ms.n, .run = run_member, .merge = merge_member,
+			  .drop = drop_member, .arg = &ms, .threads = &c->sh->threads };
+	int rc = sf_pool_run(&p);
 	if (rc == 0 && bad < 0) {
 		*c->err = listed;
 		rc = -1;
@@ -1357,9 +1221,9 @@ static int load_inputs(struct ctx *c, char *const *paths, int npaths)
 	struct items it = { .c = c };
 
 	list_inputs(&it, paths, npaths);
-	struct pool p = { .n = it.n, .run = run_item, .merge = merge_item, .drop = drop_item,
-			  .arg = &it, .sh = c->sh };
-	int rc = pool_run(&p);
+	struct sf_pool p = { .n = it.n, .run = run_item, .merge = merge_item, .drop = drop_item,
+			  .arg = &it, .threads = &c->sh->threads };
+	int rc = sf_pool_run(&p);
 	for (size_t i = 0; i < it.n; i++)
 		free(it.v[i].path);
 	free(it.v);
@@ -1385,17 +1249,15 @@ static int no_types(char *const *paths, int npaths, struct sf_err *err)
 int sf_dwarf_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
 		      const struct sf_load_opts *opts, struct sf_err *err)
 {
-	struct shared sh = { .threads = opts && opts->threads ? opts->threads : 0,
-			     .asked = opts && opts->threads };
+	struct shared sh = { .asked = opts && opts->threads };
 	struct ctx c = { .ts = ts, .opts = opts, .err = err, .sh = &sh };
+	unsigned n = opts && opts->threads ? opts->threads : 0;
 
-	if (!sh.threads) {
+	if (!n) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		sh.threads = cpus > 0 ? (unsigned)cpus : 1;
+		n = cpus > 0 ? (unsigned)cpus : 1;
 	}
-	if (sh.threads > MAX_THREADS)
-		sh.threads = MAX_THREADS;
-	atomic_init(&sh.spare, sh.threads - 1);
+	sf_threads_init(&sh.threads, n < MAX_THREADS ? n : MAX_THREADS);
 	c.pending = sf_pending_new();
 	elf_version(EV_CURRENT);	/* libelf refuses to work before this */
 	int rc = load_inputs(&c, paths, npaths);

@@ -1,0 +1,221 @@
+/*
+ * test_dwarf_pool.c - dwarf/pool.c: items read side by side, merged in
+ * item order, whatever the threads.
+ *
+ * Each item sleeps a pseudo-random while (later items often finish
+ * first) and records what it saw.  The oracle is the item order itself:
+ * merges must come 0, 1, 2, ... with no gap, never two at once, never
+ * more threads running than the budget gives, and what a stop cuts off is
+ * dropped, never merged.  A nested pool shares the budget.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
+#include "dwarf/pool.h"
+
+#define NITEMS 200
+
+struct items {
+	struct sf_threads *threads;
+	size_t merged[NITEMS], nmerged;	/* item numbers, in merge order */
+	uint8_t read[NITEMS], dropped[NITEMS];
+	atomic_int running, most_running, merging;
+	int fail_merge_at, fail_run_at;		/* -1: never */
+	int nested;				/* each item runs a pool of 5 */
+	atomic_int nested_bad;			/* nested merges out of order */
+	/* what the threads saw wrong (cmocka asserts on the test's thread) */
+	atomic_int bad;
+};
+
+/* Up to ~200 us, different for each item and round. */
+static void nap(size_t i)
+{
+	struct timespec ts = { 0, (long)((i * 7919u) % 23u) * 10000L };
+
+	nanosleep(&ts, NULL);
+}
+
+struct inner {
+	size_t next;
+	atomic_int *bad;
+};
+
+static int inner_run(void *arg, size_t i)
+{
+	(void)arg;
+	nap(i + 3);
+	return 0;
+}
+
+static int inner_merge(void *arg, size_t i)
+{
+	struct inner *in = arg;
+
+	if (i != in->next++)
+		atomic_fetch_add(in->bad, 1);
+	return 0;
+}
+
+static void inner_drop(void *arg, size_t i)
+{
+	(void)arg;
+	(void)i;
+}
+
+static int run(void *arg, size_t i)
+{
+	struct items *it = arg;
+	int now = atomic_fetch_add(&it->running, 1) + 1;
+	int most = atomic_load(&it->most_running);
+
+	while (now > most && !atomic_compare_exchange_weak(&it->most_running, &most, now))
+		;
+	nap(i);
+	if (it->nested) {
+		struct inner in = { 0, &it->nested_bad };
+		struct sf_pool p = { 5, inner_run, inner_merge, inner_drop, &in, it->threads };
+		if (sf_pool_run(&p) != 0 || in.next != 5)
+			atomic_fetch_add(&it->bad, 1);
+	}
+	it->read[i] = 1;
+	atomic_fetch_sub(&it->running, 1);
+	return (int)i == it->fail_run_at ? -1 : 0;
+}
+
+static int merge(void *arg, size_t i)
+{
+	struct items *it = arg;
+
+	if (atomic_fetch_add(&it->merging, 1) != 0 || !it->read[i])	/* one at a time */
+		atomic_fetch_add(&it->bad, 1);
+	it->merged[it->nmerged++] = i;
+	atomic_fetch_sub(&it->merging, 1);
+	return (int)i == it->fail_merge_at || (int)i == it->fail_run_at ? -1 : 0;
+}
+
+static void drop(void *arg, size_t i)
+{
+	struct items *it = arg;
+
+	if (!it->read[i])
+		atomic_fetch_add(&it->bad, 1);
+	it->dropped[i] = 1;
+}
+
+/* Run NITEMS items on `threads` threads; returns the pool's status. */
+static int run_items(struct items *it, unsigned threads)
+{
+	static struct sf_threads t;
+
+	sf_threads_init(&t, threads);
+	it->threads = &t;
+	struct sf_pool p = { NITEMS, run, merge, drop, it, &t };
+	int rc = sf_pool_run(&p);
+	assert_int_equal(atomic_load(&it->bad), 0);
+	/* every thread is back in the budget */
+	assert_int_equal(atomic_load(&t.spare), threads - 1);
+	return rc;
+}
+
+static void init(struct items *it)
+{
+	memset(it, 0, sizeof(*it));
+	it->fail_merge_at = it->fail_run_at = -1;
+}
+
+static void test_merged_in_order(void **state)
+{
+	(void)state;
+	for (unsigned threads = 1; threads <= 4; threads++) {
+		struct items it;
+		init(&it);
+		assert_int_equal(run_items(&it, threads), 0);
+		assert_int_equal(it.nmerged, NITEMS);
+		for (size_t i = 0; i < NITEMS; i++)
+			assert_int_equal(it.merged[i], i);
+		/* never more than the budget at once */
+		assert_true(it.most_running <= (int)threads);
+	}
+}
+
+static void test_merge_failure_stops(void **state)
+{
+	(void)state;
+	for (unsigned threads = 1; threads <= 4; threads++) {
+		struct items it;
+		init(&it);
+		it.fail_merge_at = 57;
+		assert_int_equal(run_items(&it, threads), -1);
+		/* 0..57 merged in order, the failing one last; nothing after */
+		assert_int_equal(it.nmerged, 58);
+		for (size_t i = 0; i < 58; i++)
+			assert_int_equal(it.merged[i], i);
+		for (size_t i = 0; i < NITEMS; i++)
+			assert_int_equal(it.dropped[i], i > 57 && it.read[i]);
+	}
+}
+
+static void test_run_failure_stops_handing_out(void **state)
+{
+	(void)state;
+	for (unsigned threads = 1; threads <= 4; threads++) {
+		struct items it;
+		init(&it);
+		it.fail_run_at = 30;
+		assert_int_equal(run_items(&it, threads), -1);
+		assert_int_equal(it.nmerged, 31);
+		/* at most a window of items read past it (8 per thread) */
+		size_t past = 0;
+		for (size_t i = 31; i < NITEMS; i++)
+			past += it.read[i];
+		assert_true(past <= 8 * threads);
+	}
+}
+
+static void test_nested_pools_share_the_budget(void **state)
+{
+	(void)state;
+	for (unsigned threads = 1; threads <= 4; threads++) {
+		struct items it;
+		init(&it);
+		it.nested = 1;
+		assert_int_equal(run_items(&it, threads), 0);
+		assert_int_equal(it.nmerged, NITEMS);
+		for (size_t i = 0; i < NITEMS; i++)
+			assert_int_equal(it.merged[i], i);
+		assert_int_equal(atomic_load(&it.nested_bad), 0);
+	}
+}
+
+static void test_no_items(void **state)
+{
+	struct items it;
+
+	(void)state;
+	init(&it);
+	struct sf_threads t;
+	sf_threads_init(&t, 3);
+	struct sf_pool p = { 0, run, merge, drop, &it, &t };
+	assert_int_equal(sf_pool_run(&p), 0);
+	assert_int_equal(it.nmerged, 0);
+	assert_int_equal(atomic_load(&t.spare), 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_merged_in_order),
+		cmocka_unit_test(test_merge_failure_stops),
+		cmocka_unit_test(test_run_failure_stops_handing_out),
+		cmocka_unit_test(test_nested_pools_share_the_budget),
+		cmocka_unit_test(test_no_items),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
