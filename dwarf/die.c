@@ -1,13 +1,14 @@
 /*
- * die.c - unit headers, abbrev tables and DIE decoding (see die.h).
+ * die.c - unit headers, abbrev tables and DIE decoding (see die.h); the
+ * file names of the line table are read by lines.c.
  *
- * A `struct rd` is a bounds-checked cursor: reads past `end` return 0 and
- * set `bad`, so decoding code reads straight through and checks once.
+ * DIEs are read through the bounds-checked cursor of cursor.h.
  * Abbrevs are kept in one array per unit with their (attribute, form)
  * pairs in another; codes are nearly always 1..N, so a direct table maps
  * code -> abbrev, with a binary search over the sorted array otherwise.
  */
 #include "die.h"
+#include "cursor.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -19,117 +20,6 @@
 
 #define DW_LANG_C17_ 0x2c
 #define MAX_ABBREV_ATTRS 4096
-
-struct rd {
-	const unsigned char *p;
-	const unsigned char *end;
-	int msb;
-	int bad;
-};
-
-static inline uint64_t rd_u(struct rd *r, unsigned n)
-{
-	uint64_t v = 0;
-
-	if ((size_t)(r->end - r->p) < n) {
-		r->bad = 1;
-		r->p = r->end;
-		return 0;
-	}
-	/* the common sizes as one load each; bytes are reversed for MSB */
-	switch (n) {
-	case 1:
-		v = r->p[0];
-		break;
-	case 2: {
-		uint16_t x;
-		memcpy(&x, r->p, 2);
-		v = r->msb ? __builtin_bswap16(x) : x;
-		break;
-	}
-	case 4: {
-		uint32_t x;
-		memcpy(&x, r->p, 4);
-		v = r->msb ? __builtin_bswap32(x) : x;
-		break;
-	}
-	case 8: {
-		uint64_t x;
-		memcpy(&x, r->p, 8);
-		v = r->msb ? __builtin_bswap64(x) : x;
-		break;
-	}
-	default:
-		for (unsigned i = 0; i < n; i++)
-			v |= (uint64_t)r->p[i] << (r->msb ? 8 * (n - 1 - i) : 8 * i);
-	}
-	r->p += n;
-	return v;
-}
-
-static inline uint64_t rd_uleb(struct rd *r)
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	while (r->p < r->end) {
-		unsigned char b = *r->p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return v;
-	}
-	r->bad = 1;
-	return 0;
-}
-
-static int64_t rd_sleb(struct rd *r)
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	while (r->p < r->end) {
-		unsigned char b = *r->p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
-				v |= ~(uint64_t)0 << shift;
-			return (int64_t)v;
-		}
-	}
-	r->bad = 1;
-	return 0;
-}
-
-static void rd_skip(struct rd *r, uint64_t n)
-{
-	if ((uint64_t)(r->end - r->p) < n) {
-		r->bad = 1;
-		r->p = r->end;
-		return;
-	}
-	r->p += n;
-}
-
-/* A NUL-terminated string at p inside [p, end), or NULL. */
-static const char *cstr(const unsigned char *p, const unsigned char *end)
-{
-	if (!p || p >= end || !memchr(p, '\0', (size_t)(end - p)))
-		return NULL;
-	return (const char *)p;
-}
-
-static const char *sec_str(const struct sf_dwsec *s, uint64_t off)
-{
-	if (!s->data || off >= s->size)
-		return NULL;
-	if (s->terminated)
-		return (const char *)s->data + off;
-	return cstr(s->data + off, s->data + s->size);
-}
 
 int sf_lang_is_c(unsigned lang)
 {
@@ -448,7 +338,8 @@ struct value {
 	const unsigned char *block; /* V_BLOCK */
 };
 
-static const char *strx(const struct sf_ucx *c, uint64_t idx)
+/* String idx of the unit's .debug_str_offsets contribution, or NULL. */
+const char *sf_ucx_strx(const struct sf_ucx *c, uint64_t idx)
 {
 	const struct sf_dwsec *so = &c->f->sec[SF_SEC_STR_OFFSETS];
 	unsigned os = c->u->offset_size;
@@ -502,11 +393,11 @@ static int read_form(const struct sf_ucx *c, struct rd *r, unsigned form, int64_
 		v->str = sec_str(&c->f->sec[SF_SEC_LINE_STR], rd_u(r, os));
 		break;
 	case DW_FORM_strx: case DW_FORM_GNU_str_index:
-		v->cls = V_STRING; v->str = strx(c, rd_uleb(r)); break;
-	case DW_FORM_strx1: v->cls = V_STRING; v->str = strx(c, rd_u(r, 1)); break;
-	case DW_FORM_strx2: v->cls = V_STRING; v->str = strx(c, rd_u(r, 2)); break;
-	case DW_FORM_strx3: v->cls = V_STRING; v->str = strx(c, rd_u(r, 3)); break;
-	case DW_FORM_strx4: v->cls = V_STRING; v->str = strx(c, rd_u(r, 4)); break;
+		v->cls = V_STRING; v->str = sf_ucx_strx(c, rd_uleb(r)); break;
+	case DW_FORM_strx1: v->cls = V_STRING; v->str = sf_ucx_strx(c, rd_u(r, 1)); break;
+	case DW_FORM_strx2: v->cls = V_STRING; v->str = sf_ucx_strx(c, rd_u(r, 2)); break;
+	case DW_FORM_strx3: v->cls = V_STRING; v->str = sf_ucx_strx(c, rd_u(r, 3)); break;
+	case DW_FORM_strx4: v->cls = V_STRING; v->str = sf_ucx_strx(c, rd_u(r, 4)); break;
 	case DW_FORM_ref1: v->cls = V_REF; v->u = c->u->start + rd_u(r, 1); break;
 	case DW_FORM_ref2: v->cls = V_REF; v->u = c->u->start + rd_u(r, 2); break;
 	case DW_FORM_ref4: v->cls = V_REF; v->u = c->u->start + rd_u(r, 4); break;
@@ -1028,205 +919,4 @@ void sf_ucx_release(struct sf_ucx *c)
 {
 	sf_abbrevs_release(&c->ab);	/* a shared table stays its owner's */
 	c->abv = NULL;
-}
-
-/* ---- line table file names --------------------------------------------- */
-
-/* One value of a DWARF 5 directory/file entry; strings only kept. */
-static int line_form(const struct sf_ucx *c, struct rd *r, unsigned form, unsigned os,
-		     const char **str, uint64_t *num)
-{
-	const struct sf_dwfile *f = c->f;
-
-	*str = NULL;
-	*num = 0;
-	switch (form) {
-	case DW_FORM_string:
-		*str = cstr(r->p, r->end);
-		if (!*str)
-			return -1;
-		r->p += strlen(*str) + 1;
-		return 0;
-	case DW_FORM_line_strp:
-		*str = sec_str(c->u->line_str_sec ? c->u->line_str_sec : &f->sec[SF_SEC_LINE_STR],
-			       rd_u(r, os));
-		break;
-	case DW_FORM_strp: *str = sec_str(&f->sec[SF_SEC_STR], rd_u(r, os)); break;
-	case DW_FORM_strx: *str = strx(c, rd_uleb(r)); break;
-	case DW_FORM_strx1: *str = strx(c, rd_u(r, 1)); break;
-	case DW_FORM_strx2: *str = strx(c, rd_u(r, 2)); break;
-	case DW_FORM_strx3: *str = strx(c, rd_u(r, 3)); break;
-	case DW_FORM_strx4: *str = strx(c, rd_u(r, 4)); break;
-	case DW_FORM_udata: *num = rd_uleb(r); break;
-	case DW_FORM_data1: *num = rd_u(r, 1); break;
-	case DW_FORM_data2: *num = rd_u(r, 2); break;
-	case DW_FORM_data4: *num = rd_u(r, 4); break;
-	case DW_FORM_data8: *num = rd_u(r, 8); break;
-	case DW_FORM_data16: rd_skip(r, 16); break;
-	case DW_FORM_block: rd_skip(r, rd_uleb(r)); break;
-	default: return -1;
-	}
-	return r->bad ? -1 : 0;
-}
-
-struct entry_format {
-	uint64_t type[32];
-	uint64_t form[32];
-	unsigned n;
-};
-
-static int read_formats(struct rd *r, struct entry_format *ef)
-{
-	ef->n = (unsigned)rd_u(r, 1);
-	if (ef->n > 32)
-		return -1;
-	for (unsigned i = 0; i < ef->n; i++) {
-		ef->type[i] = rd_uleb(r);
-		ef->form[i] = rd_uleb(r);
-	}
-	return r->bad ? -1 : 0;
-}
-
-/* DWARF 5 directory or file entries: path and directory index of each. */
-static int read_entries(const struct sf_ucx *c, struct rd *r, unsigned os,
-			const struct entry_format *ef, const char ***paths,
-			uint64_t **dirs, size_t *count)
-{
-	uint64_t n = rd_uleb(r);
-
-	/* every entry takes at least a byte: more than the bytes left is corrupt */
-	if (r->bad || n > (uint64_t)(r->end - r->p) + 1)
-		return -1;
-	*paths = sf_xcalloc(n ? n : 1, sizeof(**paths));
-	if (dirs)
-		*dirs = sf_xcalloc(n ? n : 1, sizeof(**dirs));
-	*count = (size_t)n;
-	for (uint64_t i = 0; i < n; i++) {
-		for (unsigned k = 0; k < ef->n; k++) {
-			const char *str;
-			uint64_t num;
-			if (line_form(c, r, (unsigned)ef->form[k], os, &str, &num) < 0)
-				return -1;
-			if (ef->type[k] == DW_LNCT_path)
-				(*paths)[i] = str;
-			else if (ef->type[k] == DW_LNCT_directory_index && dirs)
-				(*dirs)[i] = num;
-		}
-	}
-	return 0;
-}
-
-/* DWARF 2-4: NUL-terminated lists. */
-static int read_v4_lists(struct rd *r, struct sf_files *fl)
-{
-	size_t cap = 0;
-
-	for (;;) {
-		const char *s = cstr(r->p, r->end);
-		if (!s)
-			return -1;
-		r->p += strlen(s) + 1;
-		if (!*s)
-			break;
-		SF_GROW(fl->dirs, fl->ndirs, cap);
-		fl->dirs[fl->ndirs++] = s;
-	}
-	cap = 0;
-	size_t dcap = 0;
-	for (;;) {
-		const char *s = cstr(r->p, r->end);
-		if (!s)
-			return -1;
-		r->p += strlen(s) + 1;
-		if (!*s)
-			break;
-		SF_GROW(fl->names, fl->nfiles, cap);
-		SF_GROW(fl->dir_of, fl->nfiles, dcap);
-		fl->names[fl->nfiles] = s;
-		fl->dir_of[fl->nfiles++] = rd_uleb(r);
-		rd_uleb(r);	/* mtime */
-		rd_uleb(r);	/* length */
-		if (r->bad)
-			return -1;
-	}
-	return 0;
-}
-
-int sf_ucx_files(const struct sf_ucx *c, struct sf_files *fl)
-{
-	const struct sf_dwsec *s = c->u->line_sec ? c->u->line_sec : &c->f->sec[SF_SEC_LINE];
-
-	memset(fl, 0, sizeof(*fl));
-	fl->comp_dir = c->comp_dir ? c->comp_dir : "";
-	if (!c->has_stmt_list || !s->data || c->stmt_list >= s->size)
-		return 0;
-	struct rd r = { s->data + c->stmt_list, s->data + s->size, c->f->msb, 0 };
-	unsigned os = 4;
-	uint64_t len = rd_u(&r, 4);
-	if (len == 0xffffffffu) {
-		len = rd_u(&r, 8);
-		os = 8;
-	}
-	if (r.bad || len > (uint64_t)(r.end - r.p))
-		return -1;
-	r.end = r.p + len;
-	fl->version = (uint16_t)rd_u(&r, 2);
-	if (fl->version < 2 || fl->version > 5)
-		return -1;
-	if (fl->version >= 5)
-		rd_skip(&r, 2);	/* address size, segment selector size */
-	uint64_t hlen = rd_u(&r, os);
-	if (r.bad || hlen > (uint64_t)(r.end - r.p))
-		return -1;
-	r.end = r.p + hlen;
-	rd_skip(&r, fl->version >= 4 ? 5 : 4);	/* min_inst .. line_range */
-	unsigned opcode_base = (unsigned)rd_u(&r, 1);
-	rd_skip(&r, opcode_base ? opcode_base - 1 : 0);
-	if (r.bad)
-		return -1;
-	if (fl->version < 5)
-		return read_v4_lists(&r, fl);
-	struct entry_format ef;
-	if (read_formats(&r, &ef) < 0 ||
-	    read_entries(c, &r, os, &ef, &fl->dirs, NULL, &fl->ndirs) < 0 ||
-	    read_formats(&r, &ef) < 0 ||
-	    read_entries(c, &r, os, &ef, &fl->names, &fl->dir_of, &fl->nfiles) < 0)
-		return -1;
-	return 0;
-}
-
-void sf_files_release(struct sf_files *fl)
-{
-	free(fl->dirs);
-	free(fl->names);
-	free(fl->dir_of);
-	memset(fl, 0, sizeof(*fl));
-}
-
-const char *sf_files_path(const struct sf_files *fl, uint64_t idx, struct strbuf *sb)
-{
-	/* DWARF 5 numbers files from 0, earlier versions from 1 (0: none) */
-	if (fl->version < 5) {
-		if (idx == 0)
-			return "";
-		idx--;
-	}
-	if (idx >= fl->nfiles || !fl->names[idx])
-		return "";
-	const char *name = fl->names[idx];
-	if (name[0] == '/')
-		return name;
-	uint64_t di = fl->dir_of[idx];
-	const char *dir = NULL;
-	if (fl->version >= 5)
-		dir = di < fl->ndirs ? fl->dirs[di] : NULL;
-	else
-		dir = di == 0 ? fl->comp_dir : di - 1 < fl->ndirs ? fl->dirs[di - 1] : NULL;
-	sb_reset(sb);
-	if (dir && *dir && dir[0] != '/' && *fl->comp_dir)
-		sb_addf(sb, "%s/", fl->comp_dir);
-	if (dir && *dir)
-		sb_addf(sb, "%s/", dir);
-	sb_adds(sb, name);
-	return sb->buf;
 }

@@ -1,0 +1,133 @@
+/*
+ * cursor.h - the bounds-checked byte cursor the DIE decoder reads with
+ * (internal to dwarf/die.c and dwarf/lines.c).
+ *
+ * A `struct rd` is a position in one section's bytes: reads past `end`
+ * return 0 and set the sticky `bad`, so decoding code reads straight
+ * through and checks once.  Integers are read in the file's byte order
+ * (msb), LEB128 up to 64 bits (longer encodings are read, their high bits
+ * dropped).  Strings are returned only when NUL-terminated in bounds.
+ */
+#ifndef SF_CURSOR_H
+#define SF_CURSOR_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "die.h"
+
+struct rd {
+	const unsigned char *p;
+	const unsigned char *end;
+	int msb;
+	int bad;
+};
+
+static inline uint64_t rd_u(struct rd *r, unsigned n)
+{
+	uint64_t v = 0;
+
+	if ((size_t)(r->end - r->p) < n) {
+		r->bad = 1;
+		r->p = r->end;
+		return 0;
+	}
+	/* the common sizes as one load each; bytes are reversed for MSB */
+	switch (n) {
+	case 1:
+		v = r->p[0];
+		break;
+	case 2: {
+		uint16_t x;
+		memcpy(&x, r->p, 2);
+		v = r->msb ? __builtin_bswap16(x) : x;
+		break;
+	}
+	case 4: {
+		uint32_t x;
+		memcpy(&x, r->p, 4);
+		v = r->msb ? __builtin_bswap32(x) : x;
+		break;
+	}
+	case 8: {
+		uint64_t x;
+		memcpy(&x, r->p, 8);
+		v = r->msb ? __builtin_bswap64(x) : x;
+		break;
+	}
+	default:
+		for (unsigned i = 0; i < n; i++)
+			v |= (uint64_t)r->p[i] << (r->msb ? 8 * (n - 1 - i) : 8 * i);
+	}
+	r->p += n;
+	return v;
+}
+
+static inline uint64_t rd_uleb(struct rd *r)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (r->p < r->end) {
+		unsigned char b = *r->p++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			return v;
+	}
+	r->bad = 1;
+	return 0;
+}
+
+static inline int64_t rd_sleb(struct rd *r)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (r->p < r->end) {
+		unsigned char b = *r->p++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80)) {
+			if (shift < 64 && (b & 0x40))
+				v |= ~(uint64_t)0 << shift;
+			return (int64_t)v;
+		}
+	}
+	r->bad = 1;
+	return 0;
+}
+
+static inline void rd_skip(struct rd *r, uint64_t n)
+{
+	if ((uint64_t)(r->end - r->p) < n) {
+		r->bad = 1;
+		r->p = r->end;
+		return;
+	}
+	r->p += n;
+}
+
+/* A NUL-terminated string at p inside [p, end), or NULL. */
+static inline const char *cstr(const unsigned char *p, const unsigned char *end)
+{
+	if (!p || p >= end || !memchr(p, '\0', (size_t)(end - p)))
+		return NULL;
+	return (const char *)p;
+}
+
+static inline const char *sec_str(const struct sf_dwsec *s, uint64_t off)
+{
+	if (!s->data || off >= s->size)
+		return NULL;
+	if (s->terminated)
+		return (const char *)s->data + off;
+	return cstr(s->data + off, s->data + s->size);
+}
+
+/* String idx of unit c's .debug_str_offsets contribution, or NULL (die.c). */
+const char *sf_ucx_strx(const struct sf_ucx *c, uint64_t idx);
+
+#endif
