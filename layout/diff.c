@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "holes.h"
+#include "lib/checked.h"
 #include "lib/xalloc.h"
 
 struct key {
@@ -225,7 +226,7 @@ static uint64_t dmember_pos(const struct sf_dmember *d)
 {
 	const struct sf_member *m = d->new ? d->new : d->old;
 
-	return m->offset * 8 + (m->bit_size ? m->bit_offset : 0);
+	return sf_bits_of(m->offset) + (m->bit_size ? m->bit_offset : 0);
 }
 
 static int dmember_cmp(const void *a, const void *b)

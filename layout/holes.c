@@ -32,9 +32,6 @@
 #include "typeset.h"
 
 #define DEFAULT_CACHELINE 64u
-/* Bytes beyond this (64 PiB) come from corrupt input; capping them keeps
- * every bit position well inside int64_t. */
-#define MAX_BYTES ((int64_t)1 << 56)
 
 struct walk {
 	const struct sf_type *t;
@@ -47,13 +44,11 @@ struct walk {
 	size_t hole_cap, bit_hole_cap;
 };
 
+/* Bytes as the walk's bit arithmetic takes them: beyond SF_SANE_BYTES
+ * (corrupt input) clipped, and the layout irregular. */
 static int64_t capped(uint64_t bytes, struct sf_layout *out)
 {
-	if (bytes > (uint64_t)MAX_BYTES) {
-		out->irregular = true;
-		return MAX_BYTES;
-	}
-	return (int64_t)bytes;
+	return (int64_t)sf_clip_bytes(bytes, &out->irregular);
 }
 
 static int64_t member_rel_offset(const struct walk *w,
@@ -302,9 +297,8 @@ static void walk_union(const struct sf_type *t, uint64_t base,
 	for (uint32_t i = 0; i < t->nmembers; i++) {
 		const struct sf_member *m = &t->members[i];
 		uint64_t rel = m->offset >= base ? m->offset - base : 0;
-		uint64_t end = sf_member_is_bitfield(m)
-			? rel + (m->bit_offset + m->bit_size + 7) / 8
-			: rel + m->size;
+		uint64_t end = sf_add_sat(rel, sf_member_is_bitfield(m)
+			? ((uint64_t)m->bit_offset + m->bit_size + 7) / 8 : m->size);
 		if (sf_member_is_bitfield(m))
 			out->sum_bitfield_bits += m->bit_size;
 		if (end > covered)

@@ -43,6 +43,20 @@ uint64_t sf_round_up_sat(uint64_t a, uint64_t m)
 	return rem ? sf_add_sat(a, m - rem) : a;
 }
 
+uint64_t sf_clip_bytes(uint64_t bytes, bool *clipped)
+{
+	if (bytes <= SF_SANE_BYTES)
+		return bytes;
+	if (clipped)
+		*clipped = true;
+	return SF_SANE_BYTES;
+}
+
+uint64_t sf_bits_of(uint64_t bytes)
+{
+	return sf_clip_bytes(bytes, NULL) * 8;
+}
+
 bool sf_size_saturated(uint64_t v)
 {
 	return v == SF_SIZE_SAT;

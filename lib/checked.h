@@ -28,6 +28,18 @@ uint64_t sf_div_ceil(uint64_t a, uint64_t d);
 /* The smallest multiple of m >= a, or SF_SIZE_SAT when that does not fit.
  * m > 0. */
 uint64_t sf_round_up_sat(uint64_t a, uint64_t m);
+/*
+ * The most bytes a size or an offset is taken at face value: 2^56 (64 PiB).
+ * More only comes from corrupt input (compilers stop at PTRDIFF_MAX, and
+ * no machine addresses 2^56 bytes); clipped there, a bit position (x 8)
+ * and a sum of a few of them fit in an int64_t.  Where a layout is
+ * computed (layout/holes.c) a clipped number marks it irregular.
+ */
+#define SF_SANE_BYTES ((uint64_t)1 << 56)
+/* bytes, or SF_SANE_BYTES when more - then *clipped is set (if given). */
+uint64_t sf_clip_bytes(uint64_t bytes, bool *clipped);
+/* The bit position of byte offset `bytes`, clipped as sf_clip_bytes: never wraps. */
+uint64_t sf_bits_of(uint64_t bytes);
 /* Whether v is the saturated, not representable value. */
 bool sf_size_saturated(uint64_t v);
 

@@ -230,28 +230,21 @@ static int run_cmp(const void *a, const void *b)
 }
 
 /*
- * Bit position of a byte offset.  Offsets past 2^56 bytes (64 PiB) only
- * come from corrupt input: they are capped there, as layout/holes.c caps
- * them, so that `* 8` cannot wrap and scatter the map's items (a member
- * at 2^64 - 8 bytes wrapped to a low row, the hole before it then no
- * longer covered its rows alone, and 2^50 rows were drawn, for ever).
+ * Bit positions of byte offsets: sf_bits_of clips them at SF_SANE_BYTES
+ * (lib/checked.h), as layout/holes.c does, so that `* 8` cannot wrap and
+ * scatter the map's items (a member at 2^64 - 8 bytes wrapped to a low
+ * row, the hole before it then no longer covered its rows alone, and
+ * 2^50 rows were drawn, for ever).
  */
-#define MAP_MAX_BYTES ((uint64_t)1 << 56)
-
-static uint64_t bits_of(uint64_t bytes)
-{
-	return (bytes < MAP_MAX_BYTES ? bytes : MAP_MAX_BYTES) * 8;
-}
-
 static uint64_t member_start(const struct sf_member *m)
 {
-	return bits_of(m->offset) + (sf_member_is_bitfield(m) ? m->bit_offset : 0);
+	return sf_bits_of(m->offset) + (sf_member_is_bitfield(m) ? m->bit_offset : 0);
 }
 
 static uint64_t member_end(const struct sf_member *m)
 {
 	return sf_member_is_bitfield(m) ? member_start(m) + m->bit_size
-					: bits_of(sf_add_sat(m->offset, m->size));
+					: sf_bits_of(sf_add_sat(m->offset, m->size));
 }
 
 /* Rows an item touches, inclusive; a zero-width item touches its row. */
@@ -328,13 +321,13 @@ static void add_gaps(struct map *mp, const struct sf_type *t,
 	struct item *it;
 
 	for (uint32_t i = 0; i < l->nholes; i++) {
-		it = add_item(mp, IT_HOLE, i, bits_of(l->holes[i].offset),
-			      bits_of(sf_add_sat(l->holes[i].offset, l->holes[i].size)));
+		it = add_item(mp, IT_HOLE, i, sf_bits_of(l->holes[i].offset),
+			      sf_bits_of(sf_add_sat(l->holes[i].offset, l->holes[i].size)));
 		it->lay = l, it->top = top, it->nested = depth > 0;
 	}
 	for (uint32_t i = 0; i < l->nbit_holes; i++) {
 		const struct sf_bit_hole *h = &l->bit_holes[i];
-		uint64_t s = bits_of(h->offset) + h->bit_offset;
+		uint64_t s = sf_bits_of(h->offset) + h->bit_offset;
 		it = add_item(mp, IT_BIT_HOLE, i, s, s + h->bits);
 		it->lay = l, it->top = top, it->nested = depth > 0;
 	}
@@ -353,7 +346,7 @@ static void add_gaps(struct map *mp, const struct sf_type *t,
 	}
 	if (l->padding && l->padding <= l->size) {
 		uint64_t end = sf_add_sat(l->base, l->size);
-		it = add_item(mp, IT_PADDING, 0, bits_of(end - l->padding), bits_of(end));
+		it = add_item(mp, IT_PADDING, 0, sf_bits_of(end - l->padding), sf_bits_of(end));
 		it->lay = l, it->top = top, it->nested = depth > 0;
 	}
 	if (depth >= 16)
@@ -391,7 +384,7 @@ static void map_build(struct map *mp, const struct sf_type *t,
 	/* lanes: first fit, members only; gaps span all lanes */
 	uint64_t *lane_end = NULL;
 	size_t lane_cap = 0;
-	uint64_t maxend = bits_of(l->size);
+	uint64_t maxend = sf_bits_of(l->size);
 	for (size_t i = 0; i < mp->n; i++) {
 		struct item *it = &mp->items[i];
 		if (it->end > maxend)
@@ -862,10 +855,10 @@ static void table_rows(struct strbuf *sb, const struct map *mp, const struct sf_
 	for (uint32_t i = 0; i < t->nmembers; i++)
 		add_trow(&v, &n, &cap, IT_MEMBER, i, member_start(&t->members[i]));
 	for (uint32_t i = 0; i < l->nholes; i++)
-		add_trow(&v, &n, &cap, IT_HOLE, i, l->holes[i].offset * 8);
+		add_trow(&v, &n, &cap, IT_HOLE, i, sf_bits_of(l->holes[i].offset));
 	for (uint32_t i = 0; i < l->nbit_holes; i++)
 		add_trow(&v, &n, &cap, IT_BIT_HOLE, i,
-			 l->bit_holes[i].offset * 8 + l->bit_holes[i].bit_offset);
+			 sf_bits_of(l->bit_holes[i].offset) + l->bit_holes[i].bit_offset);
 	if (l->bit_padding) {
 		for (uint32_t i = 0; i < t->nmembers; i++)
 			if (sf_member_is_bitfield(&t->members[i]) &&
@@ -874,7 +867,8 @@ static void table_rows(struct strbuf *sb, const struct map *mp, const struct sf_
 		add_trow(&v, &n, &cap, IT_BIT_PADDING, 0, bitpad);
 	}
 	if (l->padding && l->padding <= l->size)
-		add_trow(&v, &n, &cap, IT_PADDING, 0, (l->base + l->size - l->padding) * 8);
+		add_trow(&v, &n, &cap, IT_PADDING, 0,
+			 sf_bits_of(sf_add_sat(l->base, l->size - l->padding)));
 	if (n > 1)
 		qsort(v, n, sizeof(*v), trow_cmp);
 

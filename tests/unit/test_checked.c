@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <cmocka.h>
@@ -87,6 +88,33 @@ static void test_hostile_struct_numbers(void **state)
 	assert_false(sf_size_saturated(sf_add_sat(UINT64_MAX - 17, 16)));
 }
 
+/* Bit positions: exact (the __int128 product) up to 2^56 bytes, clipped
+ * there beyond - never the wrapped product, never more than 2^59. */
+static void test_bits_clipped(void **state)
+{
+	uint64_t s = 0x243F6A8885A308D3ULL;
+
+	(void)state;
+	for (int i = 0; i < 200000 + (int)NEDGES; i++) {
+		uint64_t b = i < (int)NEDGES ? edges[i] : next(&s) >> (next(&s) % 64);
+		bool clipped = false;
+		u128 exact = (u128)b * 8;
+		if (b <= SF_SANE_BYTES) {
+			assert_true(sf_bits_of(b) == (uint64_t)exact);
+			assert_true(sf_clip_bytes(b, &clipped) == b);
+			assert_false(clipped);
+		} else {
+			assert_true(sf_bits_of(b) == (uint64_t)SF_SANE_BYTES * 8);
+			assert_true(sf_clip_bytes(b, &clipped) == SF_SANE_BYTES);
+			assert_true(clipped);
+			assert_true((u128)sf_bits_of(b) < exact);
+		}
+	}
+	/* 2^61 bytes wrapped to bit 0: now after any sane offset */
+	assert_true(sf_bits_of((uint64_t)1 << 61) > sf_bits_of(4096));
+	assert_true(sf_clip_bytes(1, NULL) == 1);
+}
+
 /* Numbers on a command line: printf's decimal of a value reads back as it;
  * anything else (a sign, a blank, hex, past 2^64-1) is refused. */
 static void test_parse_decimal(void **state)
@@ -120,6 +148,7 @@ int main(void)
 		cmocka_unit_test(test_edges_against_int128),
 		cmocka_unit_test(test_random_against_int128),
 		cmocka_unit_test(test_hostile_struct_numbers),
+		cmocka_unit_test(test_bits_clipped),
 		cmocka_unit_test(test_parse_decimal),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -682,6 +682,30 @@ static void test_rank_parse_sort(void **state)
 }
 
 /*
+ * A union member whose offset + size does not fit in 64 bits (corrupt
+ * input: offset 2^64 - 3, 8 bytes) reaches past the end: the sum
+ * saturates and the layout is irregular.  It wrapped to 5 before, read
+ * as a union using 5 of its 16 bytes with 11 bytes of padding.
+ */
+static struct sf_member wrap_u[] = {
+	MEM("i", "int", "", 0, 4, 4, SF_T_INT),
+	MEM("far", "long", "", UINT64_MAX - 2, 8, 8, SF_T_INT),
+};
+
+static void test_union_end_saturates(void **state)
+{
+	(void)state;
+	struct sf_type t = TYPE("wrap", SF_KIND_UNION, 16, 8, wrap_u);
+	struct sf_layout l;
+
+	sf_layout_compute(&t, 64, &l);
+	assert_true(l.irregular);
+	assert_int_equal(l.padding, 0);
+	assert_int_equal(l.sum_members, 16);
+	sf_layout_release(&l);
+}
+
+/*
  * Rust: enum Shape { Circle(f64), Rect { w: u32, h: u32 }, Empty } as
  * rustc 1.95 lays it out (x86_64, offsets from its DWARF and offset_of!):
  * a u32 tag at 0; Circle's f64 at 8, Rect's w at 4 and h at 8.  Every
@@ -799,6 +823,7 @@ int main(void)
 		cmocka_unit_test(test_rank_orders),
 		cmocka_unit_test(test_rank_filters),
 		cmocka_unit_test(test_rank_parse_sort),
+		cmocka_unit_test(test_union_end_saturates),
 		cmocka_unit_test(test_enum_variants),
 		cmocka_unit_test(test_enum_niche),
 	};
