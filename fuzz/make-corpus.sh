@@ -120,7 +120,8 @@ printf 'rb_broken waste <= 1\nrb_huge fits 64 in kmalloc\nrb_huge size < 1\n' >"
 for p in jemalloc glibc mimalloc tcmalloc kmalloc cacheline; do
 	printf 'st_table + RHash fits 64 in %s\n' "$p"
 done >"$b/presets"
-n=$((n + 12))
+printf 'struct config@redis-benchmark.c size <= 416\nstruct x@src/a.h + y@ size < 1\nstruct rb_*@st.c holes == 0 optional\n@f size <= 1\n' >"$b/at-file"
+n=$((n + 13))
 
 # C sources (fuzz/fuzz_source.c rewrites a `struct s { char a; long b; char c; }`)
 for f in testdata/patch/*.c testdata/projects/*/*.[ch] testdata/projects/*/*/*.[ch] \
