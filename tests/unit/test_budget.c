@@ -228,6 +228,24 @@ static void test_parse_forms(void **state)
 	assert_int_equal(b->rules[5].conds[0].classes.n, 3);
 	sf_budget_free(b);
 
+	/* NAME@FILE: the name without it (what the reader is asked for),
+	 * the file kept apart; in a sum and on a glob too */
+	b = parse_ok("struct config@redis-benchmark.c size <= 416\n"
+		     "x@src/a.h + union y fits 64\n"
+		     "struct rb_*@st.c holes == 0\n"
+		     "ns::C<a@b>@c.h size <= 1\n");
+	assert_string_equal(b->rules[0].terms[0].name, "struct config");
+	assert_string_equal(b->rules[0].terms[0].bare, "config");
+	assert_string_equal(b->rules[0].terms[0].file, "redis-benchmark.c");
+	assert_string_equal(b->rules[1].terms[0].file, "src/a.h");
+	assert_null(b->rules[1].terms[1].file);
+	assert_string_equal(b->rules[2].glob, "rb_*");
+	assert_string_equal(b->rules[2].glob_file, "st.c");
+	/* an '@' inside brackets is part of the name */
+	assert_string_equal(b->rules[3].terms[0].name, "ns::C<a@b>");
+	assert_string_equal(b->rules[3].terms[0].file, "c.h");
+	sf_budget_free(b);
+
 	/* Only comments and blank lines: no rules, no error. */
 	b = parse_ok("# nothing\n\n   \t\n# more\n");
 	assert_int_equal(b->nrules, 0);
@@ -264,6 +282,8 @@ static void test_parse_errors(void **state)
 	parse_bad("struct a + struct rb_* size <= 1\n", 1, 19,
 		  "a pattern cannot be part of a sum");
 	parse_bad("rb_* + a size <= 1\n", 1, 8, "a pattern cannot be part of a sum");
+	parse_bad("@f size <= 1\n", 1, 1, "expected a type name before '@'");
+	parse_bad("struct a@ size <= 1\n", 1, 10, "expected a file name after '@'");
 	parse_bad("# ok\nstruct a size <= 1 # fine\n\n\tstruct b holes == 0 x\n",
 		  4, 22, "unexpected 'x'");
 

@@ -3,6 +3,7 @@
  * a struct that grows, one reordered, one that gains a hole by narrowing a
  * member, one removed, one added, one unchanged.  Holes come from
  * layout/holes.c; the test checks what the diff concludes from them.
+ * Then one name with a definition per file, each paired with its own.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,9 +26,10 @@ struct mdef {
 	uint32_t align;
 };
 
-static const struct sf_type *mk(struct sf_typeset *ts, enum sf_kind kind,
-				 const char *name, uint64_t size, uint32_t align,
-				 const struct mdef *m, size_t n)
+static const struct sf_type *mk_at(struct sf_typeset *ts, enum sf_kind kind,
+				    const char *name, uint64_t size, uint32_t align,
+				    const struct mdef *m, size_t n, const char *file,
+				    uint32_t line)
 {
 	struct sf_type *t = sf_typeset_alloc(ts, sizeof(*t));
 
@@ -35,8 +37,8 @@ static const struct sf_type *mk(struct sf_typeset *ts, enum sf_kind kind,
 	t->kind = (uint8_t)kind;
 	t->size = size;
 	t->align = align;
-	t->decl_file = sf_typeset_intern(ts, "d.c");
-	t->decl_line = 1;
+	t->decl_file = sf_typeset_intern(ts, file);
+	t->decl_line = line;
 	t->origin = sf_typeset_intern(ts, "d.o");
 	t->nmembers = (uint32_t)n;
 	t->members = sf_typeset_alloc(ts, (n ? n : 1) * sizeof(*t->members));
@@ -50,6 +52,13 @@ static const struct sf_type *mk(struct sf_typeset *ts, enum sf_kind kind,
 		mm->align = m[i].align;
 	}
 	return sf_typeset_add(ts, t);
+}
+
+static const struct sf_type *mk(struct sf_typeset *ts, enum sf_kind kind,
+				 const char *name, uint64_t size, uint32_t align,
+				 const struct mdef *m, size_t n)
+{
+	return mk_at(ts, kind, name, size, align, m, n, "d.c", 1);
 }
 
 #define MK(ts, name, size, m) \
@@ -272,6 +281,64 @@ static void test_anonymous_members(void **state)
 	sf_typeset_free(b);
 }
 
+/*
+ * Two programs' `struct config` (bench.c's small, cli.c's large): bench's
+ * grows, cli's stays, another file's definition appears.  Each is paired
+ * with its own; the largest-only pairing of old would see no growth and a
+ * false one.  A second case moves bench's struct down its file (file
+ * pairing) and builds in another tree (file-name pairing).
+ */
+static void test_same_name_definitions(void **state)
+{
+	(void)state;
+	struct sf_typeset *a = sf_typeset_new(), *b = sf_typeset_new();
+	struct sf_diff d;
+	struct sf_err err = { "" };
+	const struct sf_type *bench_old, *bench_new, *other;
+
+	bench_old = mk_at(a, SF_KIND_STRUCT, "config", 8, 4, grows_old, 2, "/p/bench.c", 9);
+	mk_at(a, SF_KIND_STRUCT, "config", 24, 8, reord_old, 3, "/p/cli.c", 5);
+	bench_new = mk_at(b, SF_KIND_STRUCT, "config", 16, 8, grows_new, 3, "/p/bench.c", 9);
+	mk_at(b, SF_KIND_STRUCT, "config", 24, 8, reord_old, 3, "/p/cli.c", 5);
+	other = mk_at(b, SF_KIND_STRUCT, "config", 8, 8, one, 1, "/p/other.c", 2);
+	assert_int_equal(sf_diff_compute(a, b, NULL, &d, &err), 0);
+	assert_int_equal(d.n, 2);
+	assert_int_equal(d.types[0].status, SF_D_CHANGED);
+	assert_ptr_equal(d.types[0].old, bench_old);
+	assert_ptr_equal(d.types[0].new, bench_new);
+	assert_int_equal(d.types[0].growth, 8);
+	assert_int_equal(d.types[1].status, SF_D_ADDED);
+	assert_ptr_equal(d.types[1].new, other);
+	assert_true(d.types[1].definition);
+	assert_int_equal(d.ngrown, 1);
+	assert_int_equal(d.growth, 8);
+	sf_diff_release(&d);
+	sf_typeset_free(b);
+
+	/* bench's moved to line 30, the new build in another tree */
+	b = sf_typeset_new();
+	bench_new = mk_at(b, SF_KIND_STRUCT, "config", 16, 8, grows_new, 3, "/q/bench.c", 30);
+	mk_at(b, SF_KIND_STRUCT, "config", 24, 8, reord_old, 3, "/q/cli.c", 5);
+	assert_int_equal(sf_diff_compute(a, b, NULL, &d, &err), 0);
+	assert_int_equal(d.n, 1);
+	assert_ptr_equal(d.types[0].old, bench_old);
+	assert_ptr_equal(d.types[0].new, bench_new);
+	sf_diff_release(&d);
+	sf_typeset_free(b);
+
+	/* one definition left on each side: paired whatever the files */
+	b = sf_typeset_new();
+	mk_at(b, SF_KIND_STRUCT, "config", 24, 8, reord_old, 3, "/p/cli.c", 5);
+	bench_new = mk_at(b, SF_KIND_STRUCT, "config", 16, 8, grows_new, 3, "/p/renamed.c", 1);
+	assert_int_equal(sf_diff_compute(a, b, NULL, &d, &err), 0);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.types[0].status, SF_D_CHANGED);
+	assert_ptr_equal(d.types[0].new, bench_new);
+	sf_diff_release(&d);
+	sf_typeset_free(b);
+	sf_typeset_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +346,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_only, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_identical, setup, teardown),
 		cmocka_unit_test(test_anonymous_members),
+		cmocka_unit_test(test_same_name_definitions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
