@@ -491,12 +491,27 @@ static void compute_at(const struct sf_type *t, uint64_t base,
 	check_invariants(t, out);
 }
 
+/* Each variant of the enum t as a struct of its own, laid out with l's
+ * cacheline, into l->variants. */
+static void compute_variants(const struct sf_type *t, struct sf_layout *l)
+{
+	l->nvariants = t->nvariants;
+	l->variants = sf_xcalloc(t->nvariants, sizeof(*l->variants));
+	for (uint32_t k = 0; k < t->nvariants; k++) {
+		struct sf_variant_layout *v = &l->variants[k];
+		v->members = sf_variant_type(t, k, &v->type);
+		sf_layout_compute(&v->type, l->cacheline, &v->layout);
+	}
+}
+
 void sf_layout_compute_opts(const struct sf_type *t,
 			    const struct sf_layout_opts *o,
 			    struct sf_layout *out)
 {
 	assert(t && o && out);
 	compute_at(t, 0, o, out);
+	if (t->nvariants)
+		compute_variants(t, out);
 }
 
 void sf_layout_compute(const struct sf_type *t, unsigned cacheline,
@@ -571,6 +586,11 @@ void sf_layout_release(struct sf_layout *l)
 {
 	for (uint32_t i = 0; i < l->nnested; i++)
 		sf_layout_release(&l->nested[i].layout);
+	for (uint32_t k = 0; k < l->nvariants; k++) {
+		sf_layout_release(&l->variants[k].layout);
+		free(l->variants[k].members);
+	}
+	free(l->variants);
 	free(l->holes);
 	free(l->bit_holes);
 	free(l->paddings);

@@ -110,12 +110,23 @@ struct sf_layout {
 	/* layouts of nested anonymous struct/union members, in member order */
 	uint32_t nnested;
 	struct sf_nested_layout *nested;
+	/* an enum with data (t->nvariants > 0): each variant as the struct it
+	 * is in memory (sf_variant_type) with its own layout, same cacheline;
+	 * renderers show them and never lay them out themselves */
+	uint32_t nvariants;
+	struct sf_variant_layout *variants;
 	uint64_t base;             /* offset of this type in the outermost one */
 	bool irregular;            /* overlaps or members past the end seen */
 };
 
 struct sf_nested_layout {
 	uint32_t member;           /* index in the parent type's members */
+	struct sf_layout layout;
+};
+
+struct sf_variant_layout {
+	struct sf_type type;       /* the variant as a struct (sf_variant_type) */
+	struct sf_member *members; /* type's members, owned */
 	struct sf_layout layout;
 };
 

@@ -151,10 +151,6 @@ void sf_render_html_type(struct strbuf *out, const struct sf_type *t,
 	/* an enum with data: one map per variant, as that variant is in memory */
 	for (uint32_t k = 0; k < t->nvariants; k++) {
 		const struct sf_variant *v = &t->variants[k];
-		struct sf_type vt;
-		struct sf_layout vl;
-		struct sf_member *ms = sf_variant_type(t, k, &vt);
-		sf_layout_compute(&vt, cacheline, &vl);
 		sb_adds(out, "\n<h3 class=\"variant\">variant ");
 		sb_add_xml(out, *v->name ? v->name : "(unnamed)");
 		if (v->has_discr_value)
@@ -162,9 +158,8 @@ void sf_render_html_type(struct strbuf *out, const struct sf_type *t,
 		else
 			sb_adds(out, " (any other discriminant)");
 		sb_adds(out, "</h3>\n");
-		sf_svgmap_draw(out, &vt, &vl, cacheline, NULL);
-		sf_layout_release(&vl);
-		free(ms);
+		sf_svgmap_draw(out, &l->variants[k].type, &l->variants[k].layout, cacheline,
+			       NULL);
 	}
 	sb_adds(out, "\n</section>\n");
 }

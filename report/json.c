@@ -207,23 +207,19 @@ static void variant_object(struct strbuf *sb, const struct sf_type *t,
 			   const struct sf_layout *common, uint32_t k)
 {
 	const struct sf_variant *v = &t->variants[k];
-	struct sf_type vt;
-	struct sf_layout vl;
-	struct sf_member *ms = sf_variant_type(t, k, &vt);
+	const struct sf_type *vt = &common->variants[k].type;
+	const struct sf_layout *vl = &common->variants[k].layout;
 
-	sf_layout_compute(&vt, (unsigned)common->cacheline, &vl);
 	sb_addch(sb, '{');
 	key(sb, "discr_value");
 	if (v->has_discr_value)
 		sb_addf(sb, "%" PRIu64 ",", v->discr_value);
 	else
 		sb_adds(sb, "null,");
-	num_field(sb, "own_waste", sf_layout_waste(&vl) > sf_layout_waste(common)
-		  ? sf_layout_waste(&vl) - sf_layout_waste(common) : 0);
-	type_fields(sb, &vt, &vl);
+	num_field(sb, "own_waste", sf_layout_waste(vl) > sf_layout_waste(common)
+		  ? sf_layout_waste(vl) - sf_layout_waste(common) : 0);
+	type_fields(sb, vt, vl);
 	close_with(sb, '}');
-	sf_layout_release(&vl);
-	free(ms);
 }
 
 /* "name":[each(0),...,each(n-1)]: the members or the variants of t. */

@@ -644,13 +644,10 @@ static void render_variant(struct render *r, const struct sf_type *t, uint32_t k
 			   const struct sf_layout *common, int indent, int ts)
 {
 	const struct sf_variant *v = &t->variants[k];
-	struct sf_type vt;
-	struct sf_layout vl;
-	struct sf_member *ms = sf_variant_type(t, k, &vt);
-
-	sf_layout_compute(&vt, (unsigned)common->cacheline, &vl);
-	uint64_t own = sf_layout_waste(&vl) >= sf_layout_waste(common)
-		     ? sf_layout_waste(&vl) - sf_layout_waste(common) : 0;
+	const struct sf_type *vt = &common->variants[k].type;
+	const struct sf_layout *vl = &common->variants[k].layout;
+	uint64_t own = sf_layout_waste(vl) >= sf_layout_waste(common)
+		     ? sf_layout_waste(vl) - sf_layout_waste(common) : 0;
 	sb_addch(r->out, '\n');
 	add_tabs(r->out, indent);
 	sb_addf(r->out, "/* variant %s", *v->name ? v->name : "(unnamed)");
@@ -659,13 +656,11 @@ static void render_variant(struct render *r, const struct sf_type *t, uint32_t k
 	else if (t->nvariants > 1)
 		sb_adds(r->out, " (any other discriminant)");
 	sb_addf(r->out, ": %" PRIu64 " byte%s unused, %" PRIu64 " its own */\n",
-		sf_layout_waste(&vl), plural(sf_layout_waste(&vl)), own);
+		sf_layout_waste(vl), plural(sf_layout_waste(vl)), own);
 	add_tabs(r->out, indent);
 	r->cacheline = 0;
-	render_struct(r, &vt, &vl, indent, ts, NULL, false);
+	render_struct(r, vt, vl, indent, ts, NULL, false);
 	sb_adds(r->out, ";\n");
-	sf_layout_release(&vl);
-	free(ms);
 }
 
 /*

@@ -742,6 +742,20 @@ static void test_enum_variants(void **state)
 	assert_int_equal(l.padding, 0);
 	assert_int_equal(l.sum_members, 16);
 	assert_int_equal(l.members, 4);
+	/* the enum's layout carries each variant's, for the renderers: the
+	 * same numbers as below, where each variant is laid out by hand */
+	assert_int_equal(l.nvariants, 3);
+	assert_string_equal(l.variants[0].type.name, "Circle");
+	assert_int_equal(l.variants[0].layout.nholes, 1);
+	assert_int_equal(l.variants[0].layout.holes[0].offset, 4);
+	assert_int_equal(l.variants[1].layout.padding, 4);
+	assert_int_equal(l.variants[2].layout.padding, 12);
+	sf_layout_release(&l);
+	assert_int_equal(l.nvariants, 0);
+	/* laid out with the enum's cacheline */
+	sf_layout_compute(&t, 8, &l);
+	assert_int_equal(l.variants[0].layout.cacheline, 8);
+	assert_int_equal(l.variants[0].layout.cachelines, 2);
 	sf_layout_release(&l);
 
 	/* Circle: the tag, a 4-byte hole, the f64 */
