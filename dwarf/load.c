@@ -54,6 +54,7 @@
 #include "die.h"
 #include "dwz.h"
 #include "elfobj.h"
+#include "lib/hash.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "pool.h"
@@ -89,9 +90,12 @@ struct ctx {
 	struct sf_err *err;
 	struct sf_pending *pending;  /* incomplete types, completed at the end */
 	struct shared *sh;
-	/* files already read, by (device, inode) */
-	dev_t *devs;
-	ino_t *inos;
+	/* files already read, by (device, inode): an open-addressing set */
+	struct file_id {
+		dev_t dev;
+		ino_t ino;
+		int used;
+	} *seen;
 	size_t nseen, seencap;
 	/* a file read apart (sub_ctx): its seen_before questions, in order */
 	int logging;
@@ -131,8 +135,7 @@ static void free_sub(struct ctx *s)
 		return;
 	sf_typeset_free(s->ts);
 	sf_pending_free(s->pending);
-	free(s->devs);
-	free(s->inos);
+	free(s->seen);
 	free(s->asked);
 	free(s);
 }
@@ -842,22 +845,39 @@ static int load_thin_archive(struct ctx *c, const char *path, const unsigned cha
 
 /* ---- files and directories ----------------------------------------------- */
 
+/* The slot of (dev, ino) in c->seen: where it is, or the free one where
+ * it would go (the set is never full: see add_seen). */
+static size_t seen_slot(const struct ctx *c, dev_t dev, ino_t ino)
+{
+	size_t j = sf_mix64((uint64_t)ino * 0x9e3779b97f4a7c15ull ^ (uint64_t)dev) &
+		   (c->seencap - 1);
+
+	while (c->seen[j].used && (c->seen[j].dev != dev || c->seen[j].ino != ino))
+		j = (j + 1) & (c->seencap - 1);
+	return j;
+}
+
 static int in_seen(const struct ctx *c, dev_t dev, ino_t ino)
 {
-	for (size_t i = 0; i < c->nseen; i++)
-		if (c->devs[i] == dev && c->inos[i] == ino)
-			return 1;
-	return 0;
+	return c->seencap && c->seen[seen_slot(c, dev, ino)].used;
 }
 
 static void add_seen(struct ctx *c, dev_t dev, ino_t ino)
 {
-	size_t cap = c->seencap;
-
-	SF_GROW(c->devs, c->nseen, cap);
-	SF_GROW(c->inos, c->nseen, c->seencap);
-	c->devs[c->nseen] = dev;
-	c->inos[c->nseen++] = ino;
+	if ((c->nseen + 1) * 2 > c->seencap) {	/* at most half full */
+		struct file_id *old = c->seen;
+		size_t oldcap = c->seencap;
+		c->seencap = oldcap ? oldcap * 2 : 64;
+		c->seen = sf_xcalloc(c->seencap, sizeof(*c->seen));
+		for (size_t i = 0; i < oldcap; i++)
+			if (old[i].used)
+				c->seen[seen_slot(c, old[i].dev, old[i].ino)] = old[i];
+		free(old);
+	}
+	size_t j = seen_slot(c, dev, ino);
+	assert(!c->seen[j].used);
+	c->seen[j] = (struct file_id){ dev, ino, 1 };
+	c->nseen++;
 }
 
 /* Has this (device, inode) been read already?  Records it if not. */
@@ -1285,8 +1305,7 @@ int sf_dwarf_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
 	} else {
 		sf_pending_free(c.pending);
 	}
-	free(c.devs);
-	free(c.inos);
+	free(c.seen);
 	return rc;
 }
 
