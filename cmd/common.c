@@ -43,6 +43,13 @@ int sf_die_usage(const char *fmt, ...)
 	return SF_EXIT_ERROR;
 }
 
+int sf_die_long(const char *msg)
+{
+	snprintf(last_error, sizeof(last_error), "%s", msg);
+	fprintf(stderr, "structfit: %s\n", msg);
+	return SF_EXIT_ERROR;
+}
+
 int sf_report_err(const struct sf_err *err)
 {
 	snprintf(last_error, sizeof(last_error), "%s",

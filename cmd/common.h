@@ -48,6 +48,9 @@ enum sf_format {
 int sf_die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print err->msg as "structfit: MSG"; returns 2. */
 int sf_report_err(const struct sf_err *err);
+/* sf_die_usage for a message of any length (a list of places): printed
+ * whole; the error document gets its first 1,023 bytes.  Returns 2. */
+int sf_die_long(const char *msg);
 
 /*
  * After an error (sf_die_usage or sf_report_err), write a document in the

@@ -42,8 +42,9 @@ static int is_c_file(const char *name)
 	return 0;
 }
 
+/* fl gets the C files, other every other file (an #include may name one). */
 static void walk(const char *root, const char *rel, unsigned depth,
-		 struct file_list *fl)
+		 struct file_list *fl, struct file_list *other)
 {
 	struct strbuf dir = STRBUF_INIT;
 	DIR *d;
@@ -59,11 +60,11 @@ static void walk(const char *root, const char *rel, unsigned depth,
 		sb_addf(&sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
 		sb_addf(&full, "%s/%s", root, sub.buf);
 		if (lstat(full.buf, &st) == 0 && S_ISDIR(st.st_mode)) {
-			walk(root, sub.buf, depth + 1, fl);
-		} else if (S_ISREG(st.st_mode) && is_c_file(e->d_name) &&
-			   (uint64_t)st.st_size <= MAX_FILE_BYTES) {
-			SF_GROW(fl->rel, fl->n, fl->cap);
-			fl->rel[fl->n++] = sb_detach(&sub);
+			walk(root, sub.buf, depth + 1, fl, other);
+		} else if (S_ISREG(st.st_mode) && (uint64_t)st.st_size <= MAX_FILE_BYTES) {
+			struct file_list *to = is_c_file(e->d_name) ? fl : other;
+			SF_GROW(to->rel, to->n, to->cap);
+			to->rel[to->n++] = sb_detach(&sub);
 		}
 		sb_release(&sub);
 		sb_release(&full);
@@ -159,8 +160,48 @@ static void find_defs(struct sf_srctree *st, const struct sf_type *t,
 	sf_clex_free(&x.lx);
 }
 
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/*
+ * The files of `other` that lx's `#include "NAME"` lines name (by base
+ * name), moved to the end of fl: X-macro tables such as Redis's
+ * commands.def are C wherever their extension says otherwise.
+ */
+static void add_included(const struct sf_lexed *lx, struct file_list *fl,
+			 struct file_list *other)
+{
+	for (size_t i = 0; i < lx->ntok; i++) {
+		const struct sf_tok *t = &lx->tok[i];
+		const char *q, *e;
+		if (t->kind != TK_PP || sf_clex_directive(lx, t) != SF_PP_OTHER)
+			continue;
+		q = memchr(lx->text + t->start, '"', t->end - t->start);
+		if (!q || !memmem(lx->text + t->start, (size_t)(q - lx->text) - t->start,
+				  "include", 7))
+			continue;
+		e = memchr(q + 1, '"', (size_t)(lx->text + t->end - q - 1));
+		if (!e)
+			continue;
+		const char *name = q + 1;
+		for (const char *sl; (sl = memchr(name, '/', (size_t)(e - name)));)
+			name = sl + 1;
+		for (size_t k = 0; k < other->n; k++) {
+			const char *b = base_name(other->rel[k]);
+			if (strlen(b) != (size_t)(e - name) || memcmp(b, name, (size_t)(e - name)))
+				continue;
+			SF_GROW(fl->rel, fl->n, fl->cap);
+			fl->rel[fl->n++] = other->rel[k];
+			other->rel[k--] = other->rel[--other->n];
+		}
+	}
+}
+
 static void first_pass(struct sf_srctree *st, const struct sf_type *t,
-		       const struct file_list *fl)
+		       struct file_list *fl, struct file_list *other)
 {
 	for (size_t i = 0; i < fl->n; i++) {
 		struct strbuf text = STRBUF_INIT;
@@ -170,10 +211,12 @@ static void first_pass(struct sf_srctree *st, const struct sf_type *t,
 			sf_clex(&lx, text.buf, text.len);
 			sf_cmacros_add(&st->macros, &lx);
 			sf_srcscan_typedefs(&lx, t->name, &st->names);
+			add_included(&lx, fl, other);
 			sf_clex_free(&lx);
 		}
 		sb_release(&text);
 	}
+	sf_srcscan_macro_names(&st->macros, &st->names);
 	/* definitions once every macro is known: members spelled with them */
 	for (size_t i = 0; i < fl->n; i++) {
 		struct strbuf text = STRBUF_INIT;
@@ -210,19 +253,24 @@ static void second_pass(struct sf_srctree *st, const struct file_list *fl)
 void sf_srctree_scan(const char *root, const struct sf_type *t,
 		     struct sf_srctree *st)
 {
-	struct file_list fl = { NULL, 0, 0 };
+	struct file_list fl = { NULL, 0, 0 }, other = { NULL, 0, 0 };
 
 	memset(st, 0, sizeof(*st));
 	st->root = sf_xstrdup(root);
 	st->names.tag = t->name;
-	walk(root, "", 0, &fl);
+	walk(root, "", 0, &fl, &other);
 	if (fl.n)
 		qsort(fl.rel, fl.n, sizeof(*fl.rel), cmp_str);
-	first_pass(st, t, &fl);
+	if (other.n)
+		qsort(other.rel, other.n, sizeof(*other.rel), cmp_str);
+	first_pass(st, t, &fl, &other);
 	second_pass(st, &fl);
 	for (size_t i = 0; i < fl.n; i++)
 		free(fl.rel[i]);
+	for (size_t i = 0; i < other.n; i++)
+		free(other.rel[i]);
 	free(fl.rel);
+	free(other.rel);
 }
 
 void sf_srctree_release(struct sf_srctree *st)
@@ -283,10 +331,12 @@ static const char *refuse_defs(const struct sf_srctree *st, const char *tname,
 			       const char *why, const struct sf_srcdef *except,
 			       const char *advice)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, msg = STRBUF_INIT;
 
 	list_defs(st, except, &sb);
-	sf_die_usage("struct %s: %s: %s; %s", tname, why, sb.buf, advice);
+	sb_addf(&msg, "struct %s: %s: %s; %s", tname, why, sb.buf, advice);
+	sf_die_long(msg.buf);
+	sb_release(&msg);
 	sb_release(&sb);
 	return NULL;
 }
@@ -407,10 +457,13 @@ int sf_srctree_uses(const struct sf_srctree *st, const char *tname, int moves,
 			moves ? "positional initializer, " : "", tname, st->nfiles,
 			st->nfiles == 1 ? "" : "s");
 	} else if (!allow) {
-		sf_die_usage("struct %s: code depends on its layout: %s; rewrite that "
-			     "(designated initializers .member = ... do not depend on "
-			     "the order) or pass --allow-layout-uses to patch anyway",
-			     tname, list.buf);
+		struct strbuf msg = STRBUF_INIT;
+		sb_addf(&msg, "struct %s: code depends on its layout: %s; rewrite that "
+			"(designated initializers .member = ... do not depend on the "
+			"order) or pass --allow-layout-uses to patch anyway", tname,
+			list.buf);
+		sf_die_long(msg.buf);
+		sb_release(&msg);
 		sb_release(&list);
 		return -1;
 	}

@@ -5,8 +5,9 @@
  * macros its members may be spelled with.
  *
  * sf_srctree_scan() walks the source root once (C files: .c, .h, .h.in,
- * .c.in, .inc; hidden directories and symbolic links skipped), lexes each
- * file and keeps, for struct t:
+ * .c.in, .inc, and any file a C file #includes by name, such as Redis's
+ * commands.def; hidden directories and symbolic links skipped), lexes
+ * each file and keeps, for struct t:
  *
  *   defs[]    every definition of struct t->name, whether it matches the
  *             build's DWARF (a different struct that shares the name does

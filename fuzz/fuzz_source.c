@@ -67,7 +67,7 @@ static void one_line(const struct sf_err *err)
 static void scan(const char *text, size_t len, struct sf_cmacros *macros)
 {
 	struct sf_lexed lx;
-	struct sf_typenames tn = { "s", NULL, 0, 0 };
+	struct sf_typenames tn = { "s", NULL, 0, 0, NULL, 0, 0 };
 	struct sf_use *uses = NULL;
 	size_t nuses = 0;
 	uint32_t line;

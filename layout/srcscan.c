@@ -33,9 +33,90 @@ void sf_typenames_release(struct sf_typenames *tn)
 {
 	for (size_t i = 0; i < tn->nplain; i++)
 		free(tn->plain[i]);
+	for (size_t i = 0; i < tn->ntags; i++)
+		free(tn->tags[i]);
 	free(tn->plain);
-	tn->plain = NULL;
-	tn->nplain = tn->cap = 0;
+	free(tn->tags);
+	tn->plain = tn->tags = NULL;
+	tn->nplain = tn->cap = tn->ntags = tn->tcap = 0;
+}
+
+static int in_list(char *const *v, size_t n, const char *w, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strlen(v[i]) == len && !memcmp(v[i], w, len))
+			return 1;
+	return 0;
+}
+
+/* Whether the value of a macro, blanks aside, is exactly `want` ("struct" and a name: one blank). */
+static int value_is(const char *v, const char *want)
+{
+	while (*v == ' ' || *v == '\t')
+		v++;
+	while (*want) {
+		if (*want == ' ') {
+			if (*v != ' ' && *v != '\t')
+				return 0;
+			while (*v == ' ' || *v == '\t')
+				v++;
+			want++;
+			continue;
+		}
+		if (*v++ != *want++)
+			return 0;
+	}
+	while (*v == ' ' || *v == '\t')
+		v++;
+	return !*v;
+}
+
+/* Whether value v names the type: its tag (or a tag macro), struct TAG, or a plain name. */
+static int names_type(const char *v, const struct sf_typenames *tn, int *is_tag)
+{
+	char buf[300];
+
+	*is_tag = 0;
+	if (tn->tag) {
+		snprintf(buf, sizeof(buf), "struct %s", tn->tag);
+		if (value_is(v, buf))
+			return 1;
+		if (value_is(v, tn->tag))
+			return *is_tag = 1;
+	}
+	for (size_t i = 0; i < tn->ntags; i++)
+		if (value_is(v, tn->tags[i]))
+			return *is_tag = 1;
+	for (size_t i = 0; i < tn->nplain; i++)
+		if (value_is(v, tn->plain[i]))
+			return 1;
+	return 0;
+}
+
+void sf_srcscan_macro_names(const struct sf_cmacros *ms, struct sf_typenames *tn)
+{
+	/* a few rounds: a macro may name another one */
+	for (int round = 0; round < 4; round++) {
+		size_t before = tn->ntags + tn->nplain;
+		for (size_t i = 0; i < ms->n; i++) {
+			const char *name = ms->v[i].name;
+			size_t len = strlen(name);
+			int is_tag;
+			if (in_list(tn->tags, tn->ntags, name, len) ||
+			    in_list(tn->plain, tn->nplain, name, len) ||
+			    !names_type(ms->v[i].value, tn, &is_tag))
+				continue;
+			if (is_tag) {
+				SF_GROW(tn->tags, tn->ntags, tn->tcap);
+				tn->tags[tn->ntags++] = sf_xstrdup(name);
+			} else {
+				SF_GROW(tn->plain, tn->nplain, tn->cap);
+				tn->plain[tn->nplain++] = sf_xstrdup(name);
+			}
+		}
+		if (tn->ntags + tn->nplain == before)
+			break;
+	}
 }
 
 static int is_plain_name(const struct sf_lexed *lx, size_t ci,
@@ -147,11 +228,21 @@ void sf_srcscan_typedefs(const struct sf_lexed *lx, const char *name,
 
 /* ------------------------------------------------------------- mentions */
 
+static int is_tag_macro(const struct sf_lexed *lx, size_t ci,
+			const struct sf_typenames *tn)
+{
+	for (size_t i = 0; i < tn->ntags; i++)
+		if (ct_is(lx, ci, tn->tags[i]))
+			return 1;
+	return 0;
+}
+
 /* Whether a mention of the type starts at ci; *end one past it. */
 static int mention_at(const struct sf_lexed *lx, size_t ci,
 		      const struct sf_typenames *tn, size_t *end)
 {
-	if (tn->tag && ct_is(lx, ci, "struct") && ct_is(lx, ci + 1, tn->tag)) {
+	if (ct_is(lx, ci, "struct") && ct_ident(lx, ci + 1) &&
+	    ((tn->tag && ct_is(lx, ci + 1, tn->tag)) || is_tag_macro(lx, ci + 1, tn))) {
 		*end = ci + 2;
 		return 1;
 	}

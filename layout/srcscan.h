@@ -53,6 +53,8 @@ struct sf_typenames {
 	const char *tag;         /* `struct TAG`; NULL for a typedef'd anonymous struct */
 	char **plain;
 	size_t nplain, cap;
+	char **tags;             /* macros spelling the tag: `struct COMMAND_STRUCT` */
+	size_t ntags, tcap;
 };
 
 /*
@@ -63,6 +65,13 @@ struct sf_typenames {
 void sf_srcscan_typedefs(const struct sf_lexed *lx, const char *name,
 			 struct sf_typenames *tn);
 void sf_typenames_release(struct sf_typenames *tn);
+
+/*
+ * Add the object-like macros that name the type: `#define COMMAND_STRUCT
+ * redisCommand` (the tag: Redis's command table is a `struct
+ * COMMAND_STRUCT[]`), `#define T struct TAG` or a typedef name.
+ */
+void sf_srcscan_macro_names(const struct sf_cmacros *ms, struct sf_typenames *tn);
 
 /*
  * The places in lx that depend on the member order of the type tn names,

@@ -30,7 +30,7 @@ struct found {
 static void scan(const char *src, const char *tag, struct found *f)
 {
 	struct sf_lexed lx;
-	struct sf_typenames tn = { tag, NULL, 0, 0 };
+	struct sf_typenames tn = { tag, NULL, 0, 0, NULL, 0, 0 };
 
 	f->v = NULL;
 	f->n = 0;
@@ -100,7 +100,7 @@ static void test_designated_and_zero(void **state)
 
 	/* an anonymous struct known by its typedef name */
 	struct sf_lexed lx;
-	struct sf_typenames tn = { NULL, NULL, 0, 0 };
+	struct sf_typenames tn = { NULL, NULL, 0, 0, NULL, 0, 0 };
 	sf_clex(&lx, src, strlen(src));
 	sf_srcscan_typedefs(&lx, "job_t", &tn);
 	assert_int_equal(tn.nplain, 1);
@@ -136,6 +136,50 @@ static void test_offsetof_static_assert(void **state)
 	expect_use(&f, 2, 6, SF_USE_OFFSETOF, 1, "");
 	free(f.v);
 	assert_string_equal(sf_use_kind_name(SF_USE_MACRO), "initializer made by a macro");
+}
+
+/* Macros that name the type: the tag (Redis's COMMAND_STRUCT), struct TAG, a typedef. */
+static void test_macro_names(void **state)
+{
+	(void)state;
+	static const char defs[] =
+		"typedef struct cmd cmd_t;\n"
+		"#define COMMAND_STRUCT cmd\n"
+		"#define CMD_T  struct   cmd \n"
+		"#define ALIAS cmd_t\n"
+		"#define ALIAS2 ALIAS\n"
+		"#define OTHER cmds\n"
+		"#define F(x) cmd\n";
+	static const char uses[] =
+		"struct COMMAND_STRUCT table[] = { { 1, 2 } };\n"     /* 1 */
+		"CMD_T one = { 3, 4 };\n"                            /* 2 */
+		"ALIAS2 two = { 5, 6 };\n"                           /* 3 */
+		"struct OTHER three = { 7, 8 };\n"                   /* 4 */
+		"struct F(x) four = { 9 };\n";                       /* 5 */
+	struct sf_lexed lx;
+	struct sf_typenames tn = { "cmd", NULL, 0, 0, NULL, 0, 0 };
+	struct sf_cmacros ms = { NULL, 0, 0 };
+	struct found f = { NULL, 0 };
+
+	sf_clex(&lx, defs, strlen(defs));
+	sf_cmacros_add(&ms, &lx);
+	sf_srcscan_typedefs(&lx, "cmd", &tn);
+	sf_clex_free(&lx);
+	sf_srcscan_macro_names(&ms, &tn);
+	assert_int_equal(tn.ntags, 1);
+	assert_string_equal(tn.tags[0], "COMMAND_STRUCT");
+	assert_int_equal(tn.nplain, 4);     /* cmd_t, CMD_T, ALIAS, ALIAS2 */
+
+	sf_clex(&lx, uses, strlen(uses));
+	sf_srcscan_uses(&lx, &tn, &f.v, &f.n);
+	assert_int_equal(f.n, 3);
+	expect_use(&f, 0, 1, SF_USE_POSITIONAL, 1, "table");
+	expect_use(&f, 1, 2, SF_USE_POSITIONAL, 1, "one");
+	expect_use(&f, 2, 3, SF_USE_POSITIONAL, 1, "two");
+	free(f.v);
+	sf_clex_free(&lx);
+	sf_typenames_release(&tn);
+	sf_cmacros_release(&ms);
 }
 
 static void test_banner(void **state)
@@ -190,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_positional),
 		cmocka_unit_test(test_designated_and_zero),
 		cmocka_unit_test(test_offsetof_static_assert),
+		cmocka_unit_test(test_macro_names),
 		cmocka_unit_test(test_banner),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

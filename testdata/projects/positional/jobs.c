@@ -12,3 +12,7 @@ struct job jobs[] = {
 const int njobs = sizeof(jobs) / sizeof(jobs[0]);
 
 job_t spare = { 'z', 99, 0, inc };
+
+#define JOB_STRUCT job
+#define JOB_RUN inc
+#include "extra.def"
