@@ -481,13 +481,12 @@ int sf_parse_count(const char *opt, const char *arg, uint64_t max, uint64_t *out
 {
 	if (sf_parse_decimal(arg, out) == 0 && *out <= max)
 		return 0;
-	if (max == SF_MAX_BYTES)
-		sf_die_usage("%s: '%s' is not a byte count below 2^48", opt, arg);
-	else if (max == UINT64_MAX)
+	/* the two bounds there are: any count, or a byte count */
+	assert(max == UINT64_MAX || max == SF_MAX_BYTES);
+	if (max == UINT64_MAX)
 		sf_die_usage("%s: '%s' is not a non-negative number", opt, arg);
 	else
-		sf_die_usage("%s: '%s' is not a number from 0 to %llu", opt, arg,
-			     (unsigned long long)max);
+		sf_die_usage("%s: '%s' is not a byte count below 2^48", opt, arg);
 	return -1;
 }
 

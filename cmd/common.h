@@ -142,8 +142,9 @@ int sf_write_output(const struct strbuf *sb, bool text, enum sf_color_mode color
 
 /*
  * A count option's value (--limit, --min-waste, --overhead, ...):
- * sf_parse_decimal (lib/checked.h), at most max (SF_MAX_BYTES for a byte count, UINT64_MAX
- * for any).  0, or -1 after "OPT: 'ARG' is not ..." on stderr.
+ * sf_parse_decimal (lib/checked.h), at most max: UINT64_MAX for any
+ * count, SF_MAX_BYTES for a byte count.  0, or -1 after "OPT: 'ARG' is
+ * not ..." on stderr.
  */
 int sf_parse_count(const char *opt, const char *arg, uint64_t max, uint64_t *out);
 
