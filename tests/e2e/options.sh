@@ -2,6 +2,7 @@
 # tests/e2e/options.sh - one option convention across the commands.
 #
 #  - --help of every command: exit 0, its usage on stdout, nothing else;
+#    an unknown option or a missing value: one line naming the command;
 #  - an option that several commands take (--format, --color, --cacheline,
 #    --classes, --source-root, --jobs) is parsed in one place: a bad value
 #    is refused by every command that takes it (as `structfit help
@@ -53,6 +54,22 @@ for c in $COMMANDS; do
 		assert_match "$(head -n 1 "$T/out")" "^usage: structfit $c " "$c $h: usage line"
 		assert_eq "$(wc -c <"$T/err")" 0 "$c $h: stderr bytes"
 	done
+done
+
+tcase "an unknown option, a missing value: one line naming the command"
+for c in $COMMANDS; do
+	sf "$c" --frobnicate x.o
+	assert_eq "$RC:$(cat "$T/err")" \
+		"2:structfit: $c: unknown option '--frobnicate'; see 'structfit $c --help'" "$c --frobnicate"
+	sf "$c" -Q x.o
+	assert_eq "$RC:$(cat "$T/err")" \
+		"2:structfit: $c: unknown option '-Q'; see 'structfit $c --help'" "$c -Q"
+	sf "$c" --color=never --jobs
+	case " $(takers jobs) " in
+	*" $c "*) assert_eq "$RC:$(cat "$T/err")" "2:structfit: $c: option '--jobs' needs a value" \
+		"$c --jobs without a value" ;;
+	*) assert_eq "$RC" 2 "$c --jobs: not its option" ;;
+	esac
 done
 
 tcase "a bad --color, --cacheline, --classes, --jobs: one line, the same from every command taking it"
