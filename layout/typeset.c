@@ -7,10 +7,10 @@
  *            sf_type, member array and interned string is carved from it.
  *   strings: open-addressed table of (hash, char*) slots, load <= 1/2.
  *   types:   sf_type* array in insertion order.
- *   by_hash: open-addressed table of type indexes keyed by definition hash.
- *   by_name: open-addressed table of type indexes keyed by name and
- *            namespace (the first type of each), used for lookup and for
- *            variant marking.  C keeps tags (`struct x`, `union x`) and
+ *   by_hash: open-addressed table of (definition hash, type index) slots.
+ *   by_name: open-addressed table of (name hash, type index) slots keyed
+ *            by name and namespace (the first type of each), used for
+ *            lookup and for variant marking.  C keeps tags (`struct x`, `union x`) and
  *            ordinary identifiers (typedef names) apart: `union dtv` and
  *            `typedef struct {...} dtv` are two names, never variants.
  *   next_named: parallel to types[]: index + 1 of the next type with the
@@ -18,8 +18,15 @@
  *            definition of a name is reached without scanning the types
  *            in between.
  *
- * Hash tables store index + 1 so that 0 means an empty slot.  Capacities are
- * powers of two; probing is linear.
+ * Hash tables store index + 1 so that 0 means an empty slot, beside the
+ * hash: a probe compares hashes in the slot itself and touches a type
+ * only on a match (one cache line per probe, not a pointer chase into
+ * the types).  Capacities are powers of two; probing is linear.
+ *
+ * Two hashes: sf_type_hash() (FNV-1a over a definition) is part of the
+ * output - holes ranks ties by it, HTML ids carry it - so it never
+ * changes; the pool's and the name table's are lib/hash.h's word-at-a-time
+ * hash, which only places slots.
  */
 #include "typeset.h"
 
@@ -27,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/hash.h"
 #include "lib/xalloc.h"
 
 #define ARENA_CHUNK (256u * 1024u)
@@ -46,6 +54,12 @@ struct strslot {
 	const char *s;
 };
 
+/* A slot of by_hash / by_name: idx is a type index + 1, 0 when empty. */
+struct tslot {
+	uint64_t hash;
+	uint32_t idx;
+};
+
 struct sf_typeset {
 	struct arena_chunk *chunks;
 	size_t arena_bytes;
@@ -57,9 +71,9 @@ struct sf_typeset {
 	uint32_t *next_named;
 	size_t ntypes, typecap, nextcap;
 
-	uint32_t *by_hash;
+	struct tslot *by_hash;
 	size_t hashcap;
-	uint32_t *by_name;
+	struct tslot *by_name;
 	size_t namecap;
 	size_t nnames;
 
@@ -73,7 +87,8 @@ static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
 {
 	const unsigned char *b = p;
 
-	/* FNV-1a, 64 bit: fast enough and well distributed for names. */
+	/* FNV-1a, 64 bit: sf_type_hash()'s, whose values the output shows
+	 * (see above): byte by byte, and never to change. */
 	for (size_t i = 0; i < n; i++) {
 		h ^= b[i];
 		h *= 0x100000001b3ull;
@@ -165,7 +180,7 @@ static void strs_grow(struct sf_typeset *ts)
 
 const char *sf_typeset_intern_n(struct sf_typeset *ts, const char *s, size_t n)
 {
-	uint64_t h = hash_bytes(HASH_INIT, s, n);
+	uint64_t h = sf_hash_bytes(0, s, n);
 
 	if ((ts->nstrs + 1) * 2 > ts->strcap)
 		strs_grow(ts);
@@ -312,16 +327,19 @@ int sf_type_equal(const struct sf_type *a, const struct sf_type *b)
 static void rehash_types(struct sf_typeset *ts)
 {
 	size_t ncap = ts->hashcap ? ts->hashcap * 2 : 1024;
+	struct tslot *n = sf_xcalloc(ncap, sizeof(*n));
 
-	free(ts->by_hash);
-	ts->by_hash = sf_xcalloc(ncap, sizeof(uint32_t));
-	ts->hashcap = ncap;
-	for (size_t i = 0; i < ts->ntypes; i++) {
-		size_t j = ts->types[i]->hash & (ncap - 1);
-		while (ts->by_hash[j])
+	for (size_t i = 0; i < ts->hashcap; i++) {
+		if (!ts->by_hash[i].idx)
+			continue;
+		size_t j = ts->by_hash[i].hash & (ncap - 1);
+		while (n[j].idx)
 			j = (j + 1) & (ncap - 1);
-		ts->by_hash[j] = (uint32_t)(i + 1);
+		n[j] = ts->by_hash[i];
 	}
+	free(ts->by_hash);
+	ts->by_hash = n;
+	ts->hashcap = ncap;
 }
 
 /* The namespace a type's name lives in: 1 for typedef names, 0 for tags. */
@@ -332,23 +350,21 @@ static int name_ns(const struct sf_type *t)
 
 static uint64_t name_hash(const char *name, int ns)
 {
-	return hash_u64(hash_str(HASH_INIT, name), (uint64_t)ns);
+	return sf_hash_bytes((uint64_t)ns, name ? name : "", name ? strlen(name) : 0);
 }
 
 static void rehash_names(struct sf_typeset *ts)
 {
 	size_t ncap = ts->namecap ? ts->namecap * 2 : 1024;
-	uint32_t *n = sf_xcalloc(ncap, sizeof(uint32_t));
+	struct tslot *n = sf_xcalloc(ncap, sizeof(*n));
 
 	for (size_t i = 0; i < ts->namecap; i++) {
-		uint32_t idx = ts->by_name[i];
-		if (!idx)
+		if (!ts->by_name[i].idx)
 			continue;
-		const struct sf_type *t = ts->types[idx - 1];
-		size_t j = name_hash(t->name, name_ns(t)) & (ncap - 1);
-		while (n[j])
+		size_t j = ts->by_name[i].hash & (ncap - 1);
+		while (n[j].idx)
 			j = (j + 1) & (ncap - 1);
-		n[j] = idx;
+		n[j] = ts->by_name[i];
 	}
 	free(ts->by_name);
 	ts->by_name = n;
@@ -360,11 +376,14 @@ static uint32_t first_named(const struct sf_typeset *ts, const char *name, int n
 {
 	if (!ts->namecap)
 		return 0;
-	size_t j = name_hash(name, ns) & (ts->namecap - 1);
-	for (; ts->by_name[j]; j = (j + 1) & (ts->namecap - 1)) {
-		const struct sf_type *t = ts->types[ts->by_name[j] - 1];
+	uint64_t h = name_hash(name, ns);
+	size_t j = h & (ts->namecap - 1);
+	for (; ts->by_name[j].idx; j = (j + 1) & (ts->namecap - 1)) {
+		if (ts->by_name[j].hash != h)
+			continue;
+		const struct sf_type *t = ts->types[ts->by_name[j].idx - 1];
 		if (name_ns(t) == ns && str_eq(t->name, name))
-			return ts->by_name[j];
+			return ts->by_name[j].idx;
 	}
 	return 0;
 }
@@ -374,10 +393,11 @@ static void index_name(struct sf_typeset *ts, uint32_t idx)
 	if ((ts->nnames + 1) * 2 > ts->namecap)
 		rehash_names(ts);
 	const struct sf_type *t = ts->types[idx - 1];
-	size_t j = name_hash(t->name, name_ns(t)) & (ts->namecap - 1);
-	while (ts->by_name[j])
+	uint64_t h = name_hash(t->name, name_ns(t));
+	size_t j = h & (ts->namecap - 1);
+	while (ts->by_name[j].idx)
 		j = (j + 1) & (ts->namecap - 1);
-	ts->by_name[j] = idx;
+	ts->by_name[j] = (struct tslot){ h, idx };
 	ts->nnames++;
 }
 
@@ -403,9 +423,11 @@ const struct sf_type *sf_typeset_add(struct sf_typeset *ts, struct sf_type *t)
 		rehash_types(ts);
 
 	size_t j = t->hash & (ts->hashcap - 1);
-	for (; ts->by_hash[j]; j = (j + 1) & (ts->hashcap - 1)) {
-		struct sf_type *o = ts->types[ts->by_hash[j] - 1];
-		if (o->hash == t->hash && sf_type_equal(o, t))
+	for (; ts->by_hash[j].idx; j = (j + 1) & (ts->hashcap - 1)) {
+		if (ts->by_hash[j].hash != t->hash)
+			continue;
+		struct sf_type *o = ts->types[ts->by_hash[j].idx - 1];
+		if (sf_type_equal(o, t))
 			return o;
 	}
 
@@ -415,7 +437,7 @@ const struct sf_type *sf_typeset_add(struct sf_typeset *ts, struct sf_type *t)
 	SF_GROW(ts->next_named, ts->ntypes, ts->nextcap);
 	ts->next_named[ts->ntypes] = 0;
 	ts->types[ts->ntypes++] = t;
-	ts->by_hash[j] = (uint32_t)ts->ntypes;
+	ts->by_hash[j] = (struct tslot){ t->hash, (uint32_t)ts->ntypes };
 
 	/* Anonymous types are never looked up by name nor variants. */
 	if (t->name && t->name[0]) {
@@ -637,7 +659,7 @@ size_t sf_typeset_bytes(const struct sf_typeset *ts)
 {
 	return ts->arena_bytes + ts->strcap * sizeof(struct strslot) +
 	       ts->typecap * sizeof(void *) + ts->nextcap * sizeof(uint32_t) +
-	       (ts->hashcap + ts->namecap) * sizeof(uint32_t);
+	       (ts->hashcap + ts->namecap) * sizeof(struct tslot);
 }
 
 const char *sf_kind_name(enum sf_kind kind)
