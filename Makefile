@@ -94,6 +94,11 @@ $(BUILD)/tests/test_dwarf_%: tests/unit/test_dwarf_%.c $(BUILD)/libsf.a $(BUILD)
 	$(CC) $(SF_CFLAGS) $(ORACLE_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/tests/dwarf_oracle.o \
 		$(BUILD)/libsf.a $(CMOCKA_LIBS) $(READER_LIBS) $(ORACLE_LIBS)
 
+# the floor tests/bench.sh measures: every DIE decoded, nothing else
+$(BUILD)/tests/dwarf_walk: tests/unit/dwarf_walk.c $(BUILD)/libsf.a
+	@mkdir -p $(dir $@)
+	$(CC) $(SF_CFLAGS) $(DWARF_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libsf.a $(READER_LIBS)
+
 $(BUILD)/tests/test_%: tests/unit/test_%.c $(BUILD)/libsf_core.a
 	@mkdir -p $(dir $@)
 	$(CC) $(SF_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libsf_core.a $(CMOCKA_LIBS)
@@ -128,7 +133,7 @@ test: deps-test
 	@$(MAKE) --no-print-directory valgrind
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$${FUZZ_SECONDS:-30}
 
-bench: structfit
+bench: structfit $(BUILD)/tests/dwarf_walk
 	@sh tests/bench.sh
 
 # ---- hardening: sanitizers, valgrind, fuzzing --------------------------

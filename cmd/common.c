@@ -187,13 +187,28 @@ struct sf_typeset *sf_load_inputs(char **files, int nfiles,
 	return sf_load_inputs_at(files, nfiles, only, NULL);
 }
 
+/*
+ * Debugging switches read from the environment, here, once per load (cmd/
+ * is the one place for process state): STRUCTFIT_NO_DEDUP=1 lays out
+ * every type of every unit, as structfit did before fingerprints
+ * (dwarf/fingerprint.h), the reference tests/e2e/identity.sh compares the
+ * default with; STRUCTFIT_DEDUP_NOTE=1 says on stderr what dedup did.
+ */
+static int env_flag(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0") != 0;
+}
+
 static struct sf_typeset *load_raw(char **files, int nfiles,
 				   const char *const *only)
 {
 	struct sf_typeset *ts = sf_typeset_new();
 	struct sf_load_opts opts = {
 		.threads = jobs, .only = only, .debug_dirs = debug_dirs,
-		.note = print_note,
+		.note = print_note, .no_dedup = env_flag("STRUCTFIT_NO_DEDUP"),
+		.dedup_note = env_flag("STRUCTFIT_DEDUP_NOTE"),
 	};
 	struct sf_err err = { "" };
 

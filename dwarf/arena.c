@@ -149,31 +149,76 @@ const char *rd_isec(struct sf_reader *r, const char *s)
 {
 	if ((r->pcount + 1) * 2 > r->pcap) {
 		size_t ncap = r->pcap ? r->pcap * 2 : 256;
-		const char **nk = sf_xcalloc(ncap, sizeof(*nk));
-		const char **nv = sf_xcalloc(ncap, sizeof(*nv));
+		struct pslot *n = sf_xcalloc(ncap, sizeof(*n));
 		for (size_t i = 0; i < r->pcap; i++) {
-			if (!r->pkeys[i])
+			if (!r->pmap[i].k)
 				continue;
-			size_t j = sf_mix64((uintptr_t)r->pkeys[i]) & (ncap - 1);
-			while (nk[j])
+			size_t j = sf_mix64((uintptr_t)r->pmap[i].k) & (ncap - 1);
+			while (n[j].k)
 				j = (j + 1) & (ncap - 1);
-			nk[j] = r->pkeys[i];
-			nv[j] = r->pvals[i];
+			n[j] = r->pmap[i];
 		}
-		free(r->pkeys);
-		free(r->pvals);
-		r->pkeys = nk;
-		r->pvals = nv;
+		free(r->pmap);
+		r->pmap = n;
 		r->pcap = ncap;
 	}
 	size_t j = sf_mix64((uintptr_t)s) & (r->pcap - 1);
-	for (; r->pkeys[j]; j = (j + 1) & (r->pcap - 1))
-		if (r->pkeys[j] == s)
-			return r->pvals[j];
-	r->pkeys[j] = s;
-	r->pvals[j] = sf_typeset_intern(r->out, s);
+	for (; r->pmap[j].k; j = (j + 1) & (r->pcap - 1))
+		if (r->pmap[j].k == s)
+			return r->pmap[j].v;
+	r->pmap[j].k = s;
+	r->pmap[j].v = sf_typeset_intern(r->out, s);
 	r->pcount++;
-	return r->pvals[j];
+	return r->pmap[j].v;
+}
+
+static size_t spell_hash(const char *x, const char *y, const char *z)
+{
+	return sf_mix64((uintptr_t)x ^ sf_mix64((uintptr_t)y ^ sf_mix64((uintptr_t)z)));
+}
+
+/*
+ * rd_icat of pieces whose addresses are stable for the reader's output
+ * (interned strings, literals, section data), memoized by address: a
+ * spelling such as "struct list_head *" is made once per reader, not once
+ * per unit (each unit resolves the same headers' types again).
+ */
+const char *rd_spell(struct sf_reader *r, const char *x, const char *y, const char *z)
+{
+	if ((r->nspells + 1) * 2 > r->spellcap) {
+		size_t ncap = r->spellcap ? r->spellcap * 2 : 1024;
+		struct spell *n = sf_xcalloc(ncap, sizeof(*n));
+		for (size_t i = 0; i < r->spellcap; i++) {
+			if (!r->spells[i].v)
+				continue;
+			size_t j = spell_hash(r->spells[i].x, r->spells[i].y, r->spells[i].z) & (ncap - 1);
+			while (n[j].v)
+				j = (j + 1) & (ncap - 1);
+			n[j] = r->spells[i];
+		}
+		free(r->spells);
+		r->spells = n;
+		r->spellcap = ncap;
+	}
+	size_t j = spell_hash(x, y, z) & (r->spellcap - 1);
+	for (; r->spells[j].v; j = (j + 1) & (r->spellcap - 1))
+		if (r->spells[j].x == x && r->spells[j].y == y && r->spells[j].z == z)
+			return r->spells[j].v;
+	r->spells[j] = (struct spell){ x, y, z, rd_icat(r, x, y, z) };
+	r->nspells++;
+	return r->spells[j].v;
+}
+
+/* Forget the interned strings' maps: their values live in r->out, which
+ * is going (merged, or freed on an error). */
+void rd_strings_forget(struct sf_reader *r)
+{
+	free(r->pmap);
+	r->pmap = NULL;
+	r->pcount = r->pcap = 0;
+	free(r->spells);
+	r->spells = NULL;
+	r->nspells = r->spellcap = 0;
 }
 
 /* x y z, interned. */

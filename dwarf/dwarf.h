@@ -42,6 +42,15 @@ struct sf_load_opts {
 	 */
 	void (*note)(void *arg, const char *line);
 	void *note_arg;
+	/*
+	 * Lay out every type of every unit, even one whose fingerprint was
+	 * laid out already (dwarf/fingerprint.h): the slow reference path
+	 * the identity tests compare the default with.
+	 */
+	int no_dedup;
+	/* Say through note what dedup did: "dedup: K of N types laid out
+	 * already, skipped; U units laid out in full" (tests, benchmarks). */
+	int dedup_note;
 };
 
 /*

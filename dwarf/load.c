@@ -89,6 +89,9 @@ struct ctx {
 	const struct sf_load_opts *opts;
 	struct sf_err *err;
 	struct sf_pending *pending;  /* incomplete types, completed at the end */
+	/* fingerprint keys of the types merged into ts (NULL: no dedup); a
+	 * reader looks here and in the parents: what was merged before it */
+	struct sf_fpshared *keys;
 	struct shared *sh;
 	/* files already read, by (device, inode): an open-addressing set */
 	struct file_id {
@@ -126,6 +129,7 @@ static struct ctx *sub_ctx(const struct ctx *c, struct sf_err *err)
 	s->err = err;
 	s->sh = c->sh;
 	s->logging = 1;
+	s->keys = c->keys ? sf_fpshared_new(c->keys) : NULL;
 	return s;
 }
 
@@ -135,6 +139,7 @@ static void free_sub(struct ctx *s)
 		return;
 	sf_typeset_free(s->ts);
 	sf_pending_free(s->pending);
+	sf_fpshared_free(s->keys);
 	free(s->seen);
 	free(s->asked);
 	free(s);
@@ -145,6 +150,8 @@ static void adopt(struct ctx *c, struct ctx *s)
 {
 	sf_typeset_merge_copy(c->ts, s->ts);
 	sf_pending_absorb(c->pending, s->pending);
+	if (c->keys && s->keys)
+		sf_fpshared_add_shared(c->keys, s->keys);
 	s->ts = NULL;
 	s->pending = NULL;
 	if (s->split_partial && !c->split_partial)
@@ -202,6 +209,9 @@ struct runs {
 	/* several runs: c->ts and c->pending are merged into while readers
 	 * run, so they do not look there (the merge drops what repeats) */
 	int apart;
+	/* ...but at the fingerprint keys of the runs merged (dwarf/dedup.c),
+	 * which include keys by string offset, this image's alone */
+	struct sf_fpshared *keys;
 };
 
 static int run_units(void *arg, size_t i)
@@ -210,7 +220,10 @@ static int run_units(void *arg, size_t i)
 	const char *const *only = u->c->opts ? u->c->opts->only : NULL;
 
 	u->r[i] = sf_reader_new(u->f, u->e, sf_typeset_new(), u->apart ? NULL : u->c->ts,
-				u->apart ? NULL : u->c->pending, u->label, only);
+				u->apart ? NULL : u->c->pending, u->label, only,
+				!(u->c->opts && u->c->opts->no_dedup));
+	if (u->keys)
+		sf_reader_share_keys(u->r[i], u->keys);
 	u->err[i].msg[0] = '\0';
 	u->rc[i] = sf_reader_units(u->r[i], u->cut[i], u->cut[i + 1], &u->err[i]);
 	return u->rc[i];
@@ -228,6 +241,7 @@ static int merge_units(void *arg, size_t i)
 		 * defined in any run, any file) */
 		sf_reader_merge(u->r[i], u->c->ts);
 		sf_reader_move_pending(u->r[i], u->c->pending);
+		sf_reader_publish_keys(u->r[i], u->c->keys);
 	}
 	sf_reader_free(u->r[i]);
 	u->r[i] = NULL;
@@ -246,7 +260,7 @@ static int read_range(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f
 		      const char *label, size_t first, size_t last)
 {
 	size_t n = last > first ? run_count(c, f, first, last) : 0;
-	struct runs u = { c, e, f, label, NULL, NULL, NULL, NULL, n > 1 };
+	struct runs u = { c, e, f, label, NULL, NULL, NULL, NULL, n > 1, NULL };
 	struct sf_pool p = { .n = n, .run = run_units, .merge = merge_units, .drop = drop_units,
 			  .arg = &u, .threads = &c->sh->threads };
 
@@ -257,7 +271,10 @@ static int read_range(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f
 	u.err = sf_xcalloc(n, sizeof(*u.err));
 	u.rc = sf_xcalloc(n, sizeof(*u.rc));
 	cut_runs(f, first, last, n, u.cut);
+	if (c->keys)
+		u.keys = sf_fpshared_new(c->keys);
 	int rc = sf_pool_run(&p);
+	sf_fpshared_free(u.keys);
 	free(u.cut);
 	free(u.r);
 	free(u.err);
@@ -1250,6 +1267,20 @@ static int load_inputs(struct ctx *c, char *const *paths, int npaths)
 	return rc;
 }
 
+/* opts->dedup_note: what dedup did, in one line through opts->note. */
+static void dedup_note(const struct ctx *c)
+{
+	struct sf_dedup_counts n = sf_pending_dedup_counts(c->pending);
+	struct strbuf line = STRBUF_INIT;
+
+	if (!c->opts || !c->opts->note || !c->opts->dedup_note || c->opts->pass)
+		return;
+	sb_addf(&line, "dedup: %zu of %zu types laid out already, skipped; %zu units laid out in full",
+		n.skipped, n.types, n.full_units);
+	c->opts->note(c->opts->note_arg, line.buf);
+	sb_release(&line);
+}
+
 /*
  * DWARF without one struct, union or class (a program of ints and
  * functions): said, never answered with an empty report.
@@ -1279,6 +1310,8 @@ int sf_dwarf_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
 	}
 	sf_threads_init(&sh.threads, n < MAX_THREADS ? n : MAX_THREADS);
 	c.pending = sf_pending_new();
+	if (!(opts && opts->no_dedup))
+		c.keys = sf_fpshared_new(NULL);
 	elf_version(EV_CURRENT);	/* libelf refuses to work before this */
 	int rc = load_inputs(&c, paths, npaths);
 	if (rc == 0) {
@@ -1298,6 +1331,7 @@ int sf_dwarf_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
 			}
 			free(missing);
 		}
+		dedup_note(&c);
 		sf_pending_finish(c.pending, ts, extra);
 		sf_typeset_free(extra);
 		if (!(opts && opts->only) && sf_typeset_count(ts) == 0)
@@ -1305,6 +1339,7 @@ int sf_dwarf_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
 	} else {
 		sf_pending_free(c.pending);
 	}
+	sf_fpshared_free(c.keys);
 	free(c.seen);
 	return rc;
 }

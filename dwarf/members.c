@@ -714,6 +714,11 @@ struct xtype *rd_layout(struct sf_reader *r, struct tinfo *ti, unsigned depth)
 		return NULL;
 	if (ti->flags & TI_LAID)
 		return ti->model;
+	/* a cycle, or deep enough that a fingerprinted type's layout could
+	 * meet the limit: this unit's layouts may depend on more than each
+	 * type's own DIEs (reader.c, dedup) */
+	if ((ti->flags & TI_LAYING) || depth > MAX_LAYOUT_DEPTH - SF_FP_MAX_DEPTH)
+		r->unclean = 1;
 	if ((ti->flags & TI_LAYING) || depth > MAX_LAYOUT_DEPTH || r->failed)
 		return NULL;
 	struct mvec *v = read_members(r, ti, &d, &vl, depth);
@@ -730,8 +735,9 @@ struct xtype *rd_layout(struct sf_reader *r, struct tinfo *ti, unsigned depth)
 	return x;
 }
 
-/* Forget every layout of the unit (kept: what was found packed). */
-void rd_unlay_all(struct sf_reader *r)
+/* Forget every layout of the unit; what was found packed too unless
+ * `keep_packed`. */
+void rd_unlay_all(struct sf_reader *r, int keep_packed)
 {
 	for (size_t j = 0; j < r->mapcap; j++) {
 		struct tinfo *ti = r->map[j].gen == r->gen ? r->map[j].ti : NULL;
@@ -739,5 +745,7 @@ void rd_unlay_all(struct sf_reader *r)
 			ti->flags &= ~TI_LAID;
 			ti->model = NULL;
 		}
+		if (ti && !keep_packed)
+			ti->flags &= ~TI_PACKED;
 	}
 }

@@ -27,6 +27,10 @@
  * are laid out, so such evidence from other types of the unit is not
  * seen there.
  *
+ * Most of a unit's types were laid out in an earlier unit (the same
+ * headers): before laying out, each is fingerprinted from its DIEs and
+ * one laid out already is skipped (dedup.c says when that is exact).
+ *
  * C spelling: a type is two pieces around the member name, left and
  * right: "int (*" + name + ")(void)", "char" + name + "[3][4]".  Pointer,
  * cv-qualifier, array and function DIEs compose those pieces the way C
@@ -332,7 +336,18 @@ static void want_top_always(struct sf_reader *r, struct tinfo *ti, const char *n
 			    int is_typedef)
 {
 	SF_GROW(r->tops, r->ntops, r->topcap);
-	r->tops[r->ntops++] = (struct top){ ti, name, is_typedef };
+	r->tops[r->ntops++] = (struct top){ .ti = ti, .name = name, .is_typedef = is_typedef };
+}
+
+/* Lay out the unit's types but the skipped ones; 1 when one was found
+ * packed only where another holds it. */
+static int lay_tops(struct sf_reader *r)
+{
+	r->repack = 0;
+	for (size_t i = 0; i < r->ntops && !r->failed; i++)
+		if (!r->tops[i].skip)
+			rd_layout(r, r->tops[i].ti, 0);
+	return r->repack;
 }
 
 /*
@@ -340,23 +355,42 @@ static void want_top_always(struct sf_reader *r, struct tinfo *ti, const char *n
  * packed only where a later one holds it (mark_packed) changes the
  * alignment of the types laid out before: the unit is laid out again
  * then, a few times at most (each pass finds a new packed type or ends).
+ * With types skipped (dedup.c), a unit that shows such evidence or meets
+ * a limit starts over from nothing without skipping: exactly the passes
+ * of a unit read in full.
  */
 static void report_tops(struct sf_reader *r)
 {
+	int dedup = r->fpc && !r->only;
+	int skipping = dedup && rd_dedup_tops(r), clean = 1;
+
 	for (int pass = 0; pass < 4 && !r->failed; pass++) {
-		r->repack = 0;
-		for (size_t i = 0; i < r->ntops && !r->failed; i++)
-			rd_layout(r, r->tops[i].ti, 0);
-		if (!r->repack)
+		int again = lay_tops(r);
+		if (again || r->unclean)
+			clean = 0;
+		if (skipping && !clean) {
+			rd_dedup_off(r);
+			skipping = 0;
+			rd_unlay_all(r, 0);
+			pass = -1;
+			continue;
+		}
+		if (!again)
 			break;
-		rd_unlay_all(r);
+		rd_unlay_all(r, 1);
 	}
 	for (size_t i = 0; i < r->ntops && !r->failed; i++)
-		add_top(r, r->tops[i].ti, r->tops[i].name, r->tops[i].is_typedef);
+		if (!r->tops[i].skip)
+			add_top(r, r->tops[i].ti, r->tops[i].name, r->tops[i].is_typedef);
+	if (dedup && clean && !r->unclean && !r->failed)
+		rd_record_tops(r);
 	r->ntops = 0;
 }
 
 /* ---- walking units ------------------------------------------------------- */
+
+/* tinfo cache slots kept from one unit to the next (24 bytes each) */
+#define SMALL_MAP 32768u
 
 static void top_aggregate(struct sf_reader *r, struct uh *uh, const struct sf_die *d)
 {
@@ -367,13 +401,31 @@ static void top_aggregate(struct sf_reader *r, struct uh *uh, const struct sf_di
 		want_top(r, ti, ti->qname, 0);
 }
 
+/*
+ * Whether the type DIE at off can resolve to an aggregate: one itself, or
+ * a declaration standing for a type unit's.  A typedef of anything else
+ * reports nothing without -t, so its target is not resolved here (a unit
+ * names thousands of typedefs: u32, the kernel's function types); a DIE
+ * that cannot be read is resolved, which says why.
+ */
+static int may_be_aggregate(struct uh *uh, uint64_t off)
+{
+	struct sf_die d;
+
+	if (sf_die_read(&uh->cx, off, &d) < 0)
+		return 1;
+	return d.tag == DW_TAG_structure_type || d.tag == DW_TAG_class_type ||
+	       d.tag == DW_TAG_union_type || d.tag == DW_TAG_interface_type ||
+	       (d.has & SF_A_SIGNATURE);
+}
+
 /* typedef struct { ... } name_t;  (pahole prints these by the typedef name) */
 static void top_typedef(struct sf_reader *r, struct uh *uh, const struct sf_die *d)
 {
 	if (!d->name || !(d->has & SF_A_TYPE) || (d->has & SF_A_SIG8))
 		return;
 	struct uh *to = rd_ref_unit(r, uh, d, d->type, (d->has & SF_A_ALT) != 0);
-	if (!to)
+	if (!to || (!r->only && !may_be_aggregate(to, d->type)))
 		return;
 	struct tinfo *t = rd_resolve(r, to, d->type, 0);
 	if ((t->flags & TI_AGG) && (t->flags & TI_ANON)) {
@@ -487,10 +539,21 @@ static void end_unit(struct sf_reader *r)
 	r->files_unit = 0;
 	r->files_file = NULL;
 	rd_arena_reset(&r->arena);
+	/* a map grown for one big unit, kept, would spread every later
+	 * unit's few slots over megabytes: start small again */
+	if (r->mapcap > SMALL_MAP) {
+		free(r->map);
+		r->map = NULL;
+		r->mapcap = 0;
+	}
+	if (r->fpc)
+		sf_fpcache_reset(r->fpc);
+	r->unclean = 0;
 	r->gen++;
 	r->mapcount = 0;
 	if (r->gen == 0) {	/* wrapped: stale slots could look current */
-		memset(r->map, 0, r->mapcap * sizeof(*r->map));
+		if (r->map)
+			memset(r->map, 0, r->mapcap * sizeof(*r->map));
 		r->gen = 1;
 	}
 }
@@ -587,8 +650,16 @@ static void append_pending(struct sf_pending *p, struct sf_typeset **ts,
 	}
 }
 
+static void add_counts(struct sf_dedup_counts *to, const struct sf_dedup_counts *from)
+{
+	to->types += from->types;
+	to->skipped += from->skipped;
+	to->full_units += from->full_units;
+}
+
 void sf_reader_move_pending(struct sf_reader *r, struct sf_pending *p)
 {
+	add_counts(&p->counts, &r->counts);
 	append_pending(p, &r->pending_ts, r->pend, r->npend);
 	r->npend = 0;
 }
@@ -634,6 +705,11 @@ void sf_pending_finish(struct sf_pending *p, struct sf_typeset *ts,
 	sf_pending_free(p);
 }
 
+struct sf_dedup_counts sf_pending_dedup_counts(const struct sf_pending *p)
+{
+	return p->counts;
+}
+
 void sf_pending_free(struct sf_pending *p)
 {
 	if (!p)
@@ -648,10 +724,19 @@ void sf_pending_free(struct sf_pending *p)
 struct sf_reader *sf_reader_new(const struct sf_dwfile *f, struct sf_elf *elf,
 				struct sf_typeset *out, const struct sf_typeset *known,
 				const struct sf_pending *held, const char *origin,
-				const char *const *only)
+				const char *const *only, int dedup)
 {
 	struct sf_reader *r = sf_xcalloc(1, sizeof(*r));
 
+	if (dedup) {
+		r->fpc = sf_fpcache_new();
+		r->laid = sf_fpset_new();
+		/* a file of many units repeats its types within itself: keys
+		 * by string offset (fast, this file's); an archive member's
+		 * few units share their types with the next file: keys by the
+		 * strings' bytes, which later readers look up */
+		r->local_fp = f->nunits >= LOCAL_FP_UNITS;
+	}
 	r->f = f;
 	r->elf = elf;
 	r->out = out;
@@ -686,10 +771,7 @@ void sf_reader_merge(struct sf_reader *r, struct sf_typeset *ts)
 {
 	copy_new_types(ts, r->out);
 	/* the interned strings point into out: forget them with it */
-	free(r->pkeys);
-	free(r->pvals);
-	r->pkeys = r->pvals = NULL;
-	r->pcount = r->pcap = 0;
+	rd_strings_forget(r);
 	sf_typeset_free(r->out);
 	r->out = NULL;
 }
@@ -702,8 +784,25 @@ void sf_typeset_merge_copy(struct sf_typeset *ts, struct sf_typeset *src)
 
 void sf_pending_absorb(struct sf_pending *p, struct sf_pending *src)
 {
+	add_counts(&p->counts, &src->counts);
 	append_pending(p, &src->ts, src->pend, src->n);
 	sf_pending_free(src);
+}
+
+void sf_reader_share_keys(struct sf_reader *r, struct sf_fpshared *s)
+{
+	r->shared = s;
+}
+
+void sf_reader_publish_keys(struct sf_reader *r, struct sf_fpshared *wide)
+{
+	if (!r->laid)
+		return;
+	if (r->shared)
+		sf_fpshared_add_all(r->shared, r->laid);
+	/* keys by string offset mean nothing in another file */
+	if (wide && !r->local_fp)
+		sf_fpshared_add_all(wide, r->laid);
 }
 
 void sf_reader_free(struct sf_reader *r)
@@ -715,8 +814,7 @@ void sf_reader_free(struct sf_reader *r)
 	sf_files_release(&r->files);
 	sb_release(&r->path);
 	sb_release(&r->cat);
-	free(r->pkeys);
-	free(r->pvals);
+	rd_strings_forget(r);
 	free(r->outv);
 	free(r->out_next);
 	free(r->name_head);
@@ -737,5 +835,7 @@ void sf_reader_free(struct sf_reader *r)
 	free(r->pend);
 	free(r->tops);
 	sf_typeset_free(r->pending_ts);
+	sf_fpcache_free(r->fpc);
+	sf_fpset_free(r->laid);
 	free(r);
 }

@@ -19,21 +19,31 @@
 
 #include "die.h"
 #include "elfobj.h"
+#include "fingerprint.h"
 #include "layout/typeset.h"
 #include "lib/err.h"
 
 struct sf_reader;
 struct sf_pending;
 
+/* What dedup did (dedup.c): types to report, those skipped as laid out
+ * already, units laid out again in full (packing evidence, a limit). */
+struct sf_dedup_counts {
+	size_t types, skipped, full_units;
+};
+
 /*
  * `known` and `held` (the pending types of earlier inputs, may be NULL)
  * are only read while readers run: types equal to theirs are not kept
- * again.
+ * again.  `dedup`: skip laying out a type whose fingerprint this reader
+ * or one merged before it (through held) laid out (fingerprint.h); 0
+ * lays out every type of every unit, the reference the tests compare it
+ * with.
  */
 struct sf_reader *sf_reader_new(const struct sf_dwfile *f, struct sf_elf *elf,
 				struct sf_typeset *out, const struct sf_typeset *known,
 				const struct sf_pending *held, const char *origin,
-				const char *const *only);
+				const char *const *only, int dedup);
 
 /* Read units [first, last) of the file.  -1 with err set on corrupt DWARF. */
 int sf_reader_units(struct sf_reader *r, size_t first, size_t last, struct sf_err *err);
@@ -68,7 +78,20 @@ const char **sf_pending_missing(const struct sf_pending *p, const struct sf_type
 void sf_pending_finish(struct sf_pending *p, struct sf_typeset *ts,
 		       const struct sf_typeset *extra);
 void sf_pending_free(struct sf_pending *p);
+/* The dedup counts of the readers moved to p so far. */
+struct sf_dedup_counts sf_pending_dedup_counts(const struct sf_pending *p);
 
 void sf_reader_free(struct sf_reader *r);
+
+/*
+ * Fingerprint keys shared between readers (load.c): r also skips a type
+ * whose key is in s or its parents - keys of what was merged before r's
+ * output will be.  `s` outlives r.
+ */
+void sf_reader_share_keys(struct sf_reader *r, struct sf_fpshared *s);
+/* r's keys join its shared set, and those that mean the same in any file
+ * (not by string offset) join `wide` too (may be NULL): call when r's
+ * output is merged, in order. */
+void sf_reader_publish_keys(struct sf_reader *r, struct sf_fpshared *wide);
 
 #endif

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fingerprint.h"
 #include "reader.h"
 #include "layout/abi.h"
 #include "layout/model.h"
@@ -32,6 +33,8 @@
 #define MAX_LAYOUT_DEPTH 100
 #define MAX_SCOPE_DEPTH 200
 #define MAX_MEMBERS (1u << 24)
+/* from this many units, a reader's fingerprints name strings by offset */
+#define LOCAL_FP_UNITS 64
 
 /* ---- scratch arena: chunks reset after each unit ------------------------ */
 
@@ -163,12 +166,16 @@ struct top {
 	struct tinfo *ti;
 	const char *name;
 	int is_typedef;
+	struct sf_fp key;       /* its fingerprint key (reader.c, dedup_tops), */
+	uint8_t keyed;          /* ... when it has one */
+	uint8_t skip;           /* laid out already: not again */
 };
 
 struct sf_pending {
 	struct sf_typeset *ts;  /* holds the types and their pend arrays */
 	struct pend *pend;
 	size_t n, cap;
+	struct sf_dedup_counts counts; /* summed over the readers merged */
 };
 
 struct sf_reader {
@@ -207,6 +214,16 @@ struct sf_reader {
 	size_t ntops, topcap;
 	int repack;             /* a laid-out type was found packed later */
 
+	/* dedup (fpc NULL: off): the keys of the types this reader laid out
+	 * in clean units, and whether this unit came near a limit that makes
+	 * a layout depend on more than the type's own DIEs (reader.c) */
+	struct sf_fpcache *fpc;
+	struct sf_fpset *laid;
+	struct sf_fpshared *shared; /* keys of earlier runs (may be NULL) */
+	int unclean;
+	int local_fp;           /* keys name strings by offset: this file's only */
+	struct sf_dedup_counts counts;
+
 	const struct sf_dwfile *files_file;
 	size_t files_unit;      /* unit index + 1 of files_file whose files are loaded */
 	struct sf_files files;
@@ -214,9 +231,12 @@ struct sf_reader {
 
 	/* strings: every spelling and name a scratch model holds is interned
 	 * in `out` already, so comparing with kept types is pointer work */
-	const char **pkeys;     /* stable pointer (section, literal) -> interned */
-	const char **pvals;
+	struct pslot { const char *k, *v; } *pmap; /* stable pointer (section,
+	                         * literal) -> interned */
 	size_t pcount, pcap;
+	struct spell { const char *x, *y, *z, *v; } *spells; /* x y z of stable
+	                         * pieces -> interned (rd_spell) */
+	size_t nspells, spellcap;
 	struct strbuf cat;
 
 	/* kept types by (interned) name: chains through out_next */
@@ -261,6 +281,8 @@ struct tinfo *rd_cache_get(struct sf_reader *r, uint64_t key);
 void rd_cache_put(struct sf_reader *r, uint64_t key, struct tinfo *ti);
 const char *rd_isec(struct sf_reader *r, const char *s);
 const char *rd_icat(struct sf_reader *r, const char *x, const char *y, const char *z);
+const char *rd_spell(struct sf_reader *r, const char *x, const char *y, const char *z);
+void rd_strings_forget(struct sf_reader *r);
 
 /* units.c */
 int rd_corrupt(struct sf_reader *r, const struct uh *uh, uint64_t off);
@@ -278,9 +300,14 @@ struct tinfo *rd_resolve_ref(struct sf_reader *r, struct uh *uh, const struct sf
 				 unsigned depth);
 struct tinfo *rd_resolve(struct sf_reader *r, struct uh *uh, uint64_t off, unsigned depth);
 
+/* dedup.c */
+int rd_dedup_tops(struct sf_reader *r);
+void rd_dedup_off(struct sf_reader *r);
+void rd_record_tops(struct sf_reader *r);
+
 /* members.c */
 void rd_mvec_free(struct mvec *v);
 struct xtype *rd_layout(struct sf_reader *r, struct tinfo *ti, unsigned depth);
-void rd_unlay_all(struct sf_reader *r);
+void rd_unlay_all(struct sf_reader *r, int keep_packed);
 
 #endif

@@ -136,14 +136,14 @@ static void pointer_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 	struct tinfo *t = rd_resolve_ref(r, uh, d, depth);
 
 	if (t->flags & (TI_FUNC | TI_ARRAY)) {
-		ti->left = rd_icat(r, t->left, " (", sym);
-		ti->right = rd_icat(r, ")", t->right, "");
+		ti->left = rd_spell(r, t->left, " (", sym);
+		ti->right = rd_spell(r, ")", t->right, "");
 	} else if (*t->right || (t->flags & TI_PTR)) {
 		/* pointer to pointer (to function): "void (**", "char **" */
-		ti->left = rd_icat(r, t->left, sym, "");
+		ti->left = rd_spell(r, t->left, sym, "");
 		ti->right = t->right;
 	} else {
-		ti->left = rd_icat(r, t->left, " ", sym);
+		ti->left = rd_spell(r, t->left, " ", sym);
 	}
 	/* pahole prints the body of an anonymous type pointed to directly */
 	if (*sym == '*' && !sym[1] && (t->flags & TI_ANON))
@@ -162,10 +162,10 @@ static void cv_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 	inherit(r, ti, t);
 	/* after a '*' the qualifier binds to the pointer: "char * const" */
 	if ((t->flags & TI_PTR) || t->right[0] == ')') {
-		ti->left = rd_icat(r, t->left, " ", word);
+		ti->left = rd_spell(r, t->left, " ", word);
 		ti->right = t->right;
 	} else {
-		ti->left = rd_icat(r, word, " ", t->left);
+		ti->left = rd_spell(r, word, " ", t->left);
 		ti->right = t->right;
 		ti->flags |= t->flags & (TI_ARRAY | TI_FUNC);
 	}
@@ -201,7 +201,7 @@ static void aggregate_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 		    : ti->kind == SF_KIND_CLASS ? "class" : "struct";
 	ti->qname = name ? name : rd_isec(r, "");
 	ti->keyword = rd_isec(r, ti->keyword);
-	ti->left = name ? rd_icat(r, ti->keyword, " ", name) : rd_icat(r, ti->keyword, " {...}", "");
+	ti->left = name ? rd_spell(r, ti->keyword, " ", name) : rd_spell(r, ti->keyword, " {...}", "");
 	ti->size = d->byte_size;
 	if ((d->has & SF_A_DECLARATION) && !(d->has & SF_A_BYTE_SIZE))
 		ti->flags |= TI_DECL;
@@ -223,7 +223,7 @@ static void enum_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 
 	const char *name = rd_die_qname(r, uh, d);
 	ti->qname = name ? name : rd_isec(r, "");
-	ti->left = name ? rd_icat(r, "enum ", name, "") : rd_isec(r, "enum {...}");
+	ti->left = name ? rd_spell(r, "enum ", name, "") : rd_isec(r, "enum {...}");
 	if (!name && !(d->has & SF_A_DECLARATION))
 		ti->flags |= TI_ANON, ti->anon_enum = ti;
 	ti->tclass = SF_T_ENUM;
@@ -382,10 +382,10 @@ static void member_ptr_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti
 	struct tinfo *t = rd_resolve_ref(r, uh, d, depth);
 
 	if (t->flags & TI_FUNC) {
-		ti->left = rd_icat(r, t->left, " (::*", "");
-		ti->right = rd_icat(r, ")", t->right, "");
+		ti->left = rd_spell(r, t->left, " (::*", "");
+		ti->right = rd_spell(r, ")", t->right, "");
 	} else {
-		ti->left = rd_icat(r, t->left, " ::*", "");
+		ti->left = rd_spell(r, t->left, " ::*", "");
 	}
 	ti->tclass = SF_T_OTHER;
 	ti->size = (d->has & SF_A_BYTE_SIZE) ? d->byte_size
@@ -490,6 +490,10 @@ struct tinfo *rd_resolve(struct sf_reader *r, struct uh *uh, uint64_t off, unsig
 	struct tinfo *ti = rd_cache_get(r, rd_key_of(uh, off));
 	struct sf_die d;
 
+	/* a cycle (its result depends on the way in) or a chain long enough
+	 * that a fingerprinted type could meet the limit (reader.c, dedup) */
+	if ((ti && (ti->flags & TI_BUSY)) || depth > MAX_RESOLVE_DEPTH - SF_FP_MAX_DEPTH)
+		r->unclean = 1;
 	if (ti)
 		return (ti->flags & TI_BUSY) ? &r->bad_ti : ti;
 	if (depth > MAX_RESOLVE_DEPTH || r->failed)

@@ -22,12 +22,18 @@
 # quoted as ratios to pahole -F btf (a table of their own; each the best of
 # three interleaved runs, since each takes a fraction of a second).
 #
+# The floor: build/tests/dwarf_walk (tests/unit/dwarf_walk.c) maps the same
+# file and decodes every DIE with as many threads as structfit uses, and
+# nothing else - the part of structfit's time no cleverness above the DIE
+# decoder removes (its row: structs "-").
+#
 # Each tool writes its whole text report (every struct); wall time and peak
 # RSS come from GNU time (/usr/bin/time -f '%e %M').  The output goes to a
 # temp file, counted (structs reported) and deleted.
 cd "$(dirname "$0")/.." || exit 2
 
 SF=${STRUCTFIT:-./structfit}
+WALK=${BENCH_WALK:-build/tests/dwarf_walk}
 OUT=build/bench.txt
 TIME=/usr/bin/time
 
@@ -98,6 +104,11 @@ if [ -n "$file" ]; then
 	measure "pahole-j2" pahole -j2 "$file"
 	measure "structfit-show" "$SF" show "$file"
 	measure "structfit-holes" "$SF" holes "$file"
+	if [ -x "$WALK" ]; then
+		measure "floor-die-walk" "$WALK" "$file" "$(nproc)"
+	else
+		echo "bench: no floor row: $WALK is not built (make $WALK)" >&2
+	fi
 fi
 if [ -n "$btf" ]; then
 	# a fraction of a second each: the best of 3 runs, interleaved
@@ -169,8 +180,9 @@ awk '!($1 in w) { order[++n] = $1 } !($1 in w) || $2 < w[$1] { w[$1] = $2; row[$
 				if (pk > 0) r3 = sprintf("%.2f", kb[i] / pk)
 				note = ""
 				if (st[i] != 0) note = "  (exit " st[i] ")"
-				printf("%-16s %9.2f %8.2f %13.1f %11s %10s %10s %9d%s\n", name[i], wall[i],
-					cpu[i], kb[i] / 1024, r1, r2, r3, n[i], note)
+				ns = name[i] ~ /^floor/ ? "-" : n[i]
+				printf("%-16s %9.2f %8.2f %13.1f %11s %10s %10s %9s%s\n", name[i], wall[i],
+					cpu[i], kb[i] / 1024, r1, r2, r3, ns, note)
 			}
 			if (bw == "")
 				exit

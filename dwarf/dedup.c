@@ -1,0 +1,84 @@
+/*
+ * dedup.c - which of a unit's types were laid out already (the reader's
+ * use of fingerprint.h; internal to dwarf/).
+ *
+ * Before a unit's types are laid out (reader.c, report_tops), each gets
+ * a key: the fingerprint of its definition's DIEs, the name it is
+ * reported under and the unit's ABI.  A type whose key this reader - or
+ * a reader of an earlier run of the same image, merged already
+ * (sf_fpshared) - recorded is skipped: its layout would give a type the
+ * output holds, ahead of where this one would go.
+ *
+ * Why that is exact.  A type's layout is a function of its own DIEs,
+ * which the fingerprint digests, except for what the unit's other types
+ * add: packing evidence (a container holding it where only a packed type
+ * can be: mark_packed) and the reader's limits (a cycle, the depth
+ * limits: `unclean`).  So:
+ *
+ *   - a key is recorded only from a clean unit, one where neither
+ *     happened; laying that type out found no evidence and met no limit;
+ *   - a unit where either happens while types are skipped is laid out
+ *     again in full, from nothing, as without dedup (report_tops).
+ *
+ * A skipped type therefore cannot have hidden evidence from the others:
+ * in the clean unit its key came from, its layout found none, and its
+ * fingerprint covers everything that layout read.
+ *
+ *   top[i].key / keyed / skip   per type of the unit (reader_int.h)
+ *   r->laid                     this reader's recorded keys
+ *   r->shared                   keys of the image's runs merged before
+ *                               (load.c publishes a run's at its merge)
+ */
+#include "reader_int.h"
+
+#include "die.h"
+#include "elfobj.h"
+
+/* Key every type of the unit that can have one; mark those laid out
+ * already.  Returns whether any is skipped. */
+int rd_dedup_tops(struct sf_reader *r)
+{
+	int skipping = 0;
+
+	for (size_t i = 0; i < r->ntops; i++) {
+		struct top *tp = &r->tops[i];
+		struct uh *uh = tp->ti->unit;
+		struct sf_fp def;
+
+		tp->keyed = tp->skip = 0;
+		/* C only: elsewhere a name depends on its scope, which the
+		 * DIEs below a type do not show */
+		if (!sf_lang_is_c(uh->cx.lang) ||
+		    sf_fp_type(r->fpc, &uh->cx, rd_key_of(uh, 0), rd_off_of(tp->ti),
+			       r->local_fp, &def) < 0)
+			continue;
+		tp->key = sf_fp_key(&def, tp->name, tp->is_typedef, uh->cx.lang,
+				    uh->cx.u->addr_size, uh->cx.f->msb, r->elf->machine);
+		tp->keyed = 1;
+		tp->skip = sf_fpset_has(r->laid, &tp->key) ||
+			   (r->shared && sf_fpshared_has(r->shared, &tp->key));
+		skipping |= tp->skip;
+		r->counts.skipped += tp->skip;
+	}
+	r->counts.types += r->ntops;
+	return skipping;
+}
+
+/* Lay out again without skipping (evidence or a limit met in a unit
+ * whose types were being skipped). */
+void rd_dedup_off(struct sf_reader *r)
+{
+	for (size_t i = 0; i < r->ntops; i++) {
+		r->counts.skipped -= r->tops[i].skip;
+		r->tops[i].skip = 0;
+	}
+	r->counts.full_units++;
+}
+
+/* The unit was clean: its types' keys now say "laid out, in the output". */
+void rd_record_tops(struct sf_reader *r)
+{
+	for (size_t i = 0; i < r->ntops; i++)
+		if (r->tops[i].keyed && !r->tops[i].skip)
+			sf_fpset_add(r->laid, &r->tops[i].key);
+}

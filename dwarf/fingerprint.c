@@ -1,0 +1,482 @@
+/*
+ * fingerprint.c - digests of aggregate definitions (see fingerprint.h).
+ *
+ *   sf_fpcache: (DIE key -> state and fingerprint, per depth) in an
+ *               open-addressed table of generation-stamped slots; a new
+ *               unit bumps the generation instead of clearing the table.
+ *               A slot being hashed is BUSY: meeting it again is a cycle.
+ *   sf_fpset:   open-addressed set of 128-bit keys.
+ *
+ * A digest has two 64-bit lanes, each its own mix of every value fed in
+ * (a multiply-xorshift and a multiply-rotate, different constants), so a
+ * false match needs both to collide at once.  Strings are fed by length
+ * and bytes, a DIE by its tag, its flags of present attributes and each
+ * present value, a reference by the digest of what it names, children in
+ * order: a digest is a function of what the reader reads, never of where
+ * in the section it sits.
+ */
+#include "fingerprint.h"
+
+#include <assert.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dwarf.h>
+
+#include "lib/hash.h"
+#include "lib/xalloc.h"
+
+enum { ST_NONE = 0, ST_BUSY, ST_DONE, ST_FAILED };
+
+/* slots kept from one unit to the next (768 KB) */
+#define SMALL_CACHE 16384u
+
+struct fpslot {
+	uint64_t key;
+	uint32_t gen;
+	uint8_t state[2];       /* per enum sf_fp_depth */
+	uint8_t anon;           /* an anonymous aggregate or enum (once read) */
+	struct sf_fp fp[2];
+};
+
+struct sf_fpcache {
+	struct fpslot *v;
+	size_t cap, count;
+	uint32_t gen;
+};
+
+/* ---- the digest ----------------------------------------------------------- */
+
+static void feed(struct sf_fp *h, uint64_t v)
+{
+	h->a = (h->a ^ v) * 0xbf58476d1ce4e5b9ull;
+	h->a ^= h->a >> 31;
+	h->b = (h->b + v) * 0x94d049bb133111ebull;
+	h->b = (h->b << 23) | (h->b >> 41);
+}
+
+/* A string of .debug_str by its offset (strs: the section of the unit
+ * being hashed, `tag` which file that is - the reader's or its dwz alt
+ * file), any other by its bytes. */
+static void feed_str(struct sf_fp *h, const struct sf_dwsec *strs, uint64_t tag,
+		     const char *s)
+{
+	if (!s) {
+		feed(h, ~0ull);	/* no name is not the empty name */
+		return;
+	}
+	if (strs && (const unsigned char *)s >= strs->data &&
+	    (const unsigned char *)s < strs->data + strs->size) {
+		/* the linker merges .debug_str: one string, one offset; a
+		 * string kept twice only costs a match */
+		feed(h, 0xd5d5d5d5d5d5d5d5ull);
+		feed(h, tag | (uint64_t)((const unsigned char *)s - strs->data));
+		return;
+	}
+	size_t n = strlen(s);
+	uint64_t w;
+
+	feed(h, n);
+	/* a word at a time, into both lanes: one pass over the bytes */
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		feed(h, w);
+	}
+	if (n) {
+		w = 0;
+		memcpy(&w, s, n);
+		feed(h, w);
+	}
+}
+
+static void feed_fp(struct sf_fp *h, const struct sf_fp *x)
+{
+	feed(h, x->a);
+	feed(h, x->b);
+}
+
+/* ---- the cache -------------------------------------------------------------- */
+
+struct sf_fpcache *sf_fpcache_new(void)
+{
+	struct sf_fpcache *c = sf_xcalloc(1, sizeof(*c));
+
+	c->gen = 1;
+	return c;
+}
+
+void sf_fpcache_free(struct sf_fpcache *c)
+{
+	if (!c)
+		return;
+	free(c->v);
+	free(c);
+}
+
+void sf_fpcache_reset(struct sf_fpcache *c)
+{
+	/* a table grown for one big unit, kept, would spread every later
+	 * unit's few slots over megabytes: start small again */
+	if (c->cap > SMALL_CACHE) {
+		free(c->v);
+		c->v = NULL;
+		c->cap = 0;
+	}
+	c->count = 0;
+	if (++c->gen == 0) {	/* wrapped: stale slots could look current */
+		memset(c->v, 0, c->cap * sizeof(*c->v));
+		c->gen = 1;
+	}
+}
+
+static void cache_grow(struct sf_fpcache *c)
+{
+	size_t ncap = c->cap ? c->cap * 2 : 1024;
+	struct fpslot *n = sf_xcalloc(ncap, sizeof(*n));
+
+	for (size_t i = 0; i < c->cap; i++) {
+		if (c->v[i].gen != c->gen)
+			continue;
+		size_t j = sf_mix64(c->v[i].key) & (ncap - 1);
+		while (n[j].gen == c->gen)
+			j = (j + 1) & (ncap - 1);
+		n[j] = c->v[i];
+	}
+	free(c->v);
+	c->v = n;
+	c->cap = ncap;
+}
+
+/* The slot of key, made (state NONE) when missing; valid until the next
+ * call (the table may grow). */
+static struct fpslot *cache_slot(struct sf_fpcache *c, uint64_t key)
+{
+	if ((c->count + 1) * 2 > c->cap)
+		cache_grow(c);
+	size_t j = sf_mix64(key) & (c->cap - 1);
+	for (; c->v[j].gen == c->gen; j = (j + 1) & (c->cap - 1))
+		if (c->v[j].key == key)
+			return &c->v[j];
+	memset(&c->v[j], 0, sizeof(c->v[j]));
+	c->v[j].key = key;
+	c->v[j].gen = c->gen;
+	c->count++;
+	return &c->v[j];
+}
+
+/* ---- hashing DIEs ------------------------------------------------------------ */
+
+struct walk {
+	struct sf_fpcache *c;
+	const struct sf_ucx *cx;
+	uint64_t tag;
+	const struct sf_dwsec *strs;  /* NULL: strings by their bytes */
+};
+
+static int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned depth,
+		  struct sf_fp *out, int *anon);
+
+static int is_aggregate(unsigned tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+	       tag == DW_TAG_union_type || tag == DW_TAG_interface_type;
+}
+
+static int is_pointer(unsigned tag)
+{
+	return tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
+	       tag == DW_TAG_rvalue_reference_type || tag == DW_TAG_ptr_to_member_type;
+}
+
+static int in_unit(const struct sf_ucx *cx, uint64_t off)
+{
+	return off >= cx->u->die_start && off < cx->u->end;
+}
+
+/*
+ * The fingerprint of the type a DIE of tag `tag` refers to.  Behind a
+ * pointer only its spelling counts, unless it is an anonymous aggregate
+ * or enum, whose body pahole prints; a function type only spells its
+ * return and parameter types.  Everything else passes its depth on.
+ */
+static int fp_target(struct walk *w, unsigned tag, int depth_kind, uint64_t target,
+		     unsigned depth, struct sf_fp *out)
+{
+	int anon;
+
+	if (tag == DW_TAG_subroutine_type || tag == DW_TAG_formal_parameter)
+		depth_kind = FP_SPELL;
+	if (!is_pointer(tag) || depth_kind == FP_SPELL)
+		return fp_ref(w, target, depth_kind, depth, out, &anon);
+	if (fp_ref(w, target, FP_SPELL, depth, out, &anon) < 0)
+		return -1;
+	return anon ? fp_ref(w, target, FP_LAYOUT, depth, out, &anon) : 0;
+}
+
+static int is_anon(const struct sf_die *t)
+{
+	return !t->name && !(t->has & SF_A_DECLARATION) &&
+	       (is_aggregate(t->tag) || t->tag == DW_TAG_enumeration_type);
+}
+
+/* The values of d's attributes the reader decodes (sf_die), references
+ * left to the caller. */
+static void feed_attrs(struct sf_fp *h, const struct walk *w, const struct sf_die *d)
+{
+	feed(h, ((uint64_t)d->tag << 8) | d->children);
+	/* DW_AT_sibling only says where the next DIE is */
+	feed(h, ((uint64_t)(d->has & ~SF_A_SIBLING) << 32) | d->has2);
+	feed_str(h, w->strs, w->tag, d->name);
+	feed(h, d->byte_size);
+	feed(h, d->encoding);
+	feed(h, d->decl_line);
+	if (d->has & SF_A_BIT_SIZE)
+		feed(h, d->bit_size);
+	if (d->has & SF_A_DATA_BIT_OFFSET)
+		feed(h, d->data_bit_offset);
+	if (d->has & SF_A_BIT_OFFSET)
+		feed(h, d->bit_offset);
+	if (d->has & SF_A_MEMBER_LOC)
+		feed(h, d->member_loc);
+	if (d->has & SF_A_ALIGNMENT)
+		feed(h, d->alignment);
+	if (d->has & SF_A_COUNT)
+		feed(h, d->count);
+	if (d->has & SF_A_UPPER_BOUND)
+		feed(h, (uint64_t)d->upper_bound);
+	if (d->has & SF_A_LOWER_BOUND)
+		feed(h, (uint64_t)d->lower_bound);
+	if (d->has & SF_A_VIRTUALITY)
+		feed(h, d->virtuality);
+	if (d->has & SF_A_CONST_VALUE)
+		feed(h, d->const_value);
+	if (d->has2 & SF_A2_DISCR_VALUE)
+		feed(h, d->discr_value);
+}
+
+/*
+ * Hash the DIE d (already read) and what it reaches into h: its
+ * attributes, the type it refers to, its children in order.  At FP_SPELL
+ * an aggregate's or enum's children are left out (a spelling does not
+ * read them), and a named enum's always: only an anonymous one's
+ * enumerators are shown (the kernel's enums run to thousands).
+ */
+static int hash_die(struct walk *w, const struct sf_die *d, int depth_kind, unsigned depth,
+		    struct sf_fp *h)
+{
+	struct sf_fp sub;
+	struct sf_die c;
+
+	if (depth > SF_FP_MAX_DEPTH ||
+	    (d->has & (SF_A_SIGNATURE | SF_A_SIG8 | SF_A_ALT | SF_A_SPECIFICATION)) ||
+	    (d->has2 & (SF_A2_IMPORT | SF_A2_IMPORT_ALT)))
+		return -1;
+	feed_attrs(h, w, d);
+	if (d->has & SF_A_TYPE) {
+		if (!in_unit(w->cx, d->type) ||
+		    fp_target(w, d->tag, depth_kind, d->type, depth + 1, &sub) < 0)
+			return -1;
+		feed_fp(h, &sub);
+	}
+	if (!d->children || (depth_kind == FP_SPELL && is_aggregate(d->tag)) ||
+	    (d->tag == DW_TAG_enumeration_type && (depth_kind == FP_SPELL || d->name)))
+		return 0;
+	if (d->tag == DW_TAG_subroutine_type)
+		depth_kind = FP_SPELL;
+	for (uint64_t off = d->next;;) {
+		if (sf_die_read(w->cx, off, &c) < 0)
+			return -1;
+		if (c.tag == 0)
+			break;
+		if (hash_die(w, &c, depth_kind, depth + 1, h) < 0 ||
+		    sf_die_skip(w->cx, &c, &off) < 0)
+			return -1;
+	}
+	feed(h, 0);	/* end of the children */
+	return 0;
+}
+
+/* The fingerprint of the type DIE at off, at depth_kind, cached; *anon
+ * whether it is an anonymous aggregate or enum. */
+static int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned depth,
+		  struct sf_fp *out, int *anon)
+{
+	uint64_t key = off | w->tag;
+	struct fpslot *s = cache_slot(w->c, key);
+	struct sf_die d;
+
+	assert(off < (1ull << 62));
+	*anon = s->anon;
+	if (s->state[depth_kind] == ST_DONE) {
+		*out = s->fp[depth_kind];
+		return 0;
+	}
+	if (s->state[depth_kind] != ST_NONE || depth > SF_FP_MAX_DEPTH)
+		return -1;	/* a cycle, or known to have none */
+	s->state[depth_kind] = ST_BUSY;
+	struct sf_fp h = { 0x243f6a8885a308d3ull, 0x13198a2e03707344ull };
+	int rc = sf_die_read(w->cx, off, &d) < 0 ? -1 : hash_die(w, &d, depth_kind, depth, &h);
+	s = cache_slot(w->c, key);	/* the table may have grown */
+	s->state[depth_kind] = rc < 0 ? ST_FAILED : ST_DONE;
+	s->anon = *anon = rc == 0 && is_anon(&d);
+	s->fp[depth_kind] = h;
+	*out = h;
+	return rc;
+}
+
+int sf_fp_type(struct sf_fpcache *c, const struct sf_ucx *cx, uint64_t tag, uint64_t off,
+	       int local, struct sf_fp *out)
+{
+	struct walk w = { c, cx, tag, local ? &cx->f->sec[SF_SEC_STR] : NULL };
+	int anon;
+
+	if (!in_unit(cx, off))
+		return -1;
+	return fp_ref(&w, off, FP_LAYOUT, 0, out, &anon);
+}
+
+struct sf_fp sf_fp_key(const struct sf_fp *def, const char *name, int is_typedef,
+		       unsigned lang, unsigned addr_size, int msb, unsigned machine)
+{
+	struct sf_fp h = { 0x452821e638d01377ull, 0xbe5466cf34e90c6cull };
+
+	feed_fp(&h, def);
+	feed_str(&h, NULL, 0, name);
+	feed(&h, ((uint64_t)(is_typedef != 0) << 40) | ((uint64_t)(msb != 0) << 32) |
+		 ((uint64_t)(addr_size & 0xff) << 16) | (lang & 0xffff));
+	feed(&h, machine);
+	h.a |= 1;	/* never the empty key */
+	return h;
+}
+
+/* ---- the set of keys laid out ------------------------------------------------ */
+
+struct sf_fpset {
+	struct sf_fp *v;
+	size_t cap, count;
+};
+
+struct sf_fpset *sf_fpset_new(void)
+{
+	return sf_xcalloc(1, sizeof(struct sf_fpset));
+}
+
+void sf_fpset_free(struct sf_fpset *s)
+{
+	if (!s)
+		return;
+	free(s->v);
+	free(s);
+}
+
+static int empty(const struct sf_fp *k)
+{
+	return !k->a && !k->b;
+}
+
+int sf_fpset_has(const struct sf_fpset *s, const struct sf_fp *k)
+{
+	if (!s || !s->cap)
+		return 0;
+	for (size_t j = k->b & (s->cap - 1); !empty(&s->v[j]); j = (j + 1) & (s->cap - 1))
+		if (s->v[j].a == k->a && s->v[j].b == k->b)
+			return 1;
+	return 0;
+}
+
+static void set_grow(struct sf_fpset *s)
+{
+	size_t ncap = s->cap ? s->cap * 2 : 1024;
+	struct sf_fp *n = sf_xcalloc(ncap, sizeof(*n));
+
+	for (size_t i = 0; i < s->cap; i++) {
+		if (empty(&s->v[i]))
+			continue;
+		size_t j = s->v[i].b & (ncap - 1);
+		while (!empty(&n[j]))
+			j = (j + 1) & (ncap - 1);
+		n[j] = s->v[i];
+	}
+	free(s->v);
+	s->v = n;
+	s->cap = ncap;
+}
+
+void sf_fpset_add(struct sf_fpset *s, const struct sf_fp *k)
+{
+	assert(!empty(k));
+	if ((s->count + 1) * 2 > s->cap)
+		set_grow(s);
+	size_t j = k->b & (s->cap - 1);
+	for (; !empty(&s->v[j]); j = (j + 1) & (s->cap - 1))
+		if (s->v[j].a == k->a && s->v[j].b == k->b)
+			return;
+	s->v[j] = *k;
+	s->count++;
+}
+
+void sf_fpset_add_all(struct sf_fpset *dst, const struct sf_fpset *src)
+{
+	for (size_t i = 0; src && i < src->cap; i++)
+		if (!empty(&src->v[i]))
+			sf_fpset_add(dst, &src->v[i]);
+}
+
+size_t sf_fpset_count(const struct sf_fpset *s)
+{
+	return s ? s->count : 0;
+}
+
+/* ---- shared between threads ---------------------------------------------------- */
+
+struct sf_fpshared {
+	pthread_mutex_t mu;
+	struct sf_fpset set;
+	struct sf_fpshared *parent;
+};
+
+struct sf_fpshared *sf_fpshared_new(struct sf_fpshared *parent)
+{
+	struct sf_fpshared *s = sf_xcalloc(1, sizeof(*s));
+
+	pthread_mutex_init(&s->mu, NULL);
+	s->parent = parent;
+	return s;
+}
+
+void sf_fpshared_free(struct sf_fpshared *s)
+{
+	if (!s)
+		return;
+	pthread_mutex_destroy(&s->mu);
+	free(s->set.v);
+	free(s);
+}
+
+int sf_fpshared_has(struct sf_fpshared *s, const struct sf_fp *k)
+{
+	int hit = 0;
+
+	for (; s && !hit; s = s->parent) {
+		pthread_mutex_lock(&s->mu);
+		hit = sf_fpset_has(&s->set, k);
+		pthread_mutex_unlock(&s->mu);
+	}
+	return hit;
+}
+
+void sf_fpshared_add_shared(struct sf_fpshared *dst, struct sf_fpshared *src)
+{
+	/* the only place two locks are held, always src's first */
+	pthread_mutex_lock(&src->mu);
+	sf_fpshared_add_all(dst, &src->set);
+	pthread_mutex_unlock(&src->mu);
+}
+
+void sf_fpshared_add_all(struct sf_fpshared *s, const struct sf_fpset *src)
+{
+	pthread_mutex_lock(&s->mu);
+	sf_fpset_add_all(&s->set, src);
+	pthread_mutex_unlock(&s->mu);
+}

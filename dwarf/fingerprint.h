@@ -1,0 +1,114 @@
+/*
+ * fingerprint.h - a 128-bit digest of what laying out one aggregate DIE
+ * reads, so a definition already laid out is not laid out again (internal
+ * to dwarf/; reader.c uses it).
+ *
+ * The same header's structs come back in every compilation unit: the
+ * Linux vmlinux lays out 6.2 M members for 51 k unique ones.  Before a
+ * unit's types are laid out, each is fingerprinted from its DIEs alone -
+ * tag, name, size, every attribute the reader decodes, its members in
+ * order (names, offsets, bit offsets and sizes, alignments) and, through
+ * every DW_AT_type, the fingerprints of the types they use - and a type
+ * whose fingerprint (with the name it is reported under and the unit's
+ * ABI) was laid out already is skipped: the layout would give a type the
+ * output has.
+ *
+ * Two depths, because a member's type matters in two ways:
+ *
+ *   FP_LAYOUT  the type is held by value: its layout counts, so an
+ *              aggregate's members are hashed too (recursively);
+ *   FP_SPELL   the type is only spelled (behind a pointer, in a function
+ *              type): an aggregate or enum counts by its attributes
+ *              (name, size), which is all a spelling reads - and what
+ *              keeps `struct list_head { struct list_head *next; }` from
+ *              being a cycle.  A pointer to an anonymous aggregate or
+ *              enum keeps FP_LAYOUT: pahole prints its body.
+ *
+ * A type gets no fingerprint (sf_fp_type() returns -1, and the reader
+ * lays it out as always) when anything it reaches lies outside what a
+ * digest of its unit's DIEs can vouch for: a reference out of the unit
+ * (dwz's alt file, DW_FORM_ref_addr, type signatures), a
+ * DW_AT_specification, a cycle, more than SF_FP_MAX_DEPTH levels, or
+ * corrupt DWARF.  The declaring file is not part of it: a unit numbers
+ * its files its own way, and two definitions that differ only there are
+ * one type to the output (sf_type_equal), which keeps the first.
+ *
+ * Results are cached per DIE and depth for one unit (generation-stamped
+ * slots, as the reader's tinfo cache): each type is hashed once per unit.
+ *
+ *   sf_fpset: the fingerprints laid out already - open addressing over
+ *   the 128-bit keys (never both words 0: sf_fp_key sets a bit).
+ */
+#ifndef SF_FINGERPRINT_H
+#define SF_FINGERPRINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "die.h"
+
+/* Deeper than this, no fingerprint: the reader's own limits (layout
+ * nesting 100, type chains 200) then stay out of reach of a type that has
+ * one (reader.c counts what comes near them). */
+#define SF_FP_MAX_DEPTH 48
+
+enum sf_fp_depth { FP_SPELL = 0, FP_LAYOUT = 1 };
+
+struct sf_fp {
+	uint64_t a, b;
+};
+
+struct sf_fpcache;
+
+struct sf_fpcache *sf_fpcache_new(void);
+void sf_fpcache_free(struct sf_fpcache *c);
+/* Forget every fingerprint: a new unit begins. */
+void sf_fpcache_reset(struct sf_fpcache *c);
+
+/*
+ * The FP_LAYOUT fingerprint of the aggregate DIE at section offset off of
+ * the unit cx; `tag` is or'ed into the cache keys (offsets below 2^62,
+ * the top bits saying which file and section: reader.c's key_of).
+ * `local`: names in the file's .debug_str count by their offset, not
+ * their bytes - faster (a vmlinux names 6 M members: reading each name
+ * was a sixth of the time), and the key then means something in this
+ * file only.  One cache must not mix the two.  0, or -1 when it has none
+ * (see above).
+ */
+int sf_fp_type(struct sf_fpcache *c, const struct sf_ucx *cx, uint64_t tag, uint64_t off,
+	       int local, struct sf_fp *out);
+
+/*
+ * The key a reported type is known by: its definition's fingerprint, the
+ * name and namespace it is reported under, and what the unit's ABI and
+ * reader add (language, address size, byte order, machine).
+ */
+struct sf_fp sf_fp_key(const struct sf_fp *def, const char *name, int is_typedef,
+		       unsigned lang, unsigned addr_size, int msb, unsigned machine);
+
+struct sf_fpset;
+
+struct sf_fpset *sf_fpset_new(void);
+void sf_fpset_free(struct sf_fpset *s);
+int sf_fpset_has(const struct sf_fpset *s, const struct sf_fp *k);
+void sf_fpset_add(struct sf_fpset *s, const struct sf_fp *k);
+/* Every key of src into dst. */
+void sf_fpset_add_all(struct sf_fpset *dst, const struct sf_fpset *src);
+size_t sf_fpset_count(const struct sf_fpset *s);
+
+/*
+ * A set of keys several threads read and add to (under a lock), looked up
+ * through its parents too: load.c keeps one per context (the inputs, an
+ * input read apart) and per image, each under the one it is merged into.
+ */
+struct sf_fpshared;
+
+struct sf_fpshared *sf_fpshared_new(struct sf_fpshared *parent);
+void sf_fpshared_free(struct sf_fpshared *s);
+/* Is k in s or a parent of s? */
+int sf_fpshared_has(struct sf_fpshared *s, const struct sf_fp *k);
+void sf_fpshared_add_all(struct sf_fpshared *s, const struct sf_fpset *src);
+/* src's own keys (not its parents') into dst. */
+void sf_fpshared_add_shared(struct sf_fpshared *dst, struct sf_fpshared *src);
+
+#endif

@@ -1,0 +1,85 @@
+/*
+ * twins.h - structs that come back in every unit, each in two versions
+ * of the same name and size (VARIANT picks one): tests/e2e/identity.sh
+ * builds units with either and checks that laying each distinct struct
+ * out once (dwarf/fingerprint.h) reports exactly what laying out every
+ * unit's structs does.  A key of name and size alone would merge each
+ * pair; every difference below must keep both.
+ *
+ * Each struct is defined on one line for both versions, the difference
+ * in a macro: the versions' DIEs then differ only where the macro does
+ * (the same declaring file and line), so each must be told apart by what
+ * it changes, not by where it is.
+ */
+#ifndef TWINS_H
+#define TWINS_H
+
+#ifndef VARIANT
+#define VARIANT 0
+#endif
+
+#if VARIANT
+#define TW_NAME c                       /* a member's name */
+#define TW_INT unsigned                 /* a member's type, same size */
+#define TW_NUM unsigned                 /* what a typedef stands for */
+#define TW_DEEP j                       /* a member two levels down */
+#define TW_POINTEE int                  /* the body of a pointed-to anonymous struct */
+#define TW_ENUM TW_C                    /* an anonymous enum's enumerator */
+#define TW_BITS_A 4                     /* bit-field widths */
+#define TW_BITS_B 4
+#define TW_DIM1 3                       /* array dimensions */
+#define TW_DIM2 2
+#define TW_PARAM long                   /* a function pointer's parameter */
+#define TW_FIRST x                      /* the order of two members */
+#define TW_SECOND y
+#define TW_ALIGNED __attribute__((aligned(4))) /* an alignment attribute */
+#else
+#define TW_NAME b
+#define TW_INT int
+#define TW_NUM int
+#define TW_DEEP k
+#define TW_POINTEE unsigned
+#define TW_ENUM TW_B
+#define TW_BITS_A 3
+#define TW_BITS_B 5
+#define TW_DIM1 2
+#define TW_DIM2 3
+#define TW_PARAM int
+#define TW_FIRST y
+#define TW_SECOND x
+#define TW_ALIGNED
+#endif
+
+struct by_name { int a; char b[4]; };
+struct by_name_v { int a; char TW_NAME[4]; };
+struct by_type { TW_INT a; char b[4]; };
+typedef TW_NUM num_t;
+struct by_typedef { num_t n; num_t m; };
+struct inner2 { short s; char TW_DEEP; };
+struct by_nested { struct inner2 i; char tail; };
+struct by_pointee { struct { TW_POINTEE q; } *p; };
+struct by_pointer { struct inner2 *p; struct by_pointer *next; };
+struct by_enum { enum { TW_A, TW_ENUM } e; };
+struct by_bits { unsigned a : TW_BITS_A, b : TW_BITS_B; };
+struct by_dims { char a[TW_DIM1][TW_DIM2]; };
+struct by_params { void (*f)(TW_PARAM); };
+typedef struct { char TW_FIRST; int TW_SECOND; } by_anon_t;
+struct by_aligned { int a; int b TW_ALIGNED; };
+
+/* DWARF does not say "packed": struct pbase's DIEs are the same either
+ * way.  A unit built with PACKED_HOLDER declares it packed and holds it at
+ * offset 1 of a struct that is not packed (a hole follows it), which shows
+ * pbase is packed there (pahole infers the same, tests/e2e/packed.sh):
+ * evidence from another type of the unit, so that unit is laid out in
+ * full, and both versions are reported. */
+#ifdef PACKED_HOLDER
+#define TW_PACKED __attribute__((packed))
+#else
+#define TW_PACKED
+#endif
+struct TW_PACKED pbase { int x; int y; };
+#ifdef PACKED_HOLDER
+struct holder { char c; struct pbase b; int after; };
+#endif
+
+#endif

@@ -1,0 +1,176 @@
+#!/bin/bash
+# tests/e2e/identity.sh - laying each distinct struct out once
+# (dwarf/fingerprint.h, dwarf/dedup.c) changes nothing in the output.
+#
+# The oracle is structfit's own full path: STRUCTFIT_NO_DEDUP=1 lays out
+# every struct of every unit, as structfit always did; the default skips
+# a struct whose fingerprint was laid out already.  For each input, the
+# whole report - show (text and JSON) and holes - of the full path with
+# one job has the same md5 as the default's with 1, 2 and 4 jobs.
+#
+# Inputs: testdata/dedup's twins (structs of one name and size in two
+# versions that a key of name and size would merge, and a struct that
+# another of its unit shows to be packed) with the test corpus, built here
+# by gcc and clang, DWARF 4 and 5, as an archive (a key per member, looked
+# up by the next) and as one shared object of 70 units (keys within the
+# file); then what Debian ships: libc6-dbg's debug files, libpython3.11d.a,
+# and the vmlinux debug file where it is installed (not a test package:
+# skipped, saying so, elsewhere).  STRUCTFIT_DEDUP_NOTE=1 makes structfit
+# say how many structs it skipped, so the test knows the dedup ran.
+. "$(dirname "$0")/lib.sh"
+
+DD=$TD/dedup
+
+# full ARGS...: structfit ARGS with every struct laid out, one job.
+full() {
+	STRUCTFIT_NO_DEDUP=1 run "$SF" "$@" -j 1
+	[ "$RC" = 0 ] || fail "STRUCTFIT_NO_DEDUP=1 structfit $* -j 1 exited $RC: $(head -n 2 "$T/err" | tr '\n' ' ')"
+}
+
+# identical WHAT ARGS...: the md5 of ARGS' output, full path and one job,
+# is the default's with -j 1, 2 and 4; the default's note (what dedup did)
+# of the -j 1 run is left in $T/note.
+identical() {
+	local what=$1 want j got
+	shift
+	full "$@"
+	[ -s "$T/out" ] || { fail "$what: the full path printed nothing"; return; }
+	want=$(md5sum <"$T/out" | cut -d' ' -f1)
+	cp "$T/out" "$T/want.txt"
+	for j in 1 2 4; do
+		STRUCTFIT_DEDUP_NOTE=1 run "$SF" "$@" -j "$j"
+		[ "$RC" = 0 ] || fail "structfit $* -j $j exited $RC: $(head -n 2 "$T/err" | tr '\n' ' ')"
+		[ "$j" = 1 ] && grep '^structfit: dedup: ' "$T/err" >"$T/note"
+		got=$(md5sum <"$T/out" | cut -d' ' -f1)
+		[ "$got" = "$want" ] ||
+			fail "$what -j $j: md5 $got, the full path's $want: $(diff "$T/want.txt" "$T/out" | head -n 4 | tr '\n' ' ')"
+	done
+}
+
+# dedup_ran WHAT [MIN_FULL]: the note of the last identical run says
+# structs were skipped (and at least MIN_FULL units laid out in full):
+# the md5s compared the dedup, not the full path twice.
+dedup_ran() {
+	local what=$1 line skipped full_units
+	line=$(head -n 1 "$T/note")
+	[ -n "$line" ] || { fail "$what: STRUCTFIT_DEDUP_NOTE=1 said nothing"; return; }
+	skipped=$(echo "$line" | sed -n 's/^structfit: dedup: \([0-9]*\) of .*/\1/p')
+	full_units=$(echo "$line" | sed -n 's/.*; \([0-9]*\) units laid out in full$/\1/p')
+	echo "    $what: ${line#structfit: }"
+	[ "${skipped:-0}" -gt 0 ] || fail "$what: no struct skipped ($line)"
+	[ "${full_units:-0}" -ge "${2:-0}" ] ||
+		fail "$what: fewer than $2 units laid out in full ($line)"
+}
+
+# identical_report WHAT INPUT...: show (checking the dedup ran), show
+# --format json and holes.
+identical_report() {
+	local what=$1
+	shift
+	identical "show $what" show "$@"
+	dedup_ran "$what" "${MIN_FULL:-0}"
+	identical "show --format json $what" show --format json --origin "$@"
+	identical "holes $what" holes "$@"
+}
+
+# ------------------------------------------------------------ the corpus
+
+tcase "build the twins and the corpus: gcc and clang, DWARF 4 and 5"
+objs=()
+n=0
+for cc in gcc clang; do
+	need "$cc" || continue
+	for flags in "-DVARIANT=0" "-DVARIANT=1" "-DPACKED_HOLDER" "-DVARIANT=0"; do
+		n=$((n + 1))
+		o=$T/$(printf '%02d' "$n")-$cc-twins.o
+		# shellcheck disable=SC2086
+		compile_or_fail "$cc" x86_64 $((4 + n % 2)) "$o" "$DD/unit.c" $flags && objs+=("$o")
+	done
+	for src in "$TD"/e2e/*.c "$TD"/reader/*.c; do
+		n=$((n + 1))
+		o=$T/$(printf '%02d' "$n")-$cc-$(basename "$src" .c).o
+		compile "$cc" x86_64 $((4 + n % 2)) "$o" "$src" -I"$TD/e2e" 2>/dev/null &&
+			objs+=("$o")
+	done
+done
+[ "${#objs[@]}" -ge 40 ] || fail "only ${#objs[@]} objects built"
+ar rcs "$T/corpus.a" "${objs[@]}" || fail "ar failed"
+# gcc's twins alone, DWARF 5 (clang's, and DWARF 4's, differ from them in
+# places: more versions)
+twins=()
+for flags in "-DVARIANT=0" "-DVARIANT=1" "-DPACKED_HOLDER" "-DVARIANT=0"; do
+	o=$T/twins-${#twins[@]}.o
+	# shellcheck disable=SC2086
+	compile_or_fail gcc x86_64 5 "$o" "$DD/unit.c" $flags && twins+=("$o")
+done
+ar rcs "$T/twins.a" "${twins[@]}" || fail "ar (twins) failed"
+
+# 70 units in one shared object: past LOCAL_FP_UNITS (64), the keys name
+# strings by offset in the file's .debug_str
+so_objs=()
+for i in $(seq 1 70); do
+	cc=gcc
+	[ $((i % 2)) = 0 ] && cc=clang
+	have "$cc" || cc=gcc
+	flags="-DVARIANT=$((i % 3 == 0)) -fPIC"
+	[ $((i % 10)) = 5 ] && flags="-DPACKED_HOLDER -fPIC"
+	o=$T/so-$i.o
+	# shellcheck disable=SC2086
+	compile_or_fail "$cc" x86_64 $((4 + i % 2)) "$o" "$DD/unit.c" $flags && so_objs+=("$o")
+done
+gcc -shared -Wl,-z,muldefs -o "$T/many.so" "${so_objs[@]}" 2>"$T/ld.err" ||
+	fail "gcc -shared: $(head -n 2 "$T/ld.err")"
+
+tcase "gcc's twins: every version of each is reported, laid out once or not"
+for mode in full dedup; do
+	if [ "$mode" = full ]; then full show "$T/twins.a"; else sf_ok show -j 1 "$T/twins.a"; fi
+	for t in by_name_v by_type by_typedef inner2 by_pointee by_enum by_bits by_dims \
+		by_params by_aligned pbase; do
+		assert_eq "$(grep -c "^struct $t {" "$T/out")" 2 "$mode: versions of struct $t"
+	done
+	assert_eq "$(grep -c '^} by_anon_t;$' "$T/out")" 2 "$mode: versions of by_anon_t"
+	assert_eq "$(grep -c "^struct by_name {" "$T/out")" 1 "$mode: struct by_name (one version)"
+done
+
+tcase "the archive: the same md5 as the full path, with 1, 2 and 4 jobs (a unit with packing evidence laid out in full)"
+MIN_FULL=1 identical_report "corpus.a" "$T/corpus.a"
+
+tcase "70 units in one object: the same md5 as the full path, with 1, 2 and 4 jobs"
+MIN_FULL=1 identical_report "many.so" "$T/many.so"
+
+# ------------------------------------------------------------ Debian's
+
+tcase "libc6-dbg's debug files: the same md5 as the full path, with 1, 2 and 4 jobs"
+LIBC_DBG=/usr/lib/debug/.build-id
+if ! ls "$LIBC_DBG"/*/*.debug >/dev/null 2>&1; then
+	missing "no $LIBC_DBG (Debian package libc6-dbg)"
+else
+	identical_report "$LIBC_DBG" "$LIBC_DBG"
+fi
+
+tcase "libpython3.11d.a: the same md5 as the full path, with 1, 2 and 4 jobs"
+PYA=/usr/lib/x86_64-linux-gnu/libpython3.11d.a
+if [ ! -f "$PYA" ]; then
+	missing "no $PYA (Debian package libpython3.11-dbg)"
+else
+	identical_report "libpython3.11d.a" "$PYA"
+fi
+
+tcase "vmlinux: the same md5 as the full path, with 1, 2 and 4 jobs"
+VM=$(ls -S /usr/lib/debug/boot/vmlinux-* 2>/dev/null | head -n 1)
+if [ -n "${E2E_SKIP_VMLINUX:-}" ]; then
+	skip "E2E_SKIP_VMLINUX is set"
+elif [ -z "$VM" ]; then
+	skip "no /usr/lib/debug/boot/vmlinux-* (Debian package linux-image-cloud-amd64-dbg, not a test package)"
+else
+	E2E_TIMEOUT=900
+	identical "show vmlinux" show "$VM"
+	dedup_ran "vmlinux"
+	# holes: the full path once more, the default with the machine's jobs
+	full holes "$VM"
+	want=$(md5sum <"$T/out" | cut -d' ' -f1)
+	sf_ok holes "$VM"
+	assert_eq "$(md5sum <"$T/out" | cut -d' ' -f1)" "$want" "holes vmlinux: md5"
+fi
+
+tdone
