@@ -226,6 +226,25 @@ static void first_pass(struct sf_srctree *st, const struct sf_type *t,
 	}
 }
 
+/*
+ * Whether rel defines a struct of the same name that is not the build's
+ * (two programs in one tree, each with its own `struct config`): its uses
+ * are that struct's.
+ */
+static int defines_another(const struct sf_srctree *st, const char *rel)
+{
+	int other = 0;
+
+	for (size_t i = 0; i < st->ndefs; i++) {
+		if (strcmp(st->defs[i].rel, rel))
+			continue;
+		if (st->defs[i].matches)
+			return 0;
+		other = 1;
+	}
+	return other;
+}
+
 static void second_pass(struct sf_srctree *st, const struct file_list *fl)
 {
 	for (size_t i = 0; i < fl->n; i++) {
@@ -233,7 +252,8 @@ static void second_pass(struct sf_srctree *st, const struct file_list *fl)
 		struct sf_use *v = NULL;
 		size_t n = 0;
 		struct sf_lexed lx;
-		if (read_file(st->root, fl->rel[i], &text) < 0) {
+		if (defines_another(st, fl->rel[i]) ||
+		    read_file(st->root, fl->rel[i], &text) < 0) {
 			sb_release(&text);
 			continue;
 		}

@@ -14,7 +14,8 @@
  *             not count), and why its file looks generated, if it does
  *             (a banner in its first lines, or a build directory);
  *   uses[]    positional initializers, offsetof and static_assert of the
- *             struct (layout/srcscan.h), by file and line;
+ *             struct (layout/srcscan.h), by file and line (not in a file
+ *             that defines another struct of the same name);
  *   macros    the object-like #defines of every file.
  *
  * sf_srctree_truth() then picks the file to patch, or refuses.

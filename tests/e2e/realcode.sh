@@ -138,6 +138,16 @@ if proj designated; then
 	assert_grep "$T/out" "  vendor/job.h:5 defines struct job the same way and is not patched: code built against it keeps the old layout" "the copy is named"
 fi
 
+tcase "another program's struct of the same name: its positional initializers are its own"
+if proj designated; then
+	printf '%s\n' '/* bench.c - another program, with its own struct job */' \
+		'struct job { int x, y; };' 'struct job bench_jobs[] = { { 1, 2 }, { 3, 4 } };' \
+		>"$T/designated/bench.c"
+	patch_in designated job
+	assert_eq "$RC" 0 "exit status ($(head -n 1 "$T/err"))"
+	assert_grep "$T/out" "  no positional initializer, offsetof or static_assert of struct job in the 4 C files under the source root" "bench.c's table is not job.h's"
+fi
+
 tcase "offsetof and _Static_assert: refused, both named"
 refusal offsetof msg \
 	'^structfit: struct msg: code depends on its layout: main\.c:5: offsetof\(struct msg, \.\.\.\); msg\.h:12: static_assert on struct msg; '
