@@ -320,19 +320,38 @@ static void render_html(struct strbuf *sb, const struct sf_type *t,
 	sb_release(&cap);
 }
 
+/* Where header + each size the report shows lands (layout/classes.h). */
+struct class_lines {
+	struct sf_fit type, reorder;
+	size_t base, packed, niche[16];
+};
+
+static void classes_of(const struct sf_type *t, const struct suggest_opts *o,
+		       const struct suggestion *s, struct class_lines *c)
+{
+	const struct sf_classes *cl = &o->co.classes;
+
+	memset(c, 0, sizeof(*c));
+	if (!o->co.have_classes)
+		return;
+	/* header + t->size was refused above when it wraps; the others are
+	 * no larger, but saturate all the same */
+	sf_classes_fit(cl, o->header + t->size, &c->type);
+	if (s->plan.modeled)
+		sf_classes_fit(cl, sf_add_sat(o->header, s->plan.reorder.size), &c->reorder);
+	c->base = sf_classes_find(cl, sf_add_sat(o->header, s->plan.base->size));
+	c->packed = sf_classes_find(cl, sf_add_sat(o->header, sf_rust_packed_size(t)));
+	for (size_t i = 0; i < s->nniches; i++)
+		c->niche[i] = sf_classes_find(cl, sf_add_sat(o->header, s->niche_size[i]));
+}
+
 static int render(const struct sf_type *t, const struct suggest_opts *o,
 		  const struct suggestion *s)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct sf_fit type_fit, reorder_fit;
+	struct class_lines c;
 
-	/* the class lines: header + size (refused above when that wraps) */
-	if (o->co.have_classes) {
-		sf_classes_fit(&o->co.classes, o->header + t->size, &type_fit);
-		if (s->plan.modeled)
-			sf_classes_fit(&o->co.classes, o->header + s->plan.reorder.size,
-				       &reorder_fit);
-	}
+	classes_of(t, o, s, &c);
 	struct sf_suggest_view v = {
 		.type = t, .type_layout = &s->type_layout,
 		.applied = s->plan.req, .napplied = s->plan.nreq, .base = s->plan.base,
@@ -343,7 +362,8 @@ static int render(const struct sf_type *t, const struct suggest_opts *o,
 		.narrow = s->plan.modeled ? &s->narrow : NULL,
 		.best = s->best, .best_layout = &s->best_layout,
 		.classes = o->co.have_classes ? &o->co.classes : NULL,
-		.type_fit = &type_fit, .reorder_fit = &reorder_fit,
+		.type_fit = &c.type, .reorder_fit = &c.reorder, .base_class = c.base,
+		.packed_class = c.packed, .niche_class = c.niche,
 		.header = o->header, .header_name = o->header_name, .cacheline = 64,
 		.rust = t->flags & SF_TF_RUST, .compiler_orders = sf_rust_compiler_orders(t),
 		.niches = s->niches, .niche_size = s->niche_size, .nniches = s->nniches,

@@ -396,9 +396,16 @@ static void text_narrowings(struct strbuf *out, const struct sf_suggest_view *v)
 	}
 }
 
-/* "     [header + struct A -> B: ]class X -> Y", as under a narrowing. */
+/* The class index of the type as it is (SF_NO_CLASS without classes). */
+static size_t type_class(const struct sf_suggest_view *v)
+{
+	return v->classes ? v->type_fit->index : SF_NO_CLASS;
+}
+
+/* "     [header + struct A -> B: ]class X -> Y", as under a narrowing:
+ * the type as it is against `size` bytes, in class `cls`. */
 static void text_class_change(struct strbuf *out, const struct sf_suggest_view *v,
-			      uint64_t size)
+			      uint64_t size, size_t cls)
 {
 	uint64_t cur = v->type->size;
 
@@ -409,9 +416,9 @@ static void text_class_change(struct strbuf *out, const struct sf_suggest_view *
 		sb_addf(out, "header + struct %" PRIu64 " -> %" PRIu64 ": ",
 			v->header + cur, v->header + size);
 	sb_adds(out, "class ");
-	text_class(out, v->classes, sf_classes_find(v->classes, v->header + cur));
+	text_class(out, v->classes, type_class(v));
 	sb_adds(out, " -> ");
-	text_class(out, v->classes, sf_classes_find(v->classes, v->header + size));
+	text_class(out, v->classes, cls);
 	sb_addch(out, '\n');
 }
 
@@ -432,7 +439,7 @@ static void text_niches(struct strbuf *out, const struct sf_suggest_view *v)
 		if (size < v->type->size)
 			sb_addf(out, " (saves %" PRIu64 ")", v->type->size - size);
 		sb_adds(out, "\n");
-		text_class_change(out, v, size);
+		text_class_change(out, v, size, v->classes ? v->niche_class[i] : SF_NO_CLASS);
 	}
 }
 
@@ -448,7 +455,7 @@ static void text_packed(struct strbuf *out, const struct sf_suggest_view *v)
 		"fields (copy them out first),\n  and every field not at its natural alignment "
 		"is read and written with unaligned loads.\n", v->type->size, size,
 		v->type->size - size);
-	text_class_change(out, v, size);
+	text_class_change(out, v, size, v->packed_class);
 }
 
 void sf_render_suggest_text(struct strbuf *out, const struct sf_suggest_view *v)
@@ -521,8 +528,8 @@ static void json_reorder(struct strbuf *out, const struct sf_suggest_view *v)
 			r->offset[u]);
 	}
 	sb_addf(out, "],\"exact\":%s,\"class\":", r->exact ? "true" : "false");
-	json_class(out, v->classes, v->classes ?
-		   sf_classes_find(v->classes, v->header + size) : SF_NO_CLASS);
+	json_class(out, v->classes, !v->classes ? SF_NO_CLASS :
+		   smaller ? v->reorder_fit->index : v->base_class);
 	sb_adds(out, "}");
 }
 
@@ -636,7 +643,7 @@ void sf_render_suggest_json(struct strbuf *out, const struct sf_suggest_view *v)
 	sb_adds(out, ",\"classes\":");
 	json_classes_name(out, v->classes);
 	sb_adds(out, ",\"class\":");
-	json_class(out, v->classes, v->classes ? v->type_fit->index : SF_NO_CLASS);
+	json_class(out, v->classes, type_class(v));
 	sb_addf(out, ",\"modeled\":%s,\"applied\":[", v->reorder ? "true" : "false");
 	for (size_t i = 0; i < v->napplied; i++) {
 		sb_adds(out, i ? ",{" : "{");
@@ -673,12 +680,6 @@ static void html_data_class(struct strbuf *out, const char *attr,
 {
 	if (v->classes && i != SF_NO_CLASS)
 		sb_addf(out, " %s=\"%" PRIu64 "\"", attr, v->classes->v[i]);
-}
-
-/* The class the header plus `size` bytes land in (SF_NO_CLASS without classes). */
-static size_t class_of(const struct sf_suggest_view *v, uint64_t size)
-{
-	return v->classes ? sf_classes_find(v->classes, v->header + size) : SF_NO_CLASS;
 }
 
 /* The proposal rows being written; `best` keeps the first one's words. */
@@ -770,7 +771,7 @@ static void html_proposals(struct html_rows *h)
 		snprintf(moves, sizeof(moves), "%u", r->moves);
 		html_row(h, "reorder", v->napplied ? "reorder the members (after the narrowings "
 			 "applied)" : "reorder the members", "", NULL, r->size,
-			 class_of(v, cur), class_of(v, r->size), moves);
+			 type_class(v), v->classes ? v->reorder_fit->index : SF_NO_CLASS, moves);
 	}
 	for (uint32_t arity = 1; arity <= 2; arity++)
 		for (size_t i = 0; v->narrow && i < v->narrow->n; i++)
@@ -782,15 +783,15 @@ static void html_proposals(struct html_rows *h)
 		sb_addf(&one, "%s: %s holds a NonNull in %s in place of %s",
 			v->type->members[n->member].name, n->option, n->payload, n->pointer);
 		sb_add_xml(&change, one.buf);
-		html_row(h, "niche", change.buf, "", NULL, v->niche_size[i], class_of(v, cur),
-			 class_of(v, v->niche_size[i]), "-");
+		html_row(h, "niche", change.buf, "", NULL, v->niche_size[i], type_class(v),
+			 v->classes ? v->niche_class[i] : SF_NO_CLASS, "-");
 		sb_release(&change);
 		sb_release(&one);
 	}
 	if (v->rust && v->packed_size < cur && v->type->kind != SF_KIND_UNION)
 		html_row(h, "packed", "#[repr(packed)] (no references to its fields; "
-			 "unaligned loads)", "", NULL, v->packed_size, class_of(v, cur),
-			 class_of(v, v->packed_size), "-");
+			 "unaligned loads)", "", NULL, v->packed_size, type_class(v),
+			 v->packed_class, "-");
 }
 
 /* The verdict: what to do, or that there is nothing to change, and why. */

@@ -60,9 +60,12 @@ struct sf_suggest_view {
 	const struct sf_layout *best_layout;
 	const struct sf_classes *classes;      /* NULL: no class lines */
 	/* with classes: where header + size lands (layout/classes.h), for the
-	 * type and for the reorder (reorder_fit: when modeled) */
+	 * type and for the reorder (reorder_fit: when modeled), and the class
+	 * index of base, of the #[repr(packed)] size and of each niche size */
 	const struct sf_fit *type_fit;
 	const struct sf_fit *reorder_fit;
+	size_t base_class, packed_class;
+	const size_t *niche_class;
 	uint64_t header;                       /* bytes in front (0: none) */
 	const char *header_name;               /* type giving them, or NULL */
 	unsigned cacheline;
