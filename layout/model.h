@@ -57,9 +57,9 @@
  *               what the loaders leave to it: memory order, packing and
  *               alignment, the room of members the input does not place
  *   holes       holes, padding and cachelines of one layout
- *   rank, diff, budget, classes
- *               the holes ranking, two builds compared, sizeof budgets,
- *               allocator size classes
+ *   rank, diff, budget, budgetfile, classes
+ *               the holes ranking, two builds compared, sizeof budgets
+ *               (read from their file, evaluated), allocator size classes
  *   reorder, narrow, rust, plan
  *               the searches: the best member order, narrower members,
  *               Rust's niches; plan.c is the one narrow -> pin -> reorder

@@ -1,0 +1,649 @@
+/*
+ * budgetfile.c - reading a budget file into rules (the evaluation is
+ * budget.c's).
+ *
+ * A byte feeder and a hand-written lexer.  The feeder (struct reader)
+ * takes the file one byte at a time, from a FILE or from memory, refuses
+ * binary input (a NUL or another control byte) and lines longer than
+ * SF_BUDGET_MAX_LINE as soon as it sees them - so a 10 MB line or a 1 GB
+ * binary costs 64 KiB, not 1 GB - and hands each complete line to
+ * parse_line().  The lexer (struct lexer) walks one line with a cursor and
+ * knows every place an error can be reported with its exact column:
+ *
+ *   "struct st_table  size <= 40  # comment"
+ *    ^selector        ^prop ^op ^number  ^ end of the rule
+ */
+#include "budget_int.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "classes.h"
+#include "lib/checked.h"
+#include "lib/xalloc.h"
+
+#define PROPS_EXPECTED \
+	"size, holes, padding, waste, members, cachelines, align or fits"
+#define OPS_EXPECTED "<=, <, ==, >=, >"
+
+/* ------------------------------------------------------------ the lexer */
+
+struct lexer {
+	const char *path;
+	const char *s;          /* the line, without its newline; not NUL-terminated */
+	size_t len;
+	size_t pos;
+	uint32_t line;
+	struct sf_err *err;
+};
+
+static bool is_blank(int c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static bool is_word_char(int c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+static bool is_op_char(int c)
+{
+	return c == '<' || c == '>' || c == '=' || c == '!' || c == '~';
+}
+
+static void skip_blanks(struct lexer *lx)
+{
+	while (lx->pos < lx->len && is_blank(lx->s[lx->pos]))
+		lx->pos++;
+}
+
+/* End of the rule: end of line or a comment. */
+static bool at_end(const struct lexer *lx)
+{
+	return lx->pos >= lx->len || lx->s[lx->pos] == '#';
+}
+
+static size_t word_len(const struct lexer *lx, size_t at)
+{
+	size_t i = at;
+
+	if (i >= lx->len || !(isalpha((unsigned char)lx->s[i]) || lx->s[i] == '_'))
+		return 0;
+	while (i < lx->len && is_word_char(lx->s[i]))
+		i++;
+	return i - at;
+}
+
+static bool word_is(const struct lexer *lx, size_t at, size_t n, const char *w)
+{
+	return strlen(w) == n && !memcmp(lx->s + at, w, n);
+}
+
+/*
+ * Length of a type name at `at`: up to a blank, `+` or `#` outside
+ * brackets, so that `ns::C<int, long>` and `(anonymous namespace)::T`
+ * are one name.
+ */
+size_t sf_budget_name_len(const char *s, size_t len, size_t at)
+{
+	int depth = 0;
+	size_t i;
+
+	for (i = at; i < len; i++) {
+		char c = s[i];
+		if (c == '<' || c == '(' || c == '[' || c == '{')
+			depth++;
+		else if ((c == '>' || c == ')' || c == ']' || c == '}') && depth > 0)
+			depth--;
+		else if (depth == 0 && (is_blank(c) || c == '+' || c == '#'))
+			break;
+	}
+	return i - at;
+}
+
+/* The token at `at` for a message: up to a blank, at most 24 bytes. */
+static void token_at(const struct lexer *lx, size_t at, char *buf, size_t bufsz)
+{
+	size_t n = 0;
+
+	assert(bufsz > 4);
+	while (at + n < lx->len && !is_blank(lx->s[at + n]) && n < 24)
+		n++;
+	bool more = at + n < lx->len && !is_blank(lx->s[at + n]);
+	if (n > bufsz - 4)
+		n = bufsz - 4;
+	memcpy(buf, lx->s + at, n);
+	strcpy(buf + n, more ? "..." : "");
+}
+
+__attribute__((format(printf, 3, 4)))
+static int lex_error(const struct lexer *lx, size_t at, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return sf_error(lx->err, "%s:%u:%zu: %s", lx->path, lx->line, at + 1, msg);
+}
+
+/* Something that is neither a condition nor the end of the rule. */
+static int junk_error(const struct lexer *lx, size_t at)
+{
+	char tok[32];
+
+	token_at(lx, at, tok, sizeof(tok));
+	return lex_error(lx, at, "unexpected '%s': expected a condition (" PROPS_EXPECTED
+			 "), 'optional' or the end of the line", tok);
+}
+
+/* ------------------------------------------------------------ numbers */
+
+static int hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* A decimal or 0x number after `what`, ending at a blank, `#` or the end. */
+static int parse_number(struct lexer *lx, const char *what, uint64_t *out)
+{
+	skip_blanks(lx);
+	size_t at = lx->pos;
+	char tok[32];
+
+	if (at_end(lx))
+		return lex_error(lx, at, "expected a number after '%s'", what);
+	if (!isdigit((unsigned char)lx->s[at])) {
+		token_at(lx, at, tok, sizeof(tok));
+		return lex_error(lx, at, "expected a number after '%s', found '%s'",
+				 what, tok);
+	}
+	unsigned base = 10;
+	size_t i = at;
+	if (lx->s[i] == '0' && i + 2 < lx->len &&
+	    (lx->s[i + 1] == 'x' || lx->s[i + 1] == 'X') &&
+	    hex_digit(lx->s[i + 2]) >= 0) {
+		base = 16;
+		i += 2;
+	}
+	uint64_t v = 0;
+	for (; i < lx->len; i++) {
+		int d = base == 16 ? hex_digit(lx->s[i]) :
+			(isdigit((unsigned char)lx->s[i]) ? lx->s[i] - '0' : -1);
+		if (d < 0)
+			break;
+		if (v > (UINT64_MAX - (uint64_t)d) / base) {
+			token_at(lx, at, tok, sizeof(tok));
+			return lex_error(lx, at, "number '%s' is too large", tok);
+		}
+		v = v * base + (uint64_t)d;
+	}
+	if (i < lx->len && !is_blank(lx->s[i]) && lx->s[i] != '#') {
+		token_at(lx, i, tok, sizeof(tok));
+		return lex_error(lx, i, "unexpected '%s' after the number %.*s",
+				 tok, (int)(i - at), lx->s + at);
+	}
+	lx->pos = i;
+	*out = v;
+	return 0;
+}
+
+/* ------------------------------------------------------------ conditions */
+
+static int parse_op(struct lexer *lx, const char *prop, uint8_t *op)
+{
+	skip_blanks(lx);
+	size_t at = lx->pos, n = 0;
+	char tok[32];
+
+	while (at + n < lx->len && is_op_char(lx->s[at + n]))
+		n++;
+	if (n == 0) {
+		if (at_end(lx))
+			return lex_error(lx, at, "expected an operator (" OPS_EXPECTED
+					 ") after '%s'", prop);
+		token_at(lx, at, tok, sizeof(tok));
+		return lex_error(lx, at, "bad operator '%s' after '%s' (expected "
+				 OPS_EXPECTED ")", tok, prop);
+	}
+	for (size_t i = 0; i <= SF_BOP_GT; i++) {
+		const char *name = sf_bop_name((enum sf_bop)i);
+		if (strlen(name) == n && !memcmp(lx->s + at, name, n)) {
+			*op = (uint8_t)i;
+			lx->pos = at + n;
+			return 0;
+		}
+	}
+	return lex_error(lx, at, "bad operator '%.*s' (expected " OPS_EXPECTED ")",
+			 (int)n, lx->s + at);
+}
+
+/* `fits N [in SPEC]`, the word `fits` already read. */
+static int parse_fits(struct lexer *lx, struct sf_bcond *c)
+{
+	struct sf_err why = { "" };
+
+	c->op = SF_BOP_LE;
+	if (parse_number(lx, "fits", &c->limit) < 0)
+		return -1;
+	size_t save = lx->pos;
+	skip_blanks(lx);
+	size_t w = word_len(lx, lx->pos);
+	if (!word_is(lx, lx->pos, w, "in")) {
+		lx->pos = save;
+		return 0;
+	}
+	lx->pos += w;
+	skip_blanks(lx);
+	size_t at = lx->pos, n = 0;
+	while (at + n < lx->len && !is_blank(lx->s[at + n]) && lx->s[at + n] != '#')
+		n++;
+	if (n == 0)
+		return lex_error(lx, at, "expected size classes after 'in' (a preset "
+				 "such as ruby-3.3, or a list such as 32,64,96)");
+	c->spec = sf_xstrndup(lx->s + at, n);
+	if (sf_classes_parse(c->spec, &c->classes, &why) < 0)
+		return lex_error(lx, at, "bad size classes %s", why.msg);
+	lx->pos = at + n;
+	return 0;
+}
+
+static int parse_condition(struct lexer *lx, struct sf_brule *r, size_t at,
+			   int prop, size_t cap[1])
+{
+	struct sf_bcond c = { .prop = (uint8_t)prop, .col = (uint32_t)(at + 1) };
+
+	if (prop == SF_BP_FITS) {
+		if (parse_fits(lx, &c) < 0) {
+			free(c.spec);
+			sf_classes_release(&c.classes);
+			return -1;
+		}
+	} else if (parse_op(lx, sf_bprop_name(prop), &c.op) < 0 ||
+		   parse_number(lx, sf_bop_name(c.op), &c.limit) < 0) {
+		return -1;
+	}
+	SF_GROW(r->conds, r->nconds, cap[0]);
+	r->conds[r->nconds++] = c;
+	return 0;
+}
+
+static int prop_lookup(const struct lexer *lx, size_t at, size_t n)
+{
+	for (int i = 0; i < SF_BP_COUNT; i++)
+		if (word_is(lx, at, n, sf_bprop_name((enum sf_bprop)i)))
+			return i;
+	return -1;
+}
+
+static int parse_conditions(struct lexer *lx, struct sf_brule *r)
+{
+	size_t cap = 0;
+
+	for (;;) {
+		skip_blanks(lx);
+		if (at_end(lx))
+			break;
+		size_t at = lx->pos, w = word_len(lx, at);
+		if (w == 0)
+			return junk_error(lx, at);
+		if (word_is(lx, at, w, "optional")) {
+			r->optional = true;
+			lx->pos += w;
+			continue;
+		}
+		int prop = prop_lookup(lx, at, w);
+		if (prop < 0) {
+			size_t j = at + w;
+			while (j < lx->len && is_blank(lx->s[j]))
+				j++;
+			if (j < lx->len && is_op_char(lx->s[j]))
+				return lex_error(lx, at, "unknown property '%.*s' "
+						 "(expected " PROPS_EXPECTED ")",
+						 (int)w, lx->s + at);
+			return junk_error(lx, at);
+		}
+		lx->pos += w;
+		if (parse_condition(lx, r, at, prop, &cap) < 0)
+			return -1;
+	}
+	if (r->nconds == 0)
+		return lex_error(lx, lx->pos, "expected a condition (" PROPS_EXPECTED
+				 ") after the type");
+	return 0;
+}
+
+/* ------------------------------------------------------------ selectors */
+
+static int kind_word(const struct lexer *lx, size_t at, size_t n)
+{
+	if (word_is(lx, at, n, "struct"))
+		return SF_KIND_STRUCT;
+	if (word_is(lx, at, n, "union"))
+		return SF_KIND_UNION;
+	if (word_is(lx, at, n, "class"))
+		return SF_KIND_CLASS;
+	return -1;
+}
+
+/* Where the '@' of NAME@FILE is in the n bytes of s (outside brackets),
+ * or n: C and C++ names never hold one. */
+static size_t at_sign(const char *s, size_t n)
+{
+	int depth = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '<' || s[i] == '(' || s[i] == '[' || s[i] == '{')
+			depth++;
+		else if ((s[i] == '>' || s[i] == ')' || s[i] == ']' || s[i] == '}') && depth > 0)
+			depth--;
+		else if (s[i] == '@' && depth == 0)
+			return i;
+	}
+	return n;
+}
+
+/* One `[kind] NAME[@FILE]`; a glob is kept in the rule, a name as a term. */
+static int parse_term(struct lexer *lx, struct sf_brule *r, size_t *cap)
+{
+	size_t start = lx->pos, w = word_len(lx, start);
+	int kind = w ? kind_word(lx, start, w) : -1;
+
+	if (kind >= 0) {
+		size_t after = start + w;
+		if (after < lx->len && is_blank(lx->s[after])) {
+			lx->pos = after;
+			skip_blanks(lx);
+		} else if (after >= lx->len || lx->s[after] == '#' ||
+			   lx->s[after] == '+') {
+			return lex_error(lx, after, "expected a type name after '%s'",
+					 sf_kind_name(kind));
+		} else {
+			kind = -1; /* "struct<...>" or similar: a name of its own */
+		}
+	}
+	size_t at = lx->pos;
+	if (at_end(lx) || lx->s[at] == '+')
+		return lex_error(lx, at, kind >= 0 ? "expected a type name after '%s'"
+				 : "expected a type name%s", kind >= 0 ?
+				 sf_kind_name(kind) : "");
+	size_t whole = sf_budget_name_len(lx->s, lx->len, at);
+	assert(whole > 0);
+	size_t n = at_sign(lx->s + at, whole);
+	char *file = NULL;
+	if (n < whole) {
+		if (n == 0)
+			return lex_error(lx, at, "expected a type name before '@'");
+		if (n + 1 == whole)
+			return lex_error(lx, at + whole, "expected a file name after '@'");
+		file = sf_xstrndup(lx->s + at + n + 1, whole - n - 1);
+	}
+	if (sf_name_is_glob(lx->s + at, n)) {
+		if (r->nterms || r->is_glob) {
+			free(file);
+			return lex_error(lx, at, "a pattern cannot be part of a sum");
+		}
+		r->is_glob = true;
+		r->glob_kind = kind;
+		r->glob = sf_xstrndup(lx->s + at, n);
+		r->glob_file = file;
+		r->col = (uint32_t)(start + 1);
+	} else {
+		if (r->is_glob) {
+			free(file);
+			return lex_error(lx, start, "a pattern cannot be part of a sum");
+		}
+		struct strbuf sb = STRBUF_INIT;
+		if (kind >= 0)
+			sb_addf(&sb, "%s ", sf_kind_name(kind));
+		size_t prefix = sb.len;
+		sb_add(&sb, lx->s + at, n);
+		SF_GROW(r->terms, r->nterms, *cap);
+		struct sf_bterm *t = &r->terms[r->nterms++];
+		t->name = sb_detach(&sb);
+		t->bare = t->name + prefix;
+		t->file = file;
+		t->col = (uint32_t)(start + 1);
+	}
+	lx->pos = at + whole;
+	return 0;
+}
+
+static int parse_selector(struct lexer *lx, struct sf_brule *r)
+{
+	size_t cap = 0;
+
+	r->glob_kind = -1;
+	r->col = (uint32_t)(lx->pos + 1);
+	for (;;) {
+		if (parse_term(lx, r, &cap) < 0)
+			return -1;
+		skip_blanks(lx);
+		if (lx->pos >= lx->len || lx->s[lx->pos] != '+')
+			break;
+		lx->pos++;
+		skip_blanks(lx);
+	}
+	/* "size <= 40" with no type: the last name read was a property. */
+	const struct sf_bterm *last = r->nterms ? &r->terms[r->nterms - 1] : NULL;
+	if (last && last->bare == last->name &&
+	    prop_lookup(lx, last->col - 1, strlen(last->name)) >= 0 &&
+	    lx->pos < lx->len && is_op_char(lx->s[lx->pos]))
+		return lex_error(lx, last->col - 1, "expected a type name before '%s'",
+				 last->name);
+	return 0;
+}
+
+/*
+ * The rule as written, from..to (where parsing stopped: the end of the
+ * line or its '#' comment), blank runs made one space.  Where the parser
+ * stopped, not a scan for '#': "holes <= 16  # note" has a '<' that a
+ * bracket count would take for a template's.
+ */
+static char *rule_text(const struct lexer *lx, size_t from, size_t to)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	assert(to <= lx->len);
+	for (size_t i = from; i < to; i++) {
+		if (is_blank(lx->s[i])) {
+			if (sb.len && sb.buf[sb.len - 1] != ' ')
+				sb_addch(&sb, ' ');
+		} else {
+			sb_addch(&sb, lx->s[i]);
+		}
+	}
+	while (sb.len && sb.buf[sb.len - 1] == ' ')
+		sb_setlen(&sb, sb.len - 1);
+	return sb_detach(&sb);
+}
+
+static int parse_line(struct sf_budget *b, const char *s, size_t len,
+		      uint32_t line, struct sf_err *err)
+{
+	struct lexer lx = { b->path, s, len, 0, line, err };
+	struct sf_brule r = { .line = line, .glob_kind = -1 };
+
+	/* A UTF-8 byte order mark some editors write is not part of a rule. */
+	if (line == 1 && len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3))
+		lx.pos = 3;
+	skip_blanks(&lx);
+	if (at_end(&lx))
+		return 0;
+	size_t from = lx.pos;
+	if (parse_selector(&lx, &r) < 0 || parse_conditions(&lx, &r) < 0) {
+		sf_brule_release(&r);
+		return -1;
+	}
+	skip_blanks(&lx);
+	assert(at_end(&lx));
+	r.text = rule_text(&lx, from, lx.pos);
+	SF_GROW(b->rules, b->nrules, b->cap);
+	b->rules[b->nrules++] = r;
+	return 0;
+}
+
+/* ------------------------------------------------------------ reading */
+
+/* Feeds bytes, cuts lines, refuses binary input and endless lines. */
+struct reader {
+	struct sf_budget *b;
+	struct strbuf line;
+	uint32_t lineno;
+	struct sf_err *err;
+};
+
+static int feed_error(struct reader *rd, size_t col, const char *what)
+{
+	return sf_error(rd->err, "%s:%u:%zu: %s", rd->b->path, rd->lineno, col, what);
+}
+
+static int feed(struct reader *rd, unsigned char c)
+{
+	char what[128];
+
+	if (c == '\n') {
+		if (parse_line(rd->b, rd->line.buf, rd->line.len, rd->lineno, rd->err) < 0)
+			return -1;
+		sb_reset(&rd->line);
+		rd->lineno++;
+		return 0;
+	}
+	if (c == 0)
+		return feed_error(rd, rd->line.len + 1,
+				  "NUL byte: a budget file is text, this looks binary");
+	if ((c < 0x20 && !is_blank(c)) || c == 0x7f) {
+		snprintf(what, sizeof(what), "control character 0x%02x: a budget "
+			 "file is text, this looks binary", c);
+		return feed_error(rd, rd->line.len + 1, what);
+	}
+	if (rd->line.len >= SF_BUDGET_MAX_LINE) {
+		snprintf(what, sizeof(what), "line longer than %u bytes",
+			 SF_BUDGET_MAX_LINE);
+		return feed_error(rd, rd->line.len + 1, what);
+	}
+	sb_addch(&rd->line, c);
+	return 0;
+}
+
+static int finish(struct reader *rd)
+{
+	int rc = 0;
+
+	if (rd->line.len)
+		rc = parse_line(rd->b, rd->line.buf, rd->line.len, rd->lineno, rd->err);
+	sb_release(&rd->line);
+	return rc;
+}
+
+static struct sf_budget *budget_new(const char *path)
+{
+	struct sf_budget *b = sf_xcalloc(1, sizeof(*b));
+
+	b->path = sf_xstrdup(path);
+	return b;
+}
+
+static int done(struct reader *rd, int rc, struct sf_budget **out)
+{
+	if (rc < 0) {
+		sb_release(&rd->line);
+		sf_budget_free(rd->b);
+		*out = NULL;
+		return -1;
+	}
+	*out = rd->b;
+	return 0;
+}
+
+int sf_budget_parse(const char *path, const char *buf, size_t len,
+		    struct sf_budget **out, struct sf_err *err)
+{
+	struct reader rd = { budget_new(path), STRBUF_INIT, 1, err };
+	int rc = 0;
+
+	for (size_t i = 0; i < len && rc == 0; i++)
+		rc = feed(&rd, (unsigned char)buf[i]);
+	if (rc == 0)
+		rc = finish(&rd);
+	return done(&rd, rc, out);
+}
+
+/* Every line of f through the parser; `name` is the budget's path. */
+static int load_stream(FILE *f, const char *name, struct sf_budget **out,
+		       struct sf_err *err)
+{
+	struct reader rd = { budget_new(name), STRBUF_INIT, 1, err };
+	int rc = 0, c;
+
+	while (rc == 0 && (c = getc(f)) != EOF)
+		rc = feed(&rd, (unsigned char)c);
+	if (rc == 0 && ferror(f))
+		rc = sf_error(err, "%s: %s", name, strerror(errno ? errno : EIO));
+	if (rc == 0)
+		rc = finish(&rd);
+	/* an empty budget checks nothing: a CI gate that silently passes */
+	if (rc == 0 && rd.b->nrules == 0)
+		rc = sf_error(err, "%s: no rules (an empty budget checks nothing; "
+			      "see 'structfit check --help')", name);
+	return done(&rd, rc, out);
+}
+
+/*
+ * Opened without blocking: a FIFO with no writer would otherwise hang
+ * open(2) forever.  Once open it reads as usual - a FIFO whose writer
+ * never came reads as empty, and the empty budget is refused.
+ */
+static FILE *open_nonblocking(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return NULL;
+	int fl = fcntl(fd, F_GETFL);
+	if (fstat(fd, &st) < 0 || fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		errno = EISDIR;
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
+int sf_budget_load(const char *path, struct sf_budget **out,
+		   struct sf_err *err)
+{
+	if (!strcmp(path, "-"))
+		return load_stream(stdin, "<stdin>", out, err);
+	FILE *f = open_nonblocking(path);
+	if (!f)
+		return sf_error(err, "%s: %s", path, strerror(errno));
+	int rc = load_stream(f, path, out, err);
+	fclose(f);
+	return rc;
+}
