@@ -844,12 +844,12 @@ static void add_indent(struct strbuf *sb, unsigned depth)
 		sb_adds(sb, "&#160;&#160;");
 }
 
-static void table_rows(struct strbuf *sb, const struct map *mp, const struct sf_type *t,
-		       const struct sf_layout *l, unsigned depth)
+/* Every row of t's table (members, holes, paddings), in offset order. */
+static struct trow *collect_rows(const struct sf_type *t, const struct sf_layout *l,
+				 size_t *count)
 {
 	struct trow *v = NULL;
 	size_t n = 0, cap = 0;
-	const char *nested = depth ? " t-nested" : "";
 	uint64_t bitpad = 0;
 
 	for (uint32_t i = 0; i < t->nmembers; i++)
@@ -871,32 +871,50 @@ static void table_rows(struct strbuf *sb, const struct map *mp, const struct sf_
 			 sf_bits_of(sf_add_sat(l->base, l->size - l->padding)));
 	if (n > 1)
 		qsort(v, n, sizeof(*v), trow_cmp);
+	*count = n;
+	return v;
+}
+
+static void table_rows(struct strbuf *sb, const struct map *mp, const struct sf_type *t,
+		       const struct sf_layout *l, unsigned depth);
+
+/* A member's row, then (an anonymous struct/union) its own rows below it. */
+static void member_row(struct strbuf *sb, const struct map *mp, const struct sf_layout *l,
+		       const struct sf_member *m, uint32_t idx, unsigned depth)
+{
+	sb_addf(sb, "<tr class=\"t-member%s%s\"><td>", depth ? " t-nested" : "",
+		depth ? "" : member_change(mp, m));
+	if (sf_member_is_bitfield(m))
+		sb_addf(sb, "%" PRIu64 ":%" PRIu32 "</td><td>%" PRIu32 " %s",
+			m->offset, m->bit_offset, m->bit_size,
+			plural(m->bit_size, "bit", "bits"));
+	else
+		sb_addf(sb, "%" PRIu64 "</td><td>%" PRIu64, m->offset, m->size);
+	sb_adds(sb, "</td><td>");
+	add_indent(sb, depth);
+	sb_add_xml(sb, member_label(m));
+	sb_adds(sb, "</td><td>");
+	add_type_spelling(sb, m);
+	sb_adds(sb, "</td></tr>");
+	const struct sf_layout *nl = m->nested && !(m->flags & SF_MF_POINTEE)
+		? sf_layout_nested(l, idx) : NULL;
+	if (nl && depth < 8)
+		table_rows(sb, mp, m->nested, nl, depth + 1);
+}
+
+static void table_rows(struct strbuf *sb, const struct map *mp, const struct sf_type *t,
+		       const struct sf_layout *l, unsigned depth)
+{
+	const char *nested = depth ? " t-nested" : "";
+	size_t n;
+	struct trow *v = collect_rows(t, l, &n);
 
 	for (size_t k = 0; k < n; k++) {
 		const struct trow *r = &v[k];
 		switch (r->kind) {
-		case IT_MEMBER: {
-			const struct sf_member *m = &t->members[r->idx];
-			sb_addf(sb, "<tr class=\"t-member%s%s\"><td>", nested,
-				depth ? "" : member_change(mp, m));
-			if (sf_member_is_bitfield(m))
-				sb_addf(sb, "%" PRIu64 ":%" PRIu32 "</td><td>%" PRIu32 " %s",
-					m->offset, m->bit_offset, m->bit_size,
-					plural(m->bit_size, "bit", "bits"));
-			else
-				sb_addf(sb, "%" PRIu64 "</td><td>%" PRIu64, m->offset, m->size);
-			sb_adds(sb, "</td><td>");
-			add_indent(sb, depth);
-			sb_add_xml(sb, member_label(m));
-			sb_adds(sb, "</td><td>");
-			add_type_spelling(sb, m);
-			sb_adds(sb, "</td></tr>");
-			const struct sf_layout *nl = m->nested && !(m->flags & SF_MF_POINTEE)
-				? sf_layout_nested(l, r->idx) : NULL;
-			if (nl && depth < 8)
-				table_rows(sb, mp, m->nested, nl, depth + 1);
+		case IT_MEMBER:
+			member_row(sb, mp, l, &t->members[r->idx], r->idx, depth);
 			break;
-		}
 		case IT_HOLE: {
 			const struct sf_hole *h = &l->holes[r->idx];
 			sb_addf(sb, "<tr class=\"t-hole%s\"><td>%" PRIu64 "</td><td>%" PRIu64
