@@ -1,13 +1,10 @@
 /*
- * arena.c - the DWARF reader's scratch memory and lookup tables.
+ * arena.c - the DWARF reader's scratch memory and interned strings.
  *
- * Three structures, all per reader:
+ * Two structures, both per reader:
  *   - the arena: chunks of 64 KiB handed out bump-pointer style and
  *     reset (kept for reuse) after each unit, so a unit's tinfos and
  *     scratch models cost no free() each;
- *   - the tinfo cache: an open-addressing table from a DIE's key (its
- *     section offset, the section and file in the top bits) to its
- *     tinfo; slots carry the unit's generation, so a reset is gen++;
  *   - interned strings: section strings and literals are looked up by
  *     address (each hashed once per reader) and interned into the
  *     reader's output typeset, so comparing spellings is pointer work.
@@ -97,48 +94,6 @@ char *rd_arena_cat(struct arena *a, const char *x, const char *y, const char *z)
 	memcpy(s + nx, y, ny);
 	memcpy(s + nx + ny, z, nz);
 	return s;
-}
-
-/* ---- tinfo cache ------------------------------------------------------- */
-
-struct tinfo *rd_cache_get(struct sf_reader *r, uint64_t key)
-{
-	if (!r->mapcap)
-		return NULL;
-	for (size_t j = sf_mix64(key) & (r->mapcap - 1);; j = (j + 1) & (r->mapcap - 1)) {
-		struct slot *s = &r->map[j];
-		if (s->gen != r->gen)
-			return NULL;
-		if (s->key == key)
-			return s->ti;
-	}
-}
-
-void rd_cache_put(struct sf_reader *r, uint64_t key, struct tinfo *ti)
-{
-	if ((r->mapcount + 1) * 2 > r->mapcap) {
-		size_t ncap = r->mapcap ? r->mapcap * 2 : 256;
-		struct slot *n = sf_xcalloc(ncap, sizeof(*n));
-		for (size_t i = 0; i < r->mapcap; i++) {
-			if (r->map[i].gen != r->gen)
-				continue;
-			size_t j = sf_mix64(r->map[i].key) & (ncap - 1);
-			while (n[j].gen == r->gen && n[j].ti)
-				j = (j + 1) & (ncap - 1);
-			n[j] = r->map[i];
-		}
-		free(r->map);
-		r->map = n;
-		r->mapcap = ncap;
-	}
-	size_t j = sf_mix64(key) & (r->mapcap - 1);
-	while (r->map[j].gen == r->gen && r->map[j].key != key)
-		j = (j + 1) & (r->mapcap - 1);
-	if (r->map[j].gen != r->gen)
-		r->mapcount++;
-	r->map[j].key = key;
-	r->map[j].gen = r->gen;
-	r->map[j].ti = ti;
 }
 
 /* ---- interned strings ---------------------------------------------------- */

@@ -270,6 +270,7 @@ static void add_base(struct sf_reader *r, struct uh *uh, const struct sf_die *c,
 		m->flags |= SF_MF_VIRTUAL_BASE;
 		/* its offset lives in the vtable: placed after the rest */
 		v->vbase_unplaced[v->n - 1] = !(c->has & SF_A_MEMBER_LOC);
+		v->nunplaced += !(c->has & SF_A_MEMBER_LOC);
 	}
 	set_type_of_member(r, m, bt, v, depth);
 	m->tclass = SF_T_STRUCT;
@@ -565,6 +566,7 @@ static struct mvec *read_members(struct sf_reader *r, struct tinfo *ti, struct s
 	/* deeper layouts use the vectors below this one: it stays put */
 	struct mvec *v = &r->mv[depth];
 	v->n = 0;
+	v->nunplaced = 0;
 	ti->flags |= TI_LAYING;
 	int rc = collect_members(r, ti->unit, d, v, vl, depth);
 	ti->flags &= ~TI_LAYING;
@@ -623,7 +625,9 @@ static struct tinfo **place_members(struct sf_reader *r, struct xtype *x, const 
 	struct sf_type *t = &x->t;
 	size_t n = v->n;
 
-	sf_place_virtual_bases(v->m, n, v->vbase_unplaced, base_dsizes(r, v->m, v->ty, n), t->size);
+	if (v->nunplaced)
+		sf_place_virtual_bases(v->m, n, v->vbase_unplaced, base_dsizes(r, v->m, v->ty, n),
+				       t->size);
 	t->nmembers = (uint32_t)n;
 	t->members = rd_arena_alloc_raw(&r->arena, sizeof(*t->members) * (n ? n : 1));
 	x->natural = rd_arena_alloc_raw(&r->arena, sizeof(*x->natural) * (n ? n : 1));

@@ -5,10 +5,11 @@
  * The reader is one object, `struct sf_reader`, split by what each file
  * computes (see reader.c for the whole picture):
  *
- *   arena.c    scratch memory per unit, the tinfo cache, interned strings
+ *   arena.c    scratch memory per unit, interned strings
  *   units.c    opening units (dwz partial and alt units), reading DIEs
  *              with errors reported once, C++ scopes and qualified names
- *   types.c    type DIEs -> struct tinfo (spelling, size, alignment)
+ *   types.c    type DIEs -> struct tinfo (spelling, size, alignment),
+ *              cached per unit by DIE
  *   members.c  an aggregate's members and variants -> a scratch sf_type
  *              (the layout inference itself is layout/infer.c)
  *   reader.c   the walk over units, what is reported and kept, pending
@@ -159,6 +160,7 @@ struct mvec {
 	uint32_t *natural;
 	struct tinfo **ty;      /* the member's type */
 	size_t n, cap, inccap, vcap, natcap, tycap;
+	size_t nunplaced;       /* virtual bases without an offset */
 };
 
 /* A type the walk found to report, once the whole unit is laid out. */
@@ -277,8 +279,6 @@ void *rd_arena_alloc_raw(struct arena *a, size_t n);
 void rd_arena_reset(struct arena *a);
 void rd_arena_free(struct arena *a);
 char *rd_arena_cat(struct arena *a, const char *x, const char *y, const char *z);
-struct tinfo *rd_cache_get(struct sf_reader *r, uint64_t key);
-void rd_cache_put(struct sf_reader *r, uint64_t key, struct tinfo *ti);
 const char *rd_isec(struct sf_reader *r, const char *s);
 const char *rd_icat(struct sf_reader *r, const char *x, const char *y, const char *z);
 const char *rd_spell(struct sf_reader *r, const char *x, const char *y, const char *z);
@@ -286,8 +286,6 @@ void rd_strings_forget(struct sf_reader *r);
 
 /* units.c */
 int rd_corrupt(struct sf_reader *r, const struct uh *uh, uint64_t off);
-int rd_read_die(struct sf_reader *r, struct uh *uh, uint64_t off, struct sf_die *d);
-int rd_skip_die(struct sf_reader *r, struct uh *uh, const struct sf_die *d, uint64_t *next);
 void rd_uh_close(struct uh *uh);
 int rd_uh_open(struct sf_reader *r, struct uh *uh, const struct sf_dwfile *f, size_t i);
 struct uh *rd_uh_for(struct sf_reader *r, const struct sf_dwfile *f, int sect, uint64_t off);
@@ -309,5 +307,23 @@ void rd_record_tops(struct sf_reader *r);
 void rd_mvec_free(struct mvec *v);
 struct xtype *rd_layout(struct sf_reader *r, struct tinfo *ti, unsigned depth);
 void rd_unlay_all(struct sf_reader *r, int keep_packed);
+
+/* Read or skip a DIE of unit uh; a corrupt one fails the reader (once
+ * reported).  Inline: every DIE the reader visits goes through them. */
+static inline int rd_read_die(struct sf_reader *r, struct uh *uh, uint64_t off,
+			      struct sf_die *d)
+{
+	if (sf_die_read(&uh->cx, off, d) < 0)
+		return rd_corrupt(r, uh, off);
+	return 0;
+}
+
+static inline int rd_skip_die(struct sf_reader *r, struct uh *uh, const struct sf_die *d,
+			      uint64_t *next)
+{
+	if (sf_die_skip(&uh->cx, d, next) < 0)
+		return rd_corrupt(r, uh, d->off);
+	return 0;
+}
 
 #endif

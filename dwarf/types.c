@@ -3,10 +3,14 @@
  *
  * rd_resolve() decodes a type DIE once per unit into a tinfo (C spelling
  * as left/right pieces around the member name, size, alignment, class,
- * signedness, the aggregate whose layout it needs) and caches it by DIE
- * key.  Pointer, cv-qualifier, typedef, array and function DIEs compose
- * their target's pieces the way C declarators nest.  Chains are bounded
+ * signedness, the aggregate whose layout it needs).  Pointer,
+ * cv-qualifier, typedef, array and function DIEs compose their target's
+ * pieces the way C declarators nest.  Chains are bounded
  * (MAX_RESOLVE_DEPTH) and cycles resolve to the reader's bad_ti.
+ *
+ * The tinfo cache: an open-addressing table from a DIE's key (its section
+ * offset, the section and file in the top bits) to its tinfo; slots carry
+ * the unit's generation, so forgetting a unit's tinfos is gen++.
  */
 #include "reader_int.h"
 
@@ -22,6 +26,48 @@
 #include "layout/packing.h"
 #include "lib/hash.h"
 #include "lib/xalloc.h"
+
+/* ---- tinfo cache ------------------------------------------------------- */
+
+static struct tinfo *cache_get(struct sf_reader *r, uint64_t key)
+{
+	if (!r->mapcap)
+		return NULL;
+	for (size_t j = sf_mix64(key) & (r->mapcap - 1);; j = (j + 1) & (r->mapcap - 1)) {
+		struct slot *s = &r->map[j];
+		if (s->gen != r->gen)
+			return NULL;
+		if (s->key == key)
+			return s->ti;
+	}
+}
+
+static void cache_put(struct sf_reader *r, uint64_t key, struct tinfo *ti)
+{
+	if ((r->mapcount + 1) * 2 > r->mapcap) {
+		size_t ncap = r->mapcap ? r->mapcap * 2 : 256;
+		struct slot *n = sf_xcalloc(ncap, sizeof(*n));
+		for (size_t i = 0; i < r->mapcap; i++) {
+			if (r->map[i].gen != r->gen)
+				continue;
+			size_t j = sf_mix64(r->map[i].key) & (ncap - 1);
+			while (n[j].gen == r->gen && n[j].ti)
+				j = (j + 1) & (ncap - 1);
+			n[j] = r->map[i];
+		}
+		free(r->map);
+		r->map = n;
+		r->mapcap = ncap;
+	}
+	size_t j = sf_mix64(key) & (r->mapcap - 1);
+	while (r->map[j].gen == r->gen && r->map[j].key != key)
+		j = (j + 1) & (r->mapcap - 1);
+	if (r->map[j].gen != r->gen)
+		r->mapcount++;
+	r->map[j].key = key;
+	r->map[j].gen = r->gen;
+	r->map[j].ti = ti;
+}
 
 /* ---- resolving type DIEs ------------------------------------------------ */
 
@@ -74,7 +120,7 @@ static struct tinfo *new_ti(struct sf_reader *r, struct uh *uh, uint64_t off)
 	ti->left = rd_isec(r, "?");
 	ti->right = rd_isec(r, "");
 	ti->qname = ti->right;
-	rd_cache_put(r, ti->key, ti);
+	cache_put(r, ti->key, ti);
 	return ti;
 }
 
@@ -487,7 +533,7 @@ static void rust_spelling(struct sf_reader *r, struct tinfo *ti, const struct sf
 
 struct tinfo *rd_resolve(struct sf_reader *r, struct uh *uh, uint64_t off, unsigned depth)
 {
-	struct tinfo *ti = rd_cache_get(r, rd_key_of(uh, off));
+	struct tinfo *ti = cache_get(r, rd_key_of(uh, off));
 	struct sf_die d;
 
 	/* a cycle (its result depends on the way in) or a chain long enough
@@ -508,7 +554,7 @@ struct tinfo *rd_resolve(struct sf_reader *r, struct uh *uh, uint64_t off, unsig
 			struct uh *tu = rd_uh_for(r, r->f, u->sect, u->type_die);
 			if (tu && tu != uh) {
 				ti = rd_resolve(r, tu, u->type_die, depth + 1);
-				rd_cache_put(r, rd_key_of(uh, off), ti);
+				cache_put(r, rd_key_of(uh, off), ti);
 				return ti;
 			}
 		}

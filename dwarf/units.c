@@ -38,20 +38,6 @@ int rd_corrupt(struct sf_reader *r, const struct uh *uh, uint64_t off)
 	return -1;
 }
 
-int rd_read_die(struct sf_reader *r, struct uh *uh, uint64_t off, struct sf_die *d)
-{
-	if (sf_die_read(&uh->cx, off, d) < 0)
-		return rd_corrupt(r, uh, off);
-	return 0;
-}
-
-int rd_skip_die(struct sf_reader *r, struct uh *uh, const struct sf_die *d, uint64_t *next)
-{
-	if (sf_die_skip(&uh->cx, d, next) < 0)
-		return rd_corrupt(r, uh, d->off);
-	return 0;
-}
-
 /* ---- units ------------------------------------------------------------- */
 
 void rd_uh_close(struct uh *uh)

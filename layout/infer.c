@@ -61,7 +61,12 @@ void sf_place_virtual_bases(struct sf_member *m, size_t n, const uint8_t *unplac
 			    const uint64_t *dsize, uint64_t tsize)
 {
 	uint64_t full = 0, data = 0, need = 0;
+	size_t first = 0;
 
+	while (first < n && !unplaced[first])
+		first++;
+	if (first == n)
+		return;		/* nearly every type: nothing to place */
 	for (size_t i = 0; i < n; i++) {
 		if (unplaced[i]) {
 			need = sf_add_sat(align_to(need, m[i].align), m[i].size);
