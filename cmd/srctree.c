@@ -137,6 +137,20 @@ static void why_generated(const struct sf_lexed *lx, const char *rel,
 
 /* ---------------------------------------------------------------- passes */
 
+/* Whether text holds the struct's tag or one of its other names. */
+static int mentions_name(const struct sf_typenames *tn, const struct strbuf *text)
+{
+	if (tn->tag && strstr(text->buf, tn->tag))
+		return 1;
+	for (size_t i = 0; i < tn->nplain; i++)
+		if (strstr(text->buf, tn->plain[i]))
+			return 1;
+	for (size_t i = 0; i < tn->ntags; i++)
+		if (strstr(text->buf, tn->tags[i]))
+			return 1;
+	return 0;
+}
+
 static void find_defs(struct sf_srctree *st, const struct sf_type *t,
 		      const char *rel, const struct strbuf *text)
 {
@@ -144,9 +158,10 @@ static void find_defs(struct sf_srctree *st, const struct sf_type *t,
 	struct sf_cdecl_ctx x = { rel, t->name, { 0 }, &err, &st->macros };
 	struct sf_cdecl_def d[16];
 
-	if (!strstr(text->buf, t->name))
+	if (!mentions_name(&st->names, text))
 		return;
 	sf_clex(&x.lx, text->buf, text->len);
+	sf_srcscan_holders(&x.lx, &st->names, &st->holders);
 	size_t n = sf_cdecl_definitions(&x, t, d, 16);
 	for (size_t i = 0; i < n && i < 16; i++) {
 		struct sf_srcdef *s;
@@ -245,6 +260,16 @@ static int defines_another(const struct sf_srctree *st, const char *rel)
 	return other;
 }
 
+/* Uses in line order (then kind: one line may hold two). */
+static int cmp_use(const void *a, const void *b)
+{
+	const struct sf_use *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return (x->kind > y->kind) - (x->kind < y->kind);
+}
+
 static void second_pass(struct sf_srctree *st, const struct file_list *fl)
 {
 	for (size_t i = 0; i < fl->n; i++) {
@@ -259,6 +284,9 @@ static void second_pass(struct sf_srctree *st, const struct file_list *fl)
 		}
 		sf_clex(&lx, text.buf, text.len);
 		sf_srcscan_uses(&lx, &st->names, &v, &n);
+		sf_srcscan_holder_uses(&lx, &st->holders, &v, &n);
+		if (n > 1)
+			qsort(v, n, sizeof(*v), cmp_use);
 		for (size_t k = 0; k < n; k++) {
 			st->uses = sf_xreallocarray(st->uses, st->nuses + 1, sizeof(*st->uses));
 			st->uses[st->nuses].rel = sf_xstrdup(fl->rel[i]);
@@ -304,6 +332,7 @@ void sf_srctree_release(struct sf_srctree *st)
 	free(st->root);
 	sf_cmacros_release(&st->macros);
 	sf_typenames_release(&st->names);
+	sf_holders_release(&st->holders);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -443,11 +472,23 @@ static void describe_use(const struct sf_srcuse *s, const char *tname,
 		sb_addf(sb, "%u initializer%s made by macro %s (what it expands to "
 			"is not seen)", u->count, u->count == 1 ? "" : "s", u->what);
 		break;
+	case SF_USE_HOLDER:
+		sb_addf(sb, "%s initialized by position: it holds a struct %s",
+			u->what[0] ? u->what : "a compound literal", tname);
+		break;
+	case SF_USE_MEMBER:
+		sb_addf(sb, "member .%s, a struct %s, initialized by position", u->what,
+			tname);
+		break;
 	case SF_USE_OFFSETOF:
-		sb_addf(sb, "offsetof(struct %s, ...)", tname);
+		if (u->what[0])
+			sb_addf(sb, "offsetof in a struct that holds a struct %s", tname);
+		else
+			sb_addf(sb, "offsetof(struct %s, ...)", tname);
 		break;
 	default:
-		sb_addf(sb, "static_assert on struct %s", tname);
+		sb_addf(sb, "static_assert on %sstruct %s",
+			u->what[0] ? "a struct that holds a " : "", tname);
 		break;
 	}
 }

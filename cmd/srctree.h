@@ -14,8 +14,9 @@
  *             not count), and why its file looks generated, if it does
  *             (a banner in its first lines, or a build directory);
  *   uses[]    positional initializers, offsetof and static_assert of the
- *             struct (layout/srcscan.h), by file and line (not in a file
- *             that defines another struct of the same name);
+ *             struct, and of the structs that hold it by value
+ *             (layout/srcscan.h), by file and line (not in a file that
+ *             defines another struct of the same name);
  *   macros    the object-like #defines of every file.
  *
  * sf_srctree_truth() then picks the file to patch, or refuses.
@@ -52,6 +53,7 @@ struct sf_srctree {
 	size_t nuses;
 	struct sf_cmacros macros;
 	struct sf_typenames names;
+	struct sf_holders holders;   /* structs holding it by value */
 };
 
 /* Walk root (a real path) for struct t.  Never fails: unreadable files are skipped. */

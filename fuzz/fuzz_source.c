@@ -4,8 +4,8 @@
  * the source root.
  *
  * Every reader of source text runs over it: the lexer (layout/clex.h),
- * object-like macros, typedef names and the uses a reorder breaks
- * (layout/srcscan.h), the generated-file banner, the #if blocks and the
+ * object-like macros, typedef names, the structs that hold it and the
+ * uses a reorder breaks (layout/srcscan.h), the generated-file banner, the #if blocks and the
  * rewrite of `struct s` (layout/srcpatch.h) with a reorder and a
  * narrowing, the tree's macros applied.  A refusal must be one line
  * "PATH: problem"; a rewrite must be text (srcpatch already reads it back
@@ -77,6 +77,11 @@ static void scan(const char *text, size_t len, struct sf_cmacros *macros)
 	sf_cmacros_add(macros, &lx);
 	sf_srcscan_typedefs(&lx, "s", &tn);
 	sf_srcscan_uses(&lx, &tn, &uses, &nuses);
+	struct sf_holders h;
+	memset(&h, 0, sizeof(h));
+	sf_srcscan_holders(&lx, &tn, &h);
+	sf_srcscan_holder_uses(&lx, &h, &uses, &nuses);
+	sf_holders_release(&h);
 	for (size_t i = 0; i < nuses; i++)
 		if (!uses[i].line || uses[i].line > lx.nlines)
 			abort();

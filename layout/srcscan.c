@@ -402,7 +402,7 @@ struct declarator {
 };
 
 /* A declaration of the type from ci to its `;`: its initializers. */
-static void scan_declaration(struct sf_lexed *lx, size_t ci,
+static void scan_declaration(struct sf_lexed *lx, size_t ci, uint8_t kind,
 			     struct sf_use **v, size_t *n)
 {
 	struct declarator d = { NONE, 0, 0 };
@@ -434,7 +434,7 @@ static void scan_declaration(struct sf_lexed *lx, size_t ci,
 			if (!ct_punct(lx, ci + 1, '{'))
 				continue;
 			if (!d.not_object)
-				check_init(lx, ci + 1, d.dims, d.name, SF_USE_POSITIONAL, v, n);
+				check_init(lx, ci + 1, d.dims, d.name, kind, v, n);
 			size_t c = closer(lx, ci + 1);
 			if (c == NONE)
 				return;
@@ -448,7 +448,7 @@ static void scan_declaration(struct sf_lexed *lx, size_t ci,
 }
 
 /* `( [quals] T [...] ) {`: a compound literal at open (the `(`). */
-static void scan_literal(const struct sf_lexed *lx, size_t end,
+static void scan_literal(const struct sf_lexed *lx, size_t end, uint8_t kind,
 			 struct sf_use **v, size_t *n)
 {
 	unsigned dims = 0;
@@ -461,13 +461,13 @@ static void scan_literal(const struct sf_lexed *lx, size_t end,
 		end = c + 1;
 	}
 	if (ct_punct(lx, end, ')') && ct_punct(lx, end + 1, '{'))
-		check_init(lx, end + 1, dims, NONE, SF_USE_LITERAL, v, n);
+		check_init(lx, end + 1, dims, NONE, kind, v, n);
 }
 
 /* offsetof/static_assert at ci mentioning the type: reported; *next past it. */
 static int scan_macro_use(struct sf_lexed *lx, size_t ci,
-			  const struct sf_typenames *tn, struct sf_use **v,
-			  size_t *n, size_t *next)
+			  const struct sf_typenames *tn, const char *what,
+			  struct sf_use **v, size_t *n, size_t *next)
 {
 	int is_off = ct_is(lx, ci, "offsetof") || ct_is(lx, ci, "__builtin_offsetof");
 	int is_sa = ct_is(lx, ci, "_Static_assert") || ct_is(lx, ci, "static_assert");
@@ -486,17 +486,22 @@ static int scan_macro_use(struct sf_lexed *lx, size_t ci,
 	if (!mentions(lx, ci + 2, end, tn))
 		return 0;
 	add_use(v, n, ct_line(lx, ci), is_off ? SF_USE_OFFSETOF : SF_USE_STATIC_ASSERT,
-		1, "");
+		1, what);
 	*next = c;
 	return 1;
 }
 
-void sf_srcscan_uses(struct sf_lexed *lx, const struct sf_typenames *tn,
-		     struct sf_use **v, size_t *n)
+/*
+ * Every mention of the type tn names: its initializers (positional ones
+ * reported as pos/lit), offsetof and static_assert (with `what`).
+ */
+static void scan_mentions(struct sf_lexed *lx, const struct sf_typenames *tn,
+			  uint8_t pos, uint8_t lit, const char *what,
+			  struct sf_use **v, size_t *n)
 {
 	for (size_t ci = 0; ci < lx->ncode; ci++) {
 		size_t end, next;
-		if (scan_macro_use(lx, ci, tn, v, n, &next)) {
+		if (scan_macro_use(lx, ci, tn, what, v, n, &next)) {
 			ci = next;
 			continue;
 		}
@@ -506,10 +511,145 @@ void sf_srcscan_uses(struct sf_lexed *lx, const struct sf_typenames *tn,
 		while (b > 0 && sf_clex_is_qualifier(lx, b - 1))
 			b--;
 		if (b > 0 && ct_punct(lx, b - 1, '('))
-			scan_literal(lx, end, v, n);
+			scan_literal(lx, end, lit, v, n);
 		else
-			scan_declaration(lx, end, v, n);
+			scan_declaration(lx, end, pos, v, n);
 	}
+}
+
+void sf_srcscan_uses(struct sf_lexed *lx, const struct sf_typenames *tn,
+		     struct sf_use **v, size_t *n)
+{
+	scan_mentions(lx, tn, SF_USE_POSITIONAL, SF_USE_LITERAL, "", v, n);
+}
+
+/* ------------------------------------------------------------- holders */
+
+void sf_holders_release(struct sf_holders *h)
+{
+	sf_typenames_release(&h->names);
+	for (size_t i = 0; i < h->nmembers; i++)
+		free(h->members[i]);
+	free(h->members);
+	h->members = NULL;
+	h->nmembers = h->cap = 0;
+}
+
+/* The members declaration [first, semi) declares of the type by value. */
+static int add_members(const struct sf_lexed *lx, size_t first, size_t semi,
+		       const struct sf_typenames *tn, struct sf_holders *h)
+{
+	size_t end, name = NONE;
+	int ptr = 0, found = 0;
+	char buf[128];
+
+	if (!mention_at(lx, first, tn, &end))
+		return 0;
+	for (size_t ci = end; ci <= semi; ci++) {
+		if (ci == semi || ct_punct(lx, ci, ',')) {
+			if (name != NONE && !ptr &&
+			    !in_list(h->members, h->nmembers, lx->text + ct(lx, name)->start,
+				     ct(lx, name)->end - ct(lx, name)->start)) {
+				SF_GROW(h->members, h->nmembers, h->cap);
+				h->members[h->nmembers++] =
+					sf_xstrdup(sf_clex_text(lx, name, buf, sizeof(buf)));
+			}
+			found |= name != NONE && !ptr;
+			name = NONE;
+			ptr = 0;
+		} else if (ct_punct(lx, ci, '*') || ct_punct(lx, ci, '(')) {
+			ptr = 1;     /* a pointer or a function: not the struct itself */
+		} else if (ct_punct(lx, ci, '[') || ct_punct(lx, ci, ':')) {
+			size_t c = ct_punct(lx, ci, '[') ? closer(lx, ci) : NONE;
+			if (c == NONE)
+				ci = semi - 1;
+			else
+				ci = c;
+		} else if (ct_ident(lx, ci) && !sf_clex_is_qualifier(lx, ci) && name == NONE) {
+			name = ci;
+		}
+	}
+	return found;
+}
+
+/* The name a struct defined at ci ({ at open, } at close) goes by: its tag or typedef. */
+static void add_holder(const struct sf_lexed *lx, size_t ci, size_t open, size_t close,
+		       struct sf_holders *h)
+{
+	char buf[128];
+
+	if (ct_ident(lx, ci + 1) && ci + 1 < open) {
+		sf_clex_text(lx, ci + 1, buf, sizeof(buf));
+		if (!in_list(h->names.tags, h->names.ntags, buf, strlen(buf))) {
+			SF_GROW(h->names.tags, h->names.ntags, h->names.tcap);
+			h->names.tags[h->names.ntags++] = sf_xstrdup(buf);
+		}
+	} else if (ci > 0 && ct_is(lx, ci - 1, "typedef") && ct_ident(lx, close + 1)) {
+		add_plain(&h->names, lx, close + 1);
+	}
+}
+
+void sf_srcscan_holders(const struct sf_lexed *lx, const struct sf_typenames *tn,
+			struct sf_holders *h)
+{
+	for (size_t ci = 0; ci + 1 < lx->ncode; ci++) {
+		if (!ct_is(lx, ci, "struct"))
+			continue;
+		size_t open = ct_punct(lx, ci + 1, '{') ? ci + 1 :
+			      ct_ident(lx, ci + 1) && ct_punct(lx, ci + 2, '{') ? ci + 2 : NONE;
+		size_t close = open != NONE ? closer(lx, open) : NONE;
+		if (close == NONE)
+			continue;
+		int holds = 0;
+		for (size_t first = open + 1, k = open + 1; k < close; k++) {
+			if (ct_punct(lx, k, '{') || ct_punct(lx, k, '(') || ct_punct(lx, k, '[')) {
+				size_t c = closer(lx, k);
+				k = c == NONE || c > close ? close - 1 : c;
+				continue;
+			}
+			if (!ct_punct(lx, k, ';'))
+				continue;
+			holds |= add_members(lx, first, k, tn, h);
+			first = k + 1;
+		}
+		if (holds)
+			add_holder(lx, ci, open, close, h);
+	}
+}
+
+/* `.NAME = {` for a member NAME of the type: its braces by position. */
+static void scan_member_inits(const struct sf_lexed *lx, const struct sf_holders *h,
+			      struct sf_use **v, size_t *n)
+{
+	for (size_t ci = 0; ci + 3 < lx->ncode; ci++) {
+		if (!ct_punct(lx, ci, '.') || !ct_ident(lx, ci + 1) ||
+		    !ct_punct(lx, ci + 2, '=') || !ct_punct(lx, ci + 3, '{'))
+			continue;
+		const struct sf_tok *t = ct(lx, ci + 1);
+		if (!in_list(h->members, h->nmembers, lx->text + t->start, t->end - t->start))
+			continue;
+		size_t open = ci + 3, close = closer(lx, open);
+		struct init_found f = { 0, 0, NONE };
+		char what[64];
+		if (close == NONE)
+			continue;
+		if (ct_punct(lx, open + 1, '{'))
+			array_init(lx, open, close, 1, &f);
+		else
+			f.positional = struct_positional(lx, open, close) ? 1 : 0;
+		if (f.positional)
+			add_use(v, n, ct_line(lx, ci), SF_USE_MEMBER, f.positional,
+				sf_clex_text(lx, ci + 1, what, sizeof(what)));
+	}
+}
+
+void sf_srcscan_holder_uses(struct sf_lexed *lx, const struct sf_holders *h,
+			    struct sf_use **v, size_t *n)
+{
+	if (!h->names.ntags && !h->names.nplain)
+		return;
+	scan_mentions(lx, &h->names, SF_USE_HOLDER, SF_USE_HOLDER, "holder", v, n);
+	scan_member_inits(lx, h, v, n);
 }
 
 const char *sf_use_kind_name(uint8_t kind)
@@ -520,6 +660,8 @@ const char *sf_use_kind_name(uint8_t kind)
 	case SF_USE_MACRO: return "initializer made by a macro";
 	case SF_USE_OFFSETOF: return "offsetof";
 	case SF_USE_STATIC_ASSERT: return "static_assert";
+	case SF_USE_HOLDER: return "a struct holding it initialized by position";
+	case SF_USE_MEMBER: return "a member of its type initialized by position";
 	default: return "?";
 	}
 }

@@ -108,9 +108,9 @@ refusal() {
 	done
 }
 
-tcase "tables initialized by position (one in an included .def, through a macro tag): refused, each place named"
+tcase "tables initialized by position (one in an included .def, through a macro tag; a struct holding one): refused, each place named"
 refusal positional job \
-	'^structfit: struct job: code depends on its layout: jobs\.c:7: jobs initialized by position \(3 entries\); jobs\.c:14: spare initialized by position; main\.c:11: compound literal \(struct job\)\{\.\.\.\} by position; extra\.def:2: extra_jobs initialized by position; rewrite that .*--allow-layout-uses'
+	'^structfit: struct job: code depends on its layout: jobs\.c:7: jobs initialized by position \(3 entries\); jobs\.c:14: spare initialized by position; main\.c:11: compound literal \(struct job\)\{\.\.\.\} by position; pool\.c:12: main_pool initialized by position: it holds a struct job; pool\.c:13: member \.first, a struct job, initialized by position; pool\.c:15: static_assert on a struct that holds a struct job; extra\.def:2: extra_jobs initialized by position; rewrite that .*--allow-layout-uses'
 
 tcase "--allow-layout-uses: the header names each place"
 if proj positional; then
@@ -120,6 +120,9 @@ if proj positional; then
 	assert_grep "$T/out" "  jobs.c:14: spare initialized by position: must follow the new layout" "the typedef'd variable"
 	assert_grep "$T/out" "  main.c:11: compound literal (struct job){...} by position: must follow the new layout" "the compound literal"
 	assert_grep "$T/out" "  extra.def:2: extra_jobs initialized by position: must follow the new layout" "the table included from a .def file, through a macro tag"
+	assert_grep "$T/out" "  pool.c:12: main_pool initialized by position: it holds a struct job: must follow the new layout" "a struct holding one"
+	assert_grep "$T/out" "  pool.c:13: member .first, a struct job, initialized by position: must follow the new layout" "a designated member of its type, by position"
+	assert_no_grep "$T/out" "pool.c:14" "a designated member of its type, designated inside"
 	assert_no_grep "$T/out" "no positional initializer" "the all-clear line"
 fi
 

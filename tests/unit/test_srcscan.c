@@ -182,6 +182,55 @@ static void test_macro_names(void **state)
 	sf_cmacros_release(&ms);
 }
 
+/* Structs holding the type by value: their initializers and members. */
+static void test_holders(void **state)
+{
+	(void)state;
+	static const char src[] =
+		"struct job { char k; long id; };\n"                          /* 1 */
+		"struct pool { int n; struct job first, *next, all[2]; };\n"  /* 2 */
+		"typedef struct { struct job j; } wrap_t;\n"                  /* 3 */
+		"struct ptrs { struct job *p; };\n"                           /* 4 */
+		"struct pool a = { 1, { 2, 3 } };\n"                          /* 5 */
+		"struct pool b = { .n = 1, .first = { 2, 3 } };\n"            /* 6 */
+		"struct pool c = { .first = { .id = 3 }, .all = { { 1, 2 }, { .k = 1 } } };\n"
+		"wrap_t d = { { 1, 2 } };\n"                                  /* 8 */
+		"struct ptrs e = { 0 }, f = { &(struct job){ .k = 1 } };\n"   /* 9 */
+		"_Static_assert(sizeof(wrap_t) == 16, \"\");\n";              /* 10 */
+	struct sf_lexed lx;
+	struct sf_typenames tn = { "job", NULL, 0, 0, NULL, 0, 0 };
+	struct sf_holders h;
+	struct found f = { NULL, 0 };
+
+	memset(&h, 0, sizeof(h));
+	sf_clex(&lx, src, strlen(src));
+	sf_srcscan_holders(&lx, &tn, &h);
+	assert_int_equal(h.names.ntags, 1);
+	assert_string_equal(h.names.tags[0], "pool");
+	assert_int_equal(h.names.nplain, 1);
+	assert_string_equal(h.names.plain[0], "wrap_t");
+	assert_int_equal(h.nmembers, 3);     /* first, all, j; not next or p */
+	assert_string_equal(h.members[0], "first");
+	assert_string_equal(h.members[1], "all");
+	assert_string_equal(h.members[2], "j");
+
+	sf_srcscan_holder_uses(&lx, &h, &f.v, &f.n);
+	assert_int_equal(f.n, 5);
+	expect_use(&f, 0, 5, SF_USE_HOLDER, 1, "a");
+	expect_use(&f, 1, 8, SF_USE_HOLDER, 1, "d");
+	expect_use(&f, 2, 10, SF_USE_STATIC_ASSERT, 1, "holder");
+	expect_use(&f, 3, 6, SF_USE_MEMBER, 1, "first");
+	expect_use(&f, 4, 7, SF_USE_MEMBER, 1, "all");
+	free(f.v);
+	f.v = NULL;
+	f.n = 0;
+	sf_srcscan_uses(&lx, &tn, &f.v, &f.n);
+	assert_int_equal(f.n, 0);            /* (struct job){ .k = 1 } is designated */
+	free(f.v);
+	sf_clex_free(&lx);
+	sf_holders_release(&h);
+}
+
 static void test_banner(void **state)
 {
 	(void)state;
@@ -235,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_designated_and_zero),
 		cmocka_unit_test(test_offsetof_static_assert),
 		cmocka_unit_test(test_macro_names),
+		cmocka_unit_test(test_holders),
 		cmocka_unit_test(test_banner),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
