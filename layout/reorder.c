@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "holefill.h"
 #include "lib/xalloc.h"
 
 /* States either DP may create before it gives up (48 bytes each, plus
@@ -68,8 +69,7 @@ static uint64_t next_valid(const struct sf_unit *u, uint64_t c)
 	return c;
 }
 
-/* Where u goes when the struct so far ends at c, or SF_NO_FIT (pin). */
-static uint64_t place_unit(const struct sf_unit *u, uint64_t c)
+uint64_t sf_unit_place(const struct sf_unit *u, uint64_t c)
 {
 	uint64_t o = next_valid(u, c);
 
@@ -78,8 +78,7 @@ static uint64_t place_unit(const struct sf_unit *u, uint64_t c)
 	return o;
 }
 
-/* The struct's size when its last unit ends at `end`. */
-static uint64_t finish(const struct sf_units *us, uint64_t end)
+uint64_t sf_units_finish(const struct sf_units *us, uint64_t end)
 {
 	if (us->flex != UINT32_MAX)
 		end = round_up(end, us->flex_align);
@@ -96,27 +95,38 @@ static uint64_t union_size(const struct sf_units *us)
 	return round_up(max, us->align);
 }
 
-uint64_t sf_units_place(const struct sf_units *us, const uint32_t *order,
-			uint64_t *offsets_out)
+/* The one placement loop: every search lays orders out through it. */
+uint64_t sf_units_end(const struct sf_units *us, const uint32_t *order,
+		      uint64_t *by_unit, uint64_t *by_pos)
 {
 	uint64_t c = 0;
 
+	assert(!us->is_union);
+	for (size_t k = 0; k < us->n; k++) {
+		const struct sf_unit *u = &us->v[order[k]];
+		uint64_t o = sf_unit_place(u, c);
+		if (o == SF_NO_FIT)
+			return SF_NO_FIT;
+		if (by_unit)
+			by_unit[order[k]] = o;
+		if (by_pos)
+			by_pos[k] = o;
+		c = o + u->size;
+	}
+	return c;
+}
+
+uint64_t sf_units_place(const struct sf_units *us, const uint32_t *order,
+			uint64_t *offsets_out)
+{
 	if (us->is_union) {
 		if (offsets_out)
 			for (size_t i = 0; i < us->n; i++)
 				offsets_out[i] = 0;
 		return union_size(us);
 	}
-	for (size_t k = 0; k < us->n; k++) {
-		const struct sf_unit *u = &us->v[order[k]];
-		uint64_t o = place_unit(u, c);
-		if (o == SF_NO_FIT)
-			return SF_NO_FIT;
-		if (offsets_out)
-			offsets_out[order[k]] = o;
-		c = o + u->size;
-	}
-	return finish(us, c);
+	uint64_t end = sf_units_end(us, order, offsets_out, NULL);
+	return end == SF_NO_FIT ? SF_NO_FIT : sf_units_finish(us, end);
 }
 
 /* ---- building units ------------------------------------------------- */
@@ -389,7 +399,6 @@ struct state {
 	uint32_t parent;   /* index in states[], NO_UNIT for the root */
 	uint32_t what;     /* shape or unit placed to get here */
 	uint16_t kept;     /* units kept so far (moves DP) */
-	bool kept_this;    /* the unit placed here is kept */
 };
 
 struct states {
@@ -487,11 +496,134 @@ static size_t htab_get(struct htab *h, struct states *st, const struct key *k,
 	return st->n++;
 }
 
+struct shape;
+
+/*
+ * One run of either DP: its states, the current layer's table, and what
+ * expanding a state needs.  The shape DP sets sh/ns, the moves DP
+ * max_moves.
+ */
+struct dp {
+	const struct sf_units *us;
+	struct states st;
+	struct htab h;
+	uint64_t bound;        /* a state that cannot end at or below it dies */
+	uint64_t total;        /* bytes of all units */
+	uint32_t max_moves;    /* moves DP: most units a state may have moved */
+	bool *placed;          /* per unit, placed in the state being expanded */
+	bool over;             /* STATE_BUDGET reached: no result */
+	struct shape *sh;
+	size_t ns;
+};
+
+static uint64_t total_size(const struct sf_units *us)
+{
+	uint64_t sum = 0;
+
+	for (size_t u = 0; u < us->n; u++)
+		sum += us->v[u].size;
+	return sum;
+}
+
+static void dp_init(struct dp *d, const struct sf_units *us, uint64_t bound)
+{
+	struct key root = { 0, 0, -1 };
+	bool fresh;
+
+	memset(d, 0, sizeof(*d));
+	d->us = us;
+	d->bound = bound;
+	d->total = total_size(us);
+	d->max_moves = UINT32_MAX;
+	d->placed = sf_xcalloc(us->n ? us->n : 1, sizeof(bool));
+	htab_reset(&d->h, 1);
+	htab_get(&d->h, &d->st, &root, &fresh);
+	d->st.v[0].parent = NO_UNIT;
+}
+
+static void dp_release(struct dp *d)
+{
+	free(d->placed);
+	free(d->st.v);
+	free(d->h.slot);
+}
+
+/*
+ * Reach key k from state `parent` by placing `what`, the unit ending at
+ * `end`.  Of two ways to one key the better stays: more kept units, then
+ * the smaller end (keys with a cursor fix the end; DOMINATED keys do not).
+ */
+static void dp_offer(struct dp *d, const struct key *k, uint64_t end,
+		     size_t parent, uint32_t what, uint16_t kept)
+{
+	bool fresh;
+	size_t j = htab_get(&d->h, &d->st, k, &fresh);
+
+	if (j == SIZE_MAX) {
+		d->over = true;
+		return;
+	}
+	struct state *s = &d->st.v[j];
+	if (fresh || kept > s->kept || (kept == s->kept && end < s->end)) {
+		s->end = end;
+		s->parent = (uint32_t)parent;
+		s->what = what;
+		s->kept = kept;
+	}
+}
+
+/*
+ * One layer per unit placed: expand(d, i) offers the successors of state
+ * i.  Returns where the last layer (every unit placed) begins; its states
+ * end at st.n.  States may move while a layer grows: expand copies what
+ * it reads before offering.
+ */
+static size_t dp_run(struct dp *d, void (*expand)(struct dp *, size_t))
+{
+	size_t begin = 0;
+
+	for (size_t layer = 0; layer < d->us->n && !d->over; layer++) {
+		size_t end = d->st.n;
+		htab_reset(&d->h, end - begin);
+		for (size_t i = begin; i < end && !d->over; i++)
+			expand(d, i);
+		begin = end;
+	}
+	return begin;
+}
+
+/* The final state of the smallest size, then the most kept; SIZE_MAX if none. */
+static size_t dp_best_final(const struct dp *d, size_t begin)
+{
+	size_t best = SIZE_MAX;
+	uint64_t best_size = SF_NO_FIT;
+
+	for (size_t i = begin; !d->over && i < d->st.n; i++) {
+		uint64_t size = sf_units_finish(d->us, d->st.v[i].end);
+		if (size < best_size ||
+		    (size == best_size && d->st.v[i].kept > d->st.v[best].kept)) {
+			best = i;
+			best_size = size;
+		}
+	}
+	return best;
+}
+
+/* What was placed at each layer on the way to final state `i`. */
+static void dp_read_back(const struct dp *d, size_t i, uint32_t *seq)
+{
+	size_t k = d->us->n;
+
+	for (; d->st.v[i].parent != NO_UNIT; i = d->st.v[i].parent)
+		seq[--k] = d->st.v[i].what;
+	assert(k == 0);
+}
+
 /* Would a state ending at c (having placed `placed` bytes) be dead? */
 static bool hopeless(const struct sf_units *us, uint64_t c, uint64_t remaining,
 		     uint64_t bound, const bool *placed_unit)
 {
-	if (finish(us, c + remaining) > bound)
+	if (sf_units_finish(us, c + remaining) > bound)
 		return true;
 	for (size_t u = 0; u < us->n; u++)
 		if (us->v[u].pinned && !placed_unit[u] && us->v[u].offset < c)
@@ -505,6 +637,25 @@ static bool pins_left(const struct sf_units *us, const bool *placed_unit)
 		if (us->v[u].pinned && !placed_unit[u])
 			return true;
 	return false;
+}
+
+/*
+ * Where unit `unit` ends when placed at `end` after `done` bytes (d->placed
+ * says which units), or SF_NO_FIT when it cannot go there or the state
+ * would be dead.
+ */
+static uint64_t dp_advance(struct dp *d, uint32_t unit, uint64_t end, uint64_t done)
+{
+	const struct sf_unit *u = &d->us->v[unit];
+	uint64_t o = sf_unit_place(u, end);
+
+	if (o == SF_NO_FIT)
+		return SF_NO_FIT;
+	uint64_t c = o + u->size;
+	d->placed[unit] = true;
+	bool dead = hopeless(d->us, c, d->total - done - u->size, d->bound, d->placed);
+	d->placed[unit] = false;
+	return dead ? SF_NO_FIT : c;
 }
 
 /* ---- smallest size: DP over shape counts ------------------------------ */
@@ -528,8 +679,7 @@ static bool same_shape(const struct sf_unit *a, const struct sf_unit *b)
  * distinct "how many of each shape" vectors (UINT64_MAX on overflow): the
  * size DP has at least that many states to visit in the worst case.
  */
-static size_t make_shapes(const struct sf_units *us, struct shape *sh,
-			  uint32_t *shape_of, uint64_t *codes)
+static size_t make_shapes(const struct sf_units *us, struct shape *sh, uint64_t *codes)
 {
 	size_t ns = 0;
 	uint64_t weight = 1;
@@ -546,7 +696,6 @@ static size_t make_shapes(const struct sf_units *us, struct shape *sh,
 			ns++;
 		}
 		sh[s].units[sh[s].count++] = (uint32_t)u;
-		shape_of[u] = (uint32_t)s;
 	}
 	*codes = 1;
 	for (size_t s = 0; s < ns; s++) {
@@ -566,15 +715,6 @@ static uint32_t used_of(const struct shape *sh, uint64_t code)
 	return (uint32_t)((code / sh->weight) % (sh->count + 1));
 }
 
-static uint64_t total_size(const struct sf_units *us)
-{
-	uint64_t sum = 0;
-
-	for (size_t u = 0; u < us->n; u++)
-		sum += us->v[u].size;
-	return sum;
-}
-
 static uint64_t placed_bytes(const struct sf_units *us, const struct shape *sh,
 			     size_t ns, uint64_t code, bool *placed_unit)
 {
@@ -590,6 +730,44 @@ static uint64_t placed_bytes(const struct sf_units *us, const struct shape *sh,
 	return sum;
 }
 
+/* Successors of state i: the next unit of each shape not used up. */
+static void shape_expand(struct dp *d, size_t i)
+{
+	const struct key k = d->st.v[i].k;
+	const uint64_t end = d->st.v[i].end;
+	uint64_t done = placed_bytes(d->us, d->sh, d->ns, k.a, d->placed);
+
+	for (size_t s = 0; s < d->ns && !d->over; s++) {
+		uint32_t used = used_of(&d->sh[s], k.a);
+		if (used == d->sh[s].count)
+			continue;
+		uint32_t unit = d->sh[s].units[used];
+		uint64_t c = dp_advance(d, unit, end, done);
+		if (c == SF_NO_FIT)
+			continue;
+		d->placed[unit] = true;
+		bool dom = !pins_left(d->us, d->placed);
+		d->placed[unit] = false;
+		struct key nk = { k.a + d->sh[s].weight, dom ? DOMINATED : c, -1 };
+		dp_offer(d, &nk, c, i, (uint32_t)s, 0);
+	}
+}
+
+/* The shapes of final state `best` read back, each shape's units handed
+ * out in increasing index. */
+static void shapes_to_order(const struct dp *d, size_t best, uint32_t *order)
+{
+	size_t n = d->us->n;
+	uint32_t *seq = sf_xcalloc(n ? n : 1, sizeof(*seq));
+	uint32_t *next = sf_xcalloc(d->ns ? d->ns : 1, sizeof(*next));
+
+	dp_read_back(d, best, seq);
+	for (size_t p = 0; p < n; p++)
+		order[p] = d->sh[seq[p]].units[next[seq[p]]++];
+	free(seq);
+	free(next);
+}
+
 /*
  * Smallest size of any order, at most `bound`; fills order[] with one such
  * order (units of a shape in increasing index).  Returns SF_NO_FIT when no
@@ -598,144 +776,29 @@ static uint64_t placed_bytes(const struct sf_units *us, const struct shape *sh,
 static uint64_t shape_dp(const struct sf_units *us, uint64_t bound,
 			 uint32_t *order, bool *over_budget)
 {
-	struct shape *sh = sf_xcalloc(us->n, sizeof(*sh));
-	uint32_t *shape_of = sf_xcalloc(us->n, sizeof(*shape_of));
-	bool *placed = sf_xcalloc(us->n, sizeof(bool));
-	struct states st = { NULL, 0, 0 };
-	struct htab h = { NULL, 0, 0 };
-	uint64_t total = total_size(us), best = SF_NO_FIT;
-	size_t best_i = SIZE_MAX, layer_begin = 0, layer_end;
-	uint64_t codes;
-	long ns = (long)make_shapes(us, sh, shape_of, &codes);
+	struct dp d;
+	uint64_t codes, best = SF_NO_FIT;
 
+	dp_init(&d, us, bound);
+	d.sh = sf_xcalloc(us->n ? us->n : 1, sizeof(*d.sh));
+	d.ns = make_shapes(us, d.sh, &codes);
 	/* Far more shape vectors than the budget: the DP would only give up
 	 * after a long time (real structs rarely get here: kernel ones do). */
 	*over_budget = codes > 64 * (uint64_t)STATE_BUDGET;
 	if (!*over_budget) {
-		struct key root = { 0, 0, -1 };
-		bool fresh;
-		htab_reset(&h, 1);
-		htab_get(&h, &st, &root, &fresh);
-		st.v[0].parent = NO_UNIT;
-	}
-	for (size_t layer = 0; layer < us->n && !*over_budget; layer++) {
-		layer_end = st.n;
-		htab_reset(&h, layer_end - layer_begin);
-		for (size_t i = layer_begin; i < layer_end && !*over_budget; i++) {
-			struct key k = st.v[i].k;
-			uint64_t end = st.v[i].end;
-			uint64_t done = placed_bytes(us, sh, (size_t)ns, k.a, placed);
-			for (long s = 0; s < ns; s++) {
-				uint32_t used = used_of(&sh[s], k.a);
-				if (used == sh[s].count)
-					continue;
-				uint32_t unit = sh[s].units[used];
-				const struct sf_unit *u = &us->v[unit];
-				uint64_t o = place_unit(u, end);
-				if (o == SF_NO_FIT)
-					continue;
-				uint64_t c = o + u->size;
-				placed[unit] = true;
-				bool dead = hopeless(us, c, total - done - u->size, bound, placed);
-				bool dom = !pins_left(us, placed);
-				placed[unit] = false;
-				if (dead)
-					continue;
-				struct key nk = { k.a + sh[s].weight, dom ? DOMINATED : c, -1 };
-				bool fresh;
-				size_t j = htab_get(&h, &st, &nk, &fresh);
-				if (j == SIZE_MAX) {
-					*over_budget = true;
-					break;
-				}
-				if (fresh || c < st.v[j].end) {
-					st.v[j].end = c;
-					st.v[j].parent = (uint32_t)i;
-					st.v[j].what = (uint32_t)s;
-				}
-			}
-		}
-		layer_begin = layer_end;
-	}
-	if (!*over_budget) {
-		for (size_t i = layer_begin; i < st.n; i++) {
-			uint64_t size = finish(us, st.v[i].end);
-			if (size < best) {
-				best = size;
-				best_i = i;
-			}
-		}
-		if (us->n == 0)
-			best = finish(us, 0);
-	}
-	if (best_i != SIZE_MAX) {
-		/* read the shapes back, then hand out each shape's units in order */
-		uint32_t *seq = sf_xcalloc(us->n, sizeof(*seq));
-		uint32_t *next = sf_xcalloc((size_t)ns, sizeof(*next));
-		size_t k = us->n;
-		for (size_t i = best_i; st.v[i].parent != NO_UNIT; i = st.v[i].parent)
-			seq[--k] = st.v[i].what;
-		assert(k == 0);
-		for (size_t p = 0; p < us->n; p++)
-			order[p] = sh[seq[p]].units[next[seq[p]]++];
-		free(seq);
-		free(next);
-	}
-	for (long s = 0; s < ns; s++)
-		free(sh[s].units);
-	free(sh);
-	free(shape_of);
-	free(placed);
-	free(st.v);
-	free(h.slot);
-	return best;
-}
-
-/* ---- fallbacks: local search ---------------------------------------- */
-
-/* Move order[from] to position `to` (shifting the others). */
-static void move_entry(uint32_t *order, size_t from, size_t to)
-{
-	uint32_t x = order[from];
-
-	if (from < to)
-		memmove(order + from, order + from + 1, (to - from) * sizeof(*order));
-	else
-		memmove(order + to + 1, order + to, (from - to) * sizeof(*order));
-	order[to] = x;
-}
-
-/* Trial placements a local search may make (see improve_moves). */
-#define LOCAL_BUDGET 200000
-
-/* Shrink `order` by single moves while one helps; returns its size. */
-static uint64_t local_search_size(const struct sf_units *us, uint32_t *order)
-{
-	uint64_t best = sf_units_place(us, order, NULL);
-	bool improved = true;
-	long budget = LOCAL_BUDGET;
-
-	while (improved && budget > 0) {
-		improved = false;
-		for (size_t from = 0; from < us->n && !improved && budget > 0; from++) {
-			if (us->v[order[from]].pinned)
-				continue;
-			for (size_t to = 0; to < us->n && !improved; to++) {
-				if (to == from)
-					continue;
-				move_entry(order, from, to);
-				budget--;
-				uint64_t s = sf_units_place(us, order, NULL);
-				if (s < best) {
-					best = s;
-					improved = true;
-				} else {
-					move_entry(order, to, from);
-				}
-			}
+		size_t begin = dp_run(&d, shape_expand);
+		size_t b = dp_best_final(&d, begin);
+		*over_budget = d.over;
+		if (b != SIZE_MAX) {
+			best = sf_units_finish(us, d.st.v[b].end);
+			shapes_to_order(&d, b, order);
 		}
 	}
-	return best;
+	for (size_t s = 0; s < d.ns; s++)
+		free(d.sh[s].units);
+	free(d.sh);
+	dp_release(&d);
+	return *over_budget ? 0 : best;
 }
 
 /* ---- fewest moves ---------------------------------------------------- */
@@ -774,207 +837,58 @@ size_t sf_order_kept(const uint32_t *order, size_t n, bool *kept_out)
 }
 
 /*
- * Exact: over all orders of size `target`, the most kept units.  Fills
- * order[]; returns false when over budget or no order has that size.
+ * Successors of state i: any unit not placed, kept when it extends the
+ * increasing run of kept units, moved when the moves allowed are not
+ * used up.
  */
-static bool moves_dp(const struct sf_units *us, uint64_t target, uint32_t *order)
+static void moves_expand(struct dp *d, size_t i)
 {
-	struct states st = { NULL, 0, 0 };
-	struct htab h = { NULL, 0, 0 };
-	bool *placed = sf_xcalloc(us->n ? us->n : 1, sizeof(bool));
-	uint64_t total = total_size(us);
-	size_t layer_begin = 0, layer_end, best_i = SIZE_MAX;
-	bool over = false, fresh;
-	struct key root = { 0, 0, -1 };
+	const struct sf_units *us = d->us;
+	const struct state cur = d->st.v[i];
+	uint64_t done = 0;
+	uint32_t depth = 0;
+
+	for (size_t u = 0; u < us->n; u++) {
+		d->placed[u] = (cur.k.a >> u) & 1;
+		done += d->placed[u] ? us->v[u].size : 0;
+		depth += d->placed[u];
+	}
+	for (uint32_t u = 0; u < us->n && !d->over; u++) {
+		if (d->placed[u])
+			continue;
+		uint64_t c = dp_advance(d, u, cur.end, done);
+		if (c == SF_NO_FIT)
+			continue;
+		uint64_t a = cur.k.a | (UINT64_C(1) << u);
+		if ((int32_t)u > cur.k.last) {
+			struct key keep = { a, c, (int32_t)u };
+			dp_offer(d, &keep, c, i, u, (uint16_t)(cur.kept + 1));
+		}
+		if (depth + 1 - cur.kept <= d->max_moves) {
+			struct key move = { a, c, cur.k.last };
+			dp_offer(d, &move, c, i, u, cur.kept);
+		}
+	}
+}
+
+/*
+ * Exact: over all orders of size at most `bound` that move at most
+ * max_moves units, the smallest size, then the most kept units.  Fills
+ * order[]; returns false when over budget or no order qualifies.
+ */
+static bool moves_dp(const struct sf_units *us, uint64_t bound, uint32_t max_moves,
+		     uint32_t *order)
+{
+	struct dp d;
 
 	assert(us->n <= SF_REORDER_EXACT_MAX);
-	htab_reset(&h, 1);
-	htab_get(&h, &st, &root, &fresh);
-	st.v[0].parent = NO_UNIT;
-	for (size_t layer = 0; layer < us->n && !over; layer++) {
-		layer_end = st.n;
-		htab_reset(&h, layer_end - layer_begin);
-		for (size_t i = layer_begin; i < layer_end && !over; i++) {
-			struct state cur = st.v[i];
-			uint64_t done = 0;
-			for (size_t u = 0; u < us->n; u++) {
-				placed[u] = (cur.k.a >> u) & 1;
-				done += placed[u] ? us->v[u].size : 0;
-			}
-			for (uint32_t u = 0; u < us->n && !over; u++) {
-				if (placed[u])
-					continue;
-				uint64_t o = place_unit(&us->v[u], cur.end);
-				if (o == SF_NO_FIT)
-					continue;
-				uint64_t c = o + us->v[u].size;
-				placed[u] = true;
-				bool dead = hopeless(us, c, total - done - us->v[u].size,
-						     target, placed);
-				placed[u] = false;
-				if (dead)
-					continue;
-				/* keep u (if it extends the increasing run) or move it */
-				for (int keep = 1; keep >= 0; keep--) {
-					if (keep && (int32_t)u < cur.k.last)
-						continue;
-					struct key nk = { cur.k.a | (UINT64_C(1) << u), c,
-							  keep ? (int32_t)u : cur.k.last };
-					uint16_t kept = (uint16_t)(cur.kept + keep);
-					size_t j = htab_get(&h, &st, &nk, &fresh);
-					if (j == SIZE_MAX) {
-						over = true;
-						break;
-					}
-					if (fresh || st.v[j].kept < kept) {
-						st.v[j].end = c;
-						st.v[j].parent = (uint32_t)i;
-						st.v[j].what = u;
-						st.v[j].kept = kept;
-						st.v[j].kept_this = keep;
-					}
-				}
-			}
-		}
-		layer_begin = layer_end;
-	}
-	for (size_t i = layer_begin; !over && i < st.n; i++) {
-		if (finish(us, st.v[i].end) != target)
-			continue;
-		if (best_i == SIZE_MAX || st.v[i].kept > st.v[best_i].kept)
-			best_i = i;
-	}
-	if (best_i != SIZE_MAX) {
-		size_t k = us->n;
-		for (size_t i = best_i; st.v[i].parent != NO_UNIT; i = st.v[i].parent)
-			order[--k] = st.v[i].what;
-		assert(k == 0);
-	}
-	free(placed);
-	free(st.v);
-	free(h.slot);
-	return best_i != SIZE_MAX;
-}
-
-/* Trial placements improve_moves may make: bounds its O(n^3) cost on
- * structs of hundreds of members to a fraction of a second. */
-#define MOVES_BUDGET 200000
-
-/*
- * Heuristic: re-insert units outside the kept run wherever that keeps the
- * size at `target` and lengthens the kept run, until none does.
- */
-static void improve_moves(const struct sf_units *us, uint64_t target, uint32_t *order)
-{
-	bool *kept = sf_xcalloc(us->n, sizeof(bool));
-	size_t best = sf_order_kept(order, us->n, kept);
-	bool improved = true;
-	long budget = MOVES_BUDGET;
-
-	while (improved && best < us->n && budget > 0) {
-		improved = false;
-		for (size_t from = 0; from < us->n && !improved && budget > 0; from++) {
-			if (kept[order[from]])
-				continue;
-			for (size_t to = 0; to < us->n && !improved; to++) {
-				if (to == from)
-					continue;
-				move_entry(order, from, to);
-				budget--;
-				if (sf_units_place(us, order, NULL) <= target) {
-					size_t k = sf_order_kept(order, us->n, NULL);
-					if (k > best) {
-						best = sf_order_kept(order, us->n, kept);
-						improved = true;
-						continue;
-					}
-				}
-				move_entry(order, to, from);
-			}
-		}
-	}
-	free(kept);
-}
-
-static void identity(uint32_t *order, size_t n);
-
-/* Where the last unit of `order` ends (before rounding), or SF_NO_FIT. */
-static uint64_t place_end(const struct sf_units *us, const uint32_t *order,
-			  uint64_t *offsets_out)
-{
-	uint64_t c = 0;
-
-	for (size_t k = 0; k < us->n; k++) {
-		const struct sf_unit *u = &us->v[order[k]];
-		uint64_t o = place_unit(u, c);
-		if (o == SF_NO_FIT)
-			return SF_NO_FIT;
-		if (offsets_out)
-			offsets_out[k] = o;
-		c = o + u->size;
-	}
-	return c;
-}
-
-/*
- * Heuristic from the other end: starting from the current order, move one
- * unit at a time into a gap (right after a unit that padding follows), each
- * time the move that brings the end forward the most, until the struct
- * reaches `target`.  Few moves when a few members fill a few holes, which
- * is the common case the shape order's reshuffle misses.  Fills order[]
- * and returns true when it reaches the target within the budget.
- */
-static bool moves_by_filling(const struct sf_units *us, uint64_t target, uint32_t *order)
-{
-	uint64_t *off = sf_xcalloc(us->n ? us->n : 1, sizeof(*off));
-	uint64_t end;
-	long budget = MOVES_BUDGET;
-
-	identity(order, us->n);
-	end = place_end(us, order, off);
-	while (end != SF_NO_FIT && finish(us, end) > target && budget > 0) {
-		uint64_t best = end;
-		size_t bf = 0, bt = 0;
-		for (size_t p = 0; p + 1 < us->n; p++) {
-			if (off[p + 1] == off[p] + us->v[order[p]].size)
-				continue;       /* no gap after position p */
-			for (size_t from = 0; from < us->n && budget > 0; from++) {
-				if (from == p || from == p + 1 || us->v[order[from]].pinned)
-					continue;
-				size_t to = from > p ? p + 1 : p;
-				move_entry(order, from, to);
-				budget--;
-				uint64_t e = place_end(us, order, NULL);
-				if (e < best) {
-					best = e;
-					bf = from;
-					bt = to;
-				}
-				move_entry(order, to, from);
-			}
-		}
-		if (best >= end)
-			break;
-		move_entry(order, bf, bt);
-		end = place_end(us, order, off);
-	}
-	free(off);
-	return end != SF_NO_FIT && finish(us, end) <= target;
-}
-
-/* Beyond the exact limit: the better of the shape order re-inserted
- * (improve_moves) and the holes filled from the current order. */
-static void heuristic_moves(const struct sf_units *us, uint64_t target, uint32_t *order)
-{
-	uint32_t *alt = sf_xcalloc(us->n ? us->n : 1, sizeof(*alt));
-
-	improve_moves(us, target, order);
-	if (moves_by_filling(us, target, alt)) {
-		improve_moves(us, target, alt);
-		if (sf_order_kept(alt, us->n, NULL) > sf_order_kept(order, us->n, NULL))
-			memcpy(order, alt, us->n * sizeof(*order));
-	}
-	free(alt);
+	dp_init(&d, us, bound);
+	d.max_moves = max_moves;
+	size_t best = dp_best_final(&d, dp_run(&d, moves_expand));
+	if (best != SIZE_MAX)
+		dp_read_back(&d, best, order);
+	dp_release(&d);
+	return best != SIZE_MAX;
 }
 
 /* ---- the search ------------------------------------------------------ */
@@ -1073,7 +987,7 @@ static void greedy_order(const struct sf_units *us, uint32_t *order)
 static uint64_t smallest(const struct sf_units *us, uint32_t *order, bool *exact)
 {
 	uint32_t *cand = sf_xcalloc(us->n ? us->n : 1, sizeof(*cand));
-	uint64_t best, s, lower = finish(us, total_size(us));
+	uint64_t best, s, lower = sf_units_finish(us, total_size(us));
 	bool over = false;
 
 	identity(order, us->n);
@@ -1105,7 +1019,7 @@ static uint64_t smallest(const struct sf_units *us, uint32_t *order, bool *exact
 	/* too many shapes for the DP: improve the best order locally */
 	*exact = false;
 	if (best != SF_NO_FIT)
-		best = local_search_size(us, order);
+		best = sf_reorder_local_size(us, order);
 out:
 	free(cand);
 	return best;
@@ -1123,42 +1037,85 @@ uint64_t sf_reorder_min_size(const struct sf_units *us, bool *exact)
 	return s;
 }
 
-void sf_reorder_search(const struct sf_units *us, struct sf_reorder *r)
+/*
+ * Exact fewest moves (up to SF_REORDER_EXACT_MAX units) for an order of
+ * size `target`, or, with fewer moves allowed than units, the smallest
+ * size within them: bounded by what filling holes reaches in max_moves
+ * steps (an order of that size exists, so the DP finds one at least as
+ * small).  False when the DP cannot run or gives up.
+ */
+static bool exact_moves(const struct sf_units *us, uint64_t target,
+			uint32_t max_moves, uint32_t *order)
+{
+	uint32_t scratch[SF_REORDER_EXACT_MAX + 1];
+	uint64_t bound;
+
+	if (us->n > SF_REORDER_EXACT_MAX)
+		return false;
+	if (moves_dp(us, target, max_moves, order))
+		return true;
+	if (max_moves >= us->n)
+		return false;
+	bound = sf_reorder_fill(us, target, max_moves, scratch);
+	return bound != SF_NO_FIT && moves_dp(us, bound, max_moves, order);
+}
+
+/* Offsets, moved units and their count for r->order; its size. */
+static uint64_t settle(const struct sf_units *us, struct sf_reorder *r)
+{
+	bool *kept = sf_xcalloc(r->n ? r->n : 1, sizeof(bool));
+	uint64_t size = sf_units_place(us, r->order, r->offset);
+	size_t k = sf_order_kept(r->order, r->n, kept);
+
+	for (size_t u = 0; u < r->n; u++)
+		r->moved[u] = !kept[u];
+	r->moves = (uint32_t)(r->n - k);
+	free(kept);
+	return size;
+}
+
+void sf_reorder_search_max(const struct sf_units *us, uint32_t max_moves,
+			   struct sf_reorder *r)
 {
 	size_t n = us->n;
 	bool exact;
 
 	memset(r, 0, sizeof(*r));
 	r->n = n;
+	r->max_moves = max_moves;
 	r->order = sf_xcalloc(n ? n : 1, sizeof(*r->order));
 	r->offset = sf_xcalloc(n ? n : 1, sizeof(*r->offset));
 	r->moved = sf_xcalloc(n ? n : 1, sizeof(*r->moved));
 	identity(r->order, n);
 	r->old_size = sf_units_place(us, r->order, NULL);
-	r->size = smallest(us, r->order, &exact);
+	r->min_size = r->size = smallest(us, r->order, &exact);
 	if (r->size == SF_NO_FIT) {
 		/* pins cannot all be honoured (only after a narrowing) */
 		r->exact = exact;
 		return;
 	}
 	if (r->size < r->old_size || r->old_size == SF_NO_FIT) {
-		if (n <= SF_REORDER_EXACT_MAX && moves_dp(us, r->size, r->order)) {
-			/* exact */
+		if (exact_moves(us, r->size, max_moves, r->order)) {
+			/* the DP saw every order of a size up to its bound */
+			exact = true;
 		} else {
 			exact = false;
-			heuristic_moves(us, r->size, r->order);
+			if (sf_reorder_few_moves(us, r->size, max_moves, r->order) == SF_NO_FIT)
+				identity(r->order, n);
 		}
 	}
 	r->exact = exact;
-	uint64_t s = sf_units_place(us, r->order, r->offset);
-	assert(s == r->size);
-	(void)s;
-	bool *kept = sf_xcalloc(n ? n : 1, sizeof(bool));
-	size_t k = sf_order_kept(r->order, n, kept);
-	for (size_t u = 0; u < n; u++)
-		r->moved[u] = !kept[u];
-	r->moves = (uint32_t)(n - k);
-	free(kept);
+	uint64_t size = settle(us, r);
+	assert(r->moves <= max_moves || size == SF_NO_FIT);
+	assert(size == SF_NO_FIT || max_moves < n || size <= r->size);
+	r->size = size;
+	if (size != SF_NO_FIT && size < r->min_size)
+		r->min_size = size;
+}
+
+void sf_reorder_search(const struct sf_units *us, struct sf_reorder *r)
+{
+	sf_reorder_search_max(us, UINT32_MAX, r);
 }
 
 void sf_reorder_release(struct sf_reorder *r)

@@ -47,13 +47,20 @@
  *     the best candidate, and the result is marked inexact.
  *   - fewest moves: for up to SF_REORDER_EXACT_MAX units, a dynamic program
  *     over (set of units placed, end offset, last kept unit) maximizing the
- *     kept units among orders of the smallest size: exact.  Beyond, the
- *     better of two heuristics, marked inexact: units of one shape fill
- *     that shape's slots in their old order, then units outside the kept
- *     subsequence are re-inserted one at a time wherever that keeps the
- *     size and lengthens the kept subsequence; or, from the current order,
- *     one unit at a time moves into a hole, the move that brings the end
- *     forward most, until the size is reached.
+ *     kept units among orders of the smallest size: exact.  Beyond, a
+ *     heuristic, marked inexact (holefill.h): from the current order, one
+ *     unit at a time moves into a hole (a small member into a hole, a
+ *     member followed by a hole into another hole: one move closes two),
+ *     the move that shrinks the struct most, until the size is reached;
+ *     then units outside the kept subsequence are re-inserted wherever
+ *     that keeps the size and lengthens it.  Only when filling holes
+ *     cannot reach the size: units of one shape fill that shape's slots of
+ *     the size search's order, re-inserted the same way.
+ *   - within at most N moves (sf_reorder_search_max): the smallest size an
+ *     order moving at most N units reaches, then the fewest moves; exact
+ *     up to SF_REORDER_EXACT_MAX units (the same dynamic program, states
+ *     with more than N units moved dropped), else the hole filling stopped
+ *     after N steps (each step moves one unit at most).
  * A bit-field run the compiler placed at a storage boundary later than
  * the rule says followed an unnamed `:0` (absent from DWARF): it is then
  * kept to storage boundaries wherever it goes.
@@ -126,9 +133,23 @@ size_t sf_units_of_member(const struct sf_units *us, uint32_t member);
 uint64_t sf_units_place(const struct sf_units *us, const uint32_t *order,
 			uint64_t *offsets_out);
 
+/*
+ * The placement rule underneath (structs, not unions): where unit u goes
+ * when the struct so far ends at c (SF_NO_FIT: u is pinned elsewhere);
+ * the end of the last unit of `order`, by_unit[u] and by_pos[k] (either
+ * may be NULL) getting the offsets; and the size of a struct whose last
+ * unit ends at `end`.
+ */
+uint64_t sf_unit_place(const struct sf_unit *u, uint64_t c);
+uint64_t sf_units_end(const struct sf_units *us, const uint32_t *order,
+		      uint64_t *by_unit, uint64_t *by_pos);
+uint64_t sf_units_finish(const struct sf_units *us, uint64_t end);
+
 struct sf_reorder {
-	uint64_t size;         /* smallest size found */
+	uint64_t size;         /* smallest size found (within max_moves) */
 	uint64_t old_size;     /* size of the current order (model) */
+	uint64_t min_size;     /* smallest size found with any number of moves */
+	uint32_t max_moves;    /* the bound searched under (UINT32_MAX: none) */
 	size_t n;              /* units */
 	uint32_t *order;       /* the new order: unit indexes */
 	uint64_t *offset;      /* per unit: its offset in the new order */
@@ -138,6 +159,15 @@ struct sf_reorder {
 };
 
 void sf_reorder_search(const struct sf_units *us, struct sf_reorder *r);
+
+/*
+ * The same among orders that move at most max_moves units: the smallest
+ * size they reach (size; min_size keeps the unbounded one), the fewest
+ * moves for it.  size is SF_NO_FIT when no such order keeps the pins
+ * (only when the current order cannot: after a narrowing).
+ */
+void sf_reorder_search_max(const struct sf_units *us, uint32_t max_moves,
+			   struct sf_reorder *r);
 void sf_reorder_release(struct sf_reorder *r);
 
 /* Just the smallest size (cheaper: no moves); *exact set when proven. */

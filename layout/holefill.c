@@ -1,0 +1,485 @@
+/*
+ * holefill.c - orders of a wanted size that move few units, past the exact
+ * searches of reorder.c, and the local search for size.
+ *
+ * Filling holes starts from the current order.  Each step moves one unit
+ * into a gap (a hole after a unit, or the tail padding), the move that
+ * makes the struct smallest, then its last unit end earliest.  A unit
+ * that a hole follows, moved into another hole, closes both (redisServer's
+ * ints between pointers: one move per pair of 4-byte holes), so the steps
+ * are as few as the holes allow; the order after k steps moves at most k
+ * units, which is what a bound on the moves asks for.  When no single
+ * move helps, a short search tries a move or two sideways first (odd-sized
+ * members that only fit together).
+ *
+ *   struct filler { order[k] -> unit at position k, off[k] -> its offset,
+ *                   end (of the last unit), period[k], base[k] -> tail[]
+ *                   (the suffix tables), work (budget) }
+ *
+ * A trial move is priced without laying out the whole struct.  Between
+ * where the unit leaves and where it lands, the other units shift by one
+ * position; once one of them starts from its old cursor, the rest of that
+ * run lies as before.  Past both positions a suffix table answers: the
+ * units at positions >= k, started at cursor c, end at tail(k, c mod P)
+ * + (c - c mod P), P the largest of their periods (all powers of two), as
+ * long as none is pinned.  Candidates are the units that fit a gap; only
+ * when none of them helps, any unit into any gap.  A budget of unit
+ * placements bounds the work on structs of thousands of members.
+ *
+ * When filling cannot reach the size, the size search's order (units of a
+ * shape in their old order) is the other candidate.  Either is then
+ * improved by re-inserting units outside the kept subsequence wherever
+ * that keeps the size and lengthens it (improve_moves).
+ */
+#include "holefill.h"
+
+#include <assert.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/xalloc.h"
+
+/* Unit placements filling may make: a few hundred milliseconds. */
+#define FILL_WORK (1L << 25)
+/* Trial placements improve_moves may make: bounds its O(n^3) cost on
+ * structs of hundreds of members to a fraction of a second. */
+#define MOVES_BUDGET 200000
+/* Trial placements the local search for size may make. */
+#define LOCAL_BUDGET 200000
+
+static void identity(uint32_t *order, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		order[i] = (uint32_t)i;
+}
+
+/* Move order[from] to position `to` (shifting the others). */
+static void move_entry(uint32_t *order, size_t from, size_t to)
+{
+	uint32_t x = order[from];
+
+	if (from < to)
+		memmove(order + from, order + from + 1, (to - from) * sizeof(*order));
+	else
+		memmove(order + to + 1, order + to, (from - to) * sizeof(*order));
+	order[to] = x;
+}
+
+static bool is_pow2(uint64_t x)
+{
+	return x && !(x & (x - 1));
+}
+
+/* ---- filling holes --------------------------------------------------- */
+
+/* Periods up to this get suffix tables (larger alignments are rare). */
+#define TABLE_PERIOD 64
+
+struct filler {
+	const struct sf_units *us;
+	uint32_t *order;
+	uint64_t *off;            /* by position */
+	uint64_t end;             /* of the last unit, or SF_NO_FIT */
+	uint64_t *period;         /* [k]: lcm of the periods at positions >= k,
+	                           * 0: no table (a pin, or an odd period) */
+	size_t *base;             /* [k]: where k's table starts in tail[] */
+	uint64_t *tail;           /* [base[k] + r]: where the units at >= k end
+	                           * when they start at cursor r < period[k] */
+	long work;
+};
+
+/* A move: order[from] to position `to`, and what the struct becomes. */
+struct move {
+	size_t from, to;
+	uint64_t size, end;
+};
+
+static uint64_t end_at(const struct filler *f, size_t k)
+{
+	return f->off[k] + f->us->v[f->order[k]].size;
+}
+
+/* The cursor before position k in the current layout. */
+static uint64_t cursor_before(const struct filler *f, size_t k)
+{
+	return k ? end_at(f, k - 1) : 0;
+}
+
+/*
+ * Where the units at positions >= k end when they start at cursor c
+ * (period[k] != 0): shifting the start by a multiple of every unit's
+ * period shifts every unit by as much.
+ */
+static uint64_t tail_end(const struct filler *f, size_t k, uint64_t c)
+{
+	uint64_t r = c % f->period[k];
+
+	return f->tail[f->base[k] + r] + (c - r);
+}
+
+/* Lay out the current order and build the suffix tables. */
+static void filler_layout(struct filler *f)
+{
+	const struct sf_units *us = f->us;
+	size_t n = us->n, used = 1;
+
+	f->end = sf_units_end(us, f->order, NULL, f->off);
+	f->work -= (long)n;
+	f->period[n] = 1;
+	f->base[n] = 0;
+	f->tail[0] = 0;
+	for (size_t k = n; k-- > 0;) {
+		const struct sf_unit *u = &us->v[f->order[k]];
+		uint64_t next = f->period[k + 1];
+		/* periods are powers of two (alignments, storage units), so
+		 * their lcm is the largest */
+		bool ok = next && !u->pinned && is_pow2(u->period) &&
+			  u->period <= TABLE_PERIOD;
+		f->period[k] = !ok ? 0 : next > u->period ? next : u->period;
+		if (!f->period[k])
+			continue;
+		f->base[k] = used;
+		for (uint64_t r = 0; r < f->period[k]; r++)
+			f->tail[used + r] = tail_end(f, k + 1, sf_unit_place(u, r) + u->size);
+		used += f->period[k];
+		f->work -= (long)f->period[k];
+	}
+}
+
+/*
+ * Where the last unit ends once order[from] moved to position `to`, or
+ * SF_NO_FIT.  Between the two positions the other units shift by one
+ * position; once one of them starts from its old cursor, the rest of
+ * that run lies as before.  After them, the suffix table answers.
+ */
+static uint64_t end_after_move(struct filler *f, size_t from, size_t to)
+{
+	const struct sf_units *us = f->us;
+	size_t lo = from < to ? from : to, hi = from < to ? to : from, k = lo;
+	uint64_t c = cursor_before(f, lo);
+
+	while (k <= hi) {
+		/* the unit at new position k was at old position j */
+		size_t j = k == to ? from : from < to ? k + 1 : k - 1;
+		if (k != to && c == cursor_before(f, j)) {
+			c = end_at(f, from < to ? to : from - 1);
+			k = from < to ? to : hi + 1;
+			continue;
+		}
+		const struct sf_unit *u = &us->v[f->order[j]];
+		uint64_t o = sf_unit_place(u, c);
+		f->work--;
+		if (o == SF_NO_FIT)
+			return SF_NO_FIT;
+		c = o + u->size;
+		k++;
+	}
+	if (f->period[k])
+		return tail_end(f, k, c);
+	for (; k < us->n; k++) {
+		if (c == cursor_before(f, k))
+			return f->end;
+		const struct sf_unit *u = &us->v[f->order[k]];
+		uint64_t o = sf_unit_place(u, c);
+		f->work--;
+		if (o == SF_NO_FIT)
+			return SF_NO_FIT;
+		c = o + u->size;
+	}
+	return c;
+}
+
+/* The gap after position p, [*lo, *hi): a hole, or the tail padding. */
+static bool gap_after(const struct filler *f, size_t p, uint64_t *lo, uint64_t *hi)
+{
+	*lo = end_at(f, p);
+	*hi = p + 1 < f->us->n ? f->off[p + 1] : sf_units_finish(f->us, f->end);
+	return *hi > *lo;
+}
+
+/* Price moving each candidate unit into the gap after p; keep the best. */
+static void try_gap(struct filler *f, size_t p, bool any, struct move *best)
+{
+	const struct sf_units *us = f->us;
+	uint64_t lo, hi;
+
+	if (!gap_after(f, p, &lo, &hi))
+		return;
+	for (size_t from = 0; from < us->n && f->work > 0; from++) {
+		const struct sf_unit *u = &us->v[f->order[from]];
+		if (from == p || from == p + 1 || u->pinned)
+			continue;
+		if (!any && sf_unit_place(u, lo) + u->size > hi)
+			continue;       /* does not fit the gap as it is */
+		size_t to = from > p ? p + 1 : p;
+		uint64_t e = end_after_move(f, from, to);
+		if (e == SF_NO_FIT)
+			continue;
+		uint64_t s = sf_units_finish(us, e);
+		if (s < best->size || (s == best->size && e < best->end)) {
+			best->from = from;
+			best->to = to;
+			best->size = s;
+			best->end = e;
+		}
+	}
+}
+
+/* The best single move into a gap, if one makes the struct smaller or
+ * its end earlier. */
+static bool best_move(struct filler *f, bool any, struct move *m)
+{
+	m->from = SIZE_MAX;
+	m->size = sf_units_finish(f->us, f->end);
+	m->end = f->end;
+	for (size_t p = 0; p < f->us->n && f->work > 0; p++)
+		try_gap(f, p, any, m);
+	return m->from != SIZE_MAX;
+}
+
+/* ---- when no single move helps --------------------------------------- */
+
+/* Moves in a row a stall may try: 3 when a few gaps are left. */
+#define ESCAPE_DEPTH 3
+
+/* A few moves in a row, and what the struct is after them. */
+struct path {
+	struct move m[ESCAPE_DEPTH];
+	size_t n;
+	uint64_t size, end;
+};
+
+static bool path_better(const struct path *p, uint64_t size, uint64_t end, size_t n)
+{
+	return size < p->size || (size == p->size && end < p->end) ||
+	       (size == p->size && end == p->end && n < p->n);
+}
+
+static size_t count_gaps(const struct filler *f)
+{
+	size_t g = 0;
+	uint64_t lo, hi;
+
+	for (size_t p = 0; p < f->us->n; p++)
+		g += gap_after(f, p, &lo, &hi);
+	return g;
+}
+
+/* Is the unit at position k next to a gap (before or after it)? */
+static bool borders_gap(const struct filler *f, size_t k)
+{
+	uint64_t lo, hi;
+
+	return gap_after(f, k, &lo, &hi) || (k > 0 && gap_after(f, k - 1, &lo, &hi));
+}
+
+static void apply(struct filler *f, const struct move *m)
+{
+	move_entry(f->order, m->from, m->to);
+	filler_layout(f);
+}
+
+static void undo(struct filler *f, const struct move *m)
+{
+	move_entry(f->order, m->to, m->from);
+	filler_layout(f);
+}
+
+/*
+ * Every unit next to a gap moved into every gap, as the last move of the
+ * path (priced) and, with depth left, as one more step before it: the
+ * odd-sized members that leave 1 to 3 bytes each and only fit together
+ * (Redis's four char[41] ids and an int) need two or three moves of which
+ * none helps alone.  best keeps the best path.
+ */
+static void explore(struct filler *f, size_t depth, struct path *cur, struct path *best)
+{
+	uint64_t lo, hi;
+
+	for (size_t p = 0; p < f->us->n && f->work > 0; p++) {
+		if (!gap_after(f, p, &lo, &hi))
+			continue;
+		for (size_t from = 0; from < f->us->n && f->work > 0; from++) {
+			if (from == p || from == p + 1 || f->us->v[f->order[from]].pinned ||
+			    !borders_gap(f, from))
+				continue;
+			struct move m = { from, from > p ? p + 1 : p, 0, 0 };
+			m.end = end_after_move(f, m.from, m.to);
+			if (m.end == SF_NO_FIT)
+				continue;
+			m.size = sf_units_finish(f->us, m.end);
+			cur->m[cur->n++] = m;
+			if (path_better(best, m.size, m.end, cur->n)) {
+				*best = *cur;
+				best->size = m.size;
+				best->end = m.end;
+			}
+			if (depth > 1) {
+				apply(f, &m);
+				explore(f, depth - 1, cur, best);
+				undo(f, &m);
+			}
+			cur->n--;
+		}
+	}
+}
+
+/*
+ * No single move makes the struct smaller or its end earlier: look for a
+ * few moves in a row that do, within `steps`, when few gaps are left (the
+ * search grows as their square to the depth).  Fills *best; false if none.
+ */
+static bool escape(struct filler *f, uint32_t steps, struct path *best)
+{
+	struct path cur = { .n = 0 };
+	size_t gaps = count_gaps(f);
+	size_t depth = gaps <= 4 ? ESCAPE_DEPTH : gaps <= 12 ? 2 : 0;
+
+	if (depth > steps)
+		depth = steps;
+	best->n = 0;
+	best->size = sf_units_finish(f->us, f->end);
+	best->end = f->end;
+	if (depth >= 2)
+		explore(f, depth, &cur, best);
+	return best->n > 0;
+}
+
+uint64_t sf_reorder_fill(const struct sf_units *us, uint64_t target,
+			 uint32_t max_steps, uint32_t *order)
+{
+	size_t n = us->n ? us->n : 1;
+	struct filler f = { us, sf_xcalloc(n, sizeof(uint32_t)),
+			    sf_xcalloc(n, sizeof(uint64_t)), 0,
+			    sf_xcalloc(n + 1, sizeof(uint64_t)),
+			    sf_xcalloc(n + 1, sizeof(size_t)),
+			    sf_xcalloc((n + 1) * TABLE_PERIOD, sizeof(uint64_t)),
+			    FILL_WORK };
+	uint64_t best = SF_NO_FIT;
+	uint32_t step = 0;
+
+	assert(!us->is_union);
+	identity(f.order, us->n);
+	filler_layout(&f);
+	memcpy(order, f.order, us->n * sizeof(*order));
+	if (f.end != SF_NO_FIT)
+		best = sf_units_finish(us, f.end);
+	while (f.end != SF_NO_FIT && step < max_steps && best > target && f.work > 0) {
+		struct path p = { .n = 1 };
+		if (!best_move(&f, false, &p.m[0]) && !best_move(&f, true, &p.m[0]) &&
+		    !escape(&f, max_steps - step, &p))
+			break;
+		for (size_t i = 0; i < p.n; i++)
+			apply(&f, &p.m[i]);
+		step += (uint32_t)p.n;
+		uint64_t size = sf_units_finish(us, f.end);
+		if (size < best) {
+			best = size;
+			memcpy(order, f.order, us->n * sizeof(*order));
+		}
+	}
+	free(f.order);
+	free(f.off);
+	free(f.period);
+	free(f.base);
+	free(f.tail);
+	return best;
+}
+
+/* ---- fewer moves at a given size ------------------------------------- */
+
+/*
+ * Re-insert units outside the kept run wherever that keeps the size at
+ * most `target` and lengthens the kept run, until none does.
+ */
+static void improve_moves(const struct sf_units *us, uint64_t target, uint32_t *order)
+{
+	bool *kept = sf_xcalloc(us->n ? us->n : 1, sizeof(bool));
+	size_t best = sf_order_kept(order, us->n, kept);
+	bool improved = true;
+	long budget = MOVES_BUDGET;
+
+	while (improved && best < us->n && budget > 0) {
+		improved = false;
+		for (size_t from = 0; from < us->n && !improved && budget > 0; from++) {
+			if (kept[order[from]])
+				continue;
+			for (size_t to = 0; to < us->n && !improved; to++) {
+				if (to == from)
+					continue;
+				move_entry(order, from, to);
+				budget--;
+				if (sf_units_place(us, order, NULL) <= target &&
+				    sf_order_kept(order, us->n, NULL) > best) {
+					best = sf_order_kept(order, us->n, kept);
+					improved = true;
+					continue;
+				}
+				move_entry(order, to, from);
+			}
+		}
+	}
+	free(kept);
+}
+
+static uint32_t moves_of(const uint32_t *order, size_t n)
+{
+	return (uint32_t)(n - sf_order_kept(order, n, NULL));
+}
+
+uint64_t sf_reorder_few_moves(const struct sf_units *us, uint64_t target,
+			      uint32_t max_moves, uint32_t *order)
+{
+	size_t n = us->n;
+	uint32_t *fill = sf_xcalloc(n ? n : 1, sizeof(*fill));
+	uint64_t fs = sf_reorder_fill(us, target, max_moves, fill);
+	uint64_t best = SF_NO_FIT;
+
+	if (fs != SF_NO_FIT)
+		improve_moves(us, fs, fill);
+	if (fs == SF_NO_FIT || fs > target) {
+		/* filling fell short: the size search's order, if few moves */
+		improve_moves(us, target, order);
+		uint64_t s = sf_units_place(us, order, NULL);
+		if (moves_of(order, n) <= max_moves && s < fs)
+			best = s;
+	}
+	if (best == SF_NO_FIT && fs != SF_NO_FIT) {
+		best = fs;
+		memcpy(order, fill, n * sizeof(*order));
+	}
+	free(fill);
+	return best;
+}
+
+/* ---- local search for size ------------------------------------------- */
+
+uint64_t sf_reorder_local_size(const struct sf_units *us, uint32_t *order)
+{
+	uint64_t best = sf_units_place(us, order, NULL);
+	bool improved = true;
+	long budget = LOCAL_BUDGET;
+
+	while (improved && budget > 0) {
+		improved = false;
+		for (size_t from = 0; from < us->n && !improved && budget > 0; from++) {
+			if (us->v[order[from]].pinned)
+				continue;
+			for (size_t to = 0; to < us->n && !improved; to++) {
+				if (to == from)
+					continue;
+				move_entry(order, from, to);
+				budget--;
+				uint64_t s = sf_units_place(us, order, NULL);
+				if (s < best) {
+					best = s;
+					improved = true;
+				} else {
+					move_entry(order, to, from);
+				}
+			}
+		}
+	}
+	return best;
+}
