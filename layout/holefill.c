@@ -428,29 +428,58 @@ static uint32_t moves_of(const uint32_t *order, size_t n)
 	return (uint32_t)(n - sf_order_kept(order, n, NULL));
 }
 
+/* One candidate order, its size and moves. */
+struct cand {
+	uint32_t *order;
+	uint64_t size;
+	uint32_t moves;
+};
+
+/* Improve c's moves at its size; take it into *best if it is allowed and
+ * better (smaller, then fewer moves). */
+static void consider(const struct sf_units *us, struct cand *c, uint32_t max_moves,
+		     struct cand *best)
+{
+	if (c->size == SF_NO_FIT)
+		return;
+	improve_moves(us, c->size, c->order);
+	c->moves = moves_of(c->order, us->n);
+	if (c->moves > max_moves)
+		return;
+	if (best->size == SF_NO_FIT || c->size < best->size ||
+	    (c->size == best->size && c->moves < best->moves)) {
+		memcpy(best->order, c->order, us->n * sizeof(*c->order));
+		best->size = c->size;
+		best->moves = c->moves;
+	}
+}
+
 uint64_t sf_reorder_few_moves(const struct sf_units *us, uint64_t target,
 			      uint32_t max_moves, uint32_t *order)
 {
-	size_t n = us->n;
-	uint32_t *fill = sf_xcalloc(n ? n : 1, sizeof(*fill));
-	uint64_t fs = sf_reorder_fill(us, target, max_moves, fill);
-	uint64_t best = SF_NO_FIT;
+	size_t n = us->n ? us->n : 1;
+	struct cand best = { sf_xcalloc(n, sizeof(uint32_t)), SF_NO_FIT, 0 };
+	struct cand c = { sf_xcalloc(n, sizeof(uint32_t)), SF_NO_FIT, 0 };
 
-	if (fs != SF_NO_FIT)
-		improve_moves(us, fs, fill);
-	if (fs == SF_NO_FIT || fs > target) {
-		/* filling fell short: the size search's order, if few moves */
-		improve_moves(us, target, order);
-		uint64_t s = sf_units_place(us, order, NULL);
-		if (moves_of(order, n) <= max_moves && s < fs)
-			best = s;
+	/* holes filled until the size is reached */
+	c.size = sf_reorder_fill(us, target, UINT32_MAX, c.order);
+	consider(us, &c, max_moves, &best);
+	if (c.size == SF_NO_FIT || c.size > target) {
+		/* filling fell short: the size search's order */
+		memcpy(c.order, order, us->n * sizeof(*order));
+		c.size = sf_units_place(us, order, NULL);
+		consider(us, &c, max_moves, &best);
 	}
-	if (best == SF_NO_FIT && fs != SF_NO_FIT) {
-		best = fs;
-		memcpy(order, fill, n * sizeof(*order));
+	if (best.size == SF_NO_FIT || best.size > target) {
+		/* too many moves for the bound: the holes the bound allows */
+		c.size = sf_reorder_fill(us, target, max_moves, c.order);
+		consider(us, &c, max_moves, &best);
 	}
-	free(fill);
-	return best;
+	if (best.size != SF_NO_FIT)
+		memcpy(order, best.order, us->n * sizeof(*order));
+	free(best.order);
+	free(c.order);
+	return best.size;
 }
 
 /* ---- local search for size ------------------------------------------- */

@@ -10,7 +10,10 @@
  * hold and bit-field runs must stay together.  Fixed cases check the
  * numbers a reader can verify by hand, and larger structs (beyond the
  * exact limit) check the heuristic's size against the sorted-by-alignment
- * optimum.
+ * optimum.  With a bound on the moves (sf_reorder_search_max), brute force
+ * gives the smallest size within each bound and the fewest moves for it;
+ * a struct of int/long pairs, whose fewest moves are known (one per pair
+ * of holes), checks the hole filling beyond the exact limit.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,6 +25,7 @@
 
 #include <cmocka.h>
 
+#include "layout/holefill.h"
 #include "layout/model.h"
 #include "layout/reorder.h"
 #include "layout/typeset.h"
@@ -99,7 +103,7 @@ static const char *const names[] = { "m0", "m1", "m2", "m3", "m4", "m5", "m6",
 static struct sf_type *make_type(struct sf_typeset *ts, struct gunit *g, int n,
 				 int *member_unit)
 {
-	int order[64] = { 0 }, nm = 0;
+	int order[128] = { 0 }, nm = 0;
 	uint64_t al;
 
 	for (int i = 0; i < n; i++) {
@@ -174,11 +178,12 @@ struct brute {
 	uint64_t best_size;
 	int best_moves;
 	long feasible;
+	uint64_t size_by_moves[17];   /* smallest size moving exactly m units */
 };
 
 static int lis(const int *p, int n)
 {
-	int tail[64], len = 0;
+	int tail[128], len = 0;
 
 	for (int i = 0; i < n; i++) {
 		int lo = 0, hi = len;
@@ -206,6 +211,8 @@ static void brute_visit(struct gunit *g, const int *p, int n, const bool *pinned
 			return;
 	b->feasible++;
 	int moves = n - lis(p, n);
+	if (size < b->size_by_moves[moves])
+		b->size_by_moves[moves] = size;
 	if (size < b->best_size || (size == b->best_size && moves < b->best_moves)) {
 		b->best_size = size;
 		b->best_moves = moves;
@@ -215,8 +222,8 @@ static void brute_visit(struct gunit *g, const int *p, int n, const bool *pinned
 /* Heap's algorithm over every permutation of p[0..n). */
 static void brute_force(struct gunit *g, int n, const bool *pinned, struct brute *b)
 {
-	int p[16], c[16] = { 0 }, i = 0;
-	uint64_t orig[16];
+	int p[16] = { 0 }, c[16] = { 0 }, i = 0;
+	uint64_t orig[16] = { 0 };
 
 	for (int k = 0; k < n; k++) {
 		p[k] = k;
@@ -225,6 +232,8 @@ static void brute_force(struct gunit *g, int n, const bool *pinned, struct brute
 	b->best_size = UINT64_MAX;
 	b->best_moves = 1 << 30;
 	b->feasible = 0;
+	for (int m = 0; m <= 16; m++)
+		b->size_by_moves[m] = UINT64_MAX;
 	brute_visit(g, p, n, pinned, orig, b);
 	while (i < n) {
 		if (c[i] < i) {
@@ -248,9 +257,9 @@ static void brute_force(struct gunit *g, int n, const bool *pinned, struct brute
 static void check_result(struct gunit *g, int n, const bool *pinned,
 			 const struct sf_units *us, const struct sf_reorder *r)
 {
-	int p[64] = { 0 };
-	uint64_t orig[64], al;
-	bool seen[64] = { false };
+	int p[128] = { 0 };
+	uint64_t orig[128], al;
+	bool seen[128] = { false };
 
 	assert_int_equal(r->n, (size_t)n);
 	for (int k = 0; k < n; k++) {
@@ -682,6 +691,187 @@ static void test_order_kept(void **state)
 	assert_true(kept[0] && kept[1] && kept[2] && kept[3]);
 }
 
+/* ---- a bound on the moves -------------------------------------------- */
+
+/* Every bound N on random structs of up to 8 units: the smallest size an
+ * order moving at most N units reaches, and the fewest moves for it, as
+ * brute force finds them. */
+static void test_max_moves_vs_brute_force(void **state)
+{
+	(void)state;
+	srand(20261203);
+	for (int iter = 0; iter < 200; iter++) {
+		struct sf_typeset *ts = sf_typeset_new();
+		struct gunit g[8];
+		int n = 2 + rand() % 7, member_unit[64];
+		bool pinned_unit[8] = { false };
+
+		for (int i = 0; i < n; i++)
+			do
+				random_unit(&g[i], i == 0);
+			while (i > 0 && g[i].nbits && g[i - 1].nbits);
+		struct sf_type *t = make_type(ts, g, n, member_unit);
+		struct sf_units us;
+		sf_units_build(t, NULL, false, &us);
+		assert_true(us.modeled);
+		struct brute b;
+		brute_force(g, n, pinned_unit, &b);
+		for (uint32_t N = 1; N < (uint32_t)n; N++) {
+			uint64_t want = UINT64_MAX;
+			uint32_t want_moves = 0;
+			for (uint32_t m = 0; m <= N; m++)
+				if (b.size_by_moves[m] < want) {
+					want = b.size_by_moves[m];
+					want_moves = m;
+				}
+			struct sf_reorder r;
+			sf_reorder_search_max(&us, N, &r);
+			assert_true(r.exact);
+			assert_int_equal(r.size, want);
+			assert_int_equal(r.moves, want_moves);
+			assert_true(r.moves <= N);
+			assert_int_equal(r.min_size, b.best_size);
+			check_result(g, n, pinned_unit, &us, &r);
+			sf_reorder_release(&r);
+		}
+		sf_units_release(&us);
+		sf_typeset_free(ts);
+	}
+}
+
+/*
+ * k pairs of { int; long; }: every int is followed by a 4-byte hole, 16k
+ * bytes.  Without holes it is 12k (rounded to 8).  The ints must end up
+ * side by side in pairs; two ints were never adjacent, so each pair needs
+ * a unit that moved (an int beside another, or the long between them),
+ * and one moved unit makes one pair: k/2 moves at least, and moving every
+ * second int next to the one before reaches it.  Each move closes two
+ * holes at most: within N moves the struct is 8N bytes smaller at best,
+ * which the same moves reach.
+ */
+static struct sf_type *int_long_pairs(struct sf_typeset *ts, struct gunit *g, int k)
+{
+	int mu[200];
+
+	memset(g, 0, (size_t)(2 * k) * sizeof(*g));
+	for (int i = 0; i < 2 * k; i++) {
+		g[i].size = g[i].align = i % 2 ? 8 : 4;
+		g[i].tclass = SF_T_INT;
+	}
+	return make_type(ts, g, 2 * k, mu);
+}
+
+static void test_pairs_of_holes_exact(void **state)
+{
+	struct gunit g[8];
+	struct sf_typeset *ts = sf_typeset_new();
+	struct sf_type *t = int_long_pairs(ts, g, 4);
+	bool pinned[8] = { false };
+	struct sf_units us;
+	struct sf_reorder r;
+	struct brute b;
+
+	(void)state;
+	assert_int_equal(t->size, 64);
+	sf_units_build(t, NULL, false, &us);
+	brute_force(g, 8, pinned, &b);
+	assert_int_equal(b.best_size, 48);
+	assert_int_equal(b.best_moves, 2);
+	sf_reorder_search(&us, &r);
+	assert_true(r.exact);
+	assert_int_equal(r.size, 48);
+	assert_int_equal(r.moves, 2);
+	check_result(g, 8, pinned, &us, &r);
+	sf_reorder_release(&r);
+	/* filling holes alone finds the same */
+	uint32_t order[8];
+	assert_int_equal(sf_reorder_fill(&us, 48, UINT32_MAX, order), 48);
+	assert_int_equal(8 - sf_order_kept(order, 8, NULL), 2);
+	sf_units_release(&us);
+	sf_typeset_free(ts);
+}
+
+static void test_pairs_of_holes_heuristic(void **state)
+{
+	enum { K = 40 };              /* 80 units: far beyond the exact limit */
+	struct gunit g[2 * K];
+	struct sf_typeset *ts = sf_typeset_new();
+	struct sf_type *t = int_long_pairs(ts, g, K);
+	bool pinned[2 * K] = { false };
+	struct sf_units us;
+	struct sf_reorder r;
+
+	(void)state;
+	assert_int_equal(t->size, 16 * K);
+	sf_units_build(t, NULL, false, &us);
+	assert_true(us.modeled);
+	sf_reorder_search(&us, &r);
+	assert_false(r.exact);
+	assert_int_equal(r.size, 12 * K);
+	assert_int_equal(r.moves, K / 2);
+	check_result(g, 2 * K, pinned, &us, &r);
+	sf_reorder_release(&r);
+	for (uint32_t N = 1; N <= K / 2 + 2; N += 3) {
+		uint64_t want = N < K / 2 ? 16 * K - 8 * N : 12 * K;
+		sf_reorder_search_max(&us, N, &r);
+		assert_int_equal(r.size, want);
+		assert_int_equal(r.min_size, 12 * K);
+		assert_true(r.moves <= N);
+		assert_int_equal(r.moves, N < K / 2 ? N : K / 2);
+		check_result(g, 2 * K, pinned, &us, &r);
+		sf_reorder_release(&r);
+	}
+	sf_units_release(&us);
+	sf_typeset_free(ts);
+}
+
+/*
+ * Beyond the exact limit with bit-field runs, arrays and odd sizes: where
+ * the size DP proves the smallest size, the moves heuristic reaches it,
+ * and the order is what an independent layout says; with a bound, no
+ * more moves than allowed and never a larger size than the current one.
+ */
+static void test_heuristic_reaches_exact_size(void **state)
+{
+	(void)state;
+	srand(4242);
+	for (int iter = 0; iter < 60; iter++) {
+		struct sf_typeset *ts = sf_typeset_new();
+		struct gunit g[30];
+		int n = 13 + rand() % 14, mu[200];
+		bool pinned[30] = { false };
+
+		for (int i = 0; i < n; i++)
+			do
+				random_unit(&g[i], 0);
+			while (i > 0 && g[i].nbits && g[i - 1].nbits);
+		struct sf_type *t = make_type(ts, g, n, mu);
+		struct sf_units us;
+		struct sf_reorder r;
+		bool exact;
+		sf_units_build(t, NULL, false, &us);
+		assert_true(us.modeled);
+		uint64_t min = sf_reorder_min_size(&us, &exact);
+		sf_reorder_search(&us, &r);
+		if (exact)
+			assert_int_equal(r.size, min);
+		assert_true(r.size <= t->size);
+		check_result(g, n, pinned, &us, &r);
+		uint32_t unbounded = r.moves;
+		sf_reorder_release(&r);
+		uint32_t N = 1 + (uint32_t)rand() % 4;
+		sf_reorder_search_max(&us, N, &r);
+		assert_true(r.moves <= N);
+		assert_true(r.size <= t->size);
+		if (unbounded <= N)
+			assert_int_equal(r.size, r.min_size);
+		check_result(g, n, pinned, &us, &r);
+		sf_reorder_release(&r);
+		sf_units_release(&us);
+		sf_typeset_free(ts);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -695,6 +885,10 @@ int main(void)
 		cmocka_unit_test(test_heuristic_large),
 		cmocka_unit_test(test_flex_array_last),
 		cmocka_unit_test(test_over_budget_fallback),
+		cmocka_unit_test(test_max_moves_vs_brute_force),
+		cmocka_unit_test(test_pairs_of_holes_exact),
+		cmocka_unit_test(test_pairs_of_holes_heuristic),
+		cmocka_unit_test(test_heuristic_reaches_exact_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
