@@ -505,6 +505,17 @@ int sf_parse_count(const char *opt, const char *arg, uint64_t max, uint64_t *out
 	return -1;
 }
 
+int sf_parse_max_moves(const char *arg, uint32_t *out)
+{
+	uint64_t n;
+
+	if (sf_parse_decimal(arg, &n) < 0 || n == 0 || n >= UINT32_MAX)
+		return sf_die_usage("--max-moves: '%s' is not a number of moves from 1 to %lu",
+				    arg, (unsigned long)UINT32_MAX - 1), -1;
+	*out = (uint32_t)n;
+	return 0;
+}
+
 /* NULL-terminated bare names for the reader, or NULL for all types. */
 const char **sf_only_names(const char *const *types, size_t ntypes)
 {
@@ -582,6 +593,8 @@ const struct sf_option sf_options[] = {
 	  "keep MEMBER at its offset" },
 	{ SF_O_NO_PIN_FIRST, "no-pin-first", no_argument, NULL, "suggest patch",
 	  "let a leading struct member (C-style base) move" },
+	{ SF_O_MAX_MOVES, "max-moves", required_argument, "N", "suggest patch",
+	  "the smallest order that moves at most N members (N >= 1)" },
 	{ 'n', "narrow", required_argument, "M=BYTES", "suggest fit patch",
 	  "member M as if BYTES wide" },
 	{ 'k', "classes", required_argument, "SPEC", "suggest fit",

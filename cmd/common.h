@@ -148,6 +148,10 @@ int sf_write_output(const struct strbuf *sb, bool text, enum sf_color_mode color
  */
 int sf_parse_count(const char *opt, const char *arg, uint64_t max, uint64_t *out);
 
+/* --max-moves N (suggest, patch): decimal, 1 .. 2^32-2.  0, or -1 after
+ * the one-line message. */
+int sf_parse_max_moves(const char *arg, uint32_t *out);
+
 /* -t NAMEs as the NULL-terminated bare-name list the reader takes
  * (NULL when there are none); free with sf_free_only_names. */
 const char **sf_only_names(const char *const *types, size_t ntypes);
@@ -175,6 +179,7 @@ enum sf_opt_id {
 	SF_O_UNDER,
 	SF_O_EXCLUDE_SYSTEM,
 	SF_O_ALLOW_ABI_CHANGE,
+	SF_O_MAX_MOVES,
 };
 
 struct sf_option {

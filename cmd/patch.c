@@ -50,7 +50,8 @@
 
 static const char patch_usage[] =
 	"usage: structfit patch -t NAME [--narrow MEMBER=BYTES]... [--pin MEMBER]...\n"
-	"                       [--source-root DIR] [--apply] [--allow-abi-change]\n"
+	"                       [--max-moves N] [--source-root DIR] [--apply]\n"
+	"                       [--allow-abi-change]\n"
 	"                       [--color[=WHEN]] FILE...\n"
 	"\n"
 	"Write the reorder that `structfit suggest` proposes for struct NAME (and the\n"
@@ -66,6 +67,8 @@ static const char patch_usage[] =
 	"  -n, --narrow M=BYTES     narrow member M to 1, 2, 4 or 8 bytes (repeatable)\n"
 	"  -p, --pin MEMBER         keep MEMBER at its offset (repeatable)\n"
 	"      --no-pin-first       let a leading struct member move too\n"
+	"      --max-moves N        the smallest order that moves at most N members\n"
+	"                           (N >= 1): the size suggest --max-moves N promises\n"
 	"      --niche MEMBER       Rust: the newtype in MEMBER's Option gets a NonNull\n"
 	"                           for its raw pointer (the niche suggest proposes)\n"
 	"  -R, --source-root DIR    the source tree (default: the current directory);\n"
@@ -117,6 +120,7 @@ struct patch_opts {
 	const char **pins;
 	size_t npins;
 	bool no_pin_first;
+	uint32_t max_moves;      /* 0: any number */
 	bool apply;
 	bool allow_abi_change;   /* patch a public type all the same */
 	const char *niche;       /* --niche MEMBER, or NULL */
@@ -139,8 +143,8 @@ static int add_narrow(const char *arg, struct patch_opts *o)
 static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 {
 	static const char *const names[] = {
-		"type", "narrow", "pin", "no-pin-first", "source-root", "apply", "color", "niche",
-		"allow-layout-uses", "allow-abi-change", NULL,
+		"type", "narrow", "pin", "no-pin-first", "max-moves", "source-root", "apply",
+		"color", "niche", "allow-layout-uses", "allow-abi-change", NULL,
 	};
 	struct sf_getopt g;
 	int c;
@@ -162,6 +166,10 @@ static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 			break;
 		case SF_O_NO_PIN_FIRST:
 			o->no_pin_first = true;
+			break;
+		case SF_O_MAX_MOVES:
+			if (sf_parse_max_moves(optarg, &o->max_moves) < 0)
+				return SF_EXIT_ERROR;
 			break;
 		case SF_O_APPLY:
 			o->apply = true;
@@ -209,7 +217,7 @@ static int make_plan(const struct sf_type *t, const struct patch_opts *o,
 {
 	struct sf_plan_opts po = {
 		(const char *const *)o->pins, o->npins, o->narrow, o->nnarrow,
-		!o->no_pin_first, SF_PLAN_ORDER,
+		!o->no_pin_first, SF_PLAN_ORDER, o->max_moves,
 	};
 	struct sf_err err = { "" };
 	struct sf_plan p;

@@ -35,7 +35,8 @@
 
 static const char suggest_usage[] =
 	"usage: structfit suggest -t NAME [--pin MEMBER]... [--no-pin-first]\n"
-	"                         [--narrow MEMBER=BYTES]... [--classes SPEC]\n"
+	"                         [--max-moves N] [--narrow MEMBER=BYTES]...\n"
+	"                         [--classes SPEC]\n"
 	"                         [--header NAME|BYTES] [--under DIR]... [--exclude-system]\n"
 	"                         [--format text|json|html] [--color[=WHEN]] FILE...\n"
 	"\n"
@@ -50,6 +51,8 @@ static const char suggest_usage[] =
 	"                           typedef name (-C NAME is the same, as in pahole)\n"
 	"  -p, --pin MEMBER         keep MEMBER at its offset (repeatable)\n"
 	"      --no-pin-first       let a leading struct member (C-style base) move\n"
+	"      --max-moves N        the smallest order that moves at most N members\n"
+	"                           (N >= 1), for the reorder and each narrowing\n"
 	"  -n, --narrow M=BYTES     apply this narrowing first (repeatable); the\n"
 	"                           search goes on from there\n"
 	"  -k, --classes SPEC       size classes: ruby-3.3, jemalloc, glibc, mimalloc,\n"
@@ -83,6 +86,7 @@ struct suggest_opts {
 	const char **pins;
 	size_t npins;
 	bool no_pin_first;
+	uint32_t max_moves;       /* 0: any number */
 	struct sf_narrow_arg *narrow;
 	size_t nnarrow;
 	const char *header_arg;
@@ -128,8 +132,8 @@ static int parse_header(struct suggest_opts *o)
 static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 {
 	static const char *const names[] = {
-		"type", "pin", "no-pin-first", "narrow", "classes", "header", "format",
-		"color", "under", "exclude-system", NULL,
+		"type", "pin", "no-pin-first", "max-moves", "narrow", "classes", "header",
+		"format", "color", "under", "exclude-system", NULL,
 	};
 	struct sf_getopt g;
 	int c;
@@ -147,6 +151,10 @@ static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 			break;
 		case SF_O_NO_PIN_FIRST:
 			o->no_pin_first = true;
+			break;
+		case SF_O_MAX_MOVES:
+			if (sf_parse_max_moves(optarg, &o->max_moves) < 0)
+				return SF_EXIT_ERROR;
 			break;
 		case SF_O_UNDER:
 		case SF_O_EXCLUDE_SYSTEM:
@@ -207,7 +215,7 @@ static int compute(const struct sf_type *t, const struct suggest_opts *o,
 {
 	struct sf_plan_opts po = {
 		(const char *const *)o->pins, o->npins, o->narrow, o->nnarrow,
-		!o->no_pin_first, SF_PLAN_ORDER,
+		!o->no_pin_first, SF_PLAN_ORDER, o->max_moves,
 	};
 	struct sf_plan *p = &s->plan;
 	struct sf_err err = { "" };
@@ -228,7 +236,7 @@ static int compute(const struct sf_type *t, const struct suggest_opts *o,
 	}
 	struct sf_narrow_opts no = {
 		o->co.have_classes ? &o->co.classes : NULL, o->header, t->size, p->pin,
-		p->pin_first,
+		p->pin_first, o->max_moves,
 	};
 	sf_narrow_search(p->base, &no, &s->narrow);
 	if (s->narrow.n) {

@@ -40,11 +40,15 @@
 
 #include "lib/xalloc.h"
 
-/* Unit placements filling may make: a few hundred milliseconds. */
-#define FILL_WORK (1L << 25)
+/* Unit placements filling may make (about 0.1 s), and each search past a
+ * stall; suggest --max-moves fills once per narrowing candidate. */
+#define FILL_WORK (1L << 24)
+#define ESCAPE_WORK (1L << 21)
 /* Trial placements improve_moves may make: bounds its O(n^3) cost on
  * structs of hundreds of members to a fraction of a second. */
 #define MOVES_BUDGET 200000
+/* Structs this small also try the size search's order under a bound. */
+#define SMALL_UNITS 64
 /* Trial placements the local search for size may make. */
 #define LOCAL_BUDGET 200000
 
@@ -336,13 +340,17 @@ static bool escape(struct filler *f, uint32_t steps, struct path *best)
 	size_t gaps = count_gaps(f);
 	size_t depth = gaps <= 4 ? ESCAPE_DEPTH : gaps <= 12 ? 2 : 0;
 
+	long left = f->work;
+
 	if (depth > steps)
 		depth = steps;
 	best->n = 0;
 	best->size = sf_units_finish(f->us, f->end);
 	best->end = f->end;
+	f->work = left < ESCAPE_WORK ? left : ESCAPE_WORK;
 	if (depth >= 2)
 		explore(f, depth, &cur, best);
+	f->work = left - ((left < ESCAPE_WORK ? left : ESCAPE_WORK) - f->work);
 	return best->n > 0;
 }
 
@@ -461,18 +469,24 @@ uint64_t sf_reorder_few_moves(const struct sf_units *us, uint64_t target,
 	struct cand best = { sf_xcalloc(n, sizeof(uint32_t)), SF_NO_FIT, 0 };
 	struct cand c = { sf_xcalloc(n, sizeof(uint32_t)), SF_NO_FIT, 0 };
 
-	/* holes filled until the size is reached */
-	c.size = sf_reorder_fill(us, target, UINT32_MAX, c.order);
+	/* holes filled until the size is reached, or as many as the bound
+	 * allows; under a bound, more steps and the size search's order are
+	 * tried only on small structs (they move more units, improve_moves
+	 * seldom brings them under the bound, and suggest --max-moves
+	 * searches once per narrowing candidate) */
+	bool small = us->n <= SMALL_UNITS;
+
+	c.size = sf_reorder_fill(us, target, max_moves, c.order);
 	consider(us, &c, max_moves, &best);
-	if (c.size == SF_NO_FIT || c.size > target) {
+	if (small && max_moves != UINT32_MAX && (c.size == SF_NO_FIT || c.size > target)) {
+		/* more steps may move fewer units once improved */
+		c.size = sf_reorder_fill(us, target, UINT32_MAX, c.order);
+		consider(us, &c, max_moves, &best);
+	}
+	if ((max_moves == UINT32_MAX || small) && (c.size == SF_NO_FIT || c.size > target)) {
 		/* filling fell short: the size search's order */
 		memcpy(c.order, order, us->n * sizeof(*order));
 		c.size = sf_units_place(us, order, NULL);
-		consider(us, &c, max_moves, &best);
-	}
-	if (best.size == SF_NO_FIT || best.size > target) {
-		/* too many moves for the bound: the holes the bound allows */
-		c.size = sf_reorder_fill(us, target, max_moves, c.order);
 		consider(us, &c, max_moves, &best);
 	}
 	if (best.size != SF_NO_FIT)

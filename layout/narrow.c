@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "lib/xalloc.h"
+#include "holefill.h"
 #include "reorder.h"
 
 /* Members the compiler makes (vtable pointers, base subobjects) are not
@@ -256,13 +257,47 @@ static size_t class_of(const struct ctx *c, uint64_t size)
 	return sf_classes_find(c->o->classes, c->o->header + size);
 }
 
+/* The moves a placement may make: UINT32_MAX for any number. */
+static uint32_t max_moves(const struct sf_narrow_opts *o)
+{
+	return o->max_moves ? o->max_moves : UINT32_MAX;
+}
+
+static bool bounded(const struct sf_narrow_opts *o)
+{
+	return max_moves(o) != UINT32_MAX;
+}
+
+/*
+ * The smallest size of us's orders within the moves allowed, to choose the
+ * candidates: beyond the exact search, what filling holes reaches (the
+ * full search runs for the candidates kept).
+ */
+static uint64_t best_size(const struct sf_units *us, const struct sf_narrow_opts *o)
+{
+	struct sf_reorder r;
+
+	if (!bounded(o))
+		return sf_reorder_min_size(us, NULL);
+	if (us->n > SF_REORDER_EXACT_MAX && !us->is_union) {
+		uint32_t *order = sf_xcalloc(us->n, sizeof(*order));
+		uint64_t size = sf_reorder_fill(us, 0, max_moves(o), order);
+		free(order);
+		return size;
+	}
+	sf_reorder_search_max(us, max_moves(o), &r);
+	uint64_t size = r.size;
+	sf_reorder_release(&r);
+	return size;
+}
+
 static uint64_t min_size_of(const struct ctx *c, const struct sf_narrow_req *req,
 			    size_t nreq)
 {
 	struct scratch s;
 
 	scratch_units(c->t, req, nreq, c->o->pin, c->o->pin_first, &s, NULL);
-	uint64_t size = sf_reorder_min_size(&s.us, NULL);
+	uint64_t size = best_size(&s.us, c->o);
 	scratch_release(&s);
 	return size;
 }
@@ -274,7 +309,7 @@ static void record(struct ctx *c, const struct sf_narrow_req *req, size_t nreq)
 	struct sf_reorder r;
 
 	scratch_units(c->t, req, nreq, c->o->pin, c->o->pin_first, &s, NULL);
-	sf_reorder_search(&s.us, &r);
+	sf_reorder_search_max(&s.us, max_moves(c->o), &r);
 	if (r.size != SF_NO_FIT) {
 		SF_GROW(c->out->v, c->out->n, c->cap);
 		struct sf_narrowing *nw = &c->out->v[c->out->n++];
@@ -526,7 +561,7 @@ void sf_narrow_search(const struct sf_type *t, const struct sf_narrow_opts *o,
 	memset(out, 0, sizeof(*out));
 	c.class_before = class_of(&c, c.orig);
 	sf_units_build(t, o->pin, o->pin_first, &us);
-	out->reorder_size = sf_reorder_min_size(&us, NULL);
+	out->reorder_size = best_size(&us, o);
 	if (out->reorder_size == SF_NO_FIT)
 		out->reorder_size = t->size;
 	sf_units_release(&us);

@@ -72,6 +72,8 @@ struct sf_narrow_opts {
 	uint64_t orig_size;               /* sizeof before any narrowing */
 	const bool *pin;                  /* per member (may be NULL) */
 	bool pin_first;
+	uint32_t max_moves;               /* placements move at most this
+	                                   * many units; 0 or UINT32_MAX: any */
 };
 
 struct sf_narrowing {

@@ -206,6 +206,7 @@ int sf_plan_make_grouped(const struct sf_type *t, const struct sf_plan_opts *o,
 	memset(p, 0, sizeof(*p));
 	p->type = p->base = t;
 	p->pin_first = o->pin_first;
+	p->max_moves = o->max_moves ? o->max_moves : UINT32_MAX;
 	p->pin = sf_xcalloc(t->nmembers + 1, sizeof(*p->pin));
 	p->req = sf_xcalloc(o->nnarrow + 1, sizeof(*p->req));
 	if (resolve_pins(t, o, p, err) < 0 || resolve_narrowings(t, o, p, err) < 0)
@@ -225,7 +226,7 @@ int sf_plan_make_grouped(const struct sf_type *t, const struct sf_plan_opts *o,
 		return -1;
 	}
 	if (o->search == SF_PLAN_ORDER) {
-		sf_reorder_search(&p->units, &p->reorder);
+		sf_reorder_search_max(&p->units, p->max_moves, &p->reorder);
 		p->size = p->reorder.size;
 	} else {
 		p->size = sf_reorder_min_size(&p->units, NULL);
@@ -291,7 +292,7 @@ static const struct sf_type *search_narrowed(const struct sf_plan *p, const stru
 	const struct sf_type *nt = sf_type_narrow(t, req, n, arena);
 
 	sf_units_build(nt, p->pin, p->pin_first, us);
-	sf_reorder_search(us, r);
+	sf_reorder_search_max(us, p->max_moves, r);
 	return nt;
 }
 

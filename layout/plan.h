@@ -82,6 +82,9 @@ struct sf_plan_opts {
 	size_t nnarrow;
 	bool pin_first;                      /* a leading struct member stays */
 	enum sf_plan_search search;
+	uint32_t max_moves;                  /* SF_PLAN_ORDER and the placed
+	                                      * narrowings move at most this
+	                                      * many units; 0: any number */
 };
 
 struct sf_plan {
@@ -91,11 +94,14 @@ struct sf_plan {
 	struct sf_narrow_req *req;     /* the narrowings, by member index */
 	size_t nreq;
 	bool pin_first;
+	uint32_t max_moves;            /* UINT32_MAX: any number of moves */
 	bool modeled;                  /* the C rule gives type's layout */
 	enum sf_plan_search searched;  /* what is set below: NO_SEARCH when not modeled */
 	struct sf_units units;         /* base's placement units, pins applied */
-	struct sf_reorder reorder;     /* their best order (SF_PLAN_ORDER) */
-	uint64_t size;                 /* smallest size of base in any order */
+	struct sf_reorder reorder;     /* their best order (SF_PLAN_ORDER), within
+	                                * max_moves */
+	uint64_t size;                 /* smallest size of base in any order
+	                                * (SF_PLAN_ORDER: within max_moves) */
 };
 
 /*

@@ -216,6 +216,21 @@ static void text_inexact(struct strbuf *out, const struct sf_units *us)
 		"fewest moves found by a heuristic)\n", us->n, SF_REORDER_EXACT_MAX);
 }
 
+static bool bounded(const struct sf_reorder *r)
+{
+	return r->max_moves != UINT32_MAX;
+}
+
+/* Under --max-moves, what more moves would reach. */
+static void text_bound(struct strbuf *out, const struct sf_reorder *r, uint64_t size)
+{
+	if (bounded(r) && r->min_size < size)
+		sb_addf(out, "  (--max-moves %u: more moves reach %" PRIu64 " bytes)\n",
+			r->max_moves, r->min_size);
+	else if (bounded(r))
+		sb_addf(out, "  (--max-moves %u: no more moves needed)\n", r->max_moves);
+}
+
 static void text_reorder(struct strbuf *out, const struct sf_suggest_view *v)
 {
 	const struct sf_reorder *r = v->reorder;
@@ -236,6 +251,14 @@ static void text_reorder(struct strbuf *out, const struct sf_suggest_view *v)
 	if (v->rust && r->size < cur)
 		sb_adds(out, "\n(fields in declaration order: taken for #[repr(C)], which "
 			"keeps that order;\nwithout it rustc would order them itself)\n");
+	if (r->size >= cur && bounded(r)) {
+		sb_addf(out, "\nreorder: no order moving at most %u member%s is smaller than %"
+			PRIu64 " bytes; nothing to move\n", r->max_moves, plural(r->max_moves), cur);
+		text_bound(out, r, cur);
+		if (!r->exact)
+			text_inexact(out, us);
+		return;
+	}
 	if (r->size >= cur) {
 		sb_addf(out, "\nreorder: no order of these members is smaller than %" PRIu64
 			" bytes; nothing to move\n", cur);
@@ -257,6 +280,7 @@ static void text_reorder(struct strbuf *out, const struct sf_suggest_view *v)
 			sb_addf(out, " (%" PRIu64 " -> %" PRIu64 ")", us->v[u].offset, r->offset[u]);
 	}
 	sb_addch(out, '\n');
+	text_bound(out, r, r->size);
 	if (!r->exact)
 		text_inexact(out, us);
 	if (v->classes)
@@ -530,7 +554,11 @@ static void json_reorder(struct strbuf *out, const struct sf_suggest_view *v)
 	sb_addf(out, "],\"exact\":%s,\"class\":", r->exact ? "true" : "false");
 	json_class(out, v->classes, !v->classes ? SF_NO_CLASS :
 		   smaller ? v->reorder_fit->index : v->base_class);
-	sb_adds(out, "}");
+	if (r->max_moves == UINT32_MAX)
+		sb_adds(out, ",\"max_moves\":null");
+	else
+		sb_addf(out, ",\"max_moves\":%u", r->max_moves);
+	sb_addf(out, ",\"min_size\":%" PRIu64 "}", r->min_size < size ? r->min_size : size);
 }
 
 static void json_narrowing_common(struct strbuf *out, const struct sf_suggest_view *v,

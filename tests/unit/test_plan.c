@@ -342,7 +342,7 @@ static void test_plan_narrow_and_pin(void **state)
 
 	(void)state;
 	parse_all(args, 2, a);
-	struct sf_plan_opts o = { pins, 1, a, 2, true, SF_PLAN_ORDER };
+	struct sf_plan_opts o = { pins, 1, a, 2, true, SF_PLAN_ORDER, 0 };
 	assert_int_equal(sf_plan_make(t, &o, ts, &p, &err), 0);
 	assert_true(p.modeled);
 	assert_int_equal(p.nreq, 2);
@@ -384,7 +384,7 @@ static void refused(const struct sf_type *t, struct sf_typeset *ts,
 	struct sf_plan p;
 
 	parse_all(args, nargs, a);
-	struct sf_plan_opts o = { pins, npins, a, nargs, true, SF_PLAN_ORDER };
+	struct sf_plan_opts o = { pins, npins, a, nargs, true, SF_PLAN_ORDER, 0 };
 	assert_int_equal(sf_plan_make(t, &o, ts, &p, &err), -1);
 	assert_string_equal(err.msg, want);
 	sf_plan_release(&p);
@@ -523,7 +523,7 @@ static void test_plan_groups(void **state)
 	};
 	struct sf_typeset *ts = sf_typeset_new();
 	struct sf_type *t = build(ts, "g", ms, 5);
-	struct sf_plan_opts o = { NULL, 0, NULL, 0, true, SF_PLAN_ORDER };
+	struct sf_plan_opts o = { NULL, 0, NULL, 0, true, SF_PLAN_ORDER, 0 };
 	struct sf_plan_group g = { 2, 2 };
 	struct sf_err err = { "" };
 	struct sf_plan p;
@@ -564,6 +564,50 @@ static void test_plan_groups(void **state)
 	sf_typeset_free(ts);
 }
 
+/*
+ * --max-moves in the plan: { int; long; } four times is 64 bytes, 48 with
+ * the ints paired (two moves: each pair needs one); one move allowed
+ * pairs two ints: 56.  The member order the plan gives, laid out by
+ * c_layout, has that size, and at most that many members moved.
+ */
+static void test_plan_max_moves(void **state)
+{
+	static const struct mspec ms[] = {
+		{ "a", 4, SF_T_INT }, { "b", 8, SF_T_INT }, { "c", 4, SF_T_INT },
+		{ "d", 8, SF_T_INT }, { "e", 4, SF_T_INT }, { "f", 8, SF_T_INT },
+		{ "g", 4, SF_T_INT }, { "h", 8, SF_T_INT },
+	};
+	static const uint64_t want[] = { 64, 56, 48, 48 };
+	struct sf_typeset *ts = sf_typeset_new();
+	struct sf_type *t = build(ts, "pairs", ms, 8);
+	struct sf_err err = { "" };
+	uint64_t sizes[8];
+
+	(void)state;
+	for (size_t i = 0; i < 8; i++)
+		sizes[i] = ms[i].size;
+	assert_int_equal(t->size, 64);
+	for (uint32_t n = 1; n <= 3; n++) {
+		struct sf_plan_opts o = { NULL, 0, NULL, 0, true, SF_PLAN_ORDER, n };
+		struct sf_plan p;
+		uint32_t order[8];
+		uint8_t moved[8];
+		assert_int_equal(sf_plan_make(t, &o, ts, &p, &err), 0);
+		assert_int_equal(p.size, want[n]);
+		assert_int_equal(sf_plan_new_size(&p), want[n]);
+		assert_int_equal(p.reorder.min_size, 48);
+		assert_true(p.reorder.moves <= n);
+		sf_plan_member_order(&p, order, moved);
+		assert_int_equal(c_layout(sizes, order, 8, NULL), want[n]);
+		unsigned nmoved = 0;
+		for (size_t i = 0; i < 8; i++)
+			nmoved += moved[i];
+		assert_int_equal(nmoved, p.reorder.moves);
+		sf_plan_release(&p);
+	}
+	sf_typeset_free(ts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -576,6 +620,7 @@ int main(void)
 		cmocka_unit_test(test_plan_refusals),
 		cmocka_unit_test_setup_teardown(test_plan_not_modeled, setup, teardown),
 		cmocka_unit_test(test_check_narrowings),
+		cmocka_unit_test(test_plan_max_moves),
 		cmocka_unit_test_setup_teardown(test_place_and_size_with, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -829,7 +829,9 @@ static void test_pairs_of_holes_heuristic(void **state)
  * Beyond the exact limit with bit-field runs, arrays and odd sizes: where
  * the size DP proves the smallest size, the moves heuristic reaches it,
  * and the order is what an independent layout says; with a bound, no
- * more moves than allowed and never a larger size than the current one.
+ * more moves than allowed, never a larger size than the current one, and
+ * (structs this small try every candidate under a bound) the unbounded
+ * answer when it fits the bound.
  */
 static void test_heuristic_reaches_exact_size(void **state)
 {
