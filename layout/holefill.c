@@ -151,6 +151,17 @@ static void filler_layout(struct filler *f)
 	}
 }
 
+/* The cursor after the unit at old position j is placed at c (counted
+ * as work), or SF_NO_FIT. */
+static uint64_t step(struct filler *f, size_t j, uint64_t c)
+{
+	const struct sf_unit *u = &f->us->v[f->order[j]];
+	uint64_t o = sf_unit_place(u, c);
+
+	f->work--;
+	return o == SF_NO_FIT ? SF_NO_FIT : o + u->size;
+}
+
 /*
  * Where the last unit ends once order[from] moved to position `to`, or
  * SF_NO_FIT.  Between the two positions the other units shift by one
@@ -159,11 +170,10 @@ static void filler_layout(struct filler *f)
  */
 static uint64_t end_after_move(struct filler *f, size_t from, size_t to)
 {
-	const struct sf_units *us = f->us;
 	size_t lo = from < to ? from : to, hi = from < to ? to : from, k = lo;
 	uint64_t c = cursor_before(f, lo);
 
-	while (k <= hi) {
+	while (k <= hi && c != SF_NO_FIT) {
 		/* the unit at new position k was at old position j */
 		size_t j = k == to ? from : from < to ? k + 1 : k - 1;
 		if (k != to && c == cursor_before(f, j)) {
@@ -171,25 +181,15 @@ static uint64_t end_after_move(struct filler *f, size_t from, size_t to)
 			k = from < to ? to : hi + 1;
 			continue;
 		}
-		const struct sf_unit *u = &us->v[f->order[j]];
-		uint64_t o = sf_unit_place(u, c);
-		f->work--;
-		if (o == SF_NO_FIT)
-			return SF_NO_FIT;
-		c = o + u->size;
+		c = step(f, j, c);
 		k++;
 	}
-	if (f->period[k])
-		return tail_end(f, k, c);
-	for (; k < us->n; k++) {
+	if (c == SF_NO_FIT || f->period[k])
+		return c == SF_NO_FIT ? c : tail_end(f, k, c);
+	for (; k < f->us->n && c != SF_NO_FIT; k++) {
 		if (c == cursor_before(f, k))
 			return f->end;
-		const struct sf_unit *u = &us->v[f->order[k]];
-		uint64_t o = sf_unit_place(u, c);
-		f->work--;
-		if (o == SF_NO_FIT)
-			return SF_NO_FIT;
-		c = o + u->size;
+		c = step(f, k, c);
 	}
 	return c;
 }
