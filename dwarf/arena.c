@@ -100,7 +100,21 @@ char *rd_arena_cat(struct arena *a, const char *x, const char *y, const char *z)
 
 /* The interned copy of a string whose address is stable (section data or
  * a literal): looked up by address, so each is hashed once per reader. */
+static const char *isec_slow(struct sf_reader *r, const char *s);
+
 const char *rd_isec(struct sf_reader *r, const char *s)
+{
+	struct pslot *h = &r->hot[((uintptr_t)s >> 2 ^ (uintptr_t)s >> 11) & 255];
+
+	if (h->k == s)
+		return h->v;
+	h->k = s;
+	h->v = isec_slow(r, s);
+	return h->v;
+}
+
+/* rd_isec past its direct-mapped front. */
+static const char *isec_slow(struct sf_reader *r, const char *s)
 {
 	if ((r->pcount + 1) * 2 > r->pcap) {
 		size_t ncap = r->pcap ? r->pcap * 2 : 256;
@@ -168,6 +182,7 @@ const char *rd_spell(struct sf_reader *r, const char *x, const char *y, const ch
  * is going (merged, or freed on an error). */
 void rd_strings_forget(struct sf_reader *r)
 {
+	memset(r->hot, 0, sizeof(r->hot));
 	free(r->pmap);
 	r->pmap = NULL;
 	r->pcount = r->pcap = 0;

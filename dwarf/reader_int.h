@@ -236,6 +236,8 @@ struct sf_reader {
 	struct pslot { const char *k, *v; } *pmap; /* stable pointer (section,
 	                         * literal) -> interned */
 	size_t pcount, pcap;
+	struct pslot hot[256];  /* the last pointers looked up, direct-mapped
+	                         * in front of pmap ("", "?", int, ...) */
 	struct spell { const char *x, *y, *z, *v; } *spells; /* x y z of stable
 	                         * pieces -> interned (rd_spell) */
 	size_t nspells, spellcap;
