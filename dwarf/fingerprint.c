@@ -29,16 +29,19 @@
 
 enum { ST_NONE = 0, ST_BUSY, ST_DONE, ST_FAILED };
 
-/* slots kept from one unit to the next (768 KB) */
+/* slots kept from one unit to the next (512 KB) */
 #define SMALL_CACHE 16384u
 
+/* A DIE at one depth (the key's bit 61): 32 bytes, two to a cache line. */
 struct fpslot {
 	uint64_t key;
 	uint32_t gen;
-	uint8_t state[2];       /* per enum sf_fp_depth */
+	uint8_t state;
 	uint8_t anon;           /* an anonymous aggregate or enum (once read) */
-	struct sf_fp fp[2];
+	struct sf_fp fp;
 };
+
+#define DEPTH_BIT (1ull << 61)
 
 struct sf_fpcache {
 	struct fpslot *v;
@@ -302,25 +305,25 @@ static int hash_die(struct walk *w, const struct sf_die *d, int depth_kind, unsi
 static int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned depth,
 		  struct sf_fp *out, int *anon)
 {
-	uint64_t key = off | w->tag;
+	uint64_t key = off | w->tag | (depth_kind == FP_LAYOUT ? DEPTH_BIT : 0);
 	struct fpslot *s = cache_slot(w->c, key);
 	struct sf_die d;
 
-	assert(off < (1ull << 62));
+	assert(off < DEPTH_BIT);
 	*anon = s->anon;
-	if (s->state[depth_kind] == ST_DONE) {
-		*out = s->fp[depth_kind];
+	if (s->state == ST_DONE) {
+		*out = s->fp;
 		return 0;
 	}
-	if (s->state[depth_kind] != ST_NONE || depth > SF_FP_MAX_DEPTH)
+	if (s->state != ST_NONE || depth > SF_FP_MAX_DEPTH)
 		return -1;	/* a cycle, or known to have none */
-	s->state[depth_kind] = ST_BUSY;
+	s->state = ST_BUSY;
 	struct sf_fp h = { 0x243f6a8885a308d3ull, 0x13198a2e03707344ull };
 	int rc = sf_die_read(w->cx, off, &d) < 0 ? -1 : hash_die(w, &d, depth_kind, depth, &h);
 	s = cache_slot(w->c, key);	/* the table may have grown */
-	s->state[depth_kind] = rc < 0 ? ST_FAILED : ST_DONE;
+	s->state = rc < 0 ? ST_FAILED : ST_DONE;
 	s->anon = *anon = rc == 0 && is_anon(&d);
-	s->fp[depth_kind] = h;
+	s->fp = h;
 	*out = h;
 	return rc;
 }
