@@ -133,6 +133,13 @@ void sf_fpcache_reset(struct sf_fpcache *c)
 	}
 }
 
+/* Where a key's probe starts: by its offset (lib/hash.h), its depth bit
+ * and which file left out - the two depths of a DIE side by side. */
+static uint64_t slot_of(uint64_t key)
+{
+	return sf_offset_slot(key & (DEPTH_BIT - 1));
+}
+
 static void cache_grow(struct sf_fpcache *c)
 {
 	size_t ncap = c->cap ? c->cap * 2 : 1024;
@@ -141,7 +148,7 @@ static void cache_grow(struct sf_fpcache *c)
 	for (size_t i = 0; i < c->cap; i++) {
 		if (c->v[i].gen != c->gen)
 			continue;
-		size_t j = sf_mix64(c->v[i].key) & (ncap - 1);
+		size_t j = slot_of(c->v[i].key) & (ncap - 1);
 		while (n[j].gen == c->gen)
 			j = (j + 1) & (ncap - 1);
 		n[j] = c->v[i];
@@ -157,7 +164,7 @@ static struct fpslot *cache_slot(struct sf_fpcache *c, uint64_t key)
 {
 	if ((c->count + 1) * 2 > c->cap)
 		cache_grow(c);
-	size_t j = sf_mix64(key) & (c->cap - 1);
+	size_t j = slot_of(key) & (c->cap - 1);
 	for (; c->v[j].gen == c->gen; j = (j + 1) & (c->cap - 1))
 		if (c->v[j].key == key)
 			return &c->v[j];

@@ -29,11 +29,14 @@
 
 /* ---- tinfo cache ------------------------------------------------------- */
 
+/* Slots by the DIE's offset (sf_offset_slot): a key's top bits (section,
+ * alt file) only tell keys of one slot apart. */
+
 static struct tinfo *cache_get(struct sf_reader *r, uint64_t key)
 {
 	if (!r->mapcap)
 		return NULL;
-	for (size_t j = sf_mix64(key) & (r->mapcap - 1);; j = (j + 1) & (r->mapcap - 1)) {
+	for (size_t j = sf_offset_slot(key) & (r->mapcap - 1);; j = (j + 1) & (r->mapcap - 1)) {
 		struct slot *s = &r->map[j];
 		if (s->gen != r->gen)
 			return NULL;
@@ -50,7 +53,7 @@ static void cache_put(struct sf_reader *r, uint64_t key, struct tinfo *ti)
 		for (size_t i = 0; i < r->mapcap; i++) {
 			if (r->map[i].gen != r->gen)
 				continue;
-			size_t j = sf_mix64(r->map[i].key) & (ncap - 1);
+			size_t j = sf_offset_slot(r->map[i].key) & (ncap - 1);
 			while (n[j].gen == r->gen && n[j].ti)
 				j = (j + 1) & (ncap - 1);
 			n[j] = r->map[i];
@@ -59,7 +62,7 @@ static void cache_put(struct sf_reader *r, uint64_t key, struct tinfo *ti)
 		r->map = n;
 		r->mapcap = ncap;
 	}
-	size_t j = sf_mix64(key) & (r->mapcap - 1);
+	size_t j = sf_offset_slot(key) & (r->mapcap - 1);
 	while (r->map[j].gen == r->gen && r->map[j].key != key)
 		j = (j + 1) & (r->mapcap - 1);
 	if (r->map[j].gen != r->gen)

@@ -28,6 +28,19 @@ static inline uint64_t sf_mix64(uint64_t k)
 	return k;
 }
 
+/*
+ * Where the probe for a DIE's section offset starts in a table indexed by
+ * its low bits: consecutive within each 16 KiB of the section, so the
+ * types of one region of a unit - a struct's members refer to types defined
+ * near it - share the table's cache lines (a fully mixed key scattered
+ * them, and every lookup missed); each 16 KiB region starts at a mixed
+ * place, so offsets far apart do not pile up on one slot.
+ */
+static inline uint64_t sf_offset_slot(uint64_t off)
+{
+	return (off >> 2) + sf_mix64(off >> 14);
+}
+
 /* Hash of n bytes at p, seeded by seed (chain calls to hash several). */
 static inline uint64_t sf_hash_bytes(uint64_t seed, const void *p, size_t n)
 {
