@@ -4,6 +4,7 @@
 #   make run        install missing Debian packages, build, show the example
 #   make test       install missing packages, build, run every test
 #   make bench      structfit vs pahole on a large input (not a test)
+#   make realworld  suggest -> patch -> rebuild -> tests on Debian's Redis (downloads)
 #   make install    PREFIX=/usr/local DESTDIR=
 #
 # CC=clang works as well as gcc; warnings are errors under both.
@@ -54,8 +55,11 @@ BUILD_PKGS := gcc clang lld make pkg-config libelf-dev libzstd-dev libdeflate-de
               libdebuginfod-dev
 TEST_PKGS  := dwarves libc6-dbg gcc-multilib g++ python3 valgrind man-db chromium git patch binutils rustc golang-go gfortran dwz \
               debuginfod nodejs npm python3-jsonschema llvm gdb libbinutils-dbg libpython3.11-dbg
+# `make realworld` only: dpkg-source unpacks the source package, Redis's
+# tests run on Tcl, pahole measures the rebuilt struct
+REALWORLD_PKGS := dpkg-dev tcl dwarves python3
 
-.PHONY: all run test unit e2e bench deps deps-test install uninstall clean
+.PHONY: all run test unit e2e bench realworld deps deps-test install uninstall clean
 
 # The default build links ./structfit; any other BUILD dir (build-clang,
 # build-asan) links its own $(BUILD)/structfit and leaves ./structfit alone.
@@ -135,6 +139,14 @@ test: deps-test
 
 bench: structfit $(BUILD)/tests/dwarf_walk
 	@sh tests/bench.sh
+
+# The round trip on a real Debian source package (Redis): apt-get source
+# through a private sources list, build with -g, suggest -> patch --apply ->
+# rebuild -> pahole's size is the promised one -> Redis's own tests.  Not in
+# `make test`: it downloads (about 3 MB) and takes minutes.
+realworld: structfit
+	@sh tests/deps.sh $(REALWORLD_PKGS)
+	@sh tests/realworld/redis.sh
 
 # ---- hardening: sanitizers, valgrind, fuzzing --------------------------
 #
