@@ -45,7 +45,9 @@
  * (uh->cx.f), and tinfo keys carry which.  The types of a partial unit are
  * reported where it is first imported, with the importing unit's language
  * (dwz's partial units have none), once per reader; so an alt file shared
- * by several programs yields only the types this one imports.
+ * by several programs yields only the types this one imports.  A unit's
+ * types are reported in the order of their declarations (order_tops), the
+ * one order dwz leaves as it was.
  *
  * Qualified names (C++): a pre-pass over a non-C unit records the offset
  * ranges of namespaces and classes, so a DIE's scope is found by offset
@@ -353,6 +355,40 @@ static int lay_tops(struct sf_reader *r)
 	return r->repack;
 }
 
+static int by_place(const void *a, const void *b)
+{
+	const struct top *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+
+	if (!c)
+		c = (x->line > y->line) - (x->line < y->line);
+	if (!c)
+		c = strcmp(x->name, y->name);
+	if (!c)
+		c = x->is_typedef - y->is_typedef;
+	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * The unit's types in the order of their declarations: by file, line and
+ * name, not by where the DIEs lie.  dwz moves the DIEs several units share
+ * into partial units, imported at the head of each unit, and keeps no
+ * trace of where they were: only an order computed from the types
+ * themselves is the same before and after dwz (a compiler's DIE order
+ * is its own: gcc follows the text, clang the first use).
+ */
+static void order_tops(struct sf_reader *r)
+{
+	for (size_t i = 0; i < r->ntops && !r->failed; i++) {
+		struct top *tp = &r->tops[i];
+		struct xtype *x = tp->skip ? NULL : rd_layout(r, tp->ti, 0);
+		tp->seq = i;
+		tp->file = x ? sf_typeset_intern(r->out, srcfile(r, x->unit, x->file)) : "";
+		tp->line = x ? x->t.decl_line : 0;
+	}
+	qsort(r->tops, r->ntops, sizeof(*r->tops), by_place);
+}
+
 /*
  * Lay out every type the unit reports, then report them.  A type found
  * packed only where a later one holds it (mark_packed) changes the
@@ -382,6 +418,7 @@ static void report_tops(struct sf_reader *r)
 			break;
 		rd_unlay_all(r, 1);
 	}
+	order_tops(r);
 	for (size_t i = 0; i < r->ntops && !r->failed; i++)
 		if (!r->tops[i].skip)
 			add_top(r, r->tops[i].ti, r->tops[i].name, r->tops[i].is_typedef);

@@ -171,6 +171,11 @@ struct top {
 	struct sf_fp key;       /* its fingerprint key (reader.c, dedup_tops), */
 	uint8_t keyed;          /* ... when it has one */
 	uint8_t skip;           /* laid out already: not again */
+	/* where it is declared, the order it is reported in (reader.c,
+	 * order_tops): interned path, line, and its place in the walk */
+	const char *file;
+	uint32_t line;
+	size_t seq;
 };
 
 struct sf_pending {
