@@ -10,7 +10,8 @@
 # bytes.  Then, on some of the builds:
 #   .dwo files given directly          the same types
 #   a .dwp beside the binary           made by dwp (GNU index, DWARF 4) or
-#                                      llvm-dwp (DWARF 5); also given directly
+#                                      llvm-dwp (DWARF 5, gcc's too); also
+#                                      given directly
 #   the binary and .dwo files moved    found beside the binary once their
 #                                      DW_AT_comp_dir is gone
 #   split and plain units mixed        units in link order
@@ -96,13 +97,29 @@ same "$d/plain/prog" -- "$d/split/main.dwo" "$d/split/util.dwo"
 
 tcase ".dwo files given directly (clang -gdwarf-4): the same layouts"
 # clang keeps the decl files of a split unit in the binary's line table:
-# without the binary they are unknown, so only show's text is compared
+# without the binary they are unknown, so only show's text is compared,
+# type by type (a unit's types come in the order of their declarations,
+# by file first: unknown files leave another order)
+blocks() {
+	"$PY" -S -c 'import sys
+blocks, cur = [], []
+for line in open(sys.argv[1]):
+    cur.append(line)
+    if line.startswith("}"):	# a top-level type ends
+        blocks.append("".join(cur))
+        cur = []
+print("".join(sorted(blocks)), end="")' "$1"
+}
 d=$T/clang4
-report p show "$d/plain/prog" && report s show "$d/split/main.dwo" "$d/split/util.dwo" &&
-	{ cmp -s "$T/p" "$T/s" || fail "show of the .dwo files differs from the plain build"; }
+if report p show "$d/plain/prog" && report s show "$d/split/main.dwo" "$d/split/util.dwo"; then
+	blocks "$T/p" >"$T/p.blocks"
+	blocks "$T/s" >"$T/s.blocks"
+	[ "$(grep -c '^struct table {$' "$T/p.blocks")" = 1 ] || fail "struct table is not one block of the plain build"
+	cmp -s "$T/p.blocks" "$T/s.blocks" || fail "show of the .dwo files differs from the plain build"
+fi
 
-# gcc 12's DWARF 5 has no packer here: binutils' dwp knows no DWARF 5 and
-# llvm-dwp 14 loops on it (the decoder test packs simpler gcc 5 objects)
+# gcc 12's DWARF 5 has no reliable packer here (see the gcc -gdwarf-5
+# case below): binutils' dwp drops DWARF 5 units, llvm-dwp loops on some
 for v in gcc:4:dwp gcc:4:llvm-dwp clang:4:llvm-dwp clang:5:llvm-dwp; do
 	IFS=: read -r cc dw tool <<<"$v"
 	tcase "$cc -gdwarf-$dw: a .dwp made by $tool beside the binary, and given directly"
@@ -120,6 +137,54 @@ for v in gcc:4:dwp gcc:4:llvm-dwp clang:4:llvm-dwp clang:5:llvm-dwp; do
 	fi
 	mv "$d/split.away" "$d/split"
 done
+
+# gcc -gdwarf-5: binutils' dwp 2.40 writes an empty package (a version 2
+# index of no unit, no .debug_info.dwo) from DWARF 5 .dwo files, exit 0.
+# llvm-dwp (14, and 16 tried) finds a unit's abbreviation by walking the
+# (attribute, form) pairs of .debug_abbrev.dwo without skipping the SLEB128
+# value DW_FORM_implicit_const carries there (gcc uses it, clang does not):
+# the walk drifts, and when it runs off the table without meeting the
+# unit's code it loops forever (getCUAbbrev in llvm/lib/DWP/DWP.cpp;
+# llvm/llvm-project#203625, fixed by #205567, in no Debian 12 LLVM).  So
+# it packs or hangs by the bytes: testdata/split's main.dwo hangs, the
+# units here (testdata/reader's shapes.c, layout.c, names.c, a shared
+# library) pack today; should they hang, the case says so and skips.
+tcase "gcc -gdwarf-5: a .dwp made by llvm-dwp beside a shared library, and given directly"
+d=$T/gcc5dwp
+R=$TD/reader
+mkdir -p "$d/plain" "$d/split" "$d/pkg"
+if ! (cd "$d/plain" && gcc -g -gdwarf-5 -fPIC -shared -o libr.so "$R/shapes.c" "$R/layout.c" "$R/names.c" &&
+	cd "$d/split" && gcc -g -gdwarf-5 -gsplit-dwarf -fPIC -c "$R/shapes.c" "$R/layout.c" "$R/names.c" &&
+	gcc -shared -o libr.so shapes.o layout.o names.o) 2>"$T/cc.err"; then
+	fail "gcc cannot build: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"
+elif ! have llvm-dwp; then
+	missing "llvm-dwp is not installed (Debian package llvm)"
+else
+	(cd "$d/split" && timeout 20 llvm-dwp -e libr.so -o "$d/pkg/libr.so.dwp") 2>"$T/dwp.err"
+	rc=$?
+	if [ "$rc" = 124 ] && readelf --debug-dump=abbrev "$d/split/shapes.dwo" 2>/dev/null |
+		grep -q DW_FORM_implicit_const; then
+		skip "llvm-dwp looped (killed after 20 s) on gcc's DWARF 5 .dwo: it does not skip DW_FORM_implicit_const's value in .debug_abbrev.dwo (llvm/llvm-project#203625)"
+	elif [ "$rc" != 0 ]; then
+		fail "llvm-dwp failed ($rc): $(head -n 2 "$T/dwp.err" | tr '\n' ' ')"
+	else
+		cp "$d/split/libr.so" "$d/pkg/"
+		mv "$d/split" "$d/split.away"	# only the package can be read
+		for r in "show" "show --format json" "holes" "show -t anon_pair_t -t shapes"; do
+			# shellcheck disable=SC2086
+			report p $r "$d/plain/libr.so" || break
+			# shellcheck disable=SC2086
+			report s $r "$d/pkg/libr.so" || break
+			cmp -s "$T/p" "$T/s" || { fail "structfit $r: the .dwp beside the library differs from the plain build"; break; }
+			# shellcheck disable=SC2086
+			report s $r "$d/pkg/libr.so.dwp" || break
+			cmp -s "$T/p" "$T/s" || { fail "structfit $r: the .dwp given directly differs from the plain build"; break; }
+		done
+		sf show --format json "$d/pkg/libr.so"
+		assert_grep "$T/out" "\"origin\":\"$d/pkg/libr.so.dwp\"" "JSON origin names the .dwp read"
+		mv "$d/split.away" "$d/split"
+	fi
+fi
 
 tcase "a split unit before a plain one (main.c -gsplit-dwarf, util.c not): plain order"
 d=$T/mixed
