@@ -17,8 +17,8 @@ order dwz leaves them in:
   u0.c .. u39.c  a struct of their own before the includes and one between
                  them, globals that use the types in another order than
                  declared (clang writes types in the order of first use)
-  x.cc           C++: two headers and a class with a base, so a partial unit
-                 may be imported by units of two languages
+  x.cc           C++: two of the headers and a class with a base (dwz 0.15
+                 gives it partial units of its own, not the C units')
 
 Writes DIR/*.h, DIR/*.c and DIR/x.cc; prints nothing.
 """

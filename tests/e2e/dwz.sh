@@ -30,9 +30,12 @@
 #
 # Larger: a program of 41 generated units (testdata/dwz/many.py: 40 C units
 # including subsets of 9 headers, one C++ unit) gives about 200 partial
-# units, some imported by units of both languages, and CPython's debug
-# build 12,545; each reads as the plain build, byte for byte, with 1, 2 and
-# 4 jobs.
+# units, and CPython's debug build 12,545; each reads as the plain build,
+# byte for byte, with 1, 2 and 4 jobs (a run of units reads each partial
+# unit it imports: runs on other threads must agree).  The C++ unit
+# includes C headers, but dwz 0.15 shares no partial unit between it and
+# the C units (it imports 3 to 5 of its own): a partial unit's language
+# is always its importers' here.
 . "$(dirname "$0")/lib.sh"
 
 SRC=$TD/dwz
