@@ -304,15 +304,34 @@ static void hold_pending(struct sf_reader *r, const struct sf_type *t, const str
 }
 
 /* Report the aggregate ti under `name` (laid out by report_tops). */
-static void add_top(struct sf_reader *r, struct tinfo *ti, const char *name, int is_typedef)
+/* The scratch type top tp reports, under its name (x: its model). */
+static struct sf_type top_type(const struct top *tp, const struct xtype *x)
 {
-	struct xtype *x = rd_layout(r, ti, 0);
+	struct sf_type t = x->t;
+
+	t.name = tp->name;
+	if (tp->is_typedef)
+		t.flags |= SF_TF_TYPEDEF;
+	return t;
+}
+
+/* Whether top tp has nothing new to report: kept already (incomplete
+ * types are held, and compared, apart). */
+static int top_known(struct sf_reader *r, const struct top *tp, const struct xtype *x)
+{
+	struct sf_type t = top_type(tp, x);
+
+	return !(t.flags & SF_TF_INCOMPLETE) &&
+	       (have_out(r, &t) || (r->known && have(r->known, &t)));
+}
+
+/* Report the aggregate of top tp (laid out by report_tops). */
+static void add_top(struct sf_reader *r, const struct top *tp)
+{
+	struct xtype *x = rd_layout(r, tp->ti, 0);
 	if (!x)
 		return;
-	struct sf_type t = x->t;
-	t.name = name;
-	if (is_typedef)
-		t.flags |= SF_TF_TYPEDEF;
+	struct sf_type t = top_type(tp, x);
 	if (t.flags & SF_TF_INCOMPLETE) {
 		hold_pending(r, &t, x);
 		return;
@@ -355,9 +374,8 @@ static int lay_tops(struct sf_reader *r)
 	return r->repack;
 }
 
-static int by_place(const void *a, const void *b)
+static int top_cmp(const struct top *x, const struct top *y)
 {
-	const struct top *x = a, *y = b;
 	int c = strcmp(x->file, y->file);
 
 	if (!c)
@@ -367,6 +385,11 @@ static int by_place(const void *a, const void *b)
 	if (!c)
 		c = x->is_typedef - y->is_typedef;
 	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static int by_place(const void *a, const void *b)
+{
+	return top_cmp(*(struct top *const *)a, *(struct top *const *)b);
 }
 
 /*
@@ -379,14 +402,25 @@ static int by_place(const void *a, const void *b)
  */
 static void order_tops(struct sf_reader *r)
 {
+	int sorted = 1;
+
+	/* only what is new to the output is placed (and its file looked
+	 * up: a unit whose types are all known reads no line table) */
+	r->nfresh = 0;
 	for (size_t i = 0; i < r->ntops && !r->failed; i++) {
 		struct top *tp = &r->tops[i];
 		struct xtype *x = tp->skip ? NULL : rd_layout(r, tp->ti, 0);
+		if (!x || top_known(r, tp, x))
+			continue;
 		tp->seq = i;
-		tp->file = x ? sf_typeset_intern(r->out, srcfile(r, x->unit, x->file)) : "";
-		tp->line = x ? x->t.decl_line : 0;
+		tp->file = sf_typeset_intern(r->out, srcfile(r, x->unit, x->file));
+		tp->line = x->t.decl_line;
+		SF_GROW(r->fresh, r->nfresh, r->freshcap);
+		r->fresh[r->nfresh++] = tp;
+		sorted = sorted && (r->nfresh < 2 || top_cmp(r->fresh[r->nfresh - 2], tp) < 0);
 	}
-	qsort(r->tops, r->ntops, sizeof(*r->tops), by_place);
+	if (!sorted)	/* gcc writes most units in this order already */
+		qsort(r->fresh, r->nfresh, sizeof(*r->fresh), by_place);
 }
 
 /*
@@ -419,9 +453,8 @@ static void report_tops(struct sf_reader *r)
 		rd_unlay_all(r, 1);
 	}
 	order_tops(r);
-	for (size_t i = 0; i < r->ntops && !r->failed; i++)
-		if (!r->tops[i].skip)
-			add_top(r, r->tops[i].ti, r->tops[i].name, r->tops[i].is_typedef);
+	for (size_t i = 0; i < r->nfresh && !r->failed; i++)
+		add_top(r, r->fresh[i]);
 	if (dedup && clean && !r->unclean && !r->failed)
 		rd_record_tops(r);
 	r->ntops = 0;
@@ -874,6 +907,7 @@ void sf_reader_free(struct sf_reader *r)
 	free(r->map);
 	free(r->pend);
 	free(r->tops);
+	free(r->fresh);
 	sf_typeset_free(r->pending_ts);
 	sf_fpcache_free(r->fpc);
 	sf_fpset_free(r->laid);

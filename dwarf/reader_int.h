@@ -171,8 +171,9 @@ struct top {
 	struct sf_fp key;       /* its fingerprint key (reader.c, dedup_tops), */
 	uint8_t keyed;          /* ... when it has one */
 	uint8_t skip;           /* laid out already: not again */
-	/* where it is declared, the order it is reported in (reader.c,
-	 * order_tops): interned path, line, and its place in the walk */
+	/* the order it is reported in, when it is new to the output
+	 * (reader.c, order_tops): where it is declared (interned path,
+	 * line) and its place in the walk */
 	const char *file;
 	uint32_t line;
 	size_t seq;
@@ -219,6 +220,8 @@ struct sf_reader {
 
 	struct top *tops;       /* this unit's types to report */
 	size_t ntops, topcap;
+	struct top **fresh;     /* those new to the output, in report order */
+	size_t nfresh, freshcap;
 	int repack;             /* a laid-out type was found packed later */
 
 	/* dedup (fpc NULL: off): the keys of the types this reader laid out
