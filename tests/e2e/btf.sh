@@ -4,8 +4,10 @@
 # Independent of the host kernel: testdata/btf/types.c is compiled with -g
 # and its DWARF encoded as BTF by `pahole -J` (Debian's dwarves); with the
 # DWARF stripped, only the .BTF section is left.  Oracles: structfit's own
-# reading of the same object's DWARF (show must be byte for byte the same:
-# nothing in the test source is something BTF cannot carry) and pahole -F
+# reading of the same object's DWARF (show must print the same types byte
+# for byte: nothing in the test source is something BTF cannot carry but
+# where types are declared, by which a DWARF unit's types are ordered; BTF
+# keeps pahole's order, the DIEs') and pahole -F
 # btf on the same BTF (tests/compare_pahole.py: sizes, members, holes,
 # padding).  Also: raw BTF files, split BTF over the `vmlinux` beside it,
 # a BPF object from clang -target bpf, BTF in a directory walk, every
@@ -43,7 +45,7 @@ HAVE_PAHOLE=1
 have pahole || HAVE_PAHOLE=
 
 for cc in gcc clang; do
-	tcase "$cc: the pahole -J BTF of an object reads as its DWARF (show, byte for byte)"
+	tcase "$cc: the pahole -J BTF of an object reads as its DWARF (show, type by type, byte for byte)"
 	if [ -z "$HAVE_PAHOLE" ]; then
 		fail "pahole is not installed (Debian package dwarves, in TEST_PKGS)"
 		continue
@@ -59,8 +61,10 @@ for cc in gcc clang; do
 	cp "$T/out" "$T/$cc.btf.txt"
 	n=$(grep -cE '^(struct|union) .*\{$|^typedef struct \{$' "$T/$cc.btf.txt")
 	assert_eq "$n" 8 "types read from the BTF"
-	cmp -s "$T/$cc.dwarf.txt" "$T/$cc.btf.txt" ||
-		{ fail "show differs between DWARF and BTF"; diff "$T/$cc.dwarf.txt" "$T/$cc.btf.txt" >"$T/d"; detail "$T/d"; }
+	type_blocks "$T/$cc.dwarf.txt" >"$T/$cc.dwarf.blocks"
+	type_blocks "$T/$cc.btf.txt" >"$T/$cc.btf.blocks"
+	cmp -s "$T/$cc.dwarf.blocks" "$T/$cc.btf.blocks" ||
+		{ fail "show differs between DWARF and BTF"; diff "$T/$cc.dwarf.blocks" "$T/$cc.btf.blocks" >"$T/d"; detail "$T/d"; }
 	# what BTF has to carry for that to hold
 	assert_grep "$T/$cc.btf.txt" "} __attribute__((__packed__));" "packed inferred"
 	assert_grep "$T/$cc.btf.txt" "} endpoint_t;" "typedef'd anonymous struct"

@@ -301,6 +301,20 @@ schema_ok() {
 	detail "$T/schema.out"
 }
 
+# type_blocks FILE: show's text FILE as its top-level types (each from its
+# first line to its closing "}..." line), sorted: two reports that hold the
+# same types, byte for byte, in another order give the same lines.
+type_blocks() {
+	"$PY" -S -c 'import sys
+blocks, cur = [], []
+for line in open(sys.argv[1]):
+    cur.append(line)
+    if line.startswith("}"):
+        blocks.append("".join(cur))
+        cur = []
+print("".join(sorted(blocks)), end="")' "$1"
+}
+
 # jget FILE EXPR: evaluate a Python expression over the JSON document d in
 # FILE and print the result (strings bare, other values as JSON).  Helpers:
 #   bare(n)      "struct st_table" -> "st_table"

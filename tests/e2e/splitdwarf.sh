@@ -100,20 +100,10 @@ tcase ".dwo files given directly (clang -gdwarf-4): the same layouts"
 # without the binary they are unknown, so only show's text is compared,
 # type by type (a unit's types come in the order of their declarations,
 # by file first: unknown files leave another order)
-blocks() {
-	"$PY" -S -c 'import sys
-blocks, cur = [], []
-for line in open(sys.argv[1]):
-    cur.append(line)
-    if line.startswith("}"):	# a top-level type ends
-        blocks.append("".join(cur))
-        cur = []
-print("".join(sorted(blocks)), end="")' "$1"
-}
 d=$T/clang4
 if report p show "$d/plain/prog" && report s show "$d/split/main.dwo" "$d/split/util.dwo"; then
-	blocks "$T/p" >"$T/p.blocks"
-	blocks "$T/s" >"$T/s.blocks"
+	type_blocks "$T/p" >"$T/p.blocks"
+	type_blocks "$T/s" >"$T/s.blocks"
 	[ "$(grep -c '^struct table {$' "$T/p.blocks")" = 1 ] || fail "struct table is not one block of the plain build"
 	cmp -s "$T/p.blocks" "$T/s.blocks" || fail "show of the .dwo files differs from the plain build"
 fi
