@@ -17,9 +17,11 @@
 
 #include <assert.h>
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lib/xalloc.h"
 
@@ -888,6 +890,63 @@ static void add_unit(struct sf_cstruct *p, const uint8_t *lk, uint32_t prev_end,
 		l0, code0, l1, (uint32_t)i, 1, m, d->nd, d->is_assert, d->block };
 }
 
+/*
+ * Does the comment text of lines [l0, l1) name `name` (len bytes): a word
+ * of it (split at '_', 3 letters or more) starting a word of the comment,
+ * any case?  "peer address, network order" names addr.
+ */
+static bool comment_names(const struct sf_lexed *lx, uint32_t l0, uint32_t l1,
+			  const char *name, size_t len)
+{
+	const char *c = lx->text + lx->line_start[l0];
+	size_t n = lx->line_start[l1] - lx->line_start[l0];
+
+	for (size_t w = 0; w < len;) {
+		size_t e = w;
+		while (e < len && name[e] != '_')
+			e++;
+		for (size_t i = 0; e - w >= 3 && i + (e - w) <= n; i++)
+			if ((i == 0 || !isalnum((unsigned char)c[i - 1])) &&
+			    !strncasecmp(c + i, name + w, e - w))
+				return true;
+		w = e + 1;
+	}
+	return false;
+}
+
+/*
+ * Whether unit u's comment lines (above declaration i) head a group of
+ * members rather than describe the first: they stand after a blank line
+ * (or the `{`), another declaration follows on the next line, and they do
+ * not name the first declaration's members.  A heading is left free, so
+ * it stays in front of the members that stay (srcpatch.c): Redis's
+ * "Configuration" above verbosity and twenty more settings must not leave
+ * with verbosity when only verbosity moves.
+ */
+static bool heads_group(const struct sf_lexed *lx, const struct sf_cstruct *p,
+			const uint8_t *lk, uint32_t open_line, size_t i,
+			const struct sf_unit *u)
+{
+	const struct sf_decl *d = &p->decls[i];
+
+	if (u->l0 == u->code0 || d->block >= 0 || u->ndecl != 1)
+		return false;
+	if (u->l0 - 1 != open_line && lk[u->l0 - 1] != 0)
+		return false;
+	if (i + 1 >= p->ndecls || p->decls[i + 1].line0 != d->line1 + 1 ||
+	    p->decls[i + 1].block >= 0)
+		return false;
+	for (uint32_t k = 0; k < d->nd; k++) {
+		size_t nm = p->dtors[d->d0 + k].name;
+		if (nm == SF_CLEX_NONE)
+			continue;
+		const struct sf_tok *t = &lx->tok[lx->code[nm]];
+		if (comment_names(lx, u->l0, u->code0, lx->text + t->start, t->end - t->start))
+			return false;
+	}
+	return true;
+}
+
 static void build_units(const struct sf_lexed *lx, struct sf_cstruct *p)
 {
 	uint8_t *lk = classify_lines(lx, p);
@@ -911,6 +970,9 @@ static void build_units(const struct sf_lexed *lx, struct sf_cstruct *p)
 				last->l1 = d->line1;
 		} else {
 			add_unit(p, lk, prev_end, d->line0, d->line1, i, m);
+			struct sf_unit *u = &p->units[p->nunits - 1];
+			if (heads_group(lx, p, lk, open_line, i, u))
+				u->l0 = u->code0;
 		}
 		m += d->nd;
 		prev_end = p->units[p->nunits - 1].l1;

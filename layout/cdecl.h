@@ -26,7 +26,9 @@
  *
  * Units.  Declarations sharing a line, plus the comment lines directly
  * above them (no blank line between), form a unit: the rewriter copies a
- * unit verbatim when its members stay together.  An #if ... #endif block
+ * unit verbatim when its members stay together.  Comment lines after a
+ * blank line (or the `{`) above a group of declarations that do not name
+ * the first one's members head the group: they are not its unit's but free.  An #if ... #endif block
  * whose compiled branch has members is one unit, all its lines: it can
  * only stay whole.  Every other line of the body (blank lines, comments
  * that stand apart) is free.

@@ -304,6 +304,72 @@ static void test_comments_move_with_members(void **state)
 		"};\n");
 }
 
+/*
+ * A comment standing after a blank line above a group of members heads
+ * the group: when the first member moves, it stays with the members that
+ * stay (Redis's "Configuration" above verbosity).  A comment that names
+ * the member below it ("the port ..." above port) is that member's, and
+ * moves with it.
+ */
+static const struct mspec grp_members[] = {
+	{ "verbosity", "int", "", 0, 4, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	{ "a", "long int", "", 8, 8, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	{ "port", "int", "", 16, 4, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	{ "b", "long int", "", 24, 8, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	{ "c", "long int", "", 32, 8, 0, 0, SF_T_INT, SF_MF_SIGNED },
+};
+
+static void test_group_heading_stays(void **state)
+{
+	(void)state;
+	static const char heading[] =
+		"struct srv {\n"
+		"\tint verbosity; /* log level */\n"
+		"\tlong a;\n"
+		"\n"
+		"\t/* Configuration */\n"
+		"\tint port;\n"
+		"\tlong b;\n"
+		"\tlong c;\n"
+		"};\n";
+	static const char own[] =
+		"struct srv {\n"
+		"\tint verbosity; /* log level */\n"
+		"\tlong a;\n"
+		"\n"
+		"\t/* The PORT to listen on */\n"
+		"\tint port;\n"
+		"\tlong b;\n"
+		"\tlong c;\n"
+		"};\n";
+	struct model mo;
+	build(&mo, "srv", 40, 1, grp_members, 5);
+	uint32_t order[] = { 0, 2, 1, 3, 4 };
+	expect_text(heading, &mo.t, order, NULL, 0,
+		"struct srv {\n"
+		"\tint verbosity; /* log level */\n"
+		"\tint port;\n"
+		"\tlong a;\n"
+		"\n"
+		"\t/* Configuration */\n"
+		"\tlong b;\n"
+		"\tlong c;\n"
+		"};\n");
+	expect_text(own, &mo.t, order, NULL, 0,
+		"struct srv {\n"
+		"\tint verbosity; /* log level */\n"
+		"\t/* The PORT to listen on */\n"
+		"\tint port;\n"
+		"\tlong a;\n"
+		"\n"
+		"\tlong b;\n"
+		"\tlong c;\n"
+		"};\n");
+	/* nothing moves: the file as it was */
+	uint32_t id[] = { 0, 1, 2, 3, 4 };
+	expect_text(heading, &mo.t, id, NULL, 0, heading);
+}
+
 /* Without <stdint.h>, narrowed members get the plain C spellings. */
 static void test_narrow_without_stdint(void **state)
 {
@@ -1094,6 +1160,7 @@ int main(void)
 		cmocka_unit_test(test_identity),
 		cmocka_unit_test(test_leading_comment_stays),
 		cmocka_unit_test(test_comments_move_with_members),
+		cmocka_unit_test(test_group_heading_stays),
 		cmocka_unit_test(test_narrow_without_stdint),
 		cmocka_unit_test(test_bitfield_runs_kept),
 		cmocka_unit_test(test_bitfield_run_split_refused),
