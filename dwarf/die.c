@@ -706,9 +706,11 @@ static void store_attr(const struct sf_ucx *c, struct sf_die *d, unsigned at,
 
 /*
  * Decode one DIE.  With `keep` unset only the size is computed (skipping
- * subtrees), which avoids the attribute switch entirely.
+ * subtrees), which avoids the attribute switch entirely - unless its tag
+ * is below 64 and its bit is set in `tags`.
  */
-static int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d, int keep)
+static int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d, int keep,
+		  uint64_t tags)
 {
 	const struct sf_unit *u = c->u;
 	struct rd r;
@@ -747,6 +749,7 @@ static int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d, int ke
 		return -1;
 	d->tag = a->tag;
 	d->children = a->children;
+	keep |= a->tag < 64 && ((tags >> a->tag) & 1);
 	for (uint32_t i = 0; i < a->nattrs; i++) {
 		const struct sf_abbrev_attr *x = &c->abv->attrs[a->first + i];
 		struct value v;
@@ -763,7 +766,12 @@ static int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d, int ke
 
 int sf_die_read(const struct sf_ucx *c, uint64_t off, struct sf_die *d)
 {
-	return decode(c, off, d, 1);
+	return decode(c, off, d, 1, 0);
+}
+
+int sf_die_read_tags(const struct sf_ucx *c, uint64_t off, uint64_t tags, struct sf_die *d)
+{
+	return decode(c, off, d, 0, tags);
 }
 
 int sf_die_skip(const struct sf_ucx *c, const struct sf_die *d, uint64_t *next)
@@ -784,7 +792,7 @@ int sf_die_skip(const struct sf_ucx *c, const struct sf_die *d, uint64_t *next)
 	off = d->next;
 	depth = 1;
 	while (depth) {
-		if (decode(c, off, &x, 0) < 0)
+		if (decode(c, off, &x, 0, 0) < 0)
 			return -1;
 		off = x.next;
 		if (x.tag == 0) {
@@ -888,14 +896,14 @@ static int ucx_read_unit_die(struct sf_ucx *c, struct sf_err *err)
 	/* The unit DIE first: strx forms need DW_AT_str_offsets_base, which
 	 * DWARF 5 compilers put before any string attribute. */
 	if (c->u->die_start < c->u->end) {
-		if (decode(c, c->u->die_start, &d, 1) < 0) {
+		if (decode(c, c->u->die_start, &d, 1, 0) < 0) {
 			sf_ucx_release(c);
 			return sf_error(err, "%s: corrupt DWARF (bad unit DIE at 0x%llx)",
 					f->label, (unsigned long long)c->u->die_start);
 		}
 		if (d.has & SF_A_STR_OFFSETS_BASE) {
 			c->str_offsets_base = d.str_offsets_base;
-			decode(c, c->u->die_start, &d, 1);
+			decode(c, c->u->die_start, &d, 1, 0);
 		}
 		c->lang = (uint16_t)d.language;
 		c->has_stmt_list = (d.has & SF_A_STMT_LIST) != 0;

@@ -289,6 +289,16 @@ int sf_ucx_open_shared(struct sf_ucx *c, const struct sf_dwfile *f, size_t i,
 int sf_die_read(const struct sf_ucx *c, uint64_t off, struct sf_die *d);
 
 /*
+ * The same for a DIE whose tag is below 64 with its bit set in `tags`
+ * (1 << DW_TAG_x); any other is read only as far as skipping it needs:
+ * off, next, tag, children and DW_AT_sibling are set, `has` holds at
+ * most SF_A_SIBLING.  A walk looking for a few tags among many DIEs
+ * (functions, variables, base types) saves the attribute switch.  Fails
+ * exactly where sf_die_read fails.
+ */
+int sf_die_read_tags(const struct sf_ucx *c, uint64_t off, uint64_t tags, struct sf_die *d);
+
+/*
  * Offset of the DIE after d at the same level (its sibling, or the null
  * entry closing d's parent): by DW_AT_sibling when present, else by
  * skipping d's subtree.

@@ -555,6 +555,16 @@ static int walk_import(struct sf_reader *r, struct uh *uh, const struct sf_die *
 	return rc;
 }
 
+/* The tags walk() looks at (all below 64): every other DIE of a unit's
+ * top level - functions, variables, base and pointer types, most of them -
+ * is only stepped over, without decoding its attributes. */
+#define WALK_TAGS ((1ull << DW_TAG_structure_type) | (1ull << DW_TAG_class_type) | \
+		   (1ull << DW_TAG_union_type) | (1ull << DW_TAG_interface_type) | \
+		   (1ull << DW_TAG_namespace) | (1ull << DW_TAG_module) | \
+		   (1ull << DW_TAG_typedef) | (1ull << DW_TAG_imported_unit))
+static_assert(DW_TAG_imported_unit < 64 && DW_TAG_interface_type < 64 &&
+	      DW_TAG_namespace < 64 && DW_TAG_module < 64, "WALK_TAGS holds every tag");
+
 /* Every type definition in the list of DIEs starting at off. */
 static int walk(struct sf_reader *r, struct uh *uh, uint64_t off, unsigned depth, uint64_t *end)
 {
@@ -562,8 +572,8 @@ static int walk(struct sf_reader *r, struct uh *uh, uint64_t off, unsigned depth
 	int scoped = !sf_lang_is_c(uh->cx.lang);
 
 	while (!r->failed) {
-		if (rd_read_die(r, uh, off, &d) < 0)
-			return -1;
+		if (sf_die_read_tags(&uh->cx, off, WALK_TAGS, &d) < 0)
+			return rd_corrupt(r, uh, off);
 		if (d.tag == 0) {
 			*end = d.next;
 			return 0;

@@ -343,6 +343,45 @@ static void own_consts(const struct sf_die *d, struct rec *x)
 		}
 }
 
+/*
+ * sf_die_read_tags against sf_die_read (d): a DIE whose tag is not asked
+ * for is read as far as skipping it needs, one whose tag is is read in
+ * full; both fail nowhere sf_die_read does not.
+ */
+static void check_read_tags(const struct sf_ucx *c, const struct sf_die *d)
+{
+	struct sf_die x, y;
+	uint64_t next_d, next_x;
+
+	assert_int_equal(sf_die_read_tags(c, d->off, 0, &x), 0);
+	assert_int_equal(x.off, d->off);
+	assert_int_equal(x.next, d->next);
+	assert_int_equal(x.tag, d->tag);
+	assert_int_equal(x.children, d->children);
+	if (d->tag >= 64) {
+		assert_int_equal(x.has, d->has & SF_A_SIBLING);
+	} else {
+		assert_int_equal(x.has & ~SF_A_SIBLING, 0);
+		assert_int_equal(x.has, d->has & SF_A_SIBLING);
+	}
+	if (d->has & SF_A_SIBLING)
+		assert_int_equal(x.sibling, d->sibling);
+	assert_int_equal(sf_die_skip(c, d, &next_d), 0);
+	assert_int_equal(sf_die_skip(c, &x, &next_x), 0);
+	assert_int_equal(next_x, next_d);
+	if (d->tag == 0 || d->tag >= 64)
+		return;
+	assert_int_equal(sf_die_read_tags(c, d->off, 1ull << d->tag, &y), 0);
+	assert_int_equal(y.has, d->has);
+	assert_int_equal(y.has2, d->has2);
+	assert_ptr_equal(y.name, d->name);
+	assert_int_equal(y.next, d->next);
+	if ((d->has & SF_A_TYPE) && !(d->has & SF_A_SIG8))
+		assert_int_equal(y.type, d->type);
+	if (d->has & SF_A_SIG8)
+		assert_int_equal(y.sig8, d->sig8);
+}
+
 /* Every DIE of every unit of f, in section order. */
 static void own_walk_file(struct sf_dwfile *f, struct recs *out)
 {
@@ -354,6 +393,7 @@ static void own_walk_file(struct sf_dwfile *f, struct recs *out)
 		for (uint64_t off = c.u->die_start; off < c.u->end;) {
 			struct sf_die d;
 			assert_int_equal(sf_die_read(&c, off, &d), 0);
+			check_read_tags(&c, &d);
 			if (d.tag) {
 				struct rec x = {
 					.off = d.off, .tag = d.tag, .children = d.children,
