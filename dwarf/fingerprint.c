@@ -234,13 +234,15 @@ static int is_anon(const struct sf_die *t)
  * left to the caller. */
 static void feed_attrs(struct sf_fp *h, const struct walk *w, const struct sf_die *d)
 {
-	feed(h, ((uint64_t)d->tag << 8) | d->children);
+	/* few feeds, each packing fields without overlap: a feed is a
+	 * serial chain of multiplies, the digest's main cost per DIE */
+	assert(d->has2 < 256);
 	/* DW_AT_sibling only says where the next DIE is */
-	feed(h, ((uint64_t)(d->has & ~SF_A_SIBLING) << 32) | d->has2);
+	feed(h, ((uint64_t)(d->has & ~SF_A_SIBLING) << 32) | ((uint64_t)d->tag << 16) |
+		 ((uint64_t)d->has2 << 8) | d->children);
 	feed_str(h, w->strs, w->tag, d->name);
 	feed(h, d->byte_size);
-	feed(h, d->encoding);
-	feed(h, d->decl_line);
+	feed(h, ((uint64_t)d->encoding << 32) | d->decl_line);
 	if (d->has & SF_A_BIT_SIZE)
 		feed(h, d->bit_size);
 	if (d->has & SF_A_DATA_BIT_OFFSET)
@@ -326,8 +328,11 @@ static int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned depth,
 		return -1;	/* a cycle, or known to have none */
 	s->state = ST_BUSY;
 	struct sf_fp h = { 0x243f6a8885a308d3ull, 0x13198a2e03707344ull };
+	size_t cap = w->c->cap;
 	int rc = sf_die_read(w->cx, off, &d) < 0 ? -1 : hash_die(w, &d, depth_kind, depth, &h);
-	s = cache_slot(w->c, key);	/* the table may have grown */
+	if (w->c->cap != cap)
+		s = cache_slot(w->c, key);	/* the table grew: slots moved */
+	assert(s->key == key && s->state == ST_BUSY);
 	s->state = rc < 0 ? ST_FAILED : ST_DONE;
 	s->anon = *anon = rc == 0 && is_anon(&d);
 	s->fp = h;
