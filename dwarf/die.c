@@ -276,6 +276,97 @@ static int cmp_abbrev(const void *a, const void *b)
 	return x->code < y->code ? -1 : x->code > y->code;
 }
 
+/*
+ * Which sf_die field an attribute sets (sf_abbrev_attr.kind, computed once
+ * per abbreviation): decoding switches on this small dense number - a
+ * jump table - rather than on the sparse DW_AT_* codes (a compare chain),
+ * and never calls store_attr for the attributes no field wants
+ * (DW_AT_decl_column, DW_AT_low_pc, DW_AT_location, ...).
+ */
+enum akind {
+	AK_NONE = 0,
+	AK_NAME,
+	AK_TYPE,
+	AK_SIGNATURE,
+	AK_SIBLING,
+	AK_IMPORT,
+	AK_SPECIFICATION,
+	AK_BYTE_SIZE,
+	AK_BIT_SIZE,
+	AK_DATA_BIT_OFFSET,
+	AK_BIT_OFFSET,
+	AK_DATA_MEMBER_LOCATION,
+	AK_CONST_VALUE,
+	AK_DISCR,
+	AK_DISCR_VALUE,
+	AK_ALIGNMENT,
+	AK_COUNT,
+	AK_UPPER_BOUND,
+	AK_LOWER_BOUND,
+	AK_ENCODING,
+	AK_DECL_FILE,
+	AK_DECL_LINE,
+	AK_VIRTUALITY,
+	AK_LANGUAGE,
+	AK_STR_OFFSETS_BASE,
+	AK_STMT_LIST,
+	AK_COMP_DIR,
+	AK_PRODUCER,
+	AK_DWO_NAME,
+	AK_GNU_DWO_NAME,
+	AK_GNU_DWO_ID,
+	AK_DECLARATION,
+	AK_EXTERNAL,
+	AK_ARTIFICIAL,
+	AK_PROTOTYPED,
+	AK_GNU_VECTOR,
+	AK_N
+};
+
+static_assert(AK_N <= 256, "sf_abbrev_attr.kind is a uint8_t");
+
+static uint8_t attr_kind(unsigned at)
+{
+	switch (at) {
+	case DW_AT_name: return AK_NAME;
+	case DW_AT_type: return AK_TYPE;
+	case DW_AT_signature: return AK_SIGNATURE;
+	case DW_AT_sibling: return AK_SIBLING;
+	case DW_AT_import: return AK_IMPORT;
+	case DW_AT_specification: return AK_SPECIFICATION;
+	case DW_AT_byte_size: return AK_BYTE_SIZE;
+	case DW_AT_bit_size: return AK_BIT_SIZE;
+	case DW_AT_data_bit_offset: return AK_DATA_BIT_OFFSET;
+	case DW_AT_bit_offset: return AK_BIT_OFFSET;
+	case DW_AT_data_member_location: return AK_DATA_MEMBER_LOCATION;
+	case DW_AT_const_value: return AK_CONST_VALUE;
+	case DW_AT_discr: return AK_DISCR;
+	case DW_AT_discr_value: return AK_DISCR_VALUE;
+	case DW_AT_alignment: return AK_ALIGNMENT;
+	case DW_AT_count: return AK_COUNT;
+	case DW_AT_upper_bound: return AK_UPPER_BOUND;
+	case DW_AT_lower_bound: return AK_LOWER_BOUND;
+	case DW_AT_encoding: return AK_ENCODING;
+	case DW_AT_decl_file: return AK_DECL_FILE;
+	case DW_AT_decl_line: return AK_DECL_LINE;
+	case DW_AT_virtuality: return AK_VIRTUALITY;
+	case DW_AT_language: return AK_LANGUAGE;
+	case DW_AT_str_offsets_base: return AK_STR_OFFSETS_BASE;
+	case DW_AT_stmt_list: return AK_STMT_LIST;
+	case DW_AT_comp_dir: return AK_COMP_DIR;
+	case DW_AT_producer: return AK_PRODUCER;
+	case DW_AT_dwo_name: return AK_DWO_NAME;
+	case DW_AT_GNU_dwo_name: return AK_GNU_DWO_NAME;
+	case DW_AT_GNU_dwo_id: return AK_GNU_DWO_ID;
+	case DW_AT_declaration: return AK_DECLARATION;
+	case DW_AT_external: return AK_EXTERNAL;
+	case DW_AT_artificial: return AK_ARTIFICIAL;
+	case DW_AT_prototyped: return AK_PROTOTYPED;
+	case DW_AT_GNU_vector: return AK_GNU_VECTOR;
+	default: return AK_NONE;
+	}
+}
+
 static int parse_abbrevs(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint64_t off)
 {
 	const struct sf_dwsec *s = &f->sec[SF_SEC_ABBREV];
@@ -308,6 +399,7 @@ static int parse_abbrevs(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint6
 			struct sf_abbrev_attr *x = &ab->attrs[ab->nattrs++];
 			x->at = (uint16_t)(at > 0xffff ? 0xffff : at);
 			x->form = (uint16_t)(form > 0xffff ? 0xffff : form);
+			x->kind = attr_kind(x->at);
 			x->implicit = form == DW_FORM_implicit_const ? rd_sleb(&r) : 0;
 			a->nattrs++;
 		}
@@ -501,7 +593,7 @@ static int member_loc_expr(const struct value *v, uint64_t *out)
 	return !r.bad && r.p == r.end;
 }
 
-static void store_attr(const struct sf_ucx *c, struct sf_die *d, unsigned at,
+static void store_attr(const struct sf_ucx *c, struct sf_die *d, unsigned kind,
 		       const struct value *v)
 {
 	uint64_t u;
@@ -509,23 +601,23 @@ static void store_attr(const struct sf_ucx *c, struct sf_die *d, unsigned at,
 	(void)c;
 	if (v->cls == V_ALT) {
 		/* only these two lead into the alt file: types live there */
-		if (at == DW_AT_type) {
+		if (kind == AK_TYPE) {
 			d->type = v->u;
 			d->has |= SF_A_TYPE | SF_A_ALT;
-		} else if (at == DW_AT_import) {
+		} else if (kind == AK_IMPORT) {
 			d->import = v->u;
 			d->has2 |= SF_A2_IMPORT | SF_A2_IMPORT_ALT;
 		}
 		return;
 	}
-	switch (at) {
-	case DW_AT_name:
+	switch (kind) {
+	case AK_NAME:
 		if (v->cls == V_STRING && v->str) {
 			d->name = v->str;
 			d->has |= SF_A_NAME;
 		}
 		break;
-	case DW_AT_type:
+	case AK_TYPE:
 		if (v->cls == V_REF) {
 			d->type = v->u;
 			d->has |= SF_A_TYPE;
@@ -534,47 +626,47 @@ static void store_attr(const struct sf_ucx *c, struct sf_die *d, unsigned at,
 			d->has |= SF_A_TYPE | SF_A_SIG8;
 		}
 		break;
-	case DW_AT_signature:
+	case AK_SIGNATURE:
 		if (v->cls == V_SIG8) {
 			d->sig8 = v->u;
 			d->has |= SF_A_SIGNATURE;
 		}
 		break;
-	case DW_AT_sibling:
+	case AK_SIBLING:
 		if (v->cls == V_REF) {
 			d->sibling = v->u;
 			d->has |= SF_A_SIBLING;
 		}
 		break;
-	case DW_AT_import:
+	case AK_IMPORT:
 		if (v->cls == V_REF) {
 			d->import = v->u;
 			d->has2 |= SF_A2_IMPORT;
 		}
 		break;
-	case DW_AT_specification:
+	case AK_SPECIFICATION:
 		if (v->cls == V_REF) {
 			d->specification = v->u;
 			d->has |= SF_A_SPECIFICATION;
 		}
 		break;
-	case DW_AT_byte_size:
+	case AK_BYTE_SIZE:
 		if (const_u(v, &d->byte_size))
 			d->has |= SF_A_BYTE_SIZE;
 		break;
-	case DW_AT_bit_size:
+	case AK_BIT_SIZE:
 		if (const_u(v, &d->bit_size))
 			d->has |= SF_A_BIT_SIZE;
 		break;
-	case DW_AT_data_bit_offset:
+	case AK_DATA_BIT_OFFSET:
 		if (const_u(v, &d->data_bit_offset))
 			d->has |= SF_A_DATA_BIT_OFFSET;
 		break;
-	case DW_AT_bit_offset:
+	case AK_BIT_OFFSET:
 		if (const_u(v, &d->bit_offset))
 			d->has |= SF_A_BIT_OFFSET;
 		break;
-	case DW_AT_data_member_location:
+	case AK_DATA_MEMBER_LOCATION:
 		if (const_u(v, &d->member_loc))
 			d->has |= SF_A_MEMBER_LOC;
 		else if (v->cls == V_BLOCK && member_loc_expr(v, &d->member_loc))
@@ -582,31 +674,31 @@ static void store_attr(const struct sf_ucx *c, struct sf_die *d, unsigned at,
 		else
 			d->has |= SF_A_MEMBER_EXPR;
 		break;
-	case DW_AT_const_value:
+	case AK_CONST_VALUE:
 		if (const_u(v, &d->const_value))
 			d->has |= SF_A_CONST_VALUE;
 		break;
-	case DW_AT_discr:
+	case AK_DISCR:
 		if (v->cls == V_REF) {
 			d->discr = v->u;
 			d->has2 |= SF_A2_DISCR;
 		}
 		break;
-	case DW_AT_discr_value:
+	case AK_DISCR_VALUE:
 		if (const_u(v, &d->discr_value))
 			d->has2 |= SF_A2_DISCR_VALUE;
 		break;
-	case DW_AT_alignment:
+	case AK_ALIGNMENT:
 		if (const_u(v, &d->alignment))
 			d->has |= SF_A_ALIGNMENT;
 		break;
-	case DW_AT_count:
+	case AK_COUNT:
 		if (const_u(v, &d->count))
 			d->has |= SF_A_COUNT;
 		else
 			d->has |= SF_A_BOUND_DYN;
 		break;
-	case DW_AT_upper_bound:
+	case AK_UPPER_BOUND:
 		if (const_u(v, &u)) {
 			d->upper_bound = is_minus_one(c, v) ? -1 : (int64_t)u;
 			d->has |= SF_A_UPPER_BOUND;
@@ -614,90 +706,90 @@ static void store_attr(const struct sf_ucx *c, struct sf_die *d, unsigned at,
 			d->has |= SF_A_BOUND_DYN;
 		}
 		break;
-	case DW_AT_lower_bound:
+	case AK_LOWER_BOUND:
 		if (const_u(v, &u)) {
 			d->lower_bound = (int64_t)u;
 			d->has |= SF_A_LOWER_BOUND;
 		}
 		break;
-	case DW_AT_encoding:
+	case AK_ENCODING:
 		if (const_u(v, &u)) {
 			d->encoding = (uint32_t)u;
 			d->has |= SF_A_ENCODING;
 		}
 		break;
-	case DW_AT_decl_file:
+	case AK_DECL_FILE:
 		if (const_u(v, &u)) {
 			d->decl_file = (uint32_t)u;
 			d->has |= SF_A_DECL_FILE;
 		}
 		break;
-	case DW_AT_decl_line:
+	case AK_DECL_LINE:
 		if (const_u(v, &u)) {
 			d->decl_line = (uint32_t)u;
 			d->has |= SF_A_DECL_LINE;
 		}
 		break;
-	case DW_AT_virtuality:
+	case AK_VIRTUALITY:
 		if (const_u(v, &u)) {
 			d->virtuality = (uint32_t)u;
 			d->has |= SF_A_VIRTUALITY;
 		}
 		break;
-	case DW_AT_language:
+	case AK_LANGUAGE:
 		if (const_u(v, &u)) {
 			d->language = (uint32_t)u;
 			d->has |= SF_A_LANGUAGE;
 		}
 		break;
-	case DW_AT_str_offsets_base:
+	case AK_STR_OFFSETS_BASE:
 		if (v->cls != V_BLOCK) {
 			d->str_offsets_base = v->u;
 			d->has |= SF_A_STR_OFFSETS_BASE;
 		}
 		break;
-	case DW_AT_stmt_list:
+	case AK_STMT_LIST:
 		if (v->cls == V_NONE || v->cls == V_UNSIGNED) {
 			d->stmt_list = v->u;
 			d->has |= SF_A_STMT_LIST;
 		}
 		break;
-	case DW_AT_comp_dir:
+	case AK_COMP_DIR:
 		if (v->cls == V_STRING && v->str) {
 			d->comp_dir = v->str;
 			d->has |= SF_A_COMP_DIR;
 		}
 		break;
-	case DW_AT_producer:
+	case AK_PRODUCER:
 		if (v->cls == V_STRING && v->str)
 			d->producer = v->str;
 		break;
-	case DW_AT_dwo_name:
-	case DW_AT_GNU_dwo_name:
+	case AK_DWO_NAME:
+	case AK_GNU_DWO_NAME:
 		if (v->cls == V_STRING && v->str)
 			d->dwo_name = v->str;
 		break;
-	case DW_AT_GNU_dwo_id:
+	case AK_GNU_DWO_ID:
 		if (const_u(v, &d->dwo_id))
 			d->has_dwo_id = 1;
 		break;
-	case DW_AT_declaration:
+	case AK_DECLARATION:
 		if (v->cls == V_FLAG && v->u)
 			d->has |= SF_A_DECLARATION;
 		break;
-	case DW_AT_external:
+	case AK_EXTERNAL:
 		if (v->cls == V_FLAG && v->u)
 			d->has |= SF_A_EXTERNAL;
 		break;
-	case DW_AT_artificial:
+	case AK_ARTIFICIAL:
 		if (v->cls == V_FLAG && v->u)
 			d->has |= SF_A_ARTIFICIAL;
 		break;
-	case DW_AT_prototyped:
+	case AK_PROTOTYPED:
 		if (v->cls == V_FLAG && v->u)
 			d->has |= SF_A_PROTOTYPED;
 		break;
-	case DW_AT_GNU_vector:
+	case AK_GNU_VECTOR:
 		if (v->cls == V_FLAG && v->u)
 			d->has |= SF_A_VECTOR;
 		break;
@@ -755,9 +847,10 @@ static int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d, int ke
 		struct value v;
 		if (read_form(c, &r, x->form, x->implicit, &v, 0) < 0)
 			return -1;
-		if (keep)
-			store_attr(c, d, x->at, &v);
-		else if (x->at == DW_AT_sibling && v.cls == V_REF)
+		if (keep) {
+			if (x->kind != AK_NONE)
+				store_attr(c, d, x->kind, &v);
+		} else if (x->kind == AK_SIBLING && v.cls == V_REF)
 			d->sibling = v.u, d->has |= SF_A_SIBLING;
 	}
 	d->next = (uint64_t)(r.p - c->base);

@@ -113,6 +113,7 @@ struct sf_dwfile {
 struct sf_abbrev_attr {
 	uint16_t at;
 	uint16_t form;
+	uint8_t kind;         /* the sf_die field it sets (die.c attr_kind) */
 	int64_t implicit;     /* DW_FORM_implicit_const value */
 };
 
