@@ -24,6 +24,13 @@
  * in the clean unit its key came from, its layout found none, and its
  * fingerprint covers everything that layout read.
  *
+ * A C struct the walk meets is not even resolved then (reader.c,
+ * top_later): its name is its DW_AT_name, all a key needs, and most are
+ * skipped; rd_dedup_tops resolves those that are not, rd_dedup_off the
+ * rest when the unit is laid out in full.  Resolving one is reading its
+ * own DIE, which the walk read already: it cannot fail, so nothing said
+ * on bad input changes.
+ *
  *   top[i].key / keyed / skip   per type of the unit (reader_int.h)
  *   r->laid                     this reader's recorded keys
  *   r->shared                   keys of the image's runs merged before
@@ -35,43 +42,57 @@
 #include "elfobj.h"
 
 /* Key every type of the unit that can have one; mark those laid out
- * already.  Returns whether any is skipped. */
+ * already.  A type the walk left unresolved (reader.c, top_later) is
+ * resolved here unless skipped.  Returns whether any is skipped. */
 int rd_dedup_tops(struct sf_reader *r)
 {
 	int skipping = 0;
+	size_t n = 0;
 
 	for (size_t i = 0; i < r->ntops; i++) {
 		struct top *tp = &r->tops[i];
-		struct uh *uh = tp->ti->unit;
+		struct uh *uh = tp->ti ? tp->ti->unit : tp->uh;
+		uint64_t off = tp->ti ? rd_off_of(tp->ti) : tp->off;
 		struct sf_fp def;
 
 		tp->keyed = tp->skip = 0;
 		/* C only: elsewhere a name depends on its scope, which the
 		 * DIEs below a type do not show */
-		if (!sf_lang_is_c(uh->cx.lang) ||
-		    sf_fp_type(r->fpc, &uh->cx, rd_key_of(uh, 0), rd_off_of(tp->ti),
-			       r->local_fp, &def) < 0)
-			continue;
-		tp->key = sf_fp_key(&def, tp->name, tp->is_typedef, uh->cx.lang,
-				    uh->cx.u->addr_size, uh->cx.f->msb, r->elf->machine);
-		tp->keyed = 1;
-		tp->skip = sf_fpset_has(r->laid, &tp->key) ||
-			   (r->shared && sf_fpshared_has(r->shared, &tp->key));
+		if (sf_lang_is_c(uh->cx.lang) &&
+		    sf_fp_type(r->fpc, &uh->cx, rd_key_of(uh, 0), off, r->local_fp, &def) == 0) {
+			tp->key = sf_fp_key(&def, tp->name, tp->is_typedef, uh->cx.lang,
+					    uh->cx.u->addr_size, uh->cx.f->msb, r->elf->machine);
+			tp->keyed = 1;
+			tp->skip = sf_fpset_has(r->laid, &tp->key) ||
+				   (r->shared && sf_fpshared_has(r->shared, &tp->key));
+		}
+		if (!tp->skip && !tp->ti && rd_resolve_top(r, i) < 0)
+			continue;	/* not a type to report after all */
 		skipping |= tp->skip;
 		r->counts.skipped += tp->skip;
+		r->tops[n++] = *tp;
 	}
-	r->counts.types += r->ntops;
+	r->ntops = n;
+	r->counts.types += n;
 	return skipping;
 }
 
 /* Lay out again without skipping (evidence or a limit met in a unit
- * whose types were being skipped). */
+ * whose types were being skipped): every type resolved. */
 void rd_dedup_off(struct sf_reader *r)
 {
+	size_t n = 0;
+
 	for (size_t i = 0; i < r->ntops; i++) {
 		r->counts.skipped -= r->tops[i].skip;
 		r->tops[i].skip = 0;
+		if (!r->tops[i].ti && rd_resolve_top(r, i) < 0) {
+			r->counts.types--;
+			continue;
+		}
+		r->tops[n++] = r->tops[i];
 	}
+	r->ntops = n;
 	r->counts.full_units++;
 }
 

@@ -434,7 +434,7 @@ static void order_tops(struct sf_reader *r)
  */
 static void report_tops(struct sf_reader *r)
 {
-	int dedup = r->fpc && !r->only;
+	int dedup = rd_dedup_on(r);
 	int skipping = dedup && rd_dedup_tops(r), clean = 1;
 
 	for (int pass = 0; pass < 4 && !r->failed; pass++) {
@@ -465,9 +465,39 @@ static void report_tops(struct sf_reader *r)
 /* tinfo cache slots kept from one unit to the next (24 bytes each) */
 #define SMALL_MAP 32768u
 
+/*
+ * A struct of a C unit, with dedup on: its name is its DW_AT_name, so it
+ * is resolved only if it is not skipped (rd_dedup_tops) - most are, and
+ * resolving interns its name and spelling.
+ */
+static int top_later(struct sf_reader *r, struct uh *uh, const struct sf_die *d)
+{
+	if (!rd_dedup_on(r) || !sf_lang_is_c(uh->cx.lang) || (d->has & SF_A_SPECIFICATION))
+		return 0;
+	if (d->name && *d->name) {
+		SF_GROW(r->tops, r->ntops, r->topcap);
+		r->tops[r->ntops++] = (struct top){ .uh = uh, .off = d->off, .name = d->name };
+	}
+	return 1;
+}
+
+int rd_resolve_top(struct sf_reader *r, size_t i)
+{
+	struct top *tp = &r->tops[i];
+
+	assert(!tp->ti);
+	tp->ti = rd_resolve(r, tp->uh, tp->off, 0);
+	if (!(tp->ti->flags & TI_AGG) || !*tp->ti->qname)
+		return -1;	/* what want_top would not have taken */
+	/* a C name is its DW_AT_name, interned */
+	assert(!strcmp(tp->ti->qname, tp->name));
+	tp->name = tp->ti->qname;
+	return 0;
+}
+
 static void top_aggregate(struct sf_reader *r, struct uh *uh, const struct sf_die *d)
 {
-	if (d->has & (SF_A_DECLARATION | SF_A_SIGNATURE))
+	if (d->has & (SF_A_DECLARATION | SF_A_SIGNATURE) || top_later(r, uh, d))
 		return;
 	struct tinfo *ti = rd_resolve(r, uh, d->off, 0);
 	if (ti->flags & TI_AGG)

@@ -163,9 +163,14 @@ struct mvec {
 	size_t nunplaced;       /* virtual bases without an offset */
 };
 
-/* A type the walk found to report, once the whole unit is laid out. */
+/* A type the walk found to report, once the whole unit is laid out.
+ * With dedup, a C struct's DIE is resolved only once known not to be
+ * skipped (dedup.c): ti is NULL until then, uh and off say where it is
+ * and name is its DW_AT_name as read. */
 struct top {
 	struct tinfo *ti;
+	struct uh *uh;
+	uint64_t off;
 	const char *name;
 	int is_typedef;
 	struct sf_fp key;       /* its fingerprint key (reader.c, dedup_tops), */
@@ -309,7 +314,16 @@ struct tinfo *rd_resolve_ref(struct sf_reader *r, struct uh *uh, const struct sf
 struct tinfo *rd_resolve(struct sf_reader *r, struct uh *uh, uint64_t off, unsigned depth);
 
 /* dedup.c */
+/* Whether report_tops skips types laid out already: a fingerprint
+ * cache, and no -t (reader.c reads named types its own way). */
+static inline int rd_dedup_on(const struct sf_reader *r)
+{
+	return r->fpc && !r->only;
+}
 int rd_dedup_tops(struct sf_reader *r);
+/* Resolve top i, found by the walk only (ti NULL); 0, or -1 when it is
+ * no aggregate after all. */
+int rd_resolve_top(struct sf_reader *r, size_t i);
 void rd_dedup_off(struct sf_reader *r);
 void rd_record_tops(struct sf_reader *r);
 
