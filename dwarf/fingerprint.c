@@ -59,6 +59,10 @@ static void feed(struct sf_fp *h, uint64_t v)
 	h->b = (h->b << 23) | (h->b >> 41);
 }
 
+/* set in the one word that feeds a string by its offset: no length is
+ * that long; `tag` (which file) holds the two bits above */
+#define STR_BIT (1ull << 61)
+
 /* A string of .debug_str by its offset (strs: the section of the unit
  * being hashed, `tag` which file that is - the reader's or its dwz alt
  * file), any other by its bytes. */
@@ -71,11 +75,15 @@ static void feed_str(struct sf_fp *h, const struct sf_dwsec *strs, uint64_t tag,
 	}
 	if (strs && (const unsigned char *)s >= strs->data &&
 	    (const unsigned char *)s < strs->data + strs->size) {
+		uint64_t off = (uint64_t)((const unsigned char *)s - strs->data);
 		/* the linker merges .debug_str: one string, one offset; a
-		 * string kept twice only costs a match */
-		feed(h, 0xd5d5d5d5d5d5d5d5ull);
-		feed(h, tag | (uint64_t)((const unsigned char *)s - strs->data));
-		return;
+		 * string kept twice only costs a match.  One feed: STR_BIT
+		 * tells it from a length (below it) and from no name (the
+		 * offset bits all set) */
+		if (off < STR_BIT - 1) {
+			feed(h, STR_BIT | tag | off);
+			return;
+		}
 	}
 	size_t n = strlen(s);
 	uint64_t w;
