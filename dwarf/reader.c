@@ -505,21 +505,27 @@ static void top_aggregate(struct sf_reader *r, struct uh *uh, const struct sf_di
 }
 
 /*
- * Whether the type DIE at off can resolve to an aggregate: one itself, or
- * a declaration standing for a type unit's.  A typedef of anything else
- * reports nothing without -t, so its target is not resolved here (a unit
- * names thousands of typedefs: u32, the kernel's function types); a DIE
- * that cannot be read is resolved, which says why.
+ * Whether the type DIE at off can resolve to an anonymous aggregate, the
+ * one kind a typedef reports without -t: an aggregate itself, or a
+ * declaration standing for a type unit's.  A typedef of anything else
+ * reports nothing then, so its target is not resolved here (a unit
+ * names thousands of typedefs: u32, the kernel's function types), nor
+ * is a C struct's with a name of its own (`typedef struct page page_t`):
+ * its name makes it no anonymous one (types.c, aggregate_type), so
+ * resolving it would only be thrown away.  A DIE that cannot be read is
+ * resolved, which says why.
  */
 static int may_be_aggregate(struct uh *uh, uint64_t off)
 {
 	struct sf_die d;
 
-	if (sf_die_read(&uh->cx, off, &d) < 0)
+	if (sf_die_read(&uh->cx, off, &d) < 0 || (d.has & SF_A_SIGNATURE))
 		return 1;
-	return d.tag == DW_TAG_structure_type || d.tag == DW_TAG_class_type ||
-	       d.tag == DW_TAG_union_type || d.tag == DW_TAG_interface_type ||
-	       (d.has & SF_A_SIGNATURE);
+	if (d.tag != DW_TAG_structure_type && d.tag != DW_TAG_class_type &&
+	    d.tag != DW_TAG_union_type && d.tag != DW_TAG_interface_type)
+		return 0;
+	/* elsewhere naming it may compute its scope, which can fail */
+	return !d.name || (d.has & SF_A_SPECIFICATION) || !sf_lang_is_c(uh->cx.lang);
 }
 
 /* typedef struct { ... } name_t;  (pahole prints these by the typedef name) */
