@@ -2,8 +2,9 @@
  * dwarf.h - read types from build artifacts into a typeset.
  *
  * The only interface to dwarf/, the only code that uses libelf (the ELF
- * container) and libzstd; DWARF itself is decoded by dwarf/die.c (libdwarf
- * is only the tests' reference).  A path may be an ELF relocatable object,
+ * container), libzstd and libdeflate (compressed debug sections); DWARF
+ * itself is decoded by dwarf/die.c (libdwarf is only the tests'
+ * reference).  A path may be an ELF relocatable object,
  * shared library, executable, separate .debug file, a static archive
  * (every member is read), or a directory (every ELF file below it, non-ELF
  * files skipped).  An ELF image without DWARF of its own is read from its
