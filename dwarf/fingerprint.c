@@ -5,6 +5,8 @@
  *               open-addressed table of generation-stamped slots; a new
  *               unit bumps the generation instead of clearing the table.
  *               A slot being hashed is BUSY: meeting it again is a cycle.
+ *               A DIE hashed alike at both depths marks its slot `same`,
+ *               and the other depth's slot, when made, copies it.
  *   sf_fpset:   open-addressed set of 128-bit keys.
  *
  * A digest has two 64-bit lanes, each its own mix of every value fed in
@@ -38,10 +40,16 @@ struct fpslot {
 	uint32_t gen;
 	uint8_t state;
 	uint8_t anon;           /* an anonymous aggregate or enum (once read) */
+	uint8_t same;           /* DONE, and the digest is the same at both depths */
 	struct sf_fp fp;
 };
 
 #define DEPTH_BIT (1ull << 61)
+
+/* What a digest owes its depth (besides -1, none): DEPTH_FREE when the
+ * DIE hashes alike at both (a base type, a pointer to a named struct, a
+ * typedef of one of those), so the other depth takes it as is. */
+enum { DEPTH_FREE = 0, DEPTH_BOUND = 1 };
 
 struct sf_fpcache {
 	struct fpslot *v;
@@ -167,16 +175,29 @@ static void cache_grow(struct sf_fpcache *c)
 }
 
 /* The slot of key, made (state NONE) when missing; valid until the next
- * call (the table may grow). */
+ * call (the table may grow).  A slot made takes the digest of the same
+ * DIE at the other depth when that one is known to be depth-free: both
+ * depths probe from one start, so the other is met on the way to the
+ * empty slot, at no extra cost. */
 static struct fpslot *cache_slot(struct sf_fpcache *c, uint64_t key)
 {
+	const struct fpslot *twin = NULL;
+
 	if ((c->count + 1) * 2 > c->cap)
 		cache_grow(c);
 	size_t j = slot_of(key) & (c->cap - 1);
-	for (; c->v[j].gen == c->gen; j = (j + 1) & (c->cap - 1))
+	for (; c->v[j].gen == c->gen; j = (j + 1) & (c->cap - 1)) {
 		if (c->v[j].key == key)
 			return &c->v[j];
-	memset(&c->v[j], 0, sizeof(c->v[j]));
+		if (c->v[j].key == (key ^ DEPTH_BIT))
+			twin = &c->v[j];
+	}
+	if (twin && twin->same) {
+		assert(twin->state == ST_DONE);
+		c->v[j] = *twin;
+	} else {
+		memset(&c->v[j], 0, sizeof(c->v[j]));
+	}
 	c->v[j].key = key;
 	c->v[j].gen = c->gen;
 	c->count++;
@@ -217,19 +238,27 @@ static int in_unit(const struct sf_ucx *cx, uint64_t off)
  * pointer only its spelling counts, unless it is an anonymous aggregate
  * or enum, whose body pahole prints; a function type only spells its
  * return and parameter types.  Everything else passes its depth on.
+ * Returns -1, DEPTH_FREE or DEPTH_BOUND (fp_ref) for what the referring
+ * DIE's digest gets from here.
  */
 static int fp_target(struct walk *w, unsigned tag, int depth_kind, uint64_t target,
 		     unsigned depth, struct sf_fp *out)
 {
-	int anon;
+	int anon, rc;
 
 	if (tag == DW_TAG_subroutine_type || tag == DW_TAG_formal_parameter)
-		depth_kind = FP_SPELL;
-	if (!is_pointer(tag) || depth_kind == FP_SPELL)
+		/* the same spelling at either depth */
+		return fp_ref(w, target, FP_SPELL, depth, out, &anon) < 0 ? -1 : DEPTH_FREE;
+	if (!is_pointer(tag))
 		return fp_ref(w, target, depth_kind, depth, out, &anon);
-	if (fp_ref(w, target, FP_SPELL, depth, out, &anon) < 0)
+	if ((rc = fp_ref(w, target, FP_SPELL, depth, out, &anon)) < 0)
 		return -1;
-	return anon ? fp_ref(w, target, FP_LAYOUT, depth, out, &anon) : 0;
+	/* only an anonymous target's layout is read, and it differs from
+	 * its spelling only when that target is bound */
+	if (depth_kind == FP_LAYOUT && anon &&
+	    fp_ref(w, target, FP_LAYOUT, depth, out, &anon) < 0)
+		return -1;
+	return anon && rc == DEPTH_BOUND ? DEPTH_BOUND : DEPTH_FREE;
 }
 
 static int is_anon(const struct sf_die *t)
@@ -281,12 +310,14 @@ static void feed_attrs(struct sf_fp *h, const struct walk *w, const struct sf_di
  * an aggregate's or enum's children are left out (a spelling does not
  * read them), and a named enum's always: only an anonymous one's
  * enumerators are shown (the kernel's enums run to thousands).
+ * Returns -1, DEPTH_FREE or DEPTH_BOUND (fp_ref).
  */
 static int hash_die(struct walk *w, const struct sf_die *d, int depth_kind, unsigned depth,
 		    struct sf_fp *h)
 {
 	struct sf_fp sub;
 	struct sf_die c;
+	int bound = DEPTH_FREE, rc;
 
 	if (depth > SF_FP_MAX_DEPTH ||
 	    (d->has & (SF_A_SIGNATURE | SF_A_SIG8 | SF_A_ALT | SF_A_SPECIFICATION)) ||
@@ -295,30 +326,42 @@ static int hash_die(struct walk *w, const struct sf_die *d, int depth_kind, unsi
 	feed_attrs(h, w, d);
 	if (d->has & SF_A_TYPE) {
 		if (!in_unit(w->cx, d->type) ||
-		    fp_target(w, d->tag, depth_kind, d->type, depth + 1, &sub) < 0)
+		    (rc = fp_target(w, d->tag, depth_kind, d->type, depth + 1, &sub)) < 0)
 			return -1;
+		bound |= rc;
 		feed_fp(h, &sub);
 	}
-	if (!d->children || (depth_kind == FP_SPELL && is_aggregate(d->tag)) ||
-	    (d->tag == DW_TAG_enumeration_type && (depth_kind == FP_SPELL || d->name)))
-		return 0;
-	if (d->tag == DW_TAG_subroutine_type)
+	if (!d->children || (d->tag == DW_TAG_enumeration_type && d->name))
+		return bound;	/* no children read, at either depth */
+	if (is_aggregate(d->tag) || d->tag == DW_TAG_enumeration_type) {
+		/* the spelling leaves them out, the layout reads them */
+		if (depth_kind == FP_SPELL)
+			return DEPTH_BOUND;
+		bound = DEPTH_BOUND;
+	}
+	/* a function type's parameters: the same spellings at either depth */
+	int free_children = d->tag == DW_TAG_subroutine_type;
+	if (free_children)
 		depth_kind = FP_SPELL;
 	for (uint64_t off = d->next;;) {
 		if (sf_die_read(w->cx, off, &c) < 0)
 			return -1;
 		if (c.tag == 0)
 			break;
-		if (hash_die(w, &c, depth_kind, depth + 1, h) < 0 ||
+		if ((rc = hash_die(w, &c, depth_kind, depth + 1, h)) < 0 ||
 		    sf_die_skip(w->cx, &c, &off) < 0)
 			return -1;
+		if (!free_children)
+			bound |= rc;
 	}
 	feed(h, 0);	/* end of the children */
-	return 0;
+	return bound;
 }
 
 /* The fingerprint of the type DIE at off, at depth_kind, cached; *anon
- * whether it is an anonymous aggregate or enum. */
+ * whether it is an anonymous aggregate or enum.  Returns -1 (none),
+ * DEPTH_FREE (the digest is the same at the other depth: nothing on the
+ * way depends on it) or DEPTH_BOUND. */
 static int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned depth,
 		  struct sf_fp *out, int *anon)
 {
@@ -330,7 +373,7 @@ static int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned depth,
 	*anon = s->anon;
 	if (s->state == ST_DONE) {
 		*out = s->fp;
-		return 0;
+		return s->same ? DEPTH_FREE : DEPTH_BOUND;
 	}
 	if (s->state != ST_NONE || depth > SF_FP_MAX_DEPTH)
 		return -1;	/* a cycle, or known to have none */
@@ -342,7 +385,8 @@ static int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned depth,
 		s = cache_slot(w->c, key);	/* the table grew: slots moved */
 	assert(s->key == key && s->state == ST_BUSY);
 	s->state = rc < 0 ? ST_FAILED : ST_DONE;
-	s->anon = *anon = rc == 0 && is_anon(&d);
+	s->same = rc == DEPTH_FREE;
+	s->anon = *anon = rc >= 0 && is_anon(&d);
 	s->fp = h;
 	*out = h;
 	return rc;
@@ -356,7 +400,7 @@ int sf_fp_type(struct sf_fpcache *c, const struct sf_ucx *cx, uint64_t tag, uint
 
 	if (!in_unit(cx, off))
 		return -1;
-	return fp_ref(&w, off, FP_LAYOUT, 0, out, &anon);
+	return fp_ref(&w, off, FP_LAYOUT, 0, out, &anon) < 0 ? -1 : 0;
 }
 
 struct sf_fp sf_fp_key(const struct sf_fp *def, const char *name, int is_typedef,
