@@ -79,6 +79,9 @@ static bool is_pow2(uint64_t x)
 
 /* Periods up to this get suffix tables (larger alignments are rare). */
 #define TABLE_PERIOD 64
+/* Shifts by multiples of 2^0 .. 2^SHIFT_LEVELS-1 (= TABLE_PERIOD) have
+ * stop tables. */
+#define SHIFT_LEVELS 7
 
 struct filler {
 	const struct sf_units *us;
@@ -90,6 +93,10 @@ struct filler {
 	size_t *base;             /* [k]: where k's table starts in tail[] */
 	uint64_t *tail;           /* [base[k] + r]: where the units at >= k end
 	                           * when they start at cursor r < period[k] */
+	size_t *stop;             /* [t * (n + 1) + j]: the first position >= j
+	                           * whose unit a shift by a multiple of 2^t
+	                           * may not shift as much (pinned, or a period
+	                           * not dividing 2^t); n if none */
 	long work;
 };
 
@@ -117,9 +124,45 @@ static uint64_t cursor_before(const struct filler *f, size_t k)
  */
 static uint64_t tail_end(const struct filler *f, size_t k, uint64_t c)
 {
-	uint64_t r = c % f->period[k];
+	/* a power of two (filler_layout): a mask, not a division */
+	assert(is_pow2(f->period[k]));
+	uint64_t r = c & (f->period[k] - 1);
 
 	return f->tail[f->base[k] + r] + (c - r);
+}
+
+/* Fill f->stop for the current order (see struct filler). */
+static void build_stops(struct filler *f)
+{
+	size_t n = f->us->n, w = n + 1;
+
+	for (size_t t = 0; t < SHIFT_LEVELS; t++)
+		f->stop[t * w + n] = n;
+	for (size_t k = n; k-- > 0;) {
+		const struct sf_unit *u = &f->us->v[f->order[k]];
+		/* the smallest level whose shifts move u as much */
+		size_t level = SHIFT_LEVELS;
+		if (!u->pinned && is_pow2(u->period))
+			for (level = 0; level < SHIFT_LEVELS &&
+			     ((uint64_t)1 << level) < u->period; level++)
+				;
+		for (size_t t = 0; t < SHIFT_LEVELS; t++)
+			f->stop[t * w + k] = level <= t ? f->stop[t * w + k + 1] : k;
+	}
+}
+
+/* How many units from old position j on (at most `left`) lie `d` bytes
+ * from where they lie now when the cursor before j is d bytes off (d != 0,
+ * modulo 2^64): each unit's period divides d, so each moves by d. */
+static size_t shifted_run(const struct filler *f, size_t j, uint64_t d, size_t left)
+{
+	size_t t = 0;
+
+	assert(d != 0);
+	while (t + 1 < SHIFT_LEVELS && !(d & ((uint64_t)1 << t)))
+		t++;
+	size_t run = f->stop[t * (f->us->n + 1) + j] - j;
+	return run < left ? run : left;
 }
 
 /* Lay out the current order and build the suffix tables. */
@@ -149,6 +192,7 @@ static void filler_layout(struct filler *f)
 		used += f->period[k];
 		f->work -= (long)f->period[k];
 	}
+	build_stops(f);
 }
 
 /* The cursor after the unit at old position j is placed at c (counted
@@ -179,6 +223,17 @@ static uint64_t end_after_move(struct filler *f, size_t from, size_t to)
 		if (k != to && c == cursor_before(f, j)) {
 			c = end_at(f, from < to ? to : from - 1);
 			k = from < to ? to : hi + 1;
+			continue;
+		}
+		/* a run whose periods all divide the offset lies shifted by it:
+		 * priced at once, counted as the steps it saves */
+		size_t run = k == to ? 0 :
+			     shifted_run(f, j, c - cursor_before(f, j),
+					 from < to ? to - k : hi + 1 - k);
+		if (run) {
+			c = end_at(f, j + run - 1) + (c - cursor_before(f, j));
+			f->work -= (long)run;
+			k += run;
 			continue;
 		}
 		c = step(f, j, c);
@@ -214,8 +269,10 @@ static void try_gap(struct filler *f, size_t p, bool any, struct move *best)
 		const struct sf_unit *u = &us->v[f->order[from]];
 		if (from == p || from == p + 1 || u->pinned)
 			continue;
-		if (!any && sf_unit_place(u, lo) + u->size > hi)
-			continue;       /* does not fit the gap as it is */
+		/* does not fit the gap as it is: a unit larger than the gap
+		 * never does (the cheap test first: most units are) */
+		if (!any && (u->size > hi - lo || sf_unit_place(u, lo) + u->size > hi))
+			continue;
 		size_t to = from > p ? p + 1 : p;
 		uint64_t e = end_after_move(f, from, to);
 		if (e == SF_NO_FIT)
@@ -300,13 +357,17 @@ static void undo(struct filler *f, const struct move *m)
 static void explore(struct filler *f, size_t depth, struct path *cur, struct path *best)
 {
 	uint64_t lo, hi;
+	/* which units border a gap: the same for every p (undo restores) */
+	bool *borders = sf_xcalloc(f->us->n ? f->us->n : 1, sizeof(bool));
 
+	for (size_t k = 0; k < f->us->n; k++)
+		borders[k] = borders_gap(f, k);
 	for (size_t p = 0; p < f->us->n && f->work > 0; p++) {
 		if (!gap_after(f, p, &lo, &hi))
 			continue;
 		for (size_t from = 0; from < f->us->n && f->work > 0; from++) {
 			if (from == p || from == p + 1 || f->us->v[f->order[from]].pinned ||
-			    !borders_gap(f, from))
+			    !borders[from])
 				continue;
 			struct move m = { from, from > p ? p + 1 : p, 0, 0 };
 			m.end = end_after_move(f, m.from, m.to);
@@ -327,6 +388,7 @@ static void explore(struct filler *f, size_t depth, struct path *cur, struct pat
 			cur->n--;
 		}
 	}
+	free(borders);
 }
 
 /*
@@ -363,6 +425,7 @@ uint64_t sf_reorder_fill(const struct sf_units *us, uint64_t target,
 			    sf_xcalloc(n + 1, sizeof(uint64_t)),
 			    sf_xcalloc(n + 1, sizeof(size_t)),
 			    sf_xcalloc((n + 1) * TABLE_PERIOD, sizeof(uint64_t)),
+			    sf_xcalloc((n + 1) * SHIFT_LEVELS, sizeof(size_t)),
 			    FILL_WORK };
 	uint64_t best = SF_NO_FIT;
 	uint32_t step = 0;
@@ -392,6 +455,7 @@ uint64_t sf_reorder_fill(const struct sf_units *us, uint64_t target,
 	free(f.period);
 	free(f.base);
 	free(f.tail);
+	free(f.stop);
 	return best;
 }
 

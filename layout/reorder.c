@@ -46,6 +46,10 @@ static uint64_t round_up(uint64_t x, uint64_t a)
 {
 	if (a <= 1)
 		return x;
+	/* alignments are powers of two: a mask, not a division (placement
+	 * is the inner loop of every search) */
+	if (!(a & (a - 1)))
+		return (x + a - 1) & ~(a - 1);
 	return (x + a - 1) / a * a;
 }
 
