@@ -14,7 +14,8 @@
  *
  *   struct filler { order[k] -> unit at position k, off[k] -> its offset,
  *                   end (of the last unit), period[k], base[k] -> tail[]
- *                   (the suffix tables), work (budget) }
+ *                   (the suffix tables), mark[k] (table entries from k),
+ *                   stop[] (shifted runs), work (budget) }
  *
  * A trial move is priced without laying out the whole struct.  Between
  * where the unit leaves and where it lands, the other units shift by one
@@ -22,8 +23,11 @@
  * run lies as before.  Past both positions a suffix table answers: the
  * units at positions >= k, started at cursor c, end at tail(k, c mod P)
  * + (c - c mod P), P the largest of their periods (all powers of two), as
- * long as none is pinned.  Candidates are the units that fit a gap; only
- * when none of them helps, any unit into any gap.  A budget of unit
+ * long as none is pinned.  Between the two positions, a run of units whose
+ * periods all divide how far the cursor moved lies shifted by as much
+ * (stop[] says where such a run ends), and a move rebuilds only the tables
+ * of the positions it changed.  Candidates are the units that fit a gap;
+ * only when none of them helps, any unit into any gap.  A budget of unit
  * placements bounds the work on structs of thousands of members.
  *
  * When filling cannot reach the size, the size search's order (units of a
@@ -93,6 +97,8 @@ struct filler {
 	size_t *base;             /* [k]: where k's table starts in tail[] */
 	uint64_t *tail;           /* [base[k] + r]: where the units at >= k end
 	                           * when they start at cursor r < period[k] */
+	size_t *mark;             /* [k]: 1 + the table entries of positions >= k
+	                           * (where k - 1's table starts) */
 	size_t *stop;             /* [t * (n + 1) + j]: the first position >= j
 	                           * whose unit a shift by a multiple of 2^t
 	                           * may not shift as much (pinned, or a period
@@ -131,14 +137,15 @@ static uint64_t tail_end(const struct filler *f, size_t k, uint64_t c)
 	return f->tail[f->base[k] + r] + (c - r);
 }
 
-/* Fill f->stop for the current order (see struct filler). */
-static void build_stops(struct filler *f)
+/* Fill f->stop for the positions before `below` (see struct filler). */
+static void build_stops(struct filler *f, size_t below)
 {
 	size_t n = f->us->n, w = n + 1;
 
-	for (size_t t = 0; t < SHIFT_LEVELS; t++)
-		f->stop[t * w + n] = n;
-	for (size_t k = n; k-- > 0;) {
+	if (below == n)
+		for (size_t t = 0; t < SHIFT_LEVELS; t++)
+			f->stop[t * w + n] = n;
+	for (size_t k = below; k-- > 0;) {
 		const struct sf_unit *u = &f->us->v[f->order[k]];
 		/* the smallest level whose shifts move u as much */
 		size_t level = SHIFT_LEVELS;
@@ -165,18 +172,27 @@ static size_t shifted_run(const struct filler *f, size_t j, uint64_t d, size_t l
 	return run < left ? run : left;
 }
 
-/* Lay out the current order and build the suffix tables. */
-static void filler_layout(struct filler *f)
+/*
+ * Lay out the current order and build the suffix tables of the positions
+ * before `below` (n: all): the units at positions >= below are in the
+ * order the tables were built for, so theirs hold.  The work counted is
+ * that of building all of them.
+ */
+static void filler_layout(struct filler *f, size_t below)
 {
 	const struct sf_units *us = f->us;
-	size_t n = us->n, used = 1;
+	size_t n = us->n;
 
+	assert(below <= n);
 	f->end = sf_units_end(us, f->order, NULL, f->off);
-	f->work -= (long)n;
-	f->period[n] = 1;
-	f->base[n] = 0;
-	f->tail[0] = 0;
-	for (size_t k = n; k-- > 0;) {
+	if (below == n) {
+		f->period[n] = 1;
+		f->base[n] = 0;
+		f->tail[0] = 0;
+		f->mark[n] = 1;
+	}
+	size_t used = f->mark[below];
+	for (size_t k = below; k-- > 0;) {
 		const struct sf_unit *u = &us->v[f->order[k]];
 		uint64_t next = f->period[k + 1];
 		/* periods are powers of two (alignments, storage units), so
@@ -184,15 +200,17 @@ static void filler_layout(struct filler *f)
 		bool ok = next && !u->pinned && is_pow2(u->period) &&
 			  u->period <= TABLE_PERIOD;
 		f->period[k] = !ok ? 0 : next > u->period ? next : u->period;
-		if (!f->period[k])
-			continue;
-		f->base[k] = used;
-		for (uint64_t r = 0; r < f->period[k]; r++)
-			f->tail[used + r] = tail_end(f, k + 1, sf_unit_place(u, r) + u->size);
-		used += f->period[k];
-		f->work -= (long)f->period[k];
+		if (f->period[k]) {
+			f->base[k] = used;
+			for (uint64_t r = 0; r < f->period[k]; r++)
+				f->tail[used + r] = tail_end(f, k + 1,
+							     sf_unit_place(u, r) + u->size);
+			used += f->period[k];
+		}
+		f->mark[k] = used;
 	}
-	build_stops(f);
+	f->work -= (long)(n + f->mark[0] - 1);
+	build_stops(f, below);
 }
 
 /* The cursor after the unit at old position j is placed at c (counted
@@ -335,16 +353,23 @@ static bool borders_gap(const struct filler *f, size_t k)
 	return gap_after(f, k, &lo, &hi) || (k > 0 && gap_after(f, k - 1, &lo, &hi));
 }
 
+/* The positions a move changes are at most this one's; after it, the
+ * suffix tables hold. */
+static size_t move_changes_below(const struct move *m)
+{
+	return (m->from > m->to ? m->from : m->to) + 1;
+}
+
 static void apply(struct filler *f, const struct move *m)
 {
 	move_entry(f->order, m->from, m->to);
-	filler_layout(f);
+	filler_layout(f, move_changes_below(m));
 }
 
 static void undo(struct filler *f, const struct move *m)
 {
 	move_entry(f->order, m->to, m->from);
-	filler_layout(f);
+	filler_layout(f, move_changes_below(m));
 }
 
 /*
@@ -425,6 +450,7 @@ uint64_t sf_reorder_fill(const struct sf_units *us, uint64_t target,
 			    sf_xcalloc(n + 1, sizeof(uint64_t)),
 			    sf_xcalloc(n + 1, sizeof(size_t)),
 			    sf_xcalloc((n + 1) * TABLE_PERIOD, sizeof(uint64_t)),
+			    sf_xcalloc(n + 1, sizeof(size_t)),
 			    sf_xcalloc((n + 1) * SHIFT_LEVELS, sizeof(size_t)),
 			    FILL_WORK };
 	uint64_t best = SF_NO_FIT;
@@ -432,7 +458,7 @@ uint64_t sf_reorder_fill(const struct sf_units *us, uint64_t target,
 
 	assert(!us->is_union);
 	identity(f.order, us->n);
-	filler_layout(&f);
+	filler_layout(&f, us->n);
 	memcpy(order, f.order, us->n * sizeof(*order));
 	if (f.end != SF_NO_FIT)
 		best = sf_units_finish(us, f.end);
@@ -456,6 +482,7 @@ uint64_t sf_reorder_fill(const struct sf_units *us, uint64_t target,
 	free(f.base);
 	free(f.tail);
 	free(f.stop);
+	free(f.mark);
 	return best;
 }
 
