@@ -152,6 +152,7 @@ static const char *json_property(enum sf_bprop p)
 		[SF_BP_PADDING] = "padding", [SF_BP_WASTE] = "waste",
 		[SF_BP_MEMBERS] = "members_count", [SF_BP_CACHELINES] = "cachelines",
 		[SF_BP_ALIGN] = "align", [SF_BP_FITS] = "class",
+		[SF_BP_FORCED] = "forced",
 	};
 
 	assert(p < SF_BP_COUNT && names[p]);

@@ -66,6 +66,18 @@ for cc in gcc clang; do
 	assert_eq "$RC" 1 "exit status (holey_aligned's forced bytes break its rule)"
 	assert_grep "$T/out" "holey_aligned" "the broken rule named"
 	assert_no_grep "$T/out" "threads_pending" "threads_pending keeps its budget"
+
+	# the failing forced rule in every machine format (JSON once asserted:
+	# its property had no JSON name; found by fuzz_budget)
+	for fmt in json sarif junit github markdown; do
+		tcase "$cc: budgets: a failing forced rule, --format $fmt"
+		sf check --format "$fmt" --budget "$T/budget" "$T/f-$cc.o"
+		assert_eq "$RC" 1 "exit status"
+		assert_grep "$T/out" "holey_aligned" "the broken rule named"
+	done
+	tcase "$cc: budgets: the JSON failure names the property as show's JSON does"
+	sf check --format json --budget "$T/budget" "$T/f-$cc.o"
+	assert_eq "$(jget "$T/out" '[f["property"] for r in d["rules"] for f in r["failures"]]')" '["forced"]' "property"
 done
 
 tdone
