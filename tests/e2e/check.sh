@@ -158,6 +158,63 @@ n=$(grep -c '^struct' "$T/hold.budget")
 assert_eq "$(cat "$T/out")" "$T/hold.budget: all $n rules hold ($n checks)" "text output"
 assert_eq "$(wc -c <"$T/err")" 0 "stderr bytes"
 
+tcase "every property of the grammar: in --help, named in show's JSON, broken in every format"
+# The list comes from layout/budget.h's grammar, not from this script, so
+# a property added there without its JSON name, its help line or its
+# rendering in a machine format fails here (a 'forced' rule once made
+# check --format json abort: it had no JSON name).
+props=$(sed -n 's/^ \*   PROPERTY  *:= *//p' "$E2E_ROOT/layout/budget.h" | tr -d ' ' | tr '|' ' ')
+assert_ne "$props" "" "the grammar's PROPERTY line read from layout/budget.h"
+sf_ok check --help
+for p in $props; do
+	assert_match "$(tr '\n' ' ' <"$T/out")" "[ (]$p[ ,;(]" "--help names $p"
+done
+sf_ok show --format json "$T/gate.o"
+cp "$T/out" "$T/gate-show.json"
+: >"$T/allprops.budget"
+for p in $props; do
+	echo "struct st_table  $p > 1000000000" >>"$T/allprops.budget"
+done
+echo "struct st_table  fits 1 in 8,16" >>"$T/allprops.budget"
+nrules=$(wc -l <"$T/allprops.budget")
+for fmt in text json sarif junit github markdown; do
+	sf check --budget "$T/allprops.budget" --format "$fmt" "$T/gate.o"
+	assert_eq "$RC" 1 "--format $fmt: exit status (every rule broken)"
+	assert_eq "$(wc -c <"$T/err")" 0 "--format $fmt: stderr bytes"
+	[ -s "$T/out" ] || fail "--format $fmt printed nothing"
+	case $fmt in
+	json)
+		assert_eq "$(jget "$T/out" 'd["summary"]["broken"]')" "$nrules" "json: every rule broken"
+		assert_eq "$(jget "$T/out" '[r["failures"][0]["budget_property"] for r in d["rules"]]')" \
+			"$("$PY" -c 'import json,sys; print(json.dumps(sys.argv[1].split() + ["fits"]))' "$props")" \
+			"json: each failure names its budget property"
+		# each JSON property name is a field of the type in show's JSON,
+		# holding the value the failure measured
+		"$PY" - "$T/out" "$T/gate-show.json" >"$T/props.diff" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+show = json.load(open(sys.argv[2]))
+t = [x for x in show["types"] if x["name"] in ("st_table", "struct st_table")]
+assert len(t) == 1, "st_table in show's JSON"
+for r in d["rules"]:
+    f = r["failures"][0]
+    if f["budget_property"] == "fits":
+        continue    # a size class, not a field of the type
+    if f["property"] not in t[0]:
+        print("%s: JSON property %r is not a field of show's type" % (f["budget_property"], f["property"]))
+    elif t[0][f["property"]] != f["value"]:
+        print("%s: measured %r, show says %r" % (f["budget_property"], f["value"], t[0][f["property"]]))
+PYEOF
+		[ -s "$T/props.diff" ] && fail "$(head -n 3 "$T/props.diff" | tr '\n' ' ')"
+		;;
+	text)
+		for p in $props; do
+			assert_grep "$T/out" "budget says $p > 1000000000" "text: the $p rule"
+		done
+		;;
+	esac
+done
+
 # ---------------------------------------------------------------- sums, fits
 
 tcase "sums and fits N [in PRESET]"
