@@ -367,12 +367,16 @@ static uint8_t attr_kind(unsigned at)
 	}
 }
 
-static int parse_abbrevs(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint64_t off)
+static void compile_plan(struct sf_abbrevs *ab, struct sf_abbrev *a);
+
+static int parse_abbrevs(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint64_t off,
+			 uint16_t geometry)
 {
 	const struct sf_dwsec *s = &f->sec[SF_SEC_ABBREV];
 	struct rd r = { s->data + off, s->data + s->size, f->msb, 0 };
 	int sorted = 1;
 
+	ab->geometry = geometry;
 	for (;;) {
 		uint64_t code = rd_uleb(&r);
 		if (r.bad)
@@ -403,6 +407,7 @@ static int parse_abbrevs(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint6
 			x->implicit = form == DW_FORM_implicit_const ? rd_sleb(&r) : 0;
 			a->nattrs++;
 		}
+		compile_plan(ab, a);
 	}
 	if (!sorted)
 		qsort(ab->v, ab->n, sizeof(*ab->v), cmp_abbrev);
@@ -414,6 +419,304 @@ static int parse_abbrevs(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint6
 			ab->direct[ab->v[i].code] = (uint32_t)(i + 1);
 	}
 	return 0;
+}
+
+/* ---- decode plans ------------------------------------------------------ */
+
+/*
+ * Each abbreviation is compiled, when its table is parsed, into ops
+ * (struct sf_abbrev_op): one op reads one attribute's form and stores its
+ * value in one sf_die field, so decoding is one switch per attribute
+ * where it was read_form's switch on the form into a struct value, then
+ * store_attr's switch on the kind.  The (form, kind) pairs gcc and clang
+ * write for the attributes sf_die keeps have ops of their own; any other
+ * pair - DW_FORM_indirect, ref_addr, ref_sig8, dwz's alt forms, blocks,
+ * strings of DWARF64 units, unknown forms - runs read_form and store_attr
+ * as before (OP_GENERIC), so it means and fails exactly as it did.
+ * Attributes no field wants are skipped, consecutive fixed-size ones in
+ * one OP_SKIP.
+ *
+ * A second, shorter plan per abbreviation only steps over the DIE
+ * (sf_die_read_tags, sf_die_skip), keeping DW_AT_sibling; when every
+ * attribute has a fixed size and none is a sibling, that is one addition
+ * (skip_fixed).
+ *
+ * Some forms' sizes depend on the unit (address size, offset size,
+ * DWARF 2's ref_addr): a table's plans assume one geometry, and a unit of
+ * another (a table shared by dwz partial units of different shapes)
+ * decodes attribute by attribute (decode_attrs).
+ */
+enum plan_op {
+	OP_SKIP,            /* arg fixed bytes */
+	OP_SKIP_LEB,        /* a LEB128, signed or not (the same bytes) */
+	OP_SKIP_STRING,
+	OP_SKIP_BLOCK1, OP_SKIP_BLOCK2, OP_SKIP_BLOCK4, OP_SKIP_BLOCK,
+	/* a string (NULL: out of range, not stored) -> a string field */
+	OP_STRP4, OP_LINE_STRP4, OP_STRING, OP_STRX1, OP_STRX2, OP_STRX,
+	/* a unit-relative reference -> a section offset field */
+	OP_REF1, OP_REF2, OP_REF4, OP_REF8, OP_REF_UDATA,
+	/* a constant -> a 4- or 8-byte field */
+	OP_U1, OP_U2, OP_U4, OP_U8, OP_UDATA, OP_SDATA, OP_IMPLICIT,
+	/* a flag -> its `has` bit */
+	OP_FLAG_PRESENT, OP_FLAG,
+	OP_GENERIC,         /* read_form, then store_attr */
+	OP_GENERIC_SKIP,    /* read_form, keeping only a DW_AT_sibling reference */
+	OP_N
+};
+
+static_assert(OP_N <= 256, "sf_abbrev_op.op is a uint8_t");
+
+/* A unit's geometry as a plan sees it: address size, offset size, and
+ * whether ref_addr is address-sized (DWARF 2). */
+static uint16_t unit_geometry(const struct sf_unit *u)
+{
+	return (uint16_t)(u->addr_size | u->offset_size << 4 | (u->version == 2) << 8);
+}
+
+#define GEOMETRY_DEFAULT ((uint16_t)(8 | 4 << 4))
+
+/* Bytes of a form of fixed size in geometry g, or -1. */
+static int form_size(unsigned form, uint16_t g)
+{
+	unsigned addr = g & 0xf, os = (g >> 4) & 0xf;
+
+	switch (form) {
+	case DW_FORM_flag_present: case DW_FORM_implicit_const: return 0;
+	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag:
+	case DW_FORM_strx1: case DW_FORM_addrx1: return 1;
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2: return 2;
+	case DW_FORM_strx3: case DW_FORM_addrx3: return 3;
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_strx4: case DW_FORM_addrx4:
+	case DW_FORM_ref_sup4: return 4;
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
+		return 8;
+	case DW_FORM_data16: return 16;
+	case DW_FORM_addr: return (int)addr;
+	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
+	case DW_FORM_GNU_strp_alt: case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt:
+		return (int)os;
+	case DW_FORM_ref_addr: return (int)((g >> 8) & 1 ? addr : os);
+	default: return -1;
+	}
+}
+
+/* The op stepping over a form of variable size, or OP_N (unknown size). */
+static uint8_t skip_op(unsigned form)
+{
+	switch (form) {
+	case DW_FORM_udata: case DW_FORM_sdata: case DW_FORM_ref_udata:
+	case DW_FORM_strx: case DW_FORM_GNU_str_index: case DW_FORM_addrx:
+	case DW_FORM_GNU_addr_index: case DW_FORM_loclistx: case DW_FORM_rnglistx:
+		return OP_SKIP_LEB;
+	case DW_FORM_string: return OP_SKIP_STRING;
+	case DW_FORM_block1: return OP_SKIP_BLOCK1;
+	case DW_FORM_block2: return OP_SKIP_BLOCK2;
+	case DW_FORM_block4: return OP_SKIP_BLOCK4;
+	case DW_FORM_block: case DW_FORM_exprloc: return OP_SKIP_BLOCK;
+	default: return OP_N;
+	}
+}
+
+/* Append op to the plan begun at ops[start], merging fixed skips. */
+static void emit(struct sf_abbrevs *ab, size_t start, struct sf_abbrev_op op)
+{
+	if (op.op == OP_SKIP) {
+		if (op.arg == 0)
+			return;
+		if (ab->nops > start && ab->ops[ab->nops - 1].op == OP_SKIP) {
+			ab->ops[ab->nops - 1].arg += op.arg;
+			return;
+		}
+	}
+	SF_GROW(ab->ops, ab->nops, ab->opcap);
+	ab->ops[ab->nops++] = op;
+}
+
+/* The op stepping over attribute i, or generic when its size is unknown. */
+static struct sf_abbrev_op skip_attr(const struct sf_abbrevs *ab, uint32_t i, uint8_t generic)
+{
+	unsigned form = ab->attrs[i].form;
+	int n = form_size(form, ab->geometry);
+
+	if (n >= 0)
+		return (struct sf_abbrev_op){ .op = OP_SKIP, .arg = (uint32_t)n };
+	uint8_t op = skip_op(form);
+	return (struct sf_abbrev_op){ .op = op == OP_N ? generic : op, .attr = i };
+}
+
+/* The sf_die field and `has` bit a kind's value goes to, by value class. */
+struct target {
+	uint16_t field;
+	uint8_t wide;
+	uint32_t bit;
+};
+
+#define TARGET(f, b) ((struct target){ offsetof(struct sf_die, f), \
+				       sizeof(((struct sf_die *)0)->f) == 8, (b) })
+
+static int const_target(unsigned kind, struct target *t)
+{
+	switch (kind) {
+	case AK_BYTE_SIZE: *t = TARGET(byte_size, SF_A_BYTE_SIZE); return 1;
+	case AK_BIT_SIZE: *t = TARGET(bit_size, SF_A_BIT_SIZE); return 1;
+	case AK_DATA_BIT_OFFSET: *t = TARGET(data_bit_offset, SF_A_DATA_BIT_OFFSET); return 1;
+	case AK_BIT_OFFSET: *t = TARGET(bit_offset, SF_A_BIT_OFFSET); return 1;
+	case AK_DATA_MEMBER_LOCATION: *t = TARGET(member_loc, SF_A_MEMBER_LOC); return 1;
+	case AK_CONST_VALUE: *t = TARGET(const_value, SF_A_CONST_VALUE); return 1;
+	case AK_ALIGNMENT: *t = TARGET(alignment, SF_A_ALIGNMENT); return 1;
+	case AK_COUNT: *t = TARGET(count, SF_A_COUNT); return 1;
+	case AK_UPPER_BOUND: *t = TARGET(upper_bound, SF_A_UPPER_BOUND); return 1;
+	case AK_LOWER_BOUND: *t = TARGET(lower_bound, SF_A_LOWER_BOUND); return 1;
+	case AK_ENCODING: *t = TARGET(encoding, SF_A_ENCODING); return 1;
+	case AK_DECL_FILE: *t = TARGET(decl_file, SF_A_DECL_FILE); return 1;
+	case AK_DECL_LINE: *t = TARGET(decl_line, SF_A_DECL_LINE); return 1;
+	case AK_VIRTUALITY: *t = TARGET(virtuality, SF_A_VIRTUALITY); return 1;
+	case AK_LANGUAGE: *t = TARGET(language, SF_A_LANGUAGE); return 1;
+	default: return 0;
+	}
+}
+
+static int string_target(unsigned kind, struct target *t)
+{
+	switch (kind) {
+	case AK_NAME: *t = TARGET(name, SF_A_NAME); return 1;
+	case AK_COMP_DIR: *t = TARGET(comp_dir, SF_A_COMP_DIR); return 1;
+	default: return 0;
+	}
+}
+
+static int ref_target(unsigned kind, struct target *t)
+{
+	switch (kind) {
+	case AK_TYPE: *t = TARGET(type, SF_A_TYPE); return 1;
+	case AK_SIBLING: *t = TARGET(sibling, SF_A_SIBLING); return 1;
+	case AK_SPECIFICATION: *t = TARGET(specification, SF_A_SPECIFICATION); return 1;
+	default: return 0;
+	}
+}
+
+static uint32_t flag_bit(unsigned kind)
+{
+	switch (kind) {
+	case AK_DECLARATION: return SF_A_DECLARATION;
+	case AK_EXTERNAL: return SF_A_EXTERNAL;
+	case AK_ARTIFICIAL: return SF_A_ARTIFICIAL;
+	case AK_PROTOTYPED: return SF_A_PROTOTYPED;
+	case AK_GNU_VECTOR: return SF_A_VECTOR;
+	default: return 0;
+	}
+}
+
+static uint8_t const_op(unsigned form, unsigned kind, uint16_t g)
+{
+	unsigned addr = g & 0xf;
+
+	switch (form) {
+	case DW_FORM_data1: case DW_FORM_data2: case DW_FORM_data4: {
+		unsigned w = form == DW_FORM_data1 ? 1 : form == DW_FORM_data2 ? 2 : 4;
+		/* all ones as wide as an address is -1 (is_minus_one) */
+		if (kind == AK_UPPER_BOUND && w >= addr)
+			return OP_N;
+		return w == 1 ? OP_U1 : w == 2 ? OP_U2 : OP_U4;
+	}
+	case DW_FORM_data8: return OP_U8;	/* all ones is -1 as it is */
+	case DW_FORM_udata: return OP_UDATA;
+	case DW_FORM_sdata: return OP_SDATA;
+	case DW_FORM_implicit_const: return OP_IMPLICIT;
+	default: return OP_N;
+	}
+}
+
+static uint8_t string_op(unsigned form, uint16_t g)
+{
+	unsigned os = (g >> 4) & 0xf;
+
+	switch (form) {
+	case DW_FORM_strp: return os == 4 ? OP_STRP4 : OP_N;
+	case DW_FORM_line_strp: return os == 4 ? OP_LINE_STRP4 : OP_N;
+	case DW_FORM_string: return OP_STRING;
+	case DW_FORM_strx1: return OP_STRX1;
+	case DW_FORM_strx2: return OP_STRX2;
+	case DW_FORM_strx: case DW_FORM_GNU_str_index: return OP_STRX;
+	default: return OP_N;
+	}
+}
+
+static uint8_t ref_op(unsigned form)
+{
+	switch (form) {
+	case DW_FORM_ref1: return OP_REF1;
+	case DW_FORM_ref2: return OP_REF2;
+	case DW_FORM_ref4: return OP_REF4;
+	case DW_FORM_ref8: return OP_REF8;
+	case DW_FORM_ref_udata: return OP_REF_UDATA;
+	default: return OP_N;
+	}
+}
+
+static uint8_t flag_op(unsigned form)
+{
+	return form == DW_FORM_flag_present ? OP_FLAG_PRESENT :
+	       form == DW_FORM_flag ? OP_FLAG : OP_N;
+}
+
+/* The op decoding attribute i in full (sf_die_read). */
+static struct sf_abbrev_op keep_attr(const struct sf_abbrevs *ab, uint32_t i)
+{
+	const struct sf_abbrev_attr *x = &ab->attrs[i];
+	struct target t = { 0, 0, 0 };
+	uint8_t op = OP_N;
+
+	if (x->kind == AK_NONE)
+		return skip_attr(ab, i, OP_GENERIC);
+	if (const_target(x->kind, &t))
+		op = const_op(x->form, x->kind, ab->geometry);
+	else if (string_target(x->kind, &t))
+		op = string_op(x->form, ab->geometry);
+	else if (ref_target(x->kind, &t))
+		op = ref_op(x->form);
+	else if ((t.bit = flag_bit(x->kind)) != 0)
+		op = flag_op(x->form);
+	if (op == OP_N)
+		return (struct sf_abbrev_op){ .op = OP_GENERIC, .attr = i };
+	return (struct sf_abbrev_op){ .op = op, .wide = t.wide, .field = t.field,
+				      .arg = t.bit, .attr = i };
+}
+
+/* The op stepping over attribute i, keeping a sibling (sf_die_read_tags). */
+static struct sf_abbrev_op pass_attr(const struct sf_abbrevs *ab, uint32_t i)
+{
+	const struct sf_abbrev_attr *x = &ab->attrs[i];
+	uint8_t op = x->kind == AK_SIBLING ? ref_op(x->form) : OP_N;
+
+	if (op != OP_N) {
+		struct target t;
+		ref_target(AK_SIBLING, &t);
+		return (struct sf_abbrev_op){ .op = op, .wide = t.wide, .field = t.field,
+					      .arg = t.bit, .attr = i };
+	}
+	/* ref_addr siblings go through read_form */
+	if (x->kind == AK_SIBLING && x->form == DW_FORM_ref_addr)
+		return (struct sf_abbrev_op){ .op = OP_GENERIC_SKIP, .attr = i };
+	return skip_attr(ab, i, OP_GENERIC_SKIP);
+}
+
+/* Both plans of abbreviation a, its attributes parsed. */
+static void compile_plan(struct sf_abbrevs *ab, struct sf_abbrev *a)
+{
+	size_t start = ab->nops;
+
+	assert(a->first + a->nattrs == ab->nattrs && a->nattrs <= MAX_ABBREV_ATTRS + 1);
+	for (uint32_t i = 0; i < a->nattrs; i++)
+		emit(ab, start, keep_attr(ab, a->first + i));
+	size_t mid = ab->nops;
+	for (uint32_t i = 0; i < a->nattrs; i++)
+		emit(ab, mid, pass_attr(ab, a->first + i));
+	a->plan = (uint32_t)start;
+	a->nkeep = (uint16_t)(mid - start);
+	a->nskip = (uint16_t)(ab->nops - mid);
+	a->skip_fixed = a->nskip == 0 || (a->nskip == 1 && ab->ops[mid].op == OP_SKIP);
+	a->skip_size = a->skip_fixed && a->nskip ? ab->ops[mid].arg : 0;
 }
 
 /* ---- forms ------------------------------------------------------------- */
@@ -796,6 +1099,131 @@ static void store_attr(const struct sf_ucx *c, struct sf_die *d, unsigned kind,
 	}
 }
 
+/* Step over a NUL-terminated string; -1 when it runs past the unit. */
+static inline int skip_string(struct rd *r)
+{
+	const unsigned char *z = r->p < r->end ? memchr(r->p, '\0', (size_t)(r->end - r->p)) : NULL;
+
+	if (!z) {
+		r->bad = 1;
+		return -1;
+	}
+	r->p = z + 1;
+	return 0;
+}
+
+static inline void set_field(struct sf_die *d, const struct sf_abbrev_op *op, uint64_t v)
+{
+	if (op->wide) {
+		memcpy((char *)d + op->field, &v, 8);
+	} else {
+		uint32_t w = (uint32_t)v;
+		memcpy((char *)d + op->field, &w, 4);
+	}
+}
+
+/* One generic attribute (OP_GENERIC, OP_GENERIC_SKIP) as read_form reads it. */
+static int run_generic(const struct sf_ucx *c, struct rd *r, struct sf_die *d,
+		       const struct sf_abbrev_attr *x, int keep)
+{
+	struct value v;
+
+	if (read_form(c, r, x->form, x->implicit, &v, 0) < 0)
+		return -1;
+	if (keep) {
+		if (x->kind != AK_NONE)
+			store_attr(c, d, x->kind, &v);
+	} else if (x->kind == AK_SIBLING && v.cls == V_REF) {
+		d->sibling = v.u;
+		d->has |= SF_A_SIBLING;
+	}
+	return 0;
+}
+
+/*
+ * Run ops [op, end) of a plan over the attribute bytes at r.  A read past
+ * the unit sets r->bad, which is sticky and leaves every later read at
+ * the end reading zeros; so one check at the end fails the DIE wherever
+ * read_form would have.
+ */
+static int run_plan(const struct sf_ucx *c, struct rd *r, struct sf_die *d,
+		    const struct sf_abbrev_op *op, const struct sf_abbrev_op *end)
+{
+	for (; op < end; op++) {
+		const char *str;
+		uint64_t v;
+
+		switch ((enum plan_op)op->op) {
+		case OP_SKIP: rd_skip(r, op->arg); continue;
+		case OP_SKIP_LEB: rd_uleb(r); continue;
+		case OP_SKIP_STRING:
+			if (skip_string(r) < 0)
+				return -1;
+			continue;
+		case OP_SKIP_BLOCK1: v = rd_u(r, 1); rd_skip(r, v); continue;
+		case OP_SKIP_BLOCK2: v = rd_u(r, 2); rd_skip(r, v); continue;
+		case OP_SKIP_BLOCK4: v = rd_u(r, 4); rd_skip(r, v); continue;
+		case OP_SKIP_BLOCK: v = rd_uleb(r); rd_skip(r, v); continue;
+		case OP_STRP4: str = sec_str(&c->f->sec[SF_SEC_STR], rd_u(r, 4)); break;
+		case OP_LINE_STRP4: str = sec_str(&c->f->sec[SF_SEC_LINE_STR], rd_u(r, 4)); break;
+		case OP_STRING:
+			str = (const char *)r->p;
+			if (skip_string(r) < 0)
+				return -1;
+			break;
+		case OP_STRX1: str = sf_ucx_strx(c, rd_u(r, 1)); break;
+		case OP_STRX2: str = sf_ucx_strx(c, rd_u(r, 2)); break;
+		case OP_STRX: str = sf_ucx_strx(c, rd_uleb(r)); break;
+		case OP_REF1: v = c->u->start + rd_u(r, 1); goto value;
+		case OP_REF2: v = c->u->start + rd_u(r, 2); goto value;
+		case OP_REF4: v = c->u->start + rd_u(r, 4); goto value;
+		case OP_REF8: v = c->u->start + rd_u(r, 8); goto value;
+		case OP_REF_UDATA: v = c->u->start + rd_uleb(r); goto value;
+		case OP_U1: v = rd_u(r, 1); goto value;
+		case OP_U2: v = rd_u(r, 2); goto value;
+		case OP_U4: v = rd_u(r, 4); goto value;
+		case OP_U8: v = rd_u(r, 8); goto value;
+		case OP_UDATA: v = rd_uleb(r); goto value;
+		case OP_SDATA: v = (uint64_t)rd_sleb(r); goto value;
+		case OP_IMPLICIT: v = (uint64_t)c->abv->attrs[op->attr].implicit; goto value;
+		case OP_FLAG_PRESENT: d->has |= op->arg; continue;
+		case OP_FLAG:
+			if (rd_u(r, 1))
+				d->has |= op->arg;
+			continue;
+		case OP_GENERIC:
+		case OP_GENERIC_SKIP:
+			if (run_generic(c, r, d, &c->abv->attrs[op->attr], op->op == OP_GENERIC) < 0)
+				return -1;
+			continue;
+		case OP_N:
+			break;
+		}
+		assert(op->op <= OP_STRX);
+		/* a string form: stored only when in range, as store_attr did */
+		if (str) {
+			memcpy((char *)d + op->field, &str, sizeof(str));
+			d->has |= op->arg;
+		}
+		continue;
+value:
+		set_field(d, op, v);
+		d->has |= op->arg;
+	}
+	return r->bad ? -1 : 0;
+}
+
+/* The attributes of abbreviation a one by one, for a unit whose geometry
+ * the table's plans do not assume. */
+static int decode_attrs(const struct sf_ucx *c, struct rd *r, struct sf_die *d,
+			const struct sf_abbrev *a, int keep)
+{
+	for (uint32_t i = 0; i < a->nattrs; i++)
+		if (run_generic(c, r, d, &c->abv->attrs[a->first + i], keep) < 0)
+			return -1;
+	return 0;
+}
+
 /*
  * Decode one DIE.  With `keep` unset only the size is computed (skipping
  * subtrees), which avoids the attribute switch entirely - unless its tag
@@ -813,20 +1241,9 @@ static int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d, int ke
 	r.end = c->base + u->end;
 	r.msb = c->f->msb;
 	r.bad = 0;
-	/* Fields guarded by a bit of `has` are set with it; the ones callers
-	 * read as plain values are defined here, whatever the DIE carries
-	 * (corrupt input may point a type reference at a null entry). */
 	d->off = off;
 	d->has = 0;
 	d->has2 = 0;
-	d->name = NULL;
-	d->byte_size = 0;
-	d->decl_line = 0;
-	d->encoding = 0;
-	d->language = 0;
-	d->dwo_name = NULL;
-	d->producer = NULL;
-	d->has_dwo_id = 0;
 	uint64_t code = rd_uleb(&r);
 	if (r.bad)
 		return -1;
@@ -842,16 +1259,34 @@ static int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d, int ke
 	d->tag = a->tag;
 	d->children = a->children;
 	keep |= a->tag < 64 && ((tags >> a->tag) & 1);
-	for (uint32_t i = 0; i < a->nattrs; i++) {
-		const struct sf_abbrev_attr *x = &c->abv->attrs[a->first + i];
-		struct value v;
-		if (read_form(c, &r, x->form, x->implicit, &v, 0) < 0)
+	if (keep) {
+		/* Fields guarded by a bit of `has` are set with it; the ones
+		 * callers read as plain values are defined here, whatever the
+		 * DIE carries (corrupt input may point a type reference at a
+		 * null entry).  A DIE only stepped over defines its sibling
+		 * (with SF_A_SIBLING) and nothing more. */
+		d->name = NULL;
+		d->byte_size = 0;
+		d->decl_line = 0;
+		d->encoding = 0;
+		d->language = 0;
+		d->dwo_name = NULL;
+		d->producer = NULL;
+		d->has_dwo_id = 0;
+	} else if (a->skip_fixed && c->plan_ok) {
+		if ((uint64_t)(r.end - r.p) < a->skip_size)
 			return -1;
-		if (keep) {
-			if (x->kind != AK_NONE)
-				store_attr(c, d, x->kind, &v);
-		} else if (x->kind == AK_SIBLING && v.cls == V_REF)
-			d->sibling = v.u, d->has |= SF_A_SIBLING;
+		d->next = (uint64_t)(r.p - c->base) + a->skip_size;
+		return 0;
+	}
+	if (!c->plan_ok) {
+		if (decode_attrs(c, &r, d, a, keep) < 0)
+			return -1;
+	} else {
+		const struct sf_abbrev_op *ops = c->abv->ops + a->plan;
+		if (keep ? run_plan(c, &r, d, ops, ops + a->nkeep)
+			 : run_plan(c, &r, d, ops + a->nkeep, ops + a->nkeep + a->nskip))
+			return -1;
 	}
 	d->next = (uint64_t)(r.p - c->base);
 	return 0;
@@ -928,10 +1363,22 @@ static void split_unit_context(struct sf_ucx *c, const struct sf_die *d)
 		c->comp_dir = u->comp_dir;
 }
 
+/*
+ * A table parsed on its own (dwz's shared partial-unit tables) is compiled
+ * for the geometry of the first unit using it: the others nearly always
+ * share it, and any that does not decodes without the plans.
+ */
 int sf_abbrevs_parse(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint64_t off)
 {
+	uint16_t g = GEOMETRY_DEFAULT;
+
+	for (size_t i = 0; i < f->nunits; i++)
+		if (f->units[i].abbrev_off == off) {
+			g = unit_geometry(&f->units[i]);
+			break;
+		}
 	memset(ab, 0, sizeof(*ab));
-	if (parse_abbrevs(ab, f, off) < 0) {
+	if (parse_abbrevs(ab, f, off, g) < 0) {
 		sf_abbrevs_release(ab);
 		return -1;
 	}
@@ -943,6 +1390,7 @@ void sf_abbrevs_release(struct sf_abbrevs *ab)
 	free(ab->v);
 	free(ab->attrs);
 	free(ab->direct);
+	free(ab->ops);
 	memset(ab, 0, sizeof(*ab));
 }
 
@@ -963,12 +1411,13 @@ static int ucx_read_unit_die(struct sf_ucx *c, struct sf_err *err);
 int sf_ucx_open(struct sf_ucx *c, const struct sf_dwfile *f, size_t i, struct sf_err *err)
 {
 	ucx_init(c, f, i);
-	if (parse_abbrevs(&c->ab, f, c->u->abbrev_off) < 0) {
+	if (parse_abbrevs(&c->ab, f, c->u->abbrev_off, unit_geometry(c->u)) < 0) {
 		sf_ucx_release(c);
 		return sf_error(err, "%s: corrupt DWARF (bad abbreviation table at 0x%llx)",
 				f->label, (unsigned long long)c->u->abbrev_off);
 	}
 	c->abv = &c->ab;
+	c->plan_ok = 1;
 	return ucx_read_unit_die(c, err);
 }
 
@@ -977,6 +1426,7 @@ int sf_ucx_open_shared(struct sf_ucx *c, const struct sf_dwfile *f, size_t i,
 {
 	ucx_init(c, f, i);
 	c->abv = ab;
+	c->plan_ok = ab->geometry == unit_geometry(c->u);
 	return ucx_read_unit_die(c, err);
 }
 

@@ -117,12 +117,33 @@ struct sf_abbrev_attr {
 	int64_t implicit;     /* DW_FORM_implicit_const value */
 };
 
+/*
+ * One step of an abbreviation's decode plan (die.c compile_plan): the
+ * reading of one attribute's form and the storing of its value in one,
+ * or several fixed-size attributes nobody reads skipped at once.
+ */
+struct sf_abbrev_op {
+	uint8_t op;           /* die.c enum plan_op */
+	uint8_t wide;         /* the sf_die field is 8 bytes (else 4) */
+	uint16_t field;       /* offsetof(struct sf_die, the field it sets) */
+	uint32_t arg;         /* bytes to skip, or the `has` bit it sets */
+	uint32_t attr;        /* index into attrs (generic and implicit ops) */
+};
+
 struct sf_abbrev {
 	uint64_t code;
 	uint16_t tag;
 	uint8_t children;
 	uint32_t first;       /* index into attrs */
 	uint32_t nattrs;
+	/* The compiled plan: ops[plan .. plan + nkeep) decode every
+	 * attribute (sf_die_read), the nskip ops after them only step over
+	 * the DIE, keeping DW_AT_sibling.  skip_fixed: every attribute has a
+	 * fixed size, skip_size bytes in all, and there is no sibling to keep. */
+	uint32_t plan;
+	uint16_t nkeep, nskip;
+	uint32_t skip_size;
+	uint8_t skip_fixed;
 };
 
 struct sf_abbrevs {
@@ -132,6 +153,9 @@ struct sf_abbrevs {
 	size_t nattrs, attrcap;
 	uint32_t *direct;     /* code -> index + 1, for dense codes */
 	size_t ndirect;
+	struct sf_abbrev_op *ops;
+	size_t nops, opcap;
+	uint16_t geometry;    /* the unit shape the plans assume (die.c) */
 };
 
 struct sf_ucx {
@@ -143,6 +167,7 @@ struct sf_ucx {
 	struct sf_abbrevs ab;       /* its own abbrev table (sf_ucx_open) */
 	const struct sf_abbrevs *abv; /* the table decoding uses: &ab, or one
 	                             * shared by units (sf_ucx_open_shared) */
+	int plan_ok;                /* abv's plans fit this unit's geometry */
 	uint64_t str_offsets_base;
 	uint16_t lang;              /* DW_LANG_* of the unit DIE, 0 unknown */
 	int has_stmt_list;
