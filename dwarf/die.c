@@ -252,7 +252,9 @@ long sf_dwfile_unit_at(const struct sf_dwfile *f, int sect, uint64_t off)
 
 /* ---- abbrevs ----------------------------------------------------------- */
 
-static const struct sf_abbrev *find_abbrev(const struct sf_abbrevs *ab, uint64_t code)
+/* The abbreviation of a code, or NULL.  Not const: its plans are compiled
+ * on first use (the table's own array, not the table, is written). */
+static inline struct sf_abbrev *find_abbrev(const struct sf_abbrevs *ab, uint64_t code)
 {
 	if (code < ab->ndirect) {
 		uint32_t i = ab->direct[code];
@@ -367,8 +369,6 @@ static uint8_t attr_kind(unsigned at)
 	}
 }
 
-static void compile_plan(struct sf_abbrevs *ab, struct sf_abbrev *a);
-
 static int parse_abbrevs(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint64_t off,
 			 uint16_t geometry)
 {
@@ -407,8 +407,10 @@ static int parse_abbrevs(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint6
 			x->implicit = form == DW_FORM_implicit_const ? rd_sleb(&r) : 0;
 			a->nattrs++;
 		}
-		compile_plan(ab, a);
+		a->planned = 0;
 	}
+	/* each abbreviation's two plans have at most one op per attribute */
+	ab->ops = sf_xreallocarray(NULL, 2 * ab->nattrs + 1, sizeof(*ab->ops));
 	if (!sorted)
 		qsort(ab->v, ab->n, sizeof(*ab->v), cmp_abbrev);
 	uint64_t maxcode = ab->n ? ab->v[ab->n - 1].code : 0;
@@ -424,7 +426,7 @@ static int parse_abbrevs(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint6
 /* ---- decode plans ------------------------------------------------------ */
 
 /*
- * Each abbreviation is compiled, when its table is parsed, into ops
+ * Each abbreviation is compiled, when a DIE first uses it, into ops
  * (struct sf_abbrev_op): one op reads one attribute's form and stores its
  * value in one sf_die field, so decoding is one switch per attribute
  * where it was read_form's switch on the form into a struct value, then
@@ -436,10 +438,9 @@ static int parse_abbrevs(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint6
  * Attributes no field wants are skipped, consecutive fixed-size ones in
  * one OP_SKIP.
  *
- * A second, shorter plan per abbreviation only steps over the DIE
- * (sf_die_read_tags, sf_die_skip), keeping DW_AT_sibling; when every
- * attribute has a fixed size and none is a sibling, that is one addition
- * (skip_fixed).
+ * A second, shorter plan only steps over the DIE (sf_die_read_tags,
+ * sf_die_skip), keeping DW_AT_sibling; when every attribute has a fixed
+ * size and none is a sibling, that is one addition (skip_fixed).
  *
  * Some forms' sizes depend on the unit (address size, offset size,
  * DWARF 2's ref_addr): a table's plans assume one geometry, and a unit of
@@ -455,8 +456,10 @@ enum plan_op {
 	OP_STRP4, OP_LINE_STRP4, OP_STRING, OP_STRX1, OP_STRX2, OP_STRX,
 	/* a unit-relative reference -> a section offset field */
 	OP_REF1, OP_REF2, OP_REF4, OP_REF8, OP_REF_UDATA,
-	/* a constant -> a 4- or 8-byte field */
+	/* a constant -> an 8-byte field */
 	OP_U1, OP_U2, OP_U4, OP_U8, OP_UDATA, OP_SDATA, OP_IMPLICIT,
+	/* ... -> a 4-byte field (truncated, as store_attr did) */
+	OP_U1_W4, OP_U2_W4, OP_U4_W4, OP_U8_W4, OP_UDATA_W4, OP_SDATA_W4, OP_IMPLICIT_W4,
 	/* a flag -> its `has` bit */
 	OP_FLAG_PRESENT, OP_FLAG,
 	OP_GENERIC,         /* read_form, then store_attr */
@@ -465,6 +468,7 @@ enum plan_op {
 };
 
 static_assert(OP_N <= 256, "sf_abbrev_op.op is a uint8_t");
+static_assert(OP_U1_W4 - OP_U1 == OP_IMPLICIT_W4 - OP_IMPLICIT, "the 4-byte twins line up");
 
 /* A unit's geometry as a plan sees it: address size, offset size, and
  * whether ref_addr is address-sized (DWARF 2). */
@@ -517,19 +521,18 @@ static uint8_t skip_op(unsigned form)
 	}
 }
 
-/* Append op to the plan begun at ops[start], merging fixed skips. */
-static void emit(struct sf_abbrevs *ab, size_t start, struct sf_abbrev_op op)
+/* Append op to the plan ops[0, *n), merging fixed skips. */
+static void emit(struct sf_abbrev_op *ops, size_t *n, struct sf_abbrev_op op)
 {
 	if (op.op == OP_SKIP) {
 		if (op.arg == 0)
 			return;
-		if (ab->nops > start && ab->ops[ab->nops - 1].op == OP_SKIP) {
-			ab->ops[ab->nops - 1].arg += op.arg;
+		if (*n && ops[*n - 1].op == OP_SKIP) {
+			ops[*n - 1].arg += op.arg;
 			return;
 		}
 	}
-	SF_GROW(ab->ops, ab->nops, ab->opcap);
-	ab->ops[ab->nops++] = op;
+	ops[(*n)++] = op;
 }
 
 /* The op stepping over attribute i, or generic when its size is unknown. */
@@ -544,7 +547,7 @@ static struct sf_abbrev_op skip_attr(const struct sf_abbrevs *ab, uint32_t i, ui
 	return (struct sf_abbrev_op){ .op = op == OP_N ? generic : op, .attr = i };
 }
 
-/* The sf_die field and `has` bit a kind's value goes to, by value class. */
+/* The sf_die field and `has` bit a kind's value goes to. */
 struct target {
 	uint16_t field;
 	uint8_t wide;
@@ -607,6 +610,7 @@ static uint32_t flag_bit(unsigned kind)
 	}
 }
 
+/* The op of a constant form into an 8-byte field (OP_N: none). */
 static uint8_t const_op(unsigned form, unsigned kind, uint16_t g)
 {
 	unsigned addr = g & 0xf;
@@ -614,7 +618,7 @@ static uint8_t const_op(unsigned form, unsigned kind, uint16_t g)
 	switch (form) {
 	case DW_FORM_data1: case DW_FORM_data2: case DW_FORM_data4: {
 		unsigned w = form == DW_FORM_data1 ? 1 : form == DW_FORM_data2 ? 2 : 4;
-		/* all ones as wide as an address is -1 (is_minus_one) */
+		/* all ones as wide as an address means -1 (is_minus_one) */
 		if (kind == AK_UPPER_BOUND && w >= addr)
 			return OP_N;
 		return w == 1 ? OP_U1 : w == 2 ? OP_U2 : OP_U4;
@@ -664,59 +668,64 @@ static uint8_t flag_op(unsigned form)
 static struct sf_abbrev_op keep_attr(const struct sf_abbrevs *ab, uint32_t i)
 {
 	const struct sf_abbrev_attr *x = &ab->attrs[i];
-	struct target t = { 0, 0, 0 };
+	struct target t = { 0, 1, 0 };
 	uint8_t op = OP_N;
 
 	if (x->kind == AK_NONE)
 		return skip_attr(ab, i, OP_GENERIC);
-	if (const_target(x->kind, &t))
+	if (const_target(x->kind, &t)) {
 		op = const_op(x->form, x->kind, ab->geometry);
-	else if (string_target(x->kind, &t))
+		if (op != OP_N && !t.wide)
+			op = (uint8_t)(op + (OP_U1_W4 - OP_U1));
+	} else if (string_target(x->kind, &t)) {
 		op = string_op(x->form, ab->geometry);
-	else if (ref_target(x->kind, &t))
+	} else if (ref_target(x->kind, &t)) {
 		op = ref_op(x->form);
-	else if ((t.bit = flag_bit(x->kind)) != 0)
+	} else if ((t.bit = flag_bit(x->kind)) != 0) {
 		op = flag_op(x->form);
+	}
 	if (op == OP_N)
 		return (struct sf_abbrev_op){ .op = OP_GENERIC, .attr = i };
-	return (struct sf_abbrev_op){ .op = op, .wide = t.wide, .field = t.field,
-				      .arg = t.bit, .attr = i };
+	assert(op >= OP_FLAG_PRESENT || op < OP_U1_W4 ? t.wide : !t.wide);
+	return (struct sf_abbrev_op){ .op = op, .field = t.field, .arg = t.bit, .attr = i };
 }
 
 /* The op stepping over attribute i, keeping a sibling (sf_die_read_tags). */
 static struct sf_abbrev_op pass_attr(const struct sf_abbrevs *ab, uint32_t i)
 {
 	const struct sf_abbrev_attr *x = &ab->attrs[i];
-	uint8_t op = x->kind == AK_SIBLING ? ref_op(x->form) : OP_N;
 
-	if (op != OP_N) {
-		struct target t;
-		ref_target(AK_SIBLING, &t);
-		return (struct sf_abbrev_op){ .op = op, .wide = t.wide, .field = t.field,
-					      .arg = t.bit, .attr = i };
+	if (x->kind == AK_SIBLING) {
+		uint8_t op = ref_op(x->form);
+		if (op != OP_N)
+			return (struct sf_abbrev_op){ .op = op,
+				.field = offsetof(struct sf_die, sibling),
+				.arg = SF_A_SIBLING, .attr = i };
+		if (x->form == DW_FORM_ref_addr)	/* a reference too */
+			return (struct sf_abbrev_op){ .op = OP_GENERIC_SKIP, .attr = i };
 	}
-	/* ref_addr siblings go through read_form */
-	if (x->kind == AK_SIBLING && x->form == DW_FORM_ref_addr)
-		return (struct sf_abbrev_op){ .op = OP_GENERIC_SKIP, .attr = i };
 	return skip_attr(ab, i, OP_GENERIC_SKIP);
 }
 
-/* Both plans of abbreviation a, its attributes parsed. */
-static void compile_plan(struct sf_abbrevs *ab, struct sf_abbrev *a)
+/* Both plans of abbreviation a, into its slots of ab->ops. */
+static __attribute__((noinline)) void compile_plan(const struct sf_abbrevs *ab,
+						   struct sf_abbrev *a)
 {
-	size_t start = ab->nops;
+	struct sf_abbrev_op *keep = ab->ops + 2 * (size_t)a->first;
+	struct sf_abbrev_op *pass = keep + a->nattrs;
+	size_t nkeep = 0, npass = 0;
 
-	assert(a->first + a->nattrs == ab->nattrs && a->nattrs <= MAX_ABBREV_ATTRS + 1);
-	for (uint32_t i = 0; i < a->nattrs; i++)
-		emit(ab, start, keep_attr(ab, a->first + i));
-	size_t mid = ab->nops;
-	for (uint32_t i = 0; i < a->nattrs; i++)
-		emit(ab, mid, pass_attr(ab, a->first + i));
-	a->plan = (uint32_t)start;
-	a->nkeep = (uint16_t)(mid - start);
-	a->nskip = (uint16_t)(ab->nops - mid);
-	a->skip_fixed = a->nskip == 0 || (a->nskip == 1 && ab->ops[mid].op == OP_SKIP);
-	a->skip_size = a->skip_fixed && a->nskip ? ab->ops[mid].arg : 0;
+	assert(a->first + (size_t)a->nattrs <= ab->nattrs && a->nattrs <= MAX_ABBREV_ATTRS + 1);
+	for (uint32_t i = 0; i < a->nattrs; i++) {
+		emit(keep, &nkeep, keep_attr(ab, a->first + i));
+		emit(pass, &npass, pass_attr(ab, a->first + i));
+	}
+	assert(nkeep <= a->nattrs && npass <= a->nattrs);
+	a->nkeep = (uint16_t)nkeep;
+	a->nskip = (uint16_t)npass;
+	a->skip_fixed = npass == 0 || (npass == 1 && pass[0].op == OP_SKIP);
+	a->skip_size = a->skip_fixed && npass ? pass[0].arg : 0;
+	a->planned = 1;
 }
 
 /* ---- forms ------------------------------------------------------------- */
@@ -1112,23 +1121,19 @@ static inline int skip_string(struct rd *r)
 	return 0;
 }
 
-static inline void set_field(struct sf_die *d, const struct sf_abbrev_op *op, uint64_t v)
-{
-	if (op->wide) {
-		memcpy((char *)d + op->field, &v, 8);
-	} else {
-		uint32_t w = (uint32_t)v;
-		memcpy((char *)d + op->field, &w, 4);
-	}
-}
-
-/* One generic attribute (OP_GENERIC, OP_GENERIC_SKIP) as read_form reads it. */
-static int run_generic(const struct sf_ucx *c, struct rd *r, struct sf_die *d,
-		       const struct sf_abbrev_attr *x, int keep)
+/* One attribute as read_form reads it (OP_GENERIC with keep, else
+ * OP_GENERIC_SKIP); the cursor is copied so that the callers' stays in
+ * registers. */
+static __attribute__((noinline)) int run_generic(const struct sf_ucx *c, struct rd *r,
+						 struct sf_die *d,
+						 const struct sf_abbrev_attr *x, int keep)
 {
 	struct value v;
+	struct rd g = *r;
 
-	if (read_form(c, r, x->form, x->implicit, &v, 0) < 0)
+	int rc = read_form(c, &g, x->form, x->implicit, &v, 0);
+	*r = g;
+	if (rc < 0)
 		return -1;
 	if (keep) {
 		if (x->kind != AK_NONE)
@@ -1140,18 +1145,22 @@ static int run_generic(const struct sf_ucx *c, struct rd *r, struct sf_die *d,
 	return 0;
 }
 
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
 /*
- * Run ops [op, end) of a plan over the attribute bytes at r.  A read past
- * the unit sets r->bad, which is sticky and leaves every later read at
- * the end reading zeros; so one check at the end fails the DIE wherever
- * read_form would have.
+ * Run ops [op, end) of a plan over the attribute bytes at r, the `has`
+ * bits gathered in *has.  A read past the unit sets r->bad, which is
+ * sticky and leaves every later read at the end reading zeros; so one
+ * check at the end fails the DIE wherever read_form would have.
  */
-static int run_plan(const struct sf_ucx *c, struct rd *r, struct sf_die *d,
-		    const struct sf_abbrev_op *op, const struct sf_abbrev_op *end)
+static ALWAYS_INLINE int run_plan(const struct sf_ucx *c, struct rd *r, struct sf_die *d,
+				  uint32_t *has, const struct sf_abbrev_op *op,
+				  const struct sf_abbrev_op *end)
 {
 	for (; op < end; op++) {
 		const char *str;
 		uint64_t v;
+		uint32_t w;
 
 		switch ((enum plan_op)op->op) {
 		case OP_SKIP: rd_skip(r, op->arg); continue;
@@ -1164,59 +1173,75 @@ static int run_plan(const struct sf_ucx *c, struct rd *r, struct sf_die *d,
 		case OP_SKIP_BLOCK2: v = rd_u(r, 2); rd_skip(r, v); continue;
 		case OP_SKIP_BLOCK4: v = rd_u(r, 4); rd_skip(r, v); continue;
 		case OP_SKIP_BLOCK: v = rd_uleb(r); rd_skip(r, v); continue;
-		case OP_STRP4: str = sec_str(&c->f->sec[SF_SEC_STR], rd_u(r, 4)); break;
-		case OP_LINE_STRP4: str = sec_str(&c->f->sec[SF_SEC_LINE_STR], rd_u(r, 4)); break;
+		case OP_STRP4: str = sec_str(&c->f->sec[SF_SEC_STR], rd_u(r, 4)); goto string;
+		case OP_LINE_STRP4: str = sec_str(&c->f->sec[SF_SEC_LINE_STR], rd_u(r, 4)); goto string;
 		case OP_STRING:
 			str = (const char *)r->p;
 			if (skip_string(r) < 0)
 				return -1;
-			break;
-		case OP_STRX1: str = sf_ucx_strx(c, rd_u(r, 1)); break;
-		case OP_STRX2: str = sf_ucx_strx(c, rd_u(r, 2)); break;
-		case OP_STRX: str = sf_ucx_strx(c, rd_uleb(r)); break;
-		case OP_REF1: v = c->u->start + rd_u(r, 1); goto value;
-		case OP_REF2: v = c->u->start + rd_u(r, 2); goto value;
-		case OP_REF4: v = c->u->start + rd_u(r, 4); goto value;
-		case OP_REF8: v = c->u->start + rd_u(r, 8); goto value;
-		case OP_REF_UDATA: v = c->u->start + rd_uleb(r); goto value;
-		case OP_U1: v = rd_u(r, 1); goto value;
-		case OP_U2: v = rd_u(r, 2); goto value;
-		case OP_U4: v = rd_u(r, 4); goto value;
-		case OP_U8: v = rd_u(r, 8); goto value;
-		case OP_UDATA: v = rd_uleb(r); goto value;
-		case OP_SDATA: v = (uint64_t)rd_sleb(r); goto value;
-		case OP_IMPLICIT: v = (uint64_t)c->abv->attrs[op->attr].implicit; goto value;
-		case OP_FLAG_PRESENT: d->has |= op->arg; continue;
+			goto string;
+		case OP_STRX1: str = sf_ucx_strx(c, rd_u(r, 1)); goto string;
+		case OP_STRX2: str = sf_ucx_strx(c, rd_u(r, 2)); goto string;
+		case OP_STRX: str = sf_ucx_strx(c, rd_uleb(r)); goto string;
+		case OP_REF1: v = c->u->start + rd_u(r, 1); goto wide;
+		case OP_REF2: v = c->u->start + rd_u(r, 2); goto wide;
+		case OP_REF4: v = c->u->start + rd_u(r, 4); goto wide;
+		case OP_REF8: v = c->u->start + rd_u(r, 8); goto wide;
+		case OP_REF_UDATA: v = c->u->start + rd_uleb(r); goto wide;
+		case OP_U1: v = rd_u(r, 1); goto wide;
+		case OP_U2: v = rd_u(r, 2); goto wide;
+		case OP_U4: v = rd_u(r, 4); goto wide;
+		case OP_U8: v = rd_u(r, 8); goto wide;
+		case OP_UDATA: v = rd_uleb(r); goto wide;
+		case OP_SDATA: v = (uint64_t)rd_sleb(r); goto wide;
+		case OP_IMPLICIT: v = (uint64_t)c->abv->attrs[op->attr].implicit; goto wide;
+		case OP_U1_W4: w = (uint32_t)rd_u(r, 1); goto narrow;
+		case OP_U2_W4: w = (uint32_t)rd_u(r, 2); goto narrow;
+		case OP_U4_W4: w = (uint32_t)rd_u(r, 4); goto narrow;
+		case OP_U8_W4: w = (uint32_t)rd_u(r, 8); goto narrow;
+		case OP_UDATA_W4: w = (uint32_t)rd_uleb(r); goto narrow;
+		case OP_SDATA_W4: w = (uint32_t)rd_sleb(r); goto narrow;
+		case OP_IMPLICIT_W4: w = (uint32_t)c->abv->attrs[op->attr].implicit; goto narrow;
+		case OP_FLAG_PRESENT: *has |= op->arg; continue;
 		case OP_FLAG:
 			if (rd_u(r, 1))
-				d->has |= op->arg;
+				*has |= op->arg;
 			continue;
 		case OP_GENERIC:
 		case OP_GENERIC_SKIP:
+			d->has = *has;
 			if (run_generic(c, r, d, &c->abv->attrs[op->attr], op->op == OP_GENERIC) < 0)
 				return -1;
+			*has = d->has;
 			continue;
 		case OP_N:
 			break;
 		}
-		assert(op->op <= OP_STRX);
-		/* a string form: stored only when in range, as store_attr did */
+		assert(!"an op the plan compiler never makes");
+		return -1;
+string:
+		/* stored only when in range, as store_attr did */
 		if (str) {
 			memcpy((char *)d + op->field, &str, sizeof(str));
-			d->has |= op->arg;
+			*has |= op->arg;
 		}
 		continue;
-value:
-		set_field(d, op, v);
-		d->has |= op->arg;
+wide:
+		memcpy((char *)d + op->field, &v, sizeof(v));
+		*has |= op->arg;
+		continue;
+narrow:
+		memcpy((char *)d + op->field, &w, sizeof(w));
+		*has |= op->arg;
 	}
 	return r->bad ? -1 : 0;
 }
 
 /* The attributes of abbreviation a one by one, for a unit whose geometry
  * the table's plans do not assume. */
-static int decode_attrs(const struct sf_ucx *c, struct rd *r, struct sf_die *d,
-			const struct sf_abbrev *a, int keep)
+static __attribute__((noinline)) int decode_attrs(const struct sf_ucx *c, struct rd *r,
+						  struct sf_die *d, const struct sf_abbrev *a,
+						  int keep)
 {
 	for (uint32_t i = 0; i < a->nattrs; i++)
 		if (run_generic(c, r, d, &c->abv->attrs[a->first + i], keep) < 0)
@@ -1226,23 +1251,19 @@ static int decode_attrs(const struct sf_ucx *c, struct rd *r, struct sf_die *d,
 
 /*
  * Decode one DIE.  With `keep` unset only the size is computed (skipping
- * subtrees), which avoids the attribute switch entirely - unless its tag
- * is below 64 and its bit is set in `tags`.
+ * subtrees), by the abbreviation's shorter plan - unless its tag is below
+ * 64 and its bit is set in `tags`.  Inlined into each caller, where keep
+ * is a constant.
  */
-static int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d, int keep,
-		  uint64_t tags)
+static ALWAYS_INLINE int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d,
+				int keep, uint64_t tags)
 {
 	const struct sf_unit *u = c->u;
-	struct rd r;
 
 	if (off < u->die_start || off >= u->end)
 		return -1;
-	r.p = c->base + off;
-	r.end = c->base + u->end;
-	r.msb = c->f->msb;
-	r.bad = 0;
+	struct rd r = { c->base + off, c->base + u->end, c->f->msb, 0 };
 	d->off = off;
-	d->has = 0;
 	d->has2 = 0;
 	uint64_t code = rd_uleb(&r);
 	if (r.bad)
@@ -1250,12 +1271,15 @@ static int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d, int ke
 	if (code == 0) {
 		d->tag = 0;
 		d->children = 0;
+		d->has = 0;
 		d->next = (uint64_t)(r.p - c->base);
 		return 0;
 	}
-	const struct sf_abbrev *a = find_abbrev(c->abv, code);
+	struct sf_abbrev *a = find_abbrev(c->abv, code);
 	if (!a)
 		return -1;
+	if (!a->planned)
+		compile_plan(c->abv, a);
 	d->tag = a->tag;
 	d->children = a->children;
 	keep |= a->tag < 64 && ((tags >> a->tag) & 1);
@@ -1274,20 +1298,25 @@ static int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d, int ke
 		d->producer = NULL;
 		d->has_dwo_id = 0;
 	} else if (a->skip_fixed && c->plan_ok) {
+		d->has = 0;
 		if ((uint64_t)(r.end - r.p) < a->skip_size)
 			return -1;
 		d->next = (uint64_t)(r.p - c->base) + a->skip_size;
 		return 0;
 	}
+	uint32_t has = 0;
 	if (!c->plan_ok) {
+		d->has = 0;
 		if (decode_attrs(c, &r, d, a, keep) < 0)
 			return -1;
+		has = d->has;
 	} else {
-		const struct sf_abbrev_op *ops = c->abv->ops + a->plan;
-		if (keep ? run_plan(c, &r, d, ops, ops + a->nkeep)
-			 : run_plan(c, &r, d, ops + a->nkeep, ops + a->nkeep + a->nskip))
+		const struct sf_abbrev_op *ops = c->abv->ops + 2 * (size_t)a->first;
+		if (keep ? run_plan(c, &r, d, &has, ops, ops + a->nkeep)
+			 : run_plan(c, &r, d, &has, ops + a->nattrs, ops + a->nattrs + a->nskip))
 			return -1;
 	}
+	d->has = has;
 	d->next = (uint64_t)(r.p - c->base);
 	return 0;
 }
@@ -1439,14 +1468,14 @@ static int ucx_read_unit_die(struct sf_ucx *c, struct sf_err *err)
 	/* The unit DIE first: strx forms need DW_AT_str_offsets_base, which
 	 * DWARF 5 compilers put before any string attribute. */
 	if (c->u->die_start < c->u->end) {
-		if (decode(c, c->u->die_start, &d, 1, 0) < 0) {
+		if (sf_die_read(c, c->u->die_start, &d) < 0) {
 			sf_ucx_release(c);
 			return sf_error(err, "%s: corrupt DWARF (bad unit DIE at 0x%llx)",
 					f->label, (unsigned long long)c->u->die_start);
 		}
 		if (d.has & SF_A_STR_OFFSETS_BASE) {
 			c->str_offsets_base = d.str_offsets_base;
-			decode(c, c->u->die_start, &d, 1, 0);
+			sf_die_read(c, c->u->die_start, &d);
 		}
 		c->lang = (uint16_t)d.language;
 		c->has_stmt_list = (d.has & SF_A_STMT_LIST) != 0;

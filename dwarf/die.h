@@ -118,13 +118,13 @@ struct sf_abbrev_attr {
 };
 
 /*
- * One step of an abbreviation's decode plan (die.c compile_plan): the
- * reading of one attribute's form and the storing of its value in one,
- * or several fixed-size attributes nobody reads skipped at once.
+ * One step of an abbreviation's decode plan (die.c): the reading of one
+ * attribute's form and the storing of its value in one, or several
+ * fixed-size attributes no field wants skipped at once.
  */
 struct sf_abbrev_op {
 	uint8_t op;           /* die.c enum plan_op */
-	uint8_t wide;         /* the sf_die field is 8 bytes (else 4) */
+	uint8_t pad;
 	uint16_t field;       /* offsetof(struct sf_die, the field it sets) */
 	uint32_t arg;         /* bytes to skip, or the `has` bit it sets */
 	uint32_t attr;        /* index into attrs (generic and implicit ops) */
@@ -136,16 +136,25 @@ struct sf_abbrev {
 	uint8_t children;
 	uint32_t first;       /* index into attrs */
 	uint32_t nattrs;
-	/* The compiled plan: ops[plan .. plan + nkeep) decode every
-	 * attribute (sf_die_read), the nskip ops after them only step over
-	 * the DIE, keeping DW_AT_sibling.  skip_fixed: every attribute has a
-	 * fixed size, skip_size bytes in all, and there is no sibling to keep. */
-	uint32_t plan;
+	/*
+	 * Its decode plans (die.c), compiled when a DIE first uses it:
+	 * ops[2 * first, + nkeep) decode every attribute (sf_die_read),
+	 * ops[2 * first + nattrs, + nskip) only step over the DIE, keeping
+	 * DW_AT_sibling.  skip_fixed: stepping over is adding skip_size
+	 * (every attribute has a fixed size, and none is a sibling).
+	 */
+	uint8_t planned;
+	uint8_t skip_fixed;
 	uint16_t nkeep, nskip;
 	uint32_t skip_size;
-	uint8_t skip_fixed;
 };
 
+/*
+ * An abbreviation table.  Its plans are compiled lazily by the decoder
+ * (most abbreviations of a unit describe subprograms' insides, never
+ * decoded when their subtrees are skipped): a table is read by one
+ * thread at a time.
+ */
 struct sf_abbrevs {
 	struct sf_abbrev *v;
 	size_t n, cap;
@@ -153,8 +162,7 @@ struct sf_abbrevs {
 	size_t nattrs, attrcap;
 	uint32_t *direct;     /* code -> index + 1, for dense codes */
 	size_t ndirect;
-	struct sf_abbrev_op *ops;
-	size_t nops, opcap;
+	struct sf_abbrev_op *ops; /* 2 * nattrs slots: each abbrev's plans */
 	uint16_t geometry;    /* the unit shape the plans assume (die.c) */
 };
 
