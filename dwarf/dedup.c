@@ -24,12 +24,35 @@
  * in the clean unit its key came from, its layout found none, and its
  * fingerprint covers everything that layout read.
  *
- * A C struct the walk meets is not even resolved then (reader.c,
- * top_later): its name is its DW_AT_name, all a key needs, and most are
- * skipped; rd_dedup_tops resolves those that are not, rd_dedup_off the
- * rest when the unit is laid out in full.  Resolving one is reading its
- * own DIE, which the walk read already: it cannot fail, so nothing said
- * on bad input changes.
+ * C++.  A name there depends on its scope (namespaces, enclosing
+ * classes), which the DIEs below a type do not show.  The reported name
+ * is qualified already (the key's name); every other name a layout
+ * reads - the spelling of a member's type, a base class, a declared-only
+ * type it waits for (pending) - is a struct, class, union, enum or
+ * typedef DIE's rd_die_qname: its scope's name, then its DW_AT_name.  The
+ * fingerprint feeds, for every such DIE with a name, the digest of that
+ * scope's name (rd_scope_digest, through fingerprint.h's scope hook), so
+ * two keys are equal only where every name read is.  The scope is the
+ * reader's own - the pre-pass's qualified names, the same strings
+ * rd_die_qname prints - so nothing is re-derived that could disagree; a
+ * DIE with DW_AT_specification (qualified by its declaration's scope)
+ * gets no fingerprint.  The rest of a C++ layout (bases, virtual bases,
+ * empty classes, static members left out) is a function of the DIEs
+ * below the type, as in C.
+ *
+ * Not keyed: every other language.  Rust: an enum's layout reads which
+ * member DW_AT_discr names, a reference the digest does not follow, and
+ * rustc's spellings come from DIEs (pointer names) by rules of their own;
+ * Fortran, Go, D, Ada...: no corpus here checks their output with and
+ * without dedup (tests/e2e/identity.sh), so they keep the full path.
+ *
+ * A C or C++ struct the walk meets is not even resolved then (reader.c,
+ * top_later): its name - the DW_AT_name in C, rd_die_qname in C++ - is
+ * all a key needs, and most are skipped; rd_dedup_tops resolves those
+ * that are not, rd_dedup_off the rest when the unit is laid out in full.
+ * Resolving one is reading its own DIE, which the walk read already, and
+ * naming it, which top_later did: it cannot fail, so nothing said on bad
+ * input changes.
  *
  *   top[i].key / keyed / skip   per type of the unit (reader_int.h)
  *   r->laid                     this reader's recorded keys
@@ -40,6 +63,19 @@
 
 #include "die.h"
 #include "elfobj.h"
+
+/* The scope hook (fingerprint.h) of a C++ unit: the reader's scopes. */
+struct scope_ctx {
+	struct sf_reader *r;
+	struct uh *uh;
+};
+
+static int scope_digest(void *ctx, uint64_t off, struct sf_fp *out)
+{
+	struct scope_ctx *s = ctx;
+
+	return rd_scope_digest(s->r, s->uh, off, out);
+}
 
 /* Key every type of the unit that can have one; mark those laid out
  * already.  A type the walk left unresolved (reader.c, top_later) is
@@ -55,11 +91,13 @@ int rd_dedup_tops(struct sf_reader *r)
 		uint64_t off = tp->ti ? rd_off_of(tp->ti) : tp->off;
 		struct sf_fp def;
 
+		struct scope_ctx sc = { r, uh };
+		const struct sf_fp_scope hook = { scope_digest, &sc };
+
 		tp->keyed = tp->skip = 0;
-		/* C only: elsewhere a name depends on its scope, which the
-		 * DIEs below a type do not show */
-		if (sf_lang_is_c(uh->cx.lang) &&
-		    sf_fp_type(r->fpc, &uh->cx, rd_key_of(uh, 0), off, r->local_fp, &def) == 0) {
+		if (rd_dedup_lang(uh->cx.lang) &&
+		    sf_fp_type(r->fpc, &uh->cx, rd_key_of(uh, 0), off, r->local_fp,
+			       sf_lang_is_c(uh->cx.lang) ? NULL : &hook, &def) == 0) {
 			tp->key = sf_fp_key(&def, tp->name, tp->is_typedef, uh->cx.lang,
 					    uh->cx.u->addr_size, uh->cx.f->msb, r->elf->machine);
 			tp->keyed = 1;

@@ -109,7 +109,7 @@ static void feed_str(struct sf_fp *h, const struct sf_dwsec *strs, uint64_t tag,
 	}
 }
 
-static void feed_fp(struct sf_fp *h, const struct sf_fp *x)
+static inline void feed_fp(struct sf_fp *h, const struct sf_fp *x)
 {
 	feed(h, x->a);
 	feed(h, x->b);
@@ -211,6 +211,7 @@ struct walk {
 	const struct sf_ucx *cx;
 	uint64_t tag;
 	const struct sf_dwsec *strs;  /* NULL: strings by their bytes */
+	const struct sf_fp_scope *scope; /* NULL: names are unscoped (C) */
 };
 
 static int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned depth,
@@ -260,6 +261,29 @@ static int fp_target(struct walk *w, unsigned tag, int depth_kind, uint64_t targ
 		return -1;
 	return anon && rc == DEPTH_BOUND ? DEPTH_BOUND : DEPTH_FREE;
 }
+
+/* Does the reader qualify a DIE of this tag by its scope (rd_die_qname)? */
+static int named_by_scope(unsigned tag)
+{
+	return is_aggregate(tag) || tag == DW_TAG_enumeration_type || tag == DW_TAG_typedef;
+}
+
+/* The scope a named type DIE is spelled in (w has a scope hook); 0, or
+ * -1 when the hook cannot tell. */
+static int feed_scope(struct sf_fp *h, const struct walk *w, const struct sf_die *d)
+{
+	struct sf_fp sc;
+
+	if (!d->name || !named_by_scope(d->tag))
+		return 0;
+	if (w->scope->digest(w->scope->ctx, d->off, &sc) < 0)
+		return -1;
+	feed_fp(h, &sc);
+	return 0;
+}
+
+static_assert(DW_TAG_member < 64 && DW_TAG_inheritance < 64 && DW_TAG_variant_part < 64,
+	      "SF_FP_LAYOUT_TAGS holds every tag");
 
 static int is_anon(const struct sf_die *t)
 {
@@ -324,6 +348,8 @@ static int hash_die(struct walk *w, const struct sf_die *d, int depth_kind, unsi
 	    (d->has2 & (SF_A2_IMPORT | SF_A2_IMPORT_ALT)))
 		return -1;
 	feed_attrs(h, w, d);
+	if (w->scope && feed_scope(h, w, d) < 0)
+		return -1;
 	if (d->has & SF_A_TYPE) {
 		if (!in_unit(w->cx, d->type) ||
 		    (rc = fp_target(w, d->tag, depth_kind, d->type, depth + 1, &sub)) < 0)
@@ -344,10 +370,19 @@ static int hash_die(struct walk *w, const struct sf_die *d, int depth_kind, unsi
 	if (free_children)
 		depth_kind = FP_SPELL;
 	for (uint64_t off = d->next;;) {
+		/* (not sf_die_read_tags: most children are members, and the
+		 * full decoder, specialised, is the faster on those) */
 		if (sf_die_read(w->cx, off, &c) < 0)
 			return -1;
 		if (c.tag == 0)
 			break;
+		/* what the layout only steps over (stepped over alike; a C
+		 * struct's children are all data members) */
+		if (w->scope && is_aggregate(d->tag) && !sf_fp_layout_child(&c)) {
+			if (sf_die_skip(w->cx, &c, &off) < 0)
+				return -1;
+			continue;
+		}
 		if ((rc = hash_die(w, &c, depth_kind, depth + 1, h)) < 0 ||
 		    sf_die_skip(w->cx, &c, &off) < 0)
 			return -1;
@@ -392,10 +427,18 @@ static int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned depth,
 	return rc;
 }
 
-int sf_fp_type(struct sf_fpcache *c, const struct sf_ucx *cx, uint64_t tag, uint64_t off,
-	       int local, struct sf_fp *out)
+struct sf_fp sf_fp_str(const char *s)
 {
-	struct walk w = { c, cx, tag, local ? &cx->f->sec[SF_SEC_STR] : NULL };
+	struct sf_fp h = { 0xa4093822299f31d0ull, 0x082efa98ec4e6c89ull };
+
+	feed_str(&h, NULL, 0, s);
+	return h;
+}
+
+int sf_fp_type(struct sf_fpcache *c, const struct sf_ucx *cx, uint64_t tag, uint64_t off,
+	       int local, const struct sf_fp_scope *scope, struct sf_fp *out)
+{
+	struct walk w = { c, cx, tag, local ? &cx->f->sec[SF_SEC_STR] : NULL, scope };
 	int anon;
 
 	if (!in_unit(cx, off))

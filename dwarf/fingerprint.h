@@ -33,8 +33,25 @@
  * its files its own way, and two definitions that differ only there are
  * one type to the output (sf_type_equal), which keeps the first.
  *
+ * Scoped languages (C++): the reader names a struct, class, union, enum
+ * or typedef by its scope too ("ns::Outer::node", rd_die_qname), and the
+ * scope is where the DIE sits - inside which namespace and class DIEs -
+ * which nothing below the DIE shows: `a::node` and `b::node` with the
+ * same body hash alike.  So sf_fp_type takes an optional scope hook
+ * (struct sf_fp_scope), and every DIE of those tags with a name hashed
+ * gets, after its attributes, the digest of the scope the reader
+ * qualifies it by - the string, so a key still means the same in every
+ * file.  A member pointing to `a::node` and one pointing to `b::node`
+ * then differ, as their spellings do; the name a top is reported under
+ * is its qualified name already (sf_fp_key).  A DIE with
+ * DW_AT_specification, which takes its declaration's scope, gets no
+ * fingerprint (see below).  Template arguments: the reader spells a
+ * template instance by its DW_AT_name, which holds them ("A<a::X>"), and
+ * reads no DW_TAG_template_*_param (they are hashed as children anyway).
+ *
  * Results are cached per DIE and depth for one unit (generation-stamped
- * slots, as the reader's tinfo cache): each type is hashed once per unit.
+ * slots, as the reader's tinfo cache): each type is hashed once per unit
+ * (a DIE's scope, too, is one per unit).
  *
  *   sf_fpset: the fingerprints laid out already - open addressing over
  *   the 128-bit keys (never both words 0: sf_fp_key sets a bit).
@@ -45,6 +62,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <dwarf.h>
+
 #include "die.h"
 
 /* Deeper than this, no fingerprint: the reader's own limits (layout
@@ -53,6 +72,26 @@
 #define SF_FP_MAX_DEPTH 48
 
 enum sf_fp_depth { FP_SPELL = 0, FP_LAYOUT = 1 };
+
+/*
+ * Is c, a child DIE of an aggregate, one the aggregate's layout reads?
+ * Data members, bases and a (Rust) variant part - not static members
+ * (DW_AT_external or a declaration in DWARF 4, DW_TAG_variable in 5),
+ * member functions, nested types or template parameters, which the
+ * layout steps over.  members.c (collect_members) reads exactly these,
+ * and the digest hashes exactly these: a C++ class's member functions
+ * and template arguments, hashed, cost more than laying it out again.
+ * SF_FP_LAYOUT_TAGS: their tags (for sf_die_read_tags: the others are
+ * only skipped).
+ */
+#define SF_FP_LAYOUT_TAGS ((1ull << DW_TAG_member) | (1ull << DW_TAG_inheritance) | \
+			   (1ull << DW_TAG_variant_part))
+
+static inline int sf_fp_layout_child(const struct sf_die *c)
+{
+	return c->tag < 64 && (SF_FP_LAYOUT_TAGS >> c->tag & 1) &&
+	       !(c->tag == DW_TAG_member && (c->has & (SF_A_EXTERNAL | SF_A_DECLARATION)));
+}
 
 struct sf_fp {
 	uint64_t a, b;
@@ -66,17 +105,32 @@ void sf_fpcache_free(struct sf_fpcache *c);
 void sf_fpcache_reset(struct sf_fpcache *c);
 
 /*
+ * The scope hook: digest() gives the digest of the scope the reader
+ * qualifies the names of the DIE at section offset off (of the unit being
+ * hashed) by - sf_fp_str of "ns::Outer", of "" at the top level; 0, or -1
+ * when it cannot (the type then gets no fingerprint).
+ */
+struct sf_fp_scope {
+	int (*digest)(void *ctx, uint64_t off, struct sf_fp *out);
+	void *ctx;
+};
+
+/* The digest of a string (a scope's qualified name) for a scope hook. */
+struct sf_fp sf_fp_str(const char *s);
+
+/*
  * The FP_LAYOUT fingerprint of the aggregate DIE at section offset off of
  * the unit cx; `tag` is or'ed into the cache keys (offsets below 2^62,
  * the top bits saying which file and section: reader.c's key_of).
  * `local`: names in the file's .debug_str count by their offset, not
  * their bytes - faster (a vmlinux names 6 M members: reading each name
  * was a sixth of the time), and the key then means something in this
- * file only.  One cache must not mix the two.  0, or -1 when it has none
- * (see above).
+ * file only.  One cache must not mix the two.  `scope`: the hook of a
+ * scoped unit, NULL for C (one cache must not mix those either before a
+ * reset).  0, or -1 when it has none (see above).
  */
 int sf_fp_type(struct sf_fpcache *c, const struct sf_ucx *cx, uint64_t tag, uint64_t off,
-	       int local, struct sf_fp *out);
+	       int local, const struct sf_fp_scope *scope, struct sf_fp *out);
 
 /*
  * The key a reported type is known by: its definition's fingerprint, the

@@ -466,17 +466,20 @@ static void report_tops(struct sf_reader *r)
 #define SMALL_MAP 32768u
 
 /*
- * A struct of a C unit, with dedup on: its name is its DW_AT_name, so it
- * is resolved only if it is not skipped (rd_dedup_tops) - most are, and
- * resolving interns its name and spelling.
+ * A struct of a C or C++ unit, with dedup on: its name is its DW_AT_name
+ * (C) or its qualified name (C++, named here as resolving would: the
+ * same scopes, read at the same point of the walk), so it is resolved
+ * only if it is not skipped (rd_dedup_tops) - most are, and resolving
+ * interns its spelling.
  */
 static int top_later(struct sf_reader *r, struct uh *uh, const struct sf_die *d)
 {
-	if (!rd_dedup_on(r) || !sf_lang_is_c(uh->cx.lang) || (d->has & SF_A_SPECIFICATION))
+	if (!rd_dedup_on(r) || !rd_dedup_lang(uh->cx.lang) || (d->has & SF_A_SPECIFICATION))
 		return 0;
 	if (d->name && *d->name) {
+		const char *name = sf_lang_is_c(uh->cx.lang) ? d->name : rd_die_qname(r, uh, d);
 		SF_GROW(r->tops, r->ntops, r->topcap);
-		r->tops[r->ntops++] = (struct top){ .uh = uh, .off = d->off, .name = d->name };
+		r->tops[r->ntops++] = (struct top){ .uh = uh, .off = d->off, .name = name };
 	}
 	return 1;
 }
@@ -489,7 +492,7 @@ int rd_resolve_top(struct sf_reader *r, size_t i)
 	tp->ti = rd_resolve(r, tp->uh, tp->off, 0);
 	if (!(tp->ti->flags & TI_AGG) || !*tp->ti->qname)
 		return -1;	/* what want_top would not have taken */
-	/* a C name is its DW_AT_name, interned */
+	/* the name top_later read, interned */
 	assert(!strcmp(tp->ti->qname, tp->name));
 	tp->name = tp->ti->qname;
 	return 0;

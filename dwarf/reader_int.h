@@ -121,6 +121,8 @@ struct scope {
 	uint64_t start, end;
 	long parent;
 	const char *qname;      /* "" for a scope that adds nothing */
+	struct sf_fp digest;    /* sf_fp_str(qname), once digested (dedup) */
+	int digested;
 };
 
 /* An opened unit and what is known of its scopes. */
@@ -305,6 +307,7 @@ void rd_uh_close(struct uh *uh);
 int rd_uh_open(struct sf_reader *r, struct uh *uh, const struct sf_dwfile *f, size_t i);
 struct uh *rd_uh_for(struct sf_reader *r, const struct sf_dwfile *f, int sect, uint64_t off);
 const char *rd_die_qname(struct sf_reader *r, struct uh *uh, const struct sf_die *d);
+int rd_scope_digest(struct sf_reader *r, struct uh *uh, uint64_t off, struct sf_fp *out);
 
 /* types.c */
 struct uh *rd_ref_unit(struct sf_reader *r, struct uh *uh, const struct sf_die *d,
@@ -319,6 +322,12 @@ struct tinfo *rd_resolve(struct sf_reader *r, struct uh *uh, uint64_t off, unsig
 static inline int rd_dedup_on(const struct sf_reader *r)
 {
 	return r->fpc && !r->only;
+}
+/* The languages whose types get keys: C for now (dedup.c says why; C++
+ * follows once tests/e2e/identity.sh covers it). */
+static inline int rd_dedup_lang(unsigned lang)
+{
+	return sf_lang_is_c(lang);
 }
 int rd_dedup_tops(struct sf_reader *r);
 /* Resolve top i, found by the walk only (ti NULL); 0, or -1 when it is

@@ -203,6 +203,7 @@ static int scan_scopes(struct sf_reader *r, struct uh *uh, uint64_t off, long pa
 		struct scope *s = &uh->scopes[me];
 		s->start = d.off;
 		s->parent = parent;
+		s->digested = 0;
 		s->qname = full ? full : !name ? pq : *pq ? rd_arena_cat(&r->arena, pq, "::", name) : name;
 		if (scan_scopes(r, uh, d.next, me, depth + 1, &off) < 0)
 			return -1;
@@ -223,8 +224,9 @@ static void build_scopes(struct sf_reader *r, struct uh *uh)
 	scan_scopes(r, uh, d.next, -1, 0, &end);
 }
 
-/* "ns::Outer" for a DIE at off inside namespace ns and class Outer. */
-static const char *scope_of(struct sf_reader *r, struct uh *uh, uint64_t off)
+/* The innermost scope holding a DIE at off (an index of uh->scopes), or
+ * -1 at the top level. */
+static long scope_index(struct sf_reader *r, struct uh *uh, uint64_t off)
 {
 	if (!uh->scoped)
 		build_scopes(r, uh);
@@ -236,10 +238,40 @@ static const char *scope_of(struct sf_reader *r, struct uh *uh, uint64_t off)
 		else
 			hi = mid;
 	}
-	for (long i = (long)lo - 1; i >= 0; i = uh->scopes[i].parent)
-		if (off < uh->scopes[i].end)
-			return uh->scopes[i].qname;
-	return "";
+	long i = (long)lo - 1;
+	while (i >= 0 && off >= uh->scopes[i].end)
+		i = uh->scopes[i].parent;
+	return i;
+}
+
+/* "ns::Outer" for a DIE at off inside namespace ns and class Outer. */
+static const char *scope_of(struct sf_reader *r, struct uh *uh, uint64_t off)
+{
+	long i = scope_index(r, uh, off);
+
+	return i >= 0 ? uh->scopes[i].qname : "";
+}
+
+/* The digest of scope_of(off): the string's (fingerprint.h, the scope
+ * hook), once per scope.  -1 when the scopes could not be read: the
+ * reader failed, and the type gets no fingerprint. */
+int rd_scope_digest(struct sf_reader *r, struct uh *uh, uint64_t off, struct sf_fp *out)
+{
+	long i = scope_index(r, uh, off);
+
+	if (r->failed)
+		return -1;
+	if (i < 0) {
+		*out = sf_fp_str("");
+		return 0;
+	}
+	struct scope *s = &uh->scopes[i];
+	if (!s->digested) {
+		s->digest = sf_fp_str(s->qname);
+		s->digested = 1;
+	}
+	*out = s->digest;
+	return 0;
 }
 
 static const char *qualify(struct sf_reader *r, struct uh *uh, uint64_t off, const char *name);
