@@ -94,10 +94,12 @@ int rd_dedup_tops(struct sf_reader *r)
 		struct scope_ctx sc = { r, uh };
 		const struct sf_fp_scope hook = { scope_digest, &sc };
 
+		int c = sf_lang_is_c(uh->cx.lang);
+
 		tp->keyed = tp->skip = 0;
-		if (rd_dedup_lang(uh->cx.lang) &&
+		if ((c || rd_dedup_lang(uh->cx.lang)) &&
 		    sf_fp_type(r->fpc, &uh->cx, rd_key_of(uh, 0), off, r->local_fp,
-			       sf_lang_is_c(uh->cx.lang) ? NULL : &hook, &def) == 0) {
+			       c ? NULL : &hook, &def) == 0) {
 			tp->key = sf_fp_key(&def, tp->name, tp->is_typedef, uh->cx.lang,
 					    uh->cx.u->addr_size, uh->cx.f->msb, r->elf->machine);
 			tp->keyed = 1;

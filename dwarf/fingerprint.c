@@ -216,6 +216,20 @@ struct walk {
 
 static int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned depth,
 		  struct sf_fp *out, int *anon);
+static int hash_scoped_children(struct walk *w, const struct sf_die *d, int depth_kind,
+				unsigned depth, struct sf_fp *h, int bound, int free_children);
+static int hash_die(struct walk *w, const struct sf_die *d, int depth_kind, unsigned depth,
+		    struct sf_fp *h);
+
+/* Hash child c of a DIE at depth into h, and set *off past it: hash_die's
+ * result, or -1. */
+static inline int hash_child(struct walk *w, const struct sf_die *c, int depth_kind,
+			     unsigned depth, struct sf_fp *h, uint64_t *off)
+{
+	int rc = hash_die(w, c, depth_kind, depth + 1, h);
+
+	return rc < 0 || sf_die_skip(w->cx, c, off) < 0 ? -1 : rc;
+}
 
 static int is_aggregate(unsigned tag)
 {
@@ -348,8 +362,6 @@ static int hash_die(struct walk *w, const struct sf_die *d, int depth_kind, unsi
 	    (d->has2 & (SF_A2_IMPORT | SF_A2_IMPORT_ALT)))
 		return -1;
 	feed_attrs(h, w, d);
-	if (w->scope && feed_scope(h, w, d) < 0)
-		return -1;
 	if (d->has & SF_A_TYPE) {
 		if (!in_unit(w->cx, d->type) ||
 		    (rc = fp_target(w, d->tag, depth_kind, d->type, depth + 1, &sub)) < 0)
@@ -369,22 +381,45 @@ static int hash_die(struct walk *w, const struct sf_die *d, int depth_kind, unsi
 	int free_children = d->tag == DW_TAG_subroutine_type;
 	if (free_children)
 		depth_kind = FP_SPELL;
+	if (w->scope)
+		return hash_scoped_children(w, d, depth_kind, depth, h, bound, free_children);
 	for (uint64_t off = d->next;;) {
-		/* (not sf_die_read_tags: most children are members, and the
-		 * full decoder, specialised, is the faster on those) */
 		if (sf_die_read(w->cx, off, &c) < 0)
 			return -1;
 		if (c.tag == 0)
 			break;
-		/* what the layout only steps over (stepped over alike; a C
-		 * struct's children are all data members) */
-		if (w->scope && is_aggregate(d->tag) && !sf_fp_layout_child(&c)) {
+		if ((rc = hash_child(w, &c, depth_kind, depth, h, &off)) < 0)
+			return -1;
+		bound |= free_children ? 0 : rc;
+	}
+	feed(h, 0);	/* end of the children */
+	return bound;
+}
+
+/*
+ * hash_die's loop over d's children in a scoped unit (C's stays as plain
+ * as it was: the digest's hottest loop): a named type among them gets its
+ * scope, and of an aggregate's only those its layout reads are hashed,
+ * the others stepped over alike (sf_fp_layout_child).
+ */
+static int hash_scoped_children(struct walk *w, const struct sf_die *d, int depth_kind,
+				unsigned depth, struct sf_fp *h, int bound, int free_children)
+{
+	int filter = is_aggregate(d->tag), rc;
+	struct sf_die c;
+
+	for (uint64_t off = d->next;;) {
+		if (sf_die_read(w->cx, off, &c) < 0)
+			return -1;
+		if (c.tag == 0)
+			break;
+		if (filter && !sf_fp_layout_child(&c)) {
 			if (sf_die_skip(w->cx, &c, &off) < 0)
 				return -1;
 			continue;
 		}
-		if ((rc = hash_die(w, &c, depth_kind, depth + 1, h)) < 0 ||
-		    sf_die_skip(w->cx, &c, &off) < 0)
+		if (feed_scope(h, w, &c) < 0 ||
+		    (rc = hash_child(w, &c, depth_kind, depth, h, &off)) < 0)
 			return -1;
 		if (!free_children)
 			bound |= rc;
@@ -415,7 +450,10 @@ static int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned depth,
 	s->state = ST_BUSY;
 	struct sf_fp h = { 0x243f6a8885a308d3ull, 0x13198a2e03707344ull };
 	size_t cap = w->c->cap;
-	int rc = sf_die_read(w->cx, off, &d) < 0 ? -1 : hash_die(w, &d, depth_kind, depth, &h);
+	/* the scope of a named type: fed here, for a DIE reached by
+	 * reference, and by hash_die for one hashed as a child */
+	int rc = sf_die_read(w->cx, off, &d) < 0 || (w->scope && feed_scope(&h, w, &d) < 0)
+		 ? -1 : hash_die(w, &d, depth_kind, depth, &h);
 	if (w->c->cap != cap)
 		s = cache_slot(w->c, key);	/* the table grew: slots moved */
 	assert(s->key == key && s->state == ST_BUSY);

@@ -512,11 +512,12 @@ static int collect_members(struct sf_reader *r, struct uh *uh, const struct sf_d
 			r->failed = 1;
 			return -1;
 		}
-		/* static members, functions, nested types: not part of the
-		 * layout (the fingerprint leaves out the same: fingerprint.h) */
-		if (!sf_fp_layout_child(&c))
-			;
-		else if (c.tag == DW_TAG_member)
+		/* static members: DW_AT_external/declaration (DWARF 4),
+		 * DW_TAG_variable (DWARF 5) - not part of the layout, nor are
+		 * functions or nested types: the children read here are
+		 * exactly sf_fp_layout_child's (fingerprint.h), which the
+		 * digest hashes (tested in that order: the common case first) */
+		if (c.tag == DW_TAG_member && !(c.has & (SF_A_EXTERNAL | SF_A_DECLARATION)))
 			add_member(r, uh, &c, v, depth);
 		else if (c.tag == DW_TAG_inheritance)
 			add_base(r, uh, &c, v, depth);

@@ -474,10 +474,12 @@ static void report_tops(struct sf_reader *r)
  */
 static int top_later(struct sf_reader *r, struct uh *uh, const struct sf_die *d)
 {
-	if (!rd_dedup_on(r) || !rd_dedup_lang(uh->cx.lang) || (d->has & SF_A_SPECIFICATION))
+	int c = sf_lang_is_c(uh->cx.lang);
+
+	if (!rd_dedup_on(r) || (!c && !rd_dedup_lang(uh->cx.lang)) || (d->has & SF_A_SPECIFICATION))
 		return 0;
 	if (d->name && *d->name) {
-		const char *name = sf_lang_is_c(uh->cx.lang) ? d->name : rd_die_qname(r, uh, d);
+		const char *name = c ? d->name : rd_die_qname(r, uh, d);
 		SF_GROW(r->tops, r->ntops, r->topcap);
 		r->tops[r->ntops++] = (struct top){ .uh = uh, .off = d->off, .name = name };
 	}
