@@ -1255,6 +1255,24 @@ static __attribute__((noinline)) int decode_attrs(const struct sf_ucx *c, struct
  * 64 and its bit is set in `tags`.  Inlined into each caller, where keep
  * is a constant.
  */
+
+/* Fields guarded by a bit of `has` are set with it; the ones callers read
+ * as plain values are defined here, whatever the DIE carries - a null
+ * entry too: corrupt input may point a type reference at one, and the
+ * reader and the fingerprint read its name.  A DIE only stepped over
+ * defines its sibling (with SF_A_SIBLING) and nothing more. */
+static inline void define_plain(struct sf_die *d)
+{
+	d->name = NULL;
+	d->byte_size = 0;
+	d->decl_line = 0;
+	d->encoding = 0;
+	d->language = 0;
+	d->dwo_name = NULL;
+	d->producer = NULL;
+	d->has_dwo_id = 0;
+}
+
 static ALWAYS_INLINE int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d,
 				int keep, uint64_t tags)
 {
@@ -1273,6 +1291,8 @@ static ALWAYS_INLINE int decode(const struct sf_ucx *c, uint64_t off, struct sf_
 		d->children = 0;
 		d->has = 0;
 		d->next = (uint64_t)(r.p - c->base);
+		if (keep)	/* a reference may point here */
+			define_plain(d);
 		return 0;
 	}
 	struct sf_abbrev *a = find_abbrev(c->abv, code);
@@ -1284,19 +1304,7 @@ static ALWAYS_INLINE int decode(const struct sf_ucx *c, uint64_t off, struct sf_
 	d->children = a->children;
 	keep |= a->tag < 64 && ((tags >> a->tag) & 1);
 	if (keep) {
-		/* Fields guarded by a bit of `has` are set with it; the ones
-		 * callers read as plain values are defined here, whatever the
-		 * DIE carries (corrupt input may point a type reference at a
-		 * null entry).  A DIE only stepped over defines its sibling
-		 * (with SF_A_SIBLING) and nothing more. */
-		d->name = NULL;
-		d->byte_size = 0;
-		d->decl_line = 0;
-		d->encoding = 0;
-		d->language = 0;
-		d->dwo_name = NULL;
-		d->producer = NULL;
-		d->has_dwo_id = 0;
+		define_plain(d);
 	} else if (a->skip_fixed && c->plan_ok) {
 		d->has = 0;
 		if ((uint64_t)(r.end - r.p) < a->skip_size)
