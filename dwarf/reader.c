@@ -737,13 +737,18 @@ static const struct sf_type *definition(const struct sf_typeset *ts, const char 
 	return b;
 }
 
+/* Complete member m from the definition of qname in ts, else in extra,
+ * else in side (the held-back types completed so far). */
 static void complete_member(const struct sf_typeset *ts, const struct sf_typeset *extra,
-			    struct sf_member *m, uint32_t *natural, const char *qname)
+			    const struct sf_typeset *side, struct sf_member *m,
+			    uint32_t *natural, const char *qname)
 {
 	const struct sf_type *b = definition(ts, qname);
 
 	if (!b)
 		b = definition(extra, qname);
+	if (!b)
+		b = definition(side, qname);
 	if (!b)
 		return;
 	m->size = (m->flags & SF_MF_BASE) && sf_is_empty_class(b) ? 0 : b->size;
@@ -811,21 +816,69 @@ const char **sf_pending_missing(const struct sf_pending *p, const struct sf_type
 	return names;
 }
 
+/* Complete what can be of q's members; whether every one is now. */
+static int complete_pending(struct pend *q, const struct sf_typeset *ts,
+			    const struct sf_typeset *extra, const struct sf_typeset *side)
+{
+	int all = 1;
+
+	for (uint32_t j = 0; j < q->n; j++) {
+		struct sf_member *m = &q->t->members[q->idx[j]];
+		if (m->flags & SF_MF_INCOMPLETE)
+			complete_member(ts, extra, side, m, &q->natural[q->idx[j]], q->qname[j]);
+		all &= !(m->flags & SF_MF_INCOMPLETE);
+	}
+	return all;
+}
+
+/* q's layout from its members as they are now (once per type). */
+static void settle_pending(struct pend *q)
+{
+	struct sf_type *t = q->t;
+
+	sf_fit_to_neighbours(t, 0);
+	sf_settle_packing(t, q->natural, (t->flags & SF_TF_ALIGNED) ? t->align : 0, q->forced);
+	t->flags &= (uint16_t)~SF_TF_VARIANT;
+}
+
+/*
+ * A held-back type may be the base of another (std::basic_filebuf<char>,
+ * itself waiting for its base, of __gnu_cxx::stdio_filebuf<char>), and
+ * the order they came in says nothing of that: once done in one pass,
+ * the derived type stayed incomplete when it came first - and a run of
+ * another thread holding a copy that came after, completed, made -j 2
+ * print both.  So: rounds, each completing what it can against ts, extra
+ * and the types completed in the rounds before (settled, in `side`),
+ * until a round completes no type; then every type is added to ts in the
+ * order it came.
+ */
 void sf_pending_finish(struct sf_pending *p, struct sf_typeset *ts,
 		       const struct sf_typeset *extra)
 {
+	struct sf_typeset *side = sf_typeset_new();
+	uint8_t *settled = sf_xcalloc(p->n ? p->n : 1, 1);
+
+	for (int progress = 1; progress;) {
+		progress = 0;
+		for (size_t k = 0; k < p->n; k++) {
+			struct pend *q = &p->pend[k];
+			if (settled[k] || !complete_pending(q, ts, extra, side))
+				continue;
+			settle_pending(q);
+			settled[k] = progress = 1;
+			sf_typeset_add(side, deep_copy(side, q->t, q->t->decl_file,
+						       sf_typeset_intern(side, q->t->origin), 0, 0));
+		}
+	}
 	for (size_t k = 0; k < p->n; k++) {
-		struct pend *q = &p->pend[k];
-		struct sf_type *t = q->t;
-		for (uint32_t j = 0; j < q->n; j++)
-			complete_member(ts, extra, &t->members[q->idx[j]],
-					&q->natural[q->idx[j]], q->qname[j]);
-		sf_fit_to_neighbours(t, 0);
-		sf_settle_packing(t, q->natural, (t->flags & SF_TF_ALIGNED) ? t->align : 0, q->forced);
-		t->flags &= (uint16_t)~SF_TF_VARIANT;
+		struct sf_type *t = p->pend[k].t;
+		if (!settled[k])
+			settle_pending(&p->pend[k]);
 		sf_typeset_add(ts, deep_copy(ts, t, t->decl_file,
 					     sf_typeset_intern(ts, t->origin), 0, 0));
 	}
+	free(settled);
+	sf_typeset_free(side);
 	sf_pending_free(p);
 }
 
