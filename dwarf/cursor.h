@@ -68,6 +68,9 @@ static inline uint64_t rd_uleb(struct rd *r)
 	uint64_t v = 0;
 	unsigned shift = 0;
 
+	/* one byte: abbrev codes, attribute names and forms, most values */
+	if (r->p < r->end && *r->p < 0x80)
+		return *r->p++;
 	while (r->p < r->end) {
 		unsigned char b = *r->p++;
 		if (shift < 64)

@@ -448,6 +448,7 @@ static int parse_abbrevs(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint6
  * decodes attribute by attribute (decode_attrs).
  */
 enum plan_op {
+	OP_NONE,            /* no op of its own (table default): generic */
 	OP_SKIP,            /* arg fixed bytes */
 	OP_SKIP_LEB,        /* a LEB128, signed or not (the same bytes) */
 	OP_SKIP_STRING,
@@ -479,232 +480,208 @@ static uint16_t unit_geometry(const struct sf_unit *u)
 
 #define GEOMETRY_DEFAULT ((uint16_t)(8 | 4 << 4))
 
-/* Bytes of a form of fixed size in geometry g, or -1. */
-static int form_size(unsigned form, uint16_t g)
+/*
+ * What the plan compiler knows of a form: its size (sz: 1 + fixed bytes,
+ * or one of the codes below; 0 for a form read_form does not know) and
+ * its op for each class of sf_die field (OP_NONE: none, go generic).
+ */
+enum { SZ_UNKNOWN = 0, SZ_ADDR = 100, SZ_OFFSET, SZ_REF_ADDR, SZ_VAR };
+
+struct form_info {
+	uint8_t sz;
+	uint8_t skip;       /* SZ_VAR: the op stepping over it */
+	uint8_t konst, str, ref, flag;
+};
+
+#define FIX(n) ((uint8_t)(1 + (n)))
+#define GNU_FORM(f) (DW_FORM_addrx4 + 1 + ((f) - DW_FORM_GNU_addr_index))
+#define NFORMS GNU_FORM(DW_FORM_GNU_strp_alt + 1)
+
+static const struct form_info forms[NFORMS] = {
+	[DW_FORM_addr] = { SZ_ADDR, 0, 0, 0, 0, 0 },
+	[DW_FORM_block2] = { SZ_VAR, OP_SKIP_BLOCK2, 0, 0, 0, 0 },
+	[DW_FORM_block4] = { SZ_VAR, OP_SKIP_BLOCK4, 0, 0, 0, 0 },
+	[DW_FORM_data2] = { FIX(2), 0, OP_U2, 0, 0, 0 },
+	[DW_FORM_data4] = { FIX(4), 0, OP_U4, 0, 0, 0 },
+	[DW_FORM_data8] = { FIX(8), 0, OP_U8, 0, 0, 0 },
+	[DW_FORM_string] = { SZ_VAR, OP_SKIP_STRING, 0, OP_STRING, 0, 0 },
+	[DW_FORM_block] = { SZ_VAR, OP_SKIP_BLOCK, 0, 0, 0, 0 },
+	[DW_FORM_block1] = { SZ_VAR, OP_SKIP_BLOCK1, 0, 0, 0, 0 },
+	[DW_FORM_data1] = { FIX(1), 0, OP_U1, 0, 0, 0 },
+	[DW_FORM_flag] = { FIX(1), 0, 0, 0, 0, OP_FLAG },
+	[DW_FORM_sdata] = { SZ_VAR, OP_SKIP_LEB, OP_SDATA, 0, 0, 0 },
+	[DW_FORM_strp] = { SZ_OFFSET, 0, 0, OP_STRP4, 0, 0 },
+	[DW_FORM_udata] = { SZ_VAR, OP_SKIP_LEB, OP_UDATA, 0, 0, 0 },
+	[DW_FORM_ref_addr] = { SZ_REF_ADDR, 0, 0, 0, 0, 0 },
+	[DW_FORM_ref1] = { FIX(1), 0, 0, 0, OP_REF1, 0 },
+	[DW_FORM_ref2] = { FIX(2), 0, 0, 0, OP_REF2, 0 },
+	[DW_FORM_ref4] = { FIX(4), 0, 0, 0, OP_REF4, 0 },
+	[DW_FORM_ref8] = { FIX(8), 0, 0, 0, OP_REF8, 0 },
+	[DW_FORM_ref_udata] = { SZ_VAR, OP_SKIP_LEB, 0, 0, OP_REF_UDATA, 0 },
+	[DW_FORM_indirect] = { SZ_UNKNOWN, 0, 0, 0, 0, 0 },	/* its size is in the DIE */
+	[DW_FORM_sec_offset] = { SZ_OFFSET, 0, 0, 0, 0, 0 },
+	[DW_FORM_exprloc] = { SZ_VAR, OP_SKIP_BLOCK, 0, 0, 0, 0 },
+	[DW_FORM_flag_present] = { FIX(0), 0, 0, 0, 0, OP_FLAG_PRESENT },
+	[DW_FORM_strx] = { SZ_VAR, OP_SKIP_LEB, 0, OP_STRX, 0, 0 },
+	[DW_FORM_addrx] = { SZ_VAR, OP_SKIP_LEB, 0, 0, 0, 0 },
+	[DW_FORM_ref_sup4] = { FIX(4), 0, 0, 0, 0, 0 },
+	[DW_FORM_strp_sup] = { SZ_OFFSET, 0, 0, 0, 0, 0 },
+	[DW_FORM_data16] = { FIX(16), 0, 0, 0, 0, 0 },
+	[DW_FORM_line_strp] = { SZ_OFFSET, 0, 0, OP_LINE_STRP4, 0, 0 },
+	[DW_FORM_ref_sig8] = { FIX(8), 0, 0, 0, 0, 0 },
+	[DW_FORM_implicit_const] = { FIX(0), 0, OP_IMPLICIT, 0, 0, 0 },
+	[DW_FORM_loclistx] = { SZ_VAR, OP_SKIP_LEB, 0, 0, 0, 0 },
+	[DW_FORM_rnglistx] = { SZ_VAR, OP_SKIP_LEB, 0, 0, 0, 0 },
+	[DW_FORM_ref_sup8] = { FIX(8), 0, 0, 0, 0, 0 },
+	[DW_FORM_strx1] = { FIX(1), 0, 0, OP_STRX1, 0, 0 },
+	[DW_FORM_strx2] = { FIX(2), 0, 0, OP_STRX2, 0, 0 },
+	[DW_FORM_strx3] = { FIX(3), 0, 0, 0, 0, 0 },
+	[DW_FORM_strx4] = { FIX(4), 0, 0, 0, 0, 0 },
+	[DW_FORM_addrx1] = { FIX(1), 0, 0, 0, 0, 0 },
+	[DW_FORM_addrx2] = { FIX(2), 0, 0, 0, 0, 0 },
+	[DW_FORM_addrx3] = { FIX(3), 0, 0, 0, 0, 0 },
+	[DW_FORM_addrx4] = { FIX(4), 0, 0, 0, 0, 0 },
+	[GNU_FORM(DW_FORM_GNU_addr_index)] = { SZ_VAR, OP_SKIP_LEB, 0, 0, 0, 0 },
+	[GNU_FORM(DW_FORM_GNU_str_index)] = { SZ_VAR, OP_SKIP_LEB, 0, OP_STRX, 0, 0 },
+	[GNU_FORM(DW_FORM_GNU_ref_alt)] = { SZ_OFFSET, 0, 0, 0, 0, 0 },
+	[GNU_FORM(DW_FORM_GNU_strp_alt)] = { SZ_OFFSET, 0, 0, 0, 0, 0 },
+};
+
+static_assert(DW_FORM_addrx4 == 0x2c && DW_FORM_GNU_strp_alt - DW_FORM_GNU_addr_index == 0x20,
+	      "the GNU forms follow the DWARF 5 ones");
+
+static const struct form_info *form_info(unsigned form)
+{
+	static const struct form_info unknown = { SZ_UNKNOWN, 0, 0, 0, 0, 0 };
+
+	if (form <= DW_FORM_addrx4)
+		return &forms[form];
+	if (form >= DW_FORM_GNU_addr_index && form <= DW_FORM_GNU_strp_alt)
+		return &forms[GNU_FORM(form)];
+	return &unknown;
+}
+
+/* Bytes of a form of size code sz in geometry g, or -1 (not fixed). */
+static int fixed_size(unsigned sz, uint16_t g)
 {
 	unsigned addr = g & 0xf, os = (g >> 4) & 0xf;
 
-	switch (form) {
-	case DW_FORM_flag_present: case DW_FORM_implicit_const: return 0;
-	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag:
-	case DW_FORM_strx1: case DW_FORM_addrx1: return 1;
-	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2: return 2;
-	case DW_FORM_strx3: case DW_FORM_addrx3: return 3;
-	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_strx4: case DW_FORM_addrx4:
-	case DW_FORM_ref_sup4: return 4;
-	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
-		return 8;
-	case DW_FORM_data16: return 16;
-	case DW_FORM_addr: return (int)addr;
-	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
-	case DW_FORM_GNU_strp_alt: case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt:
+	if (sz >= FIX(0) && sz <= FIX(16))
+		return (int)sz - 1;
+	if (sz == SZ_ADDR)
+		return (int)addr;
+	if (sz == SZ_OFFSET)
 		return (int)os;
-	case DW_FORM_ref_addr: return (int)((g >> 8) & 1 ? addr : os);
-	default: return -1;
-	}
+	if (sz == SZ_REF_ADDR)
+		return (int)((g >> 8) & 1 ? addr : os);
+	return -1;
 }
 
-/* The op stepping over a form of variable size, or OP_N (unknown size). */
-static uint8_t skip_op(unsigned form)
-{
-	switch (form) {
-	case DW_FORM_udata: case DW_FORM_sdata: case DW_FORM_ref_udata:
-	case DW_FORM_strx: case DW_FORM_GNU_str_index: case DW_FORM_addrx:
-	case DW_FORM_GNU_addr_index: case DW_FORM_loclistx: case DW_FORM_rnglistx:
-		return OP_SKIP_LEB;
-	case DW_FORM_string: return OP_SKIP_STRING;
-	case DW_FORM_block1: return OP_SKIP_BLOCK1;
-	case DW_FORM_block2: return OP_SKIP_BLOCK2;
-	case DW_FORM_block4: return OP_SKIP_BLOCK4;
-	case DW_FORM_block: case DW_FORM_exprloc: return OP_SKIP_BLOCK;
-	default: return OP_N;
-	}
-}
+/* Which class of sf_die field a kind sets, which one, and its `has` bit;
+ * CLASS_OTHER kinds (has2 bits, checks of their own) always go generic. */
+enum { CLASS_NONE = 0, CLASS_CONST, CLASS_STR, CLASS_REF, CLASS_FLAG, CLASS_OTHER };
 
-/* Append op to the plan ops[0, *n), merging fixed skips. */
-static void emit(struct sf_abbrev_op *ops, size_t *n, struct sf_abbrev_op op)
-{
-	if (op.op == OP_SKIP) {
-		if (op.arg == 0)
-			return;
-		if (*n && ops[*n - 1].op == OP_SKIP) {
-			ops[*n - 1].arg += op.arg;
-			return;
-		}
-	}
-	ops[(*n)++] = op;
-}
-
-/* The op stepping over attribute i, or generic when its size is unknown. */
-static struct sf_abbrev_op skip_attr(const struct sf_abbrevs *ab, uint32_t i, uint8_t generic)
-{
-	unsigned form = ab->attrs[i].form;
-	int n = form_size(form, ab->geometry);
-
-	if (n >= 0)
-		return (struct sf_abbrev_op){ .op = OP_SKIP, .arg = (uint32_t)n };
-	uint8_t op = skip_op(form);
-	return (struct sf_abbrev_op){ .op = op == OP_N ? generic : op, .attr = i };
-}
-
-/* The sf_die field and `has` bit a kind's value goes to. */
-struct target {
+struct kind_info {
+	uint8_t cls;
+	uint8_t wide;       /* CLASS_CONST: an 8-byte field (else 4) */
 	uint16_t field;
-	uint8_t wide;
 	uint32_t bit;
 };
 
-#define TARGET(f, b) ((struct target){ offsetof(struct sf_die, f), \
-				       sizeof(((struct sf_die *)0)->f) == 8, (b) })
+#define KIND(c, f, b) { (c), sizeof(((struct sf_die *)0)->f) == 8, offsetof(struct sf_die, f), (b) }
 
-static int const_target(unsigned kind, struct target *t)
+static const struct kind_info kinds[AK_N] = {
+	[AK_NAME] = KIND(CLASS_STR, name, SF_A_NAME),
+	[AK_COMP_DIR] = KIND(CLASS_STR, comp_dir, SF_A_COMP_DIR),
+	[AK_TYPE] = KIND(CLASS_REF, type, SF_A_TYPE),
+	[AK_SIBLING] = KIND(CLASS_REF, sibling, SF_A_SIBLING),
+	[AK_SPECIFICATION] = KIND(CLASS_REF, specification, SF_A_SPECIFICATION),
+	[AK_BYTE_SIZE] = KIND(CLASS_CONST, byte_size, SF_A_BYTE_SIZE),
+	[AK_BIT_SIZE] = KIND(CLASS_CONST, bit_size, SF_A_BIT_SIZE),
+	[AK_DATA_BIT_OFFSET] = KIND(CLASS_CONST, data_bit_offset, SF_A_DATA_BIT_OFFSET),
+	[AK_BIT_OFFSET] = KIND(CLASS_CONST, bit_offset, SF_A_BIT_OFFSET),
+	[AK_DATA_MEMBER_LOCATION] = KIND(CLASS_CONST, member_loc, SF_A_MEMBER_LOC),
+	[AK_CONST_VALUE] = KIND(CLASS_CONST, const_value, SF_A_CONST_VALUE),
+	[AK_ALIGNMENT] = KIND(CLASS_CONST, alignment, SF_A_ALIGNMENT),
+	[AK_COUNT] = KIND(CLASS_CONST, count, SF_A_COUNT),
+	[AK_UPPER_BOUND] = KIND(CLASS_CONST, upper_bound, SF_A_UPPER_BOUND),
+	[AK_LOWER_BOUND] = KIND(CLASS_CONST, lower_bound, SF_A_LOWER_BOUND),
+	[AK_ENCODING] = KIND(CLASS_CONST, encoding, SF_A_ENCODING),
+	[AK_DECL_FILE] = KIND(CLASS_CONST, decl_file, SF_A_DECL_FILE),
+	[AK_DECL_LINE] = KIND(CLASS_CONST, decl_line, SF_A_DECL_LINE),
+	[AK_VIRTUALITY] = KIND(CLASS_CONST, virtuality, SF_A_VIRTUALITY),
+	[AK_LANGUAGE] = KIND(CLASS_CONST, language, SF_A_LANGUAGE),
+	[AK_DECLARATION] = { CLASS_FLAG, 0, 0, SF_A_DECLARATION },
+	[AK_EXTERNAL] = { CLASS_FLAG, 0, 0, SF_A_EXTERNAL },
+	[AK_ARTIFICIAL] = { CLASS_FLAG, 0, 0, SF_A_ARTIFICIAL },
+	[AK_PROTOTYPED] = { CLASS_FLAG, 0, 0, SF_A_PROTOTYPED },
+	[AK_GNU_VECTOR] = { CLASS_FLAG, 0, 0, SF_A_VECTOR },
+	[AK_SIGNATURE] = { CLASS_OTHER, 0, 0, 0 },
+	[AK_IMPORT] = { CLASS_OTHER, 0, 0, 0 },
+	[AK_DISCR] = { CLASS_OTHER, 0, 0, 0 },
+	[AK_DISCR_VALUE] = { CLASS_OTHER, 0, 0, 0 },
+	[AK_STR_OFFSETS_BASE] = { CLASS_OTHER, 0, 0, 0 },
+	[AK_STMT_LIST] = { CLASS_OTHER, 0, 0, 0 },
+	[AK_PRODUCER] = { CLASS_OTHER, 0, 0, 0 },
+	[AK_DWO_NAME] = { CLASS_OTHER, 0, 0, 0 },
+	[AK_GNU_DWO_NAME] = { CLASS_OTHER, 0, 0, 0 },
+	[AK_GNU_DWO_ID] = { CLASS_OTHER, 0, 0, 0 },
+};
+
+/* Append op to the plan ops[0, *n), merging fixed skips. */
+static inline void emit(struct sf_abbrev_op *ops, size_t *n, uint8_t op, uint16_t field,
+			uint32_t arg, uint32_t attr)
 {
-	switch (kind) {
-	case AK_BYTE_SIZE: *t = TARGET(byte_size, SF_A_BYTE_SIZE); return 1;
-	case AK_BIT_SIZE: *t = TARGET(bit_size, SF_A_BIT_SIZE); return 1;
-	case AK_DATA_BIT_OFFSET: *t = TARGET(data_bit_offset, SF_A_DATA_BIT_OFFSET); return 1;
-	case AK_BIT_OFFSET: *t = TARGET(bit_offset, SF_A_BIT_OFFSET); return 1;
-	case AK_DATA_MEMBER_LOCATION: *t = TARGET(member_loc, SF_A_MEMBER_LOC); return 1;
-	case AK_CONST_VALUE: *t = TARGET(const_value, SF_A_CONST_VALUE); return 1;
-	case AK_ALIGNMENT: *t = TARGET(alignment, SF_A_ALIGNMENT); return 1;
-	case AK_COUNT: *t = TARGET(count, SF_A_COUNT); return 1;
-	case AK_UPPER_BOUND: *t = TARGET(upper_bound, SF_A_UPPER_BOUND); return 1;
-	case AK_LOWER_BOUND: *t = TARGET(lower_bound, SF_A_LOWER_BOUND); return 1;
-	case AK_ENCODING: *t = TARGET(encoding, SF_A_ENCODING); return 1;
-	case AK_DECL_FILE: *t = TARGET(decl_file, SF_A_DECL_FILE); return 1;
-	case AK_DECL_LINE: *t = TARGET(decl_line, SF_A_DECL_LINE); return 1;
-	case AK_VIRTUALITY: *t = TARGET(virtuality, SF_A_VIRTUALITY); return 1;
-	case AK_LANGUAGE: *t = TARGET(language, SF_A_LANGUAGE); return 1;
-	default: return 0;
+	if (op == OP_SKIP) {
+		if (arg == 0)
+			return;
+		if (*n && ops[*n - 1].op == OP_SKIP) {
+			ops[*n - 1].arg += arg;
+			return;
+		}
 	}
+	ops[(*n)++] = (struct sf_abbrev_op){ .op = op, .field = field, .arg = arg, .attr = attr };
 }
 
-static int string_target(unsigned kind, struct target *t)
+/* Emit the op stepping over attribute i (form info fi), or a generic one
+ * when its size is unknown. */
+static inline void emit_skip(struct sf_abbrev_op *ops, size_t *n, const struct form_info *fi,
+			     uint16_t g, uint32_t i, uint8_t generic)
 {
-	switch (kind) {
-	case AK_NAME: *t = TARGET(name, SF_A_NAME); return 1;
-	case AK_COMP_DIR: *t = TARGET(comp_dir, SF_A_COMP_DIR); return 1;
-	default: return 0;
-	}
+	int bytes = fixed_size(fi->sz, g);
+
+	if (bytes >= 0)
+		emit(ops, n, OP_SKIP, 0, (uint32_t)bytes, i);
+	else
+		emit(ops, n, fi->sz == SZ_VAR ? fi->skip : generic, 0, 0, i);
 }
 
-static int ref_target(unsigned kind, struct target *t)
+/* The op decoding an attribute of kind k in form fi in full, or OP_NONE. */
+static uint8_t keep_op(const struct kind_info *k, unsigned kind, const struct form_info *fi,
+		       uint16_t g)
 {
-	switch (kind) {
-	case AK_TYPE: *t = TARGET(type, SF_A_TYPE); return 1;
-	case AK_SIBLING: *t = TARGET(sibling, SF_A_SIBLING); return 1;
-	case AK_SPECIFICATION: *t = TARGET(specification, SF_A_SPECIFICATION); return 1;
-	default: return 0;
+	unsigned addr = g & 0xf, os = (g >> 4) & 0xf;
+	uint8_t op;
+
+	switch (k->cls) {
+	case CLASS_CONST:
+		op = fi->konst;
+		/* a bound all ones as wide as an address means -1 (is_minus_one);
+		 * in data8, or as wide as 8 bytes, it is -1 as stored */
+		if (kind == AK_UPPER_BOUND && op >= OP_U1 && op <= OP_U4 &&
+		    (op == OP_U1 ? 1u : op == OP_U2 ? 2u : 4u) >= addr)
+			return OP_NONE;
+		return op != OP_NONE && !k->wide ? (uint8_t)(op + (OP_U1_W4 - OP_U1)) : op;
+	case CLASS_STR:
+		op = fi->str;
+		return (op == OP_STRP4 || op == OP_LINE_STRP4) && os != 4 ? OP_NONE : op;
+	case CLASS_REF:
+		return fi->ref;
+	case CLASS_FLAG:
+		return fi->flag;
+	default:
+		return OP_NONE;
 	}
-}
-
-static uint32_t flag_bit(unsigned kind)
-{
-	switch (kind) {
-	case AK_DECLARATION: return SF_A_DECLARATION;
-	case AK_EXTERNAL: return SF_A_EXTERNAL;
-	case AK_ARTIFICIAL: return SF_A_ARTIFICIAL;
-	case AK_PROTOTYPED: return SF_A_PROTOTYPED;
-	case AK_GNU_VECTOR: return SF_A_VECTOR;
-	default: return 0;
-	}
-}
-
-/* The op of a constant form into an 8-byte field (OP_N: none). */
-static uint8_t const_op(unsigned form, unsigned kind, uint16_t g)
-{
-	unsigned addr = g & 0xf;
-
-	switch (form) {
-	case DW_FORM_data1: case DW_FORM_data2: case DW_FORM_data4: {
-		unsigned w = form == DW_FORM_data1 ? 1 : form == DW_FORM_data2 ? 2 : 4;
-		/* all ones as wide as an address means -1 (is_minus_one) */
-		if (kind == AK_UPPER_BOUND && w >= addr)
-			return OP_N;
-		return w == 1 ? OP_U1 : w == 2 ? OP_U2 : OP_U4;
-	}
-	case DW_FORM_data8: return OP_U8;	/* all ones is -1 as it is */
-	case DW_FORM_udata: return OP_UDATA;
-	case DW_FORM_sdata: return OP_SDATA;
-	case DW_FORM_implicit_const: return OP_IMPLICIT;
-	default: return OP_N;
-	}
-}
-
-static uint8_t string_op(unsigned form, uint16_t g)
-{
-	unsigned os = (g >> 4) & 0xf;
-
-	switch (form) {
-	case DW_FORM_strp: return os == 4 ? OP_STRP4 : OP_N;
-	case DW_FORM_line_strp: return os == 4 ? OP_LINE_STRP4 : OP_N;
-	case DW_FORM_string: return OP_STRING;
-	case DW_FORM_strx1: return OP_STRX1;
-	case DW_FORM_strx2: return OP_STRX2;
-	case DW_FORM_strx: case DW_FORM_GNU_str_index: return OP_STRX;
-	default: return OP_N;
-	}
-}
-
-static uint8_t ref_op(unsigned form)
-{
-	switch (form) {
-	case DW_FORM_ref1: return OP_REF1;
-	case DW_FORM_ref2: return OP_REF2;
-	case DW_FORM_ref4: return OP_REF4;
-	case DW_FORM_ref8: return OP_REF8;
-	case DW_FORM_ref_udata: return OP_REF_UDATA;
-	default: return OP_N;
-	}
-}
-
-static uint8_t flag_op(unsigned form)
-{
-	return form == DW_FORM_flag_present ? OP_FLAG_PRESENT :
-	       form == DW_FORM_flag ? OP_FLAG : OP_N;
-}
-
-/* The op decoding attribute i in full (sf_die_read). */
-static struct sf_abbrev_op keep_attr(const struct sf_abbrevs *ab, uint32_t i)
-{
-	const struct sf_abbrev_attr *x = &ab->attrs[i];
-	struct target t = { 0, 1, 0 };
-	uint8_t op = OP_N;
-
-	if (x->kind == AK_NONE)
-		return skip_attr(ab, i, OP_GENERIC);
-	if (const_target(x->kind, &t)) {
-		op = const_op(x->form, x->kind, ab->geometry);
-		if (op != OP_N && !t.wide)
-			op = (uint8_t)(op + (OP_U1_W4 - OP_U1));
-	} else if (string_target(x->kind, &t)) {
-		op = string_op(x->form, ab->geometry);
-	} else if (ref_target(x->kind, &t)) {
-		op = ref_op(x->form);
-	} else if ((t.bit = flag_bit(x->kind)) != 0) {
-		op = flag_op(x->form);
-	}
-	if (op == OP_N)
-		return (struct sf_abbrev_op){ .op = OP_GENERIC, .attr = i };
-	assert(op >= OP_FLAG_PRESENT || op < OP_U1_W4 ? t.wide : !t.wide);
-	return (struct sf_abbrev_op){ .op = op, .field = t.field, .arg = t.bit, .attr = i };
-}
-
-/* The op stepping over attribute i, keeping a sibling (sf_die_read_tags). */
-static struct sf_abbrev_op pass_attr(const struct sf_abbrevs *ab, uint32_t i)
-{
-	const struct sf_abbrev_attr *x = &ab->attrs[i];
-
-	if (x->kind == AK_SIBLING) {
-		uint8_t op = ref_op(x->form);
-		if (op != OP_N)
-			return (struct sf_abbrev_op){ .op = op,
-				.field = offsetof(struct sf_die, sibling),
-				.arg = SF_A_SIBLING, .attr = i };
-		if (x->form == DW_FORM_ref_addr)	/* a reference too */
-			return (struct sf_abbrev_op){ .op = OP_GENERIC_SKIP, .attr = i };
-	}
-	return skip_attr(ab, i, OP_GENERIC_SKIP);
 }
 
 /* Both plans of abbreviation a, into its slots of ab->ops. */
@@ -714,11 +691,28 @@ static __attribute__((noinline)) void compile_plan(const struct sf_abbrevs *ab,
 	struct sf_abbrev_op *keep = ab->ops + 2 * (size_t)a->first;
 	struct sf_abbrev_op *pass = keep + a->nattrs;
 	size_t nkeep = 0, npass = 0;
+	uint16_t g = ab->geometry;
 
 	assert(a->first + (size_t)a->nattrs <= ab->nattrs && a->nattrs <= MAX_ABBREV_ATTRS + 1);
-	for (uint32_t i = 0; i < a->nattrs; i++) {
-		emit(keep, &nkeep, keep_attr(ab, a->first + i));
-		emit(pass, &npass, pass_attr(ab, a->first + i));
+	for (uint32_t i = a->first; i < a->first + a->nattrs; i++) {
+		const struct sf_abbrev_attr *x = &ab->attrs[i];
+		const struct form_info *fi = form_info(x->form);
+		const struct kind_info *k = &kinds[x->kind];
+
+		/* the full decode */
+		if (k->cls == CLASS_NONE) {
+			emit_skip(keep, &nkeep, fi, g, i, OP_GENERIC);
+		} else {
+			uint8_t op = keep_op(k, x->kind, fi, g);
+			emit(keep, &nkeep, op == OP_NONE ? OP_GENERIC : op, k->field, k->bit, i);
+		}
+		/* the step over, keeping a sibling reference */
+		if (x->kind == AK_SIBLING && fi->ref != OP_NONE)
+			emit(pass, &npass, fi->ref, k->field, k->bit, i);
+		else if (x->kind == AK_SIBLING && x->form == DW_FORM_ref_addr)
+			emit(pass, &npass, OP_GENERIC_SKIP, 0, 0, i);
+		else
+			emit_skip(pass, &npass, fi, g, i, OP_GENERIC_SKIP);
 	}
 	assert(nkeep <= a->nattrs && npass <= a->nattrs);
 	a->nkeep = (uint16_t)nkeep;
@@ -1122,18 +1116,14 @@ static inline int skip_string(struct rd *r)
 }
 
 /* One attribute as read_form reads it (OP_GENERIC with keep, else
- * OP_GENERIC_SKIP); the cursor is copied so that the callers' stays in
- * registers. */
+ * OP_GENERIC_SKIP). */
 static __attribute__((noinline)) int run_generic(const struct sf_ucx *c, struct rd *r,
 						 struct sf_die *d,
 						 const struct sf_abbrev_attr *x, int keep)
 {
 	struct value v;
-	struct rd g = *r;
 
-	int rc = read_form(c, &g, x->form, x->implicit, &v, 0);
-	*r = g;
-	if (rc < 0)
+	if (read_form(c, r, x->form, x->implicit, &v, 0) < 0)
 		return -1;
 	if (keep) {
 		if (x->kind != AK_NONE)
@@ -1157,6 +1147,7 @@ static ALWAYS_INLINE int run_plan(const struct sf_ucx *c, struct rd *r, struct s
 				  uint32_t *has, const struct sf_abbrev_op *op,
 				  const struct sf_abbrev_op *end)
 {
+
 	for (; op < end; op++) {
 		const char *str;
 		uint64_t v;
@@ -1208,12 +1199,20 @@ static ALWAYS_INLINE int run_plan(const struct sf_ucx *c, struct rd *r, struct s
 				*has |= op->arg;
 			continue;
 		case OP_GENERIC:
-		case OP_GENERIC_SKIP:
+		case OP_GENERIC_SKIP: {
+			/* a copy of the cursor: the caller's, whose address
+			 * is never taken, stays in registers */
+			struct rd g = *r;
 			d->has = *has;
-			if (run_generic(c, r, d, &c->abv->attrs[op->attr], op->op == OP_GENERIC) < 0)
+			int rc = run_generic(c, &g, d, &c->abv->attrs[op->attr],
+					     op->op == OP_GENERIC);
+			*r = g;
+			if (rc < 0)
 				return -1;
 			*has = d->has;
 			continue;
+		}
+		case OP_NONE:
 		case OP_N:
 			break;
 		}
@@ -1314,9 +1313,11 @@ static ALWAYS_INLINE int decode(const struct sf_ucx *c, uint64_t off, struct sf_
 	}
 	uint32_t has = 0;
 	if (!c->plan_ok) {
+		struct rd g = r;	/* as in run_plan: r stays in registers */
 		d->has = 0;
-		if (decode_attrs(c, &r, d, a, keep) < 0)
+		if (decode_attrs(c, &g, d, a, keep) < 0)
 			return -1;
+		r = g;
 		has = d->has;
 	} else {
 		const struct sf_abbrev_op *ops = c->abv->ops + 2 * (size_t)a->first;
