@@ -17,6 +17,12 @@
  * big-endian, relocatable, with type units, plus a compressed libc6-dbg
  * file.
  *
+ * die.c decodes through plans compiled per abbreviation, and attribute by
+ * attribute (read_form + store_attr) for a unit whose shape a shared table
+ * was not compiled for: every DIE is read both ways, in full and stepped
+ * over, and the two sf_die must be identical byte for byte; cut short by
+ * the unit's end (one byte early, and halfway), both must fail.
+ *
  * What this does NOT check: relocation.  Both decoders read the bytes
  * sf_elf_prepare_debug() already inflated and relocated (libdwarf is given
  * no relocation callback), so a wrong relocation is the same wrong value to
@@ -382,18 +388,70 @@ static void check_read_tags(const struct sf_ucx *c, const struct sf_die *d)
 		assert_int_equal(y.sig8, d->sig8);
 }
 
+/* DIE off read by c and by g, each into a zeroed sf_die: rc of each
+ * (they must be the same), the two DIEs compared whole on success. */
+static int read_both(const struct sf_ucx *c, const struct sf_ucx *g, uint64_t off,
+		     uint64_t tags, int keep)
+{
+	struct sf_die x, y;
+
+	memset(&x, 0, sizeof(x));
+	memset(&y, 0, sizeof(y));
+	int rc = keep ? sf_die_read(c, off, &x) : sf_die_read_tags(c, off, tags, &x);
+	int rg = keep ? sf_die_read(g, off, &y) : sf_die_read_tags(g, off, tags, &y);
+	if (rc != rg)
+		fail_msg("DIE 0x%llx: the plan returns %d, read_form %d",
+			 (unsigned long long)off, rc, rg);
+	if (rc == 0 && memcmp(&x, &y, sizeof(x)))
+		fail_msg("DIE 0x%llx (tag 0x%x): the plan and read_form decode it differently",
+			 (unsigned long long)off, x.tag);
+	return rc;
+}
+
+/*
+ * die.c compiles each abbreviation into a plan of ops; a unit whose shape
+ * the table was not compiled for reads each attribute with read_form and
+ * store_attr instead (g, opened with such a table).  The two must decode
+ * d the same, in full and stepping over it, and fail alike when the unit
+ * ends inside it: one byte short of its end, and halfway.
+ */
+static void check_plan(const struct sf_ucx *c, const struct sf_ucx *g, const struct sf_die *d)
+{
+	assert_int_equal(read_both(c, g, d->off, 0, 1), 0);
+	assert_int_equal(read_both(c, g, d->off, 0, 0), 0);
+	if (d->tag && d->tag < 64)
+		assert_int_equal(read_both(c, g, d->off, 1ull << d->tag, 0), 0);
+	uint64_t cuts[2] = { d->next - 1, d->off + (d->next - d->off) / 2 };
+	for (int k = 0; k < 2; k++) {
+		if (cuts[k] <= d->off)
+			continue;
+		struct sf_unit cut = *c->u;
+		struct sf_ucx cc = *c, gc = *g;
+		cut.end = cuts[k];
+		cc.u = gc.u = &cut;
+		assert_int_equal(read_both(&cc, &gc, d->off, 0, 1), -1);
+		assert_int_equal(read_both(&cc, &gc, d->off, 0, 0), -1);
+	}
+}
+
 /* Every DIE of every unit of f, in section order. */
 static void own_walk_file(struct sf_dwfile *f, struct recs *out)
 {
 	struct sf_err err;
 
 	for (size_t i = 0; i < f->nunits; i++) {
-		struct sf_ucx c;
+		struct sf_ucx c, g;
+		struct sf_abbrevs ab;
 		assert_int_equal(sf_ucx_open(&c, f, i, &err), 0);
+		assert_int_equal(sf_abbrevs_parse(&ab, f, c.u->abbrev_off), 0);
+		ab.geometry = UINT16_MAX;	/* no unit's: no plan is used */
+		assert_int_equal(sf_ucx_open_shared(&g, f, i, &ab, &err), 0);
+		assert_false(g.plan_ok);
 		for (uint64_t off = c.u->die_start; off < c.u->end;) {
 			struct sf_die d;
 			assert_int_equal(sf_die_read(&c, off, &d), 0);
 			check_read_tags(&c, &d);
+			check_plan(&c, &g, &d);
 			if (d.tag) {
 				struct rec x = {
 					.off = d.off, .tag = d.tag, .children = d.children,
@@ -410,6 +468,8 @@ static void own_walk_file(struct sf_dwfile *f, struct recs *out)
 			off = d.next;
 		}
 		sf_ucx_release(&c);
+		sf_ucx_release(&g);
+		sf_abbrevs_release(&ab);
 	}
 }
 
