@@ -1248,13 +1248,6 @@ static __attribute__((noinline)) int decode_attrs(const struct sf_ucx *c, struct
 	return 0;
 }
 
-/*
- * Decode one DIE.  With `keep` unset only the size is computed (skipping
- * subtrees), by the abbreviation's shorter plan - unless its tag is below
- * 64 and its bit is set in `tags`.  Inlined into each caller, where keep
- * is a constant.
- */
-
 /* Fields guarded by a bit of `has` are set with it; the ones callers read
  * as plain values are defined here, whatever the DIE carries - a null
  * entry too: corrupt input may point a type reference at one, and the
@@ -1272,6 +1265,12 @@ static inline void define_plain(struct sf_die *d)
 	d->has_dwo_id = 0;
 }
 
+/*
+ * Decode one DIE.  With `keep` unset only the size is computed (skipping
+ * subtrees), by the abbreviation's shorter plan - unless its tag is below
+ * 64 and its bit is set in `tags`.  Inlined into each caller, where keep
+ * is a constant.
+ */
 static ALWAYS_INLINE int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d,
 				int keep, uint64_t tags)
 {

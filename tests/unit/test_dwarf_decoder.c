@@ -417,6 +417,16 @@ static int read_both(const struct sf_ucx *c, const struct sf_ucx *g, uint64_t of
  */
 static void check_plan(const struct sf_ucx *c, const struct sf_ucx *g, const struct sf_die *d)
 {
+	struct sf_die x;
+
+	/* the fields read unguarded are defined on every DIE, null entries
+	 * too (corrupt input may point a type at one) */
+	memset(&x, 0xa5, sizeof(x));
+	assert_int_equal(sf_die_read(c, d->off, &x), 0);
+	assert_true(x.name == NULL || (x.has & SF_A_NAME));
+	assert_true(x.byte_size == 0 || (x.has & SF_A_BYTE_SIZE));
+	assert_true(x.decl_line == 0 || (x.has & SF_A_DECL_LINE));
+	assert_true(x.encoding == 0 || (x.has & SF_A_ENCODING));
 	assert_int_equal(read_both(c, g, d->off, 0, 1), 0);
 	assert_int_equal(read_both(c, g, d->off, 0, 0), 0);
 	if (d->tag && d->tag < 64)
