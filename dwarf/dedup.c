@@ -11,18 +11,43 @@
  *
  * Why that is exact.  A type's layout is a function of its own DIEs,
  * which the fingerprint digests, except for what the unit's other types
- * add: packing evidence (a container holding it where only a packed type
- * can be: mark_packed) and the reader's limits (a cycle, the depth
- * limits: `unclean`).  So:
+ * add: packing evidence (a container holding a type where only a packed
+ * type can be: mark_packed) and the reader's limits (a cycle, the depth
+ * limits: `unclean`).  Call a type's read set the type and every
+ * aggregate whose layout laying it out reads, transitively (members.c,
+ * rd_reads_packed: types held by value, anonymous ones shown nested or
+ * pointed to).  Marks are the one input besides the DIEs, and laying a
+ * type out can only find evidence about a type of its read set (a mark
+ * falls on a member's type).  Whether a container is packed, shows
+ * evidence, and where, depends on its DIEs and on its own mark only
+ * (layout/packing.c: natural alignments, offsets, sizes, attributes) -
+ * not on its members' marks.  So:
  *
- *   - a key is recorded only from a clean unit, one where neither
- *     happened; laying that type out found no evidence and met no limit;
- *   - a unit where either happens while types are skipped is laid out
- *     again in full, from nothing, as without dedup (report_tops).
+ *   - a key stands for the layout of a type none of whose read set was
+ *     marked (and whose layout then found no evidence); it is recorded
+ *     from a unit that met no limit, for a type laid out there whose
+ *     read set holds no mark at the end (rd_record_tops);
+ *   - a unit where a limit is met while types are skipped is laid out
+ *     again in full, from nothing, as without dedup (report_tops);
+ *   - a unit where evidence is found while types are skipped un-skips
+ *     every skipped type whose read set holds a marked type
+ *     (rd_dedup_unskip) and, when it un-skipped one, is laid out again
+ *     from nothing with the others still skipped; it ends once the marks
+ *     of its passes leave the read set of every skipped type unmarked.
  *
- * A skipped type therefore cannot have hidden evidence from the others:
- * in the clean unit its key came from, its layout found none, and its
- * fingerprint covers everything that layout read.
+ * Then a skipped type's read set was never marked (marks only add up
+ * over a unit's passes): laying it out, as the full path does, would
+ * have found no evidence - the layouts of its read set, where any would
+ * fall, are those of the unit its key came from, which found none - and
+ * would have given exactly its key's layout, which the output holds.
+ * Nor does skipping it change any other layout: what it would lay out
+ * is its read set, whose layouts are the same whenever they are made
+ * (no mark on the way), and it marks nothing, so every pass finds the
+ * same marks, in the same order, as the full path's passes, and ends
+ * where they end.  (The packing evidence of the Linux ACPI headers,
+ * structs under #pragma pack inside a union, met in 68 of vmlinux's
+ * units: each un-skips its few holders instead of laying out the unit's
+ * hundreds of types again.)
  *
  * C++.  A name there depends on its scope (namespaces, enclosing
  * classes), which the DIEs below a type do not show.  The reported name
@@ -49,7 +74,8 @@
  * A C or C++ struct the walk meets is not even resolved then (reader.c,
  * top_later): its name - the DW_AT_name in C, rd_die_qname in C++ - is
  * all a key needs, and most are skipped; rd_dedup_tops resolves those
- * that are not, rd_dedup_off the rest when the unit is laid out in full.
+ * that are not, rd_dedup_unskip and rd_dedup_off the rest when they are
+ * laid out after all.
  * Resolving one is reading its own DIE, which the walk read already, and
  * naming it, which top_later did: it cannot fail, so nothing said on bad
  * input changes.
@@ -136,9 +162,49 @@ void rd_dedup_off(struct sf_reader *r)
 	r->counts.full_units++;
 }
 
-/* The unit was clean: its types' keys now say "laid out, in the output". */
-void rd_record_tops(struct sf_reader *r)
+/*
+ * Packing evidence met while types are skipped: un-skip each skipped type
+ * whose read set holds a type marked packed.  Returns how many; the
+ * caller lays the unit out again from nothing then.
+ */
+size_t rd_dedup_unskip(struct sf_reader *r)
 {
+	size_t n = 0, k = 0;
+
+	rd_reads_forget(r);	/* marks came since the last answers */
+	for (size_t i = 0; i < r->ntops; i++) {
+		struct top *tp = &r->tops[i];
+		if (tp->skip && !tp->ti && rd_resolve_top(r, i) < 0) {
+			r->counts.skipped--;	/* not a type to report after all */
+			r->counts.types--;
+			continue;
+		}
+		if (tp->skip && rd_reads_packed(r, tp->ti)) {
+			tp->skip = 0;
+			r->counts.skipped--;
+			n++;
+		}
+		r->tops[k++] = *tp;
+	}
+	r->ntops = k;
+	return n;
+}
+
+/* The unit met no limit: the keys of its types laid out now say "laid out,
+ * in the output" - those whose read set holds no mark, when it showed
+ * packing evidence. */
+void rd_record_tops(struct sf_reader *r, int evidence)
+{
+	if (evidence)
+		rd_reads_forget(r);
+	for (size_t i = 0; i < r->ntops; i++) {
+		struct top *tp = &r->tops[i];
+		/* skipped: recorded already; keyed not laid out when marked */
+		if (evidence && tp->keyed && !tp->skip && rd_reads_packed(r, tp->ti))
+			tp->keyed = 0;
+	}
+	if (r->unclean || r->failed)
+		return;	/* the answers met a limit (a cycle) after all */
 	for (size_t i = 0; i < r->ntops; i++)
 		if (r->tops[i].keyed && !r->tops[i].skip)
 			sf_fpset_add(r->laid, &r->tops[i].key);

@@ -381,8 +381,9 @@ static void dedup_note(const struct ctx *c)
 
 	if (!c->opts || !c->opts->note || !c->opts->dedup_note || c->opts->pass)
 		return;
-	sb_addf(&line, "dedup: %zu of %zu types laid out already, skipped; %zu units laid out in full",
-		n.skipped, n.types, n.full_units);
+	sb_addf(&line, "dedup: %zu of %zu types laid out already, skipped; %zu units laid out "
+		"again in part; %zu units laid out in full", n.skipped, n.types, n.part_units,
+		n.full_units);
 	c->opts->note(c->opts->note_arg, line.buf);
 	sb_release(&line);
 }

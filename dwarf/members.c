@@ -756,3 +756,91 @@ void rd_unlay_all(struct sf_reader *r, int keep_packed)
 			ti->flags &= ~TI_PACKED;
 	}
 }
+
+/* ---- what a layout reads: packing evidence and dedup ------------------- */
+
+/*
+ * dedup.c re-lays out, of a unit whose types are being skipped, only the
+ * types whose layout the packing evidence can change: those whose layout
+ * reads a type marked packed.  What rd_layout(ti) reads is ti's DIEs and
+ * the layouts of the aggregates it calls rd_layout() on - its members',
+ * bases' and variant fields' types held by value (agg: through typedefs,
+ * qualifiers, arrays), an anonymous aggregate shown nested (anon), an
+ * anonymous aggregate pointed to (pointee) - transitively: the type's
+ * "read set".  rd_reads_packed() answers whether the read set holds a
+ * TI_PACKED type, following every member's type through those three
+ * links (a superset of the calls rd_layout makes: it asks align_of only
+ * of types without an alignment attribute, for instance), memoized in
+ * the tinfos (TI_RP_*) until rd_reads_forget().  Where the answer cannot
+ * be had cheaply and surely - a cycle, the depth limit, a DIE that cannot
+ * be read - it is yes: a type laid out for nothing costs time, a type
+ * skipped wrongly a wrong report.
+ */
+
+static int reads_packed(struct sf_reader *r, struct tinfo *ti, unsigned depth);
+
+/* Whether a member of type mt reads a type marked packed. */
+static int member_reads_packed(struct sf_reader *r, const struct tinfo *mt, unsigned depth)
+{
+	return (mt->agg && reads_packed(r, mt->agg, depth + 1)) ||
+	       (mt->anon && reads_packed(r, mt->anon, depth + 1)) ||
+	       (mt->pointee && reads_packed(r, mt->pointee, depth + 1));
+}
+
+/* Whether the children of DIE d - members and bases; below a variant
+ * part (nest > 0), its discriminant and its variants' members - read a
+ * type marked packed. */
+static int children_read_packed(struct sf_reader *r, struct uh *uh, const struct sf_die *d,
+				unsigned depth, unsigned nest)
+{
+	struct sf_die c;
+	uint64_t off = d->next;
+
+	while (d->children) {
+		if (rd_read_die(r, uh, off, &c) < 0)
+			return 1;
+		if (c.tag == 0)
+			return 0;
+		int field = c.tag == DW_TAG_inheritance ||
+			    (c.tag == DW_TAG_member &&
+			     (nest || !(c.has & (SF_A_EXTERNAL | SF_A_DECLARATION))));
+		if (field && member_reads_packed(r, rd_resolve_ref(r, uh, &c, 0), depth))
+			return 1;
+		if ((c.tag == DW_TAG_variant_part || (nest && c.tag == DW_TAG_variant)) &&
+		    (nest > 1 || children_read_packed(r, uh, &c, depth, nest + 1)))
+			return 1;
+		if (r->failed || rd_skip_die(r, uh, &c, &off) < 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int reads_packed(struct sf_reader *r, struct tinfo *ti, unsigned depth)
+{
+	struct sf_die d;
+
+	if (!(ti->flags & TI_AGG) || (ti->flags & TI_DECL))
+		return 0;	/* rd_layout reads nothing of it */
+	if (ti->flags & (TI_PACKED | TI_RP_BUSY) || depth > MAX_LAYOUT_DEPTH)
+		return 1;
+	if (ti->flags & TI_RP_DONE)
+		return (ti->flags & TI_RP_YES) != 0;
+	ti->flags |= TI_RP_BUSY;
+	int yes = rd_read_die(r, ti->unit, rd_off_of(ti), &d) < 0 ||
+		  children_read_packed(r, ti->unit, &d, depth, 0);
+	ti->flags &= ~TI_RP_BUSY;
+	ti->flags |= TI_RP_DONE | (yes ? TI_RP_YES : 0);
+	return yes;
+}
+
+int rd_reads_packed(struct sf_reader *r, struct tinfo *ti)
+{
+	return reads_packed(r, ti, 0);
+}
+
+void rd_reads_forget(struct sf_reader *r)
+{
+	for (size_t j = 0; j < r->mapcap; j++)
+		if (r->map[j].gen == r->gen && r->map[j].ti)
+			r->map[j].ti->flags &= ~(TI_RP_BUSY | TI_RP_DONE | TI_RP_YES);
+}

@@ -428,23 +428,33 @@ static void order_tops(struct sf_reader *r)
  * packed only where a later one holds it (mark_packed) changes the
  * alignment of the types laid out before: the unit is laid out again
  * then, a few times at most (each pass finds a new packed type or ends).
- * With types skipped (dedup.c), a unit that shows such evidence or meets
- * a limit starts over from nothing without skipping: exactly the passes
- * of a unit read in full.
+ * With types skipped (dedup.c), evidence un-skips the types whose
+ * layout a mark changes and, when there are any, starts over from
+ * nothing with the others still skipped; a unit that meets a limit
+ * starts over from nothing without skipping: exactly the passes of a
+ * unit read in full.
  */
 static void report_tops(struct sf_reader *r)
 {
 	int dedup = rd_dedup_on(r);
-	int skipping = dedup && rd_dedup_tops(r), clean = 1;
+	int skipping = dedup && rd_dedup_tops(r), evidence = 0, part = 0;
 
 	for (int pass = 0; pass < 4 && !r->failed; pass++) {
-		int again = lay_tops(r);
-		if (again || r->unclean)
-			clean = 0;
-		if (skipping && !clean) {
+		int again = lay_tops(r), restart = 0;
+		if (skipping && again && !r->unclean && rd_dedup_unskip(r)) {
+			r->counts.part_units += !part;
+			part = restart = 1;
+		}
+		if (skipping && r->unclean) {	/* (the answers may meet one too) */
 			rd_dedup_off(r);
+			r->counts.part_units -= part;
 			skipping = 0;
+			restart = 1;
+		}
+		evidence |= again;
+		if (restart) {
 			rd_unlay_all(r, 0);
+			evidence = 0;
 			pass = -1;
 			continue;
 		}
@@ -455,8 +465,8 @@ static void report_tops(struct sf_reader *r)
 	order_tops(r);
 	for (size_t i = 0; i < r->nfresh && !r->failed; i++)
 		add_top(r, r->fresh[i]);
-	if (dedup && clean && !r->unclean && !r->failed)
-		rd_record_tops(r);
+	if (dedup && !r->unclean && !r->failed)
+		rd_record_tops(r, evidence);
 	r->ntops = 0;
 }
 
@@ -783,6 +793,7 @@ static void add_counts(struct sf_dedup_counts *to, const struct sf_dedup_counts 
 {
 	to->types += from->types;
 	to->skipped += from->skipped;
+	to->part_units += from->part_units;
 	to->full_units += from->full_units;
 }
 

@@ -27,9 +27,10 @@ struct sf_reader;
 struct sf_pending;
 
 /* What dedup did (dedup.c): types to report, those skipped as laid out
- * already, units laid out again in full (packing evidence, a limit). */
+ * already, units laid out again with the types packing evidence changes
+ * un-skipped, units laid out again in full (a limit met). */
 struct sf_dedup_counts {
-	size_t types, skipped, full_units;
+	size_t types, skipped, part_units, full_units;
 };
 
 /*

@@ -71,6 +71,9 @@ enum {
 	TI_UNSIZED = 1u << 15,  /* rests on a type that could not be resolved
 	                         * (a loop, a bad reference, the depth limit):
 	                         * its size is unknown, not 0 */
+	TI_RP_BUSY = 1u << 16,  /* rd_reads_packed's memo (members.c): */
+	TI_RP_DONE = 1u << 17,  /* being answered, answered, */
+	TI_RP_YES = 1u << 18,   /* and the answer */
 };
 
 struct uh;
@@ -334,12 +337,18 @@ int rd_dedup_tops(struct sf_reader *r);
  * no aggregate after all. */
 int rd_resolve_top(struct sf_reader *r, size_t i);
 void rd_dedup_off(struct sf_reader *r);
-void rd_record_tops(struct sf_reader *r);
+size_t rd_dedup_unskip(struct sf_reader *r);
+void rd_record_tops(struct sf_reader *r, int evidence);
 
 /* members.c */
 void rd_mvec_free(struct mvec *v);
 struct xtype *rd_layout(struct sf_reader *r, struct tinfo *ti, unsigned depth);
 void rd_unlay_all(struct sf_reader *r, int keep_packed);
+/* Whether laying out aggregate ti reads the layout of a type marked
+ * packed (itself included): its "read set" (members.c); memoized until
+ * rd_reads_forget(), which a new mark makes stale. */
+int rd_reads_packed(struct sf_reader *r, struct tinfo *ti);
+void rd_reads_forget(struct sf_reader *r);
 
 /* Read or skip a DIE of unit uh; a corrupt one fails the reader (once
  * reported).  Inline: every DIE the reader visits goes through them. */
