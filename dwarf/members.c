@@ -787,6 +787,78 @@ static int member_reads_packed(struct sf_reader *r, const struct tinfo *mt, unsi
 	       (mt->pointee && reads_packed(r, mt->pointee, depth + 1));
 }
 
+/* Whether pointer DIE d (of unit uh) points to an anonymous aggregate
+ * (what the member shows: types.c, pointer_type) that reads a type marked
+ * packed.  A named or non-aggregate target is not laid out for it. */
+static int pointee_reads_packed(struct sf_reader *r, struct uh *uh, const struct sf_die *d,
+				unsigned depth)
+{
+	struct sf_die t;
+
+	if (!(d->has & SF_A_TYPE))
+		return 0;
+	struct uh *to = d->has & (SF_A_SIG8 | SF_A_ALT) ? NULL : rd_ref_unit(r, uh, d, d->type, 0);
+	struct tinfo *ti = to ? rd_cached(r, to, d->type) : NULL;
+	if (to && !ti) {
+		if (rd_read_die(r, to, d->type, &t) < 0)
+			return 1;
+		if (!(t.has & SF_A_SIGNATURE) &&
+		    ((t.tag != DW_TAG_structure_type && t.tag != DW_TAG_class_type &&
+		      t.tag != DW_TAG_union_type && t.tag != DW_TAG_interface_type) || t.name))
+			return 0;
+	}
+	if (!ti)	/* what types.c makes of it, then */
+		return member_reads_packed(r, rd_resolve(r, uh, d->off, 0), depth);
+	return (ti->flags & TI_ANON) && reads_packed(r, ti, depth + 1);
+}
+
+/*
+ * Whether the type DW_AT_type of DIE c names reads a type marked packed,
+ * for a member of that type.  Resolving it (types.c) would spell every
+ * pointer and typedef on the way, which nothing here needs: a type not
+ * resolved yet is followed by its DIEs instead - through typedefs,
+ * qualifiers and arrays to the aggregate a member of it lays out, and
+ * from a pointer to the anonymous aggregate it shows - taking each link
+ * rd_resolve() passes on as agg, anon or pointee, and more (a typedef of
+ * a pointer to an anonymous struct has no pointee: followed all the
+ * same).  An aggregate is resolved: the marks and the answers sit in its
+ * tinfo.  What is not plain (type units, the dwz alt file) is resolved.
+ */
+static int type_reads_packed(struct sf_reader *r, struct uh *uh, const struct sf_die *c,
+			     unsigned depth, unsigned chain)
+{
+	struct sf_die d;
+
+	if (!(c->has & SF_A_TYPE))
+		return 0;	/* void */
+	if (c->has & (SF_A_SIG8 | SF_A_ALT) || chain > MAX_RESOLVE_DEPTH)
+		return member_reads_packed(r, rd_resolve_ref(r, uh, c, 0), depth);
+	struct uh *to = rd_ref_unit(r, uh, c, c->type, 0);
+	if (!to)
+		return 1;
+	struct tinfo *ti = rd_cached(r, to, c->type);
+	if (ti)
+		return member_reads_packed(r, ti, depth);
+	if (rd_read_die(r, to, c->type, &d) < 0)
+		return 1;
+	if (d.has & SF_A_SIGNATURE)
+		return member_reads_packed(r, rd_resolve_ref(r, uh, c, 0), depth);
+	switch (d.tag) {
+	case DW_TAG_structure_type: case DW_TAG_class_type:
+	case DW_TAG_union_type: case DW_TAG_interface_type:
+		return reads_packed(r, rd_resolve(r, to, c->type, 0), depth + 1);
+	case DW_TAG_typedef: case DW_TAG_const_type: case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type: case DW_TAG_atomic_type: case DW_TAG_array_type:
+		return type_reads_packed(r, to, &d, depth, chain + 1);
+	case DW_TAG_pointer_type: case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		/* the pointee shown is the anonymous aggregate pointed to */
+		return pointee_reads_packed(r, to, &d, depth);
+	default:
+		return 0;	/* no aggregate laid out for it (types.c, fill_ti) */
+	}
+}
+
 /* Whether the children of DIE d - members and bases; below a variant
  * part (nest > 0), its discriminant and its variants' members - read a
  * type marked packed. */
@@ -804,7 +876,7 @@ static int children_read_packed(struct sf_reader *r, struct uh *uh, const struct
 		int field = c.tag == DW_TAG_inheritance ||
 			    (c.tag == DW_TAG_member &&
 			     (nest || !(c.has & (SF_A_EXTERNAL | SF_A_DECLARATION))));
-		if (field && member_reads_packed(r, rd_resolve_ref(r, uh, &c, 0), depth))
+		if (field && type_reads_packed(r, uh, &c, depth, 0))
 			return 1;
 		if ((c.tag == DW_TAG_variant_part || (nest && c.tag == DW_TAG_variant)) &&
 		    (nest > 1 || children_read_packed(r, uh, &c, depth, nest + 1)))

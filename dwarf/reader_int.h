@@ -318,6 +318,7 @@ struct uh *rd_ref_unit(struct sf_reader *r, struct uh *uh, const struct sf_die *
 struct tinfo *rd_resolve_ref(struct sf_reader *r, struct uh *uh, const struct sf_die *d,
 				 unsigned depth);
 struct tinfo *rd_resolve(struct sf_reader *r, struct uh *uh, uint64_t off, unsigned depth);
+struct tinfo *rd_cached(struct sf_reader *r, struct uh *uh, uint64_t off);
 
 /* dedup.c */
 /* Whether report_tops skips types laid out already: a fingerprint

@@ -72,6 +72,12 @@ static void cache_put(struct sf_reader *r, uint64_t key, struct tinfo *ti)
 	r->map[j].ti = ti;
 }
 
+/* The tinfo of the DIE at off of unit uh, when resolved already. */
+struct tinfo *rd_cached(struct sf_reader *r, struct uh *uh, uint64_t off)
+{
+	return cache_get(r, rd_key_of(uh, off));
+}
+
 /* ---- resolving type DIEs ------------------------------------------------ */
 
 /*

@@ -70,8 +70,15 @@ struct by_aligned { int a; int b TW_ALIGNED; };
  * way.  A unit built with PACKED_HOLDER declares it packed and holds it at
  * offset 1 of a struct that is not packed (a hole follows it), which shows
  * pbase is packed there (pahole infers the same, tests/e2e/packed.sh):
- * evidence from another type of the unit, so that unit is laid out in
- * full, and both versions are reported. */
+ * evidence from another type of the unit, so that unit lays pbase out
+ * again, and both versions are reported.
+ *
+ * The pbase_* structs hold pbase where no offset shows anything (at 0, in
+ * every unit the same DIEs), yet take its alignment: 4, or 1 where pbase
+ * is packed - two versions each.  A PACKED_HOLDER unit lays them out
+ * again too, for what their layout reads of pbase (dwarf/dedup.c): by
+ * value, through a typedef of an array, as an anonymous struct shown
+ * nested and as one pointed to; its other structs stay skipped. */
 #ifdef PACKED_HOLDER
 #define TW_PACKED __attribute__((packed))
 #else
@@ -81,5 +88,10 @@ struct TW_PACKED pbase { int x; int y; };
 #ifdef PACKED_HOLDER
 struct holder { char c; struct pbase b; int after; };
 #endif
+struct pbase_user { struct pbase b; };
+typedef struct pbase pbase_pair[2];
+struct pbase_arr { pbase_pair p; };
+struct pbase_nest { struct { struct pbase b; } in; };
+struct pbase_ptr { struct { struct pbase b; } *p; };
 
 #endif

@@ -17,6 +17,10 @@ struct by_params f1;
 by_anon_t x1;
 struct by_aligned al1;
 struct pbase base1;
+struct pbase_user pu1;
+struct pbase_arr pa1;
+struct pbase_nest pn1;
+struct pbase_ptr pp1;
 #ifdef PACKED_HOLDER
 struct holder h1;
 #endif
