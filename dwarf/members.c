@@ -26,7 +26,125 @@
 #include "lib/hash.h"
 #include "lib/xalloc.h"
 
+/* ---- layout summaries -------------------------------------------------- */
+
+/*
+ * A member holding a named aggregate by value needs three numbers of its
+ * layout: its alignment, natural alignment and data size.  A new struct
+ * of a unit holds the same `struct mutex` or `struct list_head` as the
+ * last unit's: laying those out again, and all they hold, is half of the
+ * members a vmlinux lays out.  So the reader keeps, per fingerprint (as
+ * dedup.c keys a type, without a name), those three numbers of every
+ * named C aggregate laid out in a unit that showed no packing evidence
+ * and met no limit (rd_record_sums), and a member's type with a recorded
+ * fingerprint takes them (TI_SUMMED) instead of being laid out.
+ *
+ * Why that is exact: a layout is a function of the DIEs the fingerprint
+ * digests and of the marks of packing evidence on its read set
+ * (dedup.c).  A summary is recorded from a unit with no mark at all, and
+ * taken only in passes with none so far: the unit's first pass, until it
+ * finds evidence - then the unit takes no more summaries, and starts over
+ * from nothing if it took one (reader.c, report_tops).  Laying the type
+ * out would have found no evidence either: its layout found none where
+ * it was recorded, from the same DIEs, with no mark.  The limits: a
+ * fingerprinted type's layout reaches at most SF_FP_MAX_DEPTH levels
+ * below it (no cycle: a cycle has no fingerprint), so it is taken only at
+ * depths where laying it out could not meet MAX_LAYOUT_DEPTH; corrupt
+ * DWARF has no fingerprint either.
+ */
+
+/* The key of aggregate ti's summary (0), or -1 when it has none. */
+static int sum_key(struct sf_reader *r, const struct tinfo *ti, struct sf_fp *key)
+{
+	struct uh *uh = ti->unit;
+	struct sf_fp def;
+
+	if (!r->fpc || r->only || !sf_lang_is_c(uh->cx.lang) ||
+	    (ti->flags & (TI_ANON | TI_DECL | TI_PACKED | TI_UNSIZED)) ||
+	    sf_fp_type(r->fpc, &uh->cx, rd_key_of(uh, 0), rd_off_of(ti), r->local_fp, NULL,
+		       &def) < 0)
+		return -1;
+	*key = sf_fp_key(&def, "", 0, uh->cx.lang, uh->cx.u->addr_size, uh->cx.f->msb,
+			 r->elf->machine);
+	return 0;
+}
+
+/* The slot of key in r->sums: its summary, or the empty slot for it. */
+static struct lsum *sum_slot(const struct sf_reader *r, const struct sf_fp *key)
+{
+	size_t j = key->a & (r->sumcap - 1);
+
+	while ((r->sums[j].key.a | r->sums[j].key.b) &&
+	       (r->sums[j].key.a != key->a || r->sums[j].key.b != key->b))
+		j = (j + 1) & (r->sumcap - 1);
+	return &r->sums[j];
+}
+
+static void sum_put(struct sf_reader *r, const struct lsum *s)
+{
+	if ((r->nsums + 1) * 2 > r->sumcap) {
+		struct lsum *old = r->sums;
+		size_t oldcap = r->sumcap;
+		r->sumcap = oldcap ? oldcap * 2 : 1024;
+		r->sums = sf_xcalloc(r->sumcap, sizeof(*r->sums));
+		for (size_t i = 0; i < oldcap; i++)
+			if (old[i].key.a | old[i].key.b)
+				*sum_slot(r, &old[i].key) = old[i];
+		free(old);
+	}
+	struct lsum *slot = sum_slot(r, &s->key);
+	r->nsums += !(slot->key.a | slot->key.b);
+	*slot = *s;
+}
+
+/* Take aggregate ti's summary, when recorded and of use here. */
+static int take_sum(struct sf_reader *r, struct tinfo *ti, unsigned depth)
+{
+	struct sf_fp key;
+
+	if (!r->nsums || r->sum_off || (ti->flags & TI_LAYING) ||
+	    depth > MAX_LAYOUT_DEPTH - SF_FP_MAX_DEPTH || sum_key(r, ti, &key) < 0)
+		return 0;
+	const struct lsum *s = sum_slot(r, &key);
+	if (!(s->key.a | s->key.b))
+		return 0;
+	assert(s->key.a == key.a && s->key.b == key.b);
+	ti->align = s->align;
+	ti->natural = s->natural;
+	ti->dsize = s->dsize;
+	ti->flags |= TI_SUMMED;
+	r->sum_used = 1;
+	return 1;
+}
+
+/* The unit met no limit and no evidence: what its named C aggregates
+ * laid out give a member holding them, by fingerprint. */
+void rd_record_sums(struct sf_reader *r)
+{
+	struct lsum s;
+
+	for (size_t j = 0; j < r->nlaid; j++) {
+		struct tinfo *ti = r->laidv[j];
+		if (!(ti->flags & TI_LAID) || sum_key(r, ti, &s.key) < 0)
+			continue;
+		assert(!(ti->flags & TI_PACKED));
+		s.align = ti->align;
+		s.natural = ti->natural;
+		s.dsize = ti->dsize;
+		sum_put(r, &s);
+	}
+}
+
 /* ---- laying out aggregates --------------------------------------------- */
+
+/* ti, an aggregate a member holds by value: laid out, or its summary
+ * taken; 0 when it cannot be laid out. */
+static int lay_held(struct sf_reader *r, struct tinfo *ti, unsigned depth)
+{
+	if (ti->flags & (TI_LAID | TI_SUMMED))
+		return 1;
+	return take_sum(r, ti, depth) || rd_layout(r, ti, depth) != NULL;
+}
 
 /* A member's alignment under the ABI (1 when unknown). */
 static uint32_t align_of(struct sf_reader *r, struct tinfo *ti, unsigned depth)
@@ -34,7 +152,7 @@ static uint32_t align_of(struct sf_reader *r, struct tinfo *ti, unsigned depth)
 	if (ti->align_attr)
 		return ti->align_attr;
 	if (ti->agg && !(ti->agg->flags & TI_DECL)) {
-		if (!rd_layout(r, ti->agg, depth + 1))
+		if (!lay_held(r, ti->agg, depth + 1))
 			return 1;
 		return ti->agg->align ? ti->agg->align : 1;
 	}
@@ -51,7 +169,7 @@ static uint32_t align_of(struct sf_reader *r, struct tinfo *ti, unsigned depth)
 static uint32_t natural_of(struct sf_reader *r, struct tinfo *ti, unsigned depth)
 {
 	if (ti->agg && !(ti->agg->flags & TI_DECL)) {
-		if (!rd_layout(r, ti->agg, depth + 1))
+		if (!lay_held(r, ti->agg, depth + 1))
 			return 1;
 		return ti->agg->natural ? ti->agg->natural : 1;
 	}
@@ -282,7 +400,8 @@ static void add_base(struct sf_reader *r, struct uh *uh, const struct sf_die *c,
  * padding, when its layout is known (C++ may put later data there). */
 static uint64_t dsize_of(const struct tinfo *ty)
 {
-	return ty && ty->agg && (ty->agg->flags & TI_LAID) ? ty->agg->dsize : SF_DSIZE_UNKNOWN;
+	return ty && ty->agg && (ty->agg->flags & (TI_LAID | TI_SUMMED)) ? ty->agg->dsize
+									 : SF_DSIZE_UNKNOWN;
 }
 
 /*
@@ -318,7 +437,8 @@ static uint32_t packing_witness(void *ctx, uint32_t i)
 	const struct member_types *mt = ctx;
 	const struct tinfo *a = mt->ty[i] ? mt->ty[i]->agg : NULL;
 
-	if (!a || (mt->ty[i]->flags & TI_ARRAY) || !(a->flags & TI_LAID) || a->align_attr)
+	if (!a || (mt->ty[i]->flags & TI_ARRAY) || !(a->flags & (TI_LAID | TI_SUMMED)) ||
+	    a->align_attr)
 		return 0;
 	return a->natural;
 }
@@ -695,6 +815,10 @@ static void remember_layout(struct sf_reader *r, struct tinfo *ti, struct xtype 
 	ti->dsize = sf_data_size(t, base_dsizes(r, t->members, ty, t->nmembers));
 	ti->model = x;
 	ti->flags |= TI_LAID;
+	if (r->fpc && !r->sum_off) {	/* to record (rd_record_sums) */
+		SF_GROW(r->laidv, r->nlaid, r->laidcap);
+		r->laidv[r->nlaid++] = ti;
+	}
 }
 
 /*
@@ -752,6 +876,8 @@ void rd_unlay_all(struct sf_reader *r, int keep_packed)
 			ti->flags &= ~TI_LAID;
 			ti->model = NULL;
 		}
+		if (ti)
+			ti->flags &= ~TI_SUMMED;
 		if (ti && !keep_packed)
 			ti->flags &= ~TI_PACKED;
 	}

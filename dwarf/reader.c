@@ -432,7 +432,9 @@ static void order_tops(struct sf_reader *r)
  * layout a mark changes and, when there are any, starts over from
  * nothing with the others still skipped; a unit that meets a limit
  * starts over from nothing without skipping: exactly the passes of a
- * unit read in full.
+ * unit read in full.  Evidence also ends the layout summaries a unit
+ * takes of the types its structs hold (members.c): it starts over from
+ * nothing without them if it took one.
  */
 static void report_tops(struct sf_reader *r)
 {
@@ -441,6 +443,10 @@ static void report_tops(struct sf_reader *r)
 
 	for (int pass = 0; pass < 4 && !r->failed; pass++) {
 		int again = lay_tops(r), restart = 0;
+		if (again) {	/* no layout summary after a mark (members.c) */
+			restart = r->sum_used && !r->sum_off;
+			r->sum_off = 1;
+		}
 		if (skipping && again && !r->unclean && rd_dedup_unskip(r)) {
 			r->counts.part_units += !part;
 			part = restart = 1;
@@ -465,8 +471,11 @@ static void report_tops(struct sf_reader *r)
 	order_tops(r);
 	for (size_t i = 0; i < r->nfresh && !r->failed; i++)
 		add_top(r, r->fresh[i]);
-	if (dedup && !r->unclean && !r->failed)
+	if (dedup && !r->unclean && !r->failed) {
 		rd_record_tops(r, evidence);
+		if (!r->sum_off && !r->unclean)
+			rd_record_sums(r);
+	}
 	r->ntops = 0;
 }
 
@@ -683,6 +692,8 @@ static void end_unit(struct sf_reader *r)
 	if (r->fpc)
 		sf_fpcache_reset(r->fpc);
 	r->unclean = 0;
+	r->sum_used = r->sum_off = 0;
+	r->nlaid = 0;
 	r->gen++;
 	r->mapcount = 0;
 	if (r->gen == 0) {	/* wrapped: stale slots could look current */
@@ -1026,5 +1037,7 @@ void sf_reader_free(struct sf_reader *r)
 	sf_typeset_free(r->pending_ts);
 	sf_fpcache_free(r->fpc);
 	sf_fpset_free(r->laid);
+	free(r->sums);
+	free(r->laidv);
 	free(r);
 }

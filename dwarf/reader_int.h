@@ -71,6 +71,8 @@ enum {
 	TI_UNSIZED = 1u << 15,  /* rests on a type that could not be resolved
 	                         * (a loop, a bad reference, the depth limit):
 	                         * its size is unknown, not 0 */
+	TI_SUMMED = 1u << 13,   /* align, natural, dsize from a layout summary
+	                         * of an earlier unit, not laid out (members.c) */
 	TI_RP_BUSY = 1u << 16,  /* rd_reads_packed's memo (members.c): */
 	TI_RP_DONE = 1u << 17,  /* being answered, answered, */
 	TI_RP_YES = 1u << 18,   /* and the answer */
@@ -154,6 +156,14 @@ struct pend {
 	const char **qname;     /* the names of their types */
 	uint32_t *natural;      /* per member of t: natural alignment */
 	uint8_t forced;         /* packed for where a container has it */
+};
+
+/* What a member needs of an aggregate held by value, laid out in an
+ * earlier unit: keyed by its fingerprint (members.c, layout summaries). */
+struct lsum {
+	struct sf_fp key;       /* both words 0: an empty slot */
+	uint64_t dsize;
+	uint32_t align, natural;
 };
 
 /* The members of one aggregate being laid out, with what only the
@@ -242,6 +252,12 @@ struct sf_reader {
 	struct sf_fpshared *shared; /* keys of earlier runs (may be NULL) */
 	int unclean;
 	int local_fp;           /* keys name strings by offset: this file's only */
+	struct lsum *sums;      /* layout summaries (members.c) */
+	size_t nsums, sumcap;
+	struct tinfo **laidv;   /* the unit's aggregates laid out, to record */
+	size_t nlaid, laidcap;
+	int sum_used;           /* this unit's passes took a summary */
+	int sum_off;            /* ... and take none: evidence was met */
 	struct sf_dedup_counts counts;
 
 	const struct sf_dwfile *files_file;
@@ -350,6 +366,7 @@ void rd_unlay_all(struct sf_reader *r, int keep_packed);
  * rd_reads_forget(), which a new mark makes stale. */
 int rd_reads_packed(struct sf_reader *r, struct tinfo *ti);
 void rd_reads_forget(struct sf_reader *r);
+void rd_record_sums(struct sf_reader *r);
 
 /* Read or skip a DIE of unit uh; a corrupt one fails the reader (once
  * reported).  Inline: every DIE the reader visits goes through them. */

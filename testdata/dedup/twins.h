@@ -93,5 +93,11 @@ typedef struct pbase pbase_pair[2];
 struct pbase_arr { pbase_pair p; };
 struct pbase_nest { struct { struct pbase b; } in; };
 struct pbase_ptr { struct { struct pbase b; } *p; };
+/* A unit lays out what a member holds by value, or takes what an
+ * earlier unit's layout gave (dwarf/members.c, layout summaries): not
+ * pbase_user's alignment of 4 where pbase is packed. */
+#ifdef PACKED_HOLDER
+struct pbase_new { struct pbase_user u; };
+#endif
 
 #endif

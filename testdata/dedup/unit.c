@@ -2,6 +2,10 @@
  * tests link many of them into one object with -z muldefs. */
 #include "twins.h"
 
+#ifdef PACKED_HOLDER
+struct pbase_new pn2;	/* first: clang then writes it before pbase_user */
+#endif
+
 struct by_name n1;
 struct by_name_v n2;
 struct by_type t1;

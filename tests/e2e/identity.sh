@@ -144,6 +144,25 @@ for mode in full dedup; do
 		fail "the PACKED_HOLDER unit is not laid out again in part: $(head -n 1 "$T/err")"
 done
 
+tcase "clang's twins in one object: a unit takes no layout summary its packing evidence changes"
+# clang writes pbase_new (PACKED_HOLDER only) before the pbase_user it
+# holds, whose layout an earlier unit of the file recorded with pbase not
+# packed (dwarf/members.c, layout summaries): the compiler's alignment of
+# pbase_new there is 1, as pbase_user's and pbase's
+if need clang; then
+	tw_objs=()
+	for flags in "-DVARIANT=0" "-DPACKED_HOLDER" "-DVARIANT=0"; do
+		o=$T/clang-twins-${#tw_objs[@]}.o
+		# shellcheck disable=SC2086
+		compile_or_fail clang x86_64 5 "$o" "$DD/unit.c" $flags -fPIC && tw_objs+=("$o")
+	done
+	clang -shared -Wl,-z,muldefs -o "$T/twins-clang.so" "${tw_objs[@]}" 2>"$T/ld.err" ||
+		fail "clang -shared: $(head -n 2 "$T/ld.err")"
+	identical "show --format json twins-clang.so" show --format json "$T/twins-clang.so"
+	assert_eq "$(grep -o '{"name":"pbase_new","kind":"struct","size":8,"align":[0-9]*' \
+		"$T/out" | sed 's/.*://')" 1 "the alignment of pbase_new"
+fi
+
 tcase "the archive: the same md5 as the full path, with 1, 2 and 4 jobs (units with packing evidence laid out again in part)"
 MIN_PART=1 identical_report "corpus.a" "$T/corpus.a"
 
