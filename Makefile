@@ -54,7 +54,8 @@ UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 BUILD_PKGS := gcc clang lld make pkg-config libelf-dev libzstd-dev libdeflate-dev libdwarf-dev zlib1g-dev libcmocka-dev libbpf-dev \
               libdebuginfod-dev
 TEST_PKGS  := dwarves libc6-dbg gcc-multilib g++ python3 valgrind man-db chromium git patch binutils rustc golang-go gfortran dwz \
-              debuginfod nodejs npm python3-jsonschema llvm gdb libbinutils-dbg libpython3.11-dbg
+              debuginfod nodejs npm python3-jsonschema llvm gdb libbinutils-dbg libpython3.11-dbg \
+              libstdc++6-12-dbg
 # `make realworld` only: dpkg-source unpacks the source package, Redis's
 # tests run on Tcl, pahole measures the rebuilt struct
 REALWORLD_PKGS := dpkg-dev tcl dwarves python3

@@ -409,7 +409,10 @@ static int hash_scoped_children(struct walk *w, const struct sf_die *d, int dept
 	struct sf_die c;
 
 	for (uint64_t off = d->next;;) {
-		if (sf_die_read(w->cx, off, &c) < 0)
+		/* a class's member functions are most of its children: only
+		 * stepped over (read as far as that needs) */
+		if ((filter ? sf_die_read_tags(w->cx, off, SF_FP_LAYOUT_TAGS, &c)
+			    : sf_die_read(w->cx, off, &c)) < 0)
 			return -1;
 		if (c.tag == 0)
 			break;

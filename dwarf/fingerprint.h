@@ -39,7 +39,7 @@
  * which nothing below the DIE shows: `a::node` and `b::node` with the
  * same body hash alike.  So sf_fp_type takes an optional scope hook
  * (struct sf_fp_scope), and every DIE of those tags with a name hashed
- * gets, after its attributes, the digest of the scope the reader
+ * gets, before its attributes, the digest of the scope the reader
  * qualifies it by - the string, so a key still means the same in every
  * file.  A member pointing to `a::node` and one pointing to `b::node`
  * then differ, as their spellings do; the name a top is reported under
@@ -47,7 +47,8 @@
  * DW_AT_specification, which takes its declaration's scope, gets no
  * fingerprint (see below).  Template arguments: the reader spells a
  * template instance by its DW_AT_name, which holds them ("A<a::X>"), and
- * reads no DW_TAG_template_*_param (they are hashed as children anyway).
+ * reads no DW_TAG_template_*_param child, nor does the digest
+ * (sf_fp_layout_child): `A<a::X>` and `A<b::X>` differ by name.
  *
  * Results are cached per DIE and depth for one unit (generation-stamped
  * slots, as the reader's tinfo cache): each type is hashed once per unit

@@ -343,11 +343,10 @@ static inline int rd_dedup_on(const struct sf_reader *r)
 {
 	return r->fpc && !r->only;
 }
-/* The languages whose types get keys: C for now (dedup.c says why; C++
- * follows once tests/e2e/identity.sh covers it). */
+/* The languages whose types get keys: C and C++ (dedup.c says why). */
 static inline int rd_dedup_lang(unsigned lang)
 {
-	return sf_lang_is_c(lang);
+	return sf_lang_is_c(lang) || sf_lang_is_cxx(lang);
 }
 int rd_dedup_tops(struct sf_reader *r);
 /* Resolve top i, found by the walk only (ti NULL); 0, or -1 when it is

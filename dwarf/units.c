@@ -160,6 +160,14 @@ static const char *sig_qname(struct sf_reader *r, uint64_t sig)
 	return q;
 }
 
+/* The tags scan_scopes decodes (all below 64): the rest - functions,
+ * variables, most of a C++ unit - it only steps over. */
+#define SCOPE_TAGS ((1ull << DW_TAG_namespace) | (1ull << DW_TAG_module) | \
+		    (1ull << DW_TAG_structure_type) | (1ull << DW_TAG_class_type) | \
+		    (1ull << DW_TAG_union_type) | (1ull << DW_TAG_interface_type))
+static_assert(DW_TAG_namespace < 64 && DW_TAG_module < 64 && DW_TAG_interface_type < 64,
+	      "SCOPE_TAGS holds every tag");
+
 /* Record the ranges of namespaces and named classes below off; *end gets
  * the offset past the null entry closing the list. */
 static int scan_scopes(struct sf_reader *r, struct uh *uh, uint64_t off, long parent,
@@ -168,8 +176,9 @@ static int scan_scopes(struct sf_reader *r, struct uh *uh, uint64_t off, long pa
 	struct sf_die d;
 
 	for (;;) {
-		if (rd_read_die(r, uh, off, &d) < 0)
-			return -1;
+		/* fails where a full read fails: the same error */
+		if (sf_die_read_tags(&uh->cx, off, SCOPE_TAGS, &d) < 0)
+			return rd_corrupt(r, uh, off);
 		if (d.tag == 0) {
 			*end = d.next;
 			return 0;

@@ -11,13 +11,17 @@
 # Inputs: testdata/dedup's twins (structs of one name and size in two
 # versions that a key of name and size would merge, a struct that another
 # of its unit shows to be packed, and structs whose layout that changes)
-# with the test corpus, built here
-# by gcc and clang, DWARF 4 and 5, as an archive (a key per member, looked
-# up by the next) and as one shared object of 70 units (keys within the
-# file); then what Debian ships: libc6-dbg's debug files, libpython3.11d.a,
-# and the vmlinux debug file where it is installed (not a test package:
-# skipped, saying so, elsewhere).  STRUCTFIT_DEDUP_NOTE=1 makes structfit
-# say how many structs it skipped, so the test knows the dedup ran.
+# and its C++ twins (versions that differ only in the namespace of a name
+# they use: a key without scopes would merge them) with the test corpus,
+# built here by gcc and clang, DWARF 4 and 5, as an archive (a key per
+# member, looked up by the next) and as one shared object of 70 units
+# (keys within the file); then what Debian ships: libc6-dbg's debug
+# files, libpython3.11d.a, libstdc++ (libstdc++6-12-dbg: the shared
+# library's debug file, and the static archive of C++ objects, where keys
+# go from member to member), and the vmlinux debug file where it is
+# installed (not a test package: skipped, saying so, elsewhere).
+# STRUCTFIT_DEDUP_NOTE=1 makes structfit say how many structs it skipped,
+# so the test knows the dedup ran.
 . "$(dirname "$0")/lib.sh"
 
 DD=$TD/dedup
@@ -88,7 +92,13 @@ for cc in gcc clang; do
 		# shellcheck disable=SC2086
 		compile_or_fail "$cc" x86_64 $((4 + n % 2)) "$o" "$DD/unit.c" $flags && objs+=("$o")
 	done
-	for src in "$TD"/e2e/*.c "$TD"/reader/*.c; do
+	for v in 0 1; do
+		n=$((n + 1))
+		o=$T/$(printf '%02d' "$n")-$cc-cxx-twins.o
+		compile_or_fail "$cc" x86_64 $((4 + n % 2)) "$o" "$DD/cxx_unit.cpp" -DVARIANT=$v &&
+			objs+=("$o")
+	done
+	for src in "$TD"/e2e/*.c "$TD"/e2e/*.cpp "$TD"/reader/*.c "$TD"/reader/*.cc; do
 		n=$((n + 1))
 		o=$T/$(printf '%02d' "$n")-$cc-$(basename "$src" .c).o
 		compile "$cc" x86_64 $((4 + n % 2)) "$o" "$src" -I"$TD/e2e" 2>/dev/null &&
@@ -106,6 +116,16 @@ for flags in "-DVARIANT=0" "-DVARIANT=1" "-DPACKED_HOLDER" "-DVARIANT=0"; do
 	compile_or_fail gcc x86_64 5 "$o" "$DD/unit.c" $flags && twins+=("$o")
 done
 ar rcs "$T/twins.a" "${twins[@]}" || fail "ar (twins) failed"
+# the C++ twins: both versions, by gcc and clang, DWARF 5
+cxx_twins=()
+for cc in gcc clang; do
+	need "$cc" || continue
+	for v in 0 1; do
+		o=$T/cxx-twins-$cc-$v.o
+		compile_or_fail "$cc" x86_64 5 "$o" "$DD/cxx_unit.cpp" -DVARIANT=$v && cxx_twins+=("$o")
+	done
+done
+ar rcs "$T/cxx-twins.a" "${cxx_twins[@]}" || fail "ar (C++ twins) failed"
 
 # 70 units in one shared object: past LOCAL_FP_UNITS (64), the keys name
 # strings by offset in the file's .debug_str
@@ -143,6 +163,21 @@ for mode in full dedup; do
 	grep -q '; 1 units laid out again in part; 0 units laid out in full$' "$T/err" ||
 		fail "the PACKED_HOLDER unit is not laid out again in part: $(head -n 1 "$T/err")"
 done
+
+tcase "the C++ twins: both versions of each, whatever scope tells them apart"
+for mode in full dedup; do
+	if [ "$mode" = full ]; then full show "$T/cxx-twins.a"; else sf_ok show -j 1 "$T/cxx-twins.a"; fi
+	for t in by_ptr_scope by_val_scope by_tmpl_scope by_tmpl_args by_tmpl_ptr by_nested_scope \
+		by_enum_scope by_typedef_scope outer_a::same outer_b::same; do
+		assert_eq "$(grep -c "^struct $t {" "$T/out")" 2 "$mode: versions of struct $t"
+	done
+	for ns in a b; do
+		assert_eq "$(grep -c "^struct by_base_scope : $ns::base {" "$T/out")" 1 \
+			"$mode: by_base_scope on $ns::base"
+		assert_eq "$(grep -c "^struct $ns::node {" "$T/out")" 1 "$mode: struct $ns::node"
+	done
+done
+identical_report "cxx-twins.a" "$T/cxx-twins.a"
 
 tcase "clang's twins in one object: a unit takes no layout summary its packing evidence changes"
 # clang writes pbase_new (PACKED_HOLDER only) before the pbase_user it
@@ -186,6 +221,16 @@ if [ ! -f "$PYA" ]; then
 else
 	identical_report "libpython3.11d.a" "$PYA"
 fi
+
+STDCXX=/usr/lib/x86_64-linux-gnu/debug
+for f in libstdc++.so.6.0.30 libstdc++.a; do
+	tcase "$f (debug): the same md5 as the full path, with 1, 2 and 4 jobs"
+	if [ ! -f "$STDCXX/$f" ]; then
+		missing "no $STDCXX/$f (Debian package libstdc++6-12-dbg)"
+	else
+		identical_report "$f" "$STDCXX/$f"
+	fi
+done
 
 tcase "vmlinux: the same md5 as the full path, with 1, 2 and 4 jobs"
 VM=$(ls -S /usr/lib/debug/boot/vmlinux-* 2>/dev/null | head -n 1)
