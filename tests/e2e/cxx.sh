@@ -124,6 +124,43 @@ for cxx in g++ clang++; do
 	assert_eq "$(jget "$T/out" '[[h["offset"], h["size"]] for h in t("WithVirtual")["holes"]] in [[], [['$((w + 1))', '$((vb - w - 1))']]]')" \
 		true "holes: none, or the one between w and VBase"
 
+	tcase "$cxx: a chain of bases each defined in a later object (held back in any order)"
+	# ChainD waits for ChainB (declared only in cxx_chain_d.o), which waits
+	# for ChainA (declared only in cxx_chain_b.o): completed in one pass
+	# in the order they came, ChainD stayed incomplete (alignment 1)
+	cat >"$T/chain-probe.cpp" <<'EOF2'
+#include "cxx_chain.h"
+#include <cstdio>
+int main()
+{
+	std::printf("%zu %zu %zu\n", sizeof(ChainD), alignof(ChainD), __builtin_offsetof(ChainD, d));
+	return 0;
+}
+EOF2
+	chain=()
+	for u in d b a; do
+		"$cxx" -g -O0 -c -I"$SRC" -o "$T/chain-$u-$cxx.o" "$SRC/cxx_chain_$u.cpp" 2>"$T/cc.err" ||
+			{ fail "$cxx cannot compile cxx_chain_$u.cpp: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"; break; }
+		chain+=("$T/chain-$u-$cxx.o")
+	done
+	if [ "${#chain[@]}" = 3 ] &&
+		"$cxx" -O0 -Wno-invalid-offsetof -I"$SRC" -o "$T/chain-probe" "$T/chain-probe.cpp" "$SRC/cxx_chain_a.cpp" \
+			"$SRC/cxx_chain_b.cpp" 2>"$T/cc.err"; then
+		read -r dsize dalign doff <<<"$("$T/chain-probe")"
+		for j in 1 2; do
+			sf_ok show --format json -j "$j" "${chain[@]}"
+			assert_eq "$(jget "$T/out" '[t("ChainD")[k] for k in ("size", "align")]')" \
+				"[$dsize, $dalign]" "-j $j: sizeof, alignof(ChainD)"
+			assert_eq "$(jget "$T/out" 't("ChainD").get("incomplete", False)')" false \
+				"-j $j: ChainD incomplete although ChainB and ChainA are defined"
+			# the ChainB subobject ends where d starts, in its tail padding
+			assert_eq "$(jget "$T/out" '[[m["offset"], m["size"]] for m in t("ChainD")["members"]]')" \
+				"[[0, $doff], [$doff, 1]]" "-j $j: the ChainB subobject and d"
+		done
+	elif [ "${#chain[@]}" = 3 ]; then
+		fail "$cxx cannot build the chain probe: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"
+	fi
+
 	tcase "$cxx: the vptr is spelled as pahole spells it"
 	if need pahole; then
 		sf_ok show -t Base "$T/base-$cxx.o"
