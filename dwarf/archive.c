@@ -88,6 +88,7 @@ struct member {
 	unsigned char *bytes;
 	size_t size;
 	struct ctx *sub;	/* what reading it gave, until merged */
+	int in_place;		/* ...or it was read into the archive's ctx */
 	struct sf_err err;
 	int rc;
 };
@@ -179,13 +180,17 @@ static int list_members(struct ctx *c, struct members *ms, unsigned char *img, s
 	return rc;
 }
 
-static int run_member(void *arg, size_t i)
+/* Read one member: apart, or in line (every member before it merged)
+ * straight into the archive's ctx, its types never copied again. */
+static int run_member(void *arg, size_t i, int in_line)
 {
 	struct members *ms = arg;
 	struct member *m = &ms->v[i];
 
-	m->sub = ld_sub_ctx(ms->c, &m->err);
-	m->rc = ld_load_image(m->sub, m->bytes, m->size, m->label, NULL, 0);
+	m->in_place = in_line;
+	if (!in_line)
+		m->sub = ld_sub_ctx(ms->c, &m->err);
+	m->rc = ld_load_image(in_line ? ms->c : m->sub, m->bytes, m->size, m->label, NULL, 0);
 	return m->rc == FAILED ? -1 : 0;
 }
 
@@ -194,7 +199,9 @@ static int merge_member(void *arg, size_t i)
 	struct members *ms = arg;
 	struct member *m = &ms->v[i];
 
-	if (m->rc == FAILED) {
+	if (m->in_place) {
+		/* read into ms->c already (a failure said in its err) */
+	} else if (m->rc == FAILED) {
 		memcpy(ms->c->err, &m->err, sizeof(*ms->c->err));
 		ld_free_sub(m->sub);
 	} else {
@@ -208,6 +215,7 @@ static void drop_member(void *arg, size_t i)
 {
 	struct members *ms = arg;
 
+	assert(!ms->v[i].in_place);	/* in line: always merged */
 	ld_free_sub(ms->v[i].sub);
 	ms->v[i].sub = NULL;
 }

@@ -23,6 +23,7 @@
 #include <assert.h>
 #include <gelf.h>
 #include <libdeflate.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
@@ -174,6 +175,34 @@ static int read_section(struct sf_elf *e, size_t i, size_t shstrndx, struct sf_e
 	return 0;
 }
 
+/*
+ * libelf works only once told its version, which sets a flag of its own,
+ * and libdeflate picks its inflater and checksum for this CPU on their
+ * first call, storing function pointers: both done once, before any
+ * thread reads an image (images are parsed on the load's threads side
+ * by side, and two stores to one variable are a race).
+ */
+static pthread_once_t libs_ready = PTHREAD_ONCE_INIT;
+
+static void start_libs(void)
+{
+	/* the zlib stream of nothing: inflating it runs both choices */
+	static const unsigned char empty[] = { 0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01 };
+	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+	unsigned char out[1];
+
+	elf_version(EV_CURRENT);
+	if (d) {
+		libdeflate_zlib_decompress(d, empty, sizeof(empty), out, 0, NULL);
+		libdeflate_free_decompressor(d);
+	}
+}
+
+void sf_elf_init(void)
+{
+	pthread_once(&libs_ready, start_libs);
+}
+
 int sf_elf_parse(struct sf_elf *e, unsigned char *image, size_t size,
 		 const char *label, struct sf_err *err)
 {
@@ -186,7 +215,7 @@ int sf_elf_parse(struct sf_elf *e, unsigned char *image, size_t size,
 	e->size = size;
 	if (check_header(e, err) < 0)
 		return -1;
-	elf_version(EV_CURRENT);
+	sf_elf_init();
 	e->elf = elf_memory((char *)image, size);
 	if (!e->elf || elf_kind(e->elf) != ELF_K_ELF || !gelf_getehdr(e->elf, &h)) {
 		sf_error(err, "%s: corrupt ELF (%s)", label, elf_errmsg(-1));

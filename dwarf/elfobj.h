@@ -70,6 +70,11 @@ struct sf_elf {
 	const char *dw_name[SF_ELF_MAXDW];
 };
 
+/* Tell libelf its version and let libdeflate choose its code, once per
+ * process (sf_elf_parse does too): called before the threads start, so
+ * that none of them writes those libraries' variables. */
+void sf_elf_init(void);
+
 /* Does the image start like an ELF file? */
 int sf_elf_is_elf(const unsigned char *image, size_t size);
 

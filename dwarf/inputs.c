@@ -18,19 +18,18 @@
 #include <assert.h>
 #include <dirent.h>
 #include <errno.h>
-#include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "elfobj.h"
 #include "lib/hash.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "pool.h"
 #include "reader.h"
 
-#define MAX_THREADS 64	/* what N may be */
 #define MAX_DIR_DEPTH 128
 
 /* ---- the files already read ---------------------------------------------- */
@@ -144,6 +143,7 @@ struct item {
 	char *path;		/* the file, or the directory named */
 	int in_dir;		/* found by a directory walk */
 	struct ctx *sub;	/* what reading it gave, until merged */
+	int in_place;		/* ...or it was read into the load's ctx */
 	struct sf_err err;
 	int rc;
 };
@@ -297,7 +297,13 @@ static int dir_done(struct ctx *c, const char *dir)
 	return rc;
 }
 
-static int run_item(void *arg, size_t i)
+/*
+ * Read one input: apart, into a ctx of its own, or in line (every input
+ * before it merged, nothing merged until it is) straight into c, as a
+ * lone input always is: its types are not copied again, and the files
+ * it asks about are known exactly.
+ */
+static int run_item(void *arg, size_t i, int in_line)
 {
 	struct items *it = arg;
 	struct item *x = &it->v[i];
@@ -306,8 +312,10 @@ static int run_item(void *arg, size_t i)
 		return -1;
 	if (x->kind != ITEM_FILE)
 		return 0;
-	x->sub = ld_sub_ctx(it->c, &x->err);
-	x->rc = ld_load_file(x->sub, x->path, x->in_dir, 1);
+	x->in_place = in_line;
+	if (!in_line)
+		x->sub = ld_sub_ctx(it->c, &x->err);
+	x->rc = ld_load_file(in_line ? it->c : x->sub, x->path, x->in_dir, 1);
 	return x->rc == FAILED || (!x->in_dir && x->rc != LOADED) ? -1 : 0;
 }
 
@@ -315,6 +323,8 @@ static int run_item(void *arg, size_t i)
  * what the files before it read changes what it reads. */
 static int take_file(struct ctx *c, struct item *x)
 {
+	if (x->in_place)
+		return x->rc;	/* read into c already */
 	if (same_answers(c, x->sub)) {
 		add_answers(c, x->sub);
 		if (x->rc != LOADED)
@@ -354,6 +364,7 @@ static void drop_item(void *arg, size_t i)
 {
 	struct items *it = arg;
 
+	assert(!it->v[i].in_place);	/* in line: always merged */
 	ld_free_sub(it->v[i].sub);
 	it->v[i].sub = NULL;
 }
@@ -415,11 +426,11 @@ int sf_dwarf_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 		n = cpus > 0 ? (unsigned)cpus : 1;
 	}
-	sf_threads_init(&sh.threads, n < MAX_THREADS ? n : MAX_THREADS);
+	sf_threads_init(&sh.threads, n < SF_POOL_MAX_THREADS ? n : SF_POOL_MAX_THREADS);
 	c.pending = sf_pending_new();
 	if (!(opts && opts->no_dedup))
 		c.keys = sf_fpshared_new(NULL);
-	elf_version(EV_CURRENT);	/* libelf refuses to work before this */
+	sf_elf_init();	/* libelf refuses to work before this */
 	int rc = load_inputs(&c, paths, npaths);
 	if (rc == 0) {
 		struct sf_typeset *extra = NULL;
@@ -448,6 +459,7 @@ int sf_dwarf_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
 	}
 	sf_fpshared_free(c.keys);
 	free(c.seen);
+	sf_threads_release(&sh.threads);
 	return rc;
 }
 

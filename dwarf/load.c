@@ -171,10 +171,12 @@ struct runs {
 	struct sf_fpshared *keys;
 };
 
-static int run_units(void *arg, size_t i)
+static int run_units(void *arg, size_t i, int in_line)
 {
 	struct runs *u = arg;
 	const char *const *only = u->c->opts ? u->c->opts->only : NULL;
+
+	(void)in_line;	/* runs are merged by copy: the merge drops repeats */
 
 	u->r[i] = sf_reader_new(u->f, u->e, sf_typeset_new(), u->apart ? NULL : u->c->ts,
 				u->apart ? NULL : u->c->pending, u->label, only,

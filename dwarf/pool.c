@@ -1,34 +1,41 @@
 /*
- * pool.c - a pool of threads over items, merged in item order (pool.h).
+ * pool.c - pools of items on one budget of threads, merged in item order
+ * (pool.h).
  *
- * State, under one mutex: `next` (the next item to hand out), `merged`
- * (items [0, merged) are merged), `stop` (no item at or past it is
- * handed out or merged), and each item's state: WAITING, RUNNING, READ.
- * One thread at a time merges (`merging`); it merges the READ items next
- * in line and looks again after each merge, so an item read meanwhile by
- * another thread is never left behind.  Threads wait (`moved`) only when
- * they are a window ahead of the merge.
+ * Everything is under the budget's one mutex (items are whole files,
+ * members or runs of units: a few hundred hand-outs a run).  A pool's
+ * state lives on its owner's stack while sf_pool_run() runs: `next` (the
+ * next item to hand out), `merged` (items [0, merged) are merged),
+ * `stop` (no item at or past it is handed out or merged), `running`
+ * (items being read now, by any thread) and each item's state: WAITING,
+ * RUNNING, READ.  One thread at a time merges a pool (`merging`); it
+ * merges the READ items next in line and looks again after each merge,
+ * so an item read meanwhile by another thread is never left behind.
+ *
+ *   threads->open --> newest pool --> ... --> outermost pool --> NULL
+ *                     (seq: its age; a thread inside pool s helps only
+ *                      pools whose seq is at least s's)
+ *
+ * The owner leaves once every item it handed out is read and merged and
+ * no thread is merging: nothing touches its state afterwards.  The
+ * outermost pool starts the workers and, once it ends, sends them away.
  */
 #include "pool.h"
 
 #include <assert.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "lib/xalloc.h"
 
-#define MAX_POOL_THREADS 64
-/* items a pool reads ahead of the oldest unmerged one, per thread */
-#define WINDOW_PER_THREAD 8
-
 enum { WAITING, RUNNING, READ };
 
-struct state {
+struct sf_pool_state {
 	const struct sf_pool *p;
-	pthread_mutex_t mu;
-	pthread_cond_t moved;	/* merged or stop moved */
+	struct sf_pool_state *older;	/* the next pool in threads->open */
+	unsigned seq;
 	size_t next, merged, stop, window;
+	unsigned running;
 	uint8_t *item;
 	int merging, rc;
 };
@@ -36,103 +43,166 @@ struct state {
 void sf_threads_init(struct sf_threads *t, unsigned n)
 {
 	assert(n >= 1);
-	t->n = n;
-	atomic_init(&t->spare, n - 1);
+	t->n = n < SF_POOL_MAX_THREADS ? n : SF_POOL_MAX_THREADS;
+	pthread_mutex_init(&t->mu, NULL);
+	pthread_cond_init(&t->moved, NULL);
+	t->open = NULL;
+	t->seq = 0;
+	t->nworkers = 0;
+	t->done = 0;
 }
 
-/* Up to `want` threads of the budget (maybe none). */
-static unsigned take_threads(struct sf_threads *t, unsigned want)
+void sf_threads_release(struct sf_threads *t)
 {
-	unsigned have = atomic_load(&t->spare), got;
-
-	do {
-		got = want < have ? want : have;
-	} while (got && !atomic_compare_exchange_weak(&t->spare, &have, have - got));
-	return got;
+	assert(!t->open && !t->nworkers);
+	pthread_cond_destroy(&t->moved);
+	pthread_mutex_destroy(&t->mu);
 }
 
-static void give_threads(struct sf_threads *t, unsigned n)
+/* Can s hand out an item now? */
+static int available(const struct sf_pool_state *s)
 {
-	atomic_fetch_add(&t->spare, n);
+	return s->next < s->stop && s->next < s->merged + s->window;
 }
 
-/* Merge the items next in line that are read (called holding mu). */
-static void merge_ready(struct state *s)
+/* Is s over: every item it handed out below stop read and merged? */
+static int finished(const struct sf_pool_state *s)
+{
+	return s->merged == s->stop && !s->running && !s->merging;
+}
+
+/* The newest pool at least as new as `seq` with an item to hand out. */
+static struct sf_pool_state *pick(const struct sf_threads *t, unsigned seq)
+{
+	for (struct sf_pool_state *s = t->open; s && s->seq >= seq; s = s->older)
+		if (available(s))
+			return s;
+	return NULL;
+}
+
+/* Merge the items of s next in line that are read (called holding mu). */
+static void merge_ready(struct sf_threads *t, struct sf_pool_state *s)
 {
 	if (s->merging)
 		return;		/* that thread will find these too */
 	s->merging = 1;
 	while (s->merged < s->stop && s->item[s->merged] == READ) {
 		size_t i = s->merged;
-		pthread_mutex_unlock(&s->mu);
+		pthread_mutex_unlock(&t->mu);
 		int r = s->p->merge(s->p->arg, i);
-		pthread_mutex_lock(&s->mu);
+		pthread_mutex_lock(&t->mu);
 		s->merged = i + 1;
 		if (r < 0) {
 			s->rc = -1;
 			s->stop = s->merged;
 		}
-		pthread_cond_broadcast(&s->moved);
+		pthread_cond_broadcast(&t->moved);
 	}
 	s->merging = 0;
 }
 
-/* One thread of a pool: take the next item until none is left. */
-static void work(struct state *s)
+/* Read the next item of s, then merge what is in line (holding mu). */
+static void run_one(struct sf_threads *t, struct sf_pool_state *s)
 {
-	pthread_mutex_lock(&s->mu);
-	for (;;) {
-		while (s->next < s->stop && s->next >= s->merged + s->window)
-			pthread_cond_wait(&s->moved, &s->mu);
-		if (s->next >= s->stop)
-			break;
-		size_t i = s->next++;
-		s->item[i] = RUNNING;
-		pthread_mutex_unlock(&s->mu);
-		int r = s->p->run(s->p->arg, i);
-		pthread_mutex_lock(&s->mu);
-		s->item[i] = READ;
-		if (r < 0 && s->stop > i + 1) {
-			s->stop = i + 1;	/* what comes after is not needed */
-			pthread_cond_broadcast(&s->moved);
-		}
-		merge_ready(s);
-	}
-	pthread_mutex_unlock(&s->mu);
+	assert(available(s));
+	size_t i = s->next++;
+	int in_line = s->merged == i;
+
+	s->item[i] = RUNNING;
+	s->running++;
+	pthread_mutex_unlock(&t->mu);
+	int r = s->p->run(s->p->arg, i, in_line);
+	pthread_mutex_lock(&t->mu);
+	s->item[i] = READ;
+	s->running--;
+	if (r < 0 && s->stop > i + 1)
+		s->stop = i + 1;	/* what comes after is not needed */
+	merge_ready(t, s);
+	pthread_cond_broadcast(&t->moved);
 }
 
+/* A worker: items of any pool, until the outermost pool ends. */
 static void *work_thread(void *arg)
 {
-	struct state *s = arg;
+	struct sf_threads *t = arg;
 
-	work(s);
-	give_threads(s->p->threads, 1);
+	pthread_mutex_lock(&t->mu);
+	while (!t->done) {
+		struct sf_pool_state *s = pick(t, 0);
+		if (s)
+			run_one(t, s);
+		else
+			pthread_cond_wait(&t->moved, &t->mu);
+	}
+	pthread_mutex_unlock(&t->mu);
 	return NULL;
+}
+
+/* The outermost pool: the workers come (as many as can be had). */
+static void start_workers(struct sf_threads *t)
+{
+	while (t->nworkers + 1 < t->n &&
+	       pthread_create(&t->worker[t->nworkers], NULL, work_thread, t) == 0)
+		t->nworkers++;
+}
+
+/* ...and go once it ended (called holding mu, which it releases). */
+static void stop_workers(struct sf_threads *t)
+{
+	unsigned n = t->nworkers;
+
+	t->done = 1;
+	pthread_cond_broadcast(&t->moved);
+	pthread_mutex_unlock(&t->mu);
+	for (unsigned k = 0; k < n; k++)
+		pthread_join(t->worker[k], NULL);
+	pthread_mutex_lock(&t->mu);
+	t->nworkers = 0;
+	t->done = 0;
+	pthread_mutex_unlock(&t->mu);
+}
+
+static void unlink_pool(struct sf_threads *t, struct sf_pool_state *s)
+{
+	struct sf_pool_state **pp = &t->open;
+
+	while (*pp != s)
+		pp = &(*pp)->older;
+	*pp = s->older;
 }
 
 int sf_pool_run(const struct sf_pool *p)
 {
-	pthread_t tid[MAX_POOL_THREADS];
-	size_t want = p->n > MAX_POOL_THREADS ? MAX_POOL_THREADS - 1 : p->n ? p->n - 1 : 0;
-	unsigned got = take_threads(p->threads, (unsigned)want), started = 0;
-	struct state s = { .p = p, .stop = p->n };
+	struct sf_threads *t = p->threads;
+	struct sf_pool_state s = { .p = p, .stop = p->n };
 
 	s.item = sf_xcalloc(p->n ? p->n : 1, 1);
-	s.window = (size_t)WINDOW_PER_THREAD * (got + 1);
-	pthread_mutex_init(&s.mu, NULL);
-	pthread_cond_init(&s.moved, NULL);
-	for (unsigned k = 0; k < got; k++)
-		started += pthread_create(&tid[started], NULL, work_thread, &s) == 0;
-	give_threads(p->threads, got - started);	/* none to be had: fewer threads */
-	work(&s);
-	for (unsigned k = 0; k < started; k++)
-		pthread_join(tid[k], NULL);
-	assert(s.merged == s.stop);
+	s.window = (size_t)SF_POOL_WINDOW_PER_THREAD * t->n;
+	pthread_mutex_lock(&t->mu);
+	int outermost = !t->open;
+	s.seq = t->seq++;
+	s.older = t->open;
+	t->open = &s;
+	if (outermost && p->n)
+		start_workers(t);
+	pthread_cond_broadcast(&t->moved);
+	for (;;) {
+		struct sf_pool_state *o = pick(t, s.seq);
+		if (o)
+			run_one(t, o);
+		else if (finished(&s))
+			break;
+		else
+			pthread_cond_wait(&t->moved, &t->mu);
+	}
+	unlink_pool(t, &s);
+	if (outermost)
+		stop_workers(t);
+	else
+		pthread_mutex_unlock(&t->mu);
 	for (size_t i = s.merged; i < p->n; i++)
 		if (s.item[i] == READ)
 			p->drop(p->arg, i);
-	pthread_cond_destroy(&s.moved);
-	pthread_mutex_destroy(&s.mu);
 	free(s.item);
 	return s.rc;
 }

@@ -6,7 +6,9 @@
  * first) and records what it saw.  The oracle is the item order itself:
  * merges must come 0, 1, 2, ... with no gap, never two at once, never
  * more threads running than the budget gives, and what a stop cuts off is
- * dropped, never merged.  A nested pool shares the budget.
+ * dropped, never merged.  A nested pool shares the budget, and an item
+ * handed out in line sees every item before it merged, and nothing more
+ * merged until it is.  A lone item's nested pool gets the other threads.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,7 +26,8 @@
 
 struct items {
 	struct sf_threads *threads;
-	size_t merged[NITEMS], nmerged;	/* item numbers, in merge order */
+	size_t merged[NITEMS];		/* item numbers, in merge order */
+	atomic_size_t nmerged;
 	uint8_t read[NITEMS], dropped[NITEMS];
 	atomic_int running, most_running, merging;
 	int fail_merge_at, fail_run_at;		/* -1: never */
@@ -47,9 +50,10 @@ struct inner {
 	atomic_int *bad;
 };
 
-static int inner_run(void *arg, size_t i)
+static int inner_run(void *arg, size_t i, int in_line)
 {
 	(void)arg;
+	(void)in_line;
 	nap(i + 3);
 	return 0;
 }
@@ -69,7 +73,7 @@ static void inner_drop(void *arg, size_t i)
 	(void)i;
 }
 
-static int run(void *arg, size_t i)
+static int run(void *arg, size_t i, int in_line)
 {
 	struct items *it = arg;
 	int now = atomic_fetch_add(&it->running, 1) + 1;
@@ -77,7 +81,12 @@ static int run(void *arg, size_t i)
 
 	while (now > most && !atomic_compare_exchange_weak(&it->most_running, &most, now))
 		;
+	/* in line: everything before i is merged, and stays so until i is */
+	if (in_line && atomic_load(&it->nmerged) != i)
+		atomic_fetch_add(&it->bad, 1);
 	nap(i);
+	if (in_line && atomic_load(&it->nmerged) != i)
+		atomic_fetch_add(&it->bad, 1);
 	if (it->nested) {
 		struct inner in = { 0, &it->nested_bad };
 		struct sf_pool p = { 5, inner_run, inner_merge, inner_drop, &in, it->threads };
@@ -95,7 +104,8 @@ static int merge(void *arg, size_t i)
 
 	if (atomic_fetch_add(&it->merging, 1) != 0 || !it->read[i])	/* one at a time */
 		atomic_fetch_add(&it->bad, 1);
-	it->merged[it->nmerged++] = i;
+	it->merged[atomic_load(&it->nmerged)] = i;
+	atomic_fetch_add(&it->nmerged, 1);
 	atomic_fetch_sub(&it->merging, 1);
 	return (int)i == it->fail_merge_at || (int)i == it->fail_run_at ? -1 : 0;
 }
@@ -119,8 +129,10 @@ static int run_items(struct items *it, unsigned threads)
 	struct sf_pool p = { NITEMS, run, merge, drop, it, &t };
 	int rc = sf_pool_run(&p);
 	assert_int_equal(atomic_load(&it->bad), 0);
-	/* every thread is back in the budget */
-	assert_int_equal(atomic_load(&t.spare), threads - 1);
+	/* no pool left open, the workers gone */
+	assert_null(t.open);
+	assert_int_equal(t.nworkers, 0);
+	sf_threads_release(&t);
 	return rc;
 }
 
@@ -171,11 +183,11 @@ static void test_run_failure_stops_handing_out(void **state)
 		it.fail_run_at = 30;
 		assert_int_equal(run_items(&it, threads), -1);
 		assert_int_equal(it.nmerged, 31);
-		/* at most a window of items read past it (8 per thread) */
+		/* at most a window of items read past it */
 		size_t past = 0;
 		for (size_t i = 31; i < NITEMS; i++)
 			past += it.read[i];
-		assert_true(past <= 8 * threads);
+		assert_true(past <= SF_POOL_WINDOW_PER_THREAD * threads);
 	}
 }
 
@@ -205,7 +217,78 @@ static void test_no_items(void **state)
 	struct sf_pool p = { 0, run, merge, drop, &it, &t };
 	assert_int_equal(sf_pool_run(&p), 0);
 	assert_int_equal(it.nmerged, 0);
-	assert_int_equal(atomic_load(&t.spare), 2);
+	assert_null(t.open);
+	sf_threads_release(&t);
+}
+
+/* A pool's item whose nested pool has many items, begun while the other
+ * thread reads the pool's other item: that thread joins the nested pool
+ * once free (a large image in a directory gets every thread). */
+struct lone {
+	struct sf_threads *t;
+	pthread_t owner;	/* the nested pool's (set before it starts) */
+	atomic_int entered, helped, timed_out;
+};
+
+static int lone_inner_run(void *arg, size_t i, int in_line)
+{
+	struct lone *l = arg;
+
+	(void)in_line;
+	atomic_fetch_add(&l->entered, 1);
+	if (i == 0) {
+		/* the first item waits (up to 5 s) for another thread to help */
+		struct timespec ms = { 0, 1000000L };
+		for (int k = 0; k < 5000 && !atomic_load(&l->helped); k++)
+			nanosleep(&ms, NULL);
+		if (!atomic_load(&l->helped))
+			atomic_store(&l->timed_out, 1);
+		return 0;
+	}
+	nap(i);
+	if (!pthread_equal(pthread_self(), l->owner))
+		atomic_store(&l->helped, 1);
+	return 0;
+}
+
+static int lone_inner_merge(void *arg, size_t i)
+{
+	(void)arg;
+	(void)i;
+	return 0;
+}
+
+static int lone_run(void *arg, size_t i, int in_line)
+{
+	struct lone *l = arg;
+	struct sf_pool p = { 40, lone_inner_run, lone_inner_merge, inner_drop, l, l->t };
+
+	if (i == 1) {
+		/* the other thread is busy here when the nested pool begins */
+		struct timespec ts = { 0, 20 * 1000000L };
+		nanosleep(&ts, NULL);
+		return 0;
+	}
+	assert_true(in_line);
+	/* the owner takes the first item as it starts the pool, holding the
+	 * budget's lock: item 0 runs on this thread */
+	l->owner = pthread_self();
+	return sf_pool_run(&p);
+}
+
+static void test_nested_pool_gets_every_thread(void **state)
+{
+	struct sf_threads t;
+	struct lone l = { .t = &t };
+
+	(void)state;
+	sf_threads_init(&t, 2);
+	struct sf_pool p = { 2, lone_run, lone_inner_merge, inner_drop, &l, &t };
+	assert_int_equal(sf_pool_run(&p), 0);
+	assert_int_equal(atomic_load(&l.entered), 40);
+	assert_int_equal(atomic_load(&l.timed_out), 0);
+	assert_int_equal(atomic_load(&l.helped), 1);
+	sf_threads_release(&t);
 }
 
 int main(void)
@@ -216,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_run_failure_stops_handing_out),
 		cmocka_unit_test(test_nested_pools_share_the_budget),
 		cmocka_unit_test(test_no_items),
+		cmocka_unit_test(test_nested_pool_gets_every_thread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
