@@ -1,9 +1,10 @@
 /*
  * load.c - sf_dwarf_load(): from a path to types in a typeset.
  *
- * A path is a file or a directory.  A file is mapped read-only once and
- * is either an ELF image, or a static archive whose members are ELF
- * images (byte ranges of the mapping, never copied), or a thin archive
+ * A path is a file or a directory.  A file is read into memory once (a
+ * small one copied, a large one mapped privately: open_input) and is
+ * either an ELF image, or a static archive whose members are ELF images
+ * (byte ranges of that memory, never copied), or a thin archive
  * whose members are files next to it.  A directory is walked in name
  * order (deterministic output); symbolic links to directories are not
  * followed, so a link loop cannot make the walk endless, and a file
@@ -24,16 +25,20 @@
  *
  * Threads (--jobs N): the inputs named on the command line and the files
  * of their directories, the members of an archive, and the units of one
- * ELF image (cut into up to 4N runs of about equal bytes) are items of a
- * pool (pool.h): a shared counter hands the next item to whichever thread is free,
- * each item is read into a typeset of its own, and the typesets are merged
- * in item order as soon as every item before them is merged.  So the types
- * come out in input and unit order whatever N is, and memory holds what a
- * bounded window of items read ahead.  Pools nest (an archive in a
- * directory, a large image in an archive); they share one budget of N
- * threads.  A file read on its own cannot see which files the inputs
- * before it read (a debug file reached twice, hard links): it notes what
- * it asked, and the merge redoes it in place when an answer would differ.
+ * ELF image (cut into runs that shrink towards the end: cut_runs) are
+ * items of a pool (pool.h): the next item goes to whichever thread is
+ * free, each item is read into a typeset of its own, and the typesets are
+ * merged in item order as soon as every item before them is merged.  So
+ * the types come out in input and unit order whatever N is, and memory
+ * holds what a bounded window of items read ahead.  An item whose
+ * predecessors are all merged when it starts (a lone input, the first
+ * member) is read straight into the typeset merged into.  Pools nest (an
+ * archive in a directory, a large image in an archive) on one budget of
+ * N threads, and a thread with nothing to do joins the newest pool that
+ * has items left.  A file read on its own cannot see which files the
+ * inputs before it read (a debug file reached twice, hard links): it
+ * notes what it asked, and the merge redoes it in place when an answer
+ * would differ.
  *
  * The loader's files (what they share is in load_int.h):
  *
@@ -67,10 +72,12 @@
 #include "reader.h"
 #include "split.h"
 
-/* below this much .debug_info a second thread costs more than it saves */
-#define THREAD_MIN_BYTES (4u << 20)
-/* runs of one image per thread: a thread done early takes another run */
-#define RUNS_PER_THREAD 4
+/* a run of units has at least this much .debug_info (unless --jobs) */
+#define RUN_MIN_BYTES (256u << 10)
+/* runs of one image: each takes 1 / (GUIDE * N) of the bytes left, at
+ * least 1 / (MIN_SHARE * N) of them all (N threads) */
+#define GUIDE 3
+#define MIN_SHARE 24
 
 /* ---- files read apart ---------------------------------------------------- */
 
@@ -119,38 +126,43 @@ void ld_adopt(struct ctx *c, struct ctx *s)
 
 /* ---- one ELF image: runs of units --------------------------------------- */
 
-/* How many runs to cut units [first, last) into. */
-static size_t run_count(const struct ctx *c, const struct sf_dwfile *f, size_t first,
-			size_t last)
+/*
+ * Cut units [first, last) into runs, run i being [cut[i], cut[i+1]);
+ * returns how many.  Guided: each run takes 1 / (GUIDE * N) of the bytes
+ * left, but at least 1 / (MIN_SHARE * N) of them all and RUN_MIN_BYTES,
+ * so runs shrink towards the end and a thread that finds none left waits
+ * for one small run at most (eight equal runs left a thread idle for up
+ * to an eighth of a vmlinux).  cut has room for last - first + 1 bounds.
+ */
+static size_t cut_runs(const struct ctx *c, const struct sf_dwfile *f, size_t first,
+		       size_t last, size_t *cut)
 {
-	uint64_t bytes = 0;
-	size_t n = (size_t)RUNS_PER_THREAD * c->sh->threads.n;
-
-	for (size_t i = first; i < last; i++)
-		bytes += f->units[i].end - f->units[i].start;
-	if (c->sh->threads.n <= 1 || (bytes < THREAD_MIN_BYTES && !c->sh->asked))
-		return 1;
-	return n < last - first ? n : last - first;
-}
-
-/* Cut units [first, last) into n runs of about equal bytes: run i is
- * [cut[i], cut[i+1]). */
-static void cut_runs(const struct sf_dwfile *f, size_t first, size_t last, size_t n,
-		     size_t *cut)
-{
-	uint64_t total = 0, acc = 0;
-	size_t k = 1;
+	uint64_t total = 0, left, acc = 0;
+	unsigned t = c->sh->threads.n;
+	size_t n = 0;
 
 	for (size_t i = first; i < last; i++)
 		total += f->units[i].end - f->units[i].start;
-	cut[0] = first;
-	for (size_t i = first; i < last && k < n; i++) {
-		acc += f->units[i].end - f->units[i].start;
-		while (k < n && acc * n >= total * k)
-			cut[k++] = i + 1;
+	uint64_t least = total / ((uint64_t)MIN_SHARE * t);
+	if (!c->sh->asked && least < RUN_MIN_BYTES)
+		least = RUN_MIN_BYTES;
+	cut[n++] = first;
+	if (t <= 1 || (!c->sh->asked && total < 2 * least)) {
+		cut[n] = last;
+		return n;
 	}
-	while (k <= n)
-		cut[k++] = last;
+	left = total;
+	for (size_t i = first; i + 1 < last; i++) {
+		uint64_t want = left / ((uint64_t)GUIDE * t);
+		acc += f->units[i].end - f->units[i].start;
+		if (acc >= (want > least ? want : least) && left - acc >= least / 2) {
+			cut[n++] = i + 1;
+			left -= acc;
+			acc = 0;
+		}
+	}
+	cut[n] = last;
+	return n;
 }
 
 /* The runs of one image being read: one reader each. */
@@ -218,18 +230,17 @@ static void drop_units(void *arg, size_t i)
 static int read_range(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f,
 		      const char *label, size_t first, size_t last)
 {
-	size_t n = last > first ? run_count(c, f, first, last) : 0;
-	struct runs u = { c, e, f, label, NULL, NULL, NULL, NULL, n > 1, NULL };
+	if (last <= first)
+		return 0;
+	size_t *cut = sf_xcalloc(last - first + 1, sizeof(*cut));
+	size_t n = cut_runs(c, f, first, last, cut);
+	struct runs u = { c, e, f, label, cut, NULL, NULL, NULL, n > 1, NULL };
 	struct sf_pool p = { .n = n, .run = run_units, .merge = merge_units, .drop = drop_units,
 			  .arg = &u, .threads = &c->sh->threads };
 
-	if (!n)
-		return 0;
-	u.cut = sf_xcalloc(n + 1, sizeof(*u.cut));
 	u.r = sf_xcalloc(n, sizeof(*u.r));
 	u.err = sf_xcalloc(n, sizeof(*u.err));
 	u.rc = sf_xcalloc(n, sizeof(*u.rc));
-	cut_runs(f, first, last, n, u.cut);
 	if (c->keys)
 		u.keys = sf_fpshared_new(c->keys);
 	int rc = sf_pool_run(&p);
@@ -520,6 +531,83 @@ int ld_load_image(struct ctx *c, unsigned char *image, size_t size,
 }
 
 /*
+ * A file's bytes: small files are read into memory of ours, larger ones
+ * mapped.  Mapping and unmapping take the address space's lock for
+ * writing (stalling the other threads' page faults), and an unmapping
+ * interrupts every core the process runs on to flush its TLB: a
+ * directory of 274 small debug files spent 3 % of its run there.  Read,
+ * a small file costs one copy from the page cache into a heap block that
+ * the next file reuses.  A large one is mapped: only what is read of it
+ * is paged in (a stripped binary's text never is).
+ */
+#define READ_MAX (1u << 20)
+
+struct input {
+	unsigned char *img;
+	size_t size;
+	int mapped;
+};
+
+/* Read the first `size` bytes of fd into buf; the count read (fewer when
+ * the file shrank meanwhile), or -1 with errno. */
+static ssize_t read_all(int fd, unsigned char *buf, size_t size)
+{
+	size_t n = 0;
+
+	while (n < size) {
+		ssize_t r = pread(fd, buf + n, size - n, (off_t)n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	return (ssize_t)n;
+}
+
+/* The bytes of fd, a regular file of `size` (> 0) bytes.  -1 with err set. */
+static int open_input(struct input *in, int fd, size_t size, const char *path,
+		      struct sf_err *err)
+{
+	in->mapped = size > READ_MAX;
+	if (!in->mapped) {
+		in->img = sf_xmalloc(size);
+		ssize_t got = read_all(fd, in->img, size);
+		if (got <= 0) {
+			free(in->img);
+			if (got == 0)
+				return sf_error(err, "%s: not an ELF file (empty)", path);
+			return sf_error(err, "%s: cannot read: %s", path, strerror(errno));
+		}
+		in->size = (size_t)got;
+		return 0;
+	}
+	/* private and writable, as libelf's own ELF_C_READ_MMAP_PRIVATE maps:
+	 * libelf updates a section header in place when it inflates that
+	 * section; those pages become copies, the file is never written */
+	unsigned char magic[4];
+	/* raw BTF is only read: /sys/kernel/btf/ maps read-only */
+	int ro = pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
+		 sf_btf_is_raw(magic, sizeof(magic));
+	void *map = mmap(NULL, size, ro ? PROT_READ : PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
+		return sf_error(err, "%s: cannot map: %s", path, strerror(errno));
+	in->img = map;
+	in->size = size;
+	return 0;
+}
+
+static void close_input(struct input *in)
+{
+	if (in->mapped)
+		munmap(in->img, in->size);
+	else
+		free(in->img);
+}
+
+/*
  * Read the file at path.  in_dir: reached by a directory walk or a thin
  * archive (not named by the user: read once, non-regular files skipped).
  * lookup: a file without DWARF may be read from its debug file.
@@ -559,20 +647,13 @@ int ld_load_file(struct ctx *c, const char *path, int in_dir, int lookup)
 		return FAILED;
 	}
 	size_t size = (size_t)st.st_size;
-	/* private and writable, as libelf's own ELF_C_READ_MMAP_PRIVATE maps:
-	 * libelf updates a section header in place when it inflates that
-	 * section; those pages become copies, the file is never written */
-	unsigned char magic[4];
-	/* raw BTF is only read: /sys/kernel/btf/ maps read-only */
-	int ro = pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
-		 sf_btf_is_raw(magic, sizeof(magic));
-	void *map = mmap(NULL, size, ro ? PROT_READ : PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	struct input in = { NULL, 0, 0 };
+	int r = open_input(&in, fd, size, path, c->err);
 	close(fd);
-	if (map == MAP_FAILED) {
-		sf_error(c->err, "%s: cannot map: %s", path, strerror(errno));
+	if (r < 0)
 		return FAILED;
-	}
-	unsigned char *img = map;
+	unsigned char *img = in.img;
+	size = in.size;
 	int rc;
 	if (size >= SARMAG && !memcmp(img, ARMAG, SARMAG))
 		rc = ld_load_archive(c, path, img, size);
@@ -584,6 +665,6 @@ int ld_load_file(struct ctx *c, const char *path, int in_dir, int lookup)
 		rc = ld_load_image(c, img, size, path, lookup ? path : NULL, in_dir);
 	if (rc == NOT_ELF)
 		sf_error(c->err, "%s: not an ELF file", path);
-	munmap(map, size);
+	close_input(&in);
 	return rc;
 }
