@@ -174,6 +174,13 @@ static int parse_jobs(const char *arg)
 	return 0;
 }
 
+unsigned sf_jobs(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return jobs ? jobs : cpus > 0 ? (unsigned)cpus : 1;
+}
+
 /* The loader's one-line notes (files skipped in a directory) on stderr. */
 static void print_note(void *arg, const char *line)
 {

@@ -71,6 +71,9 @@ int sf_error_document(const char *command);
 struct sf_typeset *sf_load_inputs(char **files, int nfiles,
 				  const char *const *only);
 
+/* The threads --jobs N asks for, else one per online CPU (at least 1). */
+unsigned sf_jobs(void);
+
 /*
  * Show every type's decl_file the one way (lib/path.h): normalised, and
  * relative to root_dir when given and below it.  A bad root_dir is

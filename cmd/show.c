@@ -3,9 +3,24 @@
  *
  * Types are rendered one at a time into a strbuf that is flushed after each,
  * so output streams and memory stays that of one rendered type.
+ *
+ * A large text report (every type of a vmlinux: 7.5 k types, 1.5 MB) is
+ * rendered on the --jobs threads instead: the types in blocks of
+ * BLOCK_TYPES, each block into a buffer of its own by whichever thread
+ * takes it next, written in order by the calling thread as soon as it
+ * is whole.  At most a window of blocks waits to be written, so memory
+ * stays a few blocks of text.  Rendering only reads the typeset and the
+ * options (layout/ and report/ keep no state), so the bytes are the ones
+ * one thread writes.
+ *
+ *   blocks:  [written ... next)  rendered or being rendered
+ *            done[b]             block b's text is whole
  */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -89,8 +104,10 @@ static void flush(struct strbuf *sb)
 	sb_reset(sb);
 }
 
-static void show_one(struct show_out *so, const struct show_opts *o,
-		     const struct sf_typeset *ts, const struct sf_type *t)
+/* One type's report, text in `plain` first when coloured. */
+static void render_one(struct strbuf *out, struct strbuf *plain, struct sf_json_stream *js,
+		       bool color, const struct show_opts *o, const struct sf_typeset *ts,
+		       const struct sf_type *t)
 {
 	struct sf_layout l;
 	struct sf_text_opts to = { .cacheline = o->co.cacheline, .show_origin = o->origin != 0 };
@@ -105,19 +122,151 @@ static void show_one(struct show_out *so, const struct show_opts *o,
 	sf_layout_compute_opts(t, &lo, &l);
 	switch (o->co.format) {
 	case SF_FMT_JSON:
-		sf_render_json_type(&so->sb, &so->js, t, &l);
+		sf_render_json_type(out, js, t, &l);
 		break;
 	case SF_FMT_HTML:
-		sf_render_html_type(&so->sb, t, &l, o->co.cacheline);
+		sf_render_html_type(out, t, &l, o->co.cacheline);
 		break;
 	default:
 		/* pahole prints types back to back, no blank line between. */
-		sf_render_text_type(&so->plain, t, &l, &to);
-		sf_render_text_colorize(&so->sb, so->plain.buf, so->plain.len, so->color);
-		sb_reset(&so->plain);
+		sf_render_text_type(plain, t, &l, &to);
+		sf_render_text_colorize(out, plain->buf, plain->len, color);
+		sb_reset(plain);
 	}
 	sf_layout_release(&l);
+}
+
+static void show_one(struct show_out *so, const struct show_opts *o,
+		     const struct sf_typeset *ts, const struct sf_type *t)
+{
+	render_one(&so->sb, &so->plain, &so->js, so->color, o, ts, t);
 	flush(&so->sb);
+}
+
+/* ---- every type of a large text report, on the --jobs threads ---------- */
+
+#define BLOCK_TYPES 32
+/* fewer types than this: one thread (starting one costs more) */
+#define PAR_MIN_TYPES 256
+/* blocks rendered ahead of the one being written, per thread */
+#define WINDOW_PER_THREAD 64
+#define MAX_RENDER_THREADS 64
+
+struct blocks {
+	const struct show_opts *o;
+	const struct sf_typeset *ts;
+	bool color;
+	size_t ntypes, n;
+	struct strbuf *text;	/* block b's report */
+	uint8_t *done;
+	size_t next, written, window;
+	pthread_mutex_t mu;
+	pthread_cond_t moved;	/* a block rendered or written */
+};
+
+/* Render block b into bs->text[b] (called without the lock). */
+static void render_block(struct blocks *bs, size_t b, struct strbuf *plain)
+{
+	size_t end = (b + 1) * BLOCK_TYPES < bs->ntypes ? (b + 1) * BLOCK_TYPES : bs->ntypes;
+
+	for (size_t i = b * BLOCK_TYPES; i < end; i++)
+		render_one(&bs->text[b], plain, NULL, bs->color, bs->o, bs->ts,
+			   sf_typeset_get(bs->ts, i));
+}
+
+/* May a block be handed out now (called holding mu)? */
+static int block_to_render(const struct blocks *bs)
+{
+	return bs->next < bs->n && bs->next < bs->written + bs->window;
+}
+
+/* Hand out the next block, render it, say it is done (holding mu). */
+static void render_next(struct blocks *bs, struct strbuf *plain)
+{
+	size_t b = bs->next++;
+
+	pthread_mutex_unlock(&bs->mu);
+	render_block(bs, b, plain);
+	pthread_mutex_lock(&bs->mu);
+	bs->done[b] = 1;
+	pthread_cond_broadcast(&bs->moved);
+}
+
+static void *render_thread(void *arg)
+{
+	struct blocks *bs = arg;
+	struct strbuf plain = STRBUF_INIT;
+
+	pthread_mutex_lock(&bs->mu);
+	for (;;) {
+		if (block_to_render(bs))
+			render_next(bs, &plain);
+		else if (bs->next >= bs->n)
+			break;
+		else
+			pthread_cond_wait(&bs->moved, &bs->mu);
+	}
+	pthread_mutex_unlock(&bs->mu);
+	sb_release(&plain);
+	return NULL;
+}
+
+/* The calling thread: write whole blocks in order, render when none is. */
+static void write_blocks(struct blocks *bs)
+{
+	struct strbuf plain = STRBUF_INIT;
+
+	pthread_mutex_lock(&bs->mu);
+	while (bs->written < bs->n) {
+		size_t b = bs->written;
+		if (bs->done[b]) {
+			pthread_mutex_unlock(&bs->mu);
+			flush(&bs->text[b]);
+			sb_release(&bs->text[b]);
+			pthread_mutex_lock(&bs->mu);
+			bs->written++;
+			pthread_cond_broadcast(&bs->moved);
+		} else if (block_to_render(bs)) {
+			render_next(bs, &plain);
+		} else {
+			pthread_cond_wait(&bs->moved, &bs->mu);
+		}
+	}
+	pthread_mutex_unlock(&bs->mu);
+	sb_release(&plain);
+}
+
+/* Every type of ts as text, on up to `threads` threads. */
+static void show_all_text(const struct show_out *so, const struct show_opts *o,
+			  const struct sf_typeset *ts, unsigned threads)
+{
+	struct blocks bs = { .o = o, .ts = ts, .color = so->color,
+			     .ntypes = sf_typeset_count(ts) };
+	pthread_t tid[MAX_RENDER_THREADS];
+	unsigned started = 0;
+
+	bs.n = (bs.ntypes + BLOCK_TYPES - 1) / BLOCK_TYPES;
+	if (threads > MAX_RENDER_THREADS)
+		threads = MAX_RENDER_THREADS;
+	bs.window = (size_t)WINDOW_PER_THREAD * threads;
+	bs.text = sf_xcalloc(bs.n, sizeof(*bs.text));
+	bs.done = sf_xcalloc(bs.n, 1);
+	for (size_t b = 0; b < bs.n; b++)
+		sb_init(&bs.text[b]);
+	pthread_mutex_init(&bs.mu, NULL);
+	pthread_cond_init(&bs.moved, NULL);
+	/* a thread that cannot start leaves its blocks to the others */
+	while (started + 1 < threads &&
+	       pthread_create(&tid[started], NULL, render_thread, &bs) == 0)
+		started++;
+	write_blocks(&bs);
+	for (unsigned k = 0; k < started; k++)
+		pthread_join(tid[k], NULL);
+	assert(bs.written == bs.n);
+	pthread_cond_destroy(&bs.moved);
+	pthread_mutex_destroy(&bs.mu);
+	free(bs.text);
+	free(bs.done);
 }
 
 /* Every selected type, in the order given; all types when none given. */
@@ -125,6 +274,13 @@ static int show_types(struct show_out *so, const struct show_opts *o,
 		      const struct sf_typeset *ts, char **files, int nfiles)
 {
 	if (!o->ntypes) {
+		unsigned threads = sf_jobs();
+		if (o->co.format == SF_FMT_TEXT && threads > 1 &&
+		    sf_typeset_count(ts) >= PAR_MIN_TYPES) {
+			flush(&so->sb);		/* nothing yet: text has no header */
+			show_all_text(so, o, ts, threads);
+			return 0;
+		}
 		for (size_t i = 0; i < sf_typeset_count(ts); i++)
 			show_one(so, o, ts, sf_typeset_get(ts, i));
 		return 0;

@@ -143,6 +143,29 @@ tcase "one object split over threads: the same output with 1, 2 and 4 jobs"
 ld -r -z muldefs -o "$T/all.o" "${objs[@]}" 2>"$T/ld.err" || fail "ld -r: $(head -n 2 "$T/ld.err")"
 same_for_all_jobs "show all.o" show "$T/all.o"
 
+tcase "a report of many types is rendered on several threads: the same text, coloured or not"
+# 700 structs of differing shapes (show renders 256 types or more on the
+# --jobs threads, in blocks written in order), one far larger than the
+# rest; the oracle is -j 1 (one thread) and the compiler's count
+{
+	for i in $(seq 1 700); do
+		printf 'struct s%d { char c; %s v; short h[%d]; };\n' "$i" \
+			"$(case $((i % 3)) in 0) echo long ;; 1) echo int ;; *) echo double ;; esac)" $((i % 7 + 1))
+	done
+	printf 'struct big {'
+	for i in $(seq 1 3000); do printf ' char c%d; long l%d;' "$i" "$i"; done
+	printf ' };\n'
+	for i in $(seq 1 700); do printf 'struct s%d v%d;\n' "$i" "$i"; done
+	printf 'struct big vbig;\n'
+} >"$T/many.c"
+if gcc -g -c -o "$T/many.o" "$T/many.c" 2>"$T/cc.err"; then
+	same_for_all_jobs "show many.o" show "$T/many.o"
+	assert_eq "$(grep -c '^struct .* {$' "$T/want.txt")" 701 "structs in the report"
+	same_for_all_jobs "show --color=always many.o" show --color=always "$T/many.o"
+else
+	fail "gcc cannot build many.c: $(head -n 2 "$T/cc.err")"
+fi
+
 tcase "files reached twice in a directory are read once, whatever the number of jobs"
 # a hard link, and a stripped program whose debug file (found through its
 # .gnu_debuglink, beside it) is in the same directory: sorted before it
