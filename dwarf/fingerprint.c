@@ -400,8 +400,10 @@ static int hash_die(struct walk *w, const struct sf_die *d, int depth_kind, unsi
  * hash_die's loop over d's children in a scoped unit (C's stays as plain
  * as it was: the digest's hottest loop): a named type among them gets its
  * scope, and of an aggregate's only those its layout reads are hashed,
- * the others stepped over alike (sf_fp_layout_child).
+ * the others stepped over alike (sf_fp_layout_child).  Never inlined:
+ * in hash_die, its second decoder cost every C run 0.3 % (vmlinux).
  */
+__attribute__((noinline))
 static int hash_scoped_children(struct walk *w, const struct sf_die *d, int depth_kind,
 				unsigned depth, struct sf_fp *h, int bound, int free_children)
 {
