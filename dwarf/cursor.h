@@ -63,6 +63,38 @@ static inline uint64_t rd_u(struct rd *r, unsigned n)
 	return v;
 }
 
+/* An n-byte little-endian integer the caller knows to be in bounds. */
+static inline uint64_t rd_le_unchecked(struct rd *r, unsigned n)
+{
+	uint64_t v = 0;
+
+	switch (n) {
+	case 1:
+		v = r->p[0];
+		break;
+	case 2: {
+		uint16_t x;
+		memcpy(&x, r->p, 2);
+		v = x;
+		break;
+	}
+	case 4: {
+		uint32_t x;
+		memcpy(&x, r->p, 4);
+		v = x;
+		break;
+	}
+	case 8:
+		memcpy(&v, r->p, 8);
+		break;
+	default:
+		for (unsigned i = 0; i < n; i++)
+			v |= (uint64_t)r->p[i] << (8 * i);
+	}
+	r->p += n;
+	return v;
+}
+
 static inline uint64_t rd_uleb(struct rd *r)
 {
 	uint64_t v = 0;

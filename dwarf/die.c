@@ -684,6 +684,30 @@ static uint8_t keep_op(const struct kind_info *k, unsigned kind, const struct fo
 	}
 }
 
+/* Bytes the plan ops[0, n) reads when every op reads a fixed size and
+ * they fit a uint16_t, else 0. */
+static size_t plan_bytes(const struct sf_abbrev_op *ops, size_t n)
+{
+	size_t bytes = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		switch (ops[i].op) {
+		case OP_SKIP: bytes += ops[i].arg; break;
+		case OP_IMPLICIT: case OP_IMPLICIT_W4: case OP_FLAG_PRESENT: break;
+		case OP_U1: case OP_U1_W4: case OP_REF1: case OP_STRX1: case OP_FLAG:
+			bytes += 1;
+			break;
+		case OP_U2: case OP_U2_W4: case OP_REF2: case OP_STRX2: bytes += 2; break;
+		case OP_U4: case OP_U4_W4: case OP_REF4: case OP_STRP4: case OP_LINE_STRP4:
+			bytes += 4;
+			break;
+		case OP_U8: case OP_U8_W4: case OP_REF8: bytes += 8; break;
+		default: return 0;	/* LEB128, strings, blocks, generic */
+		}
+	}
+	return bytes <= UINT16_MAX ? bytes : 0;
+}
+
 /* Both plans of abbreviation a, into its slots of ab->ops. */
 static __attribute__((noinline)) void compile_plan(const struct sf_abbrevs *ab,
 						   struct sf_abbrev *a)
@@ -717,6 +741,7 @@ static __attribute__((noinline)) void compile_plan(const struct sf_abbrevs *ab,
 	assert(nkeep <= a->nattrs && npass <= a->nattrs);
 	a->nkeep = (uint16_t)nkeep;
 	a->nskip = (uint16_t)npass;
+	a->keep_size = (uint16_t)plan_bytes(keep, nkeep);
 	a->skip_fixed = npass == 0 || (npass == 1 && pass[0].op == OP_SKIP);
 	a->skip_size = a->skip_fixed && npass ? pass[0].arg : 0;
 	a->planned = 1;
@@ -1145,8 +1170,10 @@ static __attribute__((noinline)) int run_generic(const struct sf_ucx *c, struct 
  */
 static ALWAYS_INLINE int run_plan(const struct sf_ucx *c, struct rd *r, struct sf_die *d,
 				  uint32_t *has, const struct sf_abbrev_op *op,
-				  const struct sf_abbrev_op *end)
+				  const struct sf_abbrev_op *end, int fast)
 {
+/* fast: a little-endian plan of fixed-size reads, its bytes checked */
+#define RD(n) (fast ? rd_le_unchecked(r, (n)) : rd_u(r, (n)))
 
 	for (; op < end; op++) {
 		const char *str;
@@ -1154,7 +1181,12 @@ static ALWAYS_INLINE int run_plan(const struct sf_ucx *c, struct rd *r, struct s
 		uint32_t w;
 
 		switch ((enum plan_op)op->op) {
-		case OP_SKIP: rd_skip(r, op->arg); continue;
+		case OP_SKIP:
+			if (fast)
+				r->p += op->arg;
+			else
+				rd_skip(r, op->arg);
+			continue;
 		case OP_SKIP_LEB: rd_uleb(r); continue;
 		case OP_SKIP_STRING:
 			if (skip_string(r) < 0)
@@ -1164,38 +1196,38 @@ static ALWAYS_INLINE int run_plan(const struct sf_ucx *c, struct rd *r, struct s
 		case OP_SKIP_BLOCK2: v = rd_u(r, 2); rd_skip(r, v); continue;
 		case OP_SKIP_BLOCK4: v = rd_u(r, 4); rd_skip(r, v); continue;
 		case OP_SKIP_BLOCK: v = rd_uleb(r); rd_skip(r, v); continue;
-		case OP_STRP4: str = sec_str(&c->f->sec[SF_SEC_STR], rd_u(r, 4)); goto string;
-		case OP_LINE_STRP4: str = sec_str(&c->f->sec[SF_SEC_LINE_STR], rd_u(r, 4)); goto string;
+		case OP_STRP4: str = sec_str(&c->f->sec[SF_SEC_STR], RD(4)); goto string;
+		case OP_LINE_STRP4: str = sec_str(&c->f->sec[SF_SEC_LINE_STR], RD(4)); goto string;
 		case OP_STRING:
 			str = (const char *)r->p;
 			if (skip_string(r) < 0)
 				return -1;
 			goto string;
-		case OP_STRX1: str = sf_ucx_strx(c, rd_u(r, 1)); goto string;
-		case OP_STRX2: str = sf_ucx_strx(c, rd_u(r, 2)); goto string;
+		case OP_STRX1: str = sf_ucx_strx(c, RD(1)); goto string;
+		case OP_STRX2: str = sf_ucx_strx(c, RD(2)); goto string;
 		case OP_STRX: str = sf_ucx_strx(c, rd_uleb(r)); goto string;
-		case OP_REF1: v = c->u->start + rd_u(r, 1); goto wide;
-		case OP_REF2: v = c->u->start + rd_u(r, 2); goto wide;
-		case OP_REF4: v = c->u->start + rd_u(r, 4); goto wide;
-		case OP_REF8: v = c->u->start + rd_u(r, 8); goto wide;
+		case OP_REF1: v = c->u->start + RD(1); goto wide;
+		case OP_REF2: v = c->u->start + RD(2); goto wide;
+		case OP_REF4: v = c->u->start + RD(4); goto wide;
+		case OP_REF8: v = c->u->start + RD(8); goto wide;
 		case OP_REF_UDATA: v = c->u->start + rd_uleb(r); goto wide;
-		case OP_U1: v = rd_u(r, 1); goto wide;
-		case OP_U2: v = rd_u(r, 2); goto wide;
-		case OP_U4: v = rd_u(r, 4); goto wide;
-		case OP_U8: v = rd_u(r, 8); goto wide;
+		case OP_U1: v = RD(1); goto wide;
+		case OP_U2: v = RD(2); goto wide;
+		case OP_U4: v = RD(4); goto wide;
+		case OP_U8: v = RD(8); goto wide;
 		case OP_UDATA: v = rd_uleb(r); goto wide;
 		case OP_SDATA: v = (uint64_t)rd_sleb(r); goto wide;
 		case OP_IMPLICIT: v = (uint64_t)c->abv->attrs[op->attr].implicit; goto wide;
-		case OP_U1_W4: w = (uint32_t)rd_u(r, 1); goto narrow;
-		case OP_U2_W4: w = (uint32_t)rd_u(r, 2); goto narrow;
-		case OP_U4_W4: w = (uint32_t)rd_u(r, 4); goto narrow;
-		case OP_U8_W4: w = (uint32_t)rd_u(r, 8); goto narrow;
+		case OP_U1_W4: w = (uint32_t)RD(1); goto narrow;
+		case OP_U2_W4: w = (uint32_t)RD(2); goto narrow;
+		case OP_U4_W4: w = (uint32_t)RD(4); goto narrow;
+		case OP_U8_W4: w = (uint32_t)RD(8); goto narrow;
 		case OP_UDATA_W4: w = (uint32_t)rd_uleb(r); goto narrow;
 		case OP_SDATA_W4: w = (uint32_t)rd_sleb(r); goto narrow;
 		case OP_IMPLICIT_W4: w = (uint32_t)c->abv->attrs[op->attr].implicit; goto narrow;
 		case OP_FLAG_PRESENT: *has |= op->arg; continue;
 		case OP_FLAG:
-			if (rd_u(r, 1))
+			if (RD(1))
 				*has |= op->arg;
 			continue;
 		case OP_GENERIC:
@@ -1233,6 +1265,7 @@ narrow:
 		memcpy((char *)d + op->field, &w, sizeof(w));
 		*has |= op->arg;
 	}
+#undef RD
 	return r->bad ? -1 : 0;
 }
 
@@ -1320,8 +1353,14 @@ static ALWAYS_INLINE int decode(const struct sf_ucx *c, uint64_t off, struct sf_
 		has = d->has;
 	} else {
 		const struct sf_abbrev_op *ops = c->abv->ops + 2 * (size_t)a->first;
-		if (keep ? run_plan(c, &r, d, &has, ops, ops + a->nkeep)
-			 : run_plan(c, &r, d, &has, ops + a->nattrs, ops + a->nattrs + a->nskip))
+		int rc;
+		if (!keep)
+			rc = run_plan(c, &r, d, &has, ops + a->nattrs, ops + a->nattrs + a->nskip, 0);
+		else if (a->keep_size && !r.msb && (size_t)(r.end - r.p) >= a->keep_size)
+			rc = run_plan(c, &r, d, &has, ops, ops + a->nkeep, 1);
+		else
+			rc = run_plan(c, &r, d, &has, ops, ops + a->nkeep, 0);
+		if (rc < 0)
 			return -1;
 	}
 	d->has = has;

@@ -142,10 +142,13 @@ struct sf_abbrev {
 	 * ops[2 * first + nattrs, + nskip) only step over the DIE, keeping
 	 * DW_AT_sibling.  skip_fixed: stepping over is adding skip_size
 	 * (every attribute has a fixed size, and none is a sibling).
+	 * keep_size > 0: every op of the full plan reads a fixed size,
+	 * keep_size bytes in all (one bounds check for the DIE).
 	 */
 	uint8_t planned;
 	uint8_t skip_fixed;
 	uint16_t nkeep, nskip;
+	uint16_t keep_size;
 	uint32_t skip_size;
 };
 
