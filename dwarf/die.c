@@ -632,6 +632,7 @@ static const struct kind_info kinds[AK_N] = {
 static inline void emit(struct sf_abbrev_op *ops, size_t *n, uint8_t op, uint16_t field,
 			uint32_t arg, uint32_t attr)
 {
+	assert(op != OP_NONE && op < OP_N);
 	if (op == OP_SKIP) {
 		if (arg == 0)
 			return;
@@ -1244,12 +1245,11 @@ static ALWAYS_INLINE int run_plan(const struct sf_ucx *c, struct rd *r, struct s
 			*has = d->has;
 			continue;
 		}
-		case OP_NONE:
-		case OP_N:
-			break;
+		default:
+			/* emit() asserts every op is one of the above: no
+			 * range check before the jump table */
+			__builtin_unreachable();
 		}
-		assert(!"an op the plan compiler never makes");
-		return -1;
 string:
 		/* stored only when in range, as store_attr did */
 		if (str) {
