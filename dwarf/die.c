@@ -377,6 +377,12 @@ static int parse_abbrevs(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint6
 	int sorted = 1;
 
 	ab->geometry = geometry;
+	/* room for a typical unit's table (vmlinux: 145 abbreviations, 755
+	 * attributes): growing from 16 copied it seven times */
+	ab->cap = 256;
+	ab->v = sf_xreallocarray(NULL, ab->cap, sizeof(*ab->v));
+	ab->attrcap = 1024;
+	ab->attrs = sf_xreallocarray(NULL, ab->attrcap, sizeof(*ab->attrs));
 	for (;;) {
 		uint64_t code = rd_uleb(&r);
 		if (r.bad)
@@ -1292,10 +1298,6 @@ static inline void define_plain(struct sf_die *d)
 	d->byte_size = 0;
 	d->decl_line = 0;
 	d->encoding = 0;
-	d->language = 0;
-	d->dwo_name = NULL;
-	d->producer = NULL;
-	d->has_dwo_id = 0;
 }
 
 /*
@@ -1510,6 +1512,8 @@ int sf_ucx_open_shared(struct sf_ucx *c, const struct sf_dwfile *f, size_t i,
 static int ucx_read_unit_die(struct sf_ucx *c, struct sf_err *err)
 {
 	const struct sf_dwfile *f = c->f;
+	/* all zero: language, producer, dwo_name and dwo_id are set only
+	 * when the DIE has them */
 	struct sf_die d = { .producer = NULL };
 
 	/* The unit DIE first: strx forms need DW_AT_str_offsets_base, which

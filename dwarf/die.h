@@ -283,7 +283,8 @@ struct sf_die {
 	uint64_t discr;         /* DW_AT_discr target (section offset) */
 	uint64_t discr_value;   /* the bits of DW_AT_discr_value */
 	uint64_t import;        /* DW_AT_import target (section offset) */
-	/* split DWARF, on unit DIEs; no `has` bit left: NULL / 0 when absent */
+	/* split DWARF, on unit DIEs; no `has` bit left: set only when
+	 * present (ucx_read_unit_die, their one reader, zeroes the sf_die) */
 	const char *producer;   /* DW_AT_producer */
 	const char *dwo_name;   /* DW_AT_dwo_name or DW_AT_GNU_dwo_name */
 	uint64_t dwo_id;        /* DW_AT_GNU_dwo_id (DWARF 4 skeletons and .dwo) */
