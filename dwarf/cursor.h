@@ -11,6 +11,7 @@
 #ifndef SF_CURSOR_H
 #define SF_CURSOR_H
 
+#include <assert.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -23,47 +24,8 @@ struct rd {
 	int bad;
 };
 
-static inline uint64_t rd_u(struct rd *r, unsigned n)
-{
-	uint64_t v = 0;
-
-	if ((size_t)(r->end - r->p) < n) {
-		r->bad = 1;
-		r->p = r->end;
-		return 0;
-	}
-	/* the common sizes as one load each; bytes are reversed for MSB */
-	switch (n) {
-	case 1:
-		v = r->p[0];
-		break;
-	case 2: {
-		uint16_t x;
-		memcpy(&x, r->p, 2);
-		v = r->msb ? __builtin_bswap16(x) : x;
-		break;
-	}
-	case 4: {
-		uint32_t x;
-		memcpy(&x, r->p, 4);
-		v = r->msb ? __builtin_bswap32(x) : x;
-		break;
-	}
-	case 8: {
-		uint64_t x;
-		memcpy(&x, r->p, 8);
-		v = r->msb ? __builtin_bswap64(x) : x;
-		break;
-	}
-	default:
-		for (unsigned i = 0; i < n; i++)
-			v |= (uint64_t)r->p[i] << (r->msb ? 8 * (n - 1 - i) : 8 * i);
-	}
-	r->p += n;
-	return v;
-}
-
-/* An n-byte little-endian integer the caller knows to be in bounds. */
+/* An n-byte little-endian integer the caller knows to be in bounds (the
+ * host is little-endian: x86_64, as the byte swaps of rd_u assume). */
 static inline uint64_t rd_le_unchecked(struct rd *r, unsigned n)
 {
 	uint64_t v = 0;
@@ -93,6 +55,20 @@ static inline uint64_t rd_le_unchecked(struct rd *r, unsigned n)
 	}
 	r->p += n;
 	return v;
+}
+
+/* An n-byte integer (n <= 8) in the file's byte order; 0 past the end. */
+static inline uint64_t rd_u(struct rd *r, unsigned n)
+{
+	assert(n <= 8);
+	if ((size_t)(r->end - r->p) < n) {
+		r->bad = 1;
+		r->p = r->end;
+		return 0;
+	}
+	uint64_t v = rd_le_unchecked(r, n);
+	/* big-endian: the bytes were read reversed */
+	return r->msb && n ? __builtin_bswap64(v) >> (64 - 8 * n) : v;
 }
 
 static inline uint64_t rd_uleb(struct rd *r)
