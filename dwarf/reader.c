@@ -968,6 +968,12 @@ static void copy_new_types(struct sf_typeset *ts, const struct sf_typeset *src)
 
 void sf_reader_merge(struct sf_reader *r, struct sf_typeset *ts)
 {
+	if (!sf_typeset_count(ts)) {
+		rd_strings_forget(r);
+		sf_typeset_absorb(ts, r->out);
+		r->out = NULL;
+		return;
+	}
 	copy_new_types(ts, r->out);
 	/* the interned strings point into out: forget them with it */
 	rd_strings_forget(r);
@@ -977,6 +983,13 @@ void sf_reader_merge(struct sf_reader *r, struct sf_typeset *ts)
 
 void sf_typeset_merge_copy(struct sf_typeset *ts, struct sf_typeset *src)
 {
+	/* into an empty set, src's types as they are (a typeset holds no
+	 * two equal types, and src was filled by copies: no string it does
+	 * not need): the same types in the same order, uncopied */
+	if (!sf_typeset_count(ts)) {
+		sf_typeset_absorb(ts, src);
+		return;
+	}
 	copy_new_types(ts, src);
 	sf_typeset_free(src);	/* duplicates go with it: memory stays unique types */
 }
