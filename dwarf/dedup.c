@@ -174,14 +174,14 @@ size_t rd_dedup_unskip(struct sf_reader *r)
 	rd_reads_forget(r);	/* marks came since the last answers */
 	for (size_t i = 0; i < r->ntops; i++) {
 		struct top *tp = &r->tops[i];
-		if (tp->skip && !tp->ti && rd_resolve_top(r, i) < 0) {
-			r->counts.skipped--;	/* not a type to report after all */
-			r->counts.types--;
-			continue;
-		}
-		if (tp->skip && rd_reads_packed(r, tp->ti)) {
+		if (tp->skip && rd_reads_packed(r, tp->ti ? tp->ti->unit : tp->uh,
+						   tp->ti ? rd_off_of(tp->ti) : tp->off)) {
 			tp->skip = 0;
 			r->counts.skipped--;
+			if (!tp->ti && rd_resolve_top(r, i) < 0) {
+				r->counts.types--;	/* not a type to report after all */
+				continue;
+			}
 			n++;
 		}
 		r->tops[k++] = *tp;
@@ -200,7 +200,8 @@ void rd_record_tops(struct sf_reader *r, int evidence)
 	for (size_t i = 0; i < r->ntops; i++) {
 		struct top *tp = &r->tops[i];
 		/* skipped: recorded already; keyed not laid out when marked */
-		if (evidence && tp->keyed && !tp->skip && rd_reads_packed(r, tp->ti))
+		if (evidence && tp->keyed && !tp->skip &&
+		    rd_reads_packed(r, tp->ti->unit, rd_off_of(tp->ti)))
 			tp->keyed = 0;
 	}
 	if (r->unclean || r->failed)

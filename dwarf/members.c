@@ -415,6 +415,7 @@ static void mark_packed(struct sf_reader *r, struct tinfo *ti)
 		return;
 	ti->flags |= TI_PACKED;
 	r->repack = 1;
+	r->nmarks++;
 	if ((ti->flags & TI_LAID) && ti->model) {
 		struct sf_type *t = &ti->model->t;
 		t->flags |= SF_TF_PACKED;
@@ -896,14 +897,23 @@ void rd_unlay_all(struct sf_reader *r, int keep_packed)
  * "read set".  rd_reads_packed() answers whether the read set holds a
  * TI_PACKED type, following every member's type through those three
  * links (a superset of the calls rd_layout makes: it asks align_of only
- * of types without an alignment attribute, for instance), memoized in
- * the tinfos (TI_RP_*) until rd_reads_forget().  Where the answer cannot
+ * of types without an alignment attribute, for instance), kept per DIE
+ * (r->rp: a type need not be resolved for it) until rd_reads_forget().
+ * Where the answer cannot
  * be had cheaply and surely - a cycle, the depth limit, a DIE that cannot
  * be read - it is yes: a type laid out for nothing costs time, a type
  * skipped wrongly a wrong report.
  */
 
-static int reads_packed(struct sf_reader *r, struct tinfo *ti, unsigned depth);
+static int agg_reads_packed(struct sf_reader *r, struct uh *uh, uint64_t off, unsigned depth);
+
+/* The same of an aggregate tinfo (or none: not laid out). */
+static int reads_packed(struct sf_reader *r, const struct tinfo *ti, unsigned depth)
+{
+	if (!(ti->flags & TI_AGG) || (ti->flags & TI_DECL))
+		return 0;	/* rd_layout reads nothing of it */
+	return agg_reads_packed(r, ti->unit, rd_off_of(ti), depth);
+}
 
 /* Whether a member of type mt reads a type marked packed. */
 static int member_reads_packed(struct sf_reader *r, const struct tinfo *mt, unsigned depth)
@@ -941,14 +951,14 @@ static int pointee_reads_packed(struct sf_reader *r, struct uh *uh, const struct
 /*
  * Whether the type DW_AT_type of DIE c names reads a type marked packed,
  * for a member of that type.  Resolving it (types.c) would spell every
- * pointer and typedef on the way, which nothing here needs: a type not
- * resolved yet is followed by its DIEs instead - through typedefs,
- * qualifiers and arrays to the aggregate a member of it lays out, and
- * from a pointer to the anonymous aggregate it shows - taking each link
- * rd_resolve() passes on as agg, anon or pointee, and more (a typedef of
- * a pointer to an anonymous struct has no pointee: followed all the
- * same).  An aggregate is resolved: the marks and the answers sit in its
- * tinfo.  What is not plain (type units, the dwz alt file) is resolved.
+ * pointer, typedef and struct on the way, which nothing here needs: a
+ * type not resolved yet is followed by its DIEs instead - through
+ * typedefs, qualifiers and arrays to the aggregate a member of it lays
+ * out, and from a pointer to the anonymous aggregate it shows - taking
+ * each link rd_resolve() passes on as agg, anon or pointee, and more (a
+ * typedef of a pointer to an anonymous struct has no pointee: followed
+ * all the same).  What is not plain (type units, the dwz alt file) is
+ * resolved.
  */
 static int type_reads_packed(struct sf_reader *r, struct uh *uh, const struct sf_die *c,
 			     unsigned depth, unsigned chain)
@@ -972,7 +982,7 @@ static int type_reads_packed(struct sf_reader *r, struct uh *uh, const struct sf
 	switch (d.tag) {
 	case DW_TAG_structure_type: case DW_TAG_class_type:
 	case DW_TAG_union_type: case DW_TAG_interface_type:
-		return reads_packed(r, rd_resolve(r, to, c->type, 0), depth + 1);
+		return agg_reads_packed(r, to, c->type, depth + 1);
 	case DW_TAG_typedef: case DW_TAG_const_type: case DW_TAG_volatile_type:
 	case DW_TAG_restrict_type: case DW_TAG_atomic_type: case DW_TAG_array_type:
 		return type_reads_packed(r, to, &d, depth, chain + 1);
@@ -1013,32 +1023,82 @@ static int children_read_packed(struct sf_reader *r, struct uh *uh, const struct
 	return 0;
 }
 
-static int reads_packed(struct sf_reader *r, struct tinfo *ti, unsigned depth)
+/* The answer slot of the DIE key (made, state 0, when missing; valid
+ * until the next call). */
+static struct rpslot *rp_slot(struct sf_reader *r, uint64_t key)
 {
+	if ((r->rpcount + 1) * 2 > r->rpcap) {
+		struct rpslot *old = r->rp;
+		size_t oldcap = r->rpcap;
+		r->rpcap = oldcap ? oldcap * 2 : 1024;
+		r->rp = sf_xcalloc(r->rpcap, sizeof(*r->rp));
+		for (size_t i = 0; i < oldcap; i++) {
+			if (old[i].gen != r->rpgen)
+				continue;
+			size_t j = sf_offset_slot(old[i].key) & (r->rpcap - 1);
+			while (r->rp[j].gen == r->rpgen)
+				j = (j + 1) & (r->rpcap - 1);
+			r->rp[j] = old[i];
+		}
+		free(old);
+	}
+	size_t j = sf_offset_slot(key) & (r->rpcap - 1);
+	for (; r->rp[j].gen == r->rpgen; j = (j + 1) & (r->rpcap - 1))
+		if (r->rp[j].key == key)
+			return &r->rp[j];
+	r->rp[j] = (struct rpslot){ key, r->rpgen, RP_NONE };
+	r->rpcount++;
+	return &r->rp[j];
+}
+
+/* Whether the aggregate DIE at off of unit uh (resolved or not: marks
+ * are on resolved ones) reads a type marked packed; answers by DIE. */
+static int agg_reads_packed(struct sf_reader *r, struct uh *uh, uint64_t off, unsigned depth)
+{
+	struct tinfo *ti = rd_cached(r, uh, off);
 	struct sf_die d;
 
-	if (!(ti->flags & TI_AGG) || (ti->flags & TI_DECL))
-		return 0;	/* rd_layout reads nothing of it */
-	if (ti->flags & (TI_PACKED | TI_RP_BUSY) || depth > MAX_LAYOUT_DEPTH)
+	if (ti && (!(ti->flags & TI_AGG) || (ti->flags & TI_DECL)))
+		return 0;
+	if (ti && (ti->flags & TI_PACKED))
 		return 1;
-	if (ti->flags & TI_RP_DONE)
-		return (ti->flags & TI_RP_YES) != 0;
-	ti->flags |= TI_RP_BUSY;
-	int yes = rd_read_die(r, ti->unit, rd_off_of(ti), &d) < 0 ||
-		  children_read_packed(r, ti->unit, &d, depth, 0);
-	ti->flags &= ~TI_RP_BUSY;
-	ti->flags |= TI_RP_DONE | (yes ? TI_RP_YES : 0);
+	if (ti) {	/* a type unit's, for a declaration */
+		uh = ti->unit;
+		off = rd_off_of(ti);
+	}
+	if (depth > MAX_LAYOUT_DEPTH)
+		return 1;
+	uint64_t key = rd_key_of(uh, off);
+	struct rpslot *s = rp_slot(r, key);
+	if (s->state != RP_NONE)
+		return s->state != RP_NO;	/* busy (a cycle): yes */
+	s->state = RP_BUSY;
+	int yes;
+	if (rd_read_die(r, uh, off, &d) < 0)
+		yes = 1;
+	else if (!ti && (d.has & SF_A_SIGNATURE))
+		yes = reads_packed(r, rd_resolve(r, uh, off, 0), depth);
+	else if (!ti && (d.has & SF_A_DECLARATION) && !(d.has & SF_A_BYTE_SIZE))
+		yes = 0;	/* TI_DECL: not laid out */
+	else
+		yes = children_read_packed(r, uh, &d, depth, 0);
+	rp_slot(r, key)->state = yes ? RP_YES : RP_NO;
 	return yes;
 }
 
-int rd_reads_packed(struct sf_reader *r, struct tinfo *ti)
+int rd_reads_packed(struct sf_reader *r, struct uh *uh, uint64_t off)
 {
-	return reads_packed(r, ti, 0);
+	return agg_reads_packed(r, uh, off, 0);
 }
 
 void rd_reads_forget(struct sf_reader *r)
 {
-	for (size_t j = 0; j < r->mapcap; j++)
-		if (r->map[j].gen == r->gen && r->map[j].ti)
-			r->map[j].ti->flags &= ~(TI_RP_BUSY | TI_RP_DONE | TI_RP_YES);
+	if (r->rpcount && r->rp_marks == r->nmarks)
+		return;	/* no mark since: the answers stand */
+	r->rp_marks = r->nmarks;
+	r->rpcount = 0;
+	if (++r->rpgen == 0) {	/* wrapped: stale slots could look current */
+		memset(r->rp, 0, r->rpcap * sizeof(*r->rp));
+		r->rpgen = 1;
+	}
 }

@@ -694,6 +694,7 @@ static void end_unit(struct sf_reader *r)
 	r->unclean = 0;
 	r->sum_used = r->sum_off = 0;
 	r->nlaid = 0;
+	r->nmarks++;	/* rd_reads_packed's answers were this unit's */
 	r->gen++;
 	r->mapcount = 0;
 	if (r->gen == 0) {	/* wrapped: stale slots could look current */
@@ -944,6 +945,7 @@ struct sf_reader *sf_reader_new(const struct sf_dwfile *f, struct sf_elf *elf,
 	r->origin = origin;
 	r->only = only;
 	r->gen = 1;
+	r->rpgen = 1;
 	r->void_ti = (struct tinfo){ .left = "void", .right = "", .qname = "void" };
 	r->bad_ti = (struct tinfo){ .left = "?", .right = "", .qname = "?" };
 	sb_init(&r->path);
@@ -1052,5 +1054,6 @@ void sf_reader_free(struct sf_reader *r)
 	sf_fpset_free(r->laid);
 	free(r->sums);
 	free(r->laidv);
+	free(r->rp);
 	free(r);
 }

@@ -73,9 +73,6 @@ enum {
 	                         * its size is unknown, not 0 */
 	TI_SUMMED = 1u << 13,   /* align, natural, dsize from a layout summary
 	                         * of an earlier unit, not laid out (members.c) */
-	TI_RP_BUSY = 1u << 16,  /* rd_reads_packed's memo (members.c): */
-	TI_RP_DONE = 1u << 17,  /* being answered, answered, */
-	TI_RP_YES = 1u << 18,   /* and the answer */
 };
 
 struct uh;
@@ -156,6 +153,14 @@ struct pend {
 	const char **qname;     /* the names of their types */
 	uint32_t *natural;      /* per member of t: natural alignment */
 	uint8_t forced;         /* packed for where a container has it */
+};
+
+/* rd_reads_packed's answers, by DIE key (members.c). */
+enum { RP_NONE, RP_BUSY, RP_NO, RP_YES };
+struct rpslot {
+	uint64_t key;
+	uint32_t gen;
+	uint8_t state;
 };
 
 /* What a member needs of an aggregate held by value, laid out in an
@@ -254,6 +259,12 @@ struct sf_reader {
 	int local_fp;           /* keys name strings by offset: this file's only */
 	struct lsum *sums;      /* layout summaries (members.c) */
 	size_t nsums, sumcap;
+	struct rpslot *rp;      /* rd_reads_packed's answers, until forgotten */
+	size_t rpcap, rpcount;
+	uint32_t rpgen;
+	uint64_t nmarks, rp_marks; /* marks made (mark_packed) and units
+	                         * ended, and their count when the answers
+	                         * were begun: at another, they are stale */
 	struct tinfo **laidv;   /* the unit's aggregates laid out, to record */
 	size_t nlaid, laidcap;
 	int sum_used;           /* this unit's passes took a summary */
@@ -360,10 +371,10 @@ void rd_record_tops(struct sf_reader *r, int evidence);
 void rd_mvec_free(struct mvec *v);
 struct xtype *rd_layout(struct sf_reader *r, struct tinfo *ti, unsigned depth);
 void rd_unlay_all(struct sf_reader *r, int keep_packed);
-/* Whether laying out aggregate ti reads the layout of a type marked
- * packed (itself included): its "read set" (members.c); memoized until
- * rd_reads_forget(), which a new mark makes stale. */
-int rd_reads_packed(struct sf_reader *r, struct tinfo *ti);
+/* Whether laying out the aggregate DIE at off of unit uh reads the layout
+ * of a type marked packed (itself included): its "read set" (members.c);
+ * answers kept until rd_reads_forget(), which a new mark makes stale. */
+int rd_reads_packed(struct sf_reader *r, struct uh *uh, uint64_t off);
 void rd_reads_forget(struct sf_reader *r);
 void rd_record_sums(struct sf_reader *r);
 
