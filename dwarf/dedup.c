@@ -89,6 +89,7 @@
 
 #include "die.h"
 #include "elfobj.h"
+#include "lib/hash.h"
 
 /* The scope hook (fingerprint.h) of a C++ unit: the reader's scopes. */
 struct scope_ctx {
@@ -163,6 +164,46 @@ void rd_dedup_off(struct sf_reader *r)
 }
 
 /*
+ * The key of "a type of key k reads none of the fingerprints summed up as
+ * h": a skipped type's answer, kept across units (r->nocs).  A key is a
+ * fingerprint of everything the type's layout reads (fingerprint.h), so
+ * whether its read set holds a type of one of those fingerprints is the
+ * same in every unit - and a type marked packed in a unit is in the read
+ * set only if its fingerprint is.  So the Linux ACPI units, each with the
+ * same packed structs marked, answer for their skipped types once.
+ */
+static struct sf_fp noc_key(const struct sf_fp *k, const struct sf_fp *h)
+{
+	struct sf_fp n = { sf_mix64(sf_mix64(k->a ^ h->a) + k->b),
+			   sf_mix64(sf_mix64(k->b + h->b) ^ k->a) };
+
+	n.a |= 1;	/* never the empty key */
+	return n;
+}
+
+/* Whether the skipped top tp reads a type marked packed. */
+static int top_reads_packed(struct sf_reader *r, const struct top *tp)
+{
+	struct sf_fp nk;
+	int memo = r->rp_hok && tp->keyed;
+
+	if (memo) {
+		nk = noc_key(&tp->key, &r->rp_h);
+		if (r->nocs && sf_fpset_has(r->nocs, &nk))
+			return 0;
+	}
+	if (rd_reads_packed(r, tp->ti ? tp->ti->unit : tp->uh,
+			    tp->ti ? rd_off_of(tp->ti) : tp->off))
+		return 1;
+	if (memo) {
+		if (!r->nocs)
+			r->nocs = sf_fpset_new();
+		sf_fpset_add(r->nocs, &nk);
+	}
+	return 0;
+}
+
+/*
  * Packing evidence met while types are skipped: un-skip each skipped type
  * whose read set holds a type marked packed.  Returns how many; the
  * caller lays the unit out again from nothing then.
@@ -174,8 +215,7 @@ size_t rd_dedup_unskip(struct sf_reader *r)
 	rd_reads_forget(r);	/* marks came since the last answers */
 	for (size_t i = 0; i < r->ntops; i++) {
 		struct top *tp = &r->tops[i];
-		if (tp->skip && rd_reads_packed(r, tp->ti ? tp->ti->unit : tp->uh,
-						   tp->ti ? rd_off_of(tp->ti) : tp->off)) {
+		if (tp->skip && top_reads_packed(r, tp)) {
 			tp->skip = 0;
 			r->counts.skipped--;
 			if (!tp->ti && rd_resolve_top(r, i) < 0) {

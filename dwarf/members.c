@@ -416,6 +416,8 @@ static void mark_packed(struct sf_reader *r, struct tinfo *ti)
 	ti->flags |= TI_PACKED;
 	r->repack = 1;
 	r->nmarks++;
+	SF_GROW(r->marked, r->nmarked, r->markcap);
+	r->marked[r->nmarked++] = ti;
 	if ((ti->flags & TI_LAID) && ti->model) {
 		struct sf_type *t = &ti->model->t;
 		t->flags |= SF_TF_PACKED;
@@ -871,6 +873,8 @@ struct xtype *rd_layout(struct sf_reader *r, struct tinfo *ti, unsigned depth)
  * `keep_packed`. */
 void rd_unlay_all(struct sf_reader *r, int keep_packed)
 {
+	if (!keep_packed)
+		r->nmarked = 0;
 	for (size_t j = 0; j < r->mapcap; j++) {
 		struct tinfo *ti = r->map[j].gen == r->gen ? r->map[j].ti : NULL;
 		if (ti && (ti->flags & TI_LAID)) {
@@ -1051,6 +1055,23 @@ static struct rpslot *rp_slot(struct sf_reader *r, uint64_t key)
 	return &r->rp[j];
 }
 
+/* With r->rp_hok, whether the aggregate DIE at off of unit uh has the
+ * fingerprint of a type marked packed (or none: then maybe). */
+static int has_marked_fp(struct sf_reader *r, struct uh *uh, uint64_t off)
+{
+	struct sf_fp def;
+
+	if (!r->rp_hok)
+		return 0;
+	if (!sf_lang_is_c(uh->cx.lang) ||
+	    sf_fp_type(r->fpc, &uh->cx, rd_key_of(uh, 0), off, r->local_fp, NULL, &def) < 0)
+		return 1;
+	for (size_t i = 0; i < r->nrp_digs; i++)
+		if (r->rp_digs[i].a == def.a && r->rp_digs[i].b == def.b)
+			return 1;
+	return 0;
+}
+
 /* Whether the aggregate DIE at off of unit uh (resolved or not: marks
  * are on resolved ones) reads a type marked packed; answers by DIE. */
 static int agg_reads_packed(struct sf_reader *r, struct uh *uh, uint64_t off, unsigned depth)
@@ -1074,7 +1095,7 @@ static int agg_reads_packed(struct sf_reader *r, struct uh *uh, uint64_t off, un
 		return s->state != RP_NO;	/* busy (a cycle): yes */
 	s->state = RP_BUSY;
 	int yes;
-	if (rd_read_die(r, uh, off, &d) < 0)
+	if (rd_read_die(r, uh, off, &d) < 0 || has_marked_fp(r, uh, off))
 		yes = 1;
 	else if (!ti && (d.has & SF_A_SIGNATURE))
 		yes = reads_packed(r, rd_resolve(r, uh, off, 0), depth);
@@ -1091,11 +1112,46 @@ int rd_reads_packed(struct sf_reader *r, struct uh *uh, uint64_t off)
 	return agg_reads_packed(r, uh, off, 0);
 }
 
+static int fp_cmp(const void *a, const void *b)
+{
+	const struct sf_fp *x = a, *y = b;
+
+	if (x->a != y->a)
+		return x->a < y->a ? -1 : 1;
+	return (x->b > y->b) - (x->b < y->b);
+}
+
+/* rp_digs and rp_h: the fingerprints of the types marked packed, when
+ * they all have one (a C unit's, dedup on). */
+static void marked_fps(struct sf_reader *r)
+{
+	r->nrp_digs = 0;
+	r->rp_hok = r->fpc != NULL;
+	for (size_t i = 0; i < r->nmarked && r->rp_hok; i++) {
+		struct tinfo *ti = r->marked[i];
+		struct uh *uh = ti->unit;
+		SF_GROW(r->rp_digs, r->nrp_digs, r->rp_digcap);
+		r->rp_hok = sf_lang_is_c(uh->cx.lang) &&
+			    sf_fp_type(r->fpc, &uh->cx, rd_key_of(uh, 0), rd_off_of(ti),
+				       r->local_fp, NULL, &r->rp_digs[r->nrp_digs++]) == 0;
+	}
+	if (!r->rp_hok)
+		return;
+	qsort(r->rp_digs, r->nrp_digs, sizeof(*r->rp_digs), fp_cmp);
+	struct sf_fp h = { 0x243f6a8885a308d3ull, 0x13198a2e03707344ull };
+	for (size_t i = 0; i < r->nrp_digs; i++) {
+		h.a = sf_mix64(sf_mix64(h.a ^ r->rp_digs[i].a) + r->rp_digs[i].b);
+		h.b = sf_mix64(sf_mix64(h.b + r->rp_digs[i].b) ^ r->rp_digs[i].a);
+	}
+	r->rp_h = h;
+}
+
 void rd_reads_forget(struct sf_reader *r)
 {
 	if (r->rpcount && r->rp_marks == r->nmarks)
 		return;	/* no mark since: the answers stand */
 	r->rp_marks = r->nmarks;
+	marked_fps(r);
 	r->rpcount = 0;
 	if (++r->rpgen == 0) {	/* wrapped: stale slots could look current */
 		memset(r->rp, 0, r->rpcap * sizeof(*r->rp));

@@ -695,6 +695,7 @@ static void end_unit(struct sf_reader *r)
 	r->sum_used = r->sum_off = 0;
 	r->nlaid = 0;
 	r->nmarks++;	/* rd_reads_packed's answers were this unit's */
+	r->nmarked = 0;
 	r->gen++;
 	r->mapcount = 0;
 	if (r->gen == 0) {	/* wrapped: stale slots could look current */
@@ -1055,5 +1056,8 @@ void sf_reader_free(struct sf_reader *r)
 	free(r->sums);
 	free(r->laidv);
 	free(r->rp);
+	free(r->marked);
+	free(r->rp_digs);
+	sf_fpset_free(r->nocs);
 	free(r);
 }

@@ -262,6 +262,13 @@ struct sf_reader {
 	struct rpslot *rp;      /* rd_reads_packed's answers, until forgotten */
 	size_t rpcap, rpcount;
 	uint32_t rpgen;
+	struct tinfo **marked;  /* the types marked packed (mark_packed) */
+	size_t nmarked, markcap;
+	struct sf_fp *rp_digs;  /* their fingerprints, sorted, when all of */
+	size_t nrp_digs, rp_digcap; /* them have one (C): then an answer is */
+	struct sf_fp rp_h;      /* yes for one of those too, and rp_h sums */
+	int rp_hok;             /* the set up (dedup.c's memo of answers) */
+	struct sf_fpset *nocs;  /* (key, rp_h) of skipped types answered no */
 	uint64_t nmarks, rp_marks; /* marks made (mark_packed) and units
 	                         * ended, and their count when the answers
 	                         * were begun: at another, they are stale */
