@@ -50,7 +50,8 @@ struct sf_load_opts {
 	 */
 	int no_dedup;
 	/* Say through note what dedup did: "dedup: K of N types laid out
-	 * already, skipped; U units laid out in full" (tests, benchmarks). */
+	 * already, skipped; P units laid out again in part; U units laid out
+	 * in full" (tests, benchmarks). */
 	int dedup_note;
 };
 
