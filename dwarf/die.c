@@ -432,7 +432,7 @@ static int parse_abbrevs(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint6
 /* ---- decode plans ------------------------------------------------------ */
 
 /*
- * Each abbreviation is compiled, when a DIE first uses it, into ops
+ * Each abbreviation is compiled, when a DIE first needs it, into ops
  * (struct sf_abbrev_op): one op reads one attribute's form and stores its
  * value in one sf_die field, so decoding is one switch per attribute
  * where it was read_form's switch on the form into a struct value, then
@@ -715,13 +715,15 @@ static size_t plan_bytes(const struct sf_abbrev_op *ops, size_t n)
 	return bytes <= UINT16_MAX ? bytes : 0;
 }
 
-/* Both plans of abbreviation a, into its slots of ab->ops. */
-static __attribute__((noinline)) void compile_plan(const struct sf_abbrevs *ab,
+/* Which of an abbreviation's plans are compiled (sf_abbrev.planned). */
+enum { PLANNED_KEEP = 1, PLANNED_PASS = 2 };
+
+/* The full plan of abbreviation a (sf_die_read), into its slots of ab->ops. */
+static __attribute__((noinline)) void compile_keep(const struct sf_abbrevs *ab,
 						   struct sf_abbrev *a)
 {
 	struct sf_abbrev_op *keep = ab->ops + 2 * (size_t)a->first;
-	struct sf_abbrev_op *pass = keep + a->nattrs;
-	size_t nkeep = 0, npass = 0;
+	size_t nkeep = 0;
 	uint16_t g = ab->geometry;
 
 	assert(a->first + (size_t)a->nattrs <= ab->nattrs && a->nattrs <= MAX_ABBREV_ATTRS + 1);
@@ -730,28 +732,48 @@ static __attribute__((noinline)) void compile_plan(const struct sf_abbrevs *ab,
 		const struct form_info *fi = form_info(x->form);
 		const struct kind_info *k = &kinds[x->kind];
 
-		/* the full decode */
 		if (k->cls == CLASS_NONE) {
 			emit_skip(keep, &nkeep, fi, g, i, OP_GENERIC);
 		} else {
 			uint8_t op = keep_op(k, x->kind, fi, g);
 			emit(keep, &nkeep, op == OP_NONE ? OP_GENERIC : op, k->field, k->bit, i);
 		}
-		/* the step over, keeping a sibling reference */
+	}
+	assert(nkeep <= a->nattrs);
+	a->nkeep = (uint16_t)nkeep;
+	a->keep_size = (uint16_t)plan_bytes(keep, nkeep);
+	a->planned |= PLANNED_KEEP;
+}
+
+/* The plan stepping over a DIE of abbreviation a, keeping a sibling
+ * reference (sf_die_read_tags, sf_die_skip): the slots after the full
+ * plan's.  A DIE is most often only read in full (members, types) or
+ * only stepped over (functions, variables): each plan is made when first
+ * needed. */
+static __attribute__((noinline)) void compile_pass(const struct sf_abbrevs *ab,
+						   struct sf_abbrev *a)
+{
+	struct sf_abbrev_op *pass = ab->ops + 2 * (size_t)a->first + a->nattrs;
+	size_t npass = 0;
+	uint16_t g = ab->geometry;
+
+	assert(a->first + (size_t)a->nattrs <= ab->nattrs && a->nattrs <= MAX_ABBREV_ATTRS + 1);
+	for (uint32_t i = a->first; i < a->first + a->nattrs; i++) {
+		const struct sf_abbrev_attr *x = &ab->attrs[i];
+		const struct form_info *fi = form_info(x->form);
+
 		if (x->kind == AK_SIBLING && fi->ref != OP_NONE)
-			emit(pass, &npass, fi->ref, k->field, k->bit, i);
+			emit(pass, &npass, fi->ref, kinds[AK_SIBLING].field, SF_A_SIBLING, i);
 		else if (x->kind == AK_SIBLING && x->form == DW_FORM_ref_addr)
 			emit(pass, &npass, OP_GENERIC_SKIP, 0, 0, i);
 		else
 			emit_skip(pass, &npass, fi, g, i, OP_GENERIC_SKIP);
 	}
-	assert(nkeep <= a->nattrs && npass <= a->nattrs);
-	a->nkeep = (uint16_t)nkeep;
+	assert(npass <= a->nattrs);
 	a->nskip = (uint16_t)npass;
-	a->keep_size = (uint16_t)plan_bytes(keep, nkeep);
 	a->skip_fixed = npass == 0 || (npass == 1 && pass[0].op == OP_SKIP);
 	a->skip_size = a->skip_fixed && npass ? pass[0].arg : 0;
-	a->planned = 1;
+	a->planned |= PLANNED_PASS;
 }
 
 /* ---- forms ------------------------------------------------------------- */
@@ -1331,14 +1353,17 @@ static ALWAYS_INLINE int decode(const struct sf_ucx *c, uint64_t off, struct sf_
 	struct sf_abbrev *a = find_abbrev(c->abv, code);
 	if (!a)
 		return -1;
-	if (!a->planned)
-		compile_plan(c->abv, a);
 	d->tag = a->tag;
 	d->children = a->children;
 	keep |= a->tag < 64 && ((tags >> a->tag) & 1);
 	if (keep) {
 		define_plain(d);
-	} else if (a->skip_fixed && c->plan_ok) {
+		if (!(a->planned & PLANNED_KEEP))
+			compile_keep(c->abv, a);
+	} else if (!(a->planned & PLANNED_PASS)) {
+		compile_pass(c->abv, a);
+	}
+	if (!keep && a->skip_fixed && c->plan_ok) {
 		d->has = 0;
 		if ((uint64_t)(r.end - r.p) < a->skip_size)
 			return -1;

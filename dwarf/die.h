@@ -137,7 +137,8 @@ struct sf_abbrev {
 	uint32_t first;       /* index into attrs */
 	uint32_t nattrs;
 	/*
-	 * Its decode plans (die.c), compiled when a DIE first uses it:
+	 * Its decode plans (die.c), each compiled when a DIE first needs it
+	 * (planned: which are):
 	 * ops[2 * first, + nkeep) decode every attribute (sf_die_read),
 	 * ops[2 * first + nattrs, + nskip) only step over the DIE, keeping
 	 * DW_AT_sibling.  skip_fixed: stepping over is adding skip_size
