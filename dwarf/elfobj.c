@@ -46,24 +46,42 @@ static const char *const wanted[] = {
 /* gcc's slim LTO objects keep their (early) DWARF under this prefix. */
 #define LTO_PREFIX ".gnu.debuglto_"
 
+/* Byte i (0 the lowest) of an n-byte number at p, in e's byte order. */
+static unsigned byte_at(const struct sf_elf *e, unsigned n, unsigned i)
+{
+	return e->msb ? n - 1 - i : i;
+}
+
+/* Spelled out per width: a relocated .o's debug sections are read and
+ * written here once per relocation (libstdc++'s members: 100 k each),
+ * and the compiler turns these into single loads and stores. */
 uint64_t sf_elf_read(const struct sf_elf *e, const unsigned char *p, unsigned n)
 {
-	uint64_t v = 0;
-
 	assert(n == 1 || n == 2 || n == 4 || n == 8);
-	for (unsigned i = 0; i < n; i++) {
-		unsigned shift = e->msb ? 8 * (n - 1 - i) : 8 * i;
-		v |= (uint64_t)p[i] << shift;
-	}
+	if (n == 1)
+		return p[0];
+	if (!e->msb && n == 4)
+		return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+		       (uint64_t)p[3] << 24;
+	if (!e->msb && n == 8)
+		return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+		       (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
+		       (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+	uint64_t v = 0;
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)p[byte_at(e, n, i)] << (8 * i);
 	return v;
 }
 
 static void write_n(const struct sf_elf *e, unsigned char *p, unsigned n, uint64_t v)
 {
-	for (unsigned i = 0; i < n; i++) {
-		unsigned shift = e->msb ? 8 * (n - 1 - i) : 8 * i;
-		p[i] = (unsigned char)(v >> shift);
+	if (!e->msb && (n == 4 || n == 8)) {
+		for (unsigned i = 0; i < n; i++)	/* unrolled: n is 4 or 8 */
+			p[i] = (unsigned char)(v >> (8 * i));
+		return;
 	}
+	for (unsigned i = 0; i < n; i++)
+		p[byte_at(e, n, i)] = (unsigned char)(v >> (8 * i));
 }
 
 int sf_elf_is_elf(const unsigned char *image, size_t size)
@@ -488,6 +506,8 @@ static unsigned char *own(struct sf_elf_sec *s)
 static uint64_t relocated(const struct sf_elf *e, const unsigned char *p, struct rkind k,
 			  uint64_t v)
 {
+	if (k.op == R_SET)
+		return v;	/* the usual one: what was there does not count */
 	uint64_t old = sf_elf_read(e, p, k.width);
 
 	switch (k.op) {
@@ -532,6 +552,9 @@ static void apply_relocs(struct sf_elf *e, uint32_t ri, uint32_t ti)
 		return;
 	unsigned char *out = own(target);
 	int n = (int)(rd->d_size / entsize);
+	/* a debug section's relocations name a few section symbols over and
+	 * over (.debug_str's, .debug_line's): the last one is kept */
+	uint64_t last_symi = UINT64_MAX, last_value = 0;
 	for (int k = 0; k < n; k++) {
 		GElf_Rela r;
 		GElf_Sym sym;
@@ -543,12 +566,18 @@ static void apply_relocs(struct sf_elf *e, uint32_t ri, uint32_t ti)
 		reloc_sym_type(e, r.r_info, &symi, &type);
 		struct rkind kind = reloc_kind(e->machine, e->is64, type);
 		if (kind.op == R_IGNORE || !in_range(r.r_offset, kind.width, target->size) ||
-		    symi > INT32_MAX || !gelf_getsym(sd, (int)symi, &sym))
+		    symi > INT32_MAX)
 			continue;
+		if (symi != last_symi) {
+			if (!gelf_getsym(sd, (int)symi, &sym))
+				continue;
+			last_symi = symi;
+			last_value = sym.st_value;
+		}
 		unsigned char *p = out + r.r_offset;
 		/* REL keeps the addend in place (only SET relocations there) */
 		uint64_t addend = rela ? (uint64_t)r.r_addend : sf_elf_read(e, p, kind.width);
-		write_n(e, p, kind.width, relocated(e, p, kind, sym.st_value + addend));
+		write_n(e, p, kind.width, relocated(e, p, kind, last_value + addend));
 	}
 }
 
@@ -579,9 +608,14 @@ static int wanted_index(const char *name, int lto, int *zdebug)
 			return -1;
 		name += strlen(LTO_PREFIX);
 	}
-	*zdebug = !strncmp(name, ".zdebug_", 8);
+	/* "debug_..." after the dot and the z: a C++ .o has thousands of
+	 * other sections (.text._ZN..., .rodata...), refused here at once */
+	*zdebug = name[0] == '.' && name[1] == 'z';
+	const char *rest = name + 1 + *zdebug;
+	if (name[0] != '.' || strncmp(rest, "debug_", 6))
+		return -1;
 	for (size_t i = 0; i < NWANTED; i++) {
-		if (*zdebug ? !strcmp(name + 2, wanted[i] + 1) : !strcmp(name, wanted[i]))
+		if (!strcmp(rest, wanted[i] + 1))
 			return (int)i;
 	}
 	return -1;
