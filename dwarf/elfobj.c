@@ -75,9 +75,16 @@ uint64_t sf_elf_read(const struct sf_elf *e, const unsigned char *p, unsigned n)
 
 static void write_n(const struct sf_elf *e, unsigned char *p, unsigned n, uint64_t v)
 {
-	if (!e->msb && (n == 4 || n == 8)) {
-		for (unsigned i = 0; i < n; i++)	/* unrolled: n is 4 or 8 */
-			p[i] = (unsigned char)(v >> (8 * i));
+	if (!e->msb && n == 4) {
+		p[0] = (unsigned char)v, p[1] = (unsigned char)(v >> 8);
+		p[2] = (unsigned char)(v >> 16), p[3] = (unsigned char)(v >> 24);
+		return;
+	}
+	if (!e->msb && n == 8) {
+		p[0] = (unsigned char)v, p[1] = (unsigned char)(v >> 8);
+		p[2] = (unsigned char)(v >> 16), p[3] = (unsigned char)(v >> 24);
+		p[4] = (unsigned char)(v >> 32), p[5] = (unsigned char)(v >> 40);
+		p[6] = (unsigned char)(v >> 48), p[7] = (unsigned char)(v >> 56);
 		return;
 	}
 	for (unsigned i = 0; i < n; i++)
@@ -522,11 +529,20 @@ static uint64_t relocated(const struct sf_elf *e, const unsigned char *p, struct
 	return old;
 }
 
-/* One entry of a SHT_REL or SHT_RELA section, as RELA (REL: addend 0). */
-static int get_entry(Elf_Data *d, int rela, int k, GElf_Rela *r)
+/* One entry of a SHT_REL or SHT_RELA section, as RELA (REL: addend 0);
+ * k is below the section's count of entries. */
+static int get_entry(Elf_Data *d, int is64, int rela, int k, GElf_Rela *r)
 {
 	GElf_Rel rel;
 
+	/* a 64-bit RELA entry in memory is a GElf_Rela: taken as it is, as
+	 * gelf_getrela does, without a call per relocation */
+	static_assert(sizeof(GElf_Rela) == sizeof(Elf64_Rela), "GElf_Rela is Elf64_Rela");
+	if (rela && is64 && d->d_type == ELF_T_RELA) {
+		memcpy(r, (const unsigned char *)d->d_buf + (size_t)k * sizeof(Elf64_Rela),
+		       sizeof(*r));
+		return 0;
+	}
 	if (rela)
 		return gelf_getrela(d, k, r) ? 0 : -1;
 	if (!gelf_getrel(d, k, &rel))
@@ -561,7 +577,7 @@ static void apply_relocs(struct sf_elf *e, uint32_t ri, uint32_t ti)
 		uint64_t symi;
 		uint32_t type;
 
-		if (get_entry(rd, rela, k, &r) < 0)
+		if (get_entry(rd, e->is64, rela, k, &r) < 0)
 			continue;
 		reloc_sym_type(e, r.r_info, &symi, &type);
 		struct rkind kind = reloc_kind(e->machine, e->is64, type);
