@@ -718,62 +718,65 @@ static size_t plan_bytes(const struct sf_abbrev_op *ops, size_t n)
 /* Which of an abbreviation's plans are compiled (sf_abbrev.planned). */
 enum { PLANNED_KEEP = 1, PLANNED_PASS = 2 };
 
-/* The full plan of abbreviation a (sf_die_read), into its slots of ab->ops. */
-static __attribute__((noinline)) void compile_keep(const struct sf_abbrevs *ab,
-						   struct sf_abbrev *a)
+/* Emit the op reading attribute i (x, of form fi) in full. */
+static void emit_keep(struct sf_abbrev_op *ops, size_t *n, const struct sf_abbrev_attr *x,
+		      const struct form_info *fi, uint16_t g, uint32_t i)
 {
-	struct sf_abbrev_op *keep = ab->ops + 2 * (size_t)a->first;
-	size_t nkeep = 0;
-	uint16_t g = ab->geometry;
+	const struct kind_info *k = &kinds[x->kind];
 
-	assert(a->first + (size_t)a->nattrs <= ab->nattrs && a->nattrs <= MAX_ABBREV_ATTRS + 1);
-	for (uint32_t i = a->first; i < a->first + a->nattrs; i++) {
-		const struct sf_abbrev_attr *x = &ab->attrs[i];
-		const struct form_info *fi = form_info(x->form);
-		const struct kind_info *k = &kinds[x->kind];
-
-		if (k->cls == CLASS_NONE) {
-			emit_skip(keep, &nkeep, fi, g, i, OP_GENERIC);
-		} else {
-			uint8_t op = keep_op(k, x->kind, fi, g);
-			emit(keep, &nkeep, op == OP_NONE ? OP_GENERIC : op, k->field, k->bit, i);
-		}
+	if (k->cls == CLASS_NONE) {
+		emit_skip(ops, n, fi, g, i, OP_GENERIC);
+	} else {
+		uint8_t op = keep_op(k, x->kind, fi, g);
+		emit(ops, n, op == OP_NONE ? OP_GENERIC : op, k->field, k->bit, i);
 	}
-	assert(nkeep <= a->nattrs);
-	a->nkeep = (uint16_t)nkeep;
-	a->keep_size = (uint16_t)plan_bytes(keep, nkeep);
-	a->planned |= PLANNED_KEEP;
 }
 
-/* The plan stepping over a DIE of abbreviation a, keeping a sibling
- * reference (sf_die_read_tags, sf_die_skip): the slots after the full
- * plan's.  A DIE is most often only read in full (members, types) or
- * only stepped over (functions, variables): each plan is made when first
- * needed. */
-static __attribute__((noinline)) void compile_pass(const struct sf_abbrevs *ab,
-						   struct sf_abbrev *a)
+/* Emit the op stepping over attribute i, keeping a sibling reference. */
+static void emit_pass(struct sf_abbrev_op *ops, size_t *n, const struct sf_abbrev_attr *x,
+		      const struct form_info *fi, uint16_t g, uint32_t i)
 {
-	struct sf_abbrev_op *pass = ab->ops + 2 * (size_t)a->first + a->nattrs;
-	size_t npass = 0;
-	uint16_t g = ab->geometry;
+	if (x->kind == AK_SIBLING && fi->ref != OP_NONE)
+		emit(ops, n, fi->ref, kinds[AK_SIBLING].field, SF_A_SIBLING, i);
+	else if (x->kind == AK_SIBLING && x->form == DW_FORM_ref_addr)
+		emit(ops, n, OP_GENERIC_SKIP, 0, 0, i);
+	else
+		emit_skip(ops, n, fi, g, i, OP_GENERIC_SKIP);
+}
+
+/*
+ * One plan of abbreviation a into its slots of ab->ops: the full one
+ * (keep: sf_die_read), or the one stepping over a DIE (sf_die_read_tags,
+ * sf_die_skip) in the slots after.  A DIE is most often only read in full
+ * (members, types) or only stepped over (functions, variables): each plan
+ * is made when first needed.
+ */
+static __attribute__((noinline)) void compile_plan(const struct sf_abbrevs *ab,
+						   struct sf_abbrev *a, int keep)
+{
+	struct sf_abbrev_op *ops = ab->ops + 2 * (size_t)a->first + (keep ? 0 : a->nattrs);
+	size_t n = 0;
 
 	assert(a->first + (size_t)a->nattrs <= ab->nattrs && a->nattrs <= MAX_ABBREV_ATTRS + 1);
 	for (uint32_t i = a->first; i < a->first + a->nattrs; i++) {
 		const struct sf_abbrev_attr *x = &ab->attrs[i];
 		const struct form_info *fi = form_info(x->form);
-
-		if (x->kind == AK_SIBLING && fi->ref != OP_NONE)
-			emit(pass, &npass, fi->ref, kinds[AK_SIBLING].field, SF_A_SIBLING, i);
-		else if (x->kind == AK_SIBLING && x->form == DW_FORM_ref_addr)
-			emit(pass, &npass, OP_GENERIC_SKIP, 0, 0, i);
+		if (keep)
+			emit_keep(ops, &n, x, fi, ab->geometry, i);
 		else
-			emit_skip(pass, &npass, fi, g, i, OP_GENERIC_SKIP);
+			emit_pass(ops, &n, x, fi, ab->geometry, i);
 	}
-	assert(npass <= a->nattrs);
-	a->nskip = (uint16_t)npass;
-	a->skip_fixed = npass == 0 || (npass == 1 && pass[0].op == OP_SKIP);
-	a->skip_size = a->skip_fixed && npass ? pass[0].arg : 0;
-	a->planned |= PLANNED_PASS;
+	assert(n <= a->nattrs);
+	if (keep) {
+		a->nkeep = (uint16_t)n;
+		a->keep_size = (uint16_t)plan_bytes(ops, n);
+		a->planned |= PLANNED_KEEP;
+	} else {
+		a->nskip = (uint16_t)n;
+		a->skip_fixed = n == 0 || (n == 1 && ops[0].op == OP_SKIP);
+		a->skip_size = a->skip_fixed && n ? ops[0].arg : 0;
+		a->planned |= PLANNED_PASS;
+	}
 }
 
 /* ---- forms ------------------------------------------------------------- */
@@ -1359,9 +1362,9 @@ static ALWAYS_INLINE int decode(const struct sf_ucx *c, uint64_t off, struct sf_
 	if (keep) {
 		define_plain(d);
 		if (!(a->planned & PLANNED_KEEP))
-			compile_keep(c->abv, a);
+			compile_plan(c->abv, a, 1);
 	} else if (!(a->planned & PLANNED_PASS)) {
-		compile_pass(c->abv, a);
+		compile_plan(c->abv, a, 0);
 	}
 	if (!keep && a->skip_fixed && c->plan_ok) {
 		d->has = 0;
