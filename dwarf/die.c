@@ -429,6 +429,11 @@ static int parse_abbrevs(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint6
 	return 0;
 }
 
+const struct sf_abbrev *sf_abbrev_find(const struct sf_abbrevs *ab, uint64_t code)
+{
+	return find_abbrev(ab, code);
+}
+
 /* ---- decode plans ------------------------------------------------------ */
 
 /*

@@ -315,6 +315,8 @@ void sf_ucx_release(struct sf_ucx *c);
 /* Parse f's abbreviation table at offset off; -1 on corrupt input. */
 int sf_abbrevs_parse(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint64_t off);
 void sf_abbrevs_release(struct sf_abbrevs *ab);
+/* The abbreviation of code `code` in ab, or NULL. */
+const struct sf_abbrev *sf_abbrev_find(const struct sf_abbrevs *ab, uint64_t code);
 /*
  * Open unit i with its abbreviation table parsed already (ab, parsed at
  * the unit's abbrev_off, outlives c).  dwz's partial units are opened from

@@ -6,16 +6,26 @@
  *               unit bumps the generation instead of clearing the table.
  *               A slot being hashed is BUSY: meeting it again is a cycle.
  *               A DIE hashed alike at both depths marks its slot `same`,
- *               and the other depth's slot, when made, copies it.
+ *               and the other depth's slot, when made, copies it.  In
+ *               front, `hot`: copies of the last DONE slots looked up.
+ *               And the unit's hash plans: per abbreviation table the
+ *               unit reads through, one `struct plan` per abbreviation
+ *               (made when first met), their ops in one array.
  *   sf_fpset:   open-addressed set of 128-bit keys.
  *
  * A digest has two 64-bit lanes, each its own mix of every value fed in
  * (a multiply-xorshift and a multiply-rotate, different constants), so a
- * false match needs both to collide at once.  Strings are fed by length
- * and bytes, a DIE by its tag, its flags of present attributes and each
- * present value, a reference by the digest of what it names, children in
- * order: a digest is a function of what the reader reads, never of where
- * in the section it sits.
+ * false match needs both to collide at once.  A DIE is fed as its
+ * abbreviation's shape (a digest of the tag, children and the attributes
+ * the reader decodes, with their forms where the form changes what is
+ * fed), then the values of those attributes in the abbreviation's order,
+ * read straight from the DIE's bytes by the plan (no sf_die_read): raw
+ * bytes, or constants as the decoder gives them, packed into words;
+ * strings by length and bytes (or, in `local` mode, by offset); a
+ * reference by the digest of what it names, children in order.  A digest
+ * is a function of what the reader reads, never of where in the section
+ * it sits: equal digests, equal decoded values; a value written in
+ * another form at worst costs a match.
  */
 #include "fingerprint.h"
 
@@ -26,6 +36,7 @@
 
 #include <dwarf.h>
 
+#include "cursor.h"
 #include "lib/hash.h"
 #include "lib/xalloc.h"
 
@@ -51,15 +62,34 @@ struct fpslot {
  * typedef of one of those), so the other depth takes it as is. */
 enum { DEPTH_FREE = 0, DEPTH_BOUND = 1 };
 
+struct plantab;
+struct op;
+
+/* in front of the table: the last digests looked up, direct-mapped (4 KB) */
+#define NHOT 128u
+
 struct sf_fpcache {
 	struct fpslot *v;
 	size_t cap, count;
 	uint32_t gen;
+	/* copies of DONE slots of this generation: a unit's types looked
+	 * up again and again (int, the list_head pointers...) are found
+	 * without probing the table (1,700 slots of 32 bytes per vmlinux
+	 * unit, spread over twice that).  Measured on vmlinux (cachegrind):
+	 * 128 entries, 106 M fewer instructions than none and 1.1 M more
+	 * L1 misses; 512, 156 M fewer but 4.5 M more misses */
+	struct fpslot hot[NHOT];
+	/* this unit's hash plans (made on first use, dropped at a reset) */
+	struct plantab *tabs;
+	size_t ntabs, tabcap;
+	struct op *ops;
+	size_t nops, opcap;
+	unsigned skip;          /* plan_build: bytes to skip before the next op */
 };
 
 /* ---- the digest ----------------------------------------------------------- */
 
-static void feed(struct sf_fp *h, uint64_t v)
+static inline void feed(struct sf_fp *h, uint64_t v)
 {
 	h->a = (h->a ^ v) * 0xbf58476d1ce4e5b9ull;
 	h->a ^= h->a >> 31;
@@ -70,6 +100,25 @@ static void feed(struct sf_fp *h, uint64_t v)
 /* set in the one word that feeds a string by its offset: no length is
  * that long; `tag` (which file) holds the two bits above */
 #define STR_BIT (1ull << 61)
+
+/* n bytes: their length, then a word at a time (into both lanes: one
+ * pass over the bytes). */
+static void feed_bytes(struct sf_fp *h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	uint64_t w;
+
+	feed(h, n);
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		feed(h, w);
+	}
+	if (n) {
+		w = 0;
+		memcpy(&w, s, n);
+		feed(h, w);
+	}
+}
 
 /* A string of .debug_str by its offset (strs: the section of the unit
  * being hashed, `tag` which file that is - the reader's or its dwz alt
@@ -93,26 +142,20 @@ static void feed_str(struct sf_fp *h, const struct sf_dwsec *strs, uint64_t tag,
 			return;
 		}
 	}
-	size_t n = strlen(s);
-	uint64_t w;
-
-	feed(h, n);
-	/* a word at a time, into both lanes: one pass over the bytes */
-	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&w, s, 8);
-		feed(h, w);
-	}
-	if (n) {
-		w = 0;
-		memcpy(&w, s, n);
-		feed(h, w);
-	}
+	feed_bytes(h, s, strlen(s));
 }
 
+/* A digest (a type's, an abbreviation's shape) in one step: each lane
+ * takes its own half.  A false match still needs both lanes to collide,
+ * each half being a full mix of what the digest covers; and a DIE's
+ * chain of multiplies - the digest's cost - is one step shorter per
+ * digest fed. */
 static inline void feed_fp(struct sf_fp *h, const struct sf_fp *x)
 {
-	feed(h, x->a);
-	feed(h, x->b);
+	h->a = (h->a ^ x->a) * 0xbf58476d1ce4e5b9ull;
+	h->a ^= h->a >> 31;
+	h->b = (h->b + x->b) * 0x94d049bb133111ebull;
+	h->b = (h->b << 23) | (h->b >> 41);
 }
 
 /* ---- the cache -------------------------------------------------------------- */
@@ -125,10 +168,13 @@ struct sf_fpcache *sf_fpcache_new(void)
 	return c;
 }
 
+static void plans_free(struct sf_fpcache *c);
+
 void sf_fpcache_free(struct sf_fpcache *c)
 {
 	if (!c)
 		return;
+	plans_free(c);
 	free(c->v);
 	free(c);
 }
@@ -143,8 +189,11 @@ void sf_fpcache_reset(struct sf_fpcache *c)
 		c->cap = 0;
 	}
 	c->count = 0;
+	c->ntabs = 0;	/* the unit's tables go with it */
+	c->nops = 0;
 	if (++c->gen == 0) {	/* wrapped: stale slots could look current */
 		memset(c->v, 0, c->cap * sizeof(*c->v));
+		memset(c->hot, 0, sizeof(c->hot));
 		c->gen = 1;
 	}
 }
@@ -204,32 +253,802 @@ static struct fpslot *cache_slot(struct sf_fpcache *c, uint64_t key)
 	return &c->v[j];
 }
 
-/* ---- hashing DIEs ------------------------------------------------------------ */
-
 struct walk {
 	struct sf_fpcache *c;
 	const struct sf_ucx *cx;
 	uint64_t tag;
 	const struct sf_dwsec *strs;  /* NULL: strings by their bytes */
 	const struct sf_fp_scope *scope; /* NULL: names are unscoped (C) */
+	struct plantab *pt;           /* the plans of cx's abbreviations */
 };
+
+/* ---- hash plans ---------------------------------------------------------------- */
+
+/*
+ * What hashing a DIE does with one attribute's bytes, compiled once per
+ * abbreviation (struct plan): skip them, append them to the DIE's bit
+ * stream (struct bits), feed them whole (strings, blocks), or keep a
+ * reference (DW_AT_type, DW_AT_sibling).
+ *
+ * The stream holds fixed-width raw bytes (flags, string offsets: equal
+ * bytes are equal values) and constants as the decoder gives them, each
+ * as (its length in bytes - 1, 3 bits; its bytes): so a constant in
+ * DW_FORM_data1, data2, udata or implicit_const appends the same bits,
+ * and a type gcc wrote with DW_AT_alignment as an implicit constant in
+ * one unit and as data1 in the next still matches (a tenth of vmlinux's
+ * matches).  Either way the fed words are a function of the values, one
+ * to one: each item's width is fixed by the shape or by its own length.
+ */
+enum op_kind {
+	OP_SKIP,        /* nothing but its `pre` bytes */
+	OP_SKIP_ULEB,
+	OP_SKIP_STRING,
+	OP_SKIP_BLOCK,  /* a block: its length in n bytes (0: a ULEB128) */
+	OP_RAW,         /* n raw bytes, appended as they are */
+	OP_CONST,       /* a constant of n bytes, decoded, appended by length */
+	OP_BOUND,       /* the same, DW_AT_upper_bound (die.c is_minus_one) */
+	OP_ULEB,        /* a ULEB128, decoded, appended by length */
+	OP_SLEB,        /* an SLEB128, the same */
+	OP_IMPLICIT,    /* DW_FORM_implicit_const: imm, the same */
+	OP_DECL,        /* DW_AT_declaration as DW_FORM_flag: 1 raw byte */
+	OP_EXTERNAL,    /* DW_AT_external, the same */
+	OP_STRP_LOCAL,  /* a .debug_str offset of n bytes, the string's identity
+	                 * in `local` mode (raw) */
+	OP_STRP_ALT_LOCAL, /* the same in the dwz alt file's .debug_str */
+	OP_STRX_LOCAL,  /* a string index of form `form`, appended as the
+	                 * .debug_str offset it names (all ones: none) */
+	OP_STR,         /* a string of form `form`, fed by feed_str */
+	OP_STRING,      /* a DW_FORM_string, fed as feed_str feeds it */
+	OP_BLOCK,       /* a block (length in n bytes, 0: ULEB128), fed whole */
+	OP_TYPE,        /* the DW_AT_type reference: n bytes (0: ULEB128) */
+	OP_SIBLING,     /* the DW_AT_sibling reference, for skipping only */
+};
+
+struct op {
+	uint64_t imm;   /* OP_RAW: the low n bytes' mask; OP_IMPLICIT: the value */
+	uint16_t form;  /* OP_STR */
+	uint8_t kind;
+	uint8_t pre;    /* bytes skipped first (attributes not hashed, of
+	                 * fixed size): one op less to dispatch for each */
+	uint8_t n;
+	uint8_t name;   /* OP_STR, OP_STRP_*: it is DW_AT_name */
+	uint8_t rel;    /* OP_TYPE, OP_SIBLING: unit-relative (not ref_addr) */
+};
+
+enum {
+	PL_BUILT = 1,
+	PL_REJECT = 2,  /* no digest: a reference the unit cannot vouch for
+	                 * (signature, specification, import, alt file,
+	                 * discriminant), a form hashing does not take
+	                 * (DW_FORM_indirect) or one the decoder fails on */
+	PL_DECL = 4,    /* DW_AT_declaration as DW_FORM_flag_present */
+	PL_EXTERNAL = 8, /* DW_AT_external as DW_FORM_flag_present */
+};
+
+/*
+ * One abbreviation, ready to hash DIEs: its shape (tag, children, the
+ * (attribute, form) pairs the reader decodes - a constant's form left
+ * out, its value says it all - and the unit's widths) digested once, fed
+ * ahead of each DIE's values; then its ops.
+ */
+struct plan {
+	struct sf_fp shape;
+	uint32_t first, nops;   /* into sf_fpcache.ops */
+	uint16_t tag;
+	uint8_t children;
+	uint8_t flags;
+};
+
+/* The plans of one abbreviation table as one unit reads it (the widths
+ * of its forms are the unit's), indexed by abbreviation code when the
+ * codes are dense (they nearly always run 1..N), else like the table. */
+struct plantab {
+	const struct sf_abbrevs *ab;
+	const struct sf_unit *u;
+	int local;
+	size_t ncode;           /* by code: codes below it; 0: by index */
+	struct plan *plans;
+	size_t cap;
+};
+
+/* How many bytes a form takes when its value is not read: *n bytes
+ * (return 0), a ULEB/SLEB (1), a string (2), a block (3, length in *n
+ * bytes, 0 a ULEB), or -1 when hashing does not take the form. */
+static int form_span(unsigned form, const struct sf_unit *u, unsigned *n)
+{
+	unsigned os = u->offset_size;
+
+	*n = 0;
+	switch (form) {
+	case DW_FORM_flag_present: case DW_FORM_implicit_const: return 0;
+	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag: case DW_FORM_strx1:
+	case DW_FORM_addrx1:
+		*n = 1; return 0;
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2:
+		*n = 2; return 0;
+	case DW_FORM_strx3: case DW_FORM_addrx3: *n = 3; return 0;
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_strx4: case DW_FORM_addrx4:
+	case DW_FORM_ref_sup4:
+		*n = 4; return 0;
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
+		*n = 8; return 0;
+	case DW_FORM_data16: *n = 16; return 0;
+	case DW_FORM_addr: *n = u->addr_size; return 0;
+	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
+	case DW_FORM_GNU_strp_alt: case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt:
+		*n = os; return 0;
+	case DW_FORM_ref_addr: *n = u->version == 2 ? u->addr_size : os; return 0;
+	case DW_FORM_udata: case DW_FORM_sdata: case DW_FORM_ref_udata: case DW_FORM_strx:
+	case DW_FORM_GNU_str_index: case DW_FORM_addrx: case DW_FORM_GNU_addr_index:
+	case DW_FORM_loclistx: case DW_FORM_rnglistx:
+		return 1;
+	case DW_FORM_string: return 2;
+	case DW_FORM_block1: *n = 1; return 3;
+	case DW_FORM_block2: *n = 2; return 3;
+	case DW_FORM_block4: *n = 4; return 3;
+	case DW_FORM_block: case DW_FORM_exprloc: return 3;
+	default: return -1;	/* DW_FORM_indirect, or unknown */
+	}
+}
+
+static int is_ref_form(unsigned form)
+{
+	return form == DW_FORM_ref1 || form == DW_FORM_ref2 || form == DW_FORM_ref4 ||
+	       form == DW_FORM_ref8 || form == DW_FORM_ref_udata || form == DW_FORM_ref_addr;
+}
+
+static int is_alt_form(unsigned form)
+{
+	return form == DW_FORM_GNU_ref_alt || form == DW_FORM_ref_sup4 ||
+	       form == DW_FORM_ref_sup8;
+}
+
+static int is_strx_form(unsigned form)
+{
+	return form == DW_FORM_strx || form == DW_FORM_GNU_str_index || form == DW_FORM_strx1 ||
+	       form == DW_FORM_strx2 || form == DW_FORM_strx3 || form == DW_FORM_strx4;
+}
+
+static int is_str_form(unsigned form)
+{
+	return form == DW_FORM_string || form == DW_FORM_strp || form == DW_FORM_line_strp ||
+	       form == DW_FORM_strx || form == DW_FORM_GNU_str_index || form == DW_FORM_strx1 ||
+	       form == DW_FORM_strx2 || form == DW_FORM_strx3 || form == DW_FORM_strx4 ||
+	       form == DW_FORM_GNU_strp_alt || form == DW_FORM_strp_sup;
+}
+
+/* The forms the decoder reads as a constant (die.c const_u). */
+static int is_const_form(unsigned form)
+{
+	return form == DW_FORM_data1 || form == DW_FORM_data2 || form == DW_FORM_data4 ||
+	       form == DW_FORM_data8 || form == DW_FORM_udata || form == DW_FORM_sdata ||
+	       form == DW_FORM_implicit_const;
+}
+
+/* Attributes whose decoded field is the constant as die.c's const_u
+ * gives it, whatever its form (DW_AT_upper_bound as OP_BOUND makes it:
+ * all ones of a dataN form as wide as an address is -1). */
+static int is_plain_const_attr(unsigned at)
+{
+	switch (at) {
+	case DW_AT_upper_bound:
+	case DW_AT_byte_size: case DW_AT_bit_size: case DW_AT_data_bit_offset:
+	case DW_AT_bit_offset: case DW_AT_data_member_location: case DW_AT_const_value:
+	case DW_AT_discr_value: case DW_AT_alignment: case DW_AT_count:
+	case DW_AT_lower_bound: case DW_AT_encoding: case DW_AT_decl_line:
+	case DW_AT_virtuality: case DW_AT_language: case DW_AT_GNU_dwo_id:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+enum { CLASS_CONST = 0x10000, CLASS_STR = 0x20000 };
+
+/* What an attribute's shape says of its form: the form, unless the
+ * stream holds the value alike whatever the form (a constant by its
+ * length, a string fed by feed_str) - data1 and implicit_const, strp and
+ * string then match. */
+static unsigned form_class(unsigned at, unsigned form, int local)
+{
+	if (is_plain_const_attr(at) && is_const_form(form))
+		return CLASS_CONST;
+	if (local && is_strx_form(form))
+		return DW_FORM_strp;	/* OP_STRX_LOCAL appends an offset */
+	if (is_str_form(form) && !(local && (form == DW_FORM_strp ||
+					     form == DW_FORM_GNU_strp_alt ||
+					     form == DW_FORM_strp_sup)))
+		return CLASS_STR;
+	assert(form <= 0xffff);
+	return form;
+}
+
+/* Whether a value of this form, hashed, appends a raw item as wide as
+ * the unit's offsets or addresses (add_value: OP_RAW, OP_STRP_*). */
+static int value_width_of_unit(unsigned form, int local)
+{
+	switch (form) {
+	case DW_FORM_strp: case DW_FORM_GNU_strp_alt: case DW_FORM_strp_sup:
+		return local;
+	case DW_FORM_strx: case DW_FORM_GNU_str_index: case DW_FORM_strx1:
+	case DW_FORM_strx2: case DW_FORM_strx3: case DW_FORM_strx4:
+		return local;	/* OP_STRX_LOCAL */
+	case DW_FORM_sec_offset: case DW_FORM_GNU_ref_alt: case DW_FORM_ref_addr:
+	case DW_FORM_addr:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static struct op *add_op(struct sf_fpcache *c, struct plan *pl, unsigned kind, unsigned n)
+{
+	assert(c->skip <= 255 && n <= 255);
+	SF_GROW(c->ops, c->nops, c->opcap);
+	struct op *o = &c->ops[c->nops++];
+	memset(o, 0, sizeof(*o));
+	o->kind = (uint8_t)kind;
+	o->pre = (uint8_t)c->skip;
+	o->n = (uint8_t)n;
+	c->skip = 0;
+	pl->nops++;
+	return o;
+}
+
+/* Skip n bytes: before the next op. */
+static void add_skip(struct sf_fpcache *c, struct plan *pl, unsigned n)
+{
+	if (c->skip + n > 255)
+		add_op(c, pl, OP_SKIP, 0);
+	c->skip += n;
+}
+
+/* Skip an attribute of form `form`; 0, or -1 for a form not taken. */
+static int add_skip_form(struct sf_fpcache *c, struct plan *pl, unsigned form,
+			 const struct sf_unit *u)
+{
+	unsigned n;
+
+	switch (form_span(form, u, &n)) {
+	case 0: add_skip(c, pl, n); return 0;
+	case 1: add_op(c, pl, OP_SKIP_ULEB, 0); return 0;
+	case 2: add_op(c, pl, OP_SKIP_STRING, 0); return 0;
+	case 3: add_op(c, pl, OP_SKIP_BLOCK, n); return 0;
+	default: return -1;
+	}
+}
+
+/* A reference kept (OP_TYPE, OP_SIBLING) of a form is_ref_form takes. */
+static void add_ref(struct sf_fpcache *c, struct plan *pl, unsigned kind, unsigned form,
+		    const struct sf_unit *u)
+{
+	unsigned n;
+
+	form_span(form, u, &n);	/* 0 for DW_FORM_ref_udata: a ULEB128 */
+	add_op(c, pl, kind, n)->rel = form != DW_FORM_ref_addr;
+}
+
+/* Hash an attribute's value of form `form` (name: it is DW_AT_name);
+ * 0, or -1 for a form not taken. */
+static int add_value(struct sf_fpcache *c, struct plan *pl, const struct sf_abbrev_attr *x,
+		     const struct sf_unit *u, int local)
+{
+	unsigned form = x->form, n;
+	struct op *o;
+
+	if (local && (form == DW_FORM_strp || form == DW_FORM_GNU_strp_alt ||
+		      form == DW_FORM_strp_sup)) {
+		/* the offset is the string, in this file */
+		o = add_op(c, pl, form == DW_FORM_strp ? OP_STRP_LOCAL : OP_STRP_ALT_LOCAL,
+			   u->offset_size);
+		o->name = x->at == DW_AT_name;
+		return 0;
+	}
+	if (local && is_strx_form(form)) {
+		/* its offset, as DW_FORM_strp gives it (form_class) */
+		o = add_op(c, pl, OP_STRX_LOCAL, u->offset_size);
+		o->form = (uint16_t)form;
+		o->name = x->at == DW_AT_name;
+		return 0;
+	}
+	if (is_str_form(form)) {
+		o = add_op(c, pl, form == DW_FORM_string ? OP_STRING : OP_STR, 0);
+		o->form = (uint16_t)form;
+		o->name = x->at == DW_AT_name;
+		return 0;
+	}
+	switch (form) {
+	case DW_FORM_data1: case DW_FORM_data2: case DW_FORM_data4: case DW_FORM_data8:
+		form_span(form, u, &n);
+		/* all ones as wide as an address: -1 to the decoder */
+		add_op(c, pl, x->at == DW_AT_upper_bound && n >= u->addr_size && n < 8 ?
+			      OP_BOUND : OP_CONST, n);
+		return 0;
+	case DW_FORM_udata: case DW_FORM_ref_udata: case DW_FORM_addrx:
+	case DW_FORM_GNU_addr_index: case DW_FORM_loclistx: case DW_FORM_rnglistx:
+		add_op(c, pl, OP_ULEB, 0);
+		return 0;
+	case DW_FORM_sdata:
+		add_op(c, pl, OP_SLEB, 0);
+		return 0;
+	case DW_FORM_implicit_const:
+		add_op(c, pl, OP_IMPLICIT, 0)->imm = (uint64_t)x->implicit;
+		return 0;
+	}
+	switch (form_span(form, u, &n)) {
+	case 0:
+		for (; n; n -= n > 8 ? 8 : n) {	/* data16: two */
+			unsigned k = n > 8 ? 8 : n;
+			add_op(c, pl, OP_RAW, k)->imm = k == 8 ? ~0ull : (1ull << (8 * k)) - 1;
+		}
+		return 0;
+	case 3:
+		add_op(c, pl, OP_BLOCK, n);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/*
+ * Compile the plan of abbreviation a as the walk's unit reads it.  What
+ * the digest of a DIE must not hold is left out of the shape too: where
+ * its next sibling is, which file the unit numbers its declaring file,
+ * attributes the decoder does not read.
+ */
+static void plan_build(struct sf_fpcache *c, const struct walk *w, const struct sf_abbrevs *ab,
+		       const struct sf_abbrev *a, struct plan *pl)
+{
+	const struct sf_unit *u = w->cx->u;
+	struct sf_fp h = { 0x3707344a4093822full, 0x299f31d0082efa98ull };
+	int ntype = 0, bad = 0, unit_widths = 0, local_strs = 0;
+
+	memset(pl, 0, sizeof(*pl));
+	pl->first = (uint32_t)c->nops;
+	c->skip = 0;
+	pl->tag = a->tag;
+	pl->children = a->children;
+	/* the address size and byte order are the key's (sf_fp_key); the
+	 * mode (`local`) only where it changes what is fed (form_class) */
+	feed(&h, ((uint64_t)a->tag << 32) | a->children);
+	for (uint32_t i = 0; i < a->nattrs && !bad; i++) {
+		const struct sf_abbrev_attr *x = &ab->attrs[a->first + i];
+		unsigned at = x->at, form = x->form;
+		int rc = 0;
+
+		if (at == DW_AT_sibling && is_ref_form(form)) {
+			add_ref(c, pl, OP_SIBLING, form, u);
+			continue;
+		}
+		if (x->kind == 0 || at == DW_AT_sibling || at == DW_AT_decl_file) {
+			bad = add_skip_form(c, pl, form, u) < 0;
+			continue;
+		}
+		feed(&h, ((uint64_t)at << 32) | form_class(at, form, w->strs != NULL));
+		unit_widths |= value_width_of_unit(form, w->strs != NULL);
+		local_strs |= w->strs && is_str_form(form) &&
+			      form_class(at, form, 1) != CLASS_STR;
+		switch (at) {
+		case DW_AT_type:
+			if (form == DW_FORM_ref_sig8 || is_alt_form(form)) {
+				bad = 1;
+			} else if (is_ref_form(form)) {
+				add_ref(c, pl, OP_TYPE, form, u);
+				bad = ++ntype > 1;	/* the decoder keeps the last */
+			} else {
+				rc = add_skip_form(c, pl, form, u);
+			}
+			break;
+		case DW_AT_signature:
+			bad = form == DW_FORM_ref_sig8;
+			rc = add_skip_form(c, pl, form, u);
+			break;
+		case DW_AT_import:
+			bad = is_ref_form(form) || is_alt_form(form);
+			rc = add_skip_form(c, pl, form, u);
+			break;
+		case DW_AT_specification:
+		case DW_AT_discr:
+			bad = is_ref_form(form);
+			rc = add_skip_form(c, pl, form, u);
+			break;
+		case DW_AT_declaration:
+		case DW_AT_external:	/* both read by sf_fp_layout_child */
+			if (form == DW_FORM_flag_present)
+				pl->flags |= at == DW_AT_external ? PL_EXTERNAL : PL_DECL;
+			else if (form == DW_FORM_flag)
+				add_op(c, pl, at == DW_AT_external ? OP_EXTERNAL : OP_DECL, 1);
+			else
+				rc = add_skip_form(c, pl, form, u);
+			break;
+		default:
+			rc = add_value(c, pl, x, u, w->strs != NULL);
+		}
+		bad |= rc < 0;
+	}
+	if (c->skip)
+		add_op(c, pl, OP_SKIP, 0);	/* the DIE ends past them */
+	if (unit_widths)	/* what the raw items' widths depend on */
+		feed(&h, ((uint64_t)u->version << 8) | u->offset_size);
+	if (local_strs)		/* which file's strings the offsets name */
+		feed(&h, w->tag | 1);
+	h.a |= 1;	/* never 0: a null entry feeds 0 (hash_die) */
+	pl->shape = h;
+	pl->flags |= PL_BUILT | (bad ? PL_REJECT : 0);
+}
+
+/* The plans of the table the walk's unit decodes with, made on first use
+ * in this unit (a unit reads through one or two tables). */
+static struct plantab *plans_for(struct sf_fpcache *c, const struct sf_ucx *cx, int local)
+{
+	for (size_t i = 0; i < c->ntabs; i++)
+		if (c->tabs[i].ab == cx->abv && c->tabs[i].u == cx->u && c->tabs[i].local == local)
+			return &c->tabs[i];
+	if (c->ntabs == c->tabcap) {
+		size_t ncap = c->tabcap ? 2 * c->tabcap : 4;
+		c->tabs = sf_xreallocarray(c->tabs, ncap, sizeof(*c->tabs));
+		memset(c->tabs + c->tabcap, 0, (ncap - c->tabcap) * sizeof(*c->tabs));
+		c->tabcap = ncap;
+	}
+	struct plantab *t = &c->tabs[c->ntabs++];
+	/* a table's plans of an earlier unit stay allocated, not valid */
+	const struct sf_abbrevs *ab = cx->abv;
+	uint64_t maxcode = ab->n ? ab->v[ab->n - 1].code : 0;	/* sorted */
+	t->ncode = maxcode < 4 * ab->n + 64 ? (size_t)maxcode + 1 : 0;
+	size_t n = t->ncode ? t->ncode : ab->n ? ab->n : 1;
+	if (t->cap < n) {
+		free(t->plans);
+		t->plans = sf_xcalloc(n, sizeof(*t->plans));
+		t->cap = n;
+	} else {
+		memset(t->plans, 0, n * sizeof(*t->plans));
+	}
+	t->ab = cx->abv;
+	t->u = cx->u;
+	t->local = local;
+	return t;
+}
+
+static void plans_free(struct sf_fpcache *c)
+{
+	for (size_t i = 0; i < c->tabcap; i++)
+		free(c->tabs[i].plans);
+	free(c->tabs);
+	free(c->ops);
+}
+
+/* ---- hashing DIEs ------------------------------------------------------------ */
+
+/* What hash_die needs of a DIE besides its digest. */
+struct dview {
+	uint64_t off, next;
+	uint64_t type, sibling;
+	uint16_t tag;
+	uint8_t children;
+	uint8_t has_type, has_sibling, named, declaration, external;
+};
+
+/*
+ * A DIE's bit stream: items appended at `pos` of the word being filled,
+ * each full word fed.  An item is n <= 64 bits of x (x < 2^n).
+ */
+struct bits {
+	uint64_t word;
+	unsigned pos;
+};
+
+static inline void put_bits(struct sf_fp *h, struct bits *b, uint64_t x, unsigned n)
+{
+	assert(n >= 1 && n <= 64 && b->pos < 64);
+	b->word |= x << b->pos;
+	if (b->pos + n < 64) {
+		b->pos += n;
+		return;
+	}
+	feed(h, b->word);
+	b->word = b->pos ? x >> (64 - b->pos) : 0;
+	b->pos = b->pos + n - 64;
+}
+
+/* A constant by its length: 3 bits of (bytes - 1), then its bytes. */
+static inline void put_const(struct sf_fp *h, struct bits *b, uint64_t v)
+{
+	unsigned nb = (unsigned)(71 - __builtin_clzll(v | 1)) >> 3;	/* 1..8 */
+
+	if (nb < 8) {
+		put_bits(h, b, (v << 3) | (nb - 1), 3 + 8 * nb);
+	} else {
+		put_bits(h, b, 7, 3);
+		put_bits(h, b, v, 64);
+	}
+}
+
+/* Feed what the stream holds (before a string or block is fed whole,
+ * and at the end of a DIE). */
+static inline void put_flush(struct sf_fp *h, struct bits *b)
+{
+	if (b->pos) {
+		feed(h, b->word);
+		b->word = 0;
+		b->pos = 0;
+	}
+}
+
+/* The plan of abbreviation `code` (NULL: the table has none). */
+static const struct plan *plan_of(struct walk *w, uint64_t code)
+{
+	const struct plantab *t = w->pt;
+	const struct sf_abbrevs *ab = t->ab;
+	const struct sf_abbrev *a;
+	struct plan *pl;
+
+	if (code < t->ncode) {
+		pl = &t->plans[code];
+		if (pl->flags & PL_BUILT)
+			return pl;
+		if (!(a = sf_abbrev_find(ab, code)))
+			return NULL;
+	} else {
+		if (t->ncode || !(a = sf_abbrev_find(ab, code)))
+			return NULL;
+		pl = &t->plans[a - ab->v];
+		if (pl->flags & PL_BUILT)
+			return pl;
+	}
+	plan_build(w->c, w, ab, a, pl);
+	return pl;
+}
+
+/* n (1..8) raw bytes at r, as one value: equal bytes, equal values. */
+static inline uint64_t load_raw(struct rd *r, unsigned n, uint64_t mask)
+{
+	uint64_t v = 0;
+
+	if ((size_t)(r->end - r->p) < n) {
+		r->bad = 1;
+		r->p = r->end;
+		return 0;
+	}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (r->end - r->p >= 8) {
+		/* one load, the bytes past n masked off (still in the unit) */
+		memcpy(&v, r->p, 8);
+		r->p += n;
+		return v & mask;
+	}
+#endif
+	(void)mask;
+	memcpy(&v, r->p, n);
+	r->p += n;
+	return v;
+}
+
+/* The string of form `form` at r (NULL when out of range), but for
+ * DW_FORM_string (OP_STRING). */
+static const char *read_str(const struct sf_ucx *cx, struct rd *r, unsigned form)
+{
+	unsigned os = cx->u->offset_size;
+
+	assert(form != DW_FORM_string);	/* OP_STRING */
+	switch (form) {
+	case DW_FORM_strp: return sec_str(&cx->f->sec[SF_SEC_STR], rd_u(r, os));
+	case DW_FORM_line_strp: return sec_str(&cx->f->sec[SF_SEC_LINE_STR], rd_u(r, os));
+	case DW_FORM_strx: case DW_FORM_GNU_str_index: return sf_ucx_strx(cx, rd_uleb(r));
+	case DW_FORM_strx1: return sf_ucx_strx(cx, rd_u(r, 1));
+	case DW_FORM_strx2: return sf_ucx_strx(cx, rd_u(r, 2));
+	case DW_FORM_strx3: return sf_ucx_strx(cx, rd_u(r, 3));
+	case DW_FORM_strx4: return sf_ucx_strx(cx, rd_u(r, 4));
+	default: {	/* DW_FORM_GNU_strp_alt, DW_FORM_strp_sup */
+		uint64_t off = rd_u(r, os);
+		return cx->f->alt ? sec_str(&cx->f->alt->sec[SF_SEC_STR], off) : NULL;
+	}
+	}
+}
+
+/* A block: its length and bytes. */
+static void feed_block(struct sf_fp *h, struct rd *r, unsigned n)
+{
+	uint64_t len = n ? rd_u(r, n) : rd_uleb(r);
+	const unsigned char *p = r->p;
+
+	rd_skip(r, len);
+	if (!r->bad)
+		feed_bytes(h, p, len);
+}
+
+/* The length of the DW_FORM_string at r, which it passes (-1 when it
+ * does not end in the unit: the decoder fails there too). */
+static inline long inline_str(struct rd *r)
+{
+	const unsigned char *z = r->p < r->end ? memchr(r->p, 0, (size_t)(r->end - r->p)) : NULL;
+
+	if (!z) {
+		r->bad = 1;
+		r->p = r->end;
+		return -1;
+	}
+	long n = z - r->p;
+	r->p = z + 1;
+	return n;
+}
+
+/*
+ * Read the DIE at off by its abbreviation's plan, feeding its shape and
+ * the values the reader decodes into h; d gets the rest.  Fails where
+ * sf_die_read fails, and on what the plan rejects.  A null entry feeds
+ * nothing (tag 0).
+ */
+static int read_die(struct walk *w, uint64_t off, struct sf_fp *h, struct dview *d)
+{
+	const struct sf_ucx *cx = w->cx;
+	struct rd r = { cx->base + off, cx->base + cx->u->end, cx->f->msb, 0 };
+	unsigned os = cx->u->offset_size;
+
+	if (off < cx->u->die_start || off >= cx->u->end)
+		return -1;
+	uint64_t code = rd_uleb(&r);
+	if (r.bad)
+		return -1;
+	d->off = off;
+	if (code == 0) {	/* every field defined: a type may refer to one */
+		memset(d, 0, sizeof(*d));
+		d->off = off;
+		d->next = (uint64_t)(r.p - cx->base);
+		return 0;
+	}
+	const struct plan *pl = plan_of(w, code);
+	if (!pl || (pl->flags & PL_REJECT))
+		return -1;
+	d->tag = pl->tag;
+	d->children = pl->children;
+	d->has_type = d->has_sibling = d->named = 0;
+	d->declaration = (pl->flags & PL_DECL) != 0;
+	d->external = (pl->flags & PL_EXTERNAL) != 0;
+	feed_fp(h, &pl->shape);
+	struct bits b = { 0, 0 };
+	const struct op *o = &w->c->ops[pl->first], *oend = o + pl->nops;
+	for (; o < oend; o++) {
+		uint64_t v;
+		unsigned nbits = 0;	/* of a raw item; 0: a constant */
+		const char *s;
+
+		rd_skip(&r, o->pre);
+		/* the ops appending to the stream break out of the switch,
+		 * to one place that appends (inlined once) */
+		switch (o->kind) {
+		case OP_SKIP:
+			continue;
+		case OP_SKIP_ULEB:
+			rd_uleb(&r);
+			continue;
+		case OP_SKIP_STRING:
+			inline_str(&r);
+			continue;
+		case OP_SKIP_BLOCK:
+			v = o->n ? rd_u(&r, o->n) : rd_uleb(&r);
+			rd_skip(&r, v);
+			continue;
+		case OP_RAW:
+			v = load_raw(&r, o->n, o->imm);
+			nbits = 8u * o->n;
+			break;
+		case OP_CONST:
+			v = rd_u(&r, o->n);
+			break;
+		case OP_BOUND:
+			v = rd_u(&r, o->n);
+			if (v == (1ull << (8 * o->n)) - 1)
+				v = ~0ull;
+			break;
+		case OP_ULEB:
+			v = rd_uleb(&r);
+			break;
+		case OP_SLEB:
+			v = (uint64_t)rd_sleb(&r);
+			break;
+		case OP_IMPLICIT:
+			v = o->imm;
+			break;
+		case OP_DECL:
+			v = rd_u(&r, 1);
+			d->declaration |= v != 0;
+			nbits = 8;
+			break;
+		case OP_EXTERNAL:
+			v = rd_u(&r, 1);
+			d->external |= v != 0;
+			nbits = 8;
+			break;
+		case OP_STRP_LOCAL:
+			v = rd_u(&r, os);
+			d->named |= o->name && sec_str(&cx->f->sec[SF_SEC_STR], v);
+			nbits = 8 * os;
+			break;
+		case OP_STRP_ALT_LOCAL:
+			v = rd_u(&r, os);
+			d->named |= o->name && cx->f->alt &&
+				    sec_str(&cx->f->alt->sec[SF_SEC_STR], v);
+			nbits = 8 * os;
+			break;
+		case OP_STRX_LOCAL:
+			s = read_str(cx, &r, o->form);
+			d->named |= o->name && s;
+			/* an offset in range is the string, as OP_STRP_LOCAL's;
+			 * a strp out of range names none, as all ones does */
+			v = s ? (uint64_t)((const unsigned char *)s - w->strs->data) :
+				~0ull >> (64 - 8 * os);
+			if (!s && v < w->strs->size)
+				return -1;	/* all ones names a string: no digest */
+			nbits = 8 * os;
+			break;
+		case OP_STRING: {	/* feed_str's bytes, without strlen */
+			const unsigned char *p = r.p;
+			long n = inline_str(&r);
+			if (n >= 0) {
+				d->named |= o->name;
+				put_flush(h, &b);
+				feed_bytes(h, p, (size_t)n);
+			}
+			continue;
+		}
+		case OP_STR:
+			s = read_str(cx, &r, o->form);
+			d->named |= o->name && s;
+			put_flush(h, &b);
+			feed_str(h, w->strs, w->tag, s);
+			continue;
+		case OP_BLOCK:
+			put_flush(h, &b);
+			feed_block(h, &r, o->n);
+			continue;
+		case OP_TYPE:
+			v = o->n ? rd_u(&r, o->n) : rd_uleb(&r);
+			d->type = o->rel ? cx->u->start + v : v;
+			d->has_type = 1;
+			continue;
+		default:
+			assert(o->kind == OP_SIBLING);
+			v = o->n ? rd_u(&r, o->n) : rd_uleb(&r);
+			d->sibling = o->rel ? cx->u->start + v : v;
+			d->has_sibling = 1;
+			continue;
+		}
+		if (nbits)
+			put_bits(h, &b, v, nbits);
+		else
+			put_const(h, &b, v);
+	}
+	if (r.bad)
+		return -1;
+	put_flush(h, &b);
+	d->next = (uint64_t)(r.p - cx->base);
+	return 0;
+}
+
+/* Where the DIE after d at its level starts, as sf_die_skip says (by a
+ * sane DW_AT_sibling, else past its subtree); `end` is that subtree's
+ * end when hashing walked it already (0 if not). */
+static int next_of(const struct walk *w, const struct dview *d, uint64_t end, uint64_t *next)
+{
+	if (!d->children) {
+		*next = d->next;
+		return 0;
+	}
+	if (d->has_sibling && d->sibling > d->off && d->sibling <= w->cx->u->end) {
+		*next = d->sibling;
+		return 0;
+	}
+	if (end) {
+		*next = end;
+		return 0;
+	}
+	struct sf_die x = { .off = d->off, .next = d->next, .tag = d->tag,
+			    .children = d->children };
+	return sf_die_skip(w->cx, &x, next);
+}
 
 static int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned depth,
 		  struct sf_fp *out, int *anon);
-static int hash_scoped_children(struct walk *w, const struct sf_die *d, int depth_kind,
-				unsigned depth, struct sf_fp *h, int bound, int free_children);
-static int hash_die(struct walk *w, const struct sf_die *d, int depth_kind, unsigned depth,
-		    struct sf_fp *h);
-
-/* Hash child c of a DIE at depth into h, and set *off past it: hash_die's
- * result, or -1. */
-static inline int hash_child(struct walk *w, const struct sf_die *c, int depth_kind,
-			     unsigned depth, struct sf_fp *h, uint64_t *off)
-{
-	int rc = hash_die(w, c, depth_kind, depth + 1, h);
-
-	return rc < 0 || sf_die_skip(w->cx, c, off) < 0 ? -1 : rc;
-}
 
 static int is_aggregate(unsigned tag)
 {
@@ -282,13 +1101,13 @@ static int named_by_scope(unsigned tag)
 	return is_aggregate(tag) || tag == DW_TAG_enumeration_type || tag == DW_TAG_typedef;
 }
 
-/* The scope a named type DIE is spelled in (w has a scope hook); 0, or
- * -1 when the hook cannot tell. */
-static int feed_scope(struct sf_fp *h, const struct walk *w, const struct sf_die *d)
+/* The scope a named type DIE is spelled in, fed after its attributes (w
+ * has a scope hook); 0, or -1 when the hook cannot tell. */
+static int feed_scope(struct sf_fp *h, const struct walk *w, const struct dview *d)
 {
 	struct sf_fp sc;
 
-	if (!d->name || !named_by_scope(d->tag))
+	if (!d->named || !named_by_scope(d->tag))
 		return 0;
 	if (w->scope->digest(w->scope->ctx, d->off, &sc) < 0)
 		return -1;
@@ -299,77 +1118,56 @@ static int feed_scope(struct sf_fp *h, const struct walk *w, const struct sf_die
 static_assert(DW_TAG_member < 64 && DW_TAG_inheritance < 64 && DW_TAG_variant_part < 64,
 	      "SF_FP_LAYOUT_TAGS holds every tag");
 
-static int is_anon(const struct sf_die *t)
+/* Is child c of an aggregate one its layout reads (sf_fp_layout_child)? */
+static int layout_child(const struct dview *c)
 {
-	return !t->name && !(t->has & SF_A_DECLARATION) &&
+	struct sf_die x = { .tag = c->tag };
+
+	x.has = (c->declaration ? SF_A_DECLARATION : 0) | (c->external ? SF_A_EXTERNAL : 0);
+	return sf_fp_layout_child(&x);
+}
+
+static int is_anon(const struct dview *t)
+{
+	return !t->named && !t->declaration &&
 	       (is_aggregate(t->tag) || t->tag == DW_TAG_enumeration_type);
 }
 
-/* The values of d's attributes the reader decodes (sf_die), references
- * left to the caller. */
-static void feed_attrs(struct sf_fp *h, const struct walk *w, const struct sf_die *d)
+/* Hash the type d refers to, if any, into h (depth: d's).  Returns -1,
+ * DEPTH_FREE or DEPTH_BOUND (fp_ref). */
+static int hash_type(struct walk *w, const struct dview *d, int depth_kind, unsigned depth,
+		     struct sf_fp *h)
 {
-	/* few feeds, each packing fields without overlap: a feed is a
-	 * serial chain of multiplies, the digest's main cost per DIE */
-	assert(d->has2 < 256);
-	/* DW_AT_sibling only says where the next DIE is */
-	feed(h, ((uint64_t)(d->has & ~SF_A_SIBLING) << 32) | ((uint64_t)d->tag << 16) |
-		 ((uint64_t)d->has2 << 8) | d->children);
-	feed_str(h, w->strs, w->tag, d->name);
-	feed(h, d->byte_size);
-	feed(h, ((uint64_t)d->encoding << 32) | d->decl_line);
-	if (d->has & SF_A_BIT_SIZE)
-		feed(h, d->bit_size);
-	if (d->has & SF_A_DATA_BIT_OFFSET)
-		feed(h, d->data_bit_offset);
-	if (d->has & SF_A_BIT_OFFSET)
-		feed(h, d->bit_offset);
-	if (d->has & SF_A_MEMBER_LOC)
-		feed(h, d->member_loc);
-	if (d->has & SF_A_ALIGNMENT)
-		feed(h, d->alignment);
-	if (d->has & SF_A_COUNT)
-		feed(h, d->count);
-	if (d->has & SF_A_UPPER_BOUND)
-		feed(h, (uint64_t)d->upper_bound);
-	if (d->has & SF_A_LOWER_BOUND)
-		feed(h, (uint64_t)d->lower_bound);
-	if (d->has & SF_A_VIRTUALITY)
-		feed(h, d->virtuality);
-	if (d->has & SF_A_CONST_VALUE)
-		feed(h, d->const_value);
-	if (d->has2 & SF_A2_DISCR_VALUE)
-		feed(h, d->discr_value);
+	struct sf_fp sub;
+	int rc;
+
+	if (!d->has_type)
+		return DEPTH_FREE;
+	if (!in_unit(w->cx, d->type) ||
+	    (rc = fp_target(w, d->tag, depth_kind, d->type, depth + 1, &sub)) < 0)
+		return -1;
+	feed_fp(h, &sub);
+	return rc;
 }
 
 /*
- * Hash the DIE d (already read) and what it reaches into h: its
- * attributes, the type it refers to, its children in order.  At FP_SPELL
- * an aggregate's or enum's children are left out (a spelling does not
- * read them), and a named enum's always: only an anonymous one's
- * enumerators are shown (the kernel's enums run to thousands).
- * Returns -1, DEPTH_FREE or DEPTH_BOUND (fp_ref).
+ * Hash what the DIE d (read, its attributes fed into h, at most
+ * SF_FP_MAX_DEPTH deep) reaches: the type it refers to, its children in
+ * order.  At FP_SPELL an aggregate's or enum's children are left out (a
+ * spelling does not read them), and a named enum's always: only an
+ * anonymous one's enumerators are shown (the kernel's enums run to
+ * thousands).  *end gets the end of d's subtree when its children were
+ * hashed (0 if not).  Returns -1, DEPTH_FREE or DEPTH_BOUND (fp_ref).
  */
-static int hash_die(struct walk *w, const struct sf_die *d, int depth_kind, unsigned depth,
-		    struct sf_fp *h)
+static int hash_rest(struct walk *w, const struct dview *d, int depth_kind, unsigned depth,
+		     struct sf_fp *h, uint64_t *end)
 {
-	struct sf_fp sub;
-	struct sf_die c;
-	int bound = DEPTH_FREE, rc;
+	int bound, rc;
 
-	if (depth > SF_FP_MAX_DEPTH ||
-	    (d->has & (SF_A_SIGNATURE | SF_A_SIG8 | SF_A_ALT | SF_A_SPECIFICATION)) ||
-	    (d->has2 & (SF_A2_IMPORT | SF_A2_IMPORT_ALT)))
+	*end = 0;
+	if ((bound = hash_type(w, d, depth_kind, depth, h)) < 0)
 		return -1;
-	feed_attrs(h, w, d);
-	if (d->has & SF_A_TYPE) {
-		if (!in_unit(w->cx, d->type) ||
-		    (rc = fp_target(w, d->tag, depth_kind, d->type, depth + 1, &sub)) < 0)
-			return -1;
-		bound |= rc;
-		feed_fp(h, &sub);
-	}
-	if (!d->children || (d->tag == DW_TAG_enumeration_type && d->name))
+	if (!d->children || (d->tag == DW_TAG_enumeration_type && d->named))
 		return bound;	/* no children read, at either depth */
 	if (is_aggregate(d->tag) || d->tag == DW_TAG_enumeration_type) {
 		/* the spelling leaves them out, the layout reads them */
@@ -381,56 +1179,46 @@ static int hash_die(struct walk *w, const struct sf_die *d, int depth_kind, unsi
 	int free_children = d->tag == DW_TAG_subroutine_type;
 	if (free_children)
 		depth_kind = FP_SPELL;
-	if (w->scope)
-		return hash_scoped_children(w, d, depth_kind, depth, h, bound, free_children);
+	/* in a scoped unit, of an aggregate's children only those its
+	 * layout reads are hashed (sf_fp_layout_child) */
+	int filter = w->scope && is_aggregate(d->tag);
 	for (uint64_t off = d->next;;) {
-		if (sf_die_read(w->cx, off, &c) < 0)
-			return -1;
-		if (c.tag == 0)
-			break;
-		if ((rc = hash_child(w, &c, depth_kind, depth, h, &off)) < 0)
-			return -1;
-		bound |= free_children ? 0 : rc;
-	}
-	feed(h, 0);	/* end of the children */
-	return bound;
-}
+		struct dview c;
+		uint64_t cend;
+		struct sf_fp mine = *h;	/* a filtered child's digest, until kept */
 
-/*
- * hash_die's loop over d's children in a scoped unit (C's stays as plain
- * as it was: the digest's hottest loop): a named type among them gets its
- * scope, and of an aggregate's only those its layout reads are hashed,
- * the others stepped over alike (sf_fp_layout_child).  Never inlined:
- * in hash_die, its second decoder cost every C run 0.3 % (vmlinux).
- */
-__attribute__((noinline))
-static int hash_scoped_children(struct walk *w, const struct sf_die *d, int depth_kind,
-				unsigned depth, struct sf_fp *h, int bound, int free_children)
-{
-	int filter = is_aggregate(d->tag), rc;
-	struct sf_die c;
-
-	for (uint64_t off = d->next;;) {
-		/* a class's member functions are most of its children: only
-		 * stepped over (read as far as that needs) */
-		if ((filter ? sf_die_read_tags(w->cx, off, SF_FP_LAYOUT_TAGS, &c)
-			    : sf_die_read(w->cx, off, &c)) < 0)
+		if (read_die(w, off, filter ? &mine : h, &c) < 0)
 			return -1;
-		if (c.tag == 0)
-			break;
-		if (filter && !sf_fp_layout_child(&c)) {
-			if (sf_die_skip(w->cx, &c, &off) < 0)
+		if (filter && c.tag != 0 && !layout_child(&c)) {
+			if (next_of(w, &c, 0, &off) < 0)
 				return -1;
-			continue;
+			continue;	/* stepped over, as the layout does */
 		}
-		if (feed_scope(h, w, &c) < 0 ||
-		    (rc = hash_child(w, &c, depth_kind, depth, h, &off)) < 0)
+		if (filter)
+			*h = mine;
+		if (w->scope && c.tag != 0 && feed_scope(h, w, &c) < 0)
+			return -1;
+		if (c.tag == 0) {
+			feed(h, 0);	/* the end of the children */
+			*end = c.next;
+			return bound;
+		}
+		if (depth + 1 > SF_FP_MAX_DEPTH)
+			return -1;
+		if (!c.children) {
+			/* a member, an enumerator, a parameter: its type is
+			 * all there is to it (no call into hash_rest) */
+			rc = hash_type(w, &c, depth_kind, depth + 1, h);
+			off = c.next;
+		} else if ((rc = hash_rest(w, &c, depth_kind, depth + 1, h, &cend)) >= 0 &&
+			   next_of(w, &c, cend, &off) < 0) {
+			rc = -1;
+		}
+		if (rc < 0)
 			return -1;
 		if (!free_children)
 			bound |= rc;
 	}
-	feed(h, 0);	/* end of the children */
-	return bound;
 }
 
 /* The fingerprint of the type DIE at off, at depth_kind, cached; *anon
@@ -441,12 +1229,22 @@ static int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned depth,
 		  struct sf_fp *out, int *anon)
 {
 	uint64_t key = off | w->tag | (depth_kind == FP_LAYOUT ? DEPTH_BIT : 0);
+	struct fpslot *hot = &w->c->hot[sf_mix64(key) & (NHOT - 1)];
+
+	if (hot->key == key && hot->gen == w->c->gen) {
+		assert(hot->state == ST_DONE);
+		*anon = hot->anon;
+		*out = hot->fp;
+		return hot->same ? DEPTH_FREE : DEPTH_BOUND;
+	}
 	struct fpslot *s = cache_slot(w->c, key);
-	struct sf_die d;
+	struct dview d;
+	uint64_t end;
 
 	assert(off < DEPTH_BIT);
 	*anon = s->anon;
 	if (s->state == ST_DONE) {
+		*hot = *s;
 		*out = s->fp;
 		return s->same ? DEPTH_FREE : DEPTH_BOUND;
 	}
@@ -455,10 +1253,13 @@ static int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned depth,
 	s->state = ST_BUSY;
 	struct sf_fp h = { 0x243f6a8885a308d3ull, 0x13198a2e03707344ull };
 	size_t cap = w->c->cap;
-	/* the scope of a named type: fed here, for a DIE reached by
-	 * reference, and by hash_die for one hashed as a child */
-	int rc = sf_die_read(w->cx, off, &d) < 0 || (w->scope && feed_scope(&h, w, &d) < 0)
-		 ? -1 : hash_die(w, &d, depth_kind, depth, &h);
+	/* a null entry (corrupt: a type reference to one) hashes as 0; the
+	 * scope of a named type is fed here, for a DIE reached by reference,
+	 * and by hash_rest for one hashed as a child */
+	int rc = read_die(w, off, &h, &d) < 0 ? -1 :
+		 d.tag == 0 ? (feed(&h, 0), DEPTH_FREE) :
+		 w->scope && feed_scope(&h, w, &d) < 0 ? -1 :
+		 hash_rest(w, &d, depth_kind, depth, &h, &end);
 	if (w->c->cap != cap)
 		s = cache_slot(w->c, key);	/* the table grew: slots moved */
 	assert(s->key == key && s->state == ST_BUSY);
@@ -466,6 +1267,8 @@ static int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned depth,
 	s->same = rc == DEPTH_FREE;
 	s->anon = *anon = rc >= 0 && is_anon(&d);
 	s->fp = h;
+	if (rc >= 0)
+		*hot = *s;
 	*out = h;
 	return rc;
 }
@@ -481,11 +1284,12 @@ struct sf_fp sf_fp_str(const char *s)
 int sf_fp_type(struct sf_fpcache *c, const struct sf_ucx *cx, uint64_t tag, uint64_t off,
 	       int local, const struct sf_fp_scope *scope, struct sf_fp *out)
 {
-	struct walk w = { c, cx, tag, local ? &cx->f->sec[SF_SEC_STR] : NULL, scope };
+	struct walk w = { c, cx, tag, local ? &cx->f->sec[SF_SEC_STR] : NULL, scope, NULL };
 	int anon;
 
 	if (!in_unit(cx, off))
 		return -1;
+	w.pt = plans_for(c, cx, local);
 	return fp_ref(&w, off, FP_LAYOUT, 0, out, &anon) < 0 ? -1 : 0;
 }
 

@@ -39,7 +39,7 @@
  * which nothing below the DIE shows: `a::node` and `b::node` with the
  * same body hash alike.  So sf_fp_type takes an optional scope hook
  * (struct sf_fp_scope), and every DIE of those tags with a name hashed
- * gets, before its attributes, the digest of the scope the reader
+ * gets, after its attributes, the digest of the scope the reader
  * qualifies it by - the string, so a key still means the same in every
  * file.  A member pointing to `a::node` and one pointing to `b::node`
  * then differ, as their spellings do; the name a top is reported under
@@ -52,7 +52,11 @@
  *
  * Results are cached per DIE and depth for one unit (generation-stamped
  * slots, as the reader's tinfo cache): each type is hashed once per unit
- * (a DIE's scope, too, is one per unit).
+ * (a DIE's scope, too, is one per unit).  DIEs are hashed by a plan per
+ * abbreviation, made once per unit: what the reader decodes is read
+ * straight from the DIE's bytes (a constant counts by its value, whatever
+ * its form; a string by its bytes, or in `local` mode by its .debug_str
+ * offset).
  *
  *   sf_fpset: the fingerprints laid out already - open addressing over
  *   the 128-bit keys (never both words 0: sf_fp_key sets a bit).

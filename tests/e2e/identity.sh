@@ -12,7 +12,8 @@
 # versions that a key of name and size would merge, a struct that another
 # of its unit shows to be packed, and structs whose layout that changes)
 # and its C++ twins (versions that differ only in the namespace of a name
-# they use: a key without scopes would merge them) with the test corpus,
+# they use: a key without scopes would merge them), its forms.s (one
+# struct in several DWARF forms, assembled) with the test corpus,
 # built here by gcc and clang, DWARF 4 and 5, as an archive (a key per
 # member, looked up by the next) and as one shared object of 70 units
 # (keys within the file); then what Debian ships: libc6-dbg's debug
@@ -197,6 +198,30 @@ if need clang; then
 	assert_eq "$(grep -o '{"name":"pbase_new","kind":"struct","size":8,"align":[0-9]*' \
 		"$T/out" | sed 's/.*://')" 1 "the alignment of pbase_new"
 fi
+
+# forms.s: u1's struct s written again in other forms (u2, u3), and
+# versions differing from it in one value, name or type, written in
+# other forms too (u4, u5, u6).  Once, the keys are by the strings' bytes:
+# u2 and u3 are u1's, skipped (2 of 6).  Twelve times over (72 units,
+# past LOCAL_FP_UNITS) the keys name .debug_str strings by offset, u1's
+# inline names then differ from u2's and u3's: 5 of each 6 laid out once
+# in the file (67 of 72 skipped).  Either way the four versions show.
+tcase "one struct in other forms (data1, data2, udata, implicit_const; string, strp, strx1): laid out once; a value, name or type other in another form: not"
+for rep in 1 12; do
+	o=$T/forms-$rep.o
+	if ! gcc -c -Wa,--defsym,UNITS_REPEAT=$rep -o "$o" "$DD/forms.s" 2>"$T/as.err"; then
+		fail "cannot assemble forms.s: $(head -n 2 "$T/as.err" | tr '\n' ' ')"
+		continue
+	fi
+	full show "$o"
+	assert_eq "$(grep -c '^struct s {' "$T/out")" 4 "$rep copies, full path: versions of struct s"
+	identical "show forms.s x $rep" show "$o"
+	assert_eq "$(grep -c '^struct s {' "$T/out")" 4 "$rep copies: versions of struct s"
+	want="2 of 6"
+	[ "$rep" = 12 ] && want="67 of 72"
+	assert_eq "$(sed -n 's/^structfit: dedup: \([0-9]* of [0-9]*\) .*/\1/p' "$T/note")" \
+		"$want" "$rep copies: structs skipped"
+done
 
 tcase "the archive: the same md5 as the full path, with 1, 2 and 4 jobs (units with packing evidence laid out again in part)"
 MIN_PART=1 identical_report "corpus.a" "$T/corpus.a"
