@@ -1047,8 +1047,8 @@ static int next_of(const struct walk *w, const struct dview *d, uint64_t end, ui
 	return sf_die_skip(w->cx, &x, next);
 }
 
-static int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned depth,
-		  struct sf_fp *out, int *anon);
+static inline int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned depth,
+			 struct sf_fp *out, int *anon);
 
 static int is_aggregate(unsigned tag)
 {
@@ -1221,22 +1221,11 @@ static int hash_rest(struct walk *w, const struct dview *d, int depth_kind, unsi
 	}
 }
 
-/* The fingerprint of the type DIE at off, at depth_kind, cached; *anon
- * whether it is an anonymous aggregate or enum.  Returns -1 (none),
- * DEPTH_FREE (the digest is the same at the other depth: nothing on the
- * way depends on it) or DEPTH_BOUND. */
-static int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned depth,
-		  struct sf_fp *out, int *anon)
+/* fp_ref past its hot slot: the table, and hashing the DIE when it is
+ * not there. */
+static int fp_ref_table(struct walk *w, uint64_t key, struct fpslot *hot, uint64_t off,
+			int depth_kind, unsigned depth, struct sf_fp *out, int *anon)
 {
-	uint64_t key = off | w->tag | (depth_kind == FP_LAYOUT ? DEPTH_BIT : 0);
-	struct fpslot *hot = &w->c->hot[sf_mix64(key) & (NHOT - 1)];
-
-	if (hot->key == key && hot->gen == w->c->gen) {
-		assert(hot->state == ST_DONE);
-		*anon = hot->anon;
-		*out = hot->fp;
-		return hot->same ? DEPTH_FREE : DEPTH_BOUND;
-	}
 	struct fpslot *s = cache_slot(w->c, key);
 	struct dview d;
 	uint64_t end;
@@ -1271,6 +1260,25 @@ static int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned depth,
 		*hot = *s;
 	*out = h;
 	return rc;
+}
+
+/* The fingerprint of the type DIE at off, at depth_kind, cached; *anon
+ * whether it is an anonymous aggregate or enum.  Returns -1 (none),
+ * DEPTH_FREE (the digest is the same at the other depth: nothing on the
+ * way depends on it) or DEPTH_BOUND.  Inline up to the hot slot. */
+static inline int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned depth,
+			 struct sf_fp *out, int *anon)
+{
+	uint64_t key = off | w->tag | (depth_kind == FP_LAYOUT ? DEPTH_BIT : 0);
+	struct fpslot *hot = &w->c->hot[sf_mix64(key) & (NHOT - 1)];
+
+	if (hot->key == key && hot->gen == w->c->gen) {
+		assert(hot->state == ST_DONE);
+		*anon = hot->anon;
+		*out = hot->fp;
+		return hot->same ? DEPTH_FREE : DEPTH_BOUND;
+	}
+	return fp_ref_table(w, key, hot, off, depth_kind, depth, out, anon);
 }
 
 struct sf_fp sf_fp_str(const char *s)
