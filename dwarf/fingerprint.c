@@ -286,6 +286,8 @@ enum op_kind {
 	OP_SKIP_BLOCK,  /* a block: its length in n bytes (0: a ULEB128) */
 	OP_RAW,         /* n raw bytes, appended as they are */
 	OP_CONST,       /* a constant of n bytes, decoded, appended by length */
+	OP_CONST1, OP_CONST2, OP_CONST4, /* the same, n 1, 2, 4: the read inlined
+	                 * for its width (the common forms) */
 	OP_BOUND,       /* the same, DW_AT_upper_bound (die.c is_minus_one) */
 	OP_ULEB,        /* a ULEB128, decoded, appended by length */
 	OP_SLEB,        /* an SLEB128, the same */
@@ -294,6 +296,7 @@ enum op_kind {
 	OP_EXTERNAL,    /* DW_AT_external, the same */
 	OP_STRP_LOCAL,  /* a .debug_str offset of n bytes, the string's identity
 	                 * in `local` mode (raw) */
+	OP_STRP4_LOCAL, /* the same, 4 bytes */
 	OP_STRP_ALT_LOCAL, /* the same in the dwz alt file's .debug_str */
 	OP_STRX_LOCAL,  /* a string index of form `form`, appended as the
 	                 * .debug_str offset it names (all ones: none) */
@@ -301,6 +304,7 @@ enum op_kind {
 	OP_STRING,      /* a DW_FORM_string, fed as feed_str feeds it */
 	OP_BLOCK,       /* a block (length in n bytes, 0: ULEB128), fed whole */
 	OP_TYPE,        /* the DW_AT_type reference: n bytes (0: ULEB128) */
+	OP_TYPE4,       /* the same, DW_FORM_ref4 */
 	OP_SIBLING,     /* the DW_AT_sibling reference, for skipping only */
 };
 
@@ -525,6 +529,8 @@ static void add_ref(struct sf_fpcache *c, struct plan *pl, unsigned kind, unsign
 	unsigned n;
 
 	form_span(form, u, &n);	/* 0 for DW_FORM_ref_udata: a ULEB128 */
+	if (kind == OP_TYPE && form == DW_FORM_ref4)
+		kind = OP_TYPE4;
 	add_op(c, pl, kind, n)->rel = form != DW_FORM_ref_addr;
 }
 
@@ -539,8 +545,8 @@ static int add_value(struct sf_fpcache *c, struct plan *pl, const struct sf_abbr
 	if (local && (form == DW_FORM_strp || form == DW_FORM_GNU_strp_alt ||
 		      form == DW_FORM_strp_sup)) {
 		/* the offset is the string, in this file */
-		o = add_op(c, pl, form == DW_FORM_strp ? OP_STRP_LOCAL : OP_STRP_ALT_LOCAL,
-			   u->offset_size);
+		o = add_op(c, pl, form != DW_FORM_strp ? OP_STRP_ALT_LOCAL :
+			   u->offset_size == 4 ? OP_STRP4_LOCAL : OP_STRP_LOCAL, u->offset_size);
 		o->name = x->at == DW_AT_name;
 		return 0;
 	}
@@ -561,8 +567,9 @@ static int add_value(struct sf_fpcache *c, struct plan *pl, const struct sf_abbr
 	case DW_FORM_data1: case DW_FORM_data2: case DW_FORM_data4: case DW_FORM_data8:
 		form_span(form, u, &n);
 		/* all ones as wide as an address: -1 to the decoder */
-		add_op(c, pl, x->at == DW_AT_upper_bound && n >= u->addr_size && n < 8 ?
-			      OP_BOUND : OP_CONST, n);
+		add_op(c, pl, x->at == DW_AT_upper_bound && n >= u->addr_size && n < 8 ? OP_BOUND :
+			      n == 1 ? OP_CONST1 : n == 2 ? OP_CONST2 : n == 4 ? OP_CONST4 : OP_CONST,
+		       n);
 		return 0;
 	case DW_FORM_udata: case DW_FORM_ref_udata: case DW_FORM_addrx:
 	case DW_FORM_GNU_addr_index: case DW_FORM_loclistx: case DW_FORM_rnglistx:
@@ -935,6 +942,15 @@ static int read_die(struct walk *w, uint64_t off, struct sf_fp *h, struct dview 
 		case OP_CONST:
 			v = rd_u(&r, o->n);
 			break;
+		case OP_CONST1:
+			v = rd_u(&r, 1);
+			break;
+		case OP_CONST2:
+			v = rd_u(&r, 2);
+			break;
+		case OP_CONST4:
+			v = rd_u(&r, 4);
+			break;
 		case OP_BOUND:
 			v = rd_u(&r, o->n);
 			if (v == (1ull << (8 * o->n)) - 1)
@@ -963,6 +979,11 @@ static int read_die(struct walk *w, uint64_t off, struct sf_fp *h, struct dview 
 			v = rd_u(&r, os);
 			d->named |= o->name && sec_str(&cx->f->sec[SF_SEC_STR], v);
 			nbits = 8 * os;
+			break;
+		case OP_STRP4_LOCAL:
+			v = rd_u(&r, 4);
+			d->named |= o->name && sec_str(&cx->f->sec[SF_SEC_STR], v);
+			nbits = 32;
 			break;
 		case OP_STRP_ALT_LOCAL:
 			v = rd_u(&r, os);
@@ -1004,6 +1025,10 @@ static int read_die(struct walk *w, uint64_t off, struct sf_fp *h, struct dview 
 		case OP_TYPE:
 			v = o->n ? rd_u(&r, o->n) : rd_uleb(&r);
 			d->type = o->rel ? cx->u->start + v : v;
+			d->has_type = 1;
+			continue;
+		case OP_TYPE4:
+			d->type = cx->u->start + rd_u(&r, 4);
 			d->has_type = 1;
 			continue;
 		default:
