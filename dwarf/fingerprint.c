@@ -893,7 +893,8 @@ static int read_die(struct walk *w, uint64_t off, struct sf_fp *h, struct dview 
 
 	if (off < cx->u->die_start || off >= cx->u->end)
 		return -1;
-	uint64_t code = rd_uleb(&r);
+	/* codes nearly all fit in one byte (off is inside the unit) */
+	uint64_t code = *r.p < 0x80 ? *r.p++ : rd_uleb(&r);
 	if (r.bad)
 		return -1;
 	d->off = off;
