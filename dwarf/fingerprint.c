@@ -293,7 +293,6 @@ enum op_kind {
 	OP_SLEB,        /* an SLEB128, the same */
 	OP_IMPLICIT,    /* DW_FORM_implicit_const: imm, the same */
 	OP_DECL,        /* DW_AT_declaration as DW_FORM_flag: 1 raw byte */
-	OP_EXTERNAL,    /* DW_AT_external, the same */
 	OP_STRP_LOCAL,  /* a .debug_str offset of n bytes, the string's identity
 	                 * in `local` mode (raw) */
 	OP_STRP4_LOCAL, /* the same, 4 bytes */
@@ -326,7 +325,6 @@ enum {
 	                 * discriminant), a form hashing does not take
 	                 * (DW_FORM_indirect) or one the decoder fails on */
 	PL_DECL = 4,    /* DW_AT_declaration as DW_FORM_flag_present */
-	PL_EXTERNAL = 8, /* DW_AT_external as DW_FORM_flag_present */
 };
 
 /*
@@ -660,11 +658,10 @@ static void plan_build(struct sf_fpcache *c, const struct walk *w, const struct 
 			rc = add_skip_form(c, pl, form, u);
 			break;
 		case DW_AT_declaration:
-		case DW_AT_external:	/* both read by sf_fp_layout_child */
 			if (form == DW_FORM_flag_present)
-				pl->flags |= at == DW_AT_external ? PL_EXTERNAL : PL_DECL;
+				pl->flags |= PL_DECL;
 			else if (form == DW_FORM_flag)
-				add_op(c, pl, at == DW_AT_external ? OP_EXTERNAL : OP_DECL, 1);
+				add_op(c, pl, OP_DECL, 1);
 			else
 				rc = add_skip_form(c, pl, form, u);
 			break;
@@ -732,7 +729,7 @@ struct dview {
 	uint64_t type, sibling;
 	uint16_t tag;
 	uint8_t children;
-	uint8_t has_type, has_sibling, named, declaration, external;
+	uint8_t has_type, has_sibling, named, declaration;
 };
 
 /*
@@ -911,7 +908,6 @@ static int read_die(struct walk *w, uint64_t off, struct sf_fp *h, struct dview 
 	d->children = pl->children;
 	d->has_type = d->has_sibling = d->named = 0;
 	d->declaration = (pl->flags & PL_DECL) != 0;
-	d->external = (pl->flags & PL_EXTERNAL) != 0;
 	feed_fp(h, &pl->shape);
 	struct bits b = { 0, 0 };
 	const struct op *o = &w->c->ops[pl->first], *oend = o + pl->nops;
@@ -969,11 +965,6 @@ static int read_die(struct walk *w, uint64_t off, struct sf_fp *h, struct dview 
 		case OP_DECL:
 			v = rd_u(&r, 1);
 			d->declaration |= v != 0;
-			nbits = 8;
-			break;
-		case OP_EXTERNAL:
-			v = rd_u(&r, 1);
-			d->external |= v != 0;
 			nbits = 8;
 			break;
 		case OP_STRP_LOCAL:
@@ -1144,13 +1135,24 @@ static int feed_scope(struct sf_fp *h, const struct walk *w, const struct dview 
 static_assert(DW_TAG_member < 64 && DW_TAG_inheritance < 64 && DW_TAG_variant_part < 64,
 	      "SF_FP_LAYOUT_TAGS holds every tag");
 
-/* Is child c of an aggregate one its layout reads (sf_fp_layout_child)? */
-static int layout_child(const struct dview *c)
+/*
+ * In a scoped unit, step over the child of an aggregate at *off when its
+ * layout does not read it (sf_fp_layout_child), as the layout does: 1,
+ * *off past it; 0 when it is read (or a null entry); -1 on corrupt
+ * DWARF.  Read as sf_die_read_tags reads (only a member decoded: a
+ * class's member functions are most of its children), never by its
+ * plan: what hashing it would reject (a DW_AT_specification...) does not
+ * matter when the layout does not read it.
+ */
+static int skip_unread_child(struct walk *w, uint64_t *off)
 {
-	struct sf_die x = { .tag = c->tag };
+	struct sf_die x;
 
-	x.has = (c->declaration ? SF_A_DECLARATION : 0) | (c->external ? SF_A_EXTERNAL : 0);
-	return sf_fp_layout_child(&x);
+	if (sf_die_read_tags(w->cx, *off, SF_FP_LAYOUT_TAGS, &x) < 0)
+		return -1;
+	if (x.tag == 0 || sf_fp_layout_child(&x))
+		return 0;
+	return sf_die_skip(w->cx, &x, off) < 0 ? -1 : 1;
 }
 
 static int is_anon(const struct dview *t)
@@ -1211,17 +1213,14 @@ static int hash_rest(struct walk *w, const struct dview *d, int depth_kind, unsi
 	for (uint64_t off = d->next;;) {
 		struct dview c;
 		uint64_t cend;
-		struct sf_fp mine = *h;	/* a filtered child's digest, until kept */
 
-		if (read_die(w, off, filter ? &mine : h, &c) < 0)
-			return -1;
-		if (filter && c.tag != 0 && !layout_child(&c)) {
-			if (next_of(w, &c, 0, &off) < 0)
+		if (filter && (rc = skip_unread_child(w, &off)) != 0) {
+			if (rc < 0)
 				return -1;
 			continue;	/* stepped over, as the layout does */
 		}
-		if (filter)
-			*h = mine;
+		if (read_die(w, off, h, &c) < 0)
+			return -1;
 		if (w->scope && c.tag != 0 && feed_scope(h, w, &c) < 0)
 			return -1;
 		if (c.tag == 0) {
