@@ -144,8 +144,10 @@ static size_t cut_runs(const struct ctx *c, const struct sf_dwfile *f, size_t fi
 	for (size_t i = first; i < last; i++)
 		total += f->units[i].end - f->units[i].start;
 	uint64_t least = total / ((uint64_t)MIN_SHARE * t);
-	if (!c->sh->asked && least < RUN_MIN_BYTES)
-		least = RUN_MIN_BYTES;
+	/* a small image: one run, or a few when --jobs asks to split even it
+	 * (so that tests split small objects; dozens of runs cost more) */
+	if (least < RUN_MIN_BYTES)
+		least = c->sh->asked ? total / (4u * t) : RUN_MIN_BYTES;
 	cut[n++] = first;
 	if (t <= 1 || (!c->sh->asked && total < 2 * least)) {
 		cut[n] = last;
