@@ -28,6 +28,14 @@
 
 /* ---- layout summaries -------------------------------------------------- */
 
+/* A layout at depth reaches `depth` levels down (r->deepest: the height
+ * of the layout under way, so a summary can say how deep it goes). */
+static void reach(struct sf_reader *r, unsigned depth)
+{
+	if (depth > r->deepest)
+		r->deepest = depth;
+}
+
 /*
  * A member holding a named aggregate by value needs three numbers of its
  * layout: its alignment, natural alignment and data size.  A new struct
@@ -47,10 +55,11 @@
  * from nothing if it took one (reader.c, report_tops).  Laying the type
  * out would have found no evidence either: its layout found none where
  * it was recorded, from the same DIEs, with no mark.  The limits: a
- * fingerprinted type's layout reaches at most SF_FP_MAX_DEPTH levels
- * below it (no cycle: a cycle has no fingerprint), so it is taken only at
- * depths where laying it out could not meet MAX_LAYOUT_DEPTH; corrupt
- * DWARF has no fingerprint either.
+ * summary says how many levels of layouts its type's takes (its height,
+ * r->deepest), and is taken only where laying it out would call no
+ * rd_layout deeper than MAX_LAYOUT_DEPTH - SF_FP_MAX_DEPTH: there the
+ * layout neither meets MAX_LAYOUT_DEPTH nor says `unclean`; a cycle and
+ * corrupt DWARF have no fingerprint.
  */
 
 /* The key of aggregate ti's summary (0), or -1 when it has none. */
@@ -106,12 +115,16 @@ static int take_sum(struct sf_reader *r, struct tinfo *ti, unsigned depth)
 	    depth > MAX_LAYOUT_DEPTH - SF_FP_MAX_DEPTH || sum_key(r, ti, &key) < 0)
 		return 0;
 	const struct lsum *s = sum_slot(r, &key);
-	if (!(s->key.a | s->key.b))
+	/* laying it out here would stay clear of the limits (no layout
+	 * deeper than MAX_LAYOUT_DEPTH - SF_FP_MAX_DEPTH: rd_layout) */
+	if (!(s->key.a | s->key.b) || depth + s->height > MAX_LAYOUT_DEPTH - SF_FP_MAX_DEPTH)
 		return 0;
+	reach(r, depth + s->height);
 	assert(s->key.a == key.a && s->key.b == key.b);
 	ti->align = s->align;
 	ti->natural = s->natural;
 	ti->dsize = s->dsize;
+	ti->height = (uint8_t)s->height;
 	ti->flags |= TI_SUMMED;
 	r->sum_used = 1;
 	return 1;
@@ -131,6 +144,7 @@ void rd_record_sums(struct sf_reader *r)
 		s.align = ti->align;
 		s.natural = ti->natural;
 		s.dsize = ti->dsize;
+		s.height = ti->height;
 		sum_put(r, &s);
 	}
 }
@@ -141,8 +155,10 @@ void rd_record_sums(struct sf_reader *r)
  * taken; 0 when it cannot be laid out. */
 static int lay_held(struct sf_reader *r, struct tinfo *ti, unsigned depth)
 {
-	if (ti->flags & (TI_LAID | TI_SUMMED))
+	if (ti->flags & (TI_LAID | TI_SUMMED)) {
+		reach(r, depth + ti->height);
 		return 1;
+	}
 	return take_sum(r, ti, depth) || rd_layout(r, ti, depth) != NULL;
 }
 
@@ -846,8 +862,10 @@ struct xtype *rd_layout(struct sf_reader *r, struct tinfo *ti, unsigned depth)
 
 	if (!(ti->flags & TI_AGG) || (ti->flags & TI_DECL))
 		return NULL;
-	if (ti->flags & TI_LAID)
+	if (ti->flags & TI_LAID) {
+		reach(r, depth + ti->height);
 		return ti->model;
+	}
 	/* a cycle, or deep enough that a fingerprinted type's layout could
 	 * meet the limit: this unit's layouts may depend on more than each
 	 * type's own DIEs (reader.c, dedup) */
@@ -855,9 +873,13 @@ struct xtype *rd_layout(struct sf_reader *r, struct tinfo *ti, unsigned depth)
 		r->unclean = 1;
 	if ((ti->flags & TI_LAYING) || depth > MAX_LAYOUT_DEPTH || r->failed)
 		return NULL;
+	unsigned outer = r->deepest;
+	r->deepest = depth;
 	struct mvec *v = read_members(r, ti, &d, &vl, depth);
-	if (!v)
+	if (!v) {
+		reach(r, outer);
 		return NULL;
+	}
 	struct xtype *x = new_model(r, ti, &d);
 	struct tinfo **ty = place_members(r, x, v);
 	infer_layout(r, ti, x, ty, depth);
@@ -865,6 +887,11 @@ struct xtype *rd_layout(struct sf_reader *r, struct tinfo *ti, unsigned depth)
 		set_variants(&x->t, &vl);
 	if (ti->unit->cx.lang == DW_LANG_Rust)
 		mark_rust(ti, &x->t);
+	/* a layout cached from a shallower place may hold a deeper tree:
+	 * the height saturates (a summary of it is then taken nowhere) */
+	assert(r->deepest >= depth);
+	ti->height = r->deepest - depth > UINT8_MAX ? UINT8_MAX : (uint8_t)(r->deepest - depth);
+	reach(r, outer);
 	remember_layout(r, ti, x, ty);
 	return x;
 }

@@ -87,6 +87,8 @@ struct tinfo {
 	uint32_t flags;
 	uint8_t tclass;
 	uint8_t kind;           /* aggregates: enum sf_kind */
+	uint8_t height;         /* aggregates once laid out: the levels of
+	                         * layouts below (members.c, layout summaries) */
 	struct tinfo *agg;      /* the aggregate whose layout this needs */
 	struct tinfo *anon;     /* anonymous aggregate shown nested */
 	struct tinfo *anon_enum; /* anonymous enum (or array of one) */
@@ -169,6 +171,7 @@ struct lsum {
 	struct sf_fp key;       /* both words 0: an empty slot */
 	uint64_t dsize;
 	uint32_t align, natural;
+	uint32_t height;        /* the levels of layouts below it */
 };
 
 /* The members of one aggregate being laid out, with what only the
@@ -274,6 +277,8 @@ struct sf_reader {
 	                         * were begun: at another, they are stale */
 	struct tinfo **laidv;   /* the unit's aggregates laid out, to record */
 	size_t nlaid, laidcap;
+	unsigned deepest;       /* the deepest layout depth reached, with what
+	                         * the layouts taken as they were reach */
 	int sum_used;           /* this unit's passes took a summary */
 	int sum_off;            /* ... and take none: evidence was met */
 	struct sf_dedup_counts counts;

@@ -223,6 +223,30 @@ for rep in 1 12; do
 		"$want" "$rep copies: structs skipped"
 done
 
+tcase "a chain of 105 structs held by value, the inner 53 in an earlier unit: past the reader's depth limits"
+# chain FIRST: struct s104 { long x; }, then each struct sI { char c;
+# struct sI+1 s; } down to sFIRST, and a variable of it.  The earlier
+# unit's layout of s52 reaches 52 levels down (its summary says so:
+# dwarf/members.c); the later unit's s0 reaches s52 at depth 52.
+chain() {
+	local i
+	for i in $(seq 104 -1 "$1"); do
+		if [ "$i" = 104 ]; then echo "struct s$i { long x; };"
+		else echo "struct s$i { char c; struct s$((i + 1)) s; };"; fi
+	done
+	echo "struct s$1 v$1;"
+}
+chain 52 >"$T/chain-a.c"
+chain 0 >"$T/chain-b.c"
+for cc in gcc clang; do
+	need "$cc" || continue
+	compile_or_fail "$cc" x86_64 5 "$T/chain-a-$cc.o" "$T/chain-a.c" -fPIC &&
+		compile_or_fail "$cc" x86_64 5 "$T/chain-b-$cc.o" "$T/chain-b.c" -fPIC || continue
+	"$cc" -shared -Wl,-z,muldefs -o "$T/chain-$cc.so" "$T/chain-a-$cc.o" "$T/chain-b-$cc.o" \
+		2>"$T/ld.err" || { fail "$cc -shared: $(head -n 2 "$T/ld.err")"; continue; }
+	identical "show --format json chain-$cc.so" show --format json "$T/chain-$cc.so"
+done
+
 tcase "the archive: the same md5 as the full path, with 1, 2 and 4 jobs (units with packing evidence laid out again in part)"
 MIN_PART=1 identical_report "corpus.a" "$T/corpus.a"
 
