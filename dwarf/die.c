@@ -1339,11 +1339,9 @@ static inline void define_plain(struct sf_die *d)
 static ALWAYS_INLINE int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d,
 				int keep, uint64_t tags)
 {
-	const struct sf_unit *u = c->u;
-
-	if (off < u->die_start || off >= u->end)
+	if (off < c->die_start || off >= c->end)
 		return -1;
-	struct rd r = { c->base + off, c->base + u->end, c->f->msb, 0 };
+	struct rd r = { c->base + off, c->base + c->end, c->msb, 0 };
 	d->off = off;
 	d->has2 = 0;
 	uint64_t code = rd_uleb(&r);
@@ -1415,7 +1413,6 @@ int sf_die_read_tags(const struct sf_ucx *c, uint64_t off, uint64_t tags, struct
 
 int sf_die_skip(const struct sf_ucx *c, const struct sf_die *d, uint64_t *next)
 {
-	const struct sf_unit *u = c->u;
 	struct sf_die x;
 	uint64_t depth = 0, off;
 
@@ -1424,7 +1421,7 @@ int sf_die_skip(const struct sf_ucx *c, const struct sf_die *d, uint64_t *next)
 		return 0;
 	}
 	/* a sibling pointer must move forward inside the unit */
-	if ((d->has & SF_A_SIBLING) && d->sibling > d->off && d->sibling <= u->end) {
+	if ((d->has & SF_A_SIBLING) && d->sibling > d->off && d->sibling <= c->end) {
 		*next = d->sibling;
 		return 0;
 	}
@@ -1437,7 +1434,7 @@ int sf_die_skip(const struct sf_ucx *c, const struct sf_die *d, uint64_t *next)
 		if (x.tag == 0) {
 			depth--;
 		} else if (x.children) {
-			if ((x.has & SF_A_SIBLING) && x.sibling > x.off && x.sibling <= u->end)
+			if ((x.has & SF_A_SIBLING) && x.sibling > x.off && x.sibling <= c->end)
 				off = x.sibling;
 			else
 				depth++;
@@ -1515,6 +1512,9 @@ static void ucx_init(struct sf_ucx *c, const struct sf_dwfile *f, size_t i)
 	c->base = f->sec[c->u->sect].data;
 	c->sect_size = f->sec[c->u->sect].size;
 	c->str_offsets_base = c->u->str_base;
+	c->msb = f->msb;
+	c->die_start = c->u->die_start;
+	c->end = c->u->end;
 }
 
 static int ucx_read_unit_die(struct sf_ucx *c, struct sf_err *err);

@@ -180,6 +180,8 @@ struct sf_ucx {
 	const struct sf_abbrevs *abv; /* the table decoding uses: &ab, or one
 	                             * shared by units (sf_ucx_open_shared) */
 	int plan_ok;                /* abv's plans fit this unit's geometry */
+	int msb;                    /* copies of f->msb and u's bounds: */
+	uint64_t die_start, end;    /* one load each per DIE */
 	uint64_t str_offsets_base;
 	uint16_t lang;              /* DW_LANG_* of the unit DIE, 0 unknown */
 	int has_stmt_list;
