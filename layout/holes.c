@@ -162,6 +162,10 @@ static void walk_member(struct walk *w, uint32_t i, struct sf_layout *out)
 		out->irregular = true;   /* overlaps what came before */
 	}
 
+	if (bit_holes > UINT32_MAX) {
+		out->irregular = true;   /* no storage unit is that wide */
+		bit_holes = 0;
+	}
 	if (bit_holes > 0)
 		add_bit_hole(w, out, bh_unit, bh_from, (uint32_t)bit_holes);
 	if (byte_holes > 0)
@@ -199,7 +203,10 @@ static void walk_end(struct walk *w, struct sf_layout *out)
 
 	if (w->in_bitfield) {
 		int64_t unit_end = size_bits < w->bf_end ? size_bits : w->bf_end;
-		if (unit_end >= w->last_seen) {
+		if (unit_end - w->last_seen > UINT32_MAX) {
+			/* a bit-field's storage unit of gigabytes */
+			out->irregular = true;
+		} else if (unit_end >= w->last_seen) {
 			out->bit_padding = (uint32_t)(unit_end - w->last_seen);
 			w->last_seen = unit_end;
 		} else {

@@ -490,6 +490,16 @@ static struct sf_member bad_nested_m[] = {
 static const struct sf_type bad_nested = TYPE("bn", SF_KIND_STRUCT, 8, 4,
 					      bad_nested_m);
 
+/* fuzz_reader: a bit-field whose storage unit is 1.6 GB; its trailing
+ * bits (2^34) were cut to 32 bits and the size equation asserted */
+static struct sf_member huge_unit_m[] = {
+	MEM("a", "int16_t", "", 0, 2, 2, SF_T_INT),
+	MEM("b", "int64_t", "", 8, 8, 8, SF_T_INT),
+	BITF("c", "int", 0, 1610612737, 253, 96),
+};
+static const struct sf_type huge_unit = TYPE("hu", SF_KIND_STRUCT, 4211081240u, 8,
+					     huge_unit_m);
+
 static void test_broken_models(void **state)
 {
 	struct sf_layout l;
@@ -512,6 +522,11 @@ static void test_broken_models(void **state)
 	sf_layout_compute(&bad_nested, 64, &l);
 	assert_true(sf_layout_nested(&l, 1)->irregular);
 	assert_int_equal(l.padding, 0);
+	sf_layout_release(&l);
+
+	sf_layout_compute(&huge_unit, 64, &l);
+	assert_true(l.irregular);
+	assert_int_equal(l.bit_padding, 0);
 	sf_layout_release(&l);
 }
 
