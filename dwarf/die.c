@@ -18,6 +18,10 @@
 
 #include "lib/xalloc.h"
 
+/* DWARF 5's language codes added after libdwarf 20210528's dwarf.h
+ * (dwarfstd.org's language table) */
+#define DW_LANG_C_plus_plus_17_ 0x2a
+#define DW_LANG_C_plus_plus_20_ 0x2b
 #define DW_LANG_C17_ 0x2c
 #define MAX_ABBREV_ATTRS 4096
 
@@ -31,6 +35,7 @@ int sf_lang_is_cxx(unsigned lang)
 {
 	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
 	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14 ||
+	       lang == DW_LANG_C_plus_plus_17_ || lang == DW_LANG_C_plus_plus_20_ ||
 	       lang == DW_LANG_ObjC_plus_plus;
 }
 

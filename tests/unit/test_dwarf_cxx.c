@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "dwarf/die.h"
 #include "layout/holes.h"
 #include "test_dwarf_util.h"
 
@@ -295,12 +296,29 @@ static void test_declared_only_base(void **state)
 		td_skip("no configuration compiled");
 }
 
+/* Every C++ language code of DWARF 5's table, the two after libdwarf
+ * 20210528's dwarf.h (0x2a, 0x2b) too; C and Objective-C are not C++. */
+static void test_cxx_language_codes(void **state)
+{
+	static const unsigned cxx[] = { 0x04, 0x11, 0x19, 0x1a, 0x21, 0x2a, 0x2b };
+	static const unsigned other[] = { 0x01, 0x02, 0x0c, 0x10, 0x1c, 0x1d, 0x2c };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cxx) / sizeof(cxx[0]); i++) {
+		assert_true(sf_lang_is_cxx(cxx[i]));
+		assert_false(sf_lang_is_c(cxx[i]));
+	}
+	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++)
+		assert_false(sf_lang_is_cxx(other[i]));
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cxx_layouts),
 		cmocka_unit_test(test_type_units_same_types),
 		cmocka_unit_test(test_declared_only_base),
+		cmocka_unit_test(test_cxx_language_codes),
 	};
 
 	(void)argc;
