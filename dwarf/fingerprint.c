@@ -42,16 +42,16 @@
 
 enum { ST_NONE = 0, ST_BUSY, ST_DONE, ST_FAILED };
 
-/* slots kept from one unit to the next (512 KB).  A vmlinux unit makes
- * 1,717 slots on average (5,514 at most; 5.3 M lookups past `hot`, 3.7 M
- * slots made), so most units probe a table ten times their size.  Tried
- * and dropped: each unit in a 4,096- or 8,192-slot prefix of it (grown in
- * place) - cachegrind with a 1 MB L2, show -j1 vmlinux: L2 misses 6.38 ->
- * 5.91 / 5.74 M, but L1 misses 26.2 -> 32.9 / 27.1 M and instructions
- * 7.58 -> 7.86 / 7.69 G (longer probes at the higher load, regrowth), and
- * no user time gained in 12 interleaved runs; a prefetch of a type
- * reference's slot as it is read, none either */
-#define SMALL_CACHE 16384u
+/* slots a unit starts with, at most (256 KB).  A vmlinux unit makes 1,717
+ * slots on average (5,514 at most; 5.3 M lookups past `hot`, 3.7 M slots
+ * made).  The table only grows, but each unit uses a prefix of it: spread
+ * over the 16,384 slots (512 KB) a big unit grew it to, nearly every
+ * first probe missed the cache.  show -j1 vmlinux, perf: cache_slot 11.6
+ * -> 9.4 % of the samples (~2 % of the run), L2 misses (cachegrind, 1 MB)
+ * 6.38 -> 5.74 M, at 0.11 G more instructions (probes are longer at the
+ * higher load).  A 4,096-slot prefix regrew too often (cache_grow 2 %);
+ * a prefetch of a type reference's slot as it is read gained nothing */
+#define SMALL_CACHE 8192u
 
 /* A DIE at one depth (the key's bit 61): 32 bytes, two to a cache line. */
 struct fpslot {
@@ -77,8 +77,9 @@ struct op;
 #define NHOT 128u
 
 struct sf_fpcache {
-	struct fpslot *v;
-	size_t cap, count;
+	struct fpslot *v;       /* alloc slots; the unit uses the first cap */
+	size_t cap, count, alloc;
+	struct fpslot *spill;   /* cache_grow's copy of the live slots (alloc/2) */
 	uint32_t gen;
 	/* copies of DONE slots of this generation: a unit's types looked
 	 * up again and again (int, the list_head pointers...) are found
@@ -184,26 +185,31 @@ void sf_fpcache_free(struct sf_fpcache *c)
 		return;
 	plans_free(c);
 	free(c->v);
+	free(c->spill);
 	free(c);
+}
+
+/* A new generation: every slot and hot copy stale at once. */
+static void cache_new_gen(struct sf_fpcache *c)
+{
+	if (++c->gen == 0) {	/* wrapped: stale slots could look current */
+		memset(c->v, 0, c->alloc * sizeof(*c->v));
+		memset(c->hot, 0, sizeof(c->hot));
+		c->gen = 1;
+	}
 }
 
 void sf_fpcache_reset(struct sf_fpcache *c)
 {
-	/* a table grown for one big unit, kept, would spread every later
-	 * unit's few slots over megabytes: start small again */
-	if (c->cap > SMALL_CACHE) {
-		free(c->v);
-		c->v = NULL;
-		c->cap = 0;
-	}
+	/* a table grown for one big unit, used whole, would spread every
+	 * later unit's few slots over it: a prefix again (its slots all
+	 * stale with the new generation) */
+	if (c->cap > SMALL_CACHE)
+		c->cap = SMALL_CACHE;
 	c->count = 0;
 	c->ntabs = 0;	/* the unit's tables go with it */
 	c->nops = 0;
-	if (++c->gen == 0) {	/* wrapped: stale slots could look current */
-		memset(c->v, 0, c->cap * sizeof(*c->v));
-		memset(c->hot, 0, sizeof(c->hot));
-		c->gen = 1;
-	}
+	cache_new_gen(c);
 }
 
 /* Where a key's probe starts: by its offset (lib/hash.h), its depth bit
@@ -213,22 +219,52 @@ static uint64_t slot_of(uint64_t key)
 	return sf_offset_slot(key & (DEPTH_BIT - 1));
 }
 
+/* Put slot x (of the current generation) where a probe for its key in
+ * the first cap slots finds it. */
+static void cache_place(struct sf_fpcache *c, const struct fpslot *x)
+{
+	size_t j = slot_of(x->key) & (c->cap - 1);
+
+	while (c->v[j].gen == c->gen)
+		j = (j + 1) & (c->cap - 1);
+	c->v[j] = *x;
+}
+
+/* Twice the slots: within the allocation when it has them (the live
+ * slots copied aside, the generation bumped, put back; the hot copies
+ * restamped), else in a new one (alloc only grows: what one big unit
+ * needed, the next may too - and no page faults again). */
 static void cache_grow(struct sf_fpcache *c)
 {
-	size_t ncap = c->cap ? c->cap * 2 : 1024;
-	struct fpslot *n = sf_xcalloc(ncap, sizeof(*n));
+	size_t ncap = c->cap ? c->cap * 2 : 1024, n = 0;
 
-	for (size_t i = 0; i < c->cap; i++) {
-		if (c->v[i].gen != c->gen)
-			continue;
-		size_t j = slot_of(c->v[i].key) & (ncap - 1);
-		while (n[j].gen == c->gen)
-			j = (j + 1) & (ncap - 1);
-		n[j] = c->v[i];
+	if (ncap <= c->alloc) {
+		for (size_t i = 0; i < c->cap; i++)
+			if (c->v[i].gen == c->gen)
+				c->spill[n++] = c->v[i];
+		assert(n == c->count && n <= c->alloc / 2);
+		uint32_t old = c->gen;
+		cache_new_gen(c);
+		for (size_t i = 0; i < NHOT; i++)	/* still this unit's */
+			if (c->hot[i].gen == old)
+				c->hot[i].gen = c->gen;
+		c->cap = ncap;
+		for (size_t i = 0; i < n; i++) {
+			c->spill[i].gen = c->gen;
+			cache_place(c, &c->spill[i]);
+		}
+		return;
 	}
-	free(c->v);
-	c->v = n;
-	c->cap = ncap;
+	struct fpslot *old = c->v;
+	size_t ocap = c->cap;
+	c->v = sf_xcalloc(ncap, sizeof(*c->v));
+	free(c->spill);
+	c->spill = sf_xcalloc(ncap / 2, sizeof(*c->spill));
+	c->alloc = c->cap = ncap;
+	for (size_t i = 0; i < ocap; i++)
+		if (old[i].gen == c->gen)
+			cache_place(c, &old[i]);
+	free(old);
 }
 
 /* The slot of key, made (state NONE) when missing; valid until the next
