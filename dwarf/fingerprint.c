@@ -259,7 +259,9 @@ static void cache_grow(struct sf_fpcache *c)
 	size_t ocap = c->cap;
 	c->v = sf_xcalloc(ncap, sizeof(*c->v));
 	free(c->spill);
-	c->spill = sf_xcalloc(ncap / 2, sizeof(*c->spill));
+	/* written before it is read: not zeroed (calloc's memset was 1 %
+	 * of show -j1 libpython3.11d.a) */
+	c->spill = sf_xreallocarray(NULL, ncap / 2, sizeof(*c->spill));
 	c->alloc = c->cap = ncap;
 	for (size_t i = 0; i < ocap; i++)
 		if (old[i].gen == c->gen)
