@@ -577,6 +577,31 @@ static const struct form_info *form_info(unsigned form)
 	return &unknown;
 }
 
+int sf_form_span(unsigned form, const struct sf_unit *u, unsigned *n)
+{
+	const struct form_info *fi = form_info(form);
+
+	*n = 0;
+	switch (fi->sz) {
+	case SZ_UNKNOWN: return -1;	/* DW_FORM_indirect, or unknown */
+	case SZ_ADDR: *n = u->addr_size; return SF_SPAN_FIXED;
+	case SZ_OFFSET: *n = u->offset_size; return SF_SPAN_FIXED;
+	case SZ_REF_ADDR:
+		*n = u->version == 2 ? u->addr_size : u->offset_size;
+		return SF_SPAN_FIXED;
+	case SZ_VAR: break;
+	default: *n = fi->sz - FIX(0); return SF_SPAN_FIXED;
+	}
+	switch (fi->skip) {
+	case OP_SKIP_LEB: return SF_SPAN_LEB;
+	case OP_SKIP_STRING: return SF_SPAN_STRING;
+	case OP_SKIP_BLOCK1: *n = 1; return SF_SPAN_BLOCK;
+	case OP_SKIP_BLOCK2: *n = 2; return SF_SPAN_BLOCK;
+	case OP_SKIP_BLOCK4: *n = 4; return SF_SPAN_BLOCK;
+	default: assert(fi->skip == OP_SKIP_BLOCK); return SF_SPAN_BLOCK;
+	}
+}
+
 /* Bytes of a form of size code sz in geometry g, or -1 (not fixed). */
 static int fixed_size(unsigned sz, uint16_t g)
 {

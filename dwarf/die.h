@@ -320,6 +320,15 @@ void sf_abbrevs_release(struct sf_abbrevs *ab);
 /* The abbreviation of code `code` in ab, or NULL. */
 const struct sf_abbrev *sf_abbrev_find(const struct sf_abbrevs *ab, uint64_t code);
 /*
+ * How the bytes of an attribute of form `form` in unit u are stepped
+ * over, from the decoder's own form table: SF_SPAN_FIXED (*n bytes),
+ * SF_SPAN_LEB (a ULEB/SLEB128), SF_SPAN_STRING (NUL-terminated),
+ * SF_SPAN_BLOCK (a length of *n bytes, 0: a ULEB128, then that many), or
+ * -1 for DW_FORM_indirect and unknown forms.
+ */
+enum { SF_SPAN_FIXED = 0, SF_SPAN_LEB, SF_SPAN_STRING, SF_SPAN_BLOCK };
+int sf_form_span(unsigned form, const struct sf_unit *u, unsigned *n);
+/*
  * Open unit i with its abbreviation table parsed already (ab, parsed at
  * the unit's abbrev_off, outlives c).  dwz's partial units are opened from
  * every unit that imports them, and a few tables serve them all: parsing

@@ -399,46 +399,6 @@ struct plantab {
 	size_t cap;
 };
 
-/* How many bytes a form takes when its value is not read: *n bytes
- * (return 0), a ULEB/SLEB (1), a string (2), a block (3, length in *n
- * bytes, 0 a ULEB), or -1 when hashing does not take the form. */
-static int form_span(unsigned form, const struct sf_unit *u, unsigned *n)
-{
-	unsigned os = u->offset_size;
-
-	*n = 0;
-	switch (form) {
-	case DW_FORM_flag_present: case DW_FORM_implicit_const: return 0;
-	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag: case DW_FORM_strx1:
-	case DW_FORM_addrx1:
-		*n = 1; return 0;
-	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2:
-		*n = 2; return 0;
-	case DW_FORM_strx3: case DW_FORM_addrx3: *n = 3; return 0;
-	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_strx4: case DW_FORM_addrx4:
-	case DW_FORM_ref_sup4:
-		*n = 4; return 0;
-	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
-		*n = 8; return 0;
-	case DW_FORM_data16: *n = 16; return 0;
-	case DW_FORM_addr: *n = u->addr_size; return 0;
-	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
-	case DW_FORM_GNU_strp_alt: case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt:
-		*n = os; return 0;
-	case DW_FORM_ref_addr: *n = u->version == 2 ? u->addr_size : os; return 0;
-	case DW_FORM_udata: case DW_FORM_sdata: case DW_FORM_ref_udata: case DW_FORM_strx:
-	case DW_FORM_GNU_str_index: case DW_FORM_addrx: case DW_FORM_GNU_addr_index:
-	case DW_FORM_loclistx: case DW_FORM_rnglistx:
-		return 1;
-	case DW_FORM_string: return 2;
-	case DW_FORM_block1: *n = 1; return 3;
-	case DW_FORM_block2: *n = 2; return 3;
-	case DW_FORM_block4: *n = 4; return 3;
-	case DW_FORM_block: case DW_FORM_exprloc: return 3;
-	default: return -1;	/* DW_FORM_indirect, or unknown */
-	}
-}
-
 static int is_ref_form(unsigned form)
 {
 	return form == DW_FORM_ref1 || form == DW_FORM_ref2 || form == DW_FORM_ref4 ||
@@ -557,11 +517,11 @@ static int add_skip_form(struct sf_fpcache *c, struct plan *pl, unsigned form,
 {
 	unsigned n;
 
-	switch (form_span(form, u, &n)) {
-	case 0: add_skip(c, pl, n); return 0;
-	case 1: add_op(c, pl, OP_SKIP_ULEB, 0); return 0;
-	case 2: add_op(c, pl, OP_SKIP_STRING, 0); return 0;
-	case 3: add_op(c, pl, OP_SKIP_BLOCK, n); return 0;
+	switch (sf_form_span(form, u, &n)) {
+	case SF_SPAN_FIXED: add_skip(c, pl, n); return 0;
+	case SF_SPAN_LEB: add_op(c, pl, OP_SKIP_ULEB, 0); return 0;
+	case SF_SPAN_STRING: add_op(c, pl, OP_SKIP_STRING, 0); return 0;
+	case SF_SPAN_BLOCK: add_op(c, pl, OP_SKIP_BLOCK, n); return 0;
 	default: return -1;
 	}
 }
@@ -572,7 +532,7 @@ static void add_ref(struct sf_fpcache *c, struct plan *pl, unsigned kind, unsign
 {
 	unsigned n;
 
-	form_span(form, u, &n);	/* 0 for DW_FORM_ref_udata: a ULEB128 */
+	sf_form_span(form, u, &n);	/* 0 for DW_FORM_ref_udata: a ULEB128 */
 	if (kind == OP_TYPE && form == DW_FORM_ref4)
 		kind = OP_TYPE4;
 	add_op(c, pl, kind, n)->rel = form != DW_FORM_ref_addr;
@@ -609,7 +569,7 @@ static int add_value(struct sf_fpcache *c, struct plan *pl, const struct sf_abbr
 	}
 	switch (form) {
 	case DW_FORM_data1: case DW_FORM_data2: case DW_FORM_data4: case DW_FORM_data8:
-		form_span(form, u, &n);
+		sf_form_span(form, u, &n);
 		/* all ones as wide as an address: -1 to the decoder */
 		add_op(c, pl, x->at == DW_AT_upper_bound && n >= u->addr_size && n < 8 ? OP_BOUND :
 			      n == 1 ? OP_CONST1 : n == 2 ? OP_CONST2 : n == 4 ? OP_CONST4 : OP_CONST,
@@ -626,14 +586,14 @@ static int add_value(struct sf_fpcache *c, struct plan *pl, const struct sf_abbr
 		add_op(c, pl, OP_IMPLICIT, 0)->imm = (uint64_t)x->implicit;
 		return 0;
 	}
-	switch (form_span(form, u, &n)) {
-	case 0:
+	switch (sf_form_span(form, u, &n)) {
+	case SF_SPAN_FIXED:
 		for (; n; n -= n > 8 ? 8 : n) {	/* data16: two */
 			unsigned k = n > 8 ? 8 : n;
 			add_op(c, pl, OP_RAW, k)->imm = k == 8 ? ~0ull : (1ull << (8 * k)) - 1;
 		}
 		return 0;
-	case 3:
+	case SF_SPAN_BLOCK:
 		add_op(c, pl, OP_BLOCK, n);
 		return 0;
 	default:
