@@ -129,6 +129,20 @@ static inline const char *cstr(const unsigned char *p, const unsigned char *end)
 	return (const char *)p;
 }
 
+/* The NUL-terminated string at the cursor, which moves past it; NULL
+ * (and r->bad) when none ends before r->end. */
+static inline const char *rd_cstr(struct rd *r)
+{
+	const char *s = cstr(r->p, r->end);
+
+	if (!s) {
+		r->bad = 1;
+		return NULL;
+	}
+	r->p += strlen(s) + 1;
+	return s;
+}
+
 static inline const char *sec_str(const struct sf_dwsec *s, uint64_t off)
 {
 	if (!s->data || off >= s->size)

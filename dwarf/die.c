@@ -867,12 +867,7 @@ static int read_form(const struct sf_ucx *c, struct rd *r, unsigned form, int64_
 	case DW_FORM_flag_present: v->u = 1; v->cls = V_FLAG; break;
 	case DW_FORM_string:
 		v->cls = V_STRING;
-		v->str = cstr(r->p, r->end);
-		if (!v->str) {
-			r->bad = 1;
-			break;
-		}
-		r->p += strlen(v->str) + 1;
+		v->str = rd_cstr(r);
 		break;
 	case DW_FORM_strp:
 		v->cls = V_STRING;

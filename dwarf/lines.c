@@ -29,11 +29,8 @@ static int line_form(const struct sf_ucx *c, struct rd *r, unsigned form, unsign
 	*num = 0;
 	switch (form) {
 	case DW_FORM_string:
-		*str = cstr(r->p, r->end);
-		if (!*str)
-			return -1;
-		r->p += strlen(*str) + 1;
-		return 0;
+		*str = rd_cstr(r);
+		return *str ? 0 : -1;
 	case DW_FORM_line_strp:
 		*str = sec_str(c->u->line_str_sec ? c->u->line_str_sec : &f->sec[SF_SEC_LINE_STR],
 			       rd_u(r, os));
@@ -109,10 +106,9 @@ static int read_v4_lists(struct rd *r, struct sf_files *fl)
 	size_t cap = 0;
 
 	for (;;) {
-		const char *s = cstr(r->p, r->end);
+		const char *s = rd_cstr(r);
 		if (!s)
 			return -1;
-		r->p += strlen(s) + 1;
 		if (!*s)
 			break;
 		SF_GROW(fl->dirs, fl->ndirs, cap);
@@ -121,10 +117,9 @@ static int read_v4_lists(struct rd *r, struct sf_files *fl)
 	cap = 0;
 	size_t dcap = 0;
 	for (;;) {
-		const char *s = cstr(r->p, r->end);
+		const char *s = rd_cstr(r);
 		if (!s)
 			return -1;
-		r->p += strlen(s) + 1;
 		if (!*s)
 			break;
 		SF_GROW(fl->names, fl->nfiles, cap);
