@@ -1,0 +1,236 @@
+/*
+ * dwfile.c - the unit table of one image's DWARF sections (see die.h,
+ * struct sf_dwfile): every unit header of .debug_info and .debug_types,
+ * the tag of each unit's DIE, and the signature -> type unit map.
+ *
+ *   sf_dwfile.units      one sf_unit per header, in section order
+ *                        (.debug_info's, then .debug_types')
+ *   sf_dwfile.sig_table  open addressing over the type units'
+ *                        signatures: unit index + 1, 0 empty
+ *
+ * Built once per image before any unit is read, and read-only after:
+ * every thread shares it.  The DIE decoder is die.c.
+ */
+#include "die.h"
+#include "cursor.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <dwarf.h>
+
+#include "lib/xalloc.h"
+
+static int read_unit_header(struct sf_dwfile *f, int sect, uint64_t off,
+			    struct sf_unit *u, struct sf_err *err)
+{
+	const struct sf_dwsec *s = &f->sec[sect];
+	struct rd r = { s->data + off, s->data + s->size, f->msb, 0 };
+	const char *sname = sect == SF_SEC_INFO ? ".debug_info" : ".debug_types";
+
+	memset(u, 0, sizeof(*u));
+	u->start = off;
+	u->sect = (uint8_t)sect;
+	uint64_t len = rd_u(&r, 4);
+	u->offset_size = 4;
+	if (len == 0xffffffffu) {
+		len = rd_u(&r, 8);
+		u->offset_size = 8;
+	} else if (len >= 0xfffffff0u) {
+		return sf_error(err, "%s: corrupt DWARF (bad unit length at %s+0x%llx)",
+				f->label, sname, (unsigned long long)off);
+	}
+	uint64_t body = (uint64_t)(r.p - s->data);
+	if (r.bad || len > s->size - body)
+		return sf_error(err, "%s: corrupt DWARF (unit at %s+0x%llx runs past the section)",
+				f->label, sname, (unsigned long long)off);
+	u->end = body + len;
+	r.end = s->data + u->end;
+	u->version = (uint16_t)rd_u(&r, 2);
+	if (u->version < 2 || u->version > 5)
+		return sf_error(err, "%s: unsupported DWARF version %u at %s+0x%llx",
+				f->label, u->version, sname, (unsigned long long)off);
+	u->unit_type = DW_UT_compile;
+	if (u->version >= 5) {
+		u->unit_type = (uint8_t)rd_u(&r, 1);
+		u->addr_size = (uint8_t)rd_u(&r, 1);
+		u->abbrev_off = rd_u(&r, u->offset_size);
+		if (u->unit_type == DW_UT_type || u->unit_type == DW_UT_split_type) {
+			u->sig8 = rd_u(&r, 8);
+			u->type_die = u->start + rd_u(&r, u->offset_size);
+		} else if (u->unit_type == DW_UT_skeleton ||
+			   u->unit_type == DW_UT_split_compile) {
+			u->sig8 = rd_u(&r, 8);	/* the dwo id */
+		}
+	} else {
+		u->abbrev_off = rd_u(&r, u->offset_size);
+		u->addr_size = (uint8_t)rd_u(&r, 1);
+		if (sect == SF_SEC_TYPES) {
+			u->unit_type = DW_UT_type;
+			u->sig8 = rd_u(&r, 8);
+			u->type_die = u->start + rd_u(&r, u->offset_size);
+		}
+	}
+	u->die_start = (uint64_t)(r.p - s->data);
+	/* DWARF 5 string offsets start past their section's 8/16-byte header
+	 * (DW_AT_str_offsets_base overrides it); a GNU .dwo's have none */
+	u->str_base = u->version >= 5 ? 2u * u->offset_size : 0;
+	u->split = f->split;
+	if (r.bad || (u->addr_size != 2 && u->addr_size != 4 && u->addr_size != 8) ||
+	    u->abbrev_off >= f->sec[SF_SEC_ABBREV].size)
+		return sf_error(err, "%s: corrupt DWARF (bad unit header at %s+0x%llx)",
+				f->label, sname, (unsigned long long)off);
+	return 0;
+}
+
+/*
+ * The tag of a unit's DIE, from its abbrev code and the entries of its
+ * abbrev table up to that code (no table is built: this runs for every
+ * unit before any is read); 0 when it cannot be told.
+ */
+static uint16_t unit_die_tag(const struct sf_dwfile *f, const struct sf_unit *u)
+{
+	const struct sf_dwsec *info = &f->sec[u->sect], *ab = &f->sec[SF_SEC_ABBREV];
+	struct rd r = { info->data + u->die_start, info->data + u->end, f->msb, 0 };
+	uint64_t want = rd_uleb(&r);
+
+	if (r.bad || want == 0)
+		return 0;
+	r = (struct rd){ ab->data + u->abbrev_off, ab->data + ab->size, f->msb, 0 };
+	for (;;) {
+		uint64_t code = rd_uleb(&r);
+		if (r.bad || code == 0)
+			return 0;
+		uint64_t tag = rd_uleb(&r);
+		if (code == want)
+			return r.bad || tag > 0xffff ? 0 : (uint16_t)tag;
+		rd_skip(&r, 1);	/* children */
+		for (;;) {
+			uint64_t at = rd_uleb(&r), form = rd_uleb(&r);
+			if (r.bad)
+				return 0;
+			if (at == 0 && form == 0)
+				break;
+			if (form == DW_FORM_implicit_const)
+				rd_sleb(&r);
+		}
+	}
+}
+
+int sf_unit_is_type(const struct sf_unit *u)
+{
+	return u->unit_type == DW_UT_type || u->unit_type == DW_UT_split_type;
+}
+
+static void index_signatures(struct sf_dwfile *f)
+{
+	size_t ntu = 0;
+
+	for (size_t i = 0; i < f->nunits; i++)
+		ntu += sf_unit_is_type(&f->units[i]);
+	if (!ntu)
+		return;
+	f->sig_cap = 16;
+	while (f->sig_cap < ntu * 2)
+		f->sig_cap *= 2;
+	f->sig_table = sf_xcalloc(f->sig_cap, sizeof(uint32_t));
+	for (size_t i = 0; i < f->nunits; i++) {
+		if (!sf_unit_is_type(&f->units[i]))
+			continue;
+		size_t j = f->units[i].sig8 & (f->sig_cap - 1);
+		while (f->sig_table[j])
+			j = (j + 1) & (f->sig_cap - 1);
+		f->sig_table[j] = (uint32_t)(i + 1);
+	}
+}
+
+static int dwfile_init(struct sf_dwfile *f, const char *label, int msb, int split,
+		       const struct sf_dwsec sec[SF_SEC_N], struct sf_err *err)
+{
+	size_t cap = 0;
+
+	memset(f, 0, sizeof(*f));
+	f->label = label;
+	f->msb = (uint8_t)msb;
+	f->split = (uint8_t)split;
+	memcpy(f->sec, sec, sizeof(f->sec));
+	for (int i = 0; i < SF_SEC_N; i++)
+		f->sec[i].terminated = f->sec[i].data && f->sec[i].size &&
+				       f->sec[i].data[f->sec[i].size - 1] == '\0';
+	for (int sect = SF_SEC_INFO; sect <= SF_SEC_TYPES; sect++) {
+		const struct sf_dwsec *s = &f->sec[sect];
+		for (uint64_t off = 0; s->data && off < s->size;) {
+			if (s->size - off < 4)
+				break;	/* alignment padding at the end */
+			SF_GROW(f->units, f->nunits, cap);
+			struct sf_unit *u = &f->units[f->nunits];
+			if (read_unit_header(f, sect, off, u, err) < 0) {
+				sf_dwfile_release(f);
+				return -1;
+			}
+			/* a dwp's abbrev offsets are known only once its index
+			 * is applied; .dwo/.dwp files hold no partial units */
+			u->die_tag = split ? 0 : unit_die_tag(f, u);
+			f->ncompile += u->die_tag == DW_TAG_compile_unit;
+			f->npartial += u->die_tag == DW_TAG_partial_unit;
+			f->nunits++;
+			off = u->end;
+		}
+	}
+	if (f->nunits > UINT32_MAX - 1) {
+		sf_dwfile_release(f);
+		return sf_error(err, "%s: too many DWARF units", label);
+	}
+	index_signatures(f);
+	return 0;
+}
+
+int sf_dwfile_init(struct sf_dwfile *f, const char *label, int msb,
+		   const struct sf_dwsec sec[SF_SEC_N], struct sf_err *err)
+{
+	return dwfile_init(f, label, msb, 0, sec, err);
+}
+
+int sf_dwfile_init_split(struct sf_dwfile *f, const char *label, int msb,
+			 const struct sf_dwsec sec[SF_SEC_N], struct sf_err *err)
+{
+	return dwfile_init(f, label, msb, 1, sec, err);
+}
+
+void sf_dwfile_release(struct sf_dwfile *f)
+{
+	free(f->units);
+	free(f->sig_table);
+	f->units = NULL;
+	f->sig_table = NULL;
+	f->nunits = 0;
+}
+
+long sf_dwfile_sig_unit(const struct sf_dwfile *f, uint64_t sig)
+{
+	if (!f->sig_cap)
+		return -1;
+	for (size_t j = sig & (f->sig_cap - 1); f->sig_table[j]; j = (j + 1) & (f->sig_cap - 1))
+		if (f->units[f->sig_table[j] - 1].sig8 == sig)
+			return (long)f->sig_table[j] - 1;
+	return -1;
+}
+
+long sf_dwfile_unit_at(const struct sf_dwfile *f, int sect, uint64_t off)
+{
+	/* units are sorted by (sect, start): binary search */
+	size_t lo = 0, hi = f->nunits;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct sf_unit *u = &f->units[mid];
+		if (u->sect < sect || (u->sect == sect && u->end <= off))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < f->nunits && f->units[lo].sect == sect &&
+	    f->units[lo].start <= off && off < f->units[lo].end)
+		return (long)lo;
+	return -1;
+}
