@@ -1,6 +1,6 @@
 /*
  * cursor.h - the bounds-checked byte cursor the DIE decoder reads with
- * (internal to dwarf/: die.c, dwfile.c, lines.c, fingerprint.c).
+ * (internal to dwarf/: die.c, dwfile.c, forms.c, lines.c, fingerprint.c).
  *
  * A `struct rd` is a position in one section's bytes: reads past `end`
  * return 0 and set the sticky `bad`, so decoding code reads straight
