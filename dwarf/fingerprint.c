@@ -93,6 +93,8 @@ struct sf_fpcache {
 	size_t ntabs, tabcap;
 	struct op *ops;
 	size_t nops, opcap;
+	struct fval *fvals;     /* the fixed plans' (sf_fpcache.ops' twins) */
+	size_t nfvals, fvalcap;
 	unsigned skip;          /* plan_build: bytes to skip before the next op */
 };
 
@@ -209,6 +211,7 @@ void sf_fpcache_reset(struct sf_fpcache *c)
 	c->count = 0;
 	c->ntabs = 0;	/* the unit's tables go with it */
 	c->nops = 0;
+	c->nfvals = 0;
 	cache_new_gen(c);
 }
 
@@ -306,24 +309,32 @@ struct walk {
 	const struct sf_dwsec *strs;  /* NULL: strings by their bytes */
 	const struct sf_fp_scope *scope; /* NULL: names are unscoped (C) */
 	struct plantab *pt;           /* the plans of cx's abbreviations */
+	const unsigned char *base;    /* cx->base: the unit's offsets count from it */
+	uint64_t die_start, end;      /* cx->u's: where its DIEs are */
 };
 
 /* ---- hash plans ---------------------------------------------------------------- */
 
 /*
  * What hashing a DIE does with one attribute's bytes, compiled once per
- * abbreviation (struct plan): skip them, append them to the DIE's bit
- * stream (struct bits), feed them whole (strings, blocks), or keep a
- * reference (DW_AT_type, DW_AT_sibling).
+ * abbreviation (struct plan): skip them, feed them as one word (a value),
+ * feed them whole (strings, blocks), or keep a reference (DW_AT_type,
+ * DW_AT_sibling).
  *
- * The stream holds fixed-width raw bytes (flags, string offsets: equal
- * bytes are equal values) and constants as the decoder gives them, each
- * as (its length in bytes - 1, 3 bits; its bytes): so a constant in
- * DW_FORM_data1, data2, udata or implicit_const appends the same bits,
- * and a type gcc wrote with DW_AT_alignment as an implicit constant in
- * one unit and as data1 in the next still matches (a tenth of vmlinux's
- * matches).  Either way the fed words are a function of the values, one
- * to one: each item's width is fixed by the shape or by its own length.
+ * A value is fixed-width raw bytes (flags, string offsets: equal bytes
+ * are equal values) or a constant as the decoder gives it, zero-extended
+ * to 64 bits: so a constant in DW_FORM_data1, data2, udata or
+ * implicit_const feeds the same word, and a type gcc wrote with
+ * DW_AT_alignment as an implicit constant in one unit and as data1 in the
+ * next still matches (a tenth of vmlinux's matches).  The shape fixes
+ * which attribute each word is: the fed words are a function of the
+ * values, one to one.
+ *
+ * A plan whose every attribute has a fixed size and is fed as a value, a
+ * type or sibling reference, or skipped (a member, a pointer, a base
+ * type: nearly every DIE hashed) is compiled a second time, to `struct
+ * fval`s: the DIE's bytes at fixed places, masked - read without an op
+ * switch (PL_FIXED; read_fixed).  Both read the same words.
  */
 enum op_kind {
 	OP_SKIP,        /* nothing but its `pre` bytes */
@@ -364,6 +375,22 @@ struct op {
 	uint8_t rel;    /* OP_TYPE, OP_SIBLING: unit-relative (not ref_addr) */
 };
 
+/* A value a fixed plan feeds: the 8 bytes `off` bytes past the DIE's
+ * code, masked, or'd with imm (an implicit constant: mask 0). */
+struct fval {
+	uint64_t mask, imm;
+	uint8_t off;
+	uint8_t what;   /* FV_VALUE, or what else the value says */
+};
+
+enum { FV_VALUE = 0, FV_NAME = 1, FV_NAME_ALT = 2 | FV_NAME, FV_DECL = 4 };
+
+/* where a fixed plan's DIE has no reference */
+#define NO_REF 0xffu
+
+/* the bytes after the code a fixed plan reads at most (fval.off) */
+#define FIXED_MAX 200u
+
 enum {
 	PL_BUILT = 1,
 	PL_REJECT = 2,  /* no digest: a reference the unit cannot vouch for
@@ -371,6 +398,7 @@ enum {
 	                 * discriminant), a form hashing does not take
 	                 * (DW_FORM_indirect) or one the decoder fails on */
 	PL_DECL = 4,    /* DW_AT_declaration as DW_FORM_flag_present */
+	PL_FIXED = 8,   /* read by its fvals (read_fixed) */
 };
 
 /*
@@ -385,6 +413,12 @@ struct plan {
 	uint16_t tag;
 	uint8_t children;
 	uint8_t flags;
+	/* PL_FIXED: its fvals, the DIE's size past its code, and where its
+	 * references are (NO_REF: none), how wide, unit-relative or not */
+	uint32_t ffirst;        /* into sf_fpcache.fvals */
+	uint8_t nfv, size;
+	uint8_t type_at, type_n, type_rel;
+	uint8_t sib_at, sib_n, sib_rel;
 };
 
 /* The plans of one abbreviation table as one unit reads it (the widths
@@ -687,6 +721,96 @@ static void plan_build(struct sf_fpcache *c, const struct walk *w, const struct 
 	pl->flags |= PL_BUILT | (bad ? PL_REJECT : 0);
 }
 
+static uint64_t low_bytes(unsigned n)
+{
+	return n >= 8 ? ~0ull : (1ull << (8 * n)) - 1;
+}
+
+static void add_fval(struct sf_fpcache *c, struct plan *pl, unsigned off, uint64_t mask,
+		     uint64_t imm, unsigned what)
+{
+	assert(off < FIXED_MAX);
+	SF_GROW(c->fvals, c->nfvals, c->fvalcap);
+	c->fvals[c->nfvals++] = (struct fval){ mask, imm, (uint8_t)off, (uint8_t)what };
+	pl->nfv++;
+}
+
+/* A reference of a fixed plan: 1 to keep it at pos, n bytes wide; 0 when
+ * the plan has one already or its width varies (not fixed then). */
+static int fix_ref(uint8_t *at, uint8_t *width, uint8_t *rel, const struct op *o, unsigned pos)
+{
+	if (*at != NO_REF || o->n == 0)
+		return 0;
+	*at = (uint8_t)pos;
+	*width = o->n;
+	*rel = o->rel;
+	return 1;
+}
+
+/*
+ * Compile a built plan a second time, to fvals (PL_FIXED), when each of
+ * its ops reads a fixed number of bytes and feeds at most one value, as
+ * read_die's op switch would: the same words, in the same order.  The
+ * fvals are loads: the file's byte order must be the host's.
+ */
+static void plan_fix(struct sf_fpcache *c, struct plan *pl, int msb)
+{
+	unsigned pos = 0;
+
+	if (msb || (pl->flags & PL_REJECT) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
+		return;
+	pl->ffirst = (uint32_t)c->nfvals;
+	pl->nfv = 0;
+	pl->type_at = pl->sib_at = NO_REF;
+	for (uint32_t i = 0; i < pl->nops; i++) {
+		const struct op *o = &c->ops[pl->first + i];
+		unsigned what = FV_VALUE;
+
+		pos += o->pre;
+		if (pos + o->n >= FIXED_MAX)
+			goto not_fixed;
+		switch (o->kind) {
+		case OP_SKIP:
+			continue;
+		case OP_RAW:
+			add_fval(c, pl, pos, o->imm, 0, FV_VALUE);
+			break;
+		case OP_CONST: case OP_CONST1: case OP_CONST2: case OP_CONST4:
+			add_fval(c, pl, pos, low_bytes(o->n), 0, FV_VALUE);
+			break;
+		case OP_IMPLICIT:	/* no bytes: any in-bounds load, masked off */
+			add_fval(c, pl, 0, 0, o->imm, FV_VALUE);
+			break;
+		case OP_DECL:
+			add_fval(c, pl, pos, 0xff, 0, FV_DECL);
+			break;
+		case OP_STRP_ALT_LOCAL:
+			what = FV_NAME_ALT;
+			/* fall through */
+		case OP_STRP_LOCAL: case OP_STRP4_LOCAL:
+			add_fval(c, pl, pos, low_bytes(o->n), 0, o->name ? what | FV_NAME : FV_VALUE);
+			break;
+		case OP_TYPE: case OP_TYPE4:
+			if (!fix_ref(&pl->type_at, &pl->type_n, &pl->type_rel, o, pos))
+				goto not_fixed;
+			break;
+		case OP_SIBLING:
+			if (!fix_ref(&pl->sib_at, &pl->sib_n, &pl->sib_rel, o, pos))
+				goto not_fixed;
+			break;
+		default:
+			goto not_fixed;
+		}
+		pos += o->n;
+	}
+	pl->size = (uint8_t)pos;
+	pl->flags |= PL_FIXED;
+	return;
+not_fixed:
+	c->nfvals = pl->ffirst;
+	pl->nfv = 0;
+}
+
 /* The plans of the table the walk's unit decodes with, made on first use
  * in this unit (a unit reads through one or two tables). */
 static struct plantab *plans_for(struct sf_fpcache *c, const struct sf_ucx *cx, int local)
@@ -725,6 +849,7 @@ static void plans_free(struct sf_fpcache *c)
 		free(c->tabs[i].plans);
 	free(c->tabs);
 	free(c->ops);
+	free(c->fvals);
 }
 
 /* ---- hashing DIEs ------------------------------------------------------------ */
@@ -737,52 +862,6 @@ struct dview {
 	uint8_t children;
 	uint8_t has_type, has_sibling, named, declaration;
 };
-
-/*
- * A DIE's bit stream: items appended at `pos` of the word being filled,
- * each full word fed.  An item is n <= 64 bits of x (x < 2^n).
- */
-struct bits {
-	uint64_t word;
-	unsigned pos;
-};
-
-static inline void put_bits(struct sf_fp *h, struct bits *b, uint64_t x, unsigned n)
-{
-	assert(n >= 1 && n <= 64 && b->pos < 64);
-	b->word |= x << b->pos;
-	if (b->pos + n < 64) {
-		b->pos += n;
-		return;
-	}
-	feed(h, b->word);
-	b->word = b->pos ? x >> (64 - b->pos) : 0;
-	b->pos = b->pos + n - 64;
-}
-
-/* A constant by its length: 3 bits of (bytes - 1), then its bytes. */
-static inline void put_const(struct sf_fp *h, struct bits *b, uint64_t v)
-{
-	unsigned nb = (unsigned)(71 - __builtin_clzll(v | 1)) >> 3;	/* 1..8 */
-
-	if (nb < 8) {
-		put_bits(h, b, (v << 3) | (nb - 1), 3 + 8 * nb);
-	} else {
-		put_bits(h, b, 7, 3);
-		put_bits(h, b, v, 64);
-	}
-}
-
-/* Feed what the stream holds (before a string or block is fed whole,
- * and at the end of a DIE). */
-static inline void put_flush(struct sf_fp *h, struct bits *b)
-{
-	if (b->pos) {
-		feed(h, b->word);
-		b->word = 0;
-		b->pos = 0;
-	}
-}
 
 /* The plan of abbreviation `code` (NULL: the table has none). */
 static const struct plan *plan_of(struct walk *w, uint64_t code)
@@ -806,6 +885,7 @@ static const struct plan *plan_of(struct walk *w, uint64_t code)
 			return pl;
 	}
 	plan_build(w->c, w, ab, a, pl);
+	plan_fix(w->c, pl, w->cx->f->msb);
 	return pl;
 }
 
@@ -882,29 +962,82 @@ static inline long inline_str(struct rd *r)
 	return n;
 }
 
+/* A reference n bytes wide at p, as a section offset. */
+static inline uint64_t fixed_ref(const unsigned char *p, unsigned n, int rel, uint64_t start)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	v &= low_bytes(n);
+	return rel ? start + v : v;
+}
+
+/* What a value fed says of the DIE besides (FV_NAME, FV_DECL...). */
+static void fixed_what(const struct sf_ucx *cx, unsigned what, uint64_t v, struct dview *d)
+{
+	if (what == FV_DECL)
+		d->declaration |= v != 0;
+	else if (what == FV_NAME_ALT)
+		d->named |= cx->f->alt && sec_str(&cx->f->alt->sec[SF_SEC_STR], v);
+	else
+		d->named |= sec_str(&cx->f->sec[SF_SEC_STR], v) != NULL;
+}
+
+/* read_die by a PL_FIXED plan: the DIE's bytes past its code at p, with
+ * 8 bytes to spare in the unit past them (no bound to check). */
+static void read_fixed(const struct walk *w, const struct plan *pl, const unsigned char *p,
+		       struct sf_fp *h, struct dview *d)
+{
+	const struct sf_ucx *cx = w->cx;
+	const struct fval *f = &w->c->fvals[pl->ffirst], *fend = f + pl->nfv;
+
+	for (; f < fend; f++) {
+		uint64_t v;
+
+		memcpy(&v, p + f->off, 8);
+		v = (v & f->mask) | f->imm;
+		feed(h, v);
+		if (f->what != FV_VALUE)
+			fixed_what(cx, f->what, v, d);
+	}
+	if (pl->type_at != NO_REF) {
+		d->type = fixed_ref(p + pl->type_at, pl->type_n, pl->type_rel, cx->u->start);
+		d->has_type = 1;
+	}
+	if (pl->sib_at != NO_REF) {
+		d->sibling = fixed_ref(p + pl->sib_at, pl->sib_n, pl->sib_rel, cx->u->start);
+		d->has_sibling = 1;
+	}
+	d->next = (uint64_t)(p + pl->size - cx->base);
+}
+
 /*
  * Read the DIE at off by its abbreviation's plan, feeding its shape and
  * the values the reader decodes into h; d gets the rest.  Fails where
  * sf_die_read fails, and on what the plan rejects.  A null entry feeds
  * nothing (tag 0).
  */
+static int read_ops(const struct walk *w, const struct plan *pl, const unsigned char *p,
+		    struct sf_fp *h, struct dview *d);
+
 static int read_die(struct walk *w, uint64_t off, struct sf_fp *h, struct dview *d)
 {
-	const struct sf_ucx *cx = w->cx;
-	struct rd r = { cx->base + off, cx->base + cx->u->end, cx->f->msb, 0 };
-	unsigned os = cx->u->offset_size;
-
-	if (off < cx->u->die_start || off >= cx->u->end)
+	if (off < w->die_start || off >= w->end)
 		return -1;
-	/* codes nearly all fit in one byte (off is inside the unit) */
-	uint64_t code = *r.p < 0x80 ? *r.p++ : rd_uleb(&r);
-	if (r.bad)
-		return -1;
+	const unsigned char *p = w->base + off, *end = w->base + w->end;
+	uint64_t code = *p++;
+	if (code >= 0x80) {	/* codes nearly all fit in one byte */
+		struct rd r = { p - 1, end, 0, 0 };
+		code = rd_uleb(&r);
+		if (r.bad)
+			return -1;
+		p = r.p;
+	}
 	d->off = off;
 	if (code == 0) {	/* every field defined: a type may refer to one */
 		memset(d, 0, sizeof(*d));
 		d->off = off;
-		d->next = (uint64_t)(r.p - cx->base);
+		d->next = (uint64_t)(p - w->base);
 		return 0;
 	}
 	const struct plan *pl = plan_of(w, code);
@@ -915,16 +1048,28 @@ static int read_die(struct walk *w, uint64_t off, struct sf_fp *h, struct dview 
 	d->has_type = d->has_sibling = d->named = 0;
 	d->declaration = (pl->flags & PL_DECL) != 0;
 	feed_fp(h, &pl->shape);
-	struct bits b = { 0, 0 };
+	if ((pl->flags & PL_FIXED) && (size_t)(end - p) >= (size_t)pl->size + 8) {
+		read_fixed(w, pl, p, h, d);
+		return 0;
+	}
+	return read_ops(w, pl, p, h, d);
+}
+
+/* read_die past the DIE's code at p, op by op. */
+static __attribute__((noinline)) int read_ops(const struct walk *w, const struct plan *pl,
+					      const unsigned char *p, struct sf_fp *h,
+					      struct dview *d)
+{
+	const struct sf_ucx *cx = w->cx;
+	struct rd r = { p, w->base + w->end, cx->f->msb, 0 };
+	unsigned os = cx->u->offset_size;
 	const struct op *o = &w->c->ops[pl->first], *oend = o + pl->nops;
 	for (; o < oend; o++) {
 		uint64_t v;
-		unsigned nbits = 0;	/* of a raw item; 0: a constant */
 		const char *s;
 
 		rd_skip(&r, o->pre);
-		/* the ops appending to the stream break out of the switch,
-		 * to one place that appends (inlined once) */
+		/* the ops feeding a value break out of the switch */
 		switch (o->kind) {
 		case OP_SKIP:
 			continue;
@@ -940,7 +1085,6 @@ static int read_die(struct walk *w, uint64_t off, struct sf_fp *h, struct dview 
 			continue;
 		case OP_RAW:
 			v = load_raw(&r, o->n, o->imm);
-			nbits = 8u * o->n;
 			break;
 		case OP_CONST:
 			v = rd_u(&r, o->n);
@@ -971,23 +1115,19 @@ static int read_die(struct walk *w, uint64_t off, struct sf_fp *h, struct dview 
 		case OP_DECL:
 			v = rd_u(&r, 1);
 			d->declaration |= v != 0;
-			nbits = 8;
 			break;
 		case OP_STRP_LOCAL:
 			v = rd_u(&r, os);
 			d->named |= o->name && sec_str(&cx->f->sec[SF_SEC_STR], v);
-			nbits = 8 * os;
 			break;
 		case OP_STRP4_LOCAL:
 			v = rd_u(&r, 4);
 			d->named |= o->name && sec_str(&cx->f->sec[SF_SEC_STR], v);
-			nbits = 32;
 			break;
 		case OP_STRP_ALT_LOCAL:
 			v = rd_u(&r, os);
 			d->named |= o->name && cx->f->alt &&
 				    sec_str(&cx->f->alt->sec[SF_SEC_STR], v);
-			nbits = 8 * os;
 			break;
 		case OP_STRX_LOCAL:
 			s = read_str(cx, &r, o->form);
@@ -998,14 +1138,12 @@ static int read_die(struct walk *w, uint64_t off, struct sf_fp *h, struct dview 
 				~0ull >> (64 - 8 * os);
 			if (!s && v < w->strs->size)
 				return -1;	/* all ones names a string: no digest */
-			nbits = 8 * os;
 			break;
 		case OP_STRING: {	/* feed_str's bytes, without strlen */
 			const unsigned char *p = r.p;
 			long n = inline_str(&r);
 			if (n >= 0) {
 				d->named |= o->name;
-				put_flush(h, &b);
 				feed_bytes(h, p, (size_t)n);
 			}
 			continue;
@@ -1013,11 +1151,9 @@ static int read_die(struct walk *w, uint64_t off, struct sf_fp *h, struct dview 
 		case OP_STR:
 			s = read_str(cx, &r, o->form);
 			d->named |= o->name && s;
-			put_flush(h, &b);
 			feed_str(h, w->strs, w->tag, s);
 			continue;
 		case OP_BLOCK:
-			put_flush(h, &b);
 			feed_block(h, &r, o->n);
 			continue;
 		case OP_TYPE:
@@ -1036,15 +1172,11 @@ static int read_die(struct walk *w, uint64_t off, struct sf_fp *h, struct dview 
 			d->has_sibling = 1;
 			continue;
 		}
-		if (nbits)
-			put_bits(h, &b, v, nbits);
-		else
-			put_const(h, &b, v);
+		feed(h, v);
 	}
 	if (r.bad)
 		return -1;
-	put_flush(h, &b);
-	d->next = (uint64_t)(r.p - cx->base);
+	d->next = (uint64_t)(r.p - w->base);
 	return 0;
 }
 
@@ -1323,7 +1455,8 @@ struct sf_fp sf_fp_str(const char *s)
 int sf_fp_type(struct sf_fpcache *c, const struct sf_ucx *cx, uint64_t tag, uint64_t off,
 	       int local, const struct sf_fp_scope *scope, struct sf_fp *out)
 {
-	struct walk w = { c, cx, tag, local ? &cx->f->sec[SF_SEC_STR] : NULL, scope, NULL };
+	struct walk w = { c, cx, tag, local ? &cx->f->sec[SF_SEC_STR] : NULL, scope, NULL,
+			  cx->base, cx->u->die_start, cx->u->end };
 	int anon;
 
 	if (!in_unit(cx, off))
