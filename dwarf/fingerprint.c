@@ -379,11 +379,8 @@ struct op {
  * code, masked, or'd with imm (an implicit constant: mask 0). */
 struct fval {
 	uint64_t mask, imm;
-	uint8_t off;
-	uint8_t what;   /* FV_VALUE, or what else the value says */
+	uint64_t off;
 };
-
-enum { FV_VALUE = 0, FV_NAME = 1, FV_NAME_ALT = 2 | FV_NAME, FV_DECL = 4 };
 
 /* where a fixed plan's DIE has no reference */
 #define NO_REF 0xffu
@@ -419,6 +416,8 @@ struct plan {
 	uint8_t nfv, size;
 	uint8_t type_at, type_n, type_rel;
 	uint8_t sib_at, sib_n, sib_rel;
+	uint8_t name_at, name_n, name_alt; /* DW_AT_name's offset, if fed */
+	uint8_t decl_at;        /* DW_AT_declaration as DW_FORM_flag */
 };
 
 /* The plans of one abbreviation table as one unit reads it (the widths
@@ -727,11 +726,11 @@ static uint64_t low_bytes(unsigned n)
 }
 
 static void add_fval(struct sf_fpcache *c, struct plan *pl, unsigned off, uint64_t mask,
-		     uint64_t imm, unsigned what)
+		     uint64_t imm)
 {
 	assert(off < FIXED_MAX);
 	SF_GROW(c->fvals, c->nfvals, c->fvalcap);
-	c->fvals[c->nfvals++] = (struct fval){ mask, imm, (uint8_t)off, (uint8_t)what };
+	c->fvals[c->nfvals++] = (struct fval){ mask, imm, off };
 	pl->nfv++;
 }
 
@@ -761,10 +760,9 @@ static void plan_fix(struct sf_fpcache *c, struct plan *pl, int msb)
 		return;
 	pl->ffirst = (uint32_t)c->nfvals;
 	pl->nfv = 0;
-	pl->type_at = pl->sib_at = NO_REF;
+	pl->type_at = pl->sib_at = pl->name_at = pl->decl_at = NO_REF;
 	for (uint32_t i = 0; i < pl->nops; i++) {
 		const struct op *o = &c->ops[pl->first + i];
-		unsigned what = FV_VALUE;
 
 		pos += o->pre;
 		if (pos + o->n >= FIXED_MAX)
@@ -773,22 +771,26 @@ static void plan_fix(struct sf_fpcache *c, struct plan *pl, int msb)
 		case OP_SKIP:
 			continue;
 		case OP_RAW:
-			add_fval(c, pl, pos, o->imm, 0, FV_VALUE);
+			add_fval(c, pl, pos, o->imm, 0);
 			break;
 		case OP_CONST: case OP_CONST1: case OP_CONST2: case OP_CONST4:
-			add_fval(c, pl, pos, low_bytes(o->n), 0, FV_VALUE);
+			add_fval(c, pl, pos, low_bytes(o->n), 0);
 			break;
 		case OP_IMPLICIT:	/* no bytes: any in-bounds load, masked off */
-			add_fval(c, pl, 0, 0, o->imm, FV_VALUE);
+			add_fval(c, pl, 0, 0, o->imm);
 			break;
 		case OP_DECL:
-			add_fval(c, pl, pos, 0xff, 0, FV_DECL);
+			if (pl->decl_at != NO_REF)
+				goto not_fixed;
+			pl->decl_at = (uint8_t)pos;
+			add_fval(c, pl, pos, 0xff, 0);
 			break;
-		case OP_STRP_ALT_LOCAL:
-			what = FV_NAME_ALT;
-			/* fall through */
-		case OP_STRP_LOCAL: case OP_STRP4_LOCAL:
-			add_fval(c, pl, pos, low_bytes(o->n), 0, o->name ? what | FV_NAME : FV_VALUE);
+		case OP_STRP_LOCAL: case OP_STRP4_LOCAL: case OP_STRP_ALT_LOCAL:
+			if (o->name && !fix_ref(&pl->name_at, &pl->name_n, &pl->name_alt, o, pos))
+				goto not_fixed;
+			if (o->name)
+				pl->name_alt = o->kind == OP_STRP_ALT_LOCAL;
+			add_fval(c, pl, pos, low_bytes(o->n), 0);
 			break;
 		case OP_TYPE: case OP_TYPE4:
 			if (!fix_ref(&pl->type_at, &pl->type_n, &pl->type_rel, o, pos))
@@ -863,8 +865,9 @@ struct dview {
 	uint8_t has_type, has_sibling, named, declaration;
 };
 
-/* The plan of abbreviation `code` (NULL: the table has none). */
-static const struct plan *plan_of(struct walk *w, uint64_t code)
+/* plan_of past its first look: the plan found or made (noinline: made
+ * once per abbreviation and unit, it would weigh on every read_die). */
+static __attribute__((noinline)) const struct plan *plan_find(struct walk *w, uint64_t code)
 {
 	const struct plantab *t = w->pt;
 	const struct sf_abbrevs *ab = t->ab;
@@ -873,8 +876,6 @@ static const struct plan *plan_of(struct walk *w, uint64_t code)
 
 	if (code < t->ncode) {
 		pl = &t->plans[code];
-		if (pl->flags & PL_BUILT)
-			return pl;
 		if (!(a = sf_abbrev_find(ab, code)))
 			return NULL;
 	} else {
@@ -887,6 +888,16 @@ static const struct plan *plan_of(struct walk *w, uint64_t code)
 	plan_build(w->c, w, ab, a, pl);
 	plan_fix(w->c, pl, w->cx->f->msb);
 	return pl;
+}
+
+/* The plan of abbreviation `code` (NULL: the table has none). */
+static inline const struct plan *plan_of(struct walk *w, uint64_t code)
+{
+	const struct plantab *t = w->pt;
+
+	if (code < t->ncode && (t->plans[code].flags & PL_BUILT))
+		return &t->plans[code];
+	return plan_find(w, code);
 }
 
 /* n (1..8) raw bytes at r, as one value: equal bytes, equal values. */
@@ -972,15 +983,14 @@ static inline uint64_t fixed_ref(const unsigned char *p, unsigned n, int rel, ui
 	return rel ? start + v : v;
 }
 
-/* What a value fed says of the DIE besides (FV_NAME, FV_DECL...). */
-static void fixed_what(const struct sf_ucx *cx, unsigned what, uint64_t v, struct dview *d)
+/* Whether a fixed plan's DW_AT_name at p names a string. */
+static int fixed_named(const struct sf_ucx *cx, const struct plan *pl, const unsigned char *p)
 {
-	if (what == FV_DECL)
-		d->declaration |= v != 0;
-	else if (what == FV_NAME_ALT)
-		d->named |= cx->f->alt && sec_str(&cx->f->alt->sec[SF_SEC_STR], v);
-	else
-		d->named |= sec_str(&cx->f->sec[SF_SEC_STR], v) != NULL;
+	uint64_t v = fixed_ref(p, pl->name_n, 0, 0);
+
+	if (pl->name_alt)
+		return cx->f->alt && sec_str(&cx->f->alt->sec[SF_SEC_STR], v);
+	return sec_str(&cx->f->sec[SF_SEC_STR], v) != NULL;
 }
 
 /* read_die by a PL_FIXED plan: the DIE's bytes past its code at p, with
@@ -995,11 +1005,12 @@ static void read_fixed(const struct walk *w, const struct plan *pl, const unsign
 		uint64_t v;
 
 		memcpy(&v, p + f->off, 8);
-		v = (v & f->mask) | f->imm;
-		feed(h, v);
-		if (f->what != FV_VALUE)
-			fixed_what(cx, f->what, v, d);
+		feed(h, (v & f->mask) | f->imm);
 	}
+	if (pl->name_at != NO_REF)
+		d->named = fixed_named(cx, pl, p + pl->name_at);
+	if (pl->decl_at != NO_REF)
+		d->declaration |= p[pl->decl_at] != 0;
 	if (pl->type_at != NO_REF) {
 		d->type = fixed_ref(p + pl->type_at, pl->type_n, pl->type_rel, cx->u->start);
 		d->has_type = 1;
