@@ -42,6 +42,10 @@
 
 enum { ST_NONE = 0, ST_BUSY, ST_DONE, ST_FAILED };
 
+/* The lookup of a type's digest, inlined where its callers are: each
+ * call cost a prologue and an epilogue of six pushes and pops */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
 /* slots a unit starts with, at most (256 KB).  A vmlinux unit makes 1,717
  * slots on average (5,514 at most; 5.3 M lookups past `hot`, 3.7 M slots
  * made).  The table only grows, but each unit uses a prefix of it: spread
@@ -1229,6 +1233,7 @@ static int next_of(const struct walk *w, const struct dview *d, uint64_t end, ui
 
 static inline int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned depth,
 			 struct sf_fp *out, int *anon);
+static int fp_ref_layout(struct walk *w, uint64_t off, unsigned depth, struct sf_fp *out);
 
 static int is_aggregate(unsigned tag)
 {
@@ -1255,22 +1260,21 @@ static int in_unit(const struct sf_ucx *cx, uint64_t off)
  * Returns -1, DEPTH_FREE or DEPTH_BOUND (fp_ref) for what the referring
  * DIE's digest gets from here.
  */
-static int fp_target(struct walk *w, unsigned tag, int depth_kind, uint64_t target,
-		     unsigned depth, struct sf_fp *out)
+static ALWAYS_INLINE int fp_target(struct walk *w, unsigned tag, int depth_kind,
+				   uint64_t target, unsigned depth, struct sf_fp *out)
 {
+	/* the same spelling at either depth */
+	int spelled = tag == DW_TAG_subroutine_type || tag == DW_TAG_formal_parameter;
+	int pointer = !spelled && is_pointer(tag);
 	int anon, rc;
 
-	if (tag == DW_TAG_subroutine_type || tag == DW_TAG_formal_parameter)
-		/* the same spelling at either depth */
-		return fp_ref(w, target, FP_SPELL, depth, out, &anon) < 0 ? -1 : DEPTH_FREE;
-	if (!is_pointer(tag))
-		return fp_ref(w, target, depth_kind, depth, out, &anon);
-	if ((rc = fp_ref(w, target, FP_SPELL, depth, out, &anon)) < 0)
-		return -1;
+	/* one lookup, inlined once (this is every member's type) */
+	rc = fp_ref(w, target, spelled || pointer ? FP_SPELL : depth_kind, depth, out, &anon);
+	if (rc < 0 || !pointer)
+		return rc < 0 ? -1 : spelled ? DEPTH_FREE : rc;
 	/* only an anonymous target's layout is read, and it differs from
 	 * its spelling only when that target is bound */
-	if (depth_kind == FP_LAYOUT && anon &&
-	    fp_ref(w, target, FP_LAYOUT, depth, out, &anon) < 0)
+	if (depth_kind == FP_LAYOUT && anon && fp_ref_layout(w, target, depth, out) < 0)
 		return -1;
 	return anon && rc == DEPTH_BOUND ? DEPTH_BOUND : DEPTH_FREE;
 }
@@ -1325,9 +1329,11 @@ static int is_anon(const struct dview *t)
 }
 
 /* Hash the type d refers to, if any, into h (depth: d's).  Returns -1,
- * DEPTH_FREE or DEPTH_BOUND (fp_ref). */
-static int hash_type(struct walk *w, const struct dview *d, int depth_kind, unsigned depth,
-		     struct sf_fp *h)
+ * DEPTH_FREE or DEPTH_BOUND (fp_ref).  Inlined into hash_rest's loop
+ * over a type's children: a call for each member's type cost 12 pushes
+ * and pops. */
+static ALWAYS_INLINE int hash_type(struct walk *w, const struct dview *d, int depth_kind,
+				   unsigned depth, struct sf_fp *h)
 {
 	struct sf_fp sub;
 	int rc;
@@ -1476,6 +1482,14 @@ static inline int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned 
 		return hot->same ? DEPTH_FREE : DEPTH_BOUND;
 	}
 	return fp_ref_table(w, key, hot, off, depth_kind, depth, out, anon);
+}
+
+/* fp_ref at FP_LAYOUT, out of line: a pointer's anonymous target. */
+static int fp_ref_layout(struct walk *w, uint64_t off, unsigned depth, struct sf_fp *out)
+{
+	int anon;
+
+	return fp_ref(w, off, FP_LAYOUT, depth, out, &anon);
 }
 
 struct sf_fp sf_fp_str(const char *s)
