@@ -104,6 +104,24 @@ static int scope_digest(void *ctx, uint64_t off, struct sf_fp *out)
 	return rd_scope_digest(s->r, s->uh, off, out);
 }
 
+/* Whether key k was laid out by an earlier run (r->shared).  Keys are
+ * only ever added there, so a yes stays true: kept (r->shared_seen), the next
+ * ask of the same key takes no lock - a later run asks for nearly every
+ * type of every unit the first runs laid out. */
+static int known_shared(struct sf_reader *r, const struct sf_fp *k)
+{
+	if (!r->shared)
+		return 0;
+	if (r->shared_seen && sf_fpset_has(r->shared_seen, k))
+		return 1;
+	if (!sf_fpshared_has(r->shared, k))
+		return 0;
+	if (!r->shared_seen)
+		r->shared_seen = sf_fpset_new();
+	sf_fpset_add(r->shared_seen, k);
+	return 1;
+}
+
 /* Key every type of the unit that can have one; mark those laid out
  * already.  A type the walk left unresolved (reader.c, top_later) is
  * resolved here unless skipped.  Returns whether any is skipped. */
@@ -130,8 +148,7 @@ int rd_dedup_tops(struct sf_reader *r)
 			tp->key = sf_fp_key(&def, tp->name, tp->is_typedef, uh->cx.lang,
 					    uh->cx.u->addr_size, uh->cx.f->msb, r->elf->machine);
 			tp->keyed = 1;
-			tp->skip = sf_fpset_has(r->laid, &tp->key) ||
-				   (r->shared && sf_fpshared_has(r->shared, &tp->key));
+			tp->skip = sf_fpset_has(r->laid, &tp->key) || known_shared(r, &tp->key);
 		}
 		if (!tp->skip && !tp->ti && rd_resolve_top(r, i) < 0)
 			continue;	/* not a type to report after all */

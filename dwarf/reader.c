@@ -1053,6 +1053,7 @@ void sf_reader_free(struct sf_reader *r)
 	sf_typeset_free(r->pending_ts);
 	sf_fpcache_free(r->fpc);
 	sf_fpset_free(r->laid);
+	sf_fpset_free(r->shared_seen);
 	free(r->sums);
 	free(r->laidv);
 	free(r->rp);

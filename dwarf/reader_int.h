@@ -258,6 +258,7 @@ struct sf_reader {
 	struct sf_fpcache *fpc;
 	struct sf_fpset *laid;
 	struct sf_fpshared *shared; /* keys of earlier runs (may be NULL) */
+	struct sf_fpset *shared_seen; /* those of them asked for already (dedup.c) */
 	int unclean;
 	int local_fp;           /* keys name strings by offset: this file's only */
 	struct lsum *sums;      /* layout summaries (members.c) */
