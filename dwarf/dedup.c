@@ -84,12 +84,20 @@
  *   r->laid                     this reader's recorded keys
  *   r->shared                   keys of the image's runs merged before
  *                               (load.c publishes a run's at its merge)
+ *   r->earlier                  keys of the runs before this one being read
+ *                               beside it, unit by unit (r->live: its own)
+ *   r->shared_seen              keys found in those two, asked again
+ *
+ * A key in r->shared or r->earlier is as good as this reader's own: the
+ * output of an earlier run is merged ahead of this one's, and a run adds
+ * a key only where rd_record_tops records it.
  */
 #include "reader_int.h"
 
 #include "die.h"
 #include "elfobj.h"
 #include "lib/hash.h"
+#include "lib/xalloc.h"
 
 /* The scope hook (fingerprint.h) of a C++ unit: the reader's scopes. */
 struct scope_ctx {
@@ -110,11 +118,15 @@ static int scope_digest(void *ctx, uint64_t off, struct sf_fp *out)
  * type of every unit the first runs laid out. */
 static int known_shared(struct sf_reader *r, const struct sf_fp *k)
 {
-	if (!r->shared)
+	if (!r->shared && !r->nearlier)
 		return 0;
 	if (r->shared_seen && sf_fpset_has(r->shared_seen, k))
 		return 1;
-	if (!sf_fpshared_has(r->shared, k))
+	int yes = r->shared && sf_fpshared_has(r->shared, k);
+	/* the nearest run first: the likeliest to be read at the same time */
+	for (size_t i = r->nearlier; i-- > 0 && !yes;)
+		yes = sf_fpshared_has(r->earlier[i], k);
+	if (!yes)
 		return 0;
 	if (!r->shared_seen)
 		r->shared_seen = sf_fpset_new();
@@ -263,7 +275,16 @@ void rd_record_tops(struct sf_reader *r, int evidence)
 	}
 	if (r->unclean || r->failed)
 		return;	/* the answers met a limit (a cycle) after all */
-	for (size_t i = 0; i < r->ntops; i++)
-		if (r->tops[i].keyed && !r->tops[i].skip)
-			sf_fpset_add(r->laid, &r->tops[i].key);
+	size_t n = 0;
+	for (size_t i = 0; i < r->ntops; i++) {
+		if (!r->tops[i].keyed || r->tops[i].skip)
+			continue;
+		sf_fpset_add(r->laid, &r->tops[i].key);
+		if (r->live) {
+			SF_GROW(r->newkeys, n, r->newcap);
+			r->newkeys[n++] = r->tops[i].key;
+		}
+	}
+	if (n)	/* the later runs read at the same time see them now */
+		sf_fpshared_add_keys(r->live, r->newkeys, n);
 }

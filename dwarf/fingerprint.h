@@ -169,5 +169,7 @@ int sf_fpshared_has(struct sf_fpshared *s, const struct sf_fp *k);
 void sf_fpshared_add_all(struct sf_fpshared *s, const struct sf_fpset *src);
 /* src's own keys (not its parents') into dst. */
 void sf_fpshared_add_shared(struct sf_fpshared *dst, struct sf_fpshared *src);
+/* The n keys at k into s, under one lock. */
+void sf_fpshared_add_keys(struct sf_fpshared *s, const struct sf_fp *k, size_t n);
 
 #endif

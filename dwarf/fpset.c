@@ -140,6 +140,14 @@ void sf_fpshared_add_shared(struct sf_fpshared *dst, struct sf_fpshared *src)
 	pthread_mutex_unlock(&src->mu);
 }
 
+void sf_fpshared_add_keys(struct sf_fpshared *s, const struct sf_fp *k, size_t n)
+{
+	pthread_mutex_lock(&s->mu);
+	for (size_t i = 0; i < n; i++)
+		sf_fpset_add(&s->set, &k[i]);
+	pthread_mutex_unlock(&s->mu);
+}
+
 void sf_fpshared_add_all(struct sf_fpshared *s, const struct sf_fpset *src)
 {
 	pthread_mutex_lock(&s->mu);

@@ -183,6 +183,10 @@ struct runs {
 	/* ...but at the fingerprint keys of the runs merged (dwarf/dedup.c),
 	 * which include keys by string offset, this image's alone */
 	struct sf_fpshared *keys;
+	/* and at those of the runs before theirs as they are read: run i
+	 * adds its units' to live[i] (so a type the first runs lay out is
+	 * not laid out again by the runs read beside them) */
+	struct sf_fpshared **live;
 };
 
 static int run_units(void *arg, size_t i, int in_line)
@@ -197,6 +201,8 @@ static int run_units(void *arg, size_t i, int in_line)
 				!(u->c->opts && u->c->opts->no_dedup));
 	if (u->keys)
 		sf_reader_share_keys(u->r[i], u->keys);
+	if (u->live)
+		sf_reader_share_live(u->r[i], u->live[i], u->live, i);
 	u->err[i].msg[0] = '\0';
 	u->rc[i] = sf_reader_units(u->r[i], u->cut[i], u->cut[i + 1], &u->err[i]);
 	return u->rc[i];
@@ -236,7 +242,7 @@ static int read_range(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f
 		return 0;
 	size_t *cut = sf_xcalloc(last - first + 1, sizeof(*cut));
 	size_t n = cut_runs(c, f, first, last, cut);
-	struct runs u = { c, e, f, label, cut, NULL, NULL, NULL, n > 1, NULL };
+	struct runs u = { c, e, f, label, cut, NULL, NULL, NULL, n > 1, NULL, NULL };
 	struct sf_pool p = { .n = n, .run = run_units, .merge = merge_units, .drop = drop_units,
 			  .arg = &u, .threads = &c->sh->threads };
 
@@ -245,7 +251,15 @@ static int read_range(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f
 	u.rc = sf_xcalloc(n, sizeof(*u.rc));
 	if (c->keys)
 		u.keys = sf_fpshared_new(c->keys);
+	if (u.keys && n > 1) {
+		u.live = sf_xcalloc(n, sizeof(*u.live));
+		for (size_t i = 0; i < n; i++)
+			u.live[i] = sf_fpshared_new(NULL);
+	}
 	int rc = sf_pool_run(&p);
+	for (size_t i = 0; u.live && i < n; i++)
+		sf_fpshared_free(u.live[i]);
+	free(u.live);
 	sf_fpshared_free(u.keys);
 	free(u.cut);
 	free(u.r);

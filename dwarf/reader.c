@@ -1009,6 +1009,14 @@ void sf_reader_share_keys(struct sf_reader *r, struct sf_fpshared *s)
 	r->shared = s;
 }
 
+void sf_reader_share_live(struct sf_reader *r, struct sf_fpshared *own,
+			  struct sf_fpshared *const *earlier, size_t n)
+{
+	r->live = own;
+	r->earlier = earlier;
+	r->nearlier = n;
+}
+
 void sf_reader_publish_keys(struct sf_reader *r, struct sf_fpshared *wide)
 {
 	if (!r->laid)
@@ -1054,6 +1062,7 @@ void sf_reader_free(struct sf_reader *r)
 	sf_fpcache_free(r->fpc);
 	sf_fpset_free(r->laid);
 	sf_fpset_free(r->shared_seen);
+	free(r->newkeys);
 	free(r->sums);
 	free(r->laidv);
 	free(r->rp);

@@ -94,5 +94,13 @@ void sf_reader_share_keys(struct sf_reader *r, struct sf_fpshared *s);
  * (not by string offset) join `wide` too (may be NULL): call when r's
  * output is merged, in order. */
 void sf_reader_publish_keys(struct sf_reader *r, struct sf_fpshared *wide);
+/*
+ * Runs of one image read at once (load.c): r adds the keys of each unit
+ * it ends to `own` as it goes, and also skips a type whose key is in one
+ * of the n sets `earlier` - the runs before r's, whose output is merged
+ * before r's whether they are still being read or not.  All outlive r.
+ */
+void sf_reader_share_live(struct sf_reader *r, struct sf_fpshared *own,
+			  struct sf_fpshared *const *earlier, size_t n);
 
 #endif

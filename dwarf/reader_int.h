@@ -259,6 +259,11 @@ struct sf_reader {
 	struct sf_fpset *laid;
 	struct sf_fpshared *shared; /* keys of earlier runs (may be NULL) */
 	struct sf_fpset *shared_seen; /* those of them asked for already (dedup.c) */
+	struct sf_fpshared *live;       /* where this run adds its units' keys */
+	struct sf_fpshared *const *earlier; /* the live keys of the runs before */
+	size_t nearlier;
+	struct sf_fp *newkeys;          /* a unit's keys recorded, for `live` */
+	size_t newcap;
 	int unclean;
 	int local_fp;           /* keys name strings by offset: this file's only */
 	struct lsum *sums;      /* layout summaries (members.c) */
