@@ -118,7 +118,7 @@ static const char *isec_slow(struct sf_reader *r, const char *s)
 {
 	if ((r->pcount + 1) * 2 > r->pcap) {
 		size_t ncap = r->pcap ? r->pcap * 2 : 256;
-		struct pslot *n = sf_xcalloc(ncap, sizeof(*n));
+		struct pslot *n = sf_xcalloc_table(ncap, sizeof(*n));
 		for (size_t i = 0; i < r->pcap; i++) {
 			if (!r->pmap[i].k)
 				continue;
@@ -156,7 +156,7 @@ const char *rd_spell(struct sf_reader *r, const char *x, const char *y, const ch
 {
 	if ((r->nspells + 1) * 2 > r->spellcap) {
 		size_t ncap = r->spellcap ? r->spellcap * 2 : 1024;
-		struct spell *n = sf_xcalloc(ncap, sizeof(*n));
+		struct spell *n = sf_xcalloc_table(ncap, sizeof(*n));
 		for (size_t i = 0; i < r->spellcap; i++) {
 			if (!r->spells[i].v)
 				continue;

@@ -54,7 +54,7 @@ int sf_fpset_has(const struct sf_fpset *s, const struct sf_fp *k)
 static void set_grow(struct sf_fpset *s)
 {
 	size_t ncap = s->cap ? s->cap * 2 : 1024;
-	struct sf_fp *n = sf_xcalloc(ncap, sizeof(*n));
+	struct sf_fp *n = sf_xcalloc_table(ncap, sizeof(*n));
 
 	for (size_t i = 0; i < s->cap; i++) {
 		if (empty(&s->v[i]))

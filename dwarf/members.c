@@ -95,7 +95,7 @@ static void sum_put(struct sf_reader *r, const struct lsum *s)
 		struct lsum *old = r->sums;
 		size_t oldcap = r->sumcap;
 		r->sumcap = oldcap ? oldcap * 2 : 1024;
-		r->sums = sf_xcalloc(r->sumcap, sizeof(*r->sums));
+		r->sums = sf_xcalloc_table(r->sumcap, sizeof(*r->sums));
 		for (size_t i = 0; i < oldcap; i++)
 			if (old[i].key.a | old[i].key.b)
 				*sum_slot(r, &old[i].key) = old[i];

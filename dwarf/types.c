@@ -49,7 +49,7 @@ static void cache_put(struct sf_reader *r, uint64_t key, struct tinfo *ti)
 {
 	if ((r->mapcount + 1) * 2 > r->mapcap) {
 		size_t ncap = r->mapcap ? r->mapcap * 2 : 256;
-		struct slot *n = sf_xcalloc(ncap, sizeof(*n));
+		struct slot *n = sf_xcalloc_table(ncap, sizeof(*n));
 		for (size_t i = 0; i < r->mapcap; i++) {
 			if (r->map[i].gen != r->gen)
 				continue;

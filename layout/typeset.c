@@ -163,7 +163,7 @@ void *sf_typeset_alloc(struct sf_typeset *ts, size_t size)
 static void strs_grow(struct sf_typeset *ts)
 {
 	size_t ncap = ts->strcap ? ts->strcap * 2 : 1024;
-	struct strslot *n = sf_xcalloc(ncap, sizeof(*n));
+	struct strslot *n = sf_xcalloc_table(ncap, sizeof(*n));
 
 	for (size_t i = 0; i < ts->strcap; i++) {
 		if (!ts->strs[i].s)
@@ -327,7 +327,7 @@ int sf_type_equal(const struct sf_type *a, const struct sf_type *b)
 static void rehash_types(struct sf_typeset *ts)
 {
 	size_t ncap = ts->hashcap ? ts->hashcap * 2 : 1024;
-	struct tslot *n = sf_xcalloc(ncap, sizeof(*n));
+	struct tslot *n = sf_xcalloc_table(ncap, sizeof(*n));
 
 	for (size_t i = 0; i < ts->hashcap; i++) {
 		if (!ts->by_hash[i].idx)
@@ -356,7 +356,7 @@ static uint64_t name_hash(const char *name, int ns)
 static void rehash_names(struct sf_typeset *ts)
 {
 	size_t ncap = ts->namecap ? ts->namecap * 2 : 1024;
-	struct tslot *n = sf_xcalloc(ncap, sizeof(*n));
+	struct tslot *n = sf_xcalloc_table(ncap, sizeof(*n));
 
 	for (size_t i = 0; i < ts->namecap; i++) {
 		if (!ts->by_name[i].idx)

@@ -24,6 +24,17 @@ void *sf_xcalloc(size_t nmemb, size_t size)
 	return check(calloc(nmemb ? nmemb : 1, size ? size : 1));
 }
 
+void *sf_xcalloc_table(size_t nmemb, size_t size)
+{
+	if (size && nmemb > SIZE_MAX / size)
+		return check(NULL);
+	size_t n = nmemb * size;
+	void *p = sf_xmalloc(n);
+
+	memset(p, 0, n);
+	return p;
+}
+
 void *sf_xrealloc(void *p, size_t n)
 {
 	return check(realloc(p, n ? n : 1));
