@@ -12,6 +12,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct strbuf {
 	char *buf;
@@ -29,6 +30,12 @@ void sb_add(struct strbuf *sb, const void *data, size_t n);
 void sb_adds(struct strbuf *sb, const char *s);
 void sb_addch(struct strbuf *sb, int c);
 void sb_addchars(struct strbuf *sb, int c, size_t n);
+/* What printf's "%-*s" of (width, s) appends: s, then blanks up to
+ * |width| bytes in all (a negative width left-justifies as well) */
+void sb_addpad(struct strbuf *sb, const char *s, int width);
+/* What printf's "%*" PRIu64 of (width, v) appends: v in decimal,
+ * blanks in front up to width bytes (width >= 0) */
+void sb_addu64(struct strbuf *sb, uint64_t v, int width);
 void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap);

@@ -44,14 +44,29 @@ static bool is_qualifier(const char *w, size_t n)
 	       (n == 7 && !memcmp(w, "_Atomic", 7));
 }
 
-/* Split "const char *const *" into levels; false if it is not simple. */
+/* Does c end a word (strchr's set " \t*&()[]," and its NUL)? */
+static bool ends_word(char c)
+{
+	switch (c) {
+	case ' ': case '\t': case '*': case '&': case '(': case ')':
+	case '[': case ']': case ',': case '\0':
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Split "const char *const *" into levels; false if it is not simple.
+ * Only a level's op and nwords are set (a spelling is 4 KiB: zeroing it
+ * for every member was most of the report's memset). */
 static bool parse_simple(const char *s, size_t n, struct spelling *sp)
 {
 	struct level *cur;
 
-	memset(sp, 0, sizeof(*sp));
 	sp->nlv = 1;
 	cur = &sp->lv[0];
+	cur->op = 0;
+	cur->nwords = 0;
 	if (n == 0)
 		return false;
 	for (size_t i = 0; i < n;) {
@@ -63,13 +78,14 @@ static bool parse_simple(const char *s, size_t n, struct spelling *sp)
 				return false;
 			cur = &sp->lv[sp->nlv++];
 			cur->op = c;
+			cur->nwords = 0;
 			i++;
 		} else if (c == '(' || c == ')' || c == '[' || c == ']' ||
 			   c == ',') {
 			return false;
 		} else {
 			size_t j = i;
-			while (j < n && !strchr(" \t*&()[],", s[j]))
+			while (j < n && !ends_word(s[j]))
 				j++;
 			if (cur->nwords == MAX_WORDS)
 				return false;
@@ -98,15 +114,20 @@ static void add_base_name(struct strbuf *sb, const struct level *lv)
 		sb_adds(sb, "void");
 }
 
+/* Is add_base_name's spelling of lv "void"?  No non-qualifier word, or
+ * just the one "void" (two words or more are joined by a blank). */
 static bool level_is_void(const struct level *lv)
 {
-	struct strbuf tmp = STRBUF_INIT;
-	bool v;
+	unsigned named = 0, last = 0;
 
-	add_base_name(&tmp, lv);
-	v = strcmp(tmp.buf, "void") == 0;
-	sb_release(&tmp);
-	return v;
+	for (unsigned i = 0; i < lv->nwords; i++) {
+		if (!is_qualifier(lv->words[i], lv->lens[i])) {
+			named++;
+			last = i;
+		}
+	}
+	return named == 0 ||
+	       (named == 1 && lv->lens[last] == 4 && !memcmp(lv->words[last], "void", 4));
 }
 
 /* Qualifiers of a level, as indexes into words[], skipping `skip`. */
@@ -172,14 +193,15 @@ static void spell_unqualified(struct strbuf *sb, const struct spelling *sp,
 	unsigned idx[MAX_WORDS];
 	if (k == 1 && level_is_void(pointee) &&
 	    qualifiers(pointee, idx, 0) == 0) {
-		sb_addf(sb, "void %c", lv->op);
+		sb_adds(sb, "void ");
 	} else if (k >= 2 && only_const(pointee)) {
 		spell_level(sb, sp, k - 1, 1);
-		sb_addf(sb, " const %c", lv->op);
+		sb_adds(sb, " const ");
 	} else {
 		spell_level(sb, sp, k - 1, 0);
-		sb_addf(sb, " %c", lv->op);
+		sb_addch(sb, ' ');
 	}
+	sb_addch(sb, lv->op);
 }
 
 /* Level k with its qualifiers: "const T " wraps, "T restrict " too. */
@@ -342,6 +364,24 @@ static void pahole_name_n(struct strbuf *sb, const char *s, size_t n)
 	spell_level(sb, &sp, sp.nlv - 1, 0);
 }
 
+/* Blanks after what sb got since p0, up to |width| bytes in all (printf's
+ * "%-*s"). */
+static void pad_since(struct strbuf *sb, size_t p0, int width)
+{
+	size_t w = width < 0 ? (size_t)-(long long)width : (size_t)width;
+
+	if (w > sb->len - p0)
+		sb_addchars(sb, ' ', w - (sb->len - p0));
+}
+
+/* " NAME[dims]" after a declaration's type. */
+static void name_dims(struct strbuf *sb, const char *name, const char *dims)
+{
+	sb_addch(sb, ' ');
+	sb_adds(sb, name);
+	sb_adds(sb, dims);
+}
+
 /*
  * The member declaration as pahole's type__fprintf() prints it: TYPE
  * padded to `spacing`, a blank, then NAME (which may carry an array or
@@ -353,11 +393,11 @@ static void pahole_decl(struct strbuf *sb, const char *type_name,
 			bool drop_const)
 {
 	struct spelling sp;
-	struct strbuf t = STRBUF_INIT;
 	size_t n = strlen(type_name);
 
 	if (!parse_simple(type_name, n, &sp)) {
-		sb_addf(sb, "%-*s %s%s", spacing, type_name, name, dims);
+		sb_addpad(sb, type_name, spacing);
+		name_dims(sb, name, dims);
 		return;
 	}
 	struct level *top = &sp.lv[sp.nlv - 1];
@@ -366,14 +406,16 @@ static void pahole_decl(struct strbuf *sb, const char *type_name,
 		sb_adds(sb, "const ");
 		spacing -= 6;
 	}
+	/* spelt in place, then padded: printf's "%-*s" of the spelling */
+	size_t p0 = sb->len;
 	if (sp.nlv == 1 && !cnst) {
 		/* a plain base: "struct foo", "volatile int " */
-		spell_level(&t, &sp, 0, 0);
+		spell_level(sb, &sp, 0, 0);
 	} else {
-		spell_level(&t, &sp, sp.nlv - 1, cnst);
+		spell_level(sb, &sp, sp.nlv - 1, cnst);
 	}
-	sb_addf(sb, "%-*s %s%s", spacing, t.buf, name, dims);
-	sb_release(&t);
+	pad_since(sb, p0, spacing);
+	name_dims(sb, name, dims);
 }
 
 /* A function pointer member: "RET (*name)(ARGS)" or "RET ()(ARGS) * *". */

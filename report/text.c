@@ -103,10 +103,18 @@ static void cacheline_boundary(struct render *r, uint64_t offset, int indent)
 
 	if (line <= r->cacheline)
 		return;
-	sb_addf(r->out, "/* --- cacheline %" PRIu64 " boundary (%" PRIu64
-		" bytes) ", line, offset - pos);
-	if (pos)
-		sb_addf(r->out, "was %" PRIu64 " byte%s ago ", pos, plural(pos));
+	sb_adds(r->out, "/* --- cacheline ");
+	sb_addu64(r->out, line, 0);
+	sb_adds(r->out, " boundary (");
+	sb_addu64(r->out, offset - pos, 0);
+	sb_adds(r->out, " bytes) ");
+	if (pos) {
+		sb_adds(r->out, "was ");
+		sb_addu64(r->out, pos, 0);
+		sb_adds(r->out, " byte");
+		sb_adds(r->out, plural(pos));
+		sb_adds(r->out, " ago ");
+	}
 	sb_adds(r->out, "--- */\n");
 	add_tabs(r->out, indent);
 	r->cacheline = line;
@@ -126,6 +134,18 @@ static const char *bare_type_name(const char *n)
 	if (!strncmp(n, "class ", 6))
 		return n + 6;
 	return n;
+}
+
+/* The offset and size comment after the blanks of printf's "%*s" of
+ * (spacing, " "): |spacing| of them, one at least. */
+static void offset_size_comment(struct strbuf *sb, const struct sf_member *m, int spacing)
+{
+	sb_addpad(sb, " ", spacing);
+	sb_adds(sb, "/* ");
+	sb_addu64(sb, m->offset, 5);
+	sb_addch(sb, ' ');
+	sb_addu64(sb, m->size, 5);
+	sb_adds(sb, " */");
 }
 
 static int attr_len_aligned(uint32_t align)
@@ -172,8 +192,7 @@ static void render_nested_member(struct render *r, const struct sf_member *m,
 		sb_addf(r->out, " __attribute__((__aligned__(%u)))", m->align);
 	sb_addch(r->out, ';');
 	if (*dims || pointee) {
-		sb_addf(r->out, " /* %5" PRIu64 " %5" PRIu64 " */", m->offset,
-			m->size);
+		offset_size_comment(r->out, m, 1);
 		return;
 	}
 
@@ -184,19 +203,26 @@ static void render_nested_member(struct render *r, const struct sf_member *m,
 		slen += (int)sizeof("__attribute__((__packed__))");
 	if (m->flags & SF_MF_ALIGNED)
 		slen += attr_len_aligned(m->align);
-	sb_addf(r->out, "%*s/* %5" PRIu64 " %5" PRIu64 " */",
-		ts + r->name_spacing - slen - 3, " ", m->offset, m->size);
+	offset_size_comment(r->out, m, ts + r->name_spacing - slen - 3);
 }
 
 /* The offset comment ending a member line, after `spacing` blanks (one
  * at least, as pahole's "%*s" of " "). */
 static void offset_comment(struct strbuf *sb, const struct sf_member *m, int spacing)
 {
-	sb_addf(sb, "%*s/* %5" PRIu64, spacing > 0 ? spacing : 0, " ", m->offset);
-	if (sf_member_is_bitfield(m))
-		sb_addf(sb, ":%2u %2" PRIu64 " */", m->bit_offset, m->size);
-	else
-		sb_addf(sb, " %5" PRIu64 " */", m->size);
+	sb_addpad(sb, " ", spacing > 0 ? spacing : 0);
+	sb_adds(sb, "/* ");
+	sb_addu64(sb, m->offset, 5);
+	if (sf_member_is_bitfield(m)) {
+		sb_addch(sb, ':');
+		sb_addu64(sb, m->bit_offset, 2);
+		sb_addch(sb, ' ');
+		sb_addu64(sb, m->size, 2);
+	} else {
+		sb_addch(sb, ' ');
+		sb_addu64(sb, m->size, 5);
+	}
+	sb_adds(sb, " */");
 }
 
 /*
@@ -287,8 +313,10 @@ static void render_member(struct render *r, const struct sf_type *t,
 	else
 		sf_pahole_member_decl(sb, m, base ? "<ancestor>" : (m->name ? m->name : ""), ts,
 			    flex_ok && !union_member);
-	if (sf_member_is_bitfield(m))
-		sb_addf(sb, ":%u", m->bit_size);
+	if (sf_member_is_bitfield(m)) {
+		sb_addch(sb, ':');
+		sb_addu64(sb, m->bit_size, 0);
+	}
 	if (m->flags & SF_MF_ALIGNED)
 		sb_addf(sb, " __attribute__((__aligned__(%u)))", m->align);
 	sb_addch(sb, ';');
@@ -333,8 +361,11 @@ static void hole_comments(struct render *r, struct notes *n, uint32_t i,
 		open_comment(r->out, newline);
 		sb_addch(r->out, '\n');
 		add_tabs(r->out, indent);
-		sb_addf(r->out, "/* XXX %" PRIu64 " byte%s hole, try to pack */",
-			bytes, plural(bytes));
+		sb_adds(r->out, "/* XXX ");
+		sb_addu64(r->out, bytes, 0);
+		sb_adds(r->out, " byte");
+		sb_adds(r->out, plural(bytes));
+		sb_adds(r->out, " hole, try to pack */");
 	}
 	*bit_hole = bits;
 }
@@ -421,15 +452,24 @@ static void summary(struct render *r, const struct sf_layout *l, int indent,
 
 	sb_addch(sb, '\n');
 	add_tabs(sb, indent);
-	sb_addf(sb, "/* size: %" PRIu64 ", cachelines: %" PRIu64
-		", members: %u */\n", l->size, l->cachelines, l->members);
+	sb_adds(sb, "/* size: ");
+	sb_addu64(sb, l->size, 0);
+	sb_adds(sb, ", cachelines: ");
+	sb_addu64(sb, l->cachelines, 0);
+	sb_adds(sb, ", members: ");
+	sb_addu64(sb, l->members, 0);
+	sb_adds(sb, " */\n");
 	if (l->sum_holes || l->sum_bit_holes) {
 		if (l->sum_members) {
 			add_tabs(sb, indent);
-			sb_addf(sb, "/* sum members: %" PRIu64, l->sum_members);
-			if (l->sum_holes)
-				sb_addf(sb, ", holes: %u, sum holes: %" PRIu64,
-					l->nholes, l->sum_holes);
+			sb_adds(sb, "/* sum members: ");
+			sb_addu64(sb, l->sum_members, 0);
+			if (l->sum_holes) {
+				sb_adds(sb, ", holes: ");
+				sb_addu64(sb, l->nholes, 0);
+				sb_adds(sb, ", sum holes: ");
+				sb_addu64(sb, l->sum_holes, 0);
+			}
 			sb_adds(sb, " */\n");
 		}
 		if (l->sum_bitfield_bits) {
@@ -448,7 +488,9 @@ static void summary(struct render *r, const struct sf_layout *l, int indent,
 	}
 	if (l->padding) {
 		add_tabs(sb, indent);
-		sb_addf(sb, "/* padding: %" PRIu64 " */\n", l->padding);
+		sb_adds(sb, "/* padding: ");
+		sb_addu64(sb, l->padding, 0);
+		sb_adds(sb, " */\n");
 	}
 	if (l->npaddings) {
 		add_tabs(sb, indent);
@@ -476,8 +518,9 @@ static void summary(struct render *r, const struct sf_layout *l, int indent,
 	}
 	if (l->size % r->cl) {
 		add_tabs(sb, indent);
-		sb_addf(sb, "/* last cacheline: %" PRIu64 " bytes */\n",
-			l->size % r->cl);
+		sb_adds(sb, "/* last cacheline: ");
+		sb_addu64(sb, l->size % r->cl, 0);
+		sb_adds(sb, " bytes */\n");
 	}
 }
 
