@@ -73,7 +73,6 @@ struct sf_unit {
 	uint8_t unit_type;    /* DW_UT_*; DWARF 2-4 compile units say DW_UT_compile */
 	uint8_t addr_size;
 	uint8_t offset_size;  /* 4 or 8 (DWARF64) */
-	uint16_t die_tag;     /* DW_TAG_compile_unit, _partial_unit, ...; 0 unknown */
 	/*
 	 * Split DWARF (a unit of a .dwo or .dwp; see split.h): the unit's
 	 * string offsets start at str_base (its contribution plus the DWARF 5
@@ -103,8 +102,12 @@ struct sf_dwfile {
 	size_t nunits;
 	uint32_t *sig_table;     /* open addressing: unit index + 1 */
 	size_t sig_cap;
-	size_t ncompile;         /* units whose DIE is a DW_TAG_compile_unit */
-	size_t npartial;         /* ... a DW_TAG_partial_unit (dwz) */
+	/* the tags of the units' DIEs, found when first asked
+	 * (sf_unit_die_tag): tags[i] is unit i's tag | SF_TAG_KNOWN, 0 while
+	 * not looked at; tags[nunits] says whether any unit is a compile
+	 * unit (sf_dwfile_has_compile: 0 not known yet, 1 no, 2 yes).  Any
+	 * thread may look first: each stores the same values, atomically */
+	uint32_t *tags;
 	/* dwz: the alt file (.gnu_debugaltlink / .debug_sup), NULL if none;
 	 * set by the caller after sf_dwfile_init() */
 	const struct sf_dwfile *alt;
@@ -304,6 +307,18 @@ void sf_dwfile_release(struct sf_dwfile *f);
 
 /* Is unit u a type unit (DW_UT_type, DW_UT_split_type, .debug_types)? */
 int sf_unit_is_type(const struct sf_unit *u);
+
+#define SF_TAG_KNOWN 0x10000u
+/* The tag of unit i's DIE (DW_TAG_compile_unit, _partial_unit, ...; 0
+ * when it cannot be told, and in .dwo/.dwp files).  Found when first
+ * asked, by the thread reading the unit: the abbrev tables walked for
+ * every unit before any was read were 1 % of a vmlinux show, alone on
+ * one thread. */
+uint16_t sf_unit_die_tag(const struct sf_dwfile *f, size_t i);
+/* Is some unit of f a compile unit (DW_TAG_compile_unit)? */
+int sf_dwfile_has_compile(const struct sf_dwfile *f);
+/* Are all units of f partial units (a dwz alt file)? */
+int sf_dwfile_all_partial(const struct sf_dwfile *f);
 
 /* Index of the type unit with signature sig, or -1. */
 long sf_dwfile_sig_unit(const struct sf_dwfile *f, uint64_t sig);

@@ -7,10 +7,14 @@
  *                        (.debug_info's, then .debug_types')
  *   sf_dwfile.sig_table  open addressing over the type units'
  *                        signatures: unit index + 1, 0 empty
+ *   sf_dwfile.tags       each unit's DIE tag | SF_TAG_KNOWN once asked,
+ *                        then whether any unit is a compile unit
  *
- * Built once per image before any unit is read, and read-only after:
- * every thread shares it.  The DIE decoder is die.c.
+ * Built once per image before any unit is read, and read-only after
+ * (but for the tags, each found once by whichever thread asks first,
+ * stored atomically): every thread shares it.  The DIE decoder is die.c.
  */
+#include <assert.h>
 #include "die.h"
 #include "cursor.h"
 
@@ -122,6 +126,43 @@ int sf_unit_is_type(const struct sf_unit *u)
 	return u->unit_type == DW_UT_type || u->unit_type == DW_UT_split_type;
 }
 
+uint16_t sf_unit_die_tag(const struct sf_dwfile *f, size_t i)
+{
+	assert(i < f->nunits);
+	/* a dwp's abbrev offsets are known only once its index is applied;
+	 * .dwo/.dwp files hold no partial units */
+	if (f->split)
+		return 0;
+	uint32_t v = __atomic_load_n(&f->tags[i], __ATOMIC_RELAXED);
+	if (!v) {
+		v = unit_die_tag(f, &f->units[i]) | SF_TAG_KNOWN;
+		__atomic_store_n(&f->tags[i], v, __ATOMIC_RELAXED);
+	}
+	return (uint16_t)v;
+}
+
+int sf_dwfile_has_compile(const struct sf_dwfile *f)
+{
+	uint32_t v = __atomic_load_n(&f->tags[f->nunits], __ATOMIC_RELAXED);
+
+	if (!v) {
+		v = 1;
+		for (size_t i = 0; i < f->nunits && v == 1; i++)
+			if (sf_unit_die_tag(f, i) == DW_TAG_compile_unit)
+				v = 2;
+		__atomic_store_n(&f->tags[f->nunits], v, __ATOMIC_RELAXED);
+	}
+	return v == 2;
+}
+
+int sf_dwfile_all_partial(const struct sf_dwfile *f)
+{
+	for (size_t i = 0; i < f->nunits; i++)
+		if (sf_unit_die_tag(f, i) != DW_TAG_partial_unit)
+			return 0;
+	return f->nunits > 0;
+}
+
 static void index_signatures(struct sf_dwfile *f)
 {
 	size_t ntu = 0;
@@ -168,11 +209,6 @@ static int dwfile_init(struct sf_dwfile *f, const char *label, int msb, int spli
 				sf_dwfile_release(f);
 				return -1;
 			}
-			/* a dwp's abbrev offsets are known only once its index
-			 * is applied; .dwo/.dwp files hold no partial units */
-			u->die_tag = split ? 0 : unit_die_tag(f, u);
-			f->ncompile += u->die_tag == DW_TAG_compile_unit;
-			f->npartial += u->die_tag == DW_TAG_partial_unit;
 			f->nunits++;
 			off = u->end;
 		}
@@ -182,6 +218,7 @@ static int dwfile_init(struct sf_dwfile *f, const char *label, int msb, int spli
 		return sf_error(err, "%s: too many DWARF units", label);
 	}
 	index_signatures(f);
+	f->tags = sf_xcalloc(f->nunits + 1, sizeof(*f->tags));
 	return 0;
 }
 
@@ -201,8 +238,10 @@ void sf_dwfile_release(struct sf_dwfile *f)
 {
 	free(f->units);
 	free(f->sig_table);
+	free(f->tags);
 	f->units = NULL;
 	f->sig_table = NULL;
+	f->tags = NULL;
 	f->nunits = 0;
 }
 

@@ -526,7 +526,7 @@ int ld_load_image(struct ctx *c, unsigned char *image, size_t size,
 	if (!f.nunits) {
 		sf_error(c->err, "%s: no DWARF debug info (empty .debug_info)", label);
 		rc = NO_DWARF;
-	} else if (in_dir && f.npartial == f.nunits) {
+	} else if (in_dir && sf_dwfile_all_partial(&f)) {
 		/* read alone, its units would lack the language of the units
 		 * importing them (C++ types spelled as C: differing twins) */
 		sf_error(c->err, "%s: a dwz alt file (partial units only), read through "

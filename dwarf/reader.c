@@ -714,7 +714,7 @@ static int read_unit(struct sf_reader *r, size_t i)
 	/* dwz: a partial unit is read where a compile unit imports it (a
 	 * file of partial units only, an alt file given itself, is read
 	 * unit by unit) */
-	if (u->die_tag == DW_TAG_partial_unit && r->f->ncompile)
+	if (sf_unit_die_tag(r->f, i) == DW_TAG_partial_unit && sf_dwfile_has_compile(r->f))
 		return 0;
 	if (rd_uh_open(r, &r->cur, r->f, i) < 0)
 		return -1;

@@ -58,7 +58,7 @@ static const struct sf_abbrevs *partial_abbrevs(struct sf_reader *r, const struc
 {
 	const struct sf_unit *u = &f->units[i];
 
-	if (u->die_tag != DW_TAG_partial_unit)
+	if (sf_unit_die_tag(f, i) != DW_TAG_partial_unit)
 		return NULL;
 	for (size_t k = 0; k < r->nabs; k++)
 		if (r->abs[k]->f == f && r->abs[k]->off == u->abbrev_off)
