@@ -43,24 +43,9 @@ void sb_grow(struct strbuf *sb, size_t extra)
 	sb->alloc = na;
 }
 
-void sb_add(struct strbuf *sb, const void *data, size_t n)
-{
-	sb_grow(sb, n);
-	memcpy(sb->buf + sb->len, data, n);
-	sb->len += n;
-	sb->buf[sb->len] = '\0';
-}
-
 void sb_adds(struct strbuf *sb, const char *s)
 {
 	sb_add(sb, s, strlen(s));
-}
-
-void sb_addch(struct strbuf *sb, int c)
-{
-	sb_grow(sb, 1);
-	sb->buf[sb->len++] = (char)c;
-	sb->buf[sb->len] = '\0';
 }
 
 void sb_addchars(struct strbuf *sb, int c, size_t n)

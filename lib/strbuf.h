@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct strbuf {
 	char *buf;
@@ -26,9 +27,26 @@ extern char sb_empty_[1];
 void sb_init(struct strbuf *sb);
 void sb_release(struct strbuf *sb);
 void sb_grow(struct strbuf *sb, size_t extra);
-void sb_add(struct strbuf *sb, const void *data, size_t n);
 void sb_adds(struct strbuf *sb, const char *s);
-void sb_addch(struct strbuf *sb, int c);
+
+/* Appending is inline while there is room (a report appends a few bytes
+ * at a time, a dozen times a member line): only growing is a call. */
+static inline void sb_add(struct strbuf *sb, const void *data, size_t n)
+{
+	if (sb->alloc - sb->len <= n)	/* room for n and the NUL? (none: alloc 0) */
+		sb_grow(sb, n);
+	memcpy(sb->buf + sb->len, data, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+static inline void sb_addch(struct strbuf *sb, int c)
+{
+	if (sb->alloc - sb->len < 2)
+		sb_grow(sb, 1);
+	sb->buf[sb->len++] = (char)c;
+	sb->buf[sb->len] = '\0';
+}
 void sb_addchars(struct strbuf *sb, int c, size_t n);
 /* What printf's "%-*s" of (width, s) appends: s, then blanks up to
  * |width| bytes in all (a negative width left-justifies as well) */
