@@ -159,6 +159,7 @@ static int parse_abbrevs(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint6
 			a->nattrs++;
 		}
 		a->planned = 0;
+		a->sib_size = 0;
 	}
 	/* each abbreviation's two plans have at most one op per attribute */
 	ab->ops = sf_xreallocarray(NULL, 2 * ab->nattrs + 1, sizeof(*ab->ops));
@@ -490,6 +491,42 @@ static size_t plan_bytes(const struct sf_abbrev_op *ops, size_t n)
 	return bytes <= UINT16_MAX ? bytes : 0;
 }
 
+/* Bytes a sibling reference op reads (0: not one of fixed size). */
+static unsigned ref_width(uint8_t op)
+{
+	switch (op) {
+	case OP_REF1: return 1;
+	case OP_REF2: return 2;
+	case OP_REF4: return 4;
+	case OP_REF8: return 8;
+	default: return 0;
+	}
+}
+
+/* Whether the pass plan ops[0, n) of a is fixed bytes, a sibling of a
+ * fixed size, fixed bytes: then stepping over is one load (sib_size). */
+static void plan_sibling_step(struct sf_abbrev *a, const struct sf_abbrev_op *ops, size_t n)
+{
+	size_t i = 0;
+	uint64_t before = 0, after = 0;
+	unsigned w;
+
+	a->sib_size = 0;
+	if (i < n && ops[i].op == OP_SKIP)
+		before = ops[i++].arg;
+	if (i == n || !(w = ref_width(ops[i].op)))
+		return;
+	assert(ops[i].arg == SF_A_SIBLING);
+	i++;
+	if (i < n && ops[i].op == OP_SKIP)
+		after = ops[i++].arg;
+	if (i != n || before > UINT16_MAX || before + w + after > UINT32_MAX)
+		return;
+	a->sib_pos = (uint16_t)before;
+	a->sib_size = (uint8_t)w;
+	a->skip_size = (uint32_t)(before + w + after);
+}
+
 /* Which of an abbreviation's plans are compiled (sf_abbrev.planned). */
 enum { PLANNED_KEEP = 1, PLANNED_PASS = 2 };
 
@@ -550,6 +587,8 @@ static __attribute__((noinline)) void compile_plan(const struct sf_abbrevs *ab,
 		a->nskip = (uint16_t)n;
 		a->skip_fixed = n == 0 || (n == 1 && ops[0].op == OP_SKIP);
 		a->skip_size = a->skip_fixed && n ? ops[0].arg : 0;
+		if (!a->skip_fixed)
+			plan_sibling_step(a, ops, n);
 		a->planned |= PLANNED_PASS;
 	}
 }
@@ -747,6 +786,17 @@ static ALWAYS_INLINE int decode(const struct sf_ucx *c, uint64_t off, struct sf_
 		d->next = (uint64_t)(r.p - c->base) + a->skip_size;
 		return 0;
 	}
+	if (!keep && a->sib_size && c->plan_ok && !r.msb) {
+		/* the pass plan's bytes, read at once: it fails where they
+		 * do not fit, and its one kept value is the sibling */
+		if ((uint64_t)(r.end - r.p) < a->skip_size)
+			return -1;
+		struct rd s = { r.p + a->sib_pos, r.end, 0, 0 };
+		d->sibling = c->u->start + rd_le_unchecked(&s, a->sib_size);
+		d->has = SF_A_SIBLING;
+		d->next = (uint64_t)(r.p - c->base) + a->skip_size;
+		return 0;
+	}
 	uint32_t has = 0;
 	if (!c->plan_ok) {
 		struct rd g = r;	/* as in run_plan: r stays in registers */
@@ -782,20 +832,27 @@ int sf_die_read_tags(const struct sf_ucx *c, uint64_t off, uint64_t tags, struct
 	return decode(c, off, d, 0, tags);
 }
 
-int sf_die_skip(const struct sf_ucx *c, const struct sf_die *d, uint64_t *next)
+int sf_die_find_tags(const struct sf_ucx *c, uint64_t off, uint64_t tags, struct sf_die *d)
+{
+	for (;;) {
+		if (decode(c, off, d, 0, tags) < 0) {
+			d->off = off;
+			return -1;
+		}
+		if (d->tag == 0 || (d->tag < 64 && ((tags >> d->tag) & 1)))
+			return 0;
+		/* d->off is off: a failed skip names it */
+		if (sf_die_skip(c, d, &off) < 0)
+			return -1;
+	}
+}
+
+int sf_die_skip_subtree(const struct sf_ucx *c, const struct sf_die *d, uint64_t *next)
 {
 	struct sf_die x;
 	uint64_t depth = 0, off;
 
-	if (!d->children) {
-		*next = d->next;
-		return 0;
-	}
-	/* a sibling pointer must move forward inside the unit */
-	if ((d->has & SF_A_SIBLING) && d->sibling > d->off && d->sibling <= c->end) {
-		*next = d->sibling;
-		return 0;
-	}
+	assert(d->children);
 	off = d->next;
 	depth = 1;
 	while (depth) {

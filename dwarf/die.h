@@ -146,13 +146,20 @@ struct sf_abbrev {
 	 * ops[2 * first + nattrs, + nskip) only step over the DIE, keeping
 	 * DW_AT_sibling.  skip_fixed: stepping over is adding skip_size
 	 * (every attribute has a fixed size, and none is a sibling).
+	 * sib_size > 0: every attribute has a fixed size, skip_size bytes
+	 * in all, and the DW_AT_sibling reference (sib_size bytes) starts
+	 * sib_pos bytes in: stepping over is one load (most DIEs with
+	 * children the walks step over: subprograms, arrays, enums,
+	 * function types).
 	 * keep_size > 0: every op of the full plan reads a fixed size,
 	 * keep_size bytes in all (one bounds check for the DIE).
 	 */
 	uint8_t planned;
 	uint8_t skip_fixed;
+	uint8_t sib_size;
 	uint16_t nkeep, nskip;
 	uint16_t keep_size;
+	uint16_t sib_pos;
 	uint32_t skip_size;
 };
 
@@ -366,11 +373,38 @@ int sf_die_read(const struct sf_ucx *c, uint64_t off, struct sf_die *d);
 int sf_die_read_tags(const struct sf_ucx *c, uint64_t off, uint64_t tags, struct sf_die *d);
 
 /*
+ * From the DIE at off, step over the DIEs of its level whose tag is not
+ * below 64 with its bit set in `tags` (each by its sibling or past its
+ * subtree, as sf_die_skip), and read the first one whose is - as
+ * sf_die_read_tags reads it - or the null entry closing the level, into
+ * d.  A walk looking for a few tags among a unit's top-level DIEs steps
+ * over the others here, without returning each.  -1 where reading or
+ * skipping one of them fails: d->off is then that DIE (of off's level).
+ */
+int sf_die_find_tags(const struct sf_ucx *c, uint64_t off, uint64_t tags, struct sf_die *d);
+
+/* The end of d's subtree (sf_die_skip's slow path: no usable sibling). */
+int sf_die_skip_subtree(const struct sf_ucx *c, const struct sf_die *d, uint64_t *next);
+
+/*
  * Offset of the DIE after d at the same level (its sibling, or the null
  * entry closing d's parent): by DW_AT_sibling when present, else by
- * skipping d's subtree.
+ * skipping d's subtree.  Inline: every walk steps over most DIEs it
+ * meets, nearly all by their sibling.
  */
-int sf_die_skip(const struct sf_ucx *c, const struct sf_die *d, uint64_t *next);
+static inline int sf_die_skip(const struct sf_ucx *c, const struct sf_die *d, uint64_t *next)
+{
+	if (!d->children) {
+		*next = d->next;
+		return 0;
+	}
+	/* a sibling pointer must move forward inside the unit */
+	if ((d->has & SF_A_SIBLING) && d->sibling > d->off && d->sibling <= c->end) {
+		*next = d->sibling;
+		return 0;
+	}
+	return sf_die_skip_subtree(c, d, next);
+}
 
 /* Read the file table of the unit's line program (empty if it has none). */
 int sf_ucx_files(const struct sf_ucx *c, struct sf_files *out);

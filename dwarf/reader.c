@@ -617,7 +617,8 @@ static int walk_import(struct sf_reader *r, struct uh *uh, const struct sf_die *
 
 /* The tags walk() looks at (all below 64): every other DIE of a unit's
  * top level - functions, variables, base and pointer types, most of them -
- * is only stepped over, without decoding its attributes. */
+ * is only stepped over (sf_die_find_tags), without decoding its
+ * attributes. */
 #define WALK_TAGS ((1ull << DW_TAG_structure_type) | (1ull << DW_TAG_class_type) | \
 		   (1ull << DW_TAG_union_type) | (1ull << DW_TAG_interface_type) | \
 		   (1ull << DW_TAG_namespace) | (1ull << DW_TAG_module) | \
@@ -632,8 +633,9 @@ static int walk(struct sf_reader *r, struct uh *uh, uint64_t off, unsigned depth
 	int scoped = !sf_lang_is_c(uh->cx.lang);
 
 	while (!r->failed) {
-		if (sf_die_read_tags(&uh->cx, off, WALK_TAGS, &d) < 0)
-			return rd_corrupt(r, uh, off);
+		/* the DIEs of no tag of WALK_TAGS are stepped over in there */
+		if (sf_die_find_tags(&uh->cx, off, WALK_TAGS, &d) < 0)
+			return rd_corrupt(r, uh, d.off);
 		if (d.tag == 0) {
 			*end = d.next;
 			return 0;

@@ -176,9 +176,10 @@ static int scan_scopes(struct sf_reader *r, struct uh *uh, uint64_t off, long pa
 	struct sf_die d;
 
 	for (;;) {
-		/* fails where a full read fails: the same error */
-		if (sf_die_read_tags(&uh->cx, off, SCOPE_TAGS, &d) < 0)
-			return rd_corrupt(r, uh, off);
+		/* fails where a full read fails: the same error; DIEs of
+		 * no tag of SCOPE_TAGS are stepped over in there */
+		if (sf_die_find_tags(&uh->cx, off, SCOPE_TAGS, &d) < 0)
+			return rd_corrupt(r, uh, d.off);
 		if (d.tag == 0) {
 			*end = d.next;
 			return 0;
