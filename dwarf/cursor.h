@@ -111,6 +111,50 @@ static inline int64_t rd_sleb(struct rd *r)
 	return 0;
 }
 
+/*
+ * Step over an abbreviation's (attribute, form) list, up to its (0, 0)
+ * end: the number of attributes, or -1 when the list runs past r->end or
+ * holds more than max.  Both nearly always take one byte each: the loop
+ * reads two bytes a step, and decodes LEB128s only for the others (and
+ * DW_FORM_implicit_const's value).
+ */
+static inline long rd_skip_specs(struct rd *r, long max)
+{
+	const unsigned char *p = r->p, *end = r->end;
+
+	for (long n = 0;; n++) {
+		uint64_t at, form;
+		if (end - p >= 2 && (p[0] | p[1]) < 0x80) {
+			at = p[0];
+			form = p[1];
+			p += 2;
+		} else {
+			struct rd s = { p, end, r->msb, 0 };
+			at = rd_uleb(&s);
+			form = rd_uleb(&s);
+			if (s.bad)
+				break;
+			p = s.p;
+		}
+		if (n > max)
+			break;
+		if ((at | form) == 0) {
+			r->p = p;
+			return n;
+		}
+		if (form == 0x21) {	/* DW_FORM_implicit_const: its value follows */
+			struct rd s = { p, end, r->msb, 0 };
+			(void)rd_sleb(&s);
+			if (s.bad)
+				break;
+			p = s.p;
+		}
+	}
+	r->p = end;
+	r->bad = 1;
+	return -1;
+}
+
 static inline void rd_skip(struct rd *r, uint64_t n)
 {
 	if ((uint64_t)(r->end - r->p) < n) {

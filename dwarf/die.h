@@ -137,8 +137,11 @@ struct sf_abbrev {
 	uint64_t code;
 	uint16_t tag;
 	uint8_t children;
-	uint32_t first;       /* index into attrs */
+	uint32_t first;       /* index into attrs: decoded only once the
+	                       * abbreviation is first used (die.c), so read
+	                       * them through sf_abbrev_find */
 	uint32_t nattrs;
+	const unsigned char *specs; /* its (attribute, form) list */
 	/*
 	 * Its decode plans (die.c), each compiled when a DIE first needs it
 	 * (planned: which are):
@@ -173,7 +176,8 @@ struct sf_abbrevs {
 	struct sf_abbrev *v;
 	size_t n, cap;
 	struct sf_abbrev_attr *attrs;
-	size_t nattrs, attrcap;
+	size_t nattrs;
+	const unsigned char *specs_end; /* of the abbreviation section */
 	uint32_t *direct;     /* code -> index + 1, for dense codes */
 	size_t ndirect;
 	struct sf_abbrev_op *ops; /* 2 * nattrs slots: each abbrev's plans */
@@ -339,7 +343,8 @@ void sf_ucx_release(struct sf_ucx *c);
 /* Parse f's abbreviation table at offset off; -1 on corrupt input. */
 int sf_abbrevs_parse(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint64_t off);
 void sf_abbrevs_release(struct sf_abbrevs *ab);
-/* The abbreviation of code `code` in ab, or NULL. */
+/* The abbreviation of code `code` in ab, or NULL; its attributes are
+ * ab->attrs[first, first + nattrs). */
 const struct sf_abbrev *sf_abbrev_find(const struct sf_abbrevs *ab, uint64_t code);
 /*
  * How the bytes of an attribute of form `form` in unit u are stepped

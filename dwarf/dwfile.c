@@ -18,6 +18,7 @@
 #include "die.h"
 #include "cursor.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,15 +110,8 @@ static uint16_t unit_die_tag(const struct sf_dwfile *f, const struct sf_unit *u)
 		if (code == want)
 			return r.bad || tag > 0xffff ? 0 : (uint16_t)tag;
 		rd_skip(&r, 1);	/* children */
-		for (;;) {
-			uint64_t at = rd_uleb(&r), form = rd_uleb(&r);
-			if (r.bad)
-				return 0;
-			if (at == 0 && form == 0)
-				break;
-			if (form == DW_FORM_implicit_const)
-				rd_sleb(&r);
-		}
+		if (rd_skip_specs(&r, LONG_MAX) < 0)
+			return 0;
 	}
 }
 
