@@ -27,25 +27,22 @@
 #define DW_LANG_C17_ 0x2c
 #define MAX_ABBREV_ATTRS 4096
 
-int sf_lang_is_c(unsigned lang)
-{
-	return lang == DW_LANG_C89 || lang == DW_LANG_C || lang == DW_LANG_C99 ||
-	       lang == DW_LANG_C11 || lang == DW_LANG_C17_ || lang == DW_LANG_ObjC;
-}
-
-int sf_lang_is_cxx(unsigned lang)
-{
-	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
-	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14 ||
-	       lang == DW_LANG_C_plus_plus_17_ || lang == DW_LANG_C_plus_plus_20_ ||
-	       lang == DW_LANG_ObjC_plus_plus;
-}
+static_assert(SF_LANG_C_SET == ((1ull << DW_LANG_C89) | (1ull << DW_LANG_C) | (1ull << DW_LANG_C99) |
+				(1ull << DW_LANG_C11) | (1ull << DW_LANG_C17_) | (1ull << DW_LANG_ObjC)),
+	      "die.h's C languages");
+static_assert(SF_LANG_CXX_SET == ((1ull << DW_LANG_C_plus_plus) | (1ull << DW_LANG_C_plus_plus_03) |
+				  (1ull << DW_LANG_C_plus_plus_11) |
+				  (1ull << DW_LANG_C_plus_plus_14) |
+				  (1ull << DW_LANG_C_plus_plus_17_) |
+				  (1ull << DW_LANG_C_plus_plus_20_) |
+				  (1ull << DW_LANG_ObjC_plus_plus)),
+	      "die.h's C++ languages");
 
 /* ---- abbrevs ----------------------------------------------------------- */
 
 /* What of an abbreviation is ready (sf_abbrev.planned): its attribute
  * list decoded, its two plans compiled. */
-enum { PLANNED_KEEP = 1, PLANNED_PASS = 2, PLANNED_ATTRS = 4 };
+enum { PLANNED_ATTRS = 1 << 3 };	/* bits 0-2: plan k compiled (1 << k) */
 
 /* The abbreviation of a code, or NULL.  Not const: its plans are compiled
  * on first use (the table's own array, not the table, is written). */
@@ -180,8 +177,8 @@ static int parse_abbrevs(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint6
 	}
 	/* filled by parse_specs, an abbreviation's when first used */
 	ab->attrs = sf_xreallocarray(NULL, ab->nattrs + 1, sizeof(*ab->attrs));
-	/* each abbreviation's two plans have at most one op per attribute */
-	ab->ops = sf_xreallocarray(NULL, 2 * ab->nattrs + 1, sizeof(*ab->ops));
+	/* each abbreviation's three plans have at most one op per attribute */
+	ab->ops = sf_xreallocarray(NULL, 3 * ab->nattrs + 1, sizeof(*ab->ops));
 	if (!sorted)
 		qsort(ab->v, ab->n, sizeof(*ab->v), cmp_abbrev);
 	uint64_t maxcode = ab->n ? ab->v[ab->n - 1].code : 0;
@@ -617,45 +614,50 @@ static void emit_pass(struct sf_abbrev_op *ops, size_t *n, const struct sf_abbre
 		emit_skip(ops, n, fi, g, i, OP_GENERIC_SKIP);
 }
 
+/* Does a walk read attributes of this kind (sf_die_find_tags)? */
+static int walk_reads(unsigned kind)
+{
+	return kind == AK_NAME || kind == AK_TYPE || kind == AK_SIBLING ||
+	       kind == AK_SPECIFICATION || kind == AK_IMPORT || kind == AK_SIGNATURE ||
+	       kind == AK_DECLARATION;
+}
+
 /*
- * One plan of abbreviation a into its slots of ab->ops: the full one
- * (keep: sf_die_read), or the one stepping over a DIE (sf_die_read_tags,
- * sf_die_skip) in the slots after.  A DIE is most often only read in full
- * (members, types) or only stepped over (functions, variables): each plan
- * is made when first needed.
+ * Plan k of abbreviation a into its slots of ab->ops: the full one
+ * (sf_die_read), the one stepping over a DIE (sf_die_read_tags,
+ * sf_die_skip) or the walk's (sf_die_find_tags).  A DIE is most often
+ * only read in full (members, types) or only stepped over (functions,
+ * variables): each plan is made when first needed.
  */
 static __attribute__((noinline)) void compile_plan(const struct sf_abbrevs *ab,
-						   struct sf_abbrev *a, int keep)
+						   struct sf_abbrev *a, enum sf_plan k)
 {
-	struct sf_abbrev_op *ops = ab->ops + 2 * (size_t)a->first + (keep ? 0 : a->nattrs);
+	struct sf_abbrev_op *ops = ab->ops + 3 * (size_t)a->first + k * (size_t)a->nattrs;
 	size_t n = 0;
 
 	with_specs(ab, a);
-
 	assert(a->first + (size_t)a->nattrs <= ab->nattrs && a->nattrs <= MAX_ABBREV_ATTRS + 1);
 	for (uint32_t i = a->first; i < a->first + a->nattrs; i++) {
 		const struct sf_abbrev_attr *x = &ab->attrs[i];
 		const struct form_info *fi = form_info(x->form);
-		if (keep)
+		if (k == SF_PLAN_KEEP || (k == SF_PLAN_WALK && walk_reads(x->kind)))
 			emit_keep(ops, &n, x, fi, ab->geometry, i);
-		else
+		else if (k == SF_PLAN_PASS)
 			emit_pass(ops, &n, x, fi, ab->geometry, i);
+		else	/* what the walk does not read, read as read_form would */
+			emit_skip(ops, &n, fi, ab->geometry, i, OP_GENERIC_SKIP);
 	}
 	assert(n <= a->nattrs);
-	if (keep) {
-		a->nkeep = (uint16_t)n;
-		a->keep_size = (uint16_t)plan_bytes(ops, n);
-		a->planned |= PLANNED_KEEP;
-	} else {
-		a->nskip = (uint16_t)n;
+	a->nops[k] = (uint16_t)n;
+	a->fixed[k] = (uint16_t)plan_bytes(ops, n);
+	if (k == SF_PLAN_PASS) {
 		a->skip_fixed = n == 0 || (n == 1 && ops[0].op == OP_SKIP);
 		a->skip_size = a->skip_fixed && n ? ops[0].arg : 0;
 		if (!a->skip_fixed)
 			plan_sibling_step(a, ops, n);
-		a->planned |= PLANNED_PASS;
 	}
+	a->planned |= (uint8_t)(1u << k);
 }
-
 
 /* Step over a NUL-terminated string; -1 when it runs past the unit. */
 static inline int skip_string(struct rd *r)
@@ -806,11 +808,12 @@ static inline void define_plain(struct sf_die *d)
 /*
  * Decode one DIE.  With `keep` unset only the size is computed (skipping
  * subtrees), by the abbreviation's shorter plan - unless its tag is below
- * 64 and its bit is set in `tags`.  Inlined into each caller, where keep
- * is a constant.
+ * 64 and its bit is set in `tags`: then by the full plan, or the walk's
+ * with `walk`.  Inlined into each caller, where keep and walk are
+ * constants.
  */
 static ALWAYS_INLINE int decode(const struct sf_ucx *c, uint64_t off, struct sf_die *d,
-				int keep, uint64_t tags)
+				int keep, uint64_t tags, int walk)
 {
 	if (off < c->die_start || off >= c->end)
 		return -1;
@@ -834,22 +837,20 @@ static ALWAYS_INLINE int decode(const struct sf_ucx *c, uint64_t off, struct sf_
 		return -1;
 	d->tag = a->tag;
 	d->children = a->children;
-	keep |= a->tag < 64 && ((tags >> a->tag) & 1);
-	if (keep) {
+	int want = keep || (a->tag < 64 && ((tags >> a->tag) & 1));
+	enum sf_plan k = !want ? SF_PLAN_PASS : walk ? SF_PLAN_WALK : SF_PLAN_KEEP;
+	if (want)
 		define_plain(d);
-		if (!(a->planned & PLANNED_KEEP))
-			compile_plan(c->abv, a, 1);
-	} else if (!(a->planned & PLANNED_PASS)) {
-		compile_plan(c->abv, a, 0);
-	}
-	if (!keep && a->skip_fixed && c->plan_ok) {
+	if (!(a->planned & (1u << k)))
+		compile_plan(c->abv, a, k);
+	if (!want && a->skip_fixed && c->plan_ok) {
 		d->has = 0;
 		if ((uint64_t)(r.end - r.p) < a->skip_size)
 			return -1;
 		d->next = (uint64_t)(r.p - c->base) + a->skip_size;
 		return 0;
 	}
-	if (!keep && a->sib_size && c->plan_ok && !r.msb) {
+	if (!want && a->sib_size && c->plan_ok && !r.msb) {
 		/* the pass plan's bytes, read at once: it fails where they
 		 * do not fit, and its one kept value is the sibling */
 		if ((uint64_t)(r.end - r.p) < a->skip_size)
@@ -864,19 +865,18 @@ static ALWAYS_INLINE int decode(const struct sf_ucx *c, uint64_t off, struct sf_
 	if (!c->plan_ok) {
 		struct rd g = r;	/* as in run_plan: r stays in registers */
 		d->has = 0;
-		if (decode_attrs(c, &g, d, a, keep) < 0)
+		if (decode_attrs(c, &g, d, a, want) < 0)
 			return -1;
 		r = g;
 		has = d->has;
 	} else {
-		const struct sf_abbrev_op *ops = c->abv->ops + 2 * (size_t)a->first;
+		const struct sf_abbrev_op *ops = c->abv->ops + 3 * (size_t)a->first +
+						 k * (size_t)a->nattrs;
 		int rc;
-		if (!keep)
-			rc = run_plan(c, &r, d, &has, ops + a->nattrs, ops + a->nattrs + a->nskip, 0);
-		else if (a->keep_size && !r.msb && (size_t)(r.end - r.p) >= a->keep_size)
-			rc = run_plan(c, &r, d, &has, ops, ops + a->nkeep, 1);
+		if (a->fixed[k] && !r.msb && (size_t)(r.end - r.p) >= a->fixed[k])
+			rc = run_plan(c, &r, d, &has, ops, ops + a->nops[k], 1);
 		else
-			rc = run_plan(c, &r, d, &has, ops, ops + a->nkeep, 0);
+			rc = run_plan(c, &r, d, &has, ops, ops + a->nops[k], 0);
 		if (rc < 0)
 			return -1;
 	}
@@ -887,18 +887,23 @@ static ALWAYS_INLINE int decode(const struct sf_ucx *c, uint64_t off, struct sf_
 
 int sf_die_read(const struct sf_ucx *c, uint64_t off, struct sf_die *d)
 {
-	return decode(c, off, d, 1, 0);
+	return decode(c, off, d, 1, 0, 0);
+}
+
+int sf_die_read_walk(const struct sf_ucx *c, uint64_t off, struct sf_die *d)
+{
+	return decode(c, off, d, 1, 0, 1);
 }
 
 int sf_die_read_tags(const struct sf_ucx *c, uint64_t off, uint64_t tags, struct sf_die *d)
 {
-	return decode(c, off, d, 0, tags);
+	return decode(c, off, d, 0, tags, 0);
 }
 
 int sf_die_find_tags(const struct sf_ucx *c, uint64_t off, uint64_t tags, struct sf_die *d)
 {
 	for (;;) {
-		if (decode(c, off, d, 0, tags) < 0) {
+		if (decode(c, off, d, 0, tags, 1) < 0) {
 			d->off = off;
 			return -1;
 		}
@@ -919,7 +924,7 @@ int sf_die_skip_subtree(const struct sf_ucx *c, const struct sf_die *d, uint64_t
 	off = d->next;
 	depth = 1;
 	while (depth) {
-		if (decode(c, off, &x, 0, 0) < 0)
+		if (decode(c, off, &x, 0, 0, 0) < 0)
 			return -1;
 		off = x.next;
 		if (x.tag == 0) {

@@ -133,6 +133,9 @@ struct sf_abbrev_op {
 	uint32_t attr;        /* index into attrs (generic and implicit ops) */
 };
 
+/* An abbreviation's decode plans (struct sf_abbrev). */
+enum sf_plan { SF_PLAN_KEEP, SF_PLAN_PASS, SF_PLAN_WALK };
+
 struct sf_abbrev {
 	uint64_t code;
 	uint16_t tag;
@@ -144,24 +147,26 @@ struct sf_abbrev {
 	const unsigned char *specs; /* its (attribute, form) list */
 	/*
 	 * Its decode plans (die.c), each compiled when a DIE first needs it
-	 * (planned: which are):
-	 * ops[2 * first, + nkeep) decode every attribute (sf_die_read),
-	 * ops[2 * first + nattrs, + nskip) only step over the DIE, keeping
-	 * DW_AT_sibling.  skip_fixed: stepping over is adding skip_size
-	 * (every attribute has a fixed size, and none is a sibling).
+	 * (planned: which are), plan k (enum sf_plan) in ops[3 * first +
+	 * k * nattrs, + nops[k]): SF_PLAN_KEEP decodes every attribute
+	 * (sf_die_read), SF_PLAN_PASS only steps over the DIE, keeping
+	 * DW_AT_sibling, SF_PLAN_WALK decodes what a walk reads of a DIE it
+	 * looks at (sf_die_find_tags).  fixed[k] > 0: every op of plan k
+	 * reads a fixed size, fixed[k] bytes in all (one bounds check for
+	 * the DIE).
+	 * skip_fixed: stepping over is adding skip_size (every attribute
+	 * has a fixed size, and none is a sibling).
 	 * sib_size > 0: every attribute has a fixed size, skip_size bytes
 	 * in all, and the DW_AT_sibling reference (sib_size bytes) starts
 	 * sib_pos bytes in: stepping over is one load (most DIEs with
 	 * children the walks step over: subprograms, arrays, enums,
 	 * function types).
-	 * keep_size > 0: every op of the full plan reads a fixed size,
-	 * keep_size bytes in all (one bounds check for the DIE).
 	 */
 	uint8_t planned;
 	uint8_t skip_fixed;
 	uint8_t sib_size;
-	uint16_t nkeep, nskip;
-	uint16_t keep_size;
+	uint16_t nops[3];
+	uint16_t fixed[3];
 	uint16_t sib_pos;
 	uint32_t skip_size;
 };
@@ -180,7 +185,7 @@ struct sf_abbrevs {
 	const unsigned char *specs_end; /* of the abbreviation section */
 	uint32_t *direct;     /* code -> index + 1, for dense codes */
 	size_t ndirect;
-	struct sf_abbrev_op *ops; /* 2 * nattrs slots: each abbrev's plans */
+	struct sf_abbrev_op *ops; /* 3 * nattrs slots: each abbrev's plans */
 	uint16_t geometry;    /* the unit shape the plans assume (die.c) */
 };
 
@@ -367,6 +372,10 @@ int sf_ucx_open_shared(struct sf_ucx *c, const struct sf_dwfile *f, size_t i,
 /* Decode the DIE at section offset off (inside the unit). */
 int sf_die_read(const struct sf_ucx *c, uint64_t off, struct sf_die *d);
 
+/* The same for only what sf_die_find_tags reads of the DIE it finds
+ * (fails exactly where sf_die_read fails). */
+int sf_die_read_walk(const struct sf_ucx *c, uint64_t off, struct sf_die *d);
+
 /*
  * The same for a DIE whose tag is below 64 with its bit set in `tags`
  * (1 << DW_TAG_x); any other is read only as far as skipping it needs:
@@ -380,11 +389,15 @@ int sf_die_read_tags(const struct sf_ucx *c, uint64_t off, uint64_t tags, struct
 /*
  * From the DIE at off, step over the DIEs of its level whose tag is not
  * below 64 with its bit set in `tags` (each by its sibling or past its
- * subtree, as sf_die_skip), and read the first one whose is - as
- * sf_die_read_tags reads it - or the null entry closing the level, into
- * d.  A walk looking for a few tags among a unit's top-level DIEs steps
- * over the others here, without returning each.  -1 where reading or
- * skipping one of them fails: d->off is then that DIE (of off's level).
+ * subtree, as sf_die_skip), and read the first one whose is, or the null
+ * entry closing the level, into d.  A walk looking for a few tags among a
+ * unit's top-level DIEs steps over the others here, without returning
+ * each.  The DIE found is read for what a walk reads of it: off, next,
+ * tag, children, and of its attributes only (with their `has` bits) the
+ * name, type (or sig8), sibling, specification, import, signature and
+ * declaration flag - sf_die_read reads the rest.  -1 where reading or
+ * skipping one of them fails, as sf_die_read_tags and sf_die_skip fail:
+ * d->off is then that DIE (of off's level).
  */
 int sf_die_find_tags(const struct sf_ucx *c, uint64_t off, uint64_t tags, struct sf_die *d);
 
@@ -418,9 +431,24 @@ void sf_files_release(struct sf_files *fl);
  * compilation directory when relative; "" when unknown. */
 const char *sf_files_path(const struct sf_files *fl, uint64_t idx, struct strbuf *sb);
 
+/* The DW_LANG_* codes of C (C89, C, C99, C11, C17, Objective-C) and of
+ * C++ (98, 03, 11, 14, 17, 20, Objective-C++) as bit sets: the reader
+ * asks per DIE (die.c checks them against dwarf.h). */
+#define SF_LANG_C_SET ((1ull << 0x01) | (1ull << 0x02) | (1ull << 0x0c) | (1ull << 0x1d) | \
+		       (1ull << 0x2c) | (1ull << 0x10))
+#define SF_LANG_CXX_SET ((1ull << 0x04) | (1ull << 0x19) | (1ull << 0x1a) | (1ull << 0x21) | \
+			 (1ull << 0x2a) | (1ull << 0x2b) | (1ull << 0x11))
+
 /* Is the unit's language C (where types have no scopes)? */
-int sf_lang_is_c(unsigned lang);
+static inline int sf_lang_is_c(unsigned lang)
+{
+	return lang < 64 && ((SF_LANG_C_SET >> lang) & 1);
+}
+
 /* Is it C++ (or Objective-C++)? */
-int sf_lang_is_cxx(unsigned lang);
+static inline int sf_lang_is_cxx(unsigned lang)
+{
+	return lang < 64 && ((SF_LANG_CXX_SET >> lang) & 1);
+}
 
 #endif

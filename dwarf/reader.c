@@ -543,7 +543,7 @@ static int may_be_aggregate(struct uh *uh, uint64_t off)
 {
 	struct sf_die d;
 
-	if (sf_die_read(&uh->cx, off, &d) < 0 || (d.has & SF_A_SIGNATURE))
+	if (sf_die_read_walk(&uh->cx, off, &d) < 0 || (d.has & SF_A_SIGNATURE))
 		return 1;
 	if (d.tag != DW_TAG_structure_type && d.tag != DW_TAG_class_type &&
 	    d.tag != DW_TAG_union_type && d.tag != DW_TAG_interface_type)

@@ -388,6 +388,67 @@ static void check_read_tags(const struct sf_ucx *c, const struct sf_die *d)
 		assert_int_equal(y.sig8, d->sig8);
 }
 
+/* What sf_die_find_tags and sf_die_read_walk decode of a DIE. */
+#define WALK_BITS (SF_A_NAME | SF_A_TYPE | SF_A_SIG8 | SF_A_ALT | SF_A_SIBLING | \
+		   SF_A_SPECIFICATION | SF_A_SIGNATURE | SF_A_DECLARATION)
+
+/* x, read for a walk, says what d (read in full) says of that. */
+static void check_walk_fields(const struct sf_die *x, const struct sf_die *d)
+{
+	assert_int_equal(x->off, d->off);
+	assert_int_equal(x->next, d->next);
+	assert_int_equal(x->tag, d->tag);
+	assert_int_equal(x->children, d->children);
+	assert_int_equal(x->has & WALK_BITS, d->has & WALK_BITS);
+	assert_int_equal(x->has2, d->has2);
+	assert_ptr_equal(x->name, d->name);
+	if ((d->has & SF_A_TYPE) && !(d->has & SF_A_SIG8))
+		assert_int_equal(x->type, d->type);
+	if (d->has & (SF_A_SIG8 | SF_A_SIGNATURE))
+		assert_int_equal(x->sig8, d->sig8);
+	if (d->has & SF_A_SIBLING)
+		assert_int_equal(x->sibling, d->sibling);
+	if (d->has & SF_A_SPECIFICATION)
+		assert_int_equal(x->specification, d->specification);
+	if (d->has2 & SF_A2_IMPORT)
+		assert_int_equal(x->import, d->import);
+}
+
+/*
+ * sf_die_find_tags from d: d itself, read for a walk, when its tag is
+ * wanted; with no tag wanted, the null entry closing d's level, where
+ * sf_die_read_tags and sf_die_skip step to (checked up to 64 DIEs on),
+ * or a failure at the unit's end (the unit DIE's level).
+ */
+static void check_find_tags(const struct sf_ucx *c, const struct sf_die *d)
+{
+	struct sf_die x, y;
+	uint64_t off = d->off;
+
+	assert_int_equal(sf_die_read_walk(c, d->off, &x), 0);
+	check_walk_fields(&x, d);
+	if (d->tag && d->tag < 64) {
+		assert_int_equal(sf_die_find_tags(c, d->off, 1ull << d->tag, &x), 0);
+		check_walk_fields(&x, d);
+	}
+	for (int n = 0; n < 64; n++) {
+		if (off >= c->end) {	/* the unit DIE's level: no null entry */
+			assert_int_equal(sf_die_find_tags(c, d->off, 0, &x), -1);
+			assert_int_equal(x.off, off);
+			return;
+		}
+		assert_int_equal(sf_die_read_tags(c, off, 0, &y), 0);
+		if (y.tag == 0) {
+			assert_int_equal(sf_die_find_tags(c, d->off, 0, &x), 0);
+			assert_int_equal(x.tag, 0);
+			assert_int_equal(x.off, y.off);
+			assert_int_equal(x.next, y.next);
+			return;
+		}
+		assert_int_equal(sf_die_skip(c, &y, &off), 0);
+	}
+}
+
 /* DIE off read by c and by g, each into a zeroed sf_die: rc of each
  * (they must be the same), the two DIEs compared whole on success. */
 static int read_both(const struct sf_ucx *c, const struct sf_ucx *g, uint64_t off,
@@ -442,6 +503,13 @@ static void check_plan(const struct sf_ucx *c, const struct sf_ucx *g, const str
 		cc.end = gc.end = cut.end;	/* the ucx's copy of its bounds */
 		assert_int_equal(read_both(&cc, &gc, d->off, 0, 1), -1);
 		assert_int_equal(read_both(&cc, &gc, d->off, 0, 0), -1);
+		/* stepping over it fails there, and says where */
+		memset(&x, 0, sizeof(x));
+		assert_int_equal(sf_die_find_tags(&cc, d->off, 0, &x), -1);
+		assert_int_equal(x.off, d->off);
+		assert_int_equal(sf_die_read_walk(&cc, d->off, &x), -1);
+		if (d->tag && d->tag < 64)
+			assert_int_equal(sf_die_find_tags(&cc, d->off, 1ull << d->tag, &x), -1);
 	}
 }
 
@@ -462,6 +530,7 @@ static void own_walk_file(struct sf_dwfile *f, struct recs *out)
 			struct sf_die d;
 			assert_int_equal(sf_die_read(&c, off, &d), 0);
 			check_read_tags(&c, &d);
+			check_find_tags(&c, &d);
 			check_plan(&c, &g, &d);
 			if (d.tag) {
 				struct rec x = {
