@@ -900,9 +900,49 @@ int sf_die_read_tags(const struct sf_ucx *c, uint64_t off, uint64_t tags, struct
 	return decode(c, off, d, 0, tags, 0);
 }
 
+/*
+ * The offset after the DIE at off when it can be told at once: a
+ * one-byte code of an abbreviation whose tag is not in tags, whose pass
+ * plan is compiled and is fixed bytes (no children) or fixed bytes
+ * around a sane sibling.  0 for any other DIE: decode() reads it, and
+ * says how it fails.  Most DIEs a walk steps over (pointer and function
+ * types, subprograms) take this path: no sf_die written, no plan run.
+ */
+static inline uint64_t quick_step(const struct sf_ucx *c, uint64_t off, uint64_t tags)
+{
+	const struct sf_abbrevs *ab = c->abv;
+
+	if (off < c->die_start || off >= c->end)
+		return 0;
+	const unsigned char *p = c->base + off;
+	unsigned code = *p;
+	/* a longer LEB128 is decode()'s, a code of no abbreviation or 0 too */
+	if (code >= 0x80 || code >= ab->ndirect || !ab->direct[code])
+		return 0;
+	const struct sf_abbrev *a = &ab->v[ab->direct[code] - 1];
+	if ((a->tag < 64 && ((tags >> a->tag) & 1)) || !(a->planned & (1u << SF_PLAN_PASS)))
+		return 0;
+	uint64_t room = c->end - off - 1;
+	if (a->skip_fixed && !a->children && room >= a->skip_size)
+		return off + 1 + a->skip_size;
+	if (a->sib_size && a->children && room >= a->skip_size) {
+		struct rd s = { p + 1 + a->sib_pos, c->base + c->end, 0, 0 };
+		uint64_t sib = c->u->start + rd_le_unchecked(&s, a->sib_size);
+		/* as sf_die_skip: a sibling pointer must move forward */
+		if (sib > off && sib <= c->end)
+			return sib;
+	}
+	return 0;
+}
+
 int sf_die_find_tags(const struct sf_ucx *c, uint64_t off, uint64_t tags, struct sf_die *d)
 {
 	for (;;) {
+		if (c->plan_ok && !c->msb) {
+			uint64_t next;
+			while ((next = quick_step(c, off, tags)) != 0)
+				off = next;
+		}
 		if (decode(c, off, d, 0, tags, 1) < 0) {
 			d->off = off;
 			return -1;
