@@ -157,7 +157,9 @@ int rd_dedup_tops(struct sf_reader *r)
 		if ((c || rd_dedup_lang(uh->cx.lang)) &&
 		    sf_fp_type(r->fpc, &uh->cx, rd_key_of(uh, 0), off, r->local_fp,
 			       c ? NULL : &hook, &def) == 0) {
-			tp->key = sf_fp_key(&def, tp->name, tp->is_typedef, uh->cx.lang,
+			tp->key = sf_fp_key(&def, tp->name,
+					    r->local_fp ? &uh->cx.f->sec[SF_SEC_STR] : NULL,
+					    rd_key_of(uh, 0), tp->is_typedef, uh->cx.lang,
 					    uh->cx.u->addr_size, uh->cx.f->msb, r->elf->machine);
 			tp->keyed = 1;
 			tp->skip = sf_fpset_has(r->laid, &tp->key) || known_shared(r, &tp->key);

@@ -1513,13 +1513,14 @@ int sf_fp_type(struct sf_fpcache *c, const struct sf_ucx *cx, uint64_t tag, uint
 	return fp_ref(&w, off, FP_LAYOUT, 0, out, &anon) < 0 ? -1 : 0;
 }
 
-struct sf_fp sf_fp_key(const struct sf_fp *def, const char *name, int is_typedef,
+struct sf_fp sf_fp_key(const struct sf_fp *def, const char *name,
+		       const struct sf_dwsec *strs, uint64_t tag, int is_typedef,
 		       unsigned lang, unsigned addr_size, int msb, unsigned machine)
 {
 	struct sf_fp h = { 0x452821e638d01377ull, 0xbe5466cf34e90c6cull };
 
 	feed_fp(&h, def);
-	feed_str(&h, NULL, 0, name);
+	feed_str(&h, strs, tag, name);	/* a C name: no strlen (645 K in vmlinux) */
 	feed(&h, ((uint64_t)(is_typedef != 0) << 40) | ((uint64_t)(msb != 0) << 32) |
 		 ((uint64_t)(addr_size & 0xff) << 16) | (lang & 0xffff));
 	feed(&h, machine);

@@ -140,9 +140,12 @@ int sf_fp_type(struct sf_fpcache *c, const struct sf_ucx *cx, uint64_t tag, uint
 /*
  * The key a reported type is known by: its definition's fingerprint, the
  * name and namespace it is reported under, and what the unit's ABI and
- * reader add (language, address size, byte order, machine).
+ * reader add (language, address size, byte order, machine).  The name is
+ * fed by its offset when it lies in `strs` (`tag`: which file's, as for
+ * sf_fp_type; NULL: by its bytes): in `local` mode, keys of one file.
  */
-struct sf_fp sf_fp_key(const struct sf_fp *def, const char *name, int is_typedef,
+struct sf_fp sf_fp_key(const struct sf_fp *def, const char *name,
+		       const struct sf_dwsec *strs, uint64_t tag, int is_typedef,
 		       unsigned lang, unsigned addr_size, int msb, unsigned machine);
 
 struct sf_fpset;

@@ -73,7 +73,7 @@ static int sum_key(struct sf_reader *r, const struct tinfo *ti, struct sf_fp *ke
 	    sf_fp_type(r->fpc, &uh->cx, rd_key_of(uh, 0), rd_off_of(ti), r->local_fp, NULL,
 		       &def) < 0)
 		return -1;
-	*key = sf_fp_key(&def, "", 0, uh->cx.lang, uh->cx.u->addr_size, uh->cx.f->msb,
+	*key = sf_fp_key(&def, "", NULL, 0, 0, uh->cx.lang, uh->cx.u->addr_size, uh->cx.f->msb,
 			 r->elf->machine);
 	return 0;
 }
