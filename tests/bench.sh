@@ -29,7 +29,11 @@
 #
 # Each tool writes its whole text report (every struct); wall time and peak
 # RSS come from GNU time (/usr/bin/time -f '%e %M').  The output goes to a
-# temp file, counted (structs reported) and deleted.
+# temp file, counted (structs reported) and deleted.  Every row but plain
+# pahole's (one run: it takes a minute) is the fastest of three runs, the
+# tools taking turns (pahole -j2, structfit, pahole -j2, ...), so a
+# moment's load on a shared machine weighs on both sides of a ratio alike
+# and a sub-second run is not quoted from its one unlucky go.
 cd "$(dirname "$0")/.." || exit 2
 
 SF=${STRUCTFIT:-./structfit}
@@ -101,14 +105,13 @@ EOF
 load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)   # what else ran: before, ...
 if [ -n "$file" ]; then
 	measure "pahole" pahole "$file"
-	measure "pahole-j2" pahole -j2 "$file"
-	measure "structfit-show" "$SF" show "$file"
-	measure "structfit-holes" "$SF" holes "$file"
-	if [ -x "$WALK" ]; then
-		measure "floor-die-walk" "$WALK" "$file" "$(nproc)"
-	else
-		echo "bench: no floor row: $WALK is not built (make $WALK)" >&2
-	fi
+	[ -x "$WALK" ] || echo "bench: no floor row: $WALK is not built (make $WALK)" >&2
+	for k in 1 2 3; do
+		measure "pahole-j2" pahole -j2 "$file"
+		measure "structfit-show" "$SF" show "$file"
+		measure "structfit-holes" "$SF" holes "$file"
+		[ ! -x "$WALK" ] || measure "floor-die-walk" "$WALK" "$file" "$(nproc)"
+	done
 fi
 if [ -n "$btf" ]; then
 	# a fraction of a second each: the best of 3 runs, interleaved
@@ -136,15 +139,17 @@ archive=${BENCH_ARCHIVE:-$(ls /usr/lib/*/libpython3*d.a 2>/dev/null | head -n 1)
 # pahole -j2 ARGS under an 8 GB address-space limit: sh -c "$capped" pahole ARGS
 # shellcheck disable=SC2016
 capped='ulimit -v 8388608; exec pahole -j2 "$@"'
-if [ -n "$libc_dir" ]; then
-	# shellcheck disable=SC2046
-	measure "many:libc6-dbg:pahole-j2" sh -c "$capped" pahole $(ls -d "$libc_dir"/*)
-	measure "many:libc6-dbg:structfit-show" "$SF" show "$libc_dir"
-fi
-if [ -n "$archive" ]; then
-	measure "many:$(basename "$archive"):pahole-j2" sh -c "$capped" pahole "$archive"
-	measure "many:$(basename "$archive"):structfit-show" "$SF" show "$archive"
-fi
+for k in 1 2 3; do
+	if [ -n "$libc_dir" ]; then
+		# shellcheck disable=SC2046
+		measure "many:libc6-dbg:pahole-j2" sh -c "$capped" pahole $(ls -d "$libc_dir"/*)
+		measure "many:libc6-dbg:structfit-show" "$SF" show "$libc_dir"
+	fi
+	if [ -n "$archive" ]; then
+		measure "many:$(basename "$archive"):pahole-j2" sh -c "$capped" pahole "$archive"
+		measure "many:$(basename "$archive"):structfit-show" "$SF" show "$archive"
+	fi
+done
 
 # one row per name: the fastest of its runs, in the order first run
 awk '!($1 in w) { order[++n] = $1 } !($1 in w) || $2 < w[$1] { w[$1] = $2; row[$1] = $0 }
@@ -159,7 +164,8 @@ awk '!($1 in w) { order[++n] = $1 } !($1 in w) || $2 < w[$1] { w[$1] = $2; row[$
 		"$(awk '/^MemTotal/ { printf "%d GB", $2 / 1048576 }' /proc/meminfo) RAM"
 	echo "tools:   pahole $(pahole --version 2>/dev/null), structfit $($SF --version 2>/dev/null | awk '{ print $2 }')"
 	echo "load:    $load before, $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) after (1, 5, 15 min averages)"
-	echo "each run writes its whole text report (every struct) to a file"
+	echo "each run writes its whole text report (every struct) to a file;"
+	echo "each row is the fastest of 3 runs taking turns (plain pahole: 1 run)"
 	echo
 	awk '
 		{ name[NR] = $1; wall[NR] = $2; kb[NR] = $3; n[NR] = $4; st[NR] = $5; cpu[NR] = $6 }
