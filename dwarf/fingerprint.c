@@ -106,6 +106,14 @@ struct sf_fpcache {
 	unsigned skip;          /* plan_build: bytes to skip before the next op */
 };
 
+/* Where key's hot copy goes: the top bits of a multiply, which every
+ * bit of the key moves (the depth bit, too: the two depths of a DIE
+ * apart) - three instructions, where sf_mix64 took six. */
+static inline size_t hot_of(uint64_t key)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - NHOT_BITS));
+}
+
 /* ---- the digest ----------------------------------------------------------- */
 
 static inline void feed(struct sf_fp *h, uint64_t v)
@@ -296,16 +304,18 @@ static inline struct fpslot *cache_slot(struct sf_fpcache *c, uint64_t key)
 		if (c->v[j].key == (key ^ DEPTH_BIT))
 			twin = &c->v[j];
 	}
+	struct fpslot *s = &c->v[j];
 	if (twin && twin->same) {
 		assert(twin->state == ST_DONE);
-		c->v[j] = *twin;
+		*s = *twin;
 	} else {
-		memset(&c->v[j], 0, sizeof(c->v[j]));
+		s->state = ST_NONE;	/* its digest is written when DONE */
+		s->anon = s->same = 0;
 	}
-	c->v[j].key = key;
-	c->v[j].gen = c->gen;
+	s->key = key;
+	s->gen = c->gen;
 	c->count++;
-	return &c->v[j];
+	return s;
 }
 
 /* The slot of key, made already, after the table grew. */
@@ -1340,7 +1350,7 @@ static ALWAYS_INLINE int hash_type(struct walk *w, const struct dview *d, int de
 
 	if (!d->has_type)
 		return DEPTH_FREE;
-	if (!in_unit(w->cx, d->type) ||
+	if (d->type < w->die_start || d->type >= w->end ||	/* out of the unit */
 	    (rc = fp_target(w, d->tag, depth_kind, d->type, depth + 1, &sub)) < 0)
 		return -1;
 	feed_fp(h, &sub);
@@ -1417,14 +1427,16 @@ static int hash_rest(struct walk *w, const struct dview *d, int depth_kind, unsi
 
 /* fp_ref past its hot slot: the table, and hashing the DIE when it is
  * not there. */
-static int fp_ref_table(struct walk *w, uint64_t key, struct fpslot *hot, uint64_t off,
-			int depth_kind, unsigned depth, struct sf_fp *out, int *anon)
+static int fp_ref_table(struct walk *w, uint64_t key, unsigned depth, struct sf_fp *out,
+			int *anon)
 {
-	struct fpslot *s = cache_slot(w->c, key);
+	struct fpslot *s = cache_slot(w->c, key), *hot = &w->c->hot[hot_of(key)];
+	/* what the key holds (fp_ref): fewer arguments to pass */
+	uint64_t off = key & (DEPTH_BIT - 1);	/* the tag is the bits above */
+	int depth_kind = key & DEPTH_BIT ? FP_LAYOUT : FP_SPELL;
 	struct dview d;
 	uint64_t end;
 
-	assert(off < DEPTH_BIT);
 	*anon = s->anon;
 	if (s->state == ST_DONE) {
 		*hot = *s;
@@ -1442,6 +1454,9 @@ static int fp_ref_table(struct walk *w, uint64_t key, struct fpslot *hot, uint64
 	int rc = read_die(w, off, &h, &d) < 0 ? -1 :
 		 d.tag == 0 ? (feed(&h, 0), DEPTH_FREE) :
 		 w->scope && feed_scope(&h, w, &d) < 0 ? -1 :
+		 /* a pointer, a typedef, a base type: hash_rest's first step
+		  * is all there is (no call) */
+		 !d.children ? hash_type(w, &d, depth_kind, depth, &h) :
 		 hash_rest(w, &d, depth_kind, depth, &h, &end);
 	if (w->c->cap != cap)
 		s = cache_find(w->c, key);	/* the table grew: slots moved */
@@ -1454,14 +1469,6 @@ static int fp_ref_table(struct walk *w, uint64_t key, struct fpslot *hot, uint64
 		*hot = *s;
 	*out = h;
 	return rc;
-}
-
-/* Where key's hot copy goes: the top bits of a multiply, which every
- * bit of the key moves (the depth bit, too: the two depths of a DIE
- * apart) - three instructions, where sf_mix64 took six. */
-static inline size_t hot_of(uint64_t key)
-{
-	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - NHOT_BITS));
 }
 
 /* The fingerprint of the type DIE at off, at depth_kind, cached; *anon
@@ -1481,7 +1488,7 @@ static inline int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned 
 		*out = hot->fp;
 		return hot->same ? DEPTH_FREE : DEPTH_BOUND;
 	}
-	return fp_ref_table(w, key, hot, off, depth_kind, depth, out, anon);
+	return fp_ref_table(w, key, depth, out, anon);
 }
 
 /* fp_ref at FP_LAYOUT, out of line: a pointer's anonymous target. */
@@ -1509,6 +1516,9 @@ int sf_fp_type(struct sf_fpcache *c, const struct sf_ucx *cx, uint64_t tag, uint
 
 	if (!in_unit(cx, off))
 		return -1;
+	/* every offset looked up is in the unit: none reaches the key's
+	 * depth bit, nor (tag) the bits above */
+	assert(cx->u->end <= DEPTH_BIT && !(tag & (DEPTH_BIT | (DEPTH_BIT - 1))));
 	w.pt = plans_for(c, cx, local);
 	return fp_ref(&w, off, FP_LAYOUT, 0, out, &anon) < 0 ? -1 : 0;
 }
