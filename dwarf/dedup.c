@@ -168,7 +168,9 @@ int rd_dedup_tops(struct sf_reader *r)
 			continue;	/* not a type to report after all */
 		skipping |= tp->skip;
 		r->counts.skipped += tp->skip;
-		r->tops[n++] = *tp;
+		if (n != i)	/* a top dropped before: the rest move down */
+			r->tops[n] = *tp;
+		n++;
 	}
 	r->ntops = n;
 	r->counts.types += n;

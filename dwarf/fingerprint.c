@@ -1275,10 +1275,14 @@ static int in_unit(const struct sf_ucx *cx, uint64_t off)
 static ALWAYS_INLINE int fp_target(struct walk *w, unsigned tag, int depth_kind,
 				   uint64_t target, unsigned depth, struct sf_fp *out)
 {
-	/* the same spelling at either depth */
-	int spelled = tag == DW_TAG_subroutine_type || tag == DW_TAG_formal_parameter;
-	int pointer = !spelled && is_pointer(tag);
-	int anon, rc;
+	/* the same spelling at either depth; a member (most lookups) is
+	 * neither that nor a pointer */
+	int spelled = 0, pointer = 0, anon, rc;
+
+	if (tag != DW_TAG_member) {
+		spelled = tag == DW_TAG_subroutine_type || tag == DW_TAG_formal_parameter;
+		pointer = !spelled && is_pointer(tag);
+	}
 
 	/* one lookup, inlined once (this is every member's type) */
 	rc = fp_ref(w, target, spelled || pointer ? FP_SPELL : depth_kind, depth, out, &anon);
