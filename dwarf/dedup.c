@@ -134,41 +134,57 @@ static int known_shared(struct sf_reader *r, const struct sf_fp *k)
 	return 1;
 }
 
-/* Key every type of the unit that can have one; mark those laid out
+/* Key top tp if its type can have one (tp->keyed), and start loading
+ * where the key's lookups will probe. */
+static void key_top(struct sf_reader *r, struct top *tp)
+{
+	struct uh *uh = tp->ti ? tp->ti->unit : tp->uh;
+	uint64_t off = tp->ti ? rd_off_of(tp->ti) : tp->off;
+	struct scope_ctx sc = { r, uh };
+	const struct sf_fp_scope hook = { scope_digest, &sc };
+	int c = sf_lang_is_c(uh->cx.lang);
+	struct sf_fp def;
+
+	tp->keyed = tp->skip = 0;
+	if ((!c && !rd_dedup_lang(uh->cx.lang)) ||
+	    sf_fp_type(r->fpc, &uh->cx, rd_key_of(uh, 0), off, r->local_fp,
+		       c ? NULL : &hook, &def) < 0)
+		return;
+	tp->key = sf_fp_key(&def, tp->name, r->local_fp ? &uh->cx.f->sec[SF_SEC_STR] : NULL,
+			    rd_key_of(uh, 0), tp->is_typedef, uh->cx.lang, uh->cx.u->addr_size,
+			    uh->cx.f->msb, r->elf->machine);
+	tp->keyed = 1;
+	sf_fpset_prefetch(r->laid, &tp->key);
+	sf_fpset_prefetch(r->shared_seen, &tp->key);
+}
+
+/*
+ * Key every type of the unit that can have one; mark those laid out
  * already.  A type the walk left unresolved (reader.c, top_later) is
- * resolved here unless skipped.  Returns whether any is skipped. */
+ * resolved here unless skipped.  Returns whether any is skipped.
+ *
+ * A top's key is looked up one top later, after the next is keyed: the
+ * sets are too big for the cache (vmlinux: 10 k keys, 512 KB), and a
+ * lookup right after the key is made waited for memory (3 % of show -j1).
+ */
 int rd_dedup_tops(struct sf_reader *r)
 {
 	int skipping = 0;
 	size_t n = 0;
 
-	for (size_t i = 0; i < r->ntops; i++) {
-		struct top *tp = &r->tops[i];
-		struct uh *uh = tp->ti ? tp->ti->unit : tp->uh;
-		uint64_t off = tp->ti ? rd_off_of(tp->ti) : tp->off;
-		struct sf_fp def;
-
-		struct scope_ctx sc = { r, uh };
-		const struct sf_fp_scope hook = { scope_digest, &sc };
-
-		int c = sf_lang_is_c(uh->cx.lang);
-
-		tp->keyed = tp->skip = 0;
-		if ((c || rd_dedup_lang(uh->cx.lang)) &&
-		    sf_fp_type(r->fpc, &uh->cx, rd_key_of(uh, 0), off, r->local_fp,
-			       c ? NULL : &hook, &def) == 0) {
-			tp->key = sf_fp_key(&def, tp->name,
-					    r->local_fp ? &uh->cx.f->sec[SF_SEC_STR] : NULL,
-					    rd_key_of(uh, 0), tp->is_typedef, uh->cx.lang,
-					    uh->cx.u->addr_size, uh->cx.f->msb, r->elf->machine);
-			tp->keyed = 1;
+	for (size_t i = 0; i <= r->ntops; i++) {
+		if (i < r->ntops)
+			key_top(r, &r->tops[i]);
+		if (i == 0)
+			continue;
+		struct top *tp = &r->tops[i - 1];
+		if (tp->keyed)
 			tp->skip = sf_fpset_has(r->laid, &tp->key) || known_shared(r, &tp->key);
-		}
-		if (!tp->skip && !tp->ti && rd_resolve_top(r, i) < 0)
+		if (!tp->skip && !tp->ti && rd_resolve_top(r, i - 1) < 0)
 			continue;	/* not a type to report after all */
 		skipping |= tp->skip;
 		r->counts.skipped += tp->skip;
-		if (n != i)	/* a top dropped before: the rest move down */
+		if (n != i - 1)	/* a top dropped before: the rest move down */
 			r->tops[n] = *tp;
 		n++;
 	}

@@ -51,6 +51,12 @@ int sf_fpset_has(const struct sf_fpset *s, const struct sf_fp *k)
 	return 0;
 }
 
+void sf_fpset_prefetch(const struct sf_fpset *s, const struct sf_fp *k)
+{
+	if (s && s->cap)
+		__builtin_prefetch(&s->v[k->b & (s->cap - 1)]);
+}
+
 static void set_grow(struct sf_fpset *s)
 {
 	size_t ncap = s->cap ? s->cap * 2 : 1024;
