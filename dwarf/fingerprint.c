@@ -1030,13 +1030,15 @@ static void read_fixed(const struct walk *w, const struct plan *pl, const unsign
 {
 	const struct sf_ucx *cx = w->cx;
 	const struct fval *f = &w->c->fvals[pl->ffirst], *fend = f + pl->nfv;
+	struct sf_fp x = *h;	/* in registers: h may alias what is stored */
 
 	for (; f < fend; f++) {
 		uint64_t v;
 
 		memcpy(&v, p + f->off, 8);
-		feed(h, (v & f->mask) | f->imm);
+		feed(&x, (v & f->mask) | f->imm);
 	}
+	*h = x;
 	if (pl->name_at != NO_REF)
 		d->named = fixed_named(cx, pl, p + pl->name_at);
 	if (pl->decl_at != NO_REF)
