@@ -513,15 +513,28 @@ static void check_plan(const struct sf_ucx *c, const struct sf_ucx *g, const str
 	}
 }
 
-/* Every DIE of every unit of f, in section order. */
+/* Every DIE of every unit of f, in section order.  On the way, the unit
+ * tags dwfile.c finds alone (sf_unit_die_tag, from the abbrev table up to
+ * the unit DIE's code) are the unit DIEs' tags as the walk reads them
+ * (which the recs compare with libdwarf's), and so are its answers on the
+ * whole file. */
 static void own_walk_file(struct sf_dwfile *f, struct recs *out)
 {
 	struct sf_err err;
+	int any_compile = 0, all_partial = f->nunits > 0;
 
 	for (size_t i = 0; i < f->nunits; i++) {
 		struct sf_ucx c, g;
 		struct sf_abbrevs ab;
 		assert_int_equal(sf_ucx_open(&c, f, i, &err), 0);
+		if (!f->split && c.u->die_start < c.u->end) {
+			struct sf_die u;
+			assert_int_equal(sf_die_read(&c, c.u->die_start, &u), 0);
+			assert_int_equal(sf_unit_die_tag(f, i), u.tag);
+			assert_int_equal(sf_unit_die_tag(f, i), u.tag);	/* cached */
+			any_compile |= u.tag == DW_TAG_compile_unit;
+			all_partial &= u.tag == DW_TAG_partial_unit;
+		}
 		assert_int_equal(sf_abbrevs_parse(&ab, f, c.u->abbrev_off), 0);
 		ab.geometry = UINT16_MAX;	/* no unit's: no plan is used */
 		assert_int_equal(sf_ucx_open_shared(&g, f, i, &ab, &err), 0);
@@ -550,6 +563,10 @@ static void own_walk_file(struct sf_dwfile *f, struct recs *out)
 		sf_ucx_release(&c);
 		sf_ucx_release(&g);
 		sf_abbrevs_release(&ab);
+	}
+	if (!f->split) {
+		assert_int_equal(sf_dwfile_has_compile(f), any_compile);
+		assert_int_equal(sf_dwfile_all_partial(f), all_partial);
 	}
 }
 
