@@ -8,11 +8,10 @@
  *               A DIE hashed alike at both depths marks its slot `same`,
  *               and the other depth's slot, when made, copies it.  In
  *               front, `hot`: copies of the last DONE slots looked up.
- *               And the unit's hash plans: per abbreviation table the
- *               unit reads through, one `struct plan` per abbreviation
- *               (made when first met), their ops in one array.
+ *               And the unit's hash plans (struct fp_plans: fpplan.h).
  *
- * The sets of keys laid out (sf_fpset, sf_fpshared) are fpset.c.
+ * The hash plans are compiled by fpplan.c; the sets of keys laid out
+ * (sf_fpset, sf_fpshared) are fpset.c.
  *
  * A digest has two 64-bit lanes, each its own mix of every value fed in
  * (a multiply-xorshift and a multiply-rotate, different constants), so a
@@ -21,7 +20,7 @@
  * the reader decodes, with their forms where the form changes what is
  * fed), then the values of those attributes in the abbreviation's order,
  * read straight from the DIE's bytes by the plan (no sf_die_read): raw
- * bytes, or constants as the decoder gives them, packed into words;
+ * bytes, or constants as the decoder gives them, one word each;
  * strings by length and bytes (or, in `local` mode, by offset); a
  * reference by the digest of what it names, children in order.  A digest
  * is a function of what the reader reads, never of where in the section
@@ -37,6 +36,7 @@
 #include <dwarf.h>
 
 #include "cursor.h"
+#include "fpplan.h"
 #include "lib/hash.h"
 #include "lib/xalloc.h"
 
@@ -99,13 +99,7 @@ struct sf_fpcache {
 	 * best-of-6 user time 0.82 s against 0.85 s */
 	struct fpslot hot[NHOT];
 	/* this unit's hash plans (made on first use, dropped at a reset) */
-	struct plantab *tabs;
-	size_t ntabs, tabcap;
-	struct op *ops;
-	size_t nops, opcap;
-	struct fval *fvals;     /* the fixed plans' (sf_fpcache.ops' twins) */
-	size_t nfvals, fvalcap;
-	unsigned skip;          /* plan_build: bytes to skip before the next op */
+	struct fp_plans plans;
 };
 
 /* Where key's hot copy goes: the top bits of a multiply, which every
@@ -114,77 +108,6 @@ struct sf_fpcache {
 static inline size_t hot_of(uint64_t key)
 {
 	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - NHOT_BITS));
-}
-
-/* ---- the digest ----------------------------------------------------------- */
-
-static inline void feed(struct sf_fp *h, uint64_t v)
-{
-	h->a = (h->a ^ v) * 0xbf58476d1ce4e5b9ull;
-	h->a ^= h->a >> 31;
-	h->b = (h->b + v) * 0x94d049bb133111ebull;
-	h->b = (h->b << 23) | (h->b >> 41);
-}
-
-/* set in the one word that feeds a string by its offset: no length is
- * that long; `tag` (which file) holds the two bits above */
-#define STR_BIT (1ull << 61)
-
-/* n bytes: their length, then a word at a time (into both lanes: one
- * pass over the bytes). */
-static void feed_bytes(struct sf_fp *h, const void *p, size_t n)
-{
-	const unsigned char *s = p;
-	uint64_t w;
-
-	feed(h, n);
-	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&w, s, 8);
-		feed(h, w);
-	}
-	if (n) {
-		w = 0;
-		memcpy(&w, s, n);
-		feed(h, w);
-	}
-}
-
-/* A string of .debug_str by its offset (strs: the section of the unit
- * being hashed, `tag` which file that is - the reader's or its dwz alt
- * file), any other by its bytes. */
-static void feed_str(struct sf_fp *h, const struct sf_dwsec *strs, uint64_t tag,
-		     const char *s)
-{
-	if (!s) {
-		feed(h, ~0ull);	/* no name is not the empty name */
-		return;
-	}
-	if (strs && (const unsigned char *)s >= strs->data &&
-	    (const unsigned char *)s < strs->data + strs->size) {
-		uint64_t off = (uint64_t)((const unsigned char *)s - strs->data);
-		/* the linker merges .debug_str: one string, one offset; a
-		 * string kept twice only costs a match.  One feed: STR_BIT
-		 * tells it from a length (below it) and from no name (the
-		 * offset bits all set) */
-		if (off < STR_BIT - 1) {
-			feed(h, STR_BIT | tag | off);
-			return;
-		}
-	}
-	feed_bytes(h, s, strlen(s));
-}
-
-/* A digest (a type's, an abbreviation's shape) in one step: each lane
- * takes its own half.  A false match still needs both lanes to collide,
- * each half being a full mix of what the digest covers; and a DIE's
- * chain of multiplies - the digest's cost - is one step shorter per
- * digest fed. */
-static inline void feed_fp(struct sf_fp *h, const struct sf_fp *x)
-{
-	h->a = (h->a ^ x->a) * 0xbf58476d1ce4e5b9ull;
-	h->a ^= h->a >> 31;
-	h->b = (h->b + x->b) * 0x94d049bb133111ebull;
-	h->b = (h->b << 23) | (h->b >> 41);
 }
 
 /* ---- the cache -------------------------------------------------------------- */
@@ -197,13 +120,11 @@ struct sf_fpcache *sf_fpcache_new(void)
 	return c;
 }
 
-static void plans_free(struct sf_fpcache *c);
-
 void sf_fpcache_free(struct sf_fpcache *c)
 {
 	if (!c)
 		return;
-	plans_free(c);
+	sf_fpplans_free(&c->plans);
 	free(c->v);
 	free(c->spill);
 	free(c);
@@ -227,9 +148,7 @@ void sf_fpcache_reset(struct sf_fpcache *c)
 	if (c->cap > SMALL_CACHE)
 		c->cap = SMALL_CACHE;
 	c->count = 0;
-	c->ntabs = 0;	/* the unit's tables go with it */
-	c->nops = 0;
-	c->nfvals = 0;
+	sf_fpplans_reset(&c->plans);	/* the unit's tables go with it */
 	cache_new_gen(c);
 	memset(c->hot, 0, sizeof(c->hot));	/* 8 KB, once a unit */
 }
@@ -343,547 +262,6 @@ struct walk {
 	uint64_t die_start, end;      /* cx->u's: where its DIEs are */
 };
 
-/* ---- hash plans ---------------------------------------------------------------- */
-
-/*
- * What hashing a DIE does with one attribute's bytes, compiled once per
- * abbreviation (struct plan): skip them, feed them as one word (a value),
- * feed them whole (strings, blocks), or keep a reference (DW_AT_type,
- * DW_AT_sibling).
- *
- * A value is fixed-width raw bytes (flags, string offsets: equal bytes
- * are equal values) or a constant as the decoder gives it, zero-extended
- * to 64 bits: so a constant in DW_FORM_data1, data2, udata or
- * implicit_const feeds the same word, and a type gcc wrote with
- * DW_AT_alignment as an implicit constant in one unit and as data1 in the
- * next still matches (a tenth of vmlinux's matches).  The shape fixes
- * which attribute each word is: the fed words are a function of the
- * values, one to one.
- *
- * A plan whose every attribute has a fixed size and is fed as a value, a
- * type or sibling reference, or skipped (a member, a pointer, a base
- * type: nearly every DIE hashed) is compiled a second time, to `struct
- * fval`s: the DIE's bytes at fixed places, masked - read without an op
- * switch (PL_FIXED; read_fixed).  Both read the same words.
- */
-enum op_kind {
-	OP_SKIP,        /* nothing but its `pre` bytes */
-	OP_SKIP_ULEB,
-	OP_SKIP_STRING,
-	OP_SKIP_BLOCK,  /* a block: its length in n bytes (0: a ULEB128) */
-	OP_RAW,         /* n raw bytes, appended as they are */
-	OP_CONST,       /* a constant of n bytes, decoded, appended by length */
-	OP_CONST1, OP_CONST2, OP_CONST4, /* the same, n 1, 2, 4: the read inlined
-	                 * for its width (the common forms) */
-	OP_BOUND,       /* the same, DW_AT_upper_bound (die.c is_minus_one) */
-	OP_ULEB,        /* a ULEB128, decoded, appended by length */
-	OP_SLEB,        /* an SLEB128, the same */
-	OP_IMPLICIT,    /* DW_FORM_implicit_const: imm, the same */
-	OP_DECL,        /* DW_AT_declaration as DW_FORM_flag: 1 raw byte */
-	OP_STRP_LOCAL,  /* a .debug_str offset of n bytes, the string's identity
-	                 * in `local` mode (raw) */
-	OP_STRP4_LOCAL, /* the same, 4 bytes */
-	OP_STRP_ALT_LOCAL, /* the same in the dwz alt file's .debug_str */
-	OP_STRX_LOCAL,  /* a string index of form `form`, appended as the
-	                 * .debug_str offset it names (all ones: none) */
-	OP_STR,         /* a string of form `form`, fed by feed_str */
-	OP_STRING,      /* a DW_FORM_string, fed as feed_str feeds it */
-	OP_BLOCK,       /* a block (length in n bytes, 0: ULEB128), fed whole */
-	OP_TYPE,        /* the DW_AT_type reference: n bytes (0: ULEB128) */
-	OP_TYPE4,       /* the same, DW_FORM_ref4 */
-	OP_SIBLING,     /* the DW_AT_sibling reference, for skipping only */
-};
-
-struct op {
-	uint64_t imm;   /* OP_RAW: the low n bytes' mask; OP_IMPLICIT: the value */
-	uint16_t form;  /* OP_STR */
-	uint8_t kind;
-	uint8_t pre;    /* bytes skipped first (attributes not hashed, of
-	                 * fixed size): one op less to dispatch for each */
-	uint8_t n;
-	uint8_t name;   /* OP_STR, OP_STRP_*: it is DW_AT_name */
-	uint8_t rel;    /* OP_TYPE, OP_SIBLING: unit-relative (not ref_addr) */
-};
-
-/* A value a fixed plan feeds: the 8 bytes `off` bytes past the DIE's
- * code, masked, or'd with imm (an implicit constant: mask 0). */
-struct fval {
-	uint64_t mask, imm;
-	uint64_t off;
-};
-
-/* where a fixed plan's DIE has no reference */
-#define NO_REF 0xffu
-
-/* the bytes after the code a fixed plan reads at most (fval.off) */
-#define FIXED_MAX 200u
-
-enum {
-	PL_BUILT = 1,
-	PL_REJECT = 2,  /* no digest: a reference the unit cannot vouch for
-	                 * (signature, specification, import, alt file,
-	                 * discriminant), a form hashing does not take
-	                 * (DW_FORM_indirect) or one the decoder fails on */
-	PL_DECL = 4,    /* DW_AT_declaration as DW_FORM_flag_present */
-	PL_FIXED = 8,   /* read by its fvals (read_fixed) */
-};
-
-/*
- * One abbreviation, ready to hash DIEs: its shape (tag, children, the
- * (attribute, form) pairs the reader decodes - a constant's form left
- * out, its value says it all - and the unit's widths) digested once, fed
- * ahead of each DIE's values; then its ops.
- */
-struct plan {
-	struct sf_fp shape;
-	uint32_t first, nops;   /* into sf_fpcache.ops */
-	uint16_t tag;
-	uint8_t children;
-	uint8_t flags;
-	/* PL_FIXED: its fvals, the DIE's size past its code, and where its
-	 * references are (NO_REF: none), how wide, unit-relative or not */
-	uint32_t ffirst;        /* into sf_fpcache.fvals */
-	uint8_t nfv, size;
-	uint8_t type_at, type_n, type_rel;
-	uint8_t sib_at, sib_n, sib_rel;
-	uint8_t name_at, name_n, name_alt; /* DW_AT_name's offset, if fed */
-	uint8_t decl_at;        /* DW_AT_declaration as DW_FORM_flag */
-};
-
-/* The plans of one abbreviation table as one unit reads it (the widths
- * of its forms are the unit's), indexed by abbreviation code when the
- * codes are dense (they nearly always run 1..N), else like the table. */
-struct plantab {
-	const struct sf_abbrevs *ab;
-	const struct sf_unit *u;
-	int local;
-	size_t ncode;           /* by code: codes below it; 0: by index */
-	struct plan *plans;
-	size_t cap;
-};
-
-static int is_ref_form(unsigned form)
-{
-	return form == DW_FORM_ref1 || form == DW_FORM_ref2 || form == DW_FORM_ref4 ||
-	       form == DW_FORM_ref8 || form == DW_FORM_ref_udata || form == DW_FORM_ref_addr;
-}
-
-static int is_alt_form(unsigned form)
-{
-	return form == DW_FORM_GNU_ref_alt || form == DW_FORM_ref_sup4 ||
-	       form == DW_FORM_ref_sup8;
-}
-
-static int is_strx_form(unsigned form)
-{
-	return form == DW_FORM_strx || form == DW_FORM_GNU_str_index || form == DW_FORM_strx1 ||
-	       form == DW_FORM_strx2 || form == DW_FORM_strx3 || form == DW_FORM_strx4;
-}
-
-static int is_str_form(unsigned form)
-{
-	return form == DW_FORM_string || form == DW_FORM_strp || form == DW_FORM_line_strp ||
-	       form == DW_FORM_strx || form == DW_FORM_GNU_str_index || form == DW_FORM_strx1 ||
-	       form == DW_FORM_strx2 || form == DW_FORM_strx3 || form == DW_FORM_strx4 ||
-	       form == DW_FORM_GNU_strp_alt || form == DW_FORM_strp_sup;
-}
-
-/* The forms the decoder reads as a constant (die.c const_u). */
-static int is_const_form(unsigned form)
-{
-	return form == DW_FORM_data1 || form == DW_FORM_data2 || form == DW_FORM_data4 ||
-	       form == DW_FORM_data8 || form == DW_FORM_udata || form == DW_FORM_sdata ||
-	       form == DW_FORM_implicit_const;
-}
-
-/* Attributes whose decoded field is the constant as die.c's const_u
- * gives it, whatever its form (DW_AT_upper_bound as OP_BOUND makes it:
- * all ones of a dataN form as wide as an address is -1). */
-static int is_plain_const_attr(unsigned at)
-{
-	switch (at) {
-	case DW_AT_upper_bound:
-	case DW_AT_byte_size: case DW_AT_bit_size: case DW_AT_data_bit_offset:
-	case DW_AT_bit_offset: case DW_AT_data_member_location: case DW_AT_const_value:
-	case DW_AT_discr_value: case DW_AT_alignment: case DW_AT_count:
-	case DW_AT_lower_bound: case DW_AT_encoding: case DW_AT_decl_line:
-	case DW_AT_virtuality: case DW_AT_language: case DW_AT_GNU_dwo_id:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-enum { CLASS_CONST = 0x10000, CLASS_STR = 0x20000 };
-
-/* What an attribute's shape says of its form: the form, unless the
- * stream holds the value alike whatever the form (a constant by its
- * length, a string fed by feed_str) - data1 and implicit_const, strp and
- * string then match. */
-static unsigned form_class(unsigned at, unsigned form, int local)
-{
-	if (is_plain_const_attr(at) && is_const_form(form))
-		return CLASS_CONST;
-	if (local && is_strx_form(form))
-		return DW_FORM_strp;	/* OP_STRX_LOCAL appends an offset */
-	if (is_str_form(form) && !(local && (form == DW_FORM_strp ||
-					     form == DW_FORM_GNU_strp_alt ||
-					     form == DW_FORM_strp_sup)))
-		return CLASS_STR;
-	assert(form <= 0xffff);
-	return form;
-}
-
-/* Whether a value of this form, hashed, appends a raw item as wide as
- * the unit's offsets or addresses (add_value: OP_RAW, OP_STRP_*). */
-static int value_width_of_unit(unsigned form, int local)
-{
-	switch (form) {
-	case DW_FORM_strp: case DW_FORM_GNU_strp_alt: case DW_FORM_strp_sup:
-		return local;
-	case DW_FORM_strx: case DW_FORM_GNU_str_index: case DW_FORM_strx1:
-	case DW_FORM_strx2: case DW_FORM_strx3: case DW_FORM_strx4:
-		return local;	/* OP_STRX_LOCAL */
-	case DW_FORM_sec_offset: case DW_FORM_GNU_ref_alt: case DW_FORM_ref_addr:
-	case DW_FORM_addr:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-static struct op *add_op(struct sf_fpcache *c, struct plan *pl, unsigned kind, unsigned n)
-{
-	assert(c->skip <= 255 && n <= 255);
-	SF_GROW(c->ops, c->nops, c->opcap);
-	struct op *o = &c->ops[c->nops++];
-	memset(o, 0, sizeof(*o));
-	o->kind = (uint8_t)kind;
-	o->pre = (uint8_t)c->skip;
-	o->n = (uint8_t)n;
-	c->skip = 0;
-	pl->nops++;
-	return o;
-}
-
-/* Skip n bytes: before the next op. */
-static void add_skip(struct sf_fpcache *c, struct plan *pl, unsigned n)
-{
-	if (c->skip + n > 255)
-		add_op(c, pl, OP_SKIP, 0);
-	c->skip += n;
-}
-
-/* Skip an attribute of form `form`; 0, or -1 for a form not taken. */
-static int add_skip_form(struct sf_fpcache *c, struct plan *pl, unsigned form,
-			 const struct sf_unit *u)
-{
-	unsigned n;
-
-	switch (sf_form_span(form, u, &n)) {
-	case SF_SPAN_FIXED: add_skip(c, pl, n); return 0;
-	case SF_SPAN_LEB: add_op(c, pl, OP_SKIP_ULEB, 0); return 0;
-	case SF_SPAN_STRING: add_op(c, pl, OP_SKIP_STRING, 0); return 0;
-	case SF_SPAN_BLOCK: add_op(c, pl, OP_SKIP_BLOCK, n); return 0;
-	default: return -1;
-	}
-}
-
-/* A reference kept (OP_TYPE, OP_SIBLING) of a form is_ref_form takes. */
-static void add_ref(struct sf_fpcache *c, struct plan *pl, unsigned kind, unsigned form,
-		    const struct sf_unit *u)
-{
-	unsigned n;
-
-	sf_form_span(form, u, &n);	/* 0 for DW_FORM_ref_udata: a ULEB128 */
-	if (kind == OP_TYPE && form == DW_FORM_ref4)
-		kind = OP_TYPE4;
-	add_op(c, pl, kind, n)->rel = form != DW_FORM_ref_addr;
-}
-
-/* Hash an attribute's value of form `form` (name: it is DW_AT_name);
- * 0, or -1 for a form not taken. */
-static int add_value(struct sf_fpcache *c, struct plan *pl, const struct sf_abbrev_attr *x,
-		     const struct sf_unit *u, int local)
-{
-	unsigned form = x->form, n;
-	struct op *o;
-
-	if (local && (form == DW_FORM_strp || form == DW_FORM_GNU_strp_alt ||
-		      form == DW_FORM_strp_sup)) {
-		/* the offset is the string, in this file */
-		o = add_op(c, pl, form != DW_FORM_strp ? OP_STRP_ALT_LOCAL :
-			   u->offset_size == 4 ? OP_STRP4_LOCAL : OP_STRP_LOCAL, u->offset_size);
-		o->name = x->at == DW_AT_name;
-		return 0;
-	}
-	if (local && is_strx_form(form)) {
-		/* its offset, as DW_FORM_strp gives it (form_class) */
-		o = add_op(c, pl, OP_STRX_LOCAL, u->offset_size);
-		o->form = (uint16_t)form;
-		o->name = x->at == DW_AT_name;
-		return 0;
-	}
-	if (is_str_form(form)) {
-		o = add_op(c, pl, form == DW_FORM_string ? OP_STRING : OP_STR, 0);
-		o->form = (uint16_t)form;
-		o->name = x->at == DW_AT_name;
-		return 0;
-	}
-	switch (form) {
-	case DW_FORM_data1: case DW_FORM_data2: case DW_FORM_data4: case DW_FORM_data8:
-		sf_form_span(form, u, &n);
-		/* all ones as wide as an address: -1 to the decoder */
-		add_op(c, pl, x->at == DW_AT_upper_bound && n >= u->addr_size && n < 8 ? OP_BOUND :
-			      n == 1 ? OP_CONST1 : n == 2 ? OP_CONST2 : n == 4 ? OP_CONST4 : OP_CONST,
-		       n);
-		return 0;
-	case DW_FORM_udata: case DW_FORM_ref_udata: case DW_FORM_addrx:
-	case DW_FORM_GNU_addr_index: case DW_FORM_loclistx: case DW_FORM_rnglistx:
-		add_op(c, pl, OP_ULEB, 0);
-		return 0;
-	case DW_FORM_sdata:
-		add_op(c, pl, OP_SLEB, 0);
-		return 0;
-	case DW_FORM_implicit_const:
-		add_op(c, pl, OP_IMPLICIT, 0)->imm = (uint64_t)x->implicit;
-		return 0;
-	}
-	switch (sf_form_span(form, u, &n)) {
-	case SF_SPAN_FIXED:
-		for (; n; n -= n > 8 ? 8 : n) {	/* data16: two */
-			unsigned k = n > 8 ? 8 : n;
-			add_op(c, pl, OP_RAW, k)->imm = k == 8 ? ~0ull : (1ull << (8 * k)) - 1;
-		}
-		return 0;
-	case SF_SPAN_BLOCK:
-		add_op(c, pl, OP_BLOCK, n);
-		return 0;
-	default:
-		return -1;
-	}
-}
-
-/*
- * Compile the plan of abbreviation a as the walk's unit reads it.  What
- * the digest of a DIE must not hold is left out of the shape too: where
- * its next sibling is, which file the unit numbers its declaring file,
- * attributes the decoder does not read.
- */
-static void plan_build(struct sf_fpcache *c, const struct walk *w, const struct sf_abbrevs *ab,
-		       const struct sf_abbrev *a, struct plan *pl)
-{
-	const struct sf_unit *u = w->cx->u;
-	struct sf_fp h = { 0x3707344a4093822full, 0x299f31d0082efa98ull };
-	int ntype = 0, bad = 0, unit_widths = 0, local_strs = 0;
-
-	memset(pl, 0, sizeof(*pl));
-	pl->first = (uint32_t)c->nops;
-	c->skip = 0;
-	pl->tag = a->tag;
-	pl->children = a->children;
-	/* the address size and byte order are the key's (sf_fp_key); the
-	 * mode (`local`) only where it changes what is fed (form_class) */
-	feed(&h, ((uint64_t)a->tag << 32) | a->children);
-	for (uint32_t i = 0; i < a->nattrs && !bad; i++) {
-		const struct sf_abbrev_attr *x = &ab->attrs[a->first + i];
-		unsigned at = x->at, form = x->form;
-		int rc = 0;
-
-		if (at == DW_AT_sibling && is_ref_form(form)) {
-			add_ref(c, pl, OP_SIBLING, form, u);
-			continue;
-		}
-		if (x->kind == 0 || at == DW_AT_sibling || at == DW_AT_decl_file) {
-			bad = add_skip_form(c, pl, form, u) < 0;
-			continue;
-		}
-		feed(&h, ((uint64_t)at << 32) | form_class(at, form, w->strs != NULL));
-		unit_widths |= value_width_of_unit(form, w->strs != NULL);
-		local_strs |= w->strs && is_str_form(form) &&
-			      form_class(at, form, 1) != CLASS_STR;
-		switch (at) {
-		case DW_AT_type:
-			if (form == DW_FORM_ref_sig8 || is_alt_form(form)) {
-				bad = 1;
-			} else if (is_ref_form(form)) {
-				add_ref(c, pl, OP_TYPE, form, u);
-				bad = ++ntype > 1;	/* the decoder keeps the last */
-			} else {
-				rc = add_skip_form(c, pl, form, u);
-			}
-			break;
-		case DW_AT_signature:
-			bad = form == DW_FORM_ref_sig8;
-			rc = add_skip_form(c, pl, form, u);
-			break;
-		case DW_AT_import:
-			bad = is_ref_form(form) || is_alt_form(form);
-			rc = add_skip_form(c, pl, form, u);
-			break;
-		case DW_AT_specification:
-		case DW_AT_discr:
-			bad = is_ref_form(form);
-			rc = add_skip_form(c, pl, form, u);
-			break;
-		case DW_AT_declaration:
-			if (form == DW_FORM_flag_present)
-				pl->flags |= PL_DECL;
-			else if (form == DW_FORM_flag)
-				add_op(c, pl, OP_DECL, 1);
-			else
-				rc = add_skip_form(c, pl, form, u);
-			break;
-		default:
-			rc = add_value(c, pl, x, u, w->strs != NULL);
-		}
-		bad |= rc < 0;
-	}
-	if (c->skip)
-		add_op(c, pl, OP_SKIP, 0);	/* the DIE ends past them */
-	if (unit_widths)	/* what the raw items' widths depend on */
-		feed(&h, ((uint64_t)u->version << 8) | u->offset_size);
-	if (local_strs)		/* which file's strings the offsets name */
-		feed(&h, w->tag | 1);
-	h.a |= 1;	/* never 0: a null entry feeds 0 (hash_die) */
-	pl->shape = h;
-	pl->flags |= PL_BUILT | (bad ? PL_REJECT : 0);
-}
-
-static uint64_t low_bytes(unsigned n)
-{
-	return n >= 8 ? ~0ull : (1ull << (8 * n)) - 1;
-}
-
-static void add_fval(struct sf_fpcache *c, struct plan *pl, unsigned off, uint64_t mask,
-		     uint64_t imm)
-{
-	assert(off < FIXED_MAX);
-	SF_GROW(c->fvals, c->nfvals, c->fvalcap);
-	c->fvals[c->nfvals++] = (struct fval){ mask, imm, off };
-	pl->nfv++;
-}
-
-/* A reference of a fixed plan: 1 to keep it at pos, n bytes wide; 0 when
- * the plan has one already or its width varies (not fixed then). */
-static int fix_ref(uint8_t *at, uint8_t *width, uint8_t *rel, const struct op *o, unsigned pos)
-{
-	if (*at != NO_REF || o->n == 0)
-		return 0;
-	*at = (uint8_t)pos;
-	*width = o->n;
-	*rel = o->rel;
-	return 1;
-}
-
-/*
- * Compile a built plan a second time, to fvals (PL_FIXED), when each of
- * its ops reads a fixed number of bytes and feeds at most one value, as
- * read_die's op switch would: the same words, in the same order.  The
- * fvals are loads: the file's byte order must be the host's.
- */
-static void plan_fix(struct sf_fpcache *c, struct plan *pl, int msb)
-{
-	unsigned pos = 0;
-
-	if (msb || (pl->flags & PL_REJECT) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
-		return;
-	pl->ffirst = (uint32_t)c->nfvals;
-	pl->nfv = 0;
-	pl->type_at = pl->sib_at = pl->name_at = pl->decl_at = NO_REF;
-	for (uint32_t i = 0; i < pl->nops; i++) {
-		const struct op *o = &c->ops[pl->first + i];
-
-		pos += o->pre;
-		if (pos + o->n >= FIXED_MAX)
-			goto not_fixed;
-		switch (o->kind) {
-		case OP_SKIP:
-			continue;
-		case OP_RAW:
-			add_fval(c, pl, pos, o->imm, 0);
-			break;
-		case OP_CONST: case OP_CONST1: case OP_CONST2: case OP_CONST4:
-			add_fval(c, pl, pos, low_bytes(o->n), 0);
-			break;
-		case OP_IMPLICIT:	/* no bytes: any in-bounds load, masked off */
-			add_fval(c, pl, 0, 0, o->imm);
-			break;
-		case OP_DECL:
-			if (pl->decl_at != NO_REF)
-				goto not_fixed;
-			pl->decl_at = (uint8_t)pos;
-			add_fval(c, pl, pos, 0xff, 0);
-			break;
-		case OP_STRP_LOCAL: case OP_STRP4_LOCAL: case OP_STRP_ALT_LOCAL:
-			if (o->name && !fix_ref(&pl->name_at, &pl->name_n, &pl->name_alt, o, pos))
-				goto not_fixed;
-			if (o->name)
-				pl->name_alt = o->kind == OP_STRP_ALT_LOCAL;
-			add_fval(c, pl, pos, low_bytes(o->n), 0);
-			break;
-		case OP_TYPE: case OP_TYPE4:
-			if (!fix_ref(&pl->type_at, &pl->type_n, &pl->type_rel, o, pos))
-				goto not_fixed;
-			break;
-		case OP_SIBLING:
-			if (!fix_ref(&pl->sib_at, &pl->sib_n, &pl->sib_rel, o, pos))
-				goto not_fixed;
-			break;
-		default:
-			goto not_fixed;
-		}
-		pos += o->n;
-	}
-	pl->size = (uint8_t)pos;
-	pl->flags |= PL_FIXED;
-	return;
-not_fixed:
-	c->nfvals = pl->ffirst;
-	pl->nfv = 0;
-}
-
-/* The plans of the table the walk's unit decodes with, made on first use
- * in this unit (a unit reads through one or two tables). */
-static struct plantab *plans_for(struct sf_fpcache *c, const struct sf_ucx *cx, int local)
-{
-	for (size_t i = 0; i < c->ntabs; i++)
-		if (c->tabs[i].ab == cx->abv && c->tabs[i].u == cx->u && c->tabs[i].local == local)
-			return &c->tabs[i];
-	if (c->ntabs == c->tabcap) {
-		size_t ncap = c->tabcap ? 2 * c->tabcap : 4;
-		c->tabs = sf_xreallocarray(c->tabs, ncap, sizeof(*c->tabs));
-		memset(c->tabs + c->tabcap, 0, (ncap - c->tabcap) * sizeof(*c->tabs));
-		c->tabcap = ncap;
-	}
-	struct plantab *t = &c->tabs[c->ntabs++];
-	/* a table's plans of an earlier unit stay allocated, not valid */
-	const struct sf_abbrevs *ab = cx->abv;
-	uint64_t maxcode = ab->n ? ab->v[ab->n - 1].code : 0;	/* sorted */
-	t->ncode = maxcode < 4 * ab->n + 64 ? (size_t)maxcode + 1 : 0;
-	size_t n = t->ncode ? t->ncode : ab->n ? ab->n : 1;
-	if (t->cap < n) {
-		free(t->plans);
-		t->plans = sf_xcalloc(n, sizeof(*t->plans));
-		t->cap = n;
-	} else {
-		memset(t->plans, 0, n * sizeof(*t->plans));
-	}
-	t->ab = cx->abv;
-	t->u = cx->u;
-	t->local = local;
-	return t;
-}
-
-static void plans_free(struct sf_fpcache *c)
-{
-	for (size_t i = 0; i < c->tabcap; i++)
-		free(c->tabs[i].plans);
-	free(c->tabs);
-	free(c->ops);
-	free(c->fvals);
-}
-
 /* ---- hashing DIEs ------------------------------------------------------------ */
 
 /* What hash_die needs of a DIE besides its digest. */
@@ -895,31 +273,6 @@ struct dview {
 	uint8_t has_type, has_sibling, named, declaration;
 };
 
-/* plan_of past its first look: the plan found or made (noinline: made
- * once per abbreviation and unit, it would weigh on every read_die). */
-static __attribute__((noinline)) const struct plan *plan_find(struct walk *w, uint64_t code)
-{
-	const struct plantab *t = w->pt;
-	const struct sf_abbrevs *ab = t->ab;
-	const struct sf_abbrev *a;
-	struct plan *pl;
-
-	if (code < t->ncode) {
-		pl = &t->plans[code];
-		if (!(a = sf_abbrev_find(ab, code)))
-			return NULL;
-	} else {
-		if (t->ncode || !(a = sf_abbrev_find(ab, code)))
-			return NULL;
-		pl = &t->plans[a - ab->v];
-		if (pl->flags & PL_BUILT)
-			return pl;
-	}
-	plan_build(w->c, w, ab, a, pl);
-	plan_fix(w->c, pl, w->cx->f->msb);
-	return pl;
-}
-
 /* The plan of abbreviation `code` (NULL: the table has none). */
 static inline const struct plan *plan_of(struct walk *w, uint64_t code)
 {
@@ -927,7 +280,7 @@ static inline const struct plan *plan_of(struct walk *w, uint64_t code)
 
 	if (code < t->ncode && (t->plans[code].flags & PL_BUILT))
 		return &t->plans[code];
-	return plan_find(w, code);
+	return sf_fpplan_find(&w->c->plans, t, code, w->cx, w->strs != NULL, w->tag);
 }
 
 /* n (1..8) raw bytes at r, as one value: equal bytes, equal values. */
@@ -1029,7 +382,7 @@ static void read_fixed(const struct walk *w, const struct plan *pl, const unsign
 		       struct sf_fp *h, struct dview *d)
 {
 	const struct sf_ucx *cx = w->cx;
-	const struct fval *f = &w->c->fvals[pl->ffirst], *fend = f + pl->nfv;
+	const struct fval *f = &w->c->plans.fvals[pl->ffirst], *fend = f + pl->nfv;
 	struct sf_fp x = *h;	/* in registers: h may alias what is stored */
 
 	for (; f < fend; f++) {
@@ -1106,7 +459,7 @@ static __attribute__((noinline)) int read_ops(const struct walk *w, const struct
 	const struct sf_ucx *cx = w->cx;
 	struct rd r = { p, w->base + w->end, cx->f->msb, 0 };
 	unsigned os = cx->u->offset_size;
-	const struct op *o = &w->c->ops[pl->first], *oend = o + pl->nops;
+	const struct op *o = &w->c->plans.ops[pl->first], *oend = o + pl->nops;
 	for (; o < oend; o++) {
 		uint64_t v;
 		const char *s;
@@ -1527,7 +880,7 @@ int sf_fp_type(struct sf_fpcache *c, const struct sf_ucx *cx, uint64_t tag, uint
 	/* every offset looked up is in the unit: none reaches the key's
 	 * depth bit, nor (tag) the bits above */
 	assert(cx->u->end <= DEPTH_BIT && !(tag & (DEPTH_BIT | (DEPTH_BIT - 1))));
-	w.pt = plans_for(c, cx, local);
+	w.pt = sf_fpplans_for(&c->plans, cx, local);
 	return fp_ref(&w, off, FP_LAYOUT, 0, out, &anon) < 0 ? -1 : 0;
 }
 
