@@ -144,7 +144,10 @@ struct sf_abbrev {
 	                       * abbreviation is first used (die.c), so read
 	                       * them through sf_abbrev_find */
 	uint32_t nattrs;
-	const unsigned char *specs; /* its (attribute, form) list */
+	const unsigned char *specs; /* its (attribute, form) list, */
+	uint32_t spec_len;          /* ... so many bytes */
+	struct sf_pcent *pc;        /* its entry in the table's cache, once
+	                             * looked up (plancache.h), or NULL */
 	/*
 	 * Its decode plans (die.c), each compiled when a DIE first needs it
 	 * (planned: which are), plan k (enum sf_plan) in ops[3 * first +
@@ -183,6 +186,9 @@ struct sf_abbrevs {
 	struct sf_abbrev_attr *attrs;
 	size_t nattrs;
 	const unsigned char *specs_end; /* of the abbreviation section */
+	/* abbreviations already decoded and planned, by their bytes (a
+	 * reader's, plancache.h; set after parsing), or NULL: none */
+	struct sf_plancache *cache;
 	uint32_t *direct;     /* code -> index + 1, for dense codes */
 	size_t ndirect;
 	struct sf_abbrev_op *ops; /* 3 * nattrs slots: each abbrev's plans */

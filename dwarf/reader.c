@@ -62,6 +62,7 @@
  * units.c, types.c and members.c (the map is in reader_int.h).
  */
 #include "reader_int.h"
+#include "plancache.h"
 
 #include <fnmatch.h>
 #include <stdio.h>
@@ -940,6 +941,7 @@ struct sf_reader *sf_reader_new(const struct sf_dwfile *f, struct sf_elf *elf,
 		 * strings' bytes, which later readers look up */
 		r->local_fp = f->nunits >= LOCAL_FP_UNITS;
 	}
+	r->plans = sf_plancache_new();
 	r->f = f;
 	r->elf = elf;
 	r->out = out;
@@ -1053,6 +1055,7 @@ void sf_reader_free(struct sf_reader *r)
 		free(r->abs[k]);
 	}
 	free(r->abs);
+	sf_plancache_free(r->plans);
 	for (size_t i = 0; r->mv && i < MAX_LAYOUT_DEPTH + 2; i++)
 		rd_mvec_free(&r->mv[i]);
 	free(r->mv);

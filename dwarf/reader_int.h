@@ -77,6 +77,7 @@ enum {
 
 struct uh;
 struct xtype;
+struct sf_plancache;
 
 struct tinfo {
 	uint64_t key;
@@ -235,6 +236,8 @@ struct sf_reader {
 	                         * unit that opens them (each apart: units
 	                         * point to them while the array grows) */
 	size_t nabs, abscap;
+	struct sf_plancache *plans; /* every table's abbreviations, decoded
+	                         * and planned once (plancache.h) */
 	unsigned import_depth;  /* partial units importing partial units */
 	struct uh cur;
 	struct uh **others;     /* units the current one refers into */
