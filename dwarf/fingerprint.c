@@ -140,6 +140,12 @@ static void cache_new_gen(struct sf_fpcache *c)
 	}
 }
 
+size_t sf_fpcache_fixed(struct sf_fpcache *c, int on)
+{
+	c->plans.no_fixed = !on;
+	return c->plans.nfixed;
+}
+
 void sf_fpcache_reset(struct sf_fpcache *c)
 {
 	/* a table grown for one big unit, used whole, would spread every

@@ -108,6 +108,13 @@ struct sf_fpcache *sf_fpcache_new(void);
 void sf_fpcache_free(struct sf_fpcache *c);
 /* Forget every fingerprint: a new unit begins. */
 void sf_fpcache_reset(struct sf_fpcache *c);
+/*
+ * For the tests: whether an abbreviation whose attributes all have fixed
+ * sizes is hashed by masked loads at fixed places (`on`, the default) or
+ * op by op, as every other is - the same digests either way.  Returns how
+ * many plans of c were made the fixed way so far.
+ */
+size_t sf_fpcache_fixed(struct sf_fpcache *c, int on);
 
 /*
  * The scope hook: digest() gives the digest of the scope the reader

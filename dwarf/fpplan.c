@@ -333,7 +333,8 @@ static void plan_fix(struct fp_plans *c, struct plan *pl, int msb)
 {
 	unsigned pos = 0;
 
-	if (msb || (pl->flags & PL_REJECT) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
+	if (msb || (pl->flags & PL_REJECT) || c->no_fixed ||
+	    __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
 		return;
 	pl->ffirst = (uint32_t)c->nfvals;
 	pl->nfv = 0;
@@ -384,6 +385,7 @@ static void plan_fix(struct fp_plans *c, struct plan *pl, int msb)
 	}
 	pl->size = (uint8_t)pos;
 	pl->flags |= PL_FIXED;
+	c->nfixed++;
 	return;
 not_fixed:
 	c->nfvals = pl->ffirst;

@@ -221,6 +221,8 @@ struct fp_plans {
 	struct fval *fvals;     /* the fixed plans' (ops' twins) */
 	size_t nfvals, fvalcap;
 	unsigned skip;          /* plan_build: bytes to skip before the next op */
+	int no_fixed;           /* tests: no plan made fixed (sf_fpcache_fixed) */
+	size_t nfixed;          /* plans made fixed, ever */
 };
 
 static inline uint64_t low_bytes(unsigned n)

@@ -44,6 +44,13 @@
  * without type units (strx/GNU_str_index, addrx forms, split units), and
  * .dwp packages of them made with dwp and llvm-dwp (index contributions),
  * which libdwarf opens itself with dwarf_init_path().
+ *
+ * The fingerprint (dwarf/fingerprint.c) reads DIEs by plans of its own:
+ * an abbreviation whose attributes all have fixed sizes by masked loads
+ * at fixed places, every other op by op.  Every DIE of every unit walked
+ * is fingerprinted both ways (sf_fpcache_fixed), names by their bytes and
+ * by their string offsets: the two must succeed or fail alike and give
+ * the same digests; test_objects_agree fails unless some plan was fixed.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -57,6 +64,7 @@
 
 #include "dwarf/die.h"
 #include "dwarf/elfobj.h"
+#include "dwarf/fingerprint.h"
 #include "dwarf/plancache.h"
 #include "dwarf/split.h"
 #include "dwarf_oracle.h"
@@ -551,6 +559,58 @@ static void check_cached(const struct sf_ucx *c, const struct sf_ucx *h, uint64_
 	}
 }
 
+/* One cache per way of reading (fixed plans or not) and per way of
+ * feeding names (bytes, offsets): what check_fingerprint compares. */
+struct fp_pair {
+	struct sf_fpcache *fixed[2], *ops[2];
+};
+
+static size_t fp_fixed_plans, fp_digests;  /* summed over every file compared */
+
+static void fp_pair_open(struct fp_pair *p)
+{
+	for (int local = 0; local < 2; local++) {
+		p->fixed[local] = sf_fpcache_new();
+		p->ops[local] = sf_fpcache_new();
+		sf_fpcache_fixed(p->ops[local], 0);
+	}
+}
+
+static void fp_pair_reset(struct fp_pair *p)
+{
+	for (int local = 0; local < 2; local++) {
+		sf_fpcache_reset(p->fixed[local]);
+		sf_fpcache_reset(p->ops[local]);
+	}
+}
+
+static void fp_pair_close(struct fp_pair *p)
+{
+	for (int local = 0; local < 2; local++) {
+		fp_fixed_plans += sf_fpcache_fixed(p->fixed[local], 1);
+		assert_int_equal(sf_fpcache_fixed(p->ops[local], 0), 0);
+		sf_fpcache_free(p->fixed[local]);
+		sf_fpcache_free(p->ops[local]);
+	}
+}
+
+/* The DIE d fingerprinted by fixed plans and op by op: the same answer. */
+static void check_fingerprint(struct fp_pair *p, const struct sf_ucx *c, const struct sf_die *d)
+{
+	if (!d->tag)
+		return;
+	for (int local = 0; local < 2; local++) {
+		struct sf_fp a, b;
+		int ra = sf_fp_type(p->fixed[local], c, 0, d->off, local, NULL, &a);
+		int rb = sf_fp_type(p->ops[local], c, 0, d->off, local, NULL, &b);
+		assert_int_equal(ra, rb);
+		if (ra == 0) {
+			assert_true(a.a == b.a && a.b == b.b);
+			fp_digests++;
+		}
+	}
+}
+
 /* Every DIE of every unit of f, in section order.  On the way, the unit
  * tags dwfile.c finds alone (sf_unit_die_tag, from the abbrev table up to
  * the unit DIE's code) are the unit DIEs' tags as the walk reads them
@@ -561,11 +621,14 @@ static void own_walk_file(struct sf_dwfile *f, struct recs *out)
 	struct sf_err err;
 	int any_compile = 0, all_partial = f->nunits > 0;
 	struct sf_plancache *pc = sf_plancache_new();
+	struct fp_pair fp;
 
+	fp_pair_open(&fp);
 	for (size_t i = 0; i < f->nunits; i++) {
 		struct sf_ucx c, g, h;
 		struct sf_abbrevs ab;
 		assert_int_equal(sf_ucx_open(&c, f, i, &err), 0);
+		fp_pair_reset(&fp);
 		if (!f->split && c.u->die_start < c.u->end) {
 			struct sf_die u;
 			assert_int_equal(sf_die_read(&c, c.u->die_start, &u), 0);
@@ -587,6 +650,7 @@ static void own_walk_file(struct sf_dwfile *f, struct recs *out)
 			check_find_tags(&c, &d);
 			check_plan(&c, &g, &d);
 			check_cached(&c, &h, d.off);
+			check_fingerprint(&fp, &c, &d);
 			if (d.tag) {
 				struct rec x = {
 					.off = d.off, .tag = d.tag, .children = d.children,
@@ -612,6 +676,7 @@ static void own_walk_file(struct sf_dwfile *f, struct recs *out)
 		assert_int_equal(sf_dwfile_all_partial(f), all_partial);
 	}
 	sf_plancache_free(pc);
+	fp_pair_close(&fp);
 }
 
 /* ---- comparing ---------------------------------------------------------------- */
@@ -866,7 +931,10 @@ static void test_objects_agree(void **state)
 	}
 	if (!total)
 		td_skip("no fixture compiled");
-	fprintf(stderr, "  %zu DIEs agree\n", total);
+	fprintf(stderr, "  %zu DIEs agree; %zu fingerprints alike both ways, %zu fixed plans\n",
+		total, fp_digests, fp_fixed_plans);
+	if (!fp_fixed_plans)
+		fail_msg("no fingerprint plan was made fixed: the two ways were not compared");
 	/* the fixtures have every kind but lower_bound (C has none): a kind
 	 * never seen was not compared */
 	for (int k = 0; k < K_N; k++) {
