@@ -73,6 +73,7 @@ struct fpslot {
  * DIE hashes alike at both (a base type, a pointer to a named struct, a
  * typedef of one of those), so the other depth takes it as is. */
 enum { DEPTH_FREE = 0, DEPTH_BOUND = 1 };
+static_assert(DEPTH_FREE == 0 && DEPTH_BOUND == 1, "hash_rest or's and masks them");
 
 struct plantab;
 struct op;
@@ -749,13 +750,19 @@ static int hash_rest(struct walk *w, const struct dview *d, int depth_kind, unsi
 			return DEPTH_BOUND;
 		bound = DEPTH_BOUND;
 	}
-	/* a function type's parameters: the same spellings at either depth */
+	/* a function type's parameters: the same spellings at either depth
+	 * (what they return binds nothing: `keep` masks it off) */
 	int free_children = d->tag == DW_TAG_subroutine_type;
+	int keep = free_children ? 0 : DEPTH_BOUND;
 	if (free_children)
 		depth_kind = FP_SPELL;
 	/* in a scoped unit, of an aggregate's children only those its
-	 * layout reads are hashed (sf_fp_layout_child) */
-	int filter = w->scope && is_aggregate(d->tag);
+	 * layout reads are hashed (sf_fp_layout_child).  The loop's tests
+	 * in locals: read_die may write through w, so w->scope would be
+	 * loaded again for every child */
+	const int scoped = w->scope != NULL;
+	const int filter = scoped && is_aggregate(d->tag);
+	const int too_deep = depth + 1 > SF_FP_MAX_DEPTH;
 	for (uint64_t off = d->next;;) {
 		struct dview c;
 		uint64_t cend;
@@ -767,14 +774,14 @@ static int hash_rest(struct walk *w, const struct dview *d, int depth_kind, unsi
 		}
 		if (read_die(w, off, h, &c) < 0)
 			return -1;
-		if (w->scope && c.tag != 0 && feed_scope(h, w, &c) < 0)
+		if (scoped && c.tag != 0 && feed_scope(h, w, &c) < 0)
 			return -1;
 		if (c.tag == 0) {
 			feed(h, 0);	/* the end of the children */
 			*end = c.next;
 			return bound;
 		}
-		if (depth + 1 > SF_FP_MAX_DEPTH)
+		if (too_deep)
 			return -1;
 		if (!c.children) {
 			/* a member, an enumerator, a parameter: its type is
@@ -787,8 +794,7 @@ static int hash_rest(struct walk *w, const struct dview *d, int depth_kind, unsi
 		}
 		if (rc < 0)
 			return -1;
-		if (!free_children)
-			bound |= rc;
+		bound |= rc & keep;	/* rc: DEPTH_FREE or DEPTH_BOUND */
 	}
 }
 
