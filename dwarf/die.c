@@ -190,6 +190,8 @@ static int parse_abbrevs(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint6
 		ab->direct = sf_xcalloc(ab->ndirect, sizeof(uint32_t));
 		for (size_t i = 0; i < ab->n; i++)
 			ab->direct[ab->v[i].code] = (uint32_t)(i + 1);
+		ab->nsteps = ab->ndirect < 0x80 ? ab->ndirect : 0x80;
+		ab->steps = sf_xcalloc(ab->nsteps, sizeof(*ab->steps));
 	}
 	return 0;
 }
@@ -633,6 +635,28 @@ static void emit_pass(struct sf_abbrev_op *ops, size_t *n, const struct sf_abbre
 		emit_skip(ops, n, fi, g, i, OP_GENERIC_SKIP);
 }
 
+/*
+ * ab->steps[a's code] once a's pass plan is compiled, when a DIE of a
+ * is stepped over without reading it: no children and fixed bytes, or
+ * children and fixed bytes around its sibling.  The word: bytes after
+ * the code (0-31), the sibling's place (32-47) and size (48-51, 0: no
+ * sibling), the tag (53-59, 64 for any tag above), set (63).
+ */
+static void set_step(const struct sf_abbrevs *ab, const struct sf_abbrev *a)
+{
+	uint64_t e;
+
+	if (a->code >= ab->nsteps)
+		return;
+	if (a->skip_fixed && !a->children)
+		e = a->skip_size;
+	else if (a->sib_size && a->children)
+		e = a->skip_size | (uint64_t)a->sib_pos << 32 | (uint64_t)a->sib_size << 48;
+	else
+		return;
+	ab->steps[a->code] = e | (uint64_t)(a->tag < 64 ? a->tag : 64) << 53 | 1ull << 63;
+}
+
 /* Does a walk read attributes of this kind (sf_die_find_tags)? */
 static int walk_reads(unsigned kind)
 {
@@ -655,10 +679,8 @@ static __attribute__((noinline)) void compile_plan(const struct sf_abbrevs *ab,
 	size_t n = 0;
 
 	with_specs(ab, a);
-	if (a->pc && sf_pcent_get_plan(a->pc, k, a, ops)) {	/* an earlier table's */
-		a->planned |= (uint8_t)(1u << k);
-		return;
-	}
+	if (a->pc && sf_pcent_get_plan(a->pc, k, a, ops))	/* an earlier table's */
+		goto done;
 	assert(a->first + (size_t)a->nattrs <= ab->nattrs && a->nattrs <= MAX_ABBREV_ATTRS + 1);
 	for (uint32_t i = a->first; i < a->first + a->nattrs; i++) {
 		const struct sf_abbrev_attr *x = &ab->attrs[i];
@@ -679,9 +701,12 @@ static __attribute__((noinline)) void compile_plan(const struct sf_abbrevs *ab,
 		if (!a->skip_fixed)
 			plan_sibling_step(a, ops, n);
 	}
-	a->planned |= (uint8_t)(1u << k);
 	if (a->pc)
 		sf_pcent_put_plan(a->pc, k, a, ops);
+done:
+	a->planned |= (uint8_t)(1u << k);
+	if (k == SF_PLAN_PASS)
+		set_step(ab, a);
 }
 
 /* Step over a NUL-terminated string; -1 when it runs past the unit. */
@@ -926,48 +951,47 @@ int sf_die_read_tags(const struct sf_ucx *c, uint64_t off, uint64_t tags, struct
 }
 
 /*
- * The offset after the DIE at off when it can be told at once: a
- * one-byte code of an abbreviation whose tag is not in tags, whose pass
- * plan is compiled and is fixed bytes (no children) or fixed bytes
- * around a sane sibling.  0 for any other DIE: decode() reads it, and
- * says how it fails.  Most DIEs a walk steps over (pointer and function
- * types, subprograms) take this path: no sf_die written, no plan run.
+ * From off, step over the DIEs whose code's step word (set_step) says
+ * how, and whose tag is not in tags: the first offset it cannot (a DIE
+ * decode() then reads, and says how it fails).  Most DIEs a walk steps
+ * over (pointer and function types, subprograms) take this path: no
+ * sf_die written, no plan run.
  */
-static inline uint64_t quick_step(const struct sf_ucx *c, uint64_t off, uint64_t tags)
+static uint64_t skip_quick(const struct sf_ucx *c, uint64_t off, uint64_t tags)
 {
-	const struct sf_abbrevs *ab = c->abv;
+	const unsigned char *base = c->base;
+	const uint64_t *steps = c->abv->steps;
+	uint64_t end = c->end, ustart = c->u->start;
+	size_t nsteps = c->abv->nsteps;
 
-	if (off < c->die_start || off >= c->end)
-		return 0;
-	const unsigned char *p = c->base + off;
-	unsigned code = *p;
-	/* a longer LEB128 is decode()'s, a code of no abbreviation or 0 too */
-	if (code >= 0x80 || code >= ab->ndirect || !ab->direct[code])
-		return 0;
-	const struct sf_abbrev *a = &ab->v[ab->direct[code] - 1];
-	if ((a->tag < 64 && ((tags >> a->tag) & 1)) || !(a->planned & (1u << SF_PLAN_PASS)))
-		return 0;
-	uint64_t room = c->end - off - 1;
-	if (a->skip_fixed && !a->children && room >= a->skip_size)
-		return off + 1 + a->skip_size;
-	if (a->sib_size && a->children && room >= a->skip_size) {
-		struct rd s = { p + 1 + a->sib_pos, c->base + c->end, 0, 0 };
-		uint64_t sib = c->u->start + rd_le_unchecked(&s, a->sib_size);
-		/* as sf_die_skip: a sibling pointer must move forward */
-		if (sib > off && sib <= c->end)
-			return sib;
+	assert(nsteps <= 0x80 && c->plan_ok && !c->msb);
+	while (off >= c->die_start && off < end) {
+		unsigned code = base[off];	/* >= nsteps: a longer LEB128 too */
+		if (code >= nsteps)
+			break;
+		uint64_t e = steps[code];
+		unsigned tag = (e >> 53) & 0x7f;
+		if (!e || (tag < 64 && ((tags >> tag) & 1)) || end - off - 1 < (uint32_t)e)
+			break;
+		unsigned w = (e >> 48) & 0xf;
+		if (!w) {
+			off += 1 + (uint32_t)e;
+			continue;
+		}
+		struct rd s = { base + off + 1 + ((e >> 32) & 0xffff), base + end, 0, 0 };
+		uint64_t sib = ustart + rd_le_unchecked(&s, w);
+		if (sib <= off || sib > end)	/* as sf_die_skip: only forward */
+			break;
+		off = sib;
 	}
-	return 0;
+	return off;
 }
 
 int sf_die_find_tags(const struct sf_ucx *c, uint64_t off, uint64_t tags, struct sf_die *d)
 {
 	for (;;) {
-		if (c->plan_ok && !c->msb) {
-			uint64_t next;
-			while ((next = quick_step(c, off, tags)) != 0)
-				off = next;
-		}
+		if (c->plan_ok && !c->msb && c->abv->nsteps)
+			off = skip_quick(c, off, tags);
 		if (decode(c, off, d, 0, tags, 1) < 0) {
 			d->off = off;
 			return -1;
@@ -1059,6 +1083,7 @@ void sf_abbrevs_release(struct sf_abbrevs *ab)
 	free(ab->v);
 	free(ab->attrs);
 	free(ab->direct);
+	free(ab->steps);
 	free(ab->ops);
 	memset(ab, 0, sizeof(*ab));
 }

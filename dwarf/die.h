@@ -191,6 +191,11 @@ struct sf_abbrevs {
 	struct sf_plancache *cache;
 	uint32_t *direct;     /* code -> index + 1, for dense codes */
 	size_t ndirect;
+	/* steps[code] for one-byte codes with a direct slot: how
+	 * sf_die_find_tags steps over a DIE of that code at once, set when
+	 * its pass plan is compiled (die.c, set_step); 0: decode it */
+	uint64_t *steps;
+	size_t nsteps;
 	struct sf_abbrev_op *ops; /* 3 * nattrs slots: each abbrev's plans */
 	uint16_t geometry;    /* the unit shape the plans assume (die.c) */
 };
