@@ -167,6 +167,12 @@ if asm "$T/loop.o" "$HD/typedef_loop.s" && json_of "$T/loop.o"; then
 	fact 't("loop")["sum_holes"]' 0 "sum of holes"
 fi
 
+tcase "DW_AT_sibling pointing at its own DIE and back: ignored, the subtree skipped (no endless walk)"
+if asm "$T/sib.o" "$HD/sibling_back.s" && survive "$T/sib.o" after && json_of "$T/sib.o"; then
+	fact 't("after")["size"]' 4 "size of the struct after them"
+	fact '[(m["name"], m["offset"]) for m in t("after")["members"]]' '[["a", 0]]' "its member"
+fi
+
 tcase "aggregates that contain themselves by value (directly and through another)"
 if asm "$T/self.o" "$HD/self_contain.s" && survive "$T/self.o" self && json_of "$T/self.o"; then
 	fact '[t(n)["size"] for n in ("self", "ping", "pong")]' '[8, 16, 16]' "sizes"
