@@ -393,7 +393,9 @@ static void read_fixed(const struct walk *w, const struct plan *pl, const unsign
 		       struct sf_fp *h, struct dview *d)
 {
 	const struct sf_ucx *cx = w->cx;
-	const struct fval *f = &w->c->plans.fvals[pl->ffirst], *fend = f + pl->nfv;
+	/* (no fvals: the array may be none yet, and NULL + 0 is undefined) */
+	const struct fval *f = pl->nfv ? &w->c->plans.fvals[pl->ffirst] : NULL;
+	const struct fval *fend = f ? f + pl->nfv : NULL;
 	struct sf_fp x = *h;	/* in registers: h may alias what is stored */
 
 	for (; f < fend; f++) {
@@ -470,7 +472,8 @@ static __attribute__((noinline)) int read_ops(const struct walk *w, const struct
 	const struct sf_ucx *cx = w->cx;
 	struct rd r = { p, w->base + w->end, cx->f->msb, 0 };
 	unsigned os = cx->u->offset_size;
-	const struct op *o = &w->c->plans.ops[pl->first], *oend = o + pl->nops;
+	const struct op *o = pl->nops ? &w->c->plans.ops[pl->first] : NULL;
+	const struct op *oend = o ? o + pl->nops : NULL;
 	for (; o < oend; o++) {
 		uint64_t v;
 		const char *s;
