@@ -13,7 +13,6 @@
 
 #include <dwarf.h>
 
-#include "lib/hash.h"
 #include "lib/xalloc.h"
 
 static int is_ref_form(unsigned form)
@@ -425,8 +424,6 @@ struct plantab *sf_fpplans_for(struct fp_plans *c, const struct sf_ucx *cx, int 
 	return t;
 }
 
-static void made_free(struct fp_made *m);
-
 void sf_fpplans_free(struct fp_plans *c)
 {
 	for (size_t i = 0; i < c->tabcap; i++)
@@ -434,146 +431,6 @@ void sf_fpplans_free(struct fp_plans *c)
 	free(c->tabs);
 	free(c->ops);
 	free(c->fvals);
-	made_free(c->made);
-}
-
-/*
- * The plans made in earlier units, by what a plan is made of: the
- * abbreviation's tag, children flag and (attribute, form) bytes (with any
- * implicit constants: sf_abbrev.specs), the unit's geometry, the mode
- * (`local`), the file (`tag`) and its byte order.  vmlinux's 2,172 units
- * each have a table of their own, of much the same abbreviations: a plan
- * met again is copied, not made.  Open addressing over entry pointers,
- * grown at half full; at most MADE_MAX entries (past that a plan is made
- * every time, as without it: hostile input with millions of distinct
- * abbreviations costs no unbounded memory).
- */
-#define MADE_MAX (1u << 16)
-
-struct made_ent {
-	uint64_t hash, tag, geometry;
-	uint16_t atag;
-	uint8_t children, local, msb;
-	uint32_t len;
-	unsigned char *specs;
-	struct plan pl;         /* first and ffirst: 0 (ops and fvals are its own) */
-	struct op *ops;
-	struct fval *fvals;
-};
-
-struct fp_made {
-	struct made_ent **v;
-	size_t cap, count;
-};
-
-static uint64_t geometry_of(const struct sf_unit *u)
-{
-	return (uint64_t)u->addr_size | (uint64_t)u->offset_size << 8 | (uint64_t)u->version << 16;
-}
-
-static uint64_t made_hash(const struct sf_abbrev *a, uint64_t geometry, int local, uint64_t tag,
-			  int msb)
-{
-	uint64_t h = sf_hash_bytes(sf_mix64(geometry ^ tag ^ ((uint64_t)local << 40) ^
-					    ((uint64_t)msb << 41) ^ ((uint64_t)a->tag << 44) ^
-					    ((uint64_t)a->children << 60)),
-				   a->specs, a->spec_len);
-	return h ? h : 1;
-}
-
-static int made_is(const struct made_ent *e, uint64_t h, const struct sf_abbrev *a,
-		   uint64_t geometry, int local, uint64_t tag, int msb)
-{
-	return e->hash == h && e->geometry == geometry && e->tag == tag && e->local == local &&
-	       e->msb == msb && e->atag == a->tag && e->children == a->children &&
-	       e->len == a->spec_len && !memcmp(e->specs, a->specs, a->spec_len);
-}
-
-/* The slot of the entry for a (NULL in it: none yet), or NULL when there
- * is no table (no specs to key it by, or it is full). */
-static struct made_ent **made_slot(struct fp_plans *c, const struct sf_abbrev *a, uint64_t h,
-				   uint64_t geometry, int local, uint64_t tag, int msb)
-{
-	struct fp_made *m = c->made;
-
-	if (!a->specs)
-		return NULL;
-	if (!m)
-		m = c->made = sf_xcalloc(1, sizeof(*m));
-	if ((m->count + 1) * 2 > m->cap) {
-		if (m->count >= MADE_MAX)
-			return NULL;
-		size_t ncap = m->cap ? 2 * m->cap : 1024;
-		struct made_ent **nv = sf_xcalloc(ncap, sizeof(*nv));
-		for (size_t i = 0; i < m->cap; i++) {
-			if (!m->v[i])
-				continue;
-			size_t j = m->v[i]->hash & (ncap - 1);
-			while (nv[j])
-				j = (j + 1) & (ncap - 1);
-			nv[j] = m->v[i];
-		}
-		free(m->v);
-		m->v = nv;
-		m->cap = ncap;
-	}
-	size_t j = h & (m->cap - 1);
-	for (; m->v[j]; j = (j + 1) & (m->cap - 1))
-		if (made_is(m->v[j], h, a, geometry, local, tag, msb))
-			break;
-	return &m->v[j];
-}
-
-/* pl, just made for a, kept in an entry of its own at *slot. */
-static void made_put(struct fp_plans *c, struct made_ent **slot, const struct sf_abbrev *a,
-		     uint64_t h, uint64_t geometry, int local, uint64_t tag, int msb,
-		     const struct plan *pl)
-{
-	struct made_ent *e = sf_xcalloc(1, sizeof(*e));
-
-	*e = (struct made_ent){ h, tag, geometry, a->tag, a->children, (uint8_t)local,
-				(uint8_t)msb, a->spec_len, sf_xmalloc(a->spec_len + 1), *pl,
-				sf_xreallocarray(NULL, pl->nops + 1, sizeof(struct op)),
-				sf_xreallocarray(NULL, pl->nfv + 1u, sizeof(struct fval)) };
-	memcpy(e->specs, a->specs, a->spec_len);
-	if (pl->nops)	/* (the arrays may be none yet: NULL + 0 is undefined) */
-		memcpy(e->ops, c->ops + pl->first, pl->nops * sizeof(struct op));
-	if (pl->nfv)
-		memcpy(e->fvals, c->fvals + pl->ffirst, pl->nfv * sizeof(struct fval));
-	e->pl.first = e->pl.ffirst = 0;
-	*slot = e;
-	c->made->count++;
-}
-
-/* The plan of entry e into pl, its ops and fvals appended to this unit's. */
-static void made_get(struct fp_plans *c, const struct made_ent *e, struct plan *pl)
-{
-	*pl = e->pl;
-	pl->first = (uint32_t)c->nops;
-	pl->ffirst = (uint32_t)c->nfvals;
-	for (uint32_t i = 0; i < e->pl.nops; i++) {
-		SF_GROW(c->ops, c->nops, c->opcap);
-		c->ops[c->nops++] = e->ops[i];
-	}
-	for (uint32_t i = 0; i < e->pl.nfv; i++) {
-		SF_GROW(c->fvals, c->nfvals, c->fvalcap);
-		c->fvals[c->nfvals++] = e->fvals[i];
-	}
-}
-
-static void made_free(struct fp_made *m)
-{
-	for (size_t i = 0; m && i < m->cap; i++) {
-		if (!m->v[i])
-			continue;
-		free(m->v[i]->specs);
-		free(m->v[i]->ops);
-		free(m->v[i]->fvals);
-		free(m->v[i]);
-	}
-	if (m)
-		free(m->v);
-	free(m);
 }
 
 const struct plan *sf_fpplan_find(struct fp_plans *c, const struct plantab *t, uint64_t code,
@@ -594,21 +451,7 @@ const struct plan *sf_fpplan_find(struct fp_plans *c, const struct plantab *t, u
 		if (pl->flags & PL_BUILT)
 			return pl;
 	}
-	/* made in an earlier unit (c->no_fixed: the tests want it made) */
-	uint64_t geometry = geometry_of(cx->u), h = 0;
-	int msb = cx->f->msb;
-	struct made_ent **slot = NULL;
-	if (!c->no_fixed) {
-		h = made_hash(a, geometry, local, tag, msb);
-		slot = made_slot(c, a, h, geometry, local, tag, msb);
-	}
-	if (slot && *slot) {
-		made_get(c, *slot, pl);
-		return pl;
-	}
 	plan_build(c, cx->u, local, tag, ab, a, pl);
-	plan_fix(c, pl, msb);
-	if (slot)
-		made_put(c, slot, a, h, geometry, local, tag, msb, pl);
+	plan_fix(c, pl, cx->f->msb);
 	return pl;
 }

@@ -12,8 +12,7 @@
  *   struct op        one attribute: skip it, feed its value, keep a reference
  *   struct fval      a fixed plan's value: a masked load at a fixed place
  *   struct plantab   the plans of one abbreviation table, by code
- *   struct fp_plans  a unit's tables, ops and fvals (in sf_fpcache), and
- *                    the plans of earlier units by what they were made of
+ *   struct fp_plans  a unit's tables, ops and fvals (in sf_fpcache)
  */
 #ifndef SF_FPPLAN_H
 #define SF_FPPLAN_H
@@ -224,7 +223,6 @@ struct fp_plans {
 	unsigned skip;          /* plan_build: bytes to skip before the next op */
 	int no_fixed;           /* tests: no plan made fixed (sf_fpcache_fixed) */
 	size_t nfixed;          /* plans made fixed, ever */
-	struct fp_made *made;   /* the plans made in earlier units (fpplan.c) */
 };
 
 static inline uint64_t low_bytes(unsigned n)
