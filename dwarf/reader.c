@@ -941,7 +941,9 @@ struct sf_reader *sf_reader_new(const struct sf_dwfile *f, struct sf_elf *elf,
 		 * strings' bytes, which later readers look up */
 		r->local_fp = f->nunits >= LOCAL_FP_UNITS;
 	}
-	r->plans = sf_plancache_new();
+	/* an image of many units repeats its abbreviations; an archive
+	 * member's few units would only fill a cache of their own */
+	r->plans = f->nunits >= PLAN_CACHE_UNITS ? sf_plancache_new() : NULL;
 	r->f = f;
 	r->elf = elf;
 	r->out = out;

@@ -36,6 +36,10 @@
 #define MAX_MEMBERS (1u << 24)
 /* from this many units, a reader's fingerprints name strings by offset */
 #define LOCAL_FP_UNITS 64
+/* from this many units, a reader keeps its abbreviations' plans
+ * (plancache.h): measured on libpython3.11d.a's members and libc6-dbg,
+ * a cache of fewer units' tables costs more than it saves */
+#define PLAN_CACHE_UNITS 64
 
 /* ---- scratch arena: chunks reset after each unit ------------------------ */
 
