@@ -24,12 +24,16 @@ void *sf_xcalloc(size_t nmemb, size_t size)
 	return check(calloc(nmemb ? nmemb : 1, size ? size : 1));
 }
 
+/* a cache line: what sf_xcalloc_table aligns to */
+#define LINE 64u
+
 void *sf_xcalloc_table(size_t nmemb, size_t size)
 {
-	if (size && nmemb > SIZE_MAX / size)
+	if ((size && nmemb > SIZE_MAX / size) || nmemb * size > SIZE_MAX - LINE)
 		return check(NULL);
-	size_t n = nmemb * size;
-	void *p = sf_xmalloc(n);
+	/* aligned_alloc: a size the alignment divides */
+	size_t n = (nmemb * size + LINE - 1) & ~(size_t)(LINE - 1);
+	void *p = check(aligned_alloc(LINE, n ? n : LINE));
 
 	memset(p, 0, n);
 	return p;
