@@ -183,6 +183,7 @@ const char *rd_spell(struct sf_reader *r, const char *x, const char *y, const ch
 void rd_strings_forget(struct sf_reader *r)
 {
 	memset(r->hot, 0, sizeof(r->hot));
+	r->s_empty = r->s_unknown = NULL;
 	free(r->pmap);
 	r->pmap = NULL;
 	r->pcount = r->pcap = 0;

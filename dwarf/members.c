@@ -341,7 +341,7 @@ static void set_type_of_member(struct sf_reader *r, struct sf_member *m, struct 
 			m->nested = sf_nested_clone(&x->t, m->offset, depth, MAX_LAYOUT_DEPTH,
 						    arena_for_clone, &r->arena);
 			m->type_name = mt->anon->keyword;
-			m->type_suffix = (mt->flags & TI_ARRAY) ? mt->right : rd_isec(r, "");
+			m->type_suffix = (mt->flags & TI_ARRAY) ? mt->right : rd_empty(r);
 			if (x->t.flags & SF_TF_INCOMPLETE)
 				m->flags |= SF_MF_INCOMPLETE;
 		}
@@ -367,7 +367,7 @@ static void add_member(struct sf_reader *r, struct uh *uh, const struct sf_die *
 	struct tinfo *mt = rd_resolve_ref(r, uh, c, 0);
 	struct sf_member *m = mvec_push(v);
 
-	m->name = rd_isec(r, c->name ? c->name : "");
+	m->name = (c->name ? rd_isec(r, c->name) : rd_empty(r));
 	m->size = mt->size;
 	if (c->has & SF_A_BIT_SIZE) {
 		place_bitfield(m, c, uh->cx.f->msb);
@@ -522,7 +522,7 @@ static uint32_t variant_fields(struct sf_reader *r, struct uh *uh, const struct 
 	}
 	if (out) {
 		memset(out, 0, sizeof(*out));
-		out->name = rd_isec(r, c->name ? c->name : "");
+		out->name = (c->name ? rd_isec(r, c->name) : rd_empty(r));
 		out->type_name = mt->left;
 		out->type_suffix = mt->right;
 		out->offset = loc;
@@ -545,7 +545,7 @@ static int read_variant(struct sf_reader *r, struct uh *uh, const struct sf_die 
 	struct sf_die c;
 	uint32_t n = 0;
 
-	vr->name = rd_isec(r, "");
+	vr->name = rd_empty(r);
 	vr->has_discr_value = (d->has2 & SF_A2_DISCR_VALUE) != 0;
 	vr->discr_value = d->discr_value;
 	/* count, then fill */

@@ -970,7 +970,10 @@ static void copy_new_types(struct sf_typeset *ts, const struct sf_typeset *src)
 		struct sf_type *copy = deep_copy(ts, t, t->decl_file,
 						 sf_typeset_intern(ts, t->origin), 0, 0);
 		copy->flags &= (uint16_t)~SF_TF_VARIANT;
-		sf_typeset_add(ts, copy);
+		/* deep_copy copies t->hash, and every field it hashes:
+		 * src's types are done (sf_pending_finish changes its
+		 * own, and adds them hashing them again) */
+		sf_typeset_add_hashed(ts, copy);
 	}
 	sf_typeset_copy_aliases(ts, src);
 }

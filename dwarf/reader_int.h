@@ -308,6 +308,9 @@ struct sf_reader {
 	size_t pcount, pcap;
 	struct pslot hot[256];  /* the last pointers looked up, direct-mapped
 	                         * in front of pmap ("", "?", int, ...) */
+	const char *s_empty, *s_unknown; /* "" and "?" interned, once looked
+	                         * up (rd_empty, rd_unknown): every tinfo starts
+	                         * as them (types.c, new_ti) */
 	struct spell { const char *x, *y, *z, *v; } *spells; /* x y z of stable
 	                         * pieces -> interned (rd_spell) */
 	size_t nspells, spellcap;
@@ -354,6 +357,15 @@ char *rd_arena_cat(struct arena *a, const char *x, const char *y, const char *z)
 const char *rd_isec(struct sf_reader *r, const char *s);
 const char *rd_icat(struct sf_reader *r, const char *x, const char *y, const char *z);
 const char *rd_spell(struct sf_reader *r, const char *x, const char *y, const char *z);
+/* rd_isec(r, "") and rd_isec(r, "?"), without the lookup after the first. */
+static inline const char *rd_empty(struct sf_reader *r)
+{
+	return r->s_empty ? r->s_empty : (r->s_empty = rd_isec(r, ""));
+}
+static inline const char *rd_unknown(struct sf_reader *r)
+{
+	return r->s_unknown ? r->s_unknown : (r->s_unknown = rd_isec(r, "?"));
+}
 void rd_strings_forget(struct sf_reader *r);
 
 /* units.c */

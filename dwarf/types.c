@@ -126,8 +126,8 @@ static struct tinfo *new_ti(struct sf_reader *r, struct uh *uh, uint64_t off)
 
 	ti->key = rd_key_of(uh, off);
 	ti->unit = uh;
-	ti->left = rd_isec(r, "?");
-	ti->right = rd_isec(r, "");
+	ti->left = rd_unknown(r);
+	ti->right = rd_empty(r);
 	ti->qname = ti->right;
 	cache_put(r, ti->key, ti);
 	return ti;
@@ -234,7 +234,7 @@ static void typedef_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 	inherit(r, ti, t);
 	ti->qname = rd_die_qname(r, uh, d);
 	if (!ti->qname)
-		ti->qname = rd_isec(r, "?");
+		ti->qname = rd_unknown(r);
 	ti->left = ti->qname;
 	if (d->has & SF_A_ALIGNMENT) {
 		ti->align_attr = (uint32_t)d->alignment;
@@ -254,7 +254,7 @@ static void aggregate_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 	ti->tclass = ti->kind == SF_KIND_UNION ? SF_T_UNION : SF_T_STRUCT;
 	ti->keyword = ti->kind == SF_KIND_UNION ? "union"
 		    : ti->kind == SF_KIND_CLASS ? "class" : "struct";
-	ti->qname = name ? name : rd_isec(r, "");
+	ti->qname = name ? name : rd_empty(r);
 	ti->keyword = rd_isec(r, ti->keyword);
 	ti->left = name ? rd_spell(r, ti->keyword, " ", name) : rd_spell(r, ti->keyword, " {...}", "");
 	ti->size = d->byte_size;
@@ -277,7 +277,7 @@ static void enum_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 	struct tinfo *under = (d->has & (SF_A_TYPE | SF_A_ALT)) ? rd_resolve_ref(r, uh, d, depth) : NULL;
 
 	const char *name = rd_die_qname(r, uh, d);
-	ti->qname = name ? name : rd_isec(r, "");
+	ti->qname = name ? name : rd_empty(r);
 	ti->left = name ? rd_spell(r, "enum ", name, "") : rd_isec(r, "enum {...}");
 	if (!name && !(d->has & SF_A_DECLARATION))
 		ti->flags |= TI_ANON, ti->anon_enum = ti;
@@ -521,7 +521,7 @@ static void rust_spelling(struct sf_reader *r, struct tinfo *ti, const struct sf
 	case DW_TAG_pointer_type: case DW_TAG_reference_type:
 		if (d->name) {
 			ti->left = rd_isec(r, d->name);
-			ti->right = rd_isec(r, "");
+			ti->right = rd_empty(r);
 		}
 		break;
 	case DW_TAG_structure_type: case DW_TAG_union_type: case DW_TAG_class_type:
@@ -534,7 +534,7 @@ static void rust_spelling(struct sf_reader *r, struct tinfo *ti, const struct sf
 			break;
 		snprintf(n, sizeof(n), "%llu", (unsigned long long)(ti->size / (ti->rust_elem_size ? ti->rust_elem_size : 1)));
 		ti->left = rd_icat(r, "[", ti->left, rd_icat(r, "; ", n, "]"));
-		ti->right = rd_isec(r, "");
+		ti->right = rd_empty(r);
 		ti->flags &= ~TI_ARRAY;
 		break;
 	}

@@ -98,9 +98,16 @@ static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
 
 #define HASH_INIT 0xcbf29ce484222325ull
 
+/* hash_bytes() of s and its NUL, in one pass (no strlen first). */
 static uint64_t hash_str(uint64_t h, const char *s)
 {
-	return hash_bytes(h, s ? s : "", s ? strlen(s) + 1 : 1);
+	const unsigned char *b = (const unsigned char *)(s ? s : "");
+
+	do {
+		h ^= *b;
+		h *= 0x100000001b3ull;
+	} while (*b++);
+	return h;
 }
 
 static uint64_t hash_u64(uint64_t h, uint64_t v)
@@ -419,6 +426,11 @@ static void chain_variant(struct sf_typeset *ts, uint32_t first, uint32_t idx)
 const struct sf_type *sf_typeset_add(struct sf_typeset *ts, struct sf_type *t)
 {
 	t->hash = sf_type_hash(t);
+	return sf_typeset_add_hashed(ts, t);
+}
+
+const struct sf_type *sf_typeset_add_hashed(struct sf_typeset *ts, struct sf_type *t)
+{
 	if ((ts->ntypes + 1) * 2 > ts->hashcap)
 		rehash_types(ts);
 
@@ -504,8 +516,8 @@ void sf_typeset_absorb(struct sf_typeset *dst, struct sf_typeset *src)
 	dst->arena_bytes += src->arena_bytes;
 	for (size_t i = 0; i < src->ntypes; i++) {
 		struct sf_type *t = src->types[i];
-		t->flags &= (uint16_t)~SF_TF_VARIANT;
-		sf_typeset_add(dst, t);
+		t->flags &= (uint16_t)~SF_TF_VARIANT;	/* no part of the hash */
+		sf_typeset_add_hashed(dst, t);	/* src hashed it, unchanged since */
 	}
 	/* the strings live in src's arena, now dst's */
 	for (size_t i = 0; i < src->naliases; i++)

@@ -51,8 +51,16 @@ int sf_type_equal(const struct sf_type *a, const struct sf_type *b);
  * the type kept: t itself, or an identical type already present.
  */
 const struct sf_type *sf_typeset_add(struct sf_typeset *ts, struct sf_type *t);
+/*
+ * sf_typeset_add() of a t whose t->hash is sf_type_hash(t) already: a
+ * type of another set (or a deep copy of one, which copies the hash),
+ * not changed since it was added there.  The FNV hash is byte by byte:
+ * merging sets would otherwise compute every type's twice.
+ */
+const struct sf_type *sf_typeset_add_hashed(struct sf_typeset *ts, struct sf_type *t);
 
-/* Move every type of src into dst (deduplicating); src is freed. */
+/* Move every type of src into dst (deduplicating); src is freed.  Its
+ * types keep their hash: none may have changed since src took it. */
 void sf_typeset_absorb(struct sf_typeset *dst, struct sf_typeset *src);
 
 size_t sf_typeset_count(const struct sf_typeset *ts);

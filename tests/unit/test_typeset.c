@@ -131,6 +131,26 @@ static void test_absorb_keeps_namespaces(void **state)
 	sf_typeset_free(dst);
 }
 
+/* Absorbing takes src's hashes as they are (sf_typeset_add_hashed): each
+ * is still the hash computed from the type, and an equal type is kept once. */
+static void test_absorb_keeps_hashes(void **state)
+{
+	struct sf_typeset *dst = sf_typeset_new(), *src = sf_typeset_new();
+
+	(void)state;
+	sf_typeset_add(dst, mk(dst, "a", SF_KIND_STRUCT, 8, 0));
+	sf_typeset_add(src, mk(src, "a", SF_KIND_STRUCT, 8, 0));
+	sf_typeset_add(src, mk(src, "b", SF_KIND_UNION, 4, 0));
+	sf_typeset_absorb(dst, src);
+	assert_int_equal(sf_typeset_count(dst), 2);
+	for (size_t i = 0; i < 2; i++) {
+		const struct sf_type *t = sf_typeset_get(dst, i);
+		assert_true(t->hash == sf_type_hash(t));
+	}
+	assert_string_equal(sf_typeset_get(dst, 1)->name, "b");
+	sf_typeset_free(dst);
+}
+
 /*
  * typedef struct _IO_FILE FILE; typedef FILE F2;  "FILE" and "F2" find
  * struct _IO_FILE; a type really called FILE wins over the alias; a kind
@@ -198,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_tag_and_typedef_are_two_names),
 		cmocka_unit_test(test_variants_within_a_namespace),
 		cmocka_unit_test(test_absorb_keeps_namespaces),
+		cmocka_unit_test(test_absorb_keeps_hashes),
 		cmocka_unit_test(test_enumerators_in_identity),
 		cmocka_unit_test(test_typedef_alias),
 	};
