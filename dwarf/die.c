@@ -654,6 +654,37 @@ static void set_step(const struct sf_abbrevs *ab, const struct sf_abbrev *a)
 	ab->steps[a->code] = e | (uint64_t)(a->tag < 64 ? a->tag : 64) << 53 | 1ull << 63;
 }
 
+/* a->wrefs and the rest (die.h) from a's walk plan ops, when it is one
+ * run_plan would read at fixed places with at least one reference. */
+static void walk_fixed(struct sf_abbrev *a, const struct sf_abbrev_op *ops)
+{
+	uint32_t pos = 0, n = 0;
+
+	a->wrefs = 0;
+	a->wname = 0xffff;
+	a->whas = 0;
+	for (const struct sf_abbrev_op *op = ops; op < ops + a->nops[SF_PLAN_WALK]; op++) {
+		if (op->op == OP_SKIP) {
+			pos += op->arg;
+		} else if (op->op == OP_FLAG_PRESENT) {
+			a->whas |= op->arg;
+		} else if (op->op == OP_STRP4 && op->field == offsetof(struct sf_die, name) &&
+			   a->wname == 0xffff && pos < 0xffff) {
+			a->wname = (uint16_t)pos;
+			pos += 4;
+		} else if (op->op == OP_REF4 && n < 3 && pos <= UINT16_MAX) {
+			a->wref[n].pos = (uint16_t)pos;
+			a->wref[n].field = op->field;
+			a->wref[n++].bit = op->arg;
+			pos += 4;
+		} else {
+			return;
+		}
+	}
+	if (n && pos == a->fixed[SF_PLAN_WALK])
+		a->wrefs = (uint8_t)n;
+}
+
 /* Does a walk read attributes of this kind (sf_die_find_tags)? */
 static int walk_reads(unsigned kind)
 {
@@ -704,6 +735,8 @@ done:
 	a->planned |= (uint8_t)(1u << k);
 	if (k == SF_PLAN_PASS)
 		set_step(ab, a);
+	if (k == SF_PLAN_WALK)
+		walk_fixed(a, ops);
 }
 
 /* Step over a NUL-terminated string; -1 when it runs past the unit. */
@@ -919,8 +952,26 @@ static ALWAYS_INLINE int decode(const struct sf_ucx *c, uint64_t off, struct sf_
 	} else {
 		const struct sf_abbrev_op *ops = c->abv->ops + 3 * (size_t)a->first +
 						 k * (size_t)a->nattrs;
-		int rc;
-		if (a->fixed[k] && !r.msb && (size_t)(r.end - r.p) >= a->fixed[k])
+		int rc = 0;
+		if (k == SF_PLAN_WALK && a->wrefs && !r.msb && (size_t)(r.end - r.p) >= a->fixed[k]) {
+			/* what run_plan's fast path reads, without its ops */
+			if (a->wname != 0xffff) {
+				struct rd s = { r.p + a->wname, r.end, 0, 0 };
+				const char *str = sec_str(&c->f->sec[SF_SEC_STR], rd_le_unchecked(&s, 4));
+				if (str) {
+					d->name = str;
+					has |= SF_A_NAME;
+				}
+			}
+			for (unsigned i = 0; i < a->wrefs; i++) {
+				struct rd s = { r.p + a->wref[i].pos, r.end, 0, 0 };
+				uint64_t v = c->u->start + rd_le_unchecked(&s, 4);
+				memcpy((char *)d + a->wref[i].field, &v, sizeof(v));
+				has |= a->wref[i].bit;
+			}
+			has |= a->whas;
+			r.p += a->fixed[k];
+		} else if (a->fixed[k] && !r.msb && (size_t)(r.end - r.p) >= a->fixed[k])
 			rc = run_plan(c, &r, d, &has, ops, ops + a->nops[k], 1);
 		else
 			rc = run_plan(c, &r, d, &has, ops, ops + a->nops[k], 0);

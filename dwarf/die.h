@@ -172,6 +172,14 @@ struct sf_abbrev {
 	uint16_t fixed[3];
 	uint16_t sib_pos;
 	uint32_t skip_size;
+	/* wrefs > 0: the walk's plan is fixed bytes, 4-byte references
+	 * (wref: place, field, `has` bit), at most a 4-byte string offset
+	 * naming it (wname; 0xffff: none) and flags always present (whas):
+	 * read by loads at those places, no op loop (die.c, walk_fixed) */
+	uint8_t wrefs;
+	uint16_t wname;
+	uint32_t whas;
+	struct { uint16_t pos, field; uint32_t bit; } wref[3];
 };
 
 /*
