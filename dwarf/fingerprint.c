@@ -205,7 +205,7 @@ static void cache_grow(struct sf_fpcache *c)
 	}
 	struct fpslot *old = c->v;
 	size_t ocap = c->cap;
-	c->v = sf_xcalloc_table(ncap, sizeof(*c->v));
+	c->v = sf_xcalloc_lines(ncap, sizeof(*c->v));	/* two slots a line */
 	free(c->spill);
 	/* written before it is read: not zeroed (calloc's memset was 1 %
 	 * of show -j1 libpython3.11d.a) */

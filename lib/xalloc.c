@@ -24,19 +24,34 @@ void *sf_xcalloc(size_t nmemb, size_t size)
 	return check(calloc(nmemb ? nmemb : 1, size ? size : 1));
 }
 
-/* a cache line: what sf_xcalloc_table aligns to */
-#define LINE 64u
+/* A zeroed table of nmemb * size bytes, its zeros written (see
+ * xalloc.h); aligned to `line` bytes when not 0. */
+static void *table(size_t nmemb, size_t size, size_t line)
+{
+	if ((size && nmemb > SIZE_MAX / size) || nmemb * size > SIZE_MAX - 64)
+		return check(NULL);
+	size_t n = nmemb * size;
+	void *p;
+
+	if (line) {
+		/* aligned_alloc takes a size the alignment divides */
+		n = n ? (n + line - 1) / line * line : line;
+		p = check(aligned_alloc(line, n));
+	} else {
+		p = sf_xmalloc(n);
+	}
+	memset(p, 0, n);
+	return p;
+}
 
 void *sf_xcalloc_table(size_t nmemb, size_t size)
 {
-	if ((size && nmemb > SIZE_MAX / size) || nmemb * size > SIZE_MAX - LINE)
-		return check(NULL);
-	/* aligned_alloc: a size the alignment divides */
-	size_t n = (nmemb * size + LINE - 1) & ~(size_t)(LINE - 1);
-	void *p = check(aligned_alloc(LINE, n ? n : LINE));
+	return table(nmemb, size, 0);
+}
 
-	memset(p, 0, n);
-	return p;
+void *sf_xcalloc_lines(size_t nmemb, size_t size)
+{
+	return table(nmemb, size, 64);
 }
 
 void *sf_xrealloc(void *p, size_t n)
