@@ -12,7 +12,6 @@
 #include "die.h"
 #include "attrs.h"
 #include "cursor.h"
-#include "plancache.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -169,8 +168,6 @@ int sf_abbrevs_parse_for(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint6
 		long n = rd_skip_specs(&r, MAX_ABBREV_ATTRS);
 		if (n < 0)
 			return -1;
-		a->spec_len = (uint32_t)(r.p - a->specs);	/* < 8 * 4097 */
-		a->pc = NULL;
 		a->nattrs = (uint32_t)n;
 		ab->nattrs += (size_t)n;
 		if (ab->n && ab->v[ab->n - 1].code >= code)
@@ -233,27 +230,11 @@ static __attribute__((noinline)) void parse_specs(const struct sf_abbrevs *ab,
 	a->planned |= PLANNED_ATTRS;
 }
 
-/* Decode a's attribute list, or copy it from the table's cache. */
-static __attribute__((noinline)) void load_specs(const struct sf_abbrevs *ab,
-						 struct sf_abbrev *a)
-{
-	if (ab->cache)
-		a->pc = sf_plancache_entry(ab->cache, ab->geometry, a->specs, a->spec_len,
-					   a->nattrs);
-	if (a->pc && sf_pcent_get_attrs(a->pc, ab->attrs + a->first)) {
-		a->planned |= PLANNED_ATTRS;
-		return;
-	}
-	parse_specs(ab, a);
-	if (a->pc)
-		sf_pcent_put_attrs(a->pc, ab->attrs + a->first);
-}
-
 /* a with its attribute list decoded. */
 static inline struct sf_abbrev *with_specs(const struct sf_abbrevs *ab, struct sf_abbrev *a)
 {
 	if (a && !(a->planned & PLANNED_ATTRS))
-		load_specs(ab, a);
+		parse_specs(ab, a);
 	return a;
 }
 
@@ -707,8 +688,6 @@ static __attribute__((noinline)) void compile_plan(const struct sf_abbrevs *ab,
 	size_t n = 0;
 
 	with_specs(ab, a);
-	if (a->pc && sf_pcent_get_plan(a->pc, k, a, ops))	/* an earlier table's */
-		goto done;
 	assert(a->first + (size_t)a->nattrs <= ab->nattrs && a->nattrs <= MAX_ABBREV_ATTRS + 1);
 	for (uint32_t i = a->first; i < a->first + a->nattrs; i++) {
 		const struct sf_abbrev_attr *x = &ab->attrs[i];
@@ -729,9 +708,6 @@ static __attribute__((noinline)) void compile_plan(const struct sf_abbrevs *ab,
 		if (!a->skip_fixed)
 			plan_sibling_step(a, ops, n);
 	}
-	if (a->pc)
-		sf_pcent_put_plan(a->pc, k, a, ops);
-done:
 	a->planned |= (uint8_t)(1u << k);
 	if (k == SF_PLAN_PASS)
 		set_step(ab, a);

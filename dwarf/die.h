@@ -144,10 +144,7 @@ struct sf_abbrev {
 	                       * abbreviation is first used (die.c), so read
 	                       * them through sf_abbrev_find */
 	uint32_t nattrs;
-	const unsigned char *specs; /* its (attribute, form) list, */
-	uint32_t spec_len;          /* ... so many bytes */
-	struct sf_pcent *pc;        /* its entry in the table's cache, once
-	                             * looked up (plancache.h), or NULL */
+	const unsigned char *specs; /* its (attribute, form) list */
 	/*
 	 * Its decode plans (die.c), each compiled when a DIE first needs it
 	 * (planned: which are), plan k (enum sf_plan) in ops[3 * first +
@@ -194,9 +191,6 @@ struct sf_abbrevs {
 	struct sf_abbrev_attr *attrs;
 	size_t nattrs;
 	const unsigned char *specs_end; /* of the abbreviation section */
-	/* abbreviations already decoded and planned, by their bytes (a
-	 * reader's, plancache.h; set after parsing), or NULL: none */
-	struct sf_plancache *cache;
 	uint32_t *direct;     /* code -> index + 1, for dense codes */
 	size_t ndirect;
 	/* steps[code] for one-byte codes with a direct slot: how

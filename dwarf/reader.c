@@ -62,7 +62,6 @@
  * units.c, types.c and members.c (the map is in reader_int.h).
  */
 #include "reader_int.h"
-#include "plancache.h"
 
 #include <fnmatch.h>
 #include <stdio.h>
@@ -941,9 +940,6 @@ struct sf_reader *sf_reader_new(const struct sf_dwfile *f, struct sf_elf *elf,
 		 * strings' bytes, which later readers look up */
 		r->local_fp = f->nunits >= LOCAL_FP_UNITS;
 	}
-	/* an image of many units repeats its abbreviations; an archive
-	 * member's few units would only fill a cache of their own */
-	r->plans = f->nunits >= PLAN_CACHE_UNITS ? sf_plancache_new() : NULL;
 	r->f = f;
 	r->elf = elf;
 	r->out = out;
@@ -1060,7 +1056,6 @@ void sf_reader_free(struct sf_reader *r)
 		free(r->abs[k]);
 	}
 	free(r->abs);
-	sf_plancache_free(r->plans);
 	for (size_t i = 0; r->mv && i < MAX_LAYOUT_DEPTH + 2; i++)
 		rd_mvec_free(&r->mv[i]);
 	free(r->mv);

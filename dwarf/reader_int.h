@@ -36,10 +36,6 @@
 #define MAX_MEMBERS (1u << 24)
 /* from this many units, a reader's fingerprints name strings by offset */
 #define LOCAL_FP_UNITS 64
-/* from this many units, a reader keeps its abbreviations' plans
- * (plancache.h): measured on libpython3.11d.a's members and libc6-dbg,
- * a cache of fewer units' tables costs more than it saves */
-#define PLAN_CACHE_UNITS 64
 
 /* ---- scratch arena: chunks reset after each unit ------------------------ */
 
@@ -81,7 +77,6 @@ enum {
 
 struct uh;
 struct xtype;
-struct sf_plancache;
 
 struct tinfo {
 	uint64_t key;
@@ -240,8 +235,6 @@ struct sf_reader {
 	                         * unit that opens them (each apart: units
 	                         * point to them while the array grows) */
 	size_t nabs, abscap;
-	struct sf_plancache *plans; /* every table's abbreviations, decoded
-	                         * and planned once (plancache.h) */
 	unsigned import_depth;  /* partial units importing partial units */
 	struct uh cur;
 	struct uh **others;     /* units the current one refers into */

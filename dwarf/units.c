@@ -13,7 +13,6 @@
  * even when it is referenced before the walk reaches it.
  */
 #include "reader_int.h"
-#include "plancache.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,7 +67,6 @@ static const struct sf_abbrevs *partial_abbrevs(struct sf_reader *r, const struc
 	s->f = f;
 	s->off = u->abbrev_off;
 	s->bad = sf_abbrevs_parse(&s->ab, f, u->abbrev_off) < 0;
-	s->ab.cache = r->plans;
 	SF_GROW(r->abs, r->nabs, r->abscap);
 	r->abs[r->nabs++] = s;
 	return s->bad ? NULL : &s->ab;
@@ -87,7 +85,6 @@ int rd_uh_open(struct sf_reader *r, struct uh *uh, const struct sf_dwfile *f, si
 	}
 	uh->open = 1;
 	uh->in_alt = f != r->f;
-	uh->cx.ab.cache = r->plans;	/* a shared table has it already */
 	/* dwz's partial units carry no language: they are read as part of
 	 * the unit being read, which imports them */
 	if (!uh->cx.lang && uh != &r->cur)

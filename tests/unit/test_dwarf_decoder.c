@@ -65,7 +65,6 @@
 #include "dwarf/die.h"
 #include "dwarf/elfobj.h"
 #include "dwarf/fingerprint.h"
-#include "dwarf/plancache.h"
 #include "dwarf/split.h"
 #include "dwarf_oracle.h"
 #include "lib/xalloc.h"
@@ -522,43 +521,6 @@ static void check_plan(const struct sf_ucx *c, const struct sf_ucx *g, const str
 	}
 }
 
-/* DIE off read by c and by h (whose table takes its abbreviations from
- * a cache other units' tables filled) the same, every way. */
-static void check_cached(const struct sf_ucx *c, const struct sf_ucx *h, uint64_t off)
-{
-	struct sf_die x, y;
-
-	memset(&x, 0, sizeof(x));
-	memset(&y, 0, sizeof(y));
-	assert_int_equal(sf_die_read(h, off, &y), sf_die_read(c, off, &x));
-	assert_memory_equal(&x, &y, sizeof(x));
-	assert_int_equal(sf_die_read_walk(h, off, &y), sf_die_read_walk(c, off, &x));
-	assert_memory_equal(&x, &y, sizeof(x));
-	assert_int_equal(sf_die_read_tags(h, off, 0, &y), sf_die_read_tags(c, off, 0, &x));
-	assert_memory_equal(&x, &y, sizeof(x));
-	if (x.tag && x.tag < 64) {
-		assert_int_equal(sf_die_find_tags(h, off, 1ull << x.tag, &y),
-				 sf_die_find_tags(c, off, 1ull << x.tag, &x));
-		assert_memory_equal(&x, &y, sizeof(x));
-	}
-	unsigned code = c->base[off];
-	if (x.tag && code < 0x80) {	/* a one-byte code: its attributes */
-		const struct sf_abbrev *a = sf_abbrev_find(c->abv, code);
-		const struct sf_abbrev *b = sf_abbrev_find(h->abv, code);
-		assert_non_null(a);
-		assert_non_null(b);
-		assert_int_equal(a->nattrs, b->nattrs);
-		for (uint32_t i = 0; i < a->nattrs; i++) {
-			const struct sf_abbrev_attr *p = &c->abv->attrs[a->first + i];
-			const struct sf_abbrev_attr *q = &h->abv->attrs[b->first + i];
-			assert_int_equal(p->at, q->at);
-			assert_int_equal(p->form, q->form);
-			assert_int_equal(p->kind, q->kind);
-			assert_int_equal(p->implicit, q->implicit);
-		}
-	}
-}
-
 /* One cache per way of reading (fixed plans or not) and per way of
  * feeding names (bytes, offsets): what check_fingerprint compares. */
 struct fp_pair {
@@ -620,12 +582,11 @@ static void own_walk_file(struct sf_dwfile *f, struct recs *out)
 {
 	struct sf_err err;
 	int any_compile = 0, all_partial = f->nunits > 0;
-	struct sf_plancache *pc = sf_plancache_new();
 	struct fp_pair fp;
 
 	fp_pair_open(&fp);
 	for (size_t i = 0; i < f->nunits; i++) {
-		struct sf_ucx c, g, h;
+		struct sf_ucx c, g;
 		struct sf_abbrevs ab;
 		assert_int_equal(sf_ucx_open(&c, f, i, &err), 0);
 		fp_pair_reset(&fp);
@@ -637,8 +598,6 @@ static void own_walk_file(struct sf_dwfile *f, struct recs *out)
 			any_compile |= u.tag == DW_TAG_compile_unit;
 			all_partial &= u.tag == DW_TAG_partial_unit;
 		}
-		assert_int_equal(sf_ucx_open(&h, f, i, &err), 0);
-		h.ab.cache = pc;
 		assert_int_equal(sf_abbrevs_parse(&ab, f, c.u->abbrev_off), 0);
 		ab.geometry = UINT16_MAX;	/* no unit's: no plan is used */
 		assert_int_equal(sf_ucx_open_shared(&g, f, i, &ab, &err), 0);
@@ -649,7 +608,6 @@ static void own_walk_file(struct sf_dwfile *f, struct recs *out)
 			check_read_tags(&c, &d);
 			check_find_tags(&c, &d);
 			check_plan(&c, &g, &d);
-			check_cached(&c, &h, d.off);
 			check_fingerprint(&fp, &c, &d);
 			if (d.tag) {
 				struct rec x = {
@@ -668,14 +626,12 @@ static void own_walk_file(struct sf_dwfile *f, struct recs *out)
 		}
 		sf_ucx_release(&c);
 		sf_ucx_release(&g);
-		sf_ucx_release(&h);
 		sf_abbrevs_release(&ab);
 	}
 	if (!f->split) {
 		assert_int_equal(sf_dwfile_has_compile(f), any_compile);
 		assert_int_equal(sf_dwfile_all_partial(f), all_partial);
 	}
-	sf_plancache_free(pc);
 	fp_pair_close(&fp);
 }
 
