@@ -685,11 +685,18 @@ static void end_unit(struct sf_reader *r)
 	r->files_file = NULL;
 	rd_arena_reset(&r->arena);
 	/* a map grown for one big unit, kept, would spread every later
-	 * unit's few slots over megabytes: start small again */
-	if (r->mapcap > SMALL_MAP) {
+	 * unit's few slots over megabytes: start small again.  Smaller
+	 * than that, it is kept but the next unit starts on its first
+	 * MAP_START slots: most units resolve under 256 types (vmlinux:
+	 * 2,033 of its 2,172), and spread over the 8,192 slots (192 KiB)
+	 * the largest left, each lookup was a miss (cache_get: 2.2 % of
+	 * show -j1, 128 k of its 4.7 M last-level read misses) */
+	if (r->mapalloc > SMALL_MAP) {
 		free(r->map);
 		r->map = NULL;
-		r->mapcap = 0;
+		r->mapcap = r->mapalloc = 0;
+	} else if (r->mapcap > MAP_START) {
+		r->mapcap = MAP_START;
 	}
 	if (r->fpc)
 		sf_fpcache_reset(r->fpc);
@@ -702,7 +709,7 @@ static void end_unit(struct sf_reader *r)
 	r->mapcount = 0;
 	if (r->gen == 0) {	/* wrapped: stale slots could look current */
 		if (r->map)
-			memset(r->map, 0, r->mapcap * sizeof(*r->map));
+			memset(r->map, 0, r->mapalloc * sizeof(*r->map));
 		r->gen = 1;
 	}
 }

@@ -34,6 +34,8 @@
 #define MAX_LAYOUT_DEPTH 100
 #define MAX_SCOPE_DEPTH 200
 #define MAX_MEMBERS (1u << 24)
+/* the tinfo cache slots a unit starts with (types.c, reader.c) */
+#define MAP_START 256u
 /* from this many units, a reader's fingerprints name strings by offset */
 #define LOCAL_FP_UNITS 64
 
@@ -224,8 +226,9 @@ struct sf_reader {
 	const char *const *only;
 
 	struct arena arena;
-	struct slot *map;
-	size_t mapcap, mapcount;
+	struct slot *map;       /* the tinfo cache (types.c): mapalloc slots, */
+	size_t mapcap, mapcount; /* of which the first mapcap in use, this */
+	size_t mapalloc;        /* unit's mapcount of them (reader.c, end_unit) */
 	uint32_t gen;
 
 	unsigned sig_depth;     /* type units being named from another */

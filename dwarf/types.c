@@ -45,10 +45,37 @@ static struct tinfo *cache_get(struct sf_reader *r, uint64_t key)
 	}
 }
 
+/* Grow the slots in use to ncap within those allocated: the unit's own
+ * slots (of its generation, all below mapcap) are taken out and put back;
+ * those from mapcap to ncap are of earlier units, free. */
+static void cache_widen(struct sf_reader *r, size_t ncap)
+{
+	struct slot *live = rd_arena_alloc_raw(&r->arena, sizeof(*live) * (r->mapcount ? r->mapcount : 1));
+	size_t n = 0;
+
+	assert(ncap <= r->mapalloc && ncap > r->mapcap);
+	for (size_t i = 0; i < r->mapcap; i++) {
+		if (r->map[i].gen != r->gen)
+			continue;
+		assert(n < r->mapcount);
+		live[n++] = r->map[i];
+		r->map[i].gen = 0;	/* never a current generation */
+	}
+	r->mapcap = ncap;
+	for (size_t k = 0; k < n; k++) {
+		size_t j = sf_offset_slot(live[k].key) & (ncap - 1);
+		while (r->map[j].gen == r->gen)
+			j = (j + 1) & (ncap - 1);
+		r->map[j] = live[k];
+	}
+}
+
 static void cache_put(struct sf_reader *r, uint64_t key, struct tinfo *ti)
 {
-	if ((r->mapcount + 1) * 2 > r->mapcap) {
-		size_t ncap = r->mapcap ? r->mapcap * 2 : 256;
+	if ((r->mapcount + 1) * 2 > r->mapcap && r->mapcap && r->mapcap * 2 <= r->mapalloc) {
+		cache_widen(r, r->mapcap * 2);
+	} else if ((r->mapcount + 1) * 2 > r->mapcap) {
+		size_t ncap = r->mapcap ? r->mapcap * 2 : MAP_START;
 		struct slot *n = sf_xcalloc_table(ncap, sizeof(*n));
 		for (size_t i = 0; i < r->mapcap; i++) {
 			if (r->map[i].gen != r->gen)
@@ -60,7 +87,7 @@ static void cache_put(struct sf_reader *r, uint64_t key, struct tinfo *ti)
 		}
 		free(r->map);
 		r->map = n;
-		r->mapcap = ncap;
+		r->mapcap = r->mapalloc = ncap;
 	}
 	size_t j = sf_offset_slot(key) & (r->mapcap - 1);
 	while (r->map[j].gen == r->gen && r->map[j].key != key)
