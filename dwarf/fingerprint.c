@@ -420,6 +420,61 @@ static void read_fixed(const struct walk *w, const struct plan *pl, const unsign
 	d->next = (uint64_t)(p + pl->size - cx->base);
 }
 
+/* Where a PL_STRING plan's place `at` is: before its string (counted from
+ * p) or after it (from q). */
+static inline const unsigned char *str_at(unsigned at, const unsigned char *p,
+					  const unsigned char *q)
+{
+	return (at & AFTER ? q : p) + (at & ~AFTER);
+}
+
+/*
+ * read_die by a PL_STRING plan: the DIE's bytes past its code at p, the
+ * unit's end at end.  1 (nothing fed) when they are too near the end to
+ * read without bounds, or its string does not end there: read_ops then.
+ */
+static __attribute__((noinline)) int read_fixed_str(const struct walk *w, const struct plan *pl,
+						    const unsigned char *p, const unsigned char *end,
+						    struct sf_fp *h, struct dview *d)
+{
+	const struct sf_ucx *cx = w->cx;
+	const unsigned char *s = p + pl->str_at, *z, *q;
+
+	/* 8 bytes to spare before the string, and after what follows it */
+	if ((size_t)(end - p) < (size_t)pl->str_at + 8 ||
+	    !(z = memchr(s, 0, (size_t)(end - s))) || (size_t)(end - z - 1) < (size_t)pl->size + 8)
+		return 1;
+	q = z + 1;
+	const struct fval *f = pl->nfv ? &w->c->plans.fvals[pl->ffirst] : NULL;
+	for (unsigned i = 0; i < pl->nfv; i++) {
+		uint64_t v;
+
+		if (i == pl->nfv_pre)	/* as OP_STRING feeds it */
+			feed_bytes(h, s, (size_t)(z - s));
+		memcpy(&v, (i < pl->nfv_pre ? p : q) + f[i].off, 8);
+		feed(h, (v & f[i].mask) | f[i].imm);
+	}
+	if (pl->nfv_pre == pl->nfv)
+		feed_bytes(h, s, (size_t)(z - s));
+	d->named |= pl->str_name;
+	if (pl->name_at != NO_REF)
+		d->named |= fixed_named(cx, pl, str_at(pl->name_at, p, q));
+	if (pl->decl_at != NO_REF)
+		d->declaration |= *str_at(pl->decl_at, p, q) != 0;
+	if (pl->type_at != NO_REF) {
+		d->type = fixed_ref(str_at(pl->type_at, p, q), pl->type_n, pl->type_rel,
+				    cx->u->start);
+		d->has_type = 1;
+	}
+	if (pl->sib_at != NO_REF) {
+		d->sibling = fixed_ref(str_at(pl->sib_at, p, q), pl->sib_n, pl->sib_rel,
+				       cx->u->start);
+		d->has_sibling = 1;
+	}
+	d->next = (uint64_t)(q + pl->size - cx->base);
+	return 0;
+}
+
 /*
  * Read the DIE at off by its abbreviation's plan, feeding its shape and
  * the values the reader decodes into h; d gets the rest.  Fails where
@@ -457,10 +512,13 @@ static int read_die(struct walk *w, uint64_t off, struct sf_fp *h, struct dview 
 	d->has_type = d->has_sibling = d->named = 0;
 	d->declaration = (pl->flags & PL_DECL) != 0;
 	feed_fp(h, &pl->shape);
-	if ((pl->flags & PL_FIXED) && (size_t)(end - p) >= (size_t)pl->size + 8) {
+	if ((pl->flags & (PL_FIXED | PL_STRING)) == PL_FIXED &&
+	    (size_t)(end - p) >= (size_t)pl->size + 8) {
 		read_fixed(w, pl, p, h, d);
 		return 0;
 	}
+	if ((pl->flags & PL_STRING) && read_fixed_str(w, pl, p, end, h, d) == 0)
+		return 0;
 	return read_ops(w, pl, p, h, d);
 }
 

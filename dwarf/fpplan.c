@@ -331,14 +331,14 @@ static int fix_ref(uint8_t *at, uint8_t *width, uint8_t *rel, const struct op *o
  */
 static void plan_fix(struct fp_plans *c, struct plan *pl, int msb)
 {
-	unsigned pos = 0;
+	unsigned pos = 0, after = 0;	/* AFTER once past a string */
 
 	if (msb || (pl->flags & PL_REJECT) || c->no_fixed ||
 	    __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
 		return;
 	pl->ffirst = (uint32_t)c->nfvals;
 	pl->nfv = 0;
-	pl->type_at = pl->sib_at = pl->name_at = pl->decl_at = NO_REF;
+	pl->type_at = pl->sib_at = pl->name_at = pl->decl_at = pl->str_at = NO_REF;
 	for (uint32_t i = 0; i < pl->nops; i++) {
 		const struct op *o = &c->ops[pl->first + i];
 
@@ -347,6 +347,15 @@ static void plan_fix(struct fp_plans *c, struct plan *pl, int msb)
 			goto not_fixed;
 		switch (o->kind) {
 		case OP_SKIP:
+			continue;
+		case OP_STRING:	/* one (a short name): what follows counts from its end */
+			if (after)
+				goto not_fixed;
+			pl->str_at = (uint8_t)pos;
+			pl->str_name = o->name;
+			pl->nfv_pre = pl->nfv;
+			after = AFTER;
+			pos = 0;
 			continue;
 		case OP_RAW:
 			add_fval(c, pl, pos, o->imm, 0);
@@ -360,22 +369,22 @@ static void plan_fix(struct fp_plans *c, struct plan *pl, int msb)
 		case OP_DECL:
 			if (pl->decl_at != NO_REF)
 				goto not_fixed;
-			pl->decl_at = (uint8_t)pos;
+			pl->decl_at = (uint8_t)(pos | after);
 			add_fval(c, pl, pos, 0xff, 0);
 			break;
 		case OP_STRP_LOCAL: case OP_STRP4_LOCAL: case OP_STRP_ALT_LOCAL:
-			if (o->name && !fix_ref(&pl->name_at, &pl->name_n, &pl->name_alt, o, pos))
+			if (o->name && !fix_ref(&pl->name_at, &pl->name_n, &pl->name_alt, o, pos | after))
 				goto not_fixed;
 			if (o->name)
 				pl->name_alt = o->kind == OP_STRP_ALT_LOCAL;
 			add_fval(c, pl, pos, low_bytes(o->n), 0);
 			break;
 		case OP_TYPE: case OP_TYPE4:
-			if (!fix_ref(&pl->type_at, &pl->type_n, &pl->type_rel, o, pos))
+			if (!fix_ref(&pl->type_at, &pl->type_n, &pl->type_rel, o, pos | after))
 				goto not_fixed;
 			break;
 		case OP_SIBLING:
-			if (!fix_ref(&pl->sib_at, &pl->sib_n, &pl->sib_rel, o, pos))
+			if (!fix_ref(&pl->sib_at, &pl->sib_n, &pl->sib_rel, o, pos | after))
 				goto not_fixed;
 			break;
 		default:
@@ -383,8 +392,10 @@ static void plan_fix(struct fp_plans *c, struct plan *pl, int msb)
 		}
 		pos += o->n;
 	}
+	if (!after)
+		pl->nfv_pre = pl->nfv;
 	pl->size = (uint8_t)pos;
-	pl->flags |= PL_FIXED;
+	pl->flags |= PL_FIXED | (after ? PL_STRING : 0);
 	c->nfixed++;
 	return;
 not_fixed:

@@ -163,7 +163,10 @@ struct fval {
 #define NO_REF 0xffu
 
 /* the bytes after the code a fixed plan reads at most (fval.off) */
-#define FIXED_MAX 200u
+#define FIXED_MAX 120u
+
+/* a place in a fixed plan's DIE past its DW_FORM_string (offset | AFTER) */
+#define AFTER 0x80u
 
 enum {
 	PL_BUILT = 1,
@@ -173,6 +176,7 @@ enum {
 	                 * (DW_FORM_indirect) or one the decoder fails on */
 	PL_DECL = 4,    /* DW_AT_declaration as DW_FORM_flag_present */
 	PL_FIXED = 8,   /* read by its fvals (read_fixed) */
+	PL_STRING = 16, /* the same, with a DW_FORM_string (read_fixed_str) */
 };
 
 /*
@@ -190,7 +194,9 @@ struct plan {
 	/* PL_FIXED: its fvals, the DIE's size past its code, and where its
 	 * references are (NO_REF: none), how wide, unit-relative or not */
 	uint32_t ffirst;        /* into sf_fpcache.fvals */
-	uint8_t nfv, size;
+	uint8_t nfv, size;      /* (PL_STRING: size past the string) */
+	uint8_t str_at, str_name, nfv_pre; /* PL_STRING: where it starts, whether
+	                         * it is DW_AT_name, the fvals before it */
 	uint8_t type_at, type_n, type_rel;
 	uint8_t sib_at, sib_n, sib_rel;
 	uint8_t name_at, name_n, name_alt; /* DW_AT_name's offset, if fed */
