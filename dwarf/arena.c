@@ -11,6 +11,7 @@
  */
 #include "reader_int.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,9 +114,70 @@ const char *rd_isec(struct sf_reader *r, const char *s)
 	return h->v;
 }
 
+/* Where offset off of the dense table's .debug_str starts probing. */
+static size_t sslot_home(uint32_t off, size_t cap)
+{
+	return (size_t)(((uint64_t)off * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+}
+
+/* Double the dense table (and svals with it). */
+static void smap_grow(struct sf_reader *r)
+{
+	size_t ncap = r->scap ? r->scap * 2 : 1024;
+	struct sslot *n = sf_xcalloc_table(ncap, sizeof(*n));
+
+	for (size_t i = 0; i < r->scap; i++) {
+		if (!r->smap[i].off1)
+			continue;
+		size_t j = sslot_home(r->smap[i].off1 - 1, ncap);
+		while (n[j].off1)
+			j = (j + 1) & (ncap - 1);
+		n[j] = r->smap[i];
+	}
+	free(r->smap);
+	r->smap = n;
+	r->scap = ncap;
+	r->svals = sf_xreallocarray(r->svals, ncap, sizeof(*r->svals));
+}
+
+/* The interned copy of the string at offset off of the dense table's
+ * .debug_str. */
+static const char *isec_strp(struct sf_reader *r, uint32_t off)
+{
+	if ((r->scount + 1) * 4 > r->scap * 3)
+		smap_grow(r);
+	size_t j = sslot_home(off, r->scap);
+	for (; r->smap[j].off1; j = (j + 1) & (r->scap - 1))
+		if (r->smap[j].off1 == off + 1)
+			return r->svals[r->smap[j].idx];
+	assert(r->scount < r->scap);
+	const char *v = sf_typeset_intern(r->out, r->sbase + off);
+	r->smap[j] = (struct sslot){ off + 1, (uint32_t)r->scount };
+	r->svals[r->scount++] = v;
+	return v;
+}
+
+/* The .debug_str offset of s when it lies in the dense table's section
+ * (taken from the reader's file on first use), else -1. */
+static int64_t strp_offset(struct sf_reader *r, const char *s)
+{
+	if (!r->sbase && r->f && r->f->sec[SF_SEC_STR].data &&
+	    r->f->sec[SF_SEC_STR].size < UINT32_MAX) {
+		r->sbase = (const char *)r->f->sec[SF_SEC_STR].data;
+		r->ssize = r->f->sec[SF_SEC_STR].size;
+	}
+	if (!r->sbase || s < r->sbase || s >= r->sbase + r->ssize)
+		return -1;
+	return s - r->sbase;
+}
+
 /* rd_isec past its direct-mapped front. */
 static const char *isec_slow(struct sf_reader *r, const char *s)
 {
+	int64_t off = strp_offset(r, s);
+
+	if (off >= 0)
+		return isec_strp(r, (uint32_t)off);
 	if ((r->pcount + 1) * 2 > r->pcap) {
 		size_t ncap = r->pcap ? r->pcap * 2 : 256;
 		struct pslot *n = sf_xcalloc_table(ncap, sizeof(*n));
@@ -187,6 +249,13 @@ void rd_strings_forget(struct sf_reader *r)
 	free(r->pmap);
 	r->pmap = NULL;
 	r->pcount = r->pcap = 0;
+	free(r->smap);
+	r->smap = NULL;
+	free(r->svals);
+	r->svals = NULL;
+	r->scount = r->scap = 0;
+	r->sbase = NULL;
+	r->ssize = 0;
 	free(r->spells);
 	r->spells = NULL;
 	r->nspells = r->spellcap = 0;

@@ -302,6 +302,15 @@ struct sf_reader {
 	struct pslot { const char *k, *v; } *pmap; /* stable pointer (section,
 	                         * literal) -> interned */
 	size_t pcount, pcap;
+	/* the same for strings inside one .debug_str (the first the reader
+	 * interns from), denser: a slot is the string's offset + 1 and the
+	 * index of its interned copy in svals, 8 bytes where pmap's are 16,
+	 * so vmlinux's ~49 k names fit in 512 KiB (load <= 3/4), not 2 MiB */
+	const char *sbase;
+	uint64_t ssize;
+	struct sslot { uint32_t off1, idx; } *smap;
+	size_t scount, scap;
+	const char **svals;     /* scount of them, in the order interned */
 	struct pslot hot[256];  /* the last pointers looked up, direct-mapped
 	                         * in front of pmap ("", "?", int, ...) */
 	const char *s_empty, *s_unknown; /* "" and "?" interned, once looked
