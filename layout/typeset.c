@@ -5,7 +5,10 @@
  *
  *   arena:   chunk -> chunk -> ...   each chunk a header + bump area; every
  *            sf_type, member array and interned string is carved from it.
- *   strings: open-addressed table of (hash, char*) slots, load <= 1/2.
+ *   strings: open-addressed table of (low 32 bits of the hash, index + 1
+ *            into strv) slots, load <= 3/4; strv holds the interned
+ *            strings in the order interned.  8-byte slots, not 16: the
+ *            table is probed at random, mostly to insert (a miss each).
  *   types:   sf_type* array in insertion order.
  *   by_hash: open-addressed table of (definition hash, type index) slots.
  *   by_name: open-addressed table of (name hash, type index) slots keyed
@@ -50,8 +53,8 @@ struct arena_chunk {
 };
 
 struct strslot {
-	uint64_t hash;
-	const char *s;
+	uint32_t hash;          /* low bits of the string's hash: places it */
+	uint32_t idx;           /* index + 1 into strv, 0 when empty */
 };
 
 /* A slot of by_hash / by_name: idx is a type index + 1, 0 when empty. */
@@ -66,6 +69,7 @@ struct sf_typeset {
 
 	struct strslot *strs;
 	size_t nstrs, strcap;
+	const char **strv;      /* nstrs interned strings, strcap * 3/4 room */
 
 	struct sf_type **types;
 	uint32_t *next_named;
@@ -129,6 +133,7 @@ void sf_typeset_free(struct sf_typeset *ts)
 		free(c);
 	}
 	free(ts->strs);
+	free(ts->strv);
 	free(ts->types);
 	free(ts->next_named);
 	free(ts->by_hash);
@@ -172,37 +177,44 @@ static void strs_grow(struct sf_typeset *ts)
 	size_t ncap = ts->strcap ? ts->strcap * 2 : 1024;
 	struct strslot *n = sf_xcalloc_table(ncap, sizeof(*n));
 
+	/* idx is 32 bits, and so is the hash that places a slot */
+	if (ncap > UINT32_MAX)
+		sf_xmalloc((size_t)-1);
 	for (size_t i = 0; i < ts->strcap; i++) {
-		if (!ts->strs[i].s)
+		if (!ts->strs[i].idx)
 			continue;
 		size_t j = ts->strs[i].hash & (ncap - 1);
-		while (n[j].s)
+		while (n[j].idx)
 			j = (j + 1) & (ncap - 1);
 		n[j] = ts->strs[i];
 	}
 	free(ts->strs);
 	ts->strs = n;
 	ts->strcap = ncap;
+	ts->strv = sf_xreallocarray(ts->strv, ncap / 4 * 3, sizeof(*ts->strv));
 }
 
 const char *sf_typeset_intern_n(struct sf_typeset *ts, const char *s, size_t n)
 {
-	uint64_t h = sf_hash_bytes(0, s, n);
+	uint32_t h = (uint32_t)sf_hash_bytes(0, s, n);
 
-	if ((ts->nstrs + 1) * 2 > ts->strcap)
+	if ((ts->nstrs + 1) * 4 > ts->strcap * 3)
 		strs_grow(ts);
 	size_t j = h & (ts->strcap - 1);
-	for (; ts->strs[j].s; j = (j + 1) & (ts->strcap - 1)) {
-		const char *c = ts->strs[j].s;
-		if (ts->strs[j].hash == h && strncmp(c, s, n) == 0 && c[n] == '\0')
+	for (; ts->strs[j].idx; j = (j + 1) & (ts->strcap - 1)) {
+		if (ts->strs[j].hash != h)
+			continue;
+		const char *c = ts->strv[ts->strs[j].idx - 1];
+		if (strncmp(c, s, n) == 0 && c[n] == '\0')
 			return c;
 	}
+	assert(ts->nstrs < ts->strcap / 4 * 3);
 	char *copy = sf_typeset_alloc(ts, n + 1);
 	memcpy(copy, s, n);
 	copy[n] = '\0';
+	ts->strv[ts->nstrs] = copy;
 	ts->strs[j].hash = h;
-	ts->strs[j].s = copy;
-	ts->nstrs++;
+	ts->strs[j].idx = (uint32_t)++ts->nstrs;
 	return copy;
 }
 
@@ -670,6 +682,7 @@ void sf_typeset_map_decl_files(struct sf_typeset *ts,
 size_t sf_typeset_bytes(const struct sf_typeset *ts)
 {
 	return ts->arena_bytes + ts->strcap * sizeof(struct strslot) +
+	       ts->strcap / 4 * 3 * sizeof(const char *) +
 	       ts->typecap * sizeof(void *) + ts->nextcap * sizeof(uint32_t) +
 	       (ts->hashcap + ts->namecap) * sizeof(struct tslot);
 }
