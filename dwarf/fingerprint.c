@@ -387,6 +387,42 @@ static int fixed_named(const struct sf_ucx *cx, const struct plan *pl, const uns
 	return sec_str(&cx->f->sec[SF_SEC_STR], v) != NULL;
 }
 
+/* Where a fixed plan's place `at` is: counted from p, or - a PL_STRING
+ * plan's place after its string (AFTER) - from q. */
+static inline __attribute__((always_inline)) const unsigned char *
+str_at(unsigned at, const unsigned char *p, const unsigned char *q, int str)
+{
+	if (!str)	/* a constant where inlined: no place has AFTER */
+		return p + at;
+	return (at & AFTER ? q : p) + (at & ~AFTER);
+}
+
+/* What a fixed plan's DIE names, refers to and where the next starts,
+ * read at its places (str_at): inline into both readers, read_fixed
+ * passing str 0 (its places plain offsets from p, q == p). */
+static inline __attribute__((always_inline)) void fixed_rest(const struct sf_ucx *cx,
+							     const struct plan *pl,
+							     const unsigned char *p,
+							     const unsigned char *q, int str,
+							     struct dview *d)
+{
+	if (pl->name_at != NO_REF)
+		d->named |= fixed_named(cx, pl, str_at(pl->name_at, p, q, str));
+	if (pl->decl_at != NO_REF)
+		d->declaration |= *str_at(pl->decl_at, p, q, str) != 0;
+	if (pl->type_at != NO_REF) {
+		d->type = fixed_ref(str_at(pl->type_at, p, q, str), pl->type_n, pl->type_rel,
+				    cx->u->start);
+		d->has_type = 1;
+	}
+	if (pl->sib_at != NO_REF) {
+		d->sibling = fixed_ref(str_at(pl->sib_at, p, q, str), pl->sib_n, pl->sib_rel,
+				       cx->u->start);
+		d->has_sibling = 1;
+	}
+	d->next = (uint64_t)(q + pl->size - cx->base);
+}
+
 /* read_die by a PL_FIXED plan: the DIE's bytes past its code at p, with
  * 8 bytes to spare in the unit past them (no bound to check). */
 static void read_fixed(const struct walk *w, const struct plan *pl, const unsigned char *p,
@@ -405,27 +441,7 @@ static void read_fixed(const struct walk *w, const struct plan *pl, const unsign
 		feed(&x, (v & f->mask) | f->imm);
 	}
 	*h = x;
-	if (pl->name_at != NO_REF)
-		d->named = fixed_named(cx, pl, p + pl->name_at);
-	if (pl->decl_at != NO_REF)
-		d->declaration |= p[pl->decl_at] != 0;
-	if (pl->type_at != NO_REF) {
-		d->type = fixed_ref(p + pl->type_at, pl->type_n, pl->type_rel, cx->u->start);
-		d->has_type = 1;
-	}
-	if (pl->sib_at != NO_REF) {
-		d->sibling = fixed_ref(p + pl->sib_at, pl->sib_n, pl->sib_rel, cx->u->start);
-		d->has_sibling = 1;
-	}
-	d->next = (uint64_t)(p + pl->size - cx->base);
-}
-
-/* Where a PL_STRING plan's place `at` is: before its string (counted from
- * p) or after it (from q). */
-static inline const unsigned char *str_at(unsigned at, const unsigned char *p,
-					  const unsigned char *q)
-{
-	return (at & AFTER ? q : p) + (at & ~AFTER);
+	fixed_rest(cx, pl, p, p, 0, d);
 }
 
 /*
@@ -457,21 +473,7 @@ static __attribute__((noinline)) int read_fixed_str(const struct walk *w, const 
 	if (pl->nfv_pre == pl->nfv)
 		feed_bytes(h, s, (size_t)(z - s));
 	d->named |= pl->str_name;
-	if (pl->name_at != NO_REF)
-		d->named |= fixed_named(cx, pl, str_at(pl->name_at, p, q));
-	if (pl->decl_at != NO_REF)
-		d->declaration |= *str_at(pl->decl_at, p, q) != 0;
-	if (pl->type_at != NO_REF) {
-		d->type = fixed_ref(str_at(pl->type_at, p, q), pl->type_n, pl->type_rel,
-				    cx->u->start);
-		d->has_type = 1;
-	}
-	if (pl->sib_at != NO_REF) {
-		d->sibling = fixed_ref(str_at(pl->sib_at, p, q), pl->sib_n, pl->sib_rel,
-				       cx->u->start);
-		d->has_sibling = 1;
-	}
-	d->next = (uint64_t)(q + pl->size - cx->base);
+	fixed_rest(cx, pl, p, q, 1, d);
 	return 0;
 }
 
