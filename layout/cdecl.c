@@ -677,11 +677,11 @@ static int match_decl(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t first
 /* The block (and *branch in it) holding tok[ti], or -1. */
 static int block_of(const struct sf_cstruct *p, size_t ti, uint32_t *branch)
 {
+	*branch = 0;	/* set on every path: gcc -O3 cannot see the callers test b first */
 	for (size_t b = 0; b < p->nblocks; b++) {
 		const struct sf_cblock *k = &p->blocks[b];
 		if (ti <= k->tok[0] || ti >= k->tok[k->nbranch])
 			continue;
-		*branch = 0;
 		while (*branch + 1 < k->nbranch && k->tok[*branch + 1] < ti)
 			(*branch)++;
 		return (int)b;
