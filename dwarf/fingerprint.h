@@ -18,11 +18,14 @@
  *   FP_LAYOUT  the type is held by value: its layout counts, so an
  *              aggregate's members are hashed too (recursively);
  *   FP_SPELL   the type is only spelled (behind a pointer, in a function
- *              type): an aggregate or enum counts by its attributes
- *              (name, size), which is all a spelling reads - and what
- *              keeps `struct list_head { struct list_head *next; }` from
- *              being a cycle.  A pointer to an anonymous aggregate or
- *              enum keeps FP_LAYOUT: pahole prints its body.
+ *              type): a named struct, class or union counts by its tag,
+ *              name and scope alone - all a spelling reads of it, so a
+ *              unit that only declares `struct device` and one that
+ *              defines it spell a pointer to it alike - and an enum by
+ *              its attributes (name, size); which is what keeps `struct
+ *              list_head { struct list_head *next; }` from being a
+ *              cycle.  A pointer to an anonymous aggregate or enum keeps
+ *              FP_LAYOUT: pahole prints its body.
  *
  * A type gets no fingerprint (sf_fp_type() returns -1, and the reader
  * lays it out as always) when anything it reaches lies outside what a

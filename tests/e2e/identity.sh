@@ -12,8 +12,10 @@
 # versions that a key of name and size would merge, a struct that another
 # of its unit shows to be packed, and structs whose layout that changes)
 # and its C++ twins (versions that differ only in the namespace of a name
-# they use: a key without scopes would merge them), its forms.s (one
-# struct in several DWARF forms, assembled) with the test corpus,
+# they use: a key without scopes would merge them), its fwd.c (a struct
+# holding pointers to a struct one unit defines and another declares:
+# laid out once; to a union of that name, or another name: not), its
+# forms.s (one struct in several DWARF forms, assembled) with the test corpus,
 # built here by gcc and clang, DWARF 4 and 5, as an archive (a key per
 # member, looked up by the next) and as one shared object of 70 units
 # (keys within the file); then what Debian ships: libc6-dbg's debug
@@ -198,6 +200,32 @@ if need clang; then
 	assert_eq "$(grep -o '{"name":"pbase_new","kind":"struct","size":8,"align":[0-9]*' \
 		"$T/out" | sed 's/.*://')" 1 "the alignment of pbase_new"
 fi
+
+tcase "a pointer to a struct one unit defines and another only declares: its holder laid out once; a union or another name behind it: not"
+# fwd.c: the holder's pointers read only their target's spelling (tag,
+# name): laid out in the first unit, skipped in the second, whichever
+# defines the target; a union of that name, or another name, is another
+# version of the holder (dwarf/fingerprint.c, hash_named_aggregate)
+for cc in gcc clang; do
+	need "$cc" || continue
+	for order in "DEFINE PLAIN" "PLAIN DEFINE"; do
+		fw_objs=()
+		for v in $order OTHER_TAG OTHER_NAME; do
+			o=$T/fwd-$cc-$v.o
+			compile_or_fail "$cc" x86_64 5 "$o" "$DD/fwd.c" -D$v && fw_objs+=("$o")
+		done
+		a=$T/fwd-$cc.a
+		rm -f "$a"
+		ar rcs "$a" "${fw_objs[@]}" || { fail "ar (fwd.c, $cc) failed"; continue; }
+		identical "show fwd.c $cc ($order)" show "$a"
+		assert_eq "$(sed -n 's/^structfit: dedup: \([0-9]* of [0-9]*\) .*/\1/p' "$T/note")" \
+			"1 of 6" "$cc, $order: the holder skipped once"
+		assert_eq "$(grep -c '^struct fwd_holder {' "$T/out")" 3 "$cc, $order: versions of fwd_holder"
+		for t in "struct fwd_target" "union fwd_target" "struct fwd_other"; do
+			assert_eq "$(grep -c "^	$t \* *t;" "$T/out")" 1 "$cc, $order: the holder of $t"
+		done
+	done
+done
 
 # forms.s: u1's struct s written again in other forms (u2, u3), and
 # versions differing from it in one value, name or type, written in
