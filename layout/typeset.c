@@ -672,7 +672,7 @@ void sf_typeset_map_decl_files(struct sf_typeset *ts,
 		if (from[slot] != t->decl_file) {
 			char *mapped = fn(ctx, t->decl_file);
 			from[slot] = t->decl_file;
-			to[slot] = sf_typeset_intern(ts, mapped);
+			to[slot] = mapped ? sf_typeset_intern(ts, mapped) : t->decl_file;
 			free(mapped);
 		}
 		t->decl_file = to[slot];

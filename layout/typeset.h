@@ -87,8 +87,8 @@ size_t sf_typeset_find_ns(const struct sf_typeset *ts, const char *name, int is_
 
 /*
  * Replace every type's decl_file by fn(ctx, decl_file) (a new string the
- * typeset interns, then frees): how cmd/ makes paths relative to a source
- * root once, for every renderer.
+ * typeset interns, then frees; NULL keeps decl_file as it is): how cmd/
+ * makes paths relative to a source root once, for every renderer.
  */
 void sf_typeset_map_decl_files(struct sf_typeset *ts,
 			       char *(*fn)(void *ctx, const char *path), void *ctx);

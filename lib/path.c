@@ -62,6 +62,33 @@ char *sf_path_normalize(const char *path)
 	return sb_detach(&out);
 }
 
+/* The rules of sf_path_normalize, checked without building its string:
+ * no empty component (no "//", no trailing '/'), no ".", and ".." only
+ * leading a relative path. */
+bool sf_path_is_normal(const char *path)
+{
+	const char *s = path + (path[0] == '/');
+	bool abs = path[0] == '/', named = false;
+
+	if (!strcmp(path, "/") || !strcmp(path, "."))
+		return true;
+	for (;;) {
+		const char *e = strchrnul(s, '/');
+		size_t len = (size_t)(e - s);
+		if (len == 0 || (len == 1 && s[0] == '.'))
+			return false;
+		if (len == 2 && s[0] == '.' && s[1] == '.') {
+			if (abs || named)
+				return false;
+		} else {
+			named = true;
+		}
+		if (!*e)
+			return true;
+		s = e + 1;
+	}
+}
+
 const char *sf_path_below(const char *path, const char *root)
 {
 	size_t n = strlen(root);

@@ -18,6 +18,8 @@
 #ifndef SF_PATH_H
 #define SF_PATH_H
 
+#include <stdbool.h>
+
 #include "err.h"
 
 struct sf_srcroot {
@@ -28,6 +30,10 @@ struct sf_srcroot {
 /* "/b/build/../src/./x.c" -> "/b/src/x.c"; a relative path keeps its
  * leading ".." ("../x.c"), and "./x.c" becomes "x.c".  New string. */
 char *sf_path_normalize(const char *path);
+
+/* Is path its own normal form (sf_path_normalize would return the same
+ * string)?  Most paths in debug info are: they need no copy. */
+bool sf_path_is_normal(const char *path);
 
 /* The part of `path` below directory `root` (both absolute and
  * normalised), or NULL when path is not strictly below root. */

@@ -220,6 +220,49 @@ static void test_below(void **state)
 	assert_string_equal(sf_path_below("/x.c", "/"), "x.c");
 }
 
+/* sf_path_is_normal(p) says whether sf_path_normalize(p) is p itself,
+ * for every path of up to four components drawn from "", ".", "..", "a"
+ * and "bc" (empty ones make "//" and a trailing '/'), absolute or not:
+ * the normaliser is the oracle. */
+static void test_is_normal_agrees_with_normalize(void **state)
+{
+	static const char *const part[] = { "", ".", "..", "a", "bc" };
+	size_t nparts = sizeof(part) / sizeof(part[0]), normal = 0, total = 0;
+
+	(void)state;
+	for (int len = 1; len <= 4; len++) {
+		size_t combos = 1;
+		for (int k = 0; k < len; k++)
+			combos *= nparts;
+		for (int abs = 0; abs < 2; abs++) {
+			for (size_t c = 0; c < combos; c++) {
+				char p[64] = "";
+				size_t x = c;
+				if (abs)
+					strcat(p, "/");
+				for (int k = 0; k < len; k++, x /= nparts) {
+					if (k)
+						strcat(p, "/");
+					strcat(p, part[x % nparts]);
+				}
+				char *norm = sf_path_normalize(p);
+				bool same = strcmp(norm, p) == 0;
+				if (sf_path_is_normal(p) != same)
+					fail_msg("\"%s\": normalised \"%s\", is_normal %d", p, norm,
+						 sf_path_is_normal(p));
+				normal += same;
+				total++;
+				free(norm);
+			}
+		}
+	}
+	/* both answers were met, many times */
+	assert_true(normal > 100 && total - normal > 100);
+	assert_false(sf_path_is_normal(""));
+	assert_true(sf_path_is_normal("/usr/include/stdio.h"));
+	assert_false(sf_path_is_normal("./csu/../nptl/descr.h"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_srcroot_spellings),
 		cmocka_unit_test(test_srcroot_outside_and_missing),
 		cmocka_unit_test(test_below),
+		cmocka_unit_test(test_is_normal_agrees_with_normalize),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
