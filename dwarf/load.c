@@ -32,7 +32,10 @@
  * the types come out in input and unit order whatever N is, and memory
  * holds what a bounded window of items read ahead.  An item whose
  * predecessors are all merged when it starts (a lone input, the first
- * member) is read straight into the typeset merged into.  Pools nest (an
+ * member) is read straight into the typeset merged into.  While a large
+ * image's unit headers are scanned (serially: the others wait for its
+ * runs), a thread of its own faults in half of its .debug_info
+ * (prefault_start).  Pools nest (an
  * archive in a directory, a large image in an archive) on one budget of
  * N threads, and a thread with nothing to do joins the newest pool that
  * has items left.  A file read on its own cannot see which files the
@@ -489,6 +492,55 @@ static int load_debug_file(struct ctx *c, const struct sf_elf *e, const char *pa
 }
 
 /*
+ * The unit table is built serially before any unit is read, and what
+ * it costs is the first touch of each unit header's page: a page fault
+ * that maps the pages around it too (fault-around: 64 KiB by default),
+ * a vmlinux's 2,172 headers mapping most of its 156 MiB .debug_info,
+ * while the other threads wait for runs.  With threads to spare, one of
+ * them faults in the back half of a large .debug_info meanwhile (the
+ * units' readers would fault those pages in anyway), from its end
+ * backwards, so that the scan finds it mapped, and stops when the scan
+ * ends.
+ */
+#define PREFAULT_MIN (32u << 20)
+#define PREFAULT_STEP (64u << 10)
+
+struct prefault {
+	const unsigned char *lo;	/* [lo, lo + size) touched from its end */
+	size_t size;
+	int stop;			/* the scan ended */
+	pthread_t t;
+};
+
+static void *prefault_thread(void *arg)
+{
+	struct prefault *pf = arg;
+
+	for (size_t off = pf->size; off > 0 && !__atomic_load_n(&pf->stop, __ATOMIC_RELAXED);
+	     off = off > PREFAULT_STEP ? off - PREFAULT_STEP : 0)
+		(void)*(volatile const unsigned char *)(pf->lo + off - 1);
+	return NULL;
+}
+
+/* Start faulting in the back half of info on a thread of its own: 1
+ * when one runs (stop it with prefault_stop), else 0. */
+static int prefault_start(const struct ctx *c, struct prefault *pf, const struct sf_dwsec *info)
+{
+	if (c->sh->threads.n < 2 || !info->data || info->size < PREFAULT_MIN)
+		return 0;
+	pf->lo = info->data + info->size / 2;
+	pf->size = info->size - info->size / 2;
+	pf->stop = 0;
+	return pthread_create(&pf->t, NULL, prefault_thread, pf) == 0;
+}
+
+static void prefault_stop(struct prefault *pf)
+{
+	__atomic_store_n(&pf->stop, 1, __ATOMIC_RELAXED);
+	pthread_join(pf->t, NULL);
+}
+
+/*
  * Read one image.  `file` is its path when the image is a whole file whose
  * debug file may be looked up (NULL for archive members and debug files).
  */
@@ -520,7 +572,12 @@ int ld_load_image(struct ctx *c, unsigned char *image, size_t size,
 		return rc;
 	}
 	dwarf_sections(&e, sec);
-	if (sf_dwfile_init(&f, label, e.msb, sec, c->err) < 0) {
+	struct prefault pf;
+	int prefaulting = prefault_start(c, &pf, &sec[SF_SEC_INFO]);
+	int inited = sf_dwfile_init(&f, label, e.msb, sec, c->err);
+	if (prefaulting)
+		prefault_stop(&pf);
+	if (inited < 0) {
 		sf_elf_release(&e);
 		return FAILED;
 	}
