@@ -275,6 +275,18 @@ if asm "$T/utf.o" "$HD/bad_utf8.s" && survive "$T/utf.o" user; then
 	done
 fi
 
+tcase "a struct named by the empty string: not reported, with structs laid out once or every time"
+if asm "$T/empty.o" "$HD/empty_name.s" && survive "$T/empty.o" holder; then
+	STRUCTFIT_NO_DEDUP=1 sf show "$T/empty.o"
+	assert_eq "$RC" 0 "show exit status, every struct laid out"
+	cp "$T/out" "$T/full.txt"
+	sf show "$T/empty.o"
+	assert_eq "$RC" 0 "show exit status"
+	assert_eq "$(grep -c '^struct holder {' "$T/out")" 1 "struct holder reported"
+	assert_eq "$(grep -c '^struct *{' "$T/out")" 0 "a struct reported under the empty name"
+	assert_eq "$(md5sum <"$T/out")" "$(md5sum <"$T/full.txt")" "the same report laid out once or every time"
+fi
+
 # ---------------------------------------------------------------- depth
 
 tcase "10,000 nested anonymous structs (a DIE tree 10,000 deep)"
