@@ -2,12 +2,15 @@
  * fingerprint.c - digests of aggregate definitions (see fingerprint.h).
  *
  *   sf_fpcache: (DIE key -> state and fingerprint, per depth) in an
- *               open-addressed table of generation-stamped slots; a new
- *               unit bumps the generation instead of clearing the table.
+ *               open-addressed table of generation-stamped 16-byte slots
+ *               (key, state, the index of its digest); a new unit bumps
+ *               the generation instead of clearing the table.  The
+ *               digests apart, in the order their slots were made.
  *               A slot being hashed is BUSY: meeting it again is a cycle.
  *               A DIE hashed alike at both depths marks its slot `same`,
- *               and the other depth's slot, when made, copies it.  In
- *               front, `hot`: copies of the last slots found DONE.
+ *               and the other depth's slot, when made, copies it (and
+ *               shares its digest).  In front, `hot`: copies of the last
+ *               slots found DONE, digests included.
  *               And the unit's hash plans (struct fp_plans: fpplan.h).
  *
  * The hash plans are compiled by fpplan.c; the sets of keys laid out
@@ -46,7 +49,7 @@ enum { ST_NONE = 0, ST_BUSY, ST_DONE, ST_FAILED };
  * call cost a prologue and an epilogue of six pushes and pops */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
-/* slots a unit starts with, at most (256 KB).  A vmlinux unit makes 1,717
+/* slots a unit starts with, at most (128 KB).  A vmlinux unit makes 1,717
  * slots on average (5,514 at most; 5.3 M lookups past `hot`, 3.7 M slots
  * made).  The table only grows, but each unit uses a prefix of it: spread
  * over the 16,384 slots (512 KB) a big unit grew it to, nearly every
@@ -57,13 +60,34 @@ enum { ST_NONE = 0, ST_BUSY, ST_DONE, ST_FAILED };
  * a prefetch of a type reference's slot as it is read gained nothing */
 #define SMALL_CACHE 8192u
 
-/* A DIE at one depth (the key's bit 61): 32 bytes, two to a cache line. */
+/*
+ * A DIE at one depth (the key's bit 61): 16 bytes, four to a cache line.
+ * Its digest is apart, fp[fpi] (struct sf_fpcache): read on a DONE hit,
+ * written once, while a probe passes over keys only.  With the digest in
+ * the slot (32 bytes, two to a line) the first probe's load missed L1 on
+ * 4.7 M of 5.3 M lookups and L2 on 0.66 M (cachegrind, show -j1 vmlinux,
+ * 32 KB L1, 1 MB L2); now 3.6 M and 0.22 M.  A digest array beside the
+ * slots (index for index) made each digest's write a line of its own
+ * (3.1 M L1 write misses), the digests in the order made 1 in 4.
+ */
 struct fpslot {
 	uint64_t key;
-	uint32_t gen;
+	uint32_t fpi;           /* its digest's index in fp */
+	uint16_t gen;
 	uint8_t state;
-	uint8_t anon;           /* an anonymous aggregate or enum (once read) */
-	uint8_t same;           /* DONE, and the digest is the same at both depths */
+	uint8_t bits;           /* FP_ANON, FP_SAME */
+};
+static_assert(sizeof(struct fpslot) == 16, "four slots to a cache line");
+
+enum {
+	FP_ANON = 1,            /* an anonymous aggregate or enum (once read) */
+	FP_SAME = 2,            /* DONE, and the digest is the same at both depths */
+};
+
+/* A hot copy of a DONE slot: its key, bits and digest (32 bytes). */
+struct fphot {
+	uint64_t key;
+	uint8_t anon, same;
 	struct sf_fp fp;
 };
 
@@ -87,13 +111,17 @@ struct sf_fpcache {
 	struct fpslot *v;       /* alloc slots; the unit uses the first cap */
 	size_t cap, count, alloc;
 	struct fpslot *spill;   /* cache_grow's copy of the live slots (alloc/2) */
-	uint32_t gen;
+	/* the digests of the unit's slots, in the order the slots were made
+	 * (nfp of them, room for alloc/2): written and read close together,
+	 * where an array beside v took a cache line per write */
+	struct sf_fp *fp;
+	size_t nfp;
+	uint16_t gen;
 	/* copies of DONE slots of this unit (a key 0: none - no DIE is at
 	 * offset 0 - and cleared at a reset, so a hit needs no generation
 	 * check): a unit's types looked up again and again (int, the
 	 * list_head pointers...) are found without probing the table
-	 * (1,700 slots of 32 bytes per vmlinux unit, spread over twice
-	 * that).  Measured on vmlinux (cachegrind): 128 entries, 106 M fewer
+	 * (1,700 slots per vmlinux unit, spread over twice that).  Measured on vmlinux (cachegrind): 128 entries, 106 M fewer
 	 * instructions than none and 1.1 M more L1 misses; 512, 156 M fewer
 	 * but 4.5 M more misses.  Since the lookup is inlined (show -j1):
 	 * 64 entries 6.19 G instructions, 128 6.15 G, 256 6.12 G and
@@ -101,8 +129,11 @@ struct sf_fpcache {
 	 * is not copied here (its second lookup, from the table, is):
 	 * most are looked up once - a struct's layout, a parameter list -
 	 * and pushed out the copies looked up again (5.513 -> 5.493 G
-	 * instructions, 0.4 M fewer L1 misses) */
-	struct fpslot hot[NHOT];
+	 * instructions, 0.4 M fewer L1 misses).  Their keys in an array
+	 * apart (2 KB to compare against) gained nothing: show -j1 vmlinux,
+	 * perf, ten alternating runs, fp_ref_table and hash_rest 2,518 ->
+	 * 2,671 samples */
+	struct fphot hot[NHOT];
 	/* this unit's hash plans (made on first use, dropped at a reset) */
 	struct fp_plans plans;
 };
@@ -131,6 +162,7 @@ void sf_fpcache_free(struct sf_fpcache *c)
 		return;
 	sf_fpplans_free(&c->plans);
 	free(c->v);
+	free(c->fp);
 	free(c->spill);
 	free(c);
 }
@@ -158,7 +190,7 @@ void sf_fpcache_reset(struct sf_fpcache *c)
 	 * stale with the new generation) */
 	if (c->cap > SMALL_CACHE)
 		c->cap = SMALL_CACHE;
-	c->count = 0;
+	c->count = c->nfp = 0;
 	sf_fpplans_reset(&c->plans);	/* the unit's tables go with it */
 	cache_new_gen(c);
 	memset(c->hot, 0, sizeof(c->hot));	/* 8 KB, once a unit */
@@ -172,7 +204,7 @@ static uint64_t slot_of(uint64_t key)
 }
 
 /* Put slot x (of the current generation) where a probe for its key in
- * the first cap slots finds it. */
+ * the first cap slots finds it (its digest stays where it is). */
 static void cache_place(struct sf_fpcache *c, const struct fpslot *x)
 {
 	size_t j = slot_of(x->key) & (c->cap - 1);
@@ -205,10 +237,12 @@ static void cache_grow(struct sf_fpcache *c)
 	}
 	struct fpslot *old = c->v;
 	size_t ocap = c->cap;
-	c->v = sf_xcalloc_lines(ncap, sizeof(*c->v));	/* two slots a line */
+	c->v = sf_xcalloc_lines(ncap, sizeof(*c->v));	/* four slots a line */
+	/* the digests kept (the slots' fpi name them); the spill written
+	 * before it is read: not zeroed (calloc's memset was 1 % of show -j1
+	 * libpython3.11d.a) */
+	c->fp = sf_xreallocarray(c->fp, ncap / 2, sizeof(*c->fp));
 	free(c->spill);
-	/* written before it is read: not zeroed (calloc's memset was 1 %
-	 * of show -j1 libpython3.11d.a) */
 	c->spill = sf_xreallocarray(NULL, ncap / 2, sizeof(*c->spill));
 	c->alloc = c->cap = ncap;
 	for (size_t i = 0; i < ocap; i++)
@@ -237,12 +271,14 @@ static inline struct fpslot *cache_slot(struct sf_fpcache *c, uint64_t key)
 			twin = &c->v[j];
 	}
 	struct fpslot *s = &c->v[j];
-	if (twin && twin->same) {
+	if (twin && (twin->bits & FP_SAME)) {
 		assert(twin->state == ST_DONE);
-		*s = *twin;
+		*s = *twin;	/* and its digest, never written again */
 	} else {
-		s->state = ST_NONE;	/* its digest is written when DONE */
-		s->anon = s->same = 0;
+		assert(c->nfp < c->alloc / 2);	/* nfp <= count < cap / 2 */
+		s->fpi = (uint32_t)c->nfp++;	/* written when DONE */
+		s->state = ST_NONE;
+		s->bits = 0;
 	}
 	s->key = key;
 	s->gen = c->gen;
@@ -922,18 +958,21 @@ static int hash_named_aggregate(struct walk *w, const struct dview *d, int depth
 static int fp_ref_table(struct walk *w, uint64_t key, unsigned depth, struct sf_fp *out,
 			int *anon)
 {
-	struct fpslot *s = cache_slot(w->c, key), *hot = &w->c->hot[hot_of(key)];
+	struct fpslot *s = cache_slot(w->c, key);
+	struct fphot *hot = &w->c->hot[hot_of(key)];
 	/* what the key holds (fp_ref): fewer arguments to pass */
 	uint64_t off = key & (DEPTH_BIT - 1);	/* the tag is the bits above */
 	int depth_kind = key & DEPTH_BIT ? FP_LAYOUT : FP_SPELL;
 	struct dview d;
 	uint64_t end;
 
-	*anon = s->anon;
+	*anon = s->bits & FP_ANON;
 	if (s->state == ST_DONE) {
-		*hot = *s;
-		*out = s->fp;
-		return s->same ? DEPTH_FREE : DEPTH_BOUND;
+		hot->key = key;
+		hot->anon = *anon;
+		hot->same = s->bits & FP_SAME;
+		hot->fp = *out = w->c->fp[s->fpi];
+		return hot->same ? DEPTH_FREE : DEPTH_BOUND;
 	}
 	if (s->state != ST_NONE || depth > SF_FP_MAX_DEPTH)
 		return -1;	/* a cycle, or known to have none */
@@ -956,10 +995,16 @@ static int fp_ref_table(struct walk *w, uint64_t key, unsigned depth, struct sf_
 		s = cache_find(w->c, key);	/* the table grew: slots moved */
 	assert(s->key == key && s->state == ST_BUSY);
 	s->state = rc < 0 ? ST_FAILED : ST_DONE;
-	s->same = rc == DEPTH_FREE;
-	s->anon = *anon = rc >= 0 && is_anon(&d);
-	s->fp = h;
-	*out = h;
+	*anon = rc >= 0 && is_anon(&d);
+	s->bits = (uint8_t)((rc == DEPTH_FREE ? FP_SAME : 0) | (*anon ? FP_ANON : 0));
+	/* h was just fed a lane at a time (8-byte stores): copied by one
+	 * 16-byte load, that load would wait for both stores to reach the
+	 * cache (no store-to-load forwarding across two stores) */
+	uint64_t ha = h.a, hb = h.b;
+	__asm__("" : "+r"(ha), "+r"(hb));	/* keeps them two 8-byte loads */
+	struct sf_fp *fp = &w->c->fp[s->fpi];
+	fp->a = out->a = ha;
+	fp->b = out->b = hb;
 	return rc;
 }
 
@@ -971,11 +1016,10 @@ static inline int fp_ref(struct walk *w, uint64_t off, int depth_kind, unsigned 
 			 struct sf_fp *out, int *anon)
 {
 	uint64_t key = off | w->tag | (depth_kind == FP_LAYOUT ? DEPTH_BIT : 0);
-	struct fpslot *hot = &w->c->hot[hot_of(key)];
+	const struct fphot *hot = &w->c->hot[hot_of(key)];
 
 	assert(key != 0);	/* a hot copy's key 0 is none */
 	if (hot->key == key) {
-		assert(hot->state == ST_DONE);
 		*anon = hot->anon;
 		*out = hot->fp;
 		return hot->same ? DEPTH_FREE : DEPTH_BOUND;
