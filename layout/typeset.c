@@ -632,7 +632,10 @@ static size_t find_depth(const struct sf_typeset *ts, const char *name,
 
 	while (n && (bare[n - 1] == ' ' || bare[n - 1] == '\t'))
 		n--;
-	char *key = sf_xstrndup(bare, n);
+	/* a copy only to cut trailing blanks: the layout's lookups (every
+	 * struct-typed member of a report) have none */
+	char *copy = bare[n] ? sf_xstrndup(bare, n) : NULL;
+	const char *key = copy ? copy : bare;
 	/*
 	 * As C reads a name: "union x" is a tag, a bare "x" is the typedef
 	 * name when there is one.  Either falls back on the other namespace
@@ -652,7 +655,7 @@ static size_t find_depth(const struct sf_typeset *ts, const char *name,
 	const char *target = found || kind >= 0 ? NULL : sf_typeset_alias_target(ts, key);
 	if (target && depth < 8)
 		found = find_depth(ts, target, out, max, depth + 1);
-	free(key);
+	free(copy);
 	return found;
 }
 

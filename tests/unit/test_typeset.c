@@ -91,6 +91,10 @@ static void test_variants_within_a_namespace(void **state)
 	assert_int_equal(sf_typeset_find(ts, "struct conf", found, 4), 2);
 	assert_int_equal(sf_typeset_find(ts, "union conf", found, 4), 0);
 	assert_int_equal(sf_typeset_find(ts, "typedef conf", found, 4), 0);
+	/* blanks after a name (a -t argument) are not part of it */
+	assert_int_equal(sf_typeset_find(ts, "struct conf \t ", found, 4), 2);
+	assert_int_equal(sf_typeset_find(ts, "conf ", found, 4), 2);
+	assert_int_equal(sf_typeset_find(ts, "con", found, 4), 0);
 
 	/* an identical definition is the one already there */
 	assert_ptr_equal(sf_typeset_add(ts, mk(ts, "conf", SF_KIND_STRUCT, 8, 0)), a);
