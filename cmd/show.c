@@ -152,6 +152,15 @@ static void show_one(struct show_out *so, const struct show_opts *o,
 #define WINDOW_PER_THREAD 64
 #define MAX_RENDER_THREADS 64
 
+/*
+ * stdout's buffer for such a report.  stdio's own is the file's block
+ * size (4 KiB): a vmlinux's 4.9 MB went to a file in 474 writes of 4 and
+ * 20 KiB, each taking page-cache pages one at a time, on the thread that
+ * also renders; larger writes take fewer, larger folios.  Static: stdout
+ * holds it until exit.
+ */
+static char out_buf[256u << 10];
+
 struct blocks {
 	const struct show_opts *o;
 	const struct sf_typeset *ts;
@@ -277,6 +286,9 @@ static int show_types(struct show_out *so, const struct show_opts *o,
 		unsigned threads = sf_jobs();
 		if (o->co.format == SF_FMT_TEXT && threads > 1 &&
 		    sf_typeset_count(ts) >= PAR_MIN_TYPES) {
+			/* a terminal keeps its line buffering */
+			if (!isatty(STDOUT_FILENO))
+				setvbuf(stdout, out_buf, _IOFBF, sizeof(out_buf));
 			flush(&so->sb);		/* nothing yet: text has no header */
 			show_all_text(so, o, ts, threads);
 			return 0;

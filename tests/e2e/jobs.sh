@@ -162,6 +162,11 @@ if gcc -g -c -o "$T/many.o" "$T/many.c" 2>"$T/cc.err"; then
 	same_for_all_jobs "show many.o" show "$T/many.o"
 	assert_eq "$(grep -c '^struct .* {$' "$T/want.txt")" 701 "structs in the report"
 	same_for_all_jobs "show --color=always many.o" show --color=always "$T/many.o"
+	# written through its own stdout buffer: a write error is still said
+	enospc=$("$PY" -S -c 'import errno, os; print(os.strerror(errno.ENOSPC))')
+	RC=0; "$SF" show -j 2 "$T/many.o" >/dev/full 2>"$T/err" || RC=$?
+	assert_eq "$RC" 2 "show -j 2 many.o >/dev/full: exit status"
+	assert_eq "$(cat "$T/err")" "structfit: error writing the output: $enospc" "show -j 2 many.o >/dev/full: message"
 else
 	fail "gcc cannot build many.c: $(head -n 2 "$T/cc.err")"
 fi
