@@ -469,33 +469,77 @@ static const struct kind_info kinds[AK_N] = {
 	[AK_GNU_DWO_ID] = { CLASS_OTHER, 0, 0, 0 },
 };
 
-/* Append op to the plan ops[0, *n), merging fixed skips. */
-static inline void emit(struct sf_abbrev_op *ops, size_t *n, uint8_t op, uint16_t field,
-			uint32_t arg, uint32_t attr)
+/*
+ * A plan being compiled: its ops so far, the fixed skip not yet written
+ * (consecutive ones merge into one OP_SKIP) and the bytes it reads when
+ * every op reads a fixed size.  Kept in registers while compiling: the
+ * ops are written, never read back (reading the last op back to merge
+ * skips, and the plan again for its size, were half of compile_plan's
+ * samples, perf annotate).
+ */
+struct plan_out {
+	struct sf_abbrev_op *ops;
+	size_t n;
+	uint32_t skip, skip_attr; /* pending OP_SKIP bytes, its first attribute */
+	size_t bytes;             /* read by the fixed-size ops */
+	int varies;               /* some op reads a variable size */
+};
+
+/* Bytes each op reads, 0xff: a variable size (LEB128, strings, blocks,
+ * generic); OP_SKIP's are its arg. */
+static const uint8_t op_bytes[OP_N] = {
+	[OP_NONE] = 0xff, [OP_SKIP_LEB] = 0xff, [OP_SKIP_STRING] = 0xff,
+	[OP_SKIP_BLOCK1] = 0xff, [OP_SKIP_BLOCK2] = 0xff, [OP_SKIP_BLOCK4] = 0xff,
+	[OP_SKIP_BLOCK] = 0xff, [OP_STRING] = 0xff, [OP_STRX] = 0xff,
+	[OP_REF_UDATA] = 0xff, [OP_UDATA] = 0xff, [OP_SDATA] = 0xff,
+	[OP_UDATA_W4] = 0xff, [OP_SDATA_W4] = 0xff, [OP_GENERIC] = 0xff,
+	[OP_GENERIC_SKIP] = 0xff,
+	[OP_U1] = 1, [OP_U1_W4] = 1, [OP_REF1] = 1, [OP_STRX1] = 1, [OP_FLAG] = 1,
+	[OP_U2] = 2, [OP_U2_W4] = 2, [OP_REF2] = 2, [OP_STRX2] = 2,
+	[OP_U4] = 4, [OP_U4_W4] = 4, [OP_REF4] = 4, [OP_STRP4] = 4, [OP_LINE_STRP4] = 4,
+	[OP_U8] = 8, [OP_U8_W4] = 8, [OP_REF8] = 8,
+	/* OP_SKIP, OP_IMPLICIT(_W4), OP_FLAG_PRESENT: 0 */
+};
+
+/* Write the pending skip as an op. */
+static inline void flush_skip(struct plan_out *o)
+{
+	if (o->skip) {
+		o->ops[o->n++] = (struct sf_abbrev_op){ .op = OP_SKIP, .arg = o->skip,
+							.attr = o->skip_attr };
+		o->skip = 0;
+	}
+}
+
+/* Append op to the plan, merging fixed skips. */
+static inline void emit(struct plan_out *o, uint8_t op, uint16_t field, uint32_t arg,
+			uint32_t attr)
 {
 	assert(op != OP_NONE && op < OP_N);
 	if (op == OP_SKIP) {
-		if (arg == 0)
-			return;
-		if (*n && ops[*n - 1].op == OP_SKIP) {
-			ops[*n - 1].arg += arg;
-			return;
-		}
+		if (!o->skip)
+			o->skip_attr = attr;
+		o->skip += arg;
+		o->bytes += arg;
+		return;
 	}
-	ops[(*n)++] = (struct sf_abbrev_op){ .op = op, .field = field, .arg = arg, .attr = attr };
+	flush_skip(o);
+	o->varies |= op_bytes[op] == 0xff;
+	o->bytes += op_bytes[op];
+	o->ops[o->n++] = (struct sf_abbrev_op){ .op = op, .field = field, .arg = arg, .attr = attr };
 }
 
 /* Emit the op stepping over attribute i (form info fi), or a generic one
  * when its size is unknown. */
-static inline void emit_skip(struct sf_abbrev_op *ops, size_t *n, const struct form_info *fi,
-			     uint16_t g, uint32_t i, uint8_t generic)
+static inline void emit_skip(struct plan_out *o, const struct form_info *fi, uint16_t g,
+			     uint32_t i, uint8_t generic)
 {
 	int bytes = fixed_size(fi->sz, g);
 
 	if (bytes >= 0)
-		emit(ops, n, OP_SKIP, 0, (uint32_t)bytes, i);
+		emit(o, OP_SKIP, 0, (uint32_t)bytes, i);
 	else
-		emit(ops, n, fi->sz == SZ_VAR ? fi->skip : generic, 0, 0, i);
+		emit(o, fi->sz == SZ_VAR ? fi->skip : generic, 0, 0, i);
 }
 
 /* The op decoding an attribute of kind k in form fi in full, or OP_NONE. */
@@ -524,30 +568,6 @@ static uint8_t keep_op(const struct kind_info *k, unsigned kind, const struct fo
 	default:
 		return OP_NONE;
 	}
-}
-
-/* Bytes the plan ops[0, n) reads when every op reads a fixed size and
- * they fit a uint16_t, else 0. */
-static size_t plan_bytes(const struct sf_abbrev_op *ops, size_t n)
-{
-	size_t bytes = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		switch (ops[i].op) {
-		case OP_SKIP: bytes += ops[i].arg; break;
-		case OP_IMPLICIT: case OP_IMPLICIT_W4: case OP_FLAG_PRESENT: break;
-		case OP_U1: case OP_U1_W4: case OP_REF1: case OP_STRX1: case OP_FLAG:
-			bytes += 1;
-			break;
-		case OP_U2: case OP_U2_W4: case OP_REF2: case OP_STRX2: bytes += 2; break;
-		case OP_U4: case OP_U4_W4: case OP_REF4: case OP_STRP4: case OP_LINE_STRP4:
-			bytes += 4;
-			break;
-		case OP_U8: case OP_U8_W4: case OP_REF8: bytes += 8; break;
-		default: return 0;	/* LEB128, strings, blocks, generic */
-		}
-	}
-	return bytes <= UINT16_MAX ? bytes : 0;
 }
 
 /* Bytes a sibling reference op reads (0: not one of fixed size). */
@@ -588,29 +608,29 @@ static void plan_sibling_step(struct sf_abbrev *a, const struct sf_abbrev_op *op
 
 
 /* Emit the op reading attribute i (x, of form fi) in full. */
-static void emit_keep(struct sf_abbrev_op *ops, size_t *n, const struct sf_abbrev_attr *x,
+static void emit_keep(struct plan_out *o, const struct sf_abbrev_attr *x,
 		      const struct form_info *fi, uint16_t g, uint32_t i)
 {
 	const struct kind_info *k = &kinds[x->kind];
 
 	if (k->cls == CLASS_NONE) {
-		emit_skip(ops, n, fi, g, i, OP_GENERIC);
+		emit_skip(o, fi, g, i, OP_GENERIC);
 	} else {
 		uint8_t op = keep_op(k, x->kind, fi, g);
-		emit(ops, n, op == OP_NONE ? OP_GENERIC : op, k->field, k->bit, i);
+		emit(o, op == OP_NONE ? OP_GENERIC : op, k->field, k->bit, i);
 	}
 }
 
 /* Emit the op stepping over attribute i, keeping a sibling reference. */
-static void emit_pass(struct sf_abbrev_op *ops, size_t *n, const struct sf_abbrev_attr *x,
+static void emit_pass(struct plan_out *o, const struct sf_abbrev_attr *x,
 		      const struct form_info *fi, uint16_t g, uint32_t i)
 {
 	if (x->kind == AK_SIBLING && fi->ref != OP_NONE)
-		emit(ops, n, fi->ref, kinds[AK_SIBLING].field, SF_A_SIBLING, i);
+		emit(o, fi->ref, kinds[AK_SIBLING].field, SF_A_SIBLING, i);
 	else if (x->kind == AK_SIBLING && x->form == DW_FORM_ref_addr)
-		emit(ops, n, OP_GENERIC_SKIP, 0, 0, i);
+		emit(o, OP_GENERIC_SKIP, 0, 0, i);
 	else
-		emit_skip(ops, n, fi, g, i, OP_GENERIC_SKIP);
+		emit_skip(o, fi, g, i, OP_GENERIC_SKIP);
 }
 
 /*
@@ -685,7 +705,7 @@ static __attribute__((noinline)) void compile_plan(const struct sf_abbrevs *ab,
 						   struct sf_abbrev *a, enum sf_plan k)
 {
 	struct sf_abbrev_op *ops = ab->ops + 3 * (size_t)a->first + k * (size_t)a->nattrs;
-	size_t n = 0;
+	struct plan_out o = { .ops = ops };
 
 	with_specs(ab, a);
 	assert(a->first + (size_t)a->nattrs <= ab->nattrs && a->nattrs <= MAX_ABBREV_ATTRS + 1);
@@ -693,15 +713,18 @@ static __attribute__((noinline)) void compile_plan(const struct sf_abbrevs *ab,
 		const struct sf_abbrev_attr *x = &ab->attrs[i];
 		const struct form_info *fi = form_info(x->form);
 		if (k == SF_PLAN_KEEP || (k == SF_PLAN_WALK && walk_reads(x->kind)))
-			emit_keep(ops, &n, x, fi, ab->geometry, i);
+			emit_keep(&o, x, fi, ab->geometry, i);
 		else if (k == SF_PLAN_PASS)
-			emit_pass(ops, &n, x, fi, ab->geometry, i);
+			emit_pass(&o, x, fi, ab->geometry, i);
 		else	/* what the walk does not read, read as read_form would */
-			emit_skip(ops, &n, fi, ab->geometry, i, OP_GENERIC_SKIP);
+			emit_skip(&o, fi, ab->geometry, i, OP_GENERIC_SKIP);
 	}
+	flush_skip(&o);
+	size_t n = o.n;
 	assert(n <= a->nattrs);
 	a->nops[k] = (uint16_t)n;
-	a->fixed[k] = (uint16_t)plan_bytes(ops, n);
+	/* the bytes every op reads, when all are fixed and fit a uint16_t */
+	a->fixed[k] = (uint16_t)(!o.varies && o.bytes <= UINT16_MAX ? o.bytes : 0);
 	if (k == SF_PLAN_PASS) {
 		a->skip_fixed = n == 0 || (n == 1 && ops[0].op == OP_SKIP);
 		a->skip_size = a->skip_fixed && n ? ops[0].arg : 0;
