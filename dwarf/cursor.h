@@ -200,9 +200,11 @@ static inline const char *sec_str(const struct sf_dwsec *s, uint64_t off)
  * and whether ref_addr is address-sized (DWARF 2) (die.c). */
 uint16_t sf_unit_geometry(const struct sf_unit *u);
 /* Parse f's abbreviation table at off for units of geometry g, which its
- * plans assume (die.c; ucx.c opens units with it); -1 on corrupt input. */
+ * plans assume (die.c; ucx.c opens units with it); -1 on corrupt input.
+ * *tag (when want is not 0): the tag of the first abbreviation of code
+ * want, 0 when none or above 0xffff (as sf_unit_die_tag says it). */
 int sf_abbrevs_parse_for(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint64_t off,
-			 uint16_t g);
+			 uint16_t g, uint64_t want, uint16_t *tag);
 
 /* String idx of unit c's .debug_str_offsets contribution, or NULL (die.c). */
 const char *sf_ucx_strx(const struct sf_ucx *c, uint64_t idx);

@@ -140,11 +140,8 @@ struct sf_abbrev {
 	uint64_t code;
 	uint16_t tag;
 	uint8_t children;
-	uint32_t first;       /* index into attrs: decoded only once the
-	                       * abbreviation is first used (die.c), so read
-	                       * them through sf_abbrev_find */
+	uint32_t first;       /* index into attrs */
 	uint32_t nattrs;
-	const unsigned char *specs; /* its (attribute, form) list */
 	/*
 	 * Its decode plans (die.c), each compiled when a DIE first needs it
 	 * (planned: which are), plan k (enum sf_plan) in ops[3 * first +
@@ -190,7 +187,6 @@ struct sf_abbrevs {
 	size_t n, cap;
 	struct sf_abbrev_attr *attrs;
 	size_t nattrs;
-	const unsigned char *specs_end; /* of the abbreviation section */
 	uint32_t *direct;     /* code -> index + 1, for dense codes */
 	size_t ndirect;
 	/* steps[code] for one-byte codes with a direct slot: how
@@ -344,6 +340,12 @@ int sf_unit_is_type(const struct sf_unit *u);
  * every unit before any was read were 1 % of a vmlinux show, alone on
  * one thread. */
 uint16_t sf_unit_die_tag(const struct sf_dwfile *f, size_t i);
+/* Whether unit i's tag is known already (sf_unit_die_tag answers at
+ * once), and noting it when found otherwise (sf_abbrevs_parse_unit). */
+int sf_unit_die_tag_known(const struct sf_dwfile *f, size_t i);
+void sf_unit_die_tag_note(const struct sf_dwfile *f, size_t i, uint16_t tag);
+/* The abbreviation code of unit u's DIE (0: none, or unreadable). */
+uint64_t sf_unit_die_code(const struct sf_dwfile *f, const struct sf_unit *u);
 /* Is some unit of f a compile unit (DW_TAG_compile_unit)? */
 int sf_dwfile_has_compile(const struct sf_dwfile *f);
 /* Are all units of f partial units (a dwz alt file)? */
@@ -356,6 +358,18 @@ long sf_dwfile_unit_at(const struct sf_dwfile *f, int sect, uint64_t off);
 
 /* Open unit i: parse its abbrevs and read its unit DIE. */
 int sf_ucx_open(struct sf_ucx *c, const struct sf_dwfile *f, size_t i, struct sf_err *err);
+/*
+ * Parse unit i's own abbreviation table into ab, noting the tag of its
+ * unit DIE on the way (sf_unit_die_tag_note, f not split): a reader asks
+ * the tag of each unit before opening it, and scanning the table for it
+ * apart (the unit DIE's abbreviation is nearly always the last) was a
+ * second pass over every table; -1 on corrupt input (nothing noted, ab
+ * released).  The same unit is then opened with it: sf_ucx_open_parsed
+ * takes ab over.
+ */
+int sf_abbrevs_parse_unit(struct sf_abbrevs *ab, const struct sf_dwfile *f, size_t i);
+int sf_ucx_open_parsed(struct sf_ucx *c, const struct sf_dwfile *f, size_t i,
+		       struct sf_abbrevs *ab, struct sf_err *err);
 void sf_ucx_release(struct sf_ucx *c);
 
 /* Parse f's abbreviation table at offset off; -1 on corrupt input. */

@@ -88,20 +88,28 @@ static int read_unit_header(struct sf_dwfile *f, int sect, uint64_t off,
 	return 0;
 }
 
+uint64_t sf_unit_die_code(const struct sf_dwfile *f, const struct sf_unit *u)
+{
+	const struct sf_dwsec *info = &f->sec[u->sect];
+	struct rd r = { info->data + u->die_start, info->data + u->end, f->msb, 0 };
+	uint64_t code = rd_uleb(&r);
+
+	return r.bad ? 0 : code;
+}
+
 /*
  * The tag of a unit's DIE, from its abbrev code and the entries of its
- * abbrev table up to that code (no table is built: this runs for every
- * unit before any is read); 0 when it cannot be told.
+ * abbrev table up to that code (no table is built); 0 when it cannot be
+ * told.  sf_abbrevs_parse_unit finds the same while parsing the table.
  */
 static uint16_t unit_die_tag(const struct sf_dwfile *f, const struct sf_unit *u)
 {
-	const struct sf_dwsec *info = &f->sec[u->sect], *ab = &f->sec[SF_SEC_ABBREV];
-	struct rd r = { info->data + u->die_start, info->data + u->end, f->msb, 0 };
-	uint64_t want = rd_uleb(&r);
+	const struct sf_dwsec *ab = &f->sec[SF_SEC_ABBREV];
+	uint64_t want = sf_unit_die_code(f, u);
 
-	if (r.bad || want == 0)
+	if (want == 0)
 		return 0;
-	r = (struct rd){ ab->data + u->abbrev_off, ab->data + ab->size, f->msb, 0 };
+	struct rd r = { ab->data + u->abbrev_off, ab->data + ab->size, f->msb, 0 };
 	for (;;) {
 		uint64_t code = rd_uleb(&r);
 		if (r.bad || code == 0)
@@ -133,6 +141,18 @@ uint16_t sf_unit_die_tag(const struct sf_dwfile *f, size_t i)
 		__atomic_store_n(&f->tags[i], v, __ATOMIC_RELAXED);
 	}
 	return (uint16_t)v;
+}
+
+int sf_unit_die_tag_known(const struct sf_dwfile *f, size_t i)
+{
+	assert(i < f->nunits);
+	return f->split || __atomic_load_n(&f->tags[i], __ATOMIC_RELAXED) != 0;
+}
+
+void sf_unit_die_tag_note(const struct sf_dwfile *f, size_t i, uint16_t tag)
+{
+	assert(i < f->nunits && !f->split);
+	__atomic_store_n(&f->tags[i], tag | SF_TAG_KNOWN, __ATOMIC_RELAXED);
 }
 
 int sf_dwfile_has_compile(const struct sf_dwfile *f)

@@ -726,12 +726,20 @@ static int read_unit(struct sf_reader *r, size_t i)
 	uint64_t end;
 
 	const struct sf_unit *u = &r->f->units[i];
+	/* the tag found while parsing the unit's table, which opening it
+	 * then takes (a corrupt one is parsed again there, and fails as
+	 * before: sf_unit_die_tag tells its tag if it can) */
+	struct sf_abbrevs own;
+	int parsed = !sf_unit_die_tag_known(r->f, i) && sf_abbrevs_parse_unit(&own, r->f, i) == 0;
 	/* dwz: a partial unit is read where a compile unit imports it (a
 	 * file of partial units only, an alt file given itself, is read
 	 * unit by unit) */
-	if (sf_unit_die_tag(r->f, i) == DW_TAG_partial_unit && sf_dwfile_has_compile(r->f))
+	if (sf_unit_die_tag(r->f, i) == DW_TAG_partial_unit && sf_dwfile_has_compile(r->f)) {
+		if (parsed)
+			sf_abbrevs_release(&own);
 		return 0;
-	if (rd_uh_open(r, &r->cur, r->f, i) < 0)
+	}
+	if (rd_uh_open_parsed(r, &r->cur, r->f, i, parsed ? &own : NULL) < 0)
 		return -1;
 	int rc = 0;
 	if (u->unit_type != DW_UT_skeleton && u->die_start < u->end) {

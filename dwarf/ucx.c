@@ -53,7 +53,7 @@ int sf_abbrevs_parse(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint64_t 
 			break;
 		}
 	memset(ab, 0, sizeof(*ab));
-	if (sf_abbrevs_parse_for(ab, f, off, g) < 0) {
+	if (sf_abbrevs_parse_for(ab, f, off, g, 0, NULL) < 0) {
 		sf_abbrevs_release(ab);
 		return -1;
 	}
@@ -90,11 +90,38 @@ static int ucx_read_unit_die(struct sf_ucx *c, struct sf_err *err);
 int sf_ucx_open(struct sf_ucx *c, const struct sf_dwfile *f, size_t i, struct sf_err *err)
 {
 	ucx_init(c, f, i);
-	if (sf_abbrevs_parse_for(&c->ab, f, c->u->abbrev_off, sf_unit_geometry(c->u)) < 0) {
+	if (sf_abbrevs_parse_for(&c->ab, f, c->u->abbrev_off, sf_unit_geometry(c->u), 0, NULL) < 0) {
 		sf_ucx_release(c);
 		return sf_error(err, "%s: corrupt DWARF (bad abbreviation table at 0x%llx)",
 				f->label, (unsigned long long)c->u->abbrev_off);
 	}
+	c->abv = &c->ab;
+	c->plan_ok = 1;
+	return ucx_read_unit_die(c, err);
+}
+
+int sf_abbrevs_parse_unit(struct sf_abbrevs *ab, const struct sf_dwfile *f, size_t i)
+{
+	assert(i < f->nunits && !f->split);
+	const struct sf_unit *u = &f->units[i];
+	uint64_t want = sf_unit_die_code(f, u);
+	uint16_t tag = 0;
+
+	memset(ab, 0, sizeof(*ab));
+	if (sf_abbrevs_parse_for(ab, f, u->abbrev_off, sf_unit_geometry(u), want, &tag) < 0) {
+		sf_abbrevs_release(ab);
+		return -1;
+	}
+	sf_unit_die_tag_note(f, i, tag);
+	return 0;
+}
+
+int sf_ucx_open_parsed(struct sf_ucx *c, const struct sf_dwfile *f, size_t i,
+		       struct sf_abbrevs *ab, struct sf_err *err)
+{
+	ucx_init(c, f, i);
+	c->ab = *ab;
+	memset(ab, 0, sizeof(*ab));
 	c->abv = &c->ab;
 	c->plan_ok = 1;
 	return ucx_read_unit_die(c, err);

@@ -72,13 +72,18 @@ static const struct sf_abbrevs *partial_abbrevs(struct sf_reader *r, const struc
 	return s->bad ? NULL : &s->ab;
 }
 
-/* Open unit i of f (the reader's file or its alt file). */
-int rd_uh_open(struct sf_reader *r, struct uh *uh, const struct sf_dwfile *f, size_t i)
+/* Open unit i of f (the reader's file or its alt file); own: its own
+ * table parsed already (sf_abbrevs_parse_unit), taken over, or NULL. */
+int rd_uh_open_parsed(struct sf_reader *r, struct uh *uh, const struct sf_dwfile *f, size_t i,
+		      struct sf_abbrevs *own)
 {
 	assert(f == r->f || f == r->f->alt);
 	memset(uh, 0, sizeof(*uh));
 	const struct sf_abbrevs *ab = partial_abbrevs(r, f, i);
+	if (ab && own)
+		sf_abbrevs_release(own);	/* a shared one serves it */
 	if ((ab ? sf_ucx_open_shared(&uh->cx, f, i, ab, r->err)
+		: own ? sf_ucx_open_parsed(&uh->cx, f, i, own, r->err)
 		: sf_ucx_open(&uh->cx, f, i, r->err)) < 0) {
 		r->failed = 1;
 		return -1;
@@ -91,6 +96,11 @@ int rd_uh_open(struct sf_reader *r, struct uh *uh, const struct sf_dwfile *f, si
 		uh->cx.lang = r->cur.cx.lang;
 	uh->abi = sf_abi_for(r->elf->machine, uh->cx.u->addr_size);
 	return 0;
+}
+
+int rd_uh_open(struct sf_reader *r, struct uh *uh, const struct sf_dwfile *f, size_t i)
+{
+	return rd_uh_open_parsed(r, uh, f, i, NULL);
 }
 
 static int uh_holds(const struct uh *uh, const struct sf_dwfile *f, int sect, uint64_t off)
