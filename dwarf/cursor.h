@@ -112,45 +112,52 @@ static inline int64_t rd_sleb(struct rd *r)
 }
 
 /*
+ * One (attribute, form) pair of an abbreviation's list at r, and the value
+ * of a DW_FORM_implicit_const (else *implicit is 0): 1, 0 for the (0, 0)
+ * ending the list, -1 when it runs past r->end (r->bad set).  Both nearly
+ * always take one byte each: two bytes are read at once, LEB128s decoded
+ * only for the others.
+ */
+static inline int rd_spec(struct rd *r, uint64_t *at, uint64_t *form, int64_t *implicit)
+{
+	const unsigned char *p = r->p;
+
+	if (r->end - p >= 2 && (p[0] | p[1]) < 0x80) {
+		*at = p[0];
+		*form = p[1];
+		r->p = p + 2;
+	} else {
+		*at = rd_uleb(r);
+		*form = rd_uleb(r);
+		if (r->bad)
+			return -1;
+	}
+	*implicit = 0;
+	if (*form == 0x21) {	/* DW_FORM_implicit_const: its value follows */
+		*implicit = rd_sleb(r);
+		if (r->bad)
+			return -1;
+	}
+	return (*at | *form) != 0;
+}
+
+/*
  * Step over an abbreviation's (attribute, form) list, up to its (0, 0)
  * end: the number of attributes, or -1 when the list runs past r->end or
- * holds more than max.  Both nearly always take one byte each: the loop
- * reads two bytes a step, and decodes LEB128s only for the others (and
- * DW_FORM_implicit_const's value).
+ * holds more than max.
  */
 static inline long rd_skip_specs(struct rd *r, long max)
 {
-	const unsigned char *p = r->p, *end = r->end;
-
 	for (long n = 0;; n++) {
 		uint64_t at, form;
-		if (end - p >= 2 && (p[0] | p[1]) < 0x80) {
-			at = p[0];
-			form = p[1];
-			p += 2;
-		} else {
-			struct rd s = { p, end, r->msb, 0 };
-			at = rd_uleb(&s);
-			form = rd_uleb(&s);
-			if (s.bad)
-				break;
-			p = s.p;
-		}
-		if (n > max)
+		int64_t implicit;
+		int rc = rd_spec(r, &at, &form, &implicit);
+		if (rc < 0 || n > max)
 			break;
-		if ((at | form) == 0) {
-			r->p = p;
+		if (rc == 0)
 			return n;
-		}
-		if (form == 0x21) {	/* DW_FORM_implicit_const: its value follows */
-			struct rd s = { p, end, r->msb, 0 };
-			(void)rd_sleb(&s);
-			if (s.bad)
-				break;
-			p = s.p;
-		}
 	}
-	r->p = end;
+	r->p = r->end;
 	r->bad = 1;
 	return -1;
 }

@@ -71,7 +71,7 @@ static int cmp_abbrev(const void *a, const void *b)
 
 
 static_assert(AK_N <= 256, "sf_abbrev_attr.kind is a uint8_t");
-static_assert(DW_FORM_implicit_const == 0x21, "rd_skip_specs knows it by number");
+static_assert(DW_FORM_implicit_const == 0x21, "rd_spec knows it by number");
 
 /* The kinds of the attributes below 0x90 (DWARF 5's end at 0x8c), by
  * DW_AT_ code: a load where a switch jumped through a table. */
@@ -130,51 +130,31 @@ static uint8_t attr_kind(unsigned at)
 /*
  * The attribute list of an abbreviation at r, appended to ab->attrs (*cap
  * its room): what rd_skip_specs steps over, kept - it fails where that
- * fails.  Its number of attributes, or -1.  Decoding every list in the
- * pass that finds the abbreviations, where the lists were decoded in a
- * second pass when first used, is one loop over the bytes where there
- * were two: a vmlinux unit's DIEs use about three in four of its
- * abbreviations (1.24 M of 1.64 M attributes).
+ * fails (rd_spec reads each pair for both).  Its number of attributes,
+ * or -1.  Decoding every list in the pass that finds the abbreviations,
+ * where the lists were decoded in a second pass when first used, is one
+ * loop over the bytes where there were two: a vmlinux unit's DIEs use
+ * about three in four of its abbreviations (1.24 M of 1.64 M
+ * attributes).
  */
 static long parse_attrs(struct rd *r, struct sf_abbrevs *ab, size_t *cap)
 {
-	const unsigned char *p = r->p, *end = r->end;
-
 	for (long n = 0;; n++) {
 		uint64_t at, form;
-		if (end - p >= 2 && (p[0] | p[1]) < 0x80) {
-			at = p[0];
-			form = p[1];
-			p += 2;
-		} else {
-			struct rd s = { p, end, r->msb, 0 };
-			at = rd_uleb(&s);
-			form = rd_uleb(&s);
-			if (s.bad)
-				break;
-			p = s.p;
-		}
-		if (n > MAX_ABBREV_ATTRS)
+		int64_t implicit;
+		int rc = rd_spec(r, &at, &form, &implicit);
+		if (rc < 0 || n > MAX_ABBREV_ATTRS)
 			break;
-		if ((at | form) == 0) {
-			r->p = p;
+		if (rc == 0)
 			return n;
-		}
 		SF_GROW(ab->attrs, ab->nattrs, *cap);
 		struct sf_abbrev_attr *x = &ab->attrs[ab->nattrs++];
 		x->at = (uint16_t)(at > 0xffff ? 0xffff : at);
 		x->form = (uint16_t)(form > 0xffff ? 0xffff : form);
 		x->kind = attr_kind(x->at);
-		x->implicit = 0;
-		if (form == DW_FORM_implicit_const) {	/* its value follows */
-			struct rd s = { p, end, r->msb, 0 };
-			x->implicit = rd_sleb(&s);
-			if (s.bad)
-				break;
-			p = s.p;
-		}
+		x->implicit = implicit;
 	}
-	r->p = end;
+	r->p = r->end;
 	r->bad = 1;
 	return -1;
 }
