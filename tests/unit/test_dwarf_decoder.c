@@ -51,6 +51,8 @@
  * is fingerprinted both ways (sf_fpcache_fixed), names by their bytes and
  * by their string offsets: the two must succeed or fail alike and give
  * the same digests; test_objects_agree fails unless some plan was fixed.
+ * And a cache whose 16-bit generation came round (65,535 units after
+ * another file's) answers as a fresh cache does.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -1125,6 +1127,78 @@ static void test_split_agrees(void **state)
 	fprintf(stderr, "  %zu DIEs of .dwo and .dwp files agree\n", total);
 }
 
+/* ---- the fingerprint cache's generations -------------------------------- */
+
+/*
+ * Every DIE of f fingerprinted by c (reset at each unit, as the reader
+ * does) and by a fresh cache: the same answers.  Returns how many digests
+ * were compared.
+ */
+static size_t fp_against_fresh(struct sf_fpcache *c, struct sf_dwfile *f)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->nunits; i++) {
+		struct sf_fpcache *fresh = sf_fpcache_new();
+		struct sf_ucx cx;
+		struct sf_err err;
+		assert_int_equal(sf_ucx_open(&cx, f, i, &err), 0);
+		sf_fpcache_reset(c);
+		for (uint64_t off = cx.u->die_start; off < cx.u->end;) {
+			struct sf_die d;
+			struct sf_fp a, b;
+			assert_int_equal(sf_die_read(&cx, off, &d), 0);
+			if (d.tag) {
+				int ra = sf_fp_type(c, &cx, 0, d.off, 0, NULL, &a);
+				assert_int_equal(ra, sf_fp_type(fresh, &cx, 0, d.off, 0, NULL, &b));
+				if (ra == 0) {
+					assert_true(a.a == b.a && a.b == b.b);
+					n++;
+				}
+			}
+			off = d.next;
+		}
+		sf_ucx_release(&cx);
+		sf_fpcache_free(fresh);
+	}
+	return n;
+}
+
+/*
+ * A cache's slots carry the generation of their unit (16 bits), and a new
+ * unit only bumps it.  After 65,535 units it comes round again: the slots
+ * of a unit that many units back (another file, other DIEs at the same
+ * offsets) must not look current.  Aged by each count around the wrap, a
+ * cache that filled with one file's digests answers for another file as a
+ * fresh one does.
+ */
+static void test_fpcache_generation_wraps(void **state)
+{
+	struct image a, b;
+	struct sf_dwfile fa, fb;
+
+	(void)state;
+	if (td_compile("gcc", "-g -gdwarf-5", "shapes.c", "gen_a.o") < 0 ||
+	    td_compile("gcc", "-g -gdwarf-5", "layout.c", "gen_b.o") < 0)
+		td_skip("gcc cannot build the fixtures");
+	image_read(&a, td_path("gen_a.o"));
+	image_read(&b, td_path("gen_b.o"));
+	dwfile_of(&a.e, &fa);
+	dwfile_of(&b.e, &fb);
+	for (unsigned extra = 65532; extra <= 65536; extra++) {
+		struct sf_fpcache *c = sf_fpcache_new();
+		assert_true(fp_against_fresh(c, &fa) > 0);
+		for (unsigned k = 0; k < extra - fa.nunits; k++)
+			sf_fpcache_reset(c);
+		assert_true(fp_against_fresh(c, &fb) > 0);
+		sf_fpcache_free(c);
+	}
+	sf_dwfile_release(&fa);
+	sf_dwfile_release(&fb);
+	image_release(&a);
+	image_release(&b);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1133,6 +1207,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_debug_file_agrees),
 		cmocka_unit_test(test_dwz_files_agree),
 		cmocka_unit_test(test_split_agrees),
+		cmocka_unit_test(test_fpcache_generation_wraps),
 	};
 
 	(void)argc;
