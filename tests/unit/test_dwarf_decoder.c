@@ -597,6 +597,15 @@ static void own_walk_file(struct sf_dwfile *f, struct recs *out)
 			assert_int_equal(sf_die_read(&c, c.u->die_start, &u), 0);
 			assert_int_equal(sf_unit_die_tag(f, i), u.tag);
 			assert_int_equal(sf_unit_die_tag(f, i), u.tag);	/* cached */
+			/* and the tag sf_abbrevs_parse_unit notes while it
+			 * parses the unit's table (read_unit's way) */
+			struct sf_abbrevs own;
+			f->tags[i] = 0;
+			assert_false(sf_unit_die_tag_known(f, i));
+			assert_int_equal(sf_abbrevs_parse_unit(&own, f, i), 0);
+			assert_true(sf_unit_die_tag_known(f, i));
+			assert_int_equal(sf_unit_die_tag(f, i), u.tag);
+			sf_abbrevs_release(&own);
 			any_compile |= u.tag == DW_TAG_compile_unit;
 			all_partial &= u.tag == DW_TAG_partial_unit;
 		}
