@@ -113,15 +113,14 @@ static int scope_digest(void *ctx, uint64_t off, struct sf_fp *out)
 }
 
 /* Whether key k was laid out by an earlier run (r->shared).  Keys are
- * only ever added there, so a yes stays true: kept (r->shared_seen), the next
- * ask of the same key takes no lock - a later run asks for nearly every
- * type of every unit the first runs laid out. */
+ * only ever added there, so a yes stays true: kept (r->shared_seen, which
+ * rd_dedup_tops asks first), the next ask of the same key takes no lock -
+ * a later run asks for nearly every type of every unit the first runs
+ * laid out. */
 static int known_shared(struct sf_reader *r, const struct sf_fp *k)
 {
 	if (!r->shared && !r->nearlier)
 		return 0;
-	if (r->shared_seen && sf_fpset_has(r->shared_seen, k))
-		return 1;
 	int yes = r->shared && sf_fpshared_has(r->shared, k);
 	/* the nearest run first: the likeliest to be read at the same time */
 	for (size_t i = r->nearlier; i-- > 0 && !yes;)
@@ -178,8 +177,11 @@ int rd_dedup_tops(struct sf_reader *r)
 		if (i == 0)
 			continue;
 		struct top *tp = &r->tops[i - 1];
+		/* the keys earlier runs laid out first: in a run after the
+		 * first, most tops are those (one probe, not two) */
 		if (tp->keyed)
-			tp->skip = sf_fpset_has(r->laid, &tp->key) || known_shared(r, &tp->key);
+			tp->skip = (r->shared_seen && sf_fpset_has(r->shared_seen, &tp->key)) ||
+				   sf_fpset_has(r->laid, &tp->key) || known_shared(r, &tp->key);
 		if (!tp->skip && !tp->ti && rd_resolve_top(r, i - 1) < 0)
 			continue;	/* not a type to report after all */
 		skipping |= tp->skip;
