@@ -414,8 +414,10 @@ static inline uint64_t fixed_ref(const unsigned char *p, unsigned n, int rel, ui
 	return rel ? start + v : v;
 }
 
-/* The string a fixed plan's DW_AT_name at p names (NULL: none). */
-static const char *fixed_name(const struct sf_ucx *cx, const struct plan *pl,
+/* The string a fixed plan's DW_AT_name at p names (NULL: none).  Inline:
+ * called for nearly every DIE hashed (6 M members in vmlinux), the call
+ * was 1 % of the samples. */
+static ALWAYS_INLINE const char *fixed_name(const struct sf_ucx *cx, const struct plan *pl,
 			      const unsigned char *p)
 {
 	uint64_t v = fixed_ref(p, pl->name_n, 0, 0);
