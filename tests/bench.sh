@@ -182,7 +182,7 @@ awk '!($1 in w) { order[++n] = $1 } !($1 in w) || $2 < w[$1] { w[$1] = $2; row[$
 					continue
 				r1 = "-"; r2 = "-"; r3 = "-"
 				if (pw > 0) r1 = sprintf("%.2f", wall[i] / pw)
-				if (jw > 0) r2 = sprintf("%.2f", wall[i] / jw)
+				if (jw > 0) r2 = sprintf("%.3f", wall[i] / jw)
 				if (pk > 0) r3 = sprintf("%.2f", kb[i] / pk)
 				note = ""
 				if (st[i] != 0) note = "  (exit " st[i] ")"
@@ -219,7 +219,7 @@ awk '!($1 in w) { order[++n] = $1 } !($1 in w) || $2 < w[$1] { w[$1] = $2; row[$
 				"cpu s", "peak RSS MB", "wall/-j2", "RSS/-j2", "structs")
 			for (i = 1; i <= n; i++) {
 				split(row[i], f, " ")
-				r1 = jw[f[1]] > 0 ? sprintf("%.2f", f[3] / jw[f[1]]) : "-"
+				r1 = jw[f[1]] > 0 ? sprintf("%.3f", f[3] / jw[f[1]]) : "-"
 				r2 = jk[f[1]] > 0 ? sprintf("%.2f", f[5] / jk[f[1]]) : "-"
 				note = f[7] != 0 ? "  (exit " f[7] ")" : ""
 				printf("%-18s %-16s %8.2f %8.2f %12.1f %9s %8s %8d%s\n", f[1], f[2], f[3],
