@@ -121,7 +121,8 @@ struct sf_fpcache {
 	 * offset 0 - and cleared at a reset, so a hit needs no generation
 	 * check): a unit's types looked up again and again (int, the
 	 * list_head pointers...) are found without probing the table
-	 * (1,700 slots per vmlinux unit, spread over twice that).  Measured on vmlinux (cachegrind): 128 entries, 106 M fewer
+	 * (1,700 slots per vmlinux unit, spread over twice that).
+	 * Measured on vmlinux (cachegrind): 128 entries, 106 M fewer
 	 * instructions than none and 1.1 M more L1 misses; 512, 156 M fewer
 	 * but 4.5 M more misses.  Since the lookup is inlined (show -j1):
 	 * 64 entries 6.19 G instructions, 128 6.15 G, 256 6.12 G and
@@ -418,7 +419,7 @@ static inline uint64_t fixed_ref(const unsigned char *p, unsigned n, int rel, ui
  * called for nearly every DIE hashed (6 M members in vmlinux), the call
  * was 1 % of the samples. */
 static ALWAYS_INLINE const char *fixed_name(const struct sf_ucx *cx, const struct plan *pl,
-			      const unsigned char *p)
+					    const unsigned char *p)
 {
 	uint64_t v = fixed_ref(p, pl->name_n, 0, 0);
 
