@@ -919,10 +919,16 @@ static int hash_rest(struct walk *w, const struct dview *d, int depth_kind, unsi
 	}
 }
 
+/* A named struct, class or union: spelled by its name alone. */
+static int named_aggregate(const struct dview *d)
+{
+	return d->name && is_aggregate(d->tag);
+}
+
 /*
- * A named struct, class or union reached by reference, read (d) and its
- * attributes fed into h.  Its spelling (FP_SPELL) is its tag, name and
- * scope, and nothing else: all that a pointer, a parameter or a typedef
+ * The spelling (FP_SPELL) of a named struct, class or union d reached
+ * by reference, in place of what read_die fed into h: its tag, name and
+ * scope, and nothing else - all that a pointer, a parameter or a typedef
  * spelled through it reads of it (types.c: pointer_type reads the
  * target's left and right spellings and its FUNC, ARRAY, PTR and ANON
  * flags, which for a named aggregate are "struct NAME", "" and none).  So
@@ -932,28 +938,19 @@ static int hash_rest(struct walk *w, const struct dview *d, int depth_kind, unsi
  * each: vmlinux, show -j1, 1,343 more of 645,224 types skipped and
  * rd_layout called 43,374 -> 33,147 times, the same output.  Its layout
  * (FP_LAYOUT) is all of it, as before.  The two differ, so a named
- * aggregate is never depth-free (a declaration, childless, would be).
+ * aggregate is never depth-free (fp_ref_table: a declaration, childless,
+ * would be).
  */
-static int hash_named_aggregate(struct walk *w, const struct dview *d, int depth_kind,
-				unsigned depth, struct sf_fp *h, uint64_t *end)
+static int spell_named_aggregate(struct walk *w, const struct dview *d, struct sf_fp *h)
 {
-	int rc;
+	struct sf_fp n = { 0x9216d5d98979fb1bull, 0xd1310ba698dfb5acull };
 
-	if (depth_kind == FP_SPELL) {
-		struct sf_fp n = { 0x9216d5d98979fb1bull, 0xd1310ba698dfb5acull };
-
-		feed(&n, d->tag);
-		feed_str(&n, w->strs, w->tag, d->name);
-		if (w->scope && feed_scope(&n, w, d) < 0)
-			return -1;
-		*h = n;
-		return DEPTH_BOUND;
-	}
-	if (w->scope && feed_scope(h, w, d) < 0)
+	feed(&n, d->tag);
+	feed_str(&n, w->strs, w->tag, d->name);
+	if (w->scope && feed_scope(&n, w, d) < 0)
 		return -1;
-	rc = d->children ? hash_rest(w, d, depth_kind, depth, h, end) :
-			   hash_type(w, d, depth_kind, depth, h);
-	return rc < 0 ? -1 : DEPTH_BOUND;
+	*h = n;
+	return DEPTH_BOUND;
 }
 
 /* fp_ref past its hot slot: the table, and hashing the DIE when it is
@@ -987,13 +984,14 @@ static int fp_ref_table(struct walk *w, uint64_t key, unsigned depth, struct sf_
 	 * and by hash_rest for one hashed as a child */
 	int rc = read_die(w, off, &h, &d) < 0 ? -1 :
 		 d.tag == 0 ? (feed(&h, 0), DEPTH_FREE) :
-		 d.name && is_aggregate(d.tag) ? hash_named_aggregate(w, &d, depth_kind, depth,
-								      &h, &end) :
+		 depth_kind == FP_SPELL && named_aggregate(&d) ? spell_named_aggregate(w, &d, &h) :
 		 w->scope && feed_scope(&h, w, &d) < 0 ? -1 :
 		 /* a pointer, a typedef, a base type: hash_rest's first step
 		  * is all there is (no call) */
 		 !d.children ? hash_type(w, &d, depth_kind, depth, &h) :
 		 hash_rest(w, &d, depth_kind, depth, &h, &end);
+	if (rc == DEPTH_FREE && named_aggregate(&d))
+		rc = DEPTH_BOUND;	/* its spelling is not its layout */
 	if (w->c->cap != cap)
 		s = cache_find(w->c, key);	/* the table grew: slots moved */
 	assert(s->key == key && s->state == ST_BUSY);

@@ -2,7 +2,7 @@
  * fwd.c - a struct holding pointers to structs that a unit built with
  * -DDEFINE defines and one built without it only declares.  A pointer
  * reads only its target's spelling (dwarf/fingerprint.c,
- * hash_named_aggregate), so tests/e2e/identity.sh wants fwd_holder laid
+ * spell_named_aggregate), so tests/e2e/identity.sh wants fwd_holder laid
  * out once for both.  Built with -DOTHER_TAG, the target behind the
  * pointers is a union of the same name; with -DOTHER_NAME, a struct of
  * another name: either spells the pointers otherwise, and its holder

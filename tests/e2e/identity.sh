@@ -205,7 +205,7 @@ tcase "a pointer to a struct one unit defines and another only declares: its hol
 # fwd.c: the holder's pointers read only their target's spelling (tag,
 # name): laid out in the first unit, skipped in the second, whichever
 # defines the target; a union of that name, or another name, is another
-# version of the holder (dwarf/fingerprint.c, hash_named_aggregate)
+# version of the holder (dwarf/fingerprint.c, spell_named_aggregate)
 for cc in gcc clang; do
 	need "$cc" || continue
 	for order in "DEFINE PLAIN" "PLAIN DEFINE"; do
