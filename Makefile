@@ -36,14 +36,15 @@ SF_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. $(CFLAGS)
 LDFLAGS  ?=
 
 LIB_SRC    := $(wildcard lib/*.c)
+MODEL_SRC  := $(wildcard model/*.c)
 LAYOUT_SRC := $(wildcard layout/*.c)
 REPORT_SRC := $(wildcard report/*.c)
-DWARF_SRC  := $(wildcard dwarf/*.c) $(wildcard btf/*.c)
+DWARF_SRC  := $(wildcard input/*.c) $(wildcard dwarf/*.c) $(wildcard btf/*.c)
 CMD_SRC    := $(wildcard cmd/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
-CORE_OBJ  := $(call obj,$(LIB_SRC) $(LAYOUT_SRC) $(REPORT_SRC))
+CORE_OBJ  := $(call obj,$(LIB_SRC) $(MODEL_SRC) $(LAYOUT_SRC) $(REPORT_SRC))
 DWARF_OBJ := $(call obj,$(DWARF_SRC))
 CMD_OBJ   := $(call obj,$(CMD_SRC))
 
@@ -80,6 +81,10 @@ $(BUILD)/libsf_core.a: $(CORE_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/dwarf/%.o: dwarf/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(SF_CFLAGS) $(DWARF_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/input/%.o: input/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(SF_CFLAGS) $(DWARF_CFLAGS) -MMD -MP -c -o $@ $<
 

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "layout/typeset.h"
+#include "model/typeset.h"
 #include "lib/err.h"
 
 /* Does the image start like raw BTF (magic 0xEB9F, either byte order)? */

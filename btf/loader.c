@@ -36,11 +36,10 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "layout/abi.h"
-#include "layout/holes.h"
-#include "layout/infer.h"
-#include "layout/nested.h"
-#include "layout/packing.h"
+#include "model/abi.h"
+#include "model/infer.h"
+#include "model/nested.h"
+#include "model/packing.h"
 #include "lib/hash.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "dwarf/dwarf.h"
+#include "input/input.h"
 #include "layout/public.h"
 #include "lib/path.h"
 #include "report/report.h"
@@ -232,7 +232,7 @@ static struct sf_typeset *load_raw(char **files, int nfiles,
 	/* All at once: a C++ base declared in one file and defined in
 	 * another is completed whatever the order of the files. */
 	if (check_debug_dirs(&err) < 0 ||
-	    sf_dwarf_load_all(ts, files, nfiles, &opts, &err) < 0) {
+	    sf_input_load_all(ts, files, nfiles, &opts, &err) < 0) {
 		sf_report_err(&err);
 		sf_typeset_free(ts);
 		return NULL;

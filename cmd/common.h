@@ -11,8 +11,8 @@
 #include <stdio.h>
 
 #include "layout/classes.h"
-#include "layout/model.h"
-#include "layout/typeset.h"
+#include "model/model.h"
+#include "model/typeset.h"
 #include "lib/checked.h"
 #include "lib/color.h"
 #include "lib/err.h"

@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 #include "layout/clex.h"
-#include "layout/model.h"
+#include "model/model.h"
 #include "layout/srcscan.h"
 #include "lib/strbuf.h"
 

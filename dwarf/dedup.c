@@ -95,7 +95,7 @@
 #include "reader_int.h"
 
 #include "die.h"
-#include "elfobj.h"
+#include "input/elfobj.h"
 #include "lib/hash.h"
 #include "lib/xalloc.h"
 

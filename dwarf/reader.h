@@ -18,9 +18,9 @@
 #include <stddef.h>
 
 #include "die.h"
-#include "elfobj.h"
+#include "input/elfobj.h"
 #include "fingerprint.h"
-#include "layout/typeset.h"
+#include "model/typeset.h"
 #include "lib/err.h"
 
 struct sf_reader;

@@ -26,8 +26,8 @@
 
 #include "fingerprint.h"
 #include "reader.h"
-#include "layout/abi.h"
-#include "layout/model.h"
+#include "model/abi.h"
+#include "model/model.h"
 #include "lib/strbuf.h"
 
 #define MAX_RESOLVE_DEPTH 200

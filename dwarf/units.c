@@ -20,10 +20,9 @@
 
 #include <dwarf.h>
 
-#include "layout/abi.h"
-#include "layout/holes.h"
-#include "layout/nested.h"
-#include "layout/packing.h"
+#include "model/abi.h"
+#include "model/nested.h"
+#include "model/packing.h"
 #include "lib/hash.h"
 #include "lib/xalloc.h"
 

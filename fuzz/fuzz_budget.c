@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "layout/budget.h"
-#include "layout/typeset.h"
+#include "model/typeset.h"
 #include "lib/err.h"
 #include "lib/strbuf.h"
 #include "report/check.h"

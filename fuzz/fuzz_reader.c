@@ -24,10 +24,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "dwarf/dwarf.h"
+#include "input/input.h"
 #include "layout/holes.h"
 #include "layout/rank.h"
-#include "layout/typeset.h"
+#include "model/typeset.h"
 #include "lib/err.h"
 #include "lib/strbuf.h"
 #include "report/html.h"
@@ -123,7 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	struct sf_typeset *ts = sf_typeset_new();
 	err.msg[0] = '\0';
-	if (sf_dwarf_load(ts, path, &opts, &err) == 0)
+	if (sf_input_load(ts, path, &opts, &err) == 0)
 		render_all(ts);
 	else
 		check_message(&err, path, size >= 8 && !memcmp(data, "!<thin>\n", 8));

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "layout/clex.h"
-#include "layout/model.h"
+#include "model/model.h"
 #include "layout/srcpatch.h"
 #include "layout/srcscan.h"
 #include "lib/err.h"

@@ -51,8 +51,8 @@
 #include "lib/err.h"
 #include "classes.h"
 #include "lib/strbuf.h"
-#include "model.h"
-#include "typeset.h"
+#include "model/model.h"
+#include "model/typeset.h"
 
 /* Longest budget line accepted, in bytes (the newline not counted). */
 #define SF_BUDGET_MAX_LINE 65536u

@@ -41,7 +41,7 @@
 
 #include "clex.h"
 #include "lib/err.h"
-#include "model.h"
+#include "model/model.h"
 
 struct sf_dtor {
 	size_t first, last;      /* code indexes, inclusive */

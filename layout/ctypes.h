@@ -17,7 +17,7 @@
 
 #include "clex.h"
 #include "lib/strbuf.h"
-#include "model.h"
+#include "model/model.h"
 
 /* Canonical spelling of code tokens ci[0..n) of lx into out. */
 void sf_ctype_canon(const struct sf_lexed *lx, const size_t *ci, size_t n,

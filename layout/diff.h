@@ -37,8 +37,8 @@
 #include <stdint.h>
 
 #include "lib/err.h"
-#include "model.h"
-#include "typeset.h"
+#include "model/model.h"
+#include "model/typeset.h"
 
 enum sf_dstatus {
 	SF_D_CHANGED = 0,

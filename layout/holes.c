@@ -29,7 +29,7 @@
 
 #include "lib/checked.h"
 #include "lib/xalloc.h"
-#include "typeset.h"
+#include "model/typeset.h"
 
 #define DEFAULT_CACHELINE 64u
 

@@ -39,8 +39,8 @@
 #include <stdint.h>
 
 #include "classes.h"
-#include "model.h"
-#include "typeset.h"
+#include "model/model.h"
+#include "model/typeset.h"
 
 struct sf_narrow_req {
 	uint32_t member;       /* index in the type's members */

@@ -36,10 +36,10 @@
 #include <stdint.h>
 
 #include "lib/err.h"
-#include "model.h"
+#include "model/model.h"
 #include "narrow.h"
 #include "reorder.h"
-#include "typeset.h"
+#include "model/typeset.h"
 
 /* One --narrow [TYPE.]MEMBER=BYTES. */
 struct sf_narrow_arg {

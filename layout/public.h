@@ -30,7 +30,7 @@
 
 #include <stdbool.h>
 
-#include "model.h"
+#include "model/model.h"
 
 enum sf_public {
 	SF_PUBLIC_NO = 0,

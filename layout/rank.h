@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #include "holes.h"
-#include "model.h"
+#include "model/model.h"
 
 enum sf_rank_sort {
 	SF_RANK_BY_WASTE = 0,

@@ -74,8 +74,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
-#include "typeset.h"
+#include "model/model.h"
+#include "model/typeset.h"
 
 #define SF_REORDER_EXACT_MAX 12
 #define SF_NO_FIT UINT64_MAX

@@ -24,8 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
-#include "typeset.h"
+#include "model/model.h"
+#include "model/typeset.h"
 
 /* A member whose Option (enum) could use a non-null niche. */
 struct sf_niche {

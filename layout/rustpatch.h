@@ -27,7 +27,7 @@
 
 #include "lib/err.h"
 #include "lib/strbuf.h"
-#include "model.h"
+#include "model/model.h"
 #include "srcpatch.h"
 
 /* How many times text declares `struct NAME` (NAME: the last path segment). */

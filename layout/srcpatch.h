@@ -42,7 +42,7 @@
 #include "lib/err.h"
 #include "lib/strbuf.h"
 #include "clex.h"
-#include "model.h"
+#include "model/model.h"
 
 /* Narrow member `member` (index in t->members) to `bytes` (1, 2, 4, 8). */
 struct sf_srcpatch_narrow {

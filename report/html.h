@@ -40,7 +40,7 @@
 #define SF_HTML_H
 
 #include "layout/holes.h"
-#include "layout/model.h"
+#include "model/model.h"
 #include "layout/rank.h"
 #include "lib/strbuf.h"
 

@@ -45,7 +45,7 @@
 #include <stddef.h>
 
 #include "layout/holes.h"
-#include "layout/model.h"
+#include "model/model.h"
 #include "layout/rank.h"
 #include "lib/strbuf.h"
 

@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "layout/model.h"
+#include "model/model.h"
 #include "lib/strbuf.h"
 
 /*

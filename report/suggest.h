@@ -38,7 +38,7 @@
 
 #include "layout/classes.h"
 #include "layout/holes.h"
-#include "layout/model.h"
+#include "model/model.h"
 #include "layout/narrow.h"
 #include "layout/reorder.h"
 #include "layout/rust.h"

@@ -6,7 +6,7 @@
 #define SF_SVGMAP_H
 
 #include "layout/holes.h"
-#include "layout/model.h"
+#include "model/model.h"
 #include "lib/strbuf.h"
 
 /*

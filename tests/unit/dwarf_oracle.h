@@ -14,7 +14,7 @@
 
 #include <libdwarf.h>
 
-#include "dwarf/elfobj.h"
+#include "input/elfobj.h"
 #include "lib/err.h"
 
 /* A Dwarf_Debug reading e's DWARF sections; close with oracle_close(). */

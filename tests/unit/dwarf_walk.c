@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "dwarf/die.h"
-#include "dwarf/elfobj.h"
+#include "input/elfobj.h"
 #include "lib/err.h"
 
 #define MAX_WALKERS 64

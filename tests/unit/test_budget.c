@@ -18,7 +18,7 @@
 
 #include "layout/budget.h"
 #include "layout/holes.h"
-#include "layout/typeset.h"
+#include "model/typeset.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 

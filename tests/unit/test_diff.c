@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "layout/diff.h"
-#include "layout/typeset.h"
+#include "model/typeset.h"
 #include "lib/xalloc.h"
 
 struct mdef {

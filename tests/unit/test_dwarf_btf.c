@@ -3,7 +3,7 @@
  *
  * Each case builds its BTF at test time with libbpf's writer API
  * (btf__new_empty, btf__add_*), writes the raw bytes to the scratch
- * directory and loads them through sf_dwarf_load, the path every command
+ * directory and loads them through sf_input_load, the path every command
  * takes.  The expected values are the definitions the case wrote (sizes,
  * bit offsets), not structfit's output: kind_flag bit-fields, the same
  * BTF in the other byte order, 64-bit enums; and hostile shapes, which
@@ -143,7 +143,7 @@ static void test_loops(void **state)
 	btf__add_field(btf, "me", 5, 64, 0);
 	struct sf_err err = { "" };
 	struct sf_typeset *ts = sf_typeset_new();
-	int rc = sf_dwarf_load(ts, write_btf(btf, "loops.btf"), NULL, &err);
+	int rc = sf_input_load(ts, write_btf(btf, "loops.btf"), NULL, &err);
 	if (rc == 0) {
 		const struct sf_type *t = td_type(ts, "loop");
 		assert_non_null(t);

@@ -277,7 +277,7 @@ static void test_declared_only_base(void **state)
 		struct sf_load_opts opts = { .threads = 1, .only = only };
 		struct sf_err err;
 		ts = sf_typeset_new();
-		assert_int_equal(sf_dwarf_load_all(ts, (char *const *)ab, 2, &opts, &err), 0);
+		assert_int_equal(sf_input_load_all(ts, (char *const *)ab, 2, &opts, &err), 0);
 		assert_int_equal(sf_typeset_count(ts), 1);
 		check_button(ts, 1);
 		sf_typeset_free(ts);

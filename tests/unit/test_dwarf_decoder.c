@@ -65,9 +65,9 @@
 #include <libdwarf.h>
 
 #include "dwarf/die.h"
-#include "dwarf/elfobj.h"
+#include "input/elfobj.h"
 #include "dwarf/fingerprint.h"
-#include "dwarf/split.h"
+#include "input/split.h"
 #include "dwarf_oracle.h"
 #include "lib/xalloc.h"
 #include "test_dwarf_util.h"

@@ -1,5 +1,5 @@
 /*
- * test_dwarf_inputs.c - what sf_dwarf_load accepts and refuses: static
+ * test_dwarf_inputs.c - what sf_input_load accepts and refuses: static
  * archives (GNU long names, BSD names, thin archives), directories
  * (sorted, symbolic link loops, links to files read once), compressed
  * debug sections (gABI SHF_COMPRESSED and GNU .zdebug), separate debug
@@ -18,8 +18,8 @@
 
 #include <cmocka.h>
 
-#include "dwarf/debugfile.h"
-#include "dwarf/elfobj.h"
+#include "input/debugfile.h"
+#include "input/elfobj.h"
 #include "test_dwarf_util.h"
 
 static int have_binutils(void)
@@ -334,7 +334,7 @@ static void load_survives(const char *path)
 	struct sf_load_opts opts = { .threads = 1 };
 	struct sf_err err = { "" };
 
-	if (sf_dwarf_load(ts, path, &opts, &err) < 0)
+	if (sf_input_load(ts, path, &opts, &err) < 0)
 		assert_int_equal(strncmp(err.msg, path, strlen(path)), 0);
 	/* whatever was read must be sane enough to walk */
 	for (size_t i = 0; i < sf_typeset_count(ts); i++) {

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "dwarf/pool.h"
+#include "input/pool.h"
 
 #define NITEMS 200
 

@@ -2,7 +2,7 @@
  * test_dwarf_reader.c - the DWARF reader on C: the C sources of
  * testdata/reader are compiled here, now, with gcc and clang, DWARF 2 to 5, for x86_64, i386,
  * aarch64, 32-bit ARM and two big-endian targets, then loaded with
- * sf_dwarf_load; the model must hold the exact offsets, sizes, bit
+ * sf_input_load; the model must hold the exact offsets, sizes, bit
  * positions, alignments, flags and C spellings the ABI dictates.
  *
  * The cross targets use clang --target=... -ffreestanding -c, which needs
@@ -746,7 +746,7 @@ static void test_only_filter(void **state)
 	if (!o)
 		td_skip("st_table.c did not compile");
 	struct sf_typeset *ts = sf_typeset_new();
-	assert_int_equal(sf_dwarf_load(ts, o, &opts, &err), 0);
+	assert_int_equal(sf_input_load(ts, o, &opts, &err), 0);
 	assert_int_equal(sf_typeset_count(ts), 1);
 	const struct sf_type *w = td_type(ts, "rhash_with_table");
 	assert_non_null(w);

@@ -24,9 +24,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dwarf/dwarf.h"
-#include "layout/model.h"
-#include "layout/typeset.h"
+#include "input/input.h"
+#include "model/model.h"
+#include "model/typeset.h"
 #include "lib/strbuf.h"
 
 /* not every test file uses every helper */
@@ -179,7 +179,7 @@ TD_HELPER struct sf_typeset *td_load_n(const char *const *paths, int n, unsigned
 	struct sf_load_opts opts = { .threads = threads };
 	struct sf_err err = { "" };
 
-	if (sf_dwarf_load_all(ts, (char *const *)paths, n, &opts, &err) < 0) {
+	if (sf_input_load_all(ts, (char *const *)paths, n, &opts, &err) < 0) {
 		fprintf(stderr, "load failed: %s\n", err.msg);
 		sf_typeset_free(ts);
 		return NULL;
@@ -201,7 +201,7 @@ TD_HELPER const char *td_load_error(const char *path, struct sf_err *err)
 	struct sf_load_opts opts = { .threads = 1 };
 
 	err->msg[0] = '\0';
-	int rc = sf_dwarf_load(ts, path, &opts, err);
+	int rc = sf_input_load(ts, path, &opts, err);
 	sf_typeset_free(ts);
 	if (rc == 0)
 		err->msg[0] = '\0';

@@ -17,7 +17,7 @@
 
 #include "layout/holes.h"
 #include "layout/rank.h"
-#include "layout/typeset.h"
+#include "model/typeset.h"
 
 #define N(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
 #define MEM(n, t, sfx, off, sz, al, tc) \

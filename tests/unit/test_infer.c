@@ -19,8 +19,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "layout/infer.h"
-#include "layout/packing.h"
+#include "model/infer.h"
+#include "model/packing.h"
 
 #define N(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
 /* a member as the DWARF of struct S states it */

@@ -20,9 +20,9 @@
 #include <cmocka.h>
 
 #include "layout/classes.h"
-#include "layout/model.h"
+#include "model/model.h"
 #include "layout/narrow.h"
-#include "layout/typeset.h"
+#include "model/typeset.h"
 
 struct mspec {
 	const char *name;

@@ -22,9 +22,9 @@
 
 #include <cmocka.h>
 
-#include "layout/model.h"
+#include "model/model.h"
 #include "layout/plan.h"
-#include "layout/typeset.h"
+#include "model/typeset.h"
 
 struct mspec {
 	const char *name;

@@ -26,9 +26,9 @@
 #include <cmocka.h>
 
 #include "layout/holefill.h"
-#include "layout/model.h"
+#include "model/model.h"
 #include "layout/reorder.h"
-#include "layout/typeset.h"
+#include "model/typeset.h"
 
 /* ---- building test types -------------------------------------------- */
 

@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "layout/model.h"
+#include "model/model.h"
 #include "layout/srcpatch.h"
 #include "lib/strbuf.h"
 #include "layout/applydiff.h"

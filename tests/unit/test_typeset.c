@@ -14,7 +14,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "layout/typeset.h"
+#include "model/typeset.h"
 
 /* A one-member type allocated in ts (members live in its arena). */
 static struct sf_type *mk(struct sf_typeset *ts, const char *name, enum sf_kind kind,

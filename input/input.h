@@ -15,7 +15,7 @@
 #define SF_DWARF_H
 
 #include "lib/err.h"
-#include "layout/typeset.h"
+#include "model/typeset.h"
 
 struct sf_load_opts {
 	unsigned threads;          /* 0: one per online CPU */
@@ -61,17 +61,17 @@ struct sf_load_opts {
  * err set to "PATH: problem".  A directory holding no ELF file with DWARF
  * is an error too.
  */
-int sf_dwarf_load(struct sf_typeset *ts, const char *path,
+int sf_input_load(struct sf_typeset *ts, const char *path,
 		  const struct sf_load_opts *opts, struct sf_err *err);
 
 /*
- * The same for several paths at once.  Better than one sf_dwarf_load()
+ * The same for several paths at once.  Better than one sf_input_load()
  * per path: a C++ class whose base is only declared where the class is
  * defined (its key function lives in another file) is completed from
  * whichever input defines the base, in any order.  Such types come after
  * all the others.  Stops at the first unusable path.
  */
-int sf_dwarf_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
+int sf_input_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
 		      const struct sf_load_opts *opts, struct sf_err *err);
 
 #endif

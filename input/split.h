@@ -32,7 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "die.h"
+#include "dwarf/die.h"
 #include "elfobj.h"
 #include "lib/err.h"
 #include "lib/strbuf.h"

@@ -21,7 +21,7 @@
 #include <assert.h>
 
 #include "abi.h"
-#include "holes.h"
+#include "layout/holes.h"
 
 /*
  * Alignment, packing and completeness of a type from its members.

@@ -1,5 +1,5 @@
 /*
- * load.c - sf_dwarf_load(): from a path to types in a typeset.
+ * load.c - sf_input_load(): from a path to types in a typeset.
  *
  * A path is a file or a directory.  A file is read into memory once (a
  * small one copied, a large one mapped privately: open_input) and is
@@ -50,7 +50,7 @@
  *   archive.c  the members of static and thin archives, read by a pool
  *   inputs.c   the inputs: files named, directories walked, the files
  *              already read (the seen set), the pool over them, the notes,
- *              and sf_dwarf_load_all()
+ *              and sf_input_load_all()
  */
 #include "load_int.h"
 
@@ -66,13 +66,13 @@
 
 #include "btf/btf.h"
 #include "debugfile.h"
-#include "die.h"
+#include "dwarf/die.h"
 #include "dwz.h"
 #include "elfobj.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "pool.h"
-#include "reader.h"
+#include "dwarf/reader.h"
 #include "split.h"
 
 /* a run of units has at least this much .debug_info (unless --jobs) */

@@ -16,9 +16,9 @@
 #include <sys/types.h>
 #include <sys/stat.h>
 
-#include "dwarf.h"
+#include "input/input.h"
 #include "pool.h"
-#include "fingerprint.h"
+#include "dwarf/fingerprint.h"
 #include "lib/err.h"
 
 /* Outcome of reading one image or file. */

@@ -1,6 +1,6 @@
 /*
  * inputs.c - the inputs of one load: the files named, the directories
- * walked, and sf_dwarf_load_all() (see load.c for the loader as a whole,
+ * walked, and sf_input_load_all() (see load.c for the loader as a whole,
  * load_int.h for what its files share).
  *
  * The files already read are an open-addressing set of (device, inode)
@@ -28,7 +28,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "pool.h"
-#include "reader.h"
+#include "dwarf/reader.h"
 
 #define MAX_DIR_DEPTH 128
 
@@ -415,7 +415,7 @@ static int no_types(char *const *paths, int npaths, struct sf_err *err)
 	return -1;
 }
 
-int sf_dwarf_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
+int sf_input_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
 		      const struct sf_load_opts *opts, struct sf_err *err)
 {
 	struct shared sh = { .asked = opts && opts->threads };
@@ -443,7 +443,7 @@ int sf_dwarf_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
 			more.only = missing;
 			more.pass++;
 			extra = sf_typeset_new();
-			if (sf_dwarf_load_all(extra, paths, npaths, &more, err) < 0) {
+			if (sf_input_load_all(extra, paths, npaths, &more, err) < 0) {
 				sf_typeset_free(extra);
 				extra = NULL;
 			}
@@ -463,10 +463,10 @@ int sf_dwarf_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
 	return rc;
 }
 
-int sf_dwarf_load(struct sf_typeset *ts, const char *path,
+int sf_input_load(struct sf_typeset *ts, const char *path,
 		  const struct sf_load_opts *opts, struct sf_err *err)
 {
 	char *paths[1] = { (char *)path };
 
-	return sf_dwarf_load_all(ts, paths, 1, opts, err);
+	return sf_input_load_all(ts, paths, 1, opts, err);
 }
