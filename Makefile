@@ -17,7 +17,7 @@ PKG_CONFIG ?= pkg-config
 # structfit reads the ELF container with libelf (GNU .zdebug sections through
 # it), zlib sections with libdeflate and zstd sections with libzstd; zlib
 # computes .gnu_debuglink CRCs
-# (dwarf/debugfile.c).  libdwarf is only the tests' reference
+# (input/debugfile.c).  libdwarf is only the tests' reference
 # decoder (tests/unit/dwarf_oracle.c); 20210528 (Debian) ships no .pc file.
 ELF_LIBS     := $(shell $(PKG_CONFIG) --libs libelf 2>/dev/null || echo -lelf)
 ZSTD_LIBS    := $(shell $(PKG_CONFIG) --libs libzstd 2>/dev/null || echo -lzstd)

@@ -4,7 +4,7 @@
  * The second input format beside dwarf/, and the only code that includes
  * libbpf.  BTF comes as a raw file (/sys/kernel/btf/vmlinux, a module's
  * split BTF beside it) or as the .BTF section of an ELF file (a BPF
- * object, or any object `pahole -J` encoded); dwarf/load.c finds both and
+ * object, or any object `pahole -J` encoded); input/load.c finds both and
  * hands the bytes here.  The model filled is the DWARF reader's: the same
  * spellings, offsets, bit-fields, nested anonymous types and packing, so
  * every command reads BTF as it reads DWARF.  BTF records no source

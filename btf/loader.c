@@ -16,8 +16,8 @@
  * lazily, by `layout()`, into sf_types that live in the typeset's arena.
  *
  * BTF holds no alignment: a scalar aligns as the psABI says for its size
- * (layout/abi.h), an aggregate as its members, and packing is inferred by
- * the rule DWARF types use (layout/packing.h), with the evidence of the
+ * (model/abi.h), an aggregate as its members, and packing is inferred by
+ * the rule DWARF types use (model/packing.h), with the evidence of the
  * containers that hold a packed type at an offset only a packed type can
  * have (mark_packed): every aggregate is laid out, such types are marked,
  * and everything is laid out again, a few passes at most.
@@ -639,7 +639,7 @@ static void mark_packed(struct loader *l, struct bt *ty)
 	}
 }
 
-/* What layout/packing.c asks of the members' types (struct
+/* What model/packing.c asks of the members' types (struct
  * sf_packing_oracle): ty[i] is member i's type id (0: unresolvable). */
 struct member_types {
 	struct loader *l;

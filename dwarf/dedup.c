@@ -20,7 +20,7 @@
  * type out can only find evidence about a type of its read set (a mark
  * falls on a member's type).  Whether a container is packed, shows
  * evidence, and where, depends on its DIEs and on its own mark only
- * (layout/packing.c: natural alignments, offsets, sizes, attributes) -
+ * (model/packing.c: natural alignments, offsets, sizes, attributes) -
  * not on its members' marks.  So:
  *
  *   - a key stands for the layout of a type none of whose read set was

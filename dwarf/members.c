@@ -7,7 +7,7 @@
  * the layout needs: each member's type, its natural alignment, whether
  * it is a virtual base without an offset), then hands the pure layout
  * inference (virtual bases, incomplete members, packing and alignment:
- * layout/packing.h, layout/infer.h) what the DIEs said.  Laid-out types
+ * model/packing.h, model/infer.h) what the DIEs said.  Laid-out types
  * are cached in their tinfo until the unit ends or is laid out again.
  */
 #include "reader_int.h"
@@ -442,7 +442,7 @@ static void mark_packed(struct sf_reader *r, struct tinfo *ti)
 	}
 }
 
-/* What layout/packing.c asks of the members' types (struct sf_packing_oracle):
+/* What model/packing.c asks of the members' types (struct sf_packing_oracle):
  * ty[i] is member i's type. */
 struct member_types {
 	struct sf_reader *r;
@@ -478,7 +478,7 @@ static uint32_t packing_align(void *ctx, uint32_t i)
 }
 
 /* The members' indices in memory order (virtual bases last), or NULL
- * when they already are (layout/infer.h). */
+ * when they already are (model/infer.h). */
 static uint32_t *memory_order(struct sf_reader *r, const struct sf_member *m, size_t n)
 {
 	if (sf_in_memory_order(m, n))
@@ -737,7 +737,7 @@ static struct xtype *new_model(struct sf_reader *r, const struct tinfo *ti,
 }
 
 /* Per member: its type's data size when it is a base of known layout
- * (layout/infer.h), or NULL when no member is a base. */
+ * (model/infer.h), or NULL when no member is a base. */
 static uint64_t *base_dsizes(struct sf_reader *r, const struct sf_member *m,
 			     struct tinfo *const *ty, size_t n)
 {
@@ -791,7 +791,7 @@ static struct tinfo **place_members(struct sf_reader *r, struct xtype *x, const 
 }
 
 /* What the DIEs leave out: the room of unknown members, packing and
- * alignment (layout/infer.h, layout/packing.h). */
+ * alignment (model/infer.h, model/packing.h). */
 static void infer_layout(struct sf_reader *r, struct tinfo *ti, struct xtype *x,
 			 struct tinfo *const *ty, unsigned depth)
 {

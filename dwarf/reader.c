@@ -6,7 +6,7 @@
  * spelling, size, alignment, class, signedness) and cached by section
  * offset (types.c).  Aggregates get a second, lazy stage, `rd_layout()`
  * (members.c), that builds their member list and leaves what DWARF does
- * not say to layout/infer.c and layout/packing.c; it runs only for types
+ * not say to model/infer.c and model/packing.c; it runs only for types
  * that are reported or that are members by value of one that is
  * (pointers need only a spelling).  All of that lives in a scratch arena
  * reset after each unit:
@@ -24,7 +24,7 @@
  * The walk only lists the unit's types to report; they are laid out and
  * reported once it ends (report_tops), because DWARF does not say
  * "packed": a struct whose own layout looks natural may show it is packed
- * only where a later type holds it (layout/packing.c's evidence, marked
+ * only where a later type holds it (model/packing.c's evidence, marked
  * by members.c's mark_packed), and the types laid out
  * before then took its old alignment.  With -t NAME only the named types
  * are laid out, so such evidence from other types of the unit is not

@@ -2,7 +2,7 @@
  * fuzz_reader.c - libFuzzer target: the bytes are a file given to
  * `structfit show` / `holes`.
  *
- * The reader has no in-memory entry point (dwarf/dwarf.h takes paths), so
+ * The reader has no in-memory entry point (input/input.h takes paths), so
  * each input is written to a memfd and loaded through /proc/self/fd/N: the
  * same open + fstat + mmap path a real file takes, ELF images and ar
  * archives alike.  Whatever loads is then laid out and rendered the way

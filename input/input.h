@@ -1,18 +1,20 @@
 /*
- * dwarf.h - read types from build artifacts into a typeset.
+ * input.h - read types from what the user named into a typeset.
  *
- * The only interface to dwarf/, the only code that uses libelf (the ELF
- * container), libzstd and libdeflate (compressed debug sections); DWARF
- * itself is decoded by dwarf/die.c (libdwarf is only the tests'
- * reference).  A path may be an ELF relocatable object,
+ * The only interface cmd/ uses to read builds: input/ finds and opens
+ * files (the only code that uses libelf for the ELF container, libzstd
+ * and libdeflate for compressed debug sections), then hands each image to
+ * a loader - dwarf/ (the DIE decoder, dwarf/die.c; libdwarf is only the
+ * tests' reference) or btf/ (raw BTF, or an ELF's .BTF) - which fills
+ * model/.  A path may be an ELF relocatable object,
  * shared library, executable, separate .debug file, a static archive
  * (every member is read), or a directory (every ELF file below it, non-ELF
  * files skipped).  An ELF image without DWARF of its own is read from its
- * separate debug file (dwarf/debugfile.h: build-id, .gnu_debuglink,
+ * separate debug file (input/debugfile.h: build-id, .gnu_debuglink,
  * debuginfod).
  */
-#ifndef SF_DWARF_H
-#define SF_DWARF_H
+#ifndef SF_INPUT_H
+#define SF_INPUT_H
 
 #include "lib/err.h"
 #include "model/typeset.h"
@@ -32,7 +34,7 @@ struct sf_load_opts {
 	unsigned pass;
 	/*
 	 * Debug-file directories (--debug-dir), NULL-terminated or NULL,
-	 * searched in order before /usr/lib/debug (dwarf/debugfile.h).
+	 * searched in order before /usr/lib/debug (input/debugfile.h).
 	 */
 	const char *const *debug_dirs;
 	/*

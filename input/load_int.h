@@ -1,6 +1,6 @@
 /*
  * load_int.h - what the files of the loader share (internal to
- * dwarf/load.c, archive.c, inputs.c; see load.c for the whole picture).
+ * input/load.c, archive.c, inputs.c; see load.c for the whole picture).
  *
  * struct ctx is one load, or one input read apart on a thread (a sub
  * ctx): the typeset its types go to, the held-back (incomplete) types,

@@ -6,7 +6,7 @@
  * model type; what the input leaves out is inferred here, the same way
  * for every input: a C++ virtual base's offset in the complete object,
  * the room of a member whose type is unknown, the members' memory order,
- * an empty C++ class.  Packing and alignment are layout/packing.h.
+ * an empty C++ class.  Packing and alignment are model/packing.h.
  * Pure functions over sf_type and sf_member arrays: no loader handle.
  */
 #ifndef SF_INFER_H

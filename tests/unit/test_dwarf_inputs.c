@@ -3,7 +3,7 @@
  * archives (GNU long names, BSD names, thin archives), directories
  * (sorted, symbolic link loops, links to files read once), compressed
  * debug sections (gABI SHF_COMPRESSED and GNU .zdebug), separate debug
- * files (the build-id lookup of dwarf/debugfile.h over debug
+ * files (the build-id lookup of input/debugfile.h over debug
  * directories); and every unusable input as one "PATH: problem" line:
  * missing path, not ELF, empty file, truncated ELF, stripped object,
  * stripped binary with a .gnu_debuglink, empty archive, archive without
@@ -209,7 +209,7 @@ static void test_compressed_and_separate(void **state)
 	sf_typeset_free(plain);
 }
 
-/* ---- the build-id lookup (dwarf/debugfile.h) ------------------------------- */
+/* ---- the build-id lookup (input/debugfile.h) ------------------------------- */
 
 /* sf_debug_find_by_build_id over two debug directories: the first with
  * another build's file under the id (refused, said), the second with the

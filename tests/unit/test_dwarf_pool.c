@@ -1,5 +1,5 @@
 /*
- * test_dwarf_pool.c - dwarf/pool.c: items read side by side, merged in
+ * test_dwarf_pool.c - input/pool.c: items read side by side, merged in
  * item order, whatever the threads.
  *
  * Each item sleeps a pseudo-random while (later items often finish

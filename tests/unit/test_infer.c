@@ -1,5 +1,5 @@
 /*
- * test_infer.c - layout/infer.c and layout/packing.c on hand-built models.
+ * test_infer.c - model/infer.c and model/packing.c on hand-built models.
  *
  * The inference gets what a loader reads off DWARF or BTF - offsets,
  * sizes, each member type's natural alignment - and must find what the

@@ -1,5 +1,5 @@
 /*
- * test_typeset.c - layout/typeset.c on hand-built models: deduplication,
+ * test_typeset.c - model/typeset.c on hand-built models: deduplication,
  * variants, and names read the way C reads them.
  *
  * C keeps tags (`struct x`, `union x`) apart from ordinary identifiers
