@@ -234,7 +234,7 @@ opt_table() {
 	"$SF" help options | sed -nE 's/^  -([A-Za-z]), --([a-z-]+).*/-\1 --\2/p'
 }
 
-tcase "help options: one row per letter; README carries its output verbatim"
+tcase "help options: one row per letter; doc/options.md carries its output verbatim"
 sf_ok help options
 cp "$T/out" "$T/options.txt"
 assert_grep "$T/options.txt" "-k, --classes SPEC" "the classes row"
@@ -243,9 +243,9 @@ assert_ne "$(wc -l <"$T/letters.txt")" 0 "lettered rows"
 assert_eq "$(cut -d' ' -f1 "$T/letters.txt" | sort | uniq -d | tr '\n' ' ')" "" \
 	"letters with two meanings"
 sed -n '/^<!-- structfit help options -->$/,/^<!-- end structfit help options -->$/p' \
-	"$E2E_ROOT/README.md" | sed '1,2d;$d' | sed '$d' >"$T/readme-options.txt"
+	"$E2E_ROOT/doc/options.md" | sed '1,2d;$d' | sed '$d' >"$T/readme-options.txt"
 assert_eq "$(cat "$T/readme-options.txt")" "$(cat "$T/options.txt")" \
-	"README's table vs 'structfit help options'"
+	"doc/options.md's table vs 'structfit help options'"
 
 for c in $COMMANDS; do
 	tcase "$c --help: each short option means what the one table says"

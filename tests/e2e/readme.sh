@@ -49,6 +49,31 @@ tcase "every README session prints what the README shows"
 "$PY" "$E2E_ROOT/tests/readme-examples.py" "$README" "$W" "$BIN" >"$T/sessions" 2>&1 ||
 	fail "$(grep -c '^fail' "$T/sessions") of $(grep -c '^\(ok\|fail\)' "$T/sessions") sessions differ: $(grep '^fail' "$T/sessions" | head -n 3 | tr '\n' ' ')"
 failed && detail "$T/sessions"
+
+# the user's guide stays a guide; the rest is in doc/, its examples run too
+tcase "README.md is at most 500 lines"
+n=$(wc -l <"$README"); [ "$n" -le 500 ] || fail "README.md has $n lines (at most 500)"
+
+for doc in "$E2E_ROOT"/doc/*.md; do
+	tcase "every session of doc/$(basename "$doc") prints what it shows"
+	"$PY" "$E2E_ROOT/tests/readme-examples.py" "$doc" "$W" "$BIN" >"$T/doc-sessions" 2>&1
+	st=$?
+	# a doc without a session exits 1 with nothing run: that is fine here
+	if grep -q '^fail' "$T/doc-sessions"; then
+		fail "$(grep -c '^fail' "$T/doc-sessions") sessions differ: $(grep '^fail' "$T/doc-sessions" | head -n 3 | tr '\n' ' ')"
+		detail "$T/doc-sessions"
+	elif [ "$st" != 0 ] && grep -q '^ok' "$T/doc-sessions"; then
+		fail "readme-examples.py exited $st: $(tail -n 2 "$T/doc-sessions" | tr '\n' ' ')"
+	fi
+done
+
+tcase "every doc/*.md the README links to exists, and each is linked"
+for doc in $(grep -o '](doc/[a-z-]*\.md)' "$README" | sed 's/^](//; s/)$//' | sort -u); do
+	[ -f "$E2E_ROOT/$doc" ] || fail "README links to $doc, which does not exist"
+done
+for doc in "$E2E_ROOT"/doc/*.md; do
+	grep -q "](doc/$(basename "$doc"))" "$README" || fail "doc/$(basename "$doc") is not linked from the README"
+done
 # the sessions the README must keep (a rename that loses one fails here)
 for want in "structfit show -t st_table" "structfit holes" "structfit suggest" \
 	"structfit fit" "structfit classes" "structfit check --budget" "structfit patch"; do
