@@ -121,13 +121,21 @@ struct sf_budget {
 };
 
 /*
- * Parse the budget file at `path` ("-": standard input, named "<stdin>").
- * On bad input returns -1 with err set to "PATH:LINE:COL: problem" (or
- * "PATH: problem" when it cannot be read, or holds no rule).  A FIFO is
- * opened without blocking.
+ * Parse a budget handed over in pieces as it is read (cmd/ reads the
+ * file; nothing here does I/O).  `path` names the budget in errors and is
+ * kept as b->path.  A feed that refuses a line returns -1 with err set to
+ * "PATH:LINE:COL: problem"; the parser takes nothing more then: free it.
+ * finish parses a last line without its newline, and frees the parser
+ * whatever it returns: 0 with *out (which may hold no rule), or -1.
  */
-int sf_budget_load(const char *path, struct sf_budget **out, struct sf_err *err);
-/* The same over `len` bytes in memory; `path` only names them in errors. */
+struct sf_budget_parser;
+struct sf_budget_parser *sf_budget_parser_new(const char *path);
+int sf_budget_parser_feed(struct sf_budget_parser *p, const char *buf, size_t len,
+			  struct sf_err *err);
+int sf_budget_parser_finish(struct sf_budget_parser *p, struct sf_budget **out,
+			    struct sf_err *err);
+void sf_budget_parser_free(struct sf_budget_parser *p);
+/* The same over `len` bytes in memory at once. */
 int sf_budget_parse(const char *path, const char *buf, size_t len,
 		    struct sf_budget **out, struct sf_err *err);
 void sf_budget_free(struct sf_budget *b);

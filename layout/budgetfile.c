@@ -2,12 +2,13 @@
  * budgetfile.c - reading a budget file into rules (the evaluation is
  * budget.c's).
  *
- * A byte feeder and a hand-written lexer.  The feeder (struct reader)
- * takes the file one byte at a time, from a FILE or from memory, refuses
- * binary input (a NUL or another control byte) and lines longer than
- * SF_BUDGET_MAX_LINE as soon as it sees them - so a 10 MB line or a 1 GB
- * binary costs 64 KiB, not 1 GB - and hands each complete line to
- * parse_line().  The lexer (struct lexer) walks one line with a cursor and
+ * A byte feeder and a hand-written lexer, over memory: no file is read
+ * here (cmd/check.c reads the file and hands it over in pieces).  The
+ * feeder (struct sf_budget_parser) takes the pieces one byte at a time,
+ * refuses binary input (a NUL or another control byte) and lines longer
+ * than SF_BUDGET_MAX_LINE as soon as it sees them - so a reader that stops
+ * at the first refusal pays 64 KiB for a 10 MB line or a 1 GB binary, not
+ * 1 GB - and hands each complete line to parse_line().  The lexer (struct lexer) walks one line with a cursor and
  * knows every place an error can be reported with its exact column:
  *
  *   "struct st_table  size <= 40  # comment"
@@ -17,14 +18,10 @@
 
 #include <assert.h>
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "classes.h"
 #include "lib/checked.h"
@@ -496,154 +493,108 @@ static int parse_line(struct sf_budget *b, const char *s, size_t len,
 	return 0;
 }
 
-/* ------------------------------------------------------------ reading */
+/* ------------------------------------------------------------ feeding */
 
-/* Feeds bytes, cuts lines, refuses binary input and endless lines. */
-struct reader {
+/* Takes bytes, cuts lines, refuses binary input and endless lines. */
+struct sf_budget_parser {
 	struct sf_budget *b;
 	struct strbuf line;
 	uint32_t lineno;
-	struct sf_err *err;
+	bool failed;            /* a feed said -1: nothing more is taken */
 };
 
-static int feed_error(struct reader *rd, size_t col, const char *what)
+static int feed_error(struct sf_budget_parser *p, size_t col, const char *what,
+		      struct sf_err *err)
 {
-	return sf_error(rd->err, "%s:%u:%zu: %s", rd->b->path, rd->lineno, col, what);
+	return sf_error(err, "%s:%u:%zu: %s", p->b->path, p->lineno, col, what);
 }
 
-static int feed(struct reader *rd, unsigned char c)
+static int feed(struct sf_budget_parser *p, unsigned char c, struct sf_err *err)
 {
 	char what[128];
 
 	if (c == '\n') {
-		if (parse_line(rd->b, rd->line.buf, rd->line.len, rd->lineno, rd->err) < 0)
+		if (parse_line(p->b, p->line.buf, p->line.len, p->lineno, err) < 0)
 			return -1;
-		sb_reset(&rd->line);
-		rd->lineno++;
+		sb_reset(&p->line);
+		p->lineno++;
 		return 0;
 	}
 	if (c == 0)
-		return feed_error(rd, rd->line.len + 1,
-				  "NUL byte: a budget file is text, this looks binary");
+		return feed_error(p, p->line.len + 1,
+				  "NUL byte: a budget file is text, this looks binary", err);
 	if ((c < 0x20 && !is_blank(c)) || c == 0x7f) {
 		snprintf(what, sizeof(what), "control character 0x%02x: a budget "
 			 "file is text, this looks binary", c);
-		return feed_error(rd, rd->line.len + 1, what);
+		return feed_error(p, p->line.len + 1, what, err);
 	}
-	if (rd->line.len >= SF_BUDGET_MAX_LINE) {
+	if (p->line.len >= SF_BUDGET_MAX_LINE) {
 		snprintf(what, sizeof(what), "line longer than %u bytes",
 			 SF_BUDGET_MAX_LINE);
-		return feed_error(rd, rd->line.len + 1, what);
+		return feed_error(p, p->line.len + 1, what, err);
 	}
-	sb_addch(&rd->line, c);
+	sb_addch(&p->line, c);
 	return 0;
 }
 
-static int finish(struct reader *rd)
+struct sf_budget_parser *sf_budget_parser_new(const char *path)
+{
+	struct sf_budget_parser *p = sf_xcalloc(1, sizeof(*p));
+
+	p->b = sf_xcalloc(1, sizeof(*p->b));
+	p->b->path = sf_xstrdup(path);
+	sb_init(&p->line);
+	p->lineno = 1;
+	return p;
+}
+
+int sf_budget_parser_feed(struct sf_budget_parser *p, const char *buf, size_t len,
+			  struct sf_err *err)
+{
+	assert(!p->failed);
+	for (size_t i = 0; i < len; i++)
+		if (feed(p, (unsigned char)buf[i], err) < 0) {
+			p->failed = true;
+			return -1;
+		}
+	return 0;
+}
+
+void sf_budget_parser_free(struct sf_budget_parser *p)
+{
+	if (!p)
+		return;
+	sb_release(&p->line);
+	sf_budget_free(p->b);
+	free(p);
+}
+
+int sf_budget_parser_finish(struct sf_budget_parser *p, struct sf_budget **out,
+			    struct sf_err *err)
 {
 	int rc = 0;
 
-	if (rd->line.len)
-		rc = parse_line(rd->b, rd->line.buf, rd->line.len, rd->lineno, rd->err);
-	sb_release(&rd->line);
-	return rc;
-}
-
-static struct sf_budget *budget_new(const char *path)
-{
-	struct sf_budget *b = sf_xcalloc(1, sizeof(*b));
-
-	b->path = sf_xstrdup(path);
-	return b;
-}
-
-static int done(struct reader *rd, int rc, struct sf_budget **out)
-{
-	if (rc < 0) {
-		sb_release(&rd->line);
-		sf_budget_free(rd->b);
-		*out = NULL;
-		return -1;
+	assert(!p->failed);
+	if (p->line.len)
+		rc = parse_line(p->b, p->line.buf, p->line.len, p->lineno, err);
+	*out = NULL;
+	if (rc == 0) {
+		*out = p->b;
+		p->b = NULL;
 	}
-	*out = rd->b;
-	return 0;
+	sf_budget_parser_free(p);
+	return rc;
 }
 
 int sf_budget_parse(const char *path, const char *buf, size_t len,
 		    struct sf_budget **out, struct sf_err *err)
 {
-	struct reader rd = { budget_new(path), STRBUF_INIT, 1, err };
-	int rc = 0;
+	struct sf_budget_parser *p = sf_budget_parser_new(path);
 
-	for (size_t i = 0; i < len && rc == 0; i++)
-		rc = feed(&rd, (unsigned char)buf[i]);
-	if (rc == 0)
-		rc = finish(&rd);
-	return done(&rd, rc, out);
-}
-
-/* Every line of f through the parser; `name` is the budget's path. */
-static int load_stream(FILE *f, const char *name, struct sf_budget **out,
-		       struct sf_err *err)
-{
-	struct reader rd = { budget_new(name), STRBUF_INIT, 1, err };
-	int rc = 0, c;
-
-	while (rc == 0 && (c = getc(f)) != EOF)
-		rc = feed(&rd, (unsigned char)c);
-	if (rc == 0 && ferror(f))
-		rc = sf_error(err, "%s: %s", name, strerror(errno ? errno : EIO));
-	if (rc == 0)
-		rc = finish(&rd);
-	/* an empty budget checks nothing: a CI gate that silently passes */
-	if (rc == 0 && rd.b->nrules == 0)
-		rc = sf_error(err, "%s: no rules (an empty budget checks nothing; "
-			      "see 'structfit check --help')", name);
-	return done(&rd, rc, out);
-}
-
-/*
- * Opened without blocking: a FIFO with no writer would otherwise hang
- * open(2) forever.  Once open it reads as usual - a FIFO whose writer
- * never came reads as empty, and the empty budget is refused.
- */
-static FILE *open_nonblocking(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-
-	if (fd < 0)
-		return NULL;
-	int fl = fcntl(fd, F_GETFL);
-	if (fstat(fd, &st) < 0 || fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
-		int e = errno;
-		close(fd);
-		errno = e;
-		return NULL;
+	if (sf_budget_parser_feed(p, buf, len, err) < 0) {
+		sf_budget_parser_free(p);
+		*out = NULL;
+		return -1;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		close(fd);
-		errno = EISDIR;
-		return NULL;
-	}
-	FILE *f = fdopen(fd, "rb");
-	if (!f) {
-		int e = errno;
-		close(fd);
-		errno = e;
-	}
-	return f;
-}
-
-int sf_budget_load(const char *path, struct sf_budget **out,
-		   struct sf_err *err)
-{
-	if (!strcmp(path, "-"))
-		return load_stream(stdin, "<stdin>", out, err);
-	FILE *f = open_nonblocking(path);
-	if (!f)
-		return sf_error(err, "%s: %s", path, strerror(errno));
-	int rc = load_stream(f, path, out, err);
-	fclose(f);
-	return rc;
+	return sf_budget_parser_finish(p, out, err);
 }

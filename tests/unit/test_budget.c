@@ -303,6 +303,60 @@ static void test_parse_errors(void **state)
 	free(line);
 }
 
+/* text fed to the incremental parser cut at `cut` and then a byte at a time */
+static int parse_pieces(const char *text, size_t cut, struct sf_budget **b,
+			struct sf_err *err)
+{
+	struct sf_budget_parser *p = sf_budget_parser_new("b.txt");
+	size_t len = strlen(text);
+
+	if (sf_budget_parser_feed(p, text, cut, err) < 0)
+		goto bad;
+	for (size_t i = cut; i < len; i++)
+		if (sf_budget_parser_feed(p, text + i, 1, err) < 0)
+			goto bad;
+	return sf_budget_parser_finish(p, b, err);
+bad:
+	sf_budget_parser_free(p);
+	*b = NULL;
+	return -1;
+}
+
+/* cmd/ reads a budget in pieces: any cut gives what the whole text gives */
+static void test_parse_in_pieces(void **state)
+{
+	static const char good[] = "# budget\nstruct st_table  size <= 40\n\n"
+				   "RHash + st_table fits 64 in 40,80  # slot\nrb_*  holes == 0";
+	static const char bad[] = "struct st_table size <= 40\nRHash size <= 0x\n";
+	struct sf_budget *whole = parse_ok(good), *b;
+	struct sf_err err = { "" }, want = { "" };
+
+	(void)state;
+	assert_int_equal(whole->nrules, 3);
+	assert_int_equal(sf_budget_parse("b.txt", bad, strlen(bad), &b, &want), -1);
+	for (size_t cut = 0; cut <= strlen(good); cut++) {
+		assert_int_equal(parse_pieces(good, cut, &b, &err), 0);
+		assert_string_equal(b->path, "b.txt");
+		assert_int_equal(b->nrules, whole->nrules);
+		for (size_t r = 0; r < b->nrules; r++) {
+			assert_string_equal(b->rules[r].text, whole->rules[r].text);
+			assert_int_equal(b->rules[r].line, whole->rules[r].line);
+		}
+		sf_budget_free(b);
+	}
+	for (size_t cut = 0; cut <= strlen(bad); cut++) {
+		assert_int_equal(parse_pieces(bad, cut, &b, &err), -1);
+		assert_null(b);
+		assert_string_equal(err.msg, want.msg);
+	}
+	assert_string_equal(want.msg, "b.txt:2:16: unexpected 'x' after the number 0");
+	/* nothing but blanks and comments: a budget of no rule (cmd/ refuses it) */
+	assert_int_equal(parse_pieces("# only\n\n", 3, &b, &err), 0);
+	assert_int_equal(b->nrules, 0);
+	sf_budget_free(b);
+	sf_budget_free(whole);
+}
+
 static void test_describe(void **state)
 {
 	(void)state;
@@ -717,6 +771,7 @@ int main(void)
 		cmocka_unit_test(test_parse_issue_example),
 		cmocka_unit_test(test_parse_forms),
 		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_parse_in_pieces),
 		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_measure_matches_layout),
 		cmocka_unit_test(test_operators),
