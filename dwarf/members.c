@@ -253,11 +253,13 @@ static struct sf_member *mvec_push(struct mvec *v)
 {
 	SF_GROW(v->m, v->n, v->cap);
 	SF_GROW(v->inc, v->n, v->inccap);
+	SF_GROW(v->incn, v->n, v->incncap);
 	SF_GROW(v->vbase_unplaced, v->n, v->vcap);
 	SF_GROW(v->natural, v->n, v->natcap);
 	SF_GROW(v->ty, v->n, v->tycap);
 	memset(&v->m[v->n], 0, sizeof(v->m[0]));
 	v->inc[v->n] = NULL;
+	v->incn[v->n] = 1;
 	v->vbase_unplaced[v->n] = 0;
 	v->natural[v->n] = 1;
 	v->ty[v->n] = NULL;
@@ -268,6 +270,7 @@ void rd_mvec_free(struct mvec *v)
 {
 	free(v->m);
 	free(v->inc);
+	free(v->incn);
 	free(v->vbase_unplaced);
 	free(v->natural);
 	free(v->ty);
@@ -324,6 +327,7 @@ static void set_type_of_member(struct sf_reader *r, struct sf_member *m, struct 
 	if (mt->flags & TI_DECL) {
 		m->flags |= SF_MF_INCOMPLETE;
 		v->inc[v->n - 1] = mt->agg && *mt->agg->qname ? mt->agg->qname : NULL;
+		v->incn[v->n - 1] = mt->decl_count ? mt->decl_count : 1;
 		m->align = 1;
 		return;
 	}
@@ -780,9 +784,12 @@ static struct tinfo **place_members(struct sf_reader *r, struct xtype *x, const 
 		x->natural[k] = v->natural[i];
 		ty[k] = v->ty[i];
 		if (v->inc[i]) {
-			if (!x->inc)
+			if (!x->inc) {
 				x->inc = rd_arena_alloc(&r->arena, sizeof(*x->inc) * n);
+				x->incn = rd_arena_alloc(&r->arena, sizeof(*x->incn) * n);
+			}
 			x->inc[k] = v->inc[i];
+			x->incn[k] = v->incn[i];
 		}
 		if (i != k)
 			t->flags |= SF_TF_REORDERED;

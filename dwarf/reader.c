@@ -74,6 +74,7 @@
 #include "model/infer.h"
 #include "model/nested.h"
 #include "model/packing.h"
+#include "lib/checked.h"
 #include "lib/hash.h"
 #include "lib/xalloc.h"
 
@@ -291,6 +292,7 @@ static void hold_pending(struct sf_reader *r, const struct sf_type *t, const str
 		p->n += x->inc[i] != NULL;
 	p->idx = sf_typeset_alloc(pts, sizeof(*p->idx) * (p->n ? p->n : 1));
 	p->qname = sf_typeset_alloc(pts, sizeof(*p->qname) * (p->n ? p->n : 1));
+	p->count = sf_typeset_alloc(pts, sizeof(*p->count) * (p->n ? p->n : 1));
 	p->natural = sf_typeset_alloc(pts, sizeof(*p->natural) * (t->nmembers ? t->nmembers : 1));
 	memcpy(p->natural, x->natural, sizeof(*p->natural) * t->nmembers);
 	p->forced = x->forced;
@@ -298,6 +300,7 @@ static void hold_pending(struct sf_reader *r, const struct sf_type *t, const str
 		if (!x->inc[i])
 			continue;
 		p->idx[k] = i;
+		p->count[k] = x->incn[i];
 		p->qname[k++] = sf_typeset_intern(pts, x->inc[i]);
 	}
 }
@@ -782,11 +785,13 @@ static const struct sf_type *definition(const struct sf_typeset *ts, const char 
 	return b;
 }
 
-/* Complete member m from the definition of qname in ts, else in extra,
- * else in side (the held-back types completed so far). */
+/* Complete member m, count of qname (an array's elements: HotSpot's
+ * `HdrSeq _global_data[316]` where HdrSeq is only declared), from the
+ * definition of qname in ts, else in extra, else in side (the held-back
+ * types completed so far). */
 static void complete_member(const struct sf_typeset *ts, const struct sf_typeset *extra,
 			    const struct sf_typeset *side, struct sf_member *m,
-			    uint32_t *natural, const char *qname)
+			    uint32_t *natural, const char *qname, uint64_t count)
 {
 	const struct sf_type *b = definition(ts, qname);
 
@@ -796,7 +801,8 @@ static void complete_member(const struct sf_typeset *ts, const struct sf_typeset
 		b = definition(side, qname);
 	if (!b)
 		return;
-	m->size = (m->flags & SF_MF_BASE) && sf_is_empty_class(b) ? 0 : b->size;
+	m->size = (m->flags & SF_MF_BASE) && sf_is_empty_class(b) ? 0
+		: count > 1 ? sf_mul_sat(b->size, count) : b->size;
 	m->align = b->align;
 	*natural = b->natural_align ? b->natural_align : b->align;
 	m->flags &= (uint16_t)~SF_MF_INCOMPLETE;
@@ -871,7 +877,8 @@ static int complete_pending(struct pend *q, const struct sf_typeset *ts,
 	for (uint32_t j = 0; j < q->n; j++) {
 		struct sf_member *m = &q->t->members[q->idx[j]];
 		if (m->flags & SF_MF_INCOMPLETE)
-			complete_member(ts, extra, side, m, &q->natural[q->idx[j]], q->qname[j]);
+			complete_member(ts, extra, side, m, &q->natural[q->idx[j]], q->qname[j],
+					q->count[j]);
 		all &= !(m->flags & SF_MF_INCOMPLETE);
 	}
 	return all;

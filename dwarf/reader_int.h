@@ -104,6 +104,8 @@ struct tinfo {
 	const char *qname;      /* aggregates, enums, typedefs: bare name */
 	const char *keyword;    /* aggregates: "struct", "union", "class" */
 	uint64_t rust_elem_size; /* arrays: the element's size (Rust spelling) */
+	uint64_t decl_count;    /* an array of an aggregate only declared
+	                         * here: its elements (0: not such an array) */
 	struct uh *unit;
 };
 
@@ -113,6 +115,8 @@ struct xtype {
 	struct uh *unit;
 	uint32_t file;          /* DW_AT_decl_file index */
 	const char **inc;       /* per member: name of its declared-only type */
+	uint64_t *incn;         /* with inc: how many of it (an array's
+	                         * elements; 1 for the type itself) */
 	uint32_t *natural;      /* per member: its type's natural alignment */
 	uint8_t forced;         /* packed by mark_packed */
 };
@@ -155,6 +159,7 @@ struct pend {
 	uint32_t n;
 	uint32_t *idx;          /* members still incomplete */
 	const char **qname;     /* the names of their types */
+	uint64_t *count;        /* how many of it each holds (arrays) */
 	uint32_t *natural;      /* per member of t: natural alignment */
 	uint8_t forced;         /* packed for where a container has it */
 };
@@ -181,10 +186,11 @@ struct lsum {
 struct mvec {
 	struct sf_member *m;
 	const char **inc;
+	uint64_t *incn;         /* with inc: elements of it (xtype's incn) */
 	uint8_t *vbase_unplaced;
 	uint32_t *natural;
 	struct tinfo **ty;      /* the member's type */
-	size_t n, cap, inccap, vcap, natcap, tycap;
+	size_t n, cap, inccap, incncap, vcap, natcap, tycap;
 	size_t nunplaced;       /* virtual bases without an offset */
 };
 

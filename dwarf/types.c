@@ -167,6 +167,7 @@ static void inherit(const struct sf_reader *r, struct tinfo *ti, const struct ti
 	ti->align_attr = t->align_attr;
 	ti->tclass = t->tclass;
 	ti->agg = t->agg;
+	ti->decl_count = t->decl_count;
 	ti->flags |= t->flags & (TI_SIGNED | TI_ALIGNED | TI_DECL | TI_FLEX |
 				 TI_UNSIZED);
 	if (t == &r->bad_ti)
@@ -400,6 +401,12 @@ static void array_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 		ti->size = UINT64_MAX;
 	else
 		ti->size = e->size * nelem;
+	/* its size is known only once the element's definition is found
+	 * (reader.c complete_member): it takes this many */
+	if (e->flags & TI_DECL) {
+		uint64_t per = e->decl_count ? e->decl_count : 1;
+		ti->decl_count = nelem && per > UINT64_MAX / nelem ? UINT64_MAX : per * nelem;
+	}
 	if (zero && !(d->has & SF_A_BYTE_SIZE)) {
 		ti->flags |= TI_FLEX;
 		ti->size = 0;
