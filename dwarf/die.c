@@ -232,7 +232,7 @@ const struct sf_abbrev *sf_abbrev_find(const struct sf_abbrevs *ab, uint64_t cod
  * (struct sf_abbrev_op): one op reads one attribute's form and stores its
  * value in one sf_die field, so decoding is one switch per attribute
  * where it was read_form's switch on the form into a struct value, then
- * store_attr's switch on the kind.  The (form, kind) pairs gcc and clang
+ * store_attr's table of kinds.  The (form, kind) pairs gcc and clang
  * write for the attributes sf_die keeps have ops of their own; any other
  * pair - DW_FORM_indirect, ref_addr, ref_sig8, dwz's alt forms, blocks,
  * strings of DWARF64 units, unknown forms - runs read_form and store_attr

@@ -11,6 +11,7 @@
 #include "cursor.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <dwarf.h>
@@ -185,207 +186,197 @@ static int member_loc_expr(const struct value *v, uint64_t *out)
 	return !r.bad && r.p == r.end;
 }
 
-static void store_attr(const struct sf_ucx *c, struct sf_die *d, unsigned kind,
-		       const struct value *v)
+/*
+ * How the general path stores a value of each kind (store_attr): the
+ * value classes it takes, what it puts in which sf_die field, and the
+ * bits it sets in `has` (or `has2`).  The four kinds with rules of their
+ * own (a type reference or signature, a location expression, GNU's -1
+ * bound, the dwo id's byte) name a function instead.
+ */
+enum put {
+	PUT_FLAG,   /* nothing stored: the bit when the flag is set */
+	PUT_VALUE,  /* the constant: u, or the bits of a signed s */
+	PUT_U,      /* v->u, whatever the class */
+	PUT_STR,    /* the string, when in range */
+};
+
+typedef void store_fn(const struct sf_ucx *c, struct sf_die *d, const struct value *v);
+
+struct store_rule {
+	uint16_t accept;     /* value classes stored: 1 << enum vclass */
+	uint8_t put;         /* enum put */
+	uint8_t size;        /* bytes of the field (PUT_VALUE, PUT_U): 4 or 8 */
+	uint8_t has2;        /* bit, alt_bit and otherwise are has2 bits */
+	uint16_t field;      /* offsetof(struct sf_die, the field) */
+	uint32_t bit;        /* set when stored */
+	uint32_t alt_bit;    /* nonzero: a V_ALT reference is stored, with it */
+	uint32_t otherwise;  /* set when the class is not one accepted */
+	store_fn *own;       /* the kind's own rule (the fields above unused
+	                      * but for V_ALT) */
+};
+
+#define VC(cls) (1u << (cls))
+#define CONSTS (VC(V_UNSIGNED) | VC(V_SIGNED))
+#define AT(f) .size = sizeof(((struct sf_die *)0)->f), .field = offsetof(struct sf_die, f)
+#define CONST_AT(f, b) { .accept = CONSTS, .put = PUT_VALUE, AT(f), .bit = (b) }
+#define REF_AT(f, b) { .accept = VC(V_REF), .put = PUT_U, AT(f), .bit = (b) }
+#define STR_AT(f, b) { .accept = VC(V_STRING), .put = PUT_STR, AT(f), .bit = (b) }
+#define FLAG(b) { .accept = VC(V_FLAG), .put = PUT_FLAG, .bit = (b) }
+
+static store_fn store_type, store_member_loc, store_upper_bound, store_dwo_id;
+
+static const struct store_rule rules[AK_N] = {
+	[AK_NAME] = STR_AT(name, SF_A_NAME),
+	[AK_TYPE] = { AT(type), .bit = SF_A_TYPE, .alt_bit = SF_A_ALT, .own = store_type },
+	[AK_SIGNATURE] = { .accept = VC(V_SIG8), .put = PUT_U, AT(sig8), .bit = SF_A_SIGNATURE },
+	[AK_SIBLING] = REF_AT(sibling, SF_A_SIBLING),
+	[AK_IMPORT] = { .accept = VC(V_REF), .put = PUT_U, AT(import), .has2 = 1,
+			.bit = SF_A2_IMPORT, .alt_bit = SF_A2_IMPORT_ALT },
+	[AK_SPECIFICATION] = REF_AT(specification, SF_A_SPECIFICATION),
+	[AK_BYTE_SIZE] = CONST_AT(byte_size, SF_A_BYTE_SIZE),
+	[AK_BIT_SIZE] = CONST_AT(bit_size, SF_A_BIT_SIZE),
+	[AK_DATA_BIT_OFFSET] = CONST_AT(data_bit_offset, SF_A_DATA_BIT_OFFSET),
+	[AK_BIT_OFFSET] = CONST_AT(bit_offset, SF_A_BIT_OFFSET),
+	[AK_DATA_MEMBER_LOCATION] = { .own = store_member_loc },
+	[AK_CONST_VALUE] = CONST_AT(const_value, SF_A_CONST_VALUE),
+	[AK_DISCR] = { .accept = VC(V_REF), .put = PUT_U, AT(discr), .has2 = 1,
+		       .bit = SF_A2_DISCR },
+	[AK_DISCR_VALUE] = { .accept = CONSTS, .put = PUT_VALUE, AT(discr_value), .has2 = 1,
+			     .bit = SF_A2_DISCR_VALUE },
+	[AK_ALIGNMENT] = CONST_AT(alignment, SF_A_ALIGNMENT),
+	[AK_COUNT] = { .accept = CONSTS, .put = PUT_VALUE, AT(count), .bit = SF_A_COUNT,
+		       .otherwise = SF_A_BOUND_DYN },
+	[AK_UPPER_BOUND] = { .own = store_upper_bound },
+	[AK_LOWER_BOUND] = CONST_AT(lower_bound, SF_A_LOWER_BOUND),
+	[AK_ENCODING] = CONST_AT(encoding, SF_A_ENCODING),
+	[AK_DECL_FILE] = CONST_AT(decl_file, SF_A_DECL_FILE),
+	[AK_DECL_LINE] = CONST_AT(decl_line, SF_A_DECL_LINE),
+	[AK_VIRTUALITY] = CONST_AT(virtuality, SF_A_VIRTUALITY),
+	[AK_LANGUAGE] = CONST_AT(language, SF_A_LANGUAGE),
+	/* an offset in any form but a block (a signed one stores v->u: 0) */
+	[AK_STR_OFFSETS_BASE] = { .accept = (uint16_t)~(VC(V_BLOCK) | VC(V_ALT)), .put = PUT_U,
+				  AT(str_offsets_base), .bit = SF_A_STR_OFFSETS_BASE },
+	[AK_STMT_LIST] = { .accept = VC(V_NONE) | VC(V_UNSIGNED), .put = PUT_U, AT(stmt_list),
+			   .bit = SF_A_STMT_LIST },
+	[AK_COMP_DIR] = STR_AT(comp_dir, SF_A_COMP_DIR),
+	/* no `has` bit left for these: set only when present (die.h) */
+	[AK_PRODUCER] = STR_AT(producer, 0),
+	[AK_DWO_NAME] = STR_AT(dwo_name, 0),
+	[AK_GNU_DWO_NAME] = STR_AT(dwo_name, 0),
+	[AK_GNU_DWO_ID] = { .own = store_dwo_id },
+	[AK_DECLARATION] = FLAG(SF_A_DECLARATION),
+	[AK_EXTERNAL] = FLAG(SF_A_EXTERNAL),
+	[AK_ARTIFICIAL] = FLAG(SF_A_ARTIFICIAL),
+	[AK_PROTOTYPED] = FLAG(SF_A_PROTOTYPED),
+	[AK_GNU_VECTOR] = FLAG(SF_A_VECTOR),
+};
+
+static_assert(V_ALT < 16, "store_rule.accept is a uint16_t");
+
+static inline void set_bits(struct sf_die *d, const struct store_rule *s, uint32_t bits)
+{
+	uint32_t *word = s->has2 ? &d->has2 : &d->has;
+
+	*word |= bits;
+}
+
+/* u into the rule's field, truncated to a 4-byte one */
+static inline void put_field(struct sf_die *d, const struct store_rule *s, uint64_t u)
+{
+	char *p = (char *)d + s->field;
+
+	if (s->size == 4) {
+		uint32_t w = (uint32_t)u;
+		memcpy(p, &w, sizeof(w));
+	} else {
+		memcpy(p, &u, sizeof(u));
+	}
+}
+
+/* DW_AT_type: a reference, or a type unit's signature */
+static void store_type(const struct sf_ucx *c, struct sf_die *d, const struct value *v)
+{
+	(void)c;
+	if (v->cls == V_REF) {
+		d->type = v->u;
+		d->has |= SF_A_TYPE;
+	} else if (v->cls == V_SIG8) {
+		d->sig8 = v->u;
+		d->has |= SF_A_TYPE | SF_A_SIG8;
+	}
+}
+
+/* A constant offset, or one an expression computes; else a virtual base's */
+static void store_member_loc(const struct sf_ucx *c, struct sf_die *d, const struct value *v)
+{
+	(void)c;
+	if (const_u(v, &d->member_loc))
+		d->has |= SF_A_MEMBER_LOC;
+	else if (v->cls == V_BLOCK && member_loc_expr(v, &d->member_loc))
+		d->has |= SF_A_MEMBER_LOC;
+	else
+		d->has |= SF_A_MEMBER_EXPR;
+}
+
+static void store_upper_bound(const struct sf_ucx *c, struct sf_die *d, const struct value *v)
 {
 	uint64_t u;
 
+	if (const_u(v, &u)) {
+		d->upper_bound = is_minus_one(c, v) ? -1 : (int64_t)u;
+		d->has |= SF_A_UPPER_BOUND;
+	} else {
+		d->has |= SF_A_BOUND_DYN;
+	}
+}
+
+static void store_dwo_id(const struct sf_ucx *c, struct sf_die *d, const struct value *v)
+{
 	(void)c;
+	if (const_u(v, &d->dwo_id))
+		d->has_dwo_id = 1;
+}
+
+static void store_attr(const struct sf_ucx *c, struct sf_die *d, unsigned kind,
+		       const struct value *v)
+{
+	assert(kind < AK_N);
+	const struct store_rule *s = &rules[kind];
+
 	if (v->cls == V_ALT) {
-		/* only these two lead into the alt file: types live there */
-		if (kind == AK_TYPE) {
-			d->type = v->u;
-			d->has |= SF_A_TYPE | SF_A_ALT;
-		} else if (kind == AK_IMPORT) {
-			d->import = v->u;
-			d->has2 |= SF_A2_IMPORT | SF_A2_IMPORT_ALT;
+		/* only DW_AT_type and DW_AT_import lead into the alt file */
+		if (s->alt_bit) {
+			put_field(d, s, v->u);
+			set_bits(d, s, s->bit | s->alt_bit);
 		}
 		return;
 	}
-	switch (kind) {
-	case AK_NAME:
-		if (v->cls == V_STRING && v->str) {
-			d->name = v->str;
-			d->has |= SF_A_NAME;
-		}
+	if (s->own) {
+		s->own(c, d, v);
+		return;
+	}
+	if (!(s->accept & VC(v->cls))) {
+		set_bits(d, s, s->otherwise);
+		return;
+	}
+	switch (s->put) {
+	case PUT_FLAG:
+		if (!v->u)
+			return;
 		break;
-	case AK_TYPE:
-		if (v->cls == V_REF) {
-			d->type = v->u;
-			d->has |= SF_A_TYPE;
-		} else if (v->cls == V_SIG8) {
-			d->sig8 = v->u;
-			d->has |= SF_A_TYPE | SF_A_SIG8;
-		}
+	case PUT_VALUE:
+		put_field(d, s, v->cls == V_SIGNED ? (uint64_t)v->s : v->u);
 		break;
-	case AK_SIGNATURE:
-		if (v->cls == V_SIG8) {
-			d->sig8 = v->u;
-			d->has |= SF_A_SIGNATURE;
-		}
+	case PUT_U:
+		put_field(d, s, v->u);
 		break;
-	case AK_SIBLING:
-		if (v->cls == V_REF) {
-			d->sibling = v->u;
-			d->has |= SF_A_SIBLING;
-		}
-		break;
-	case AK_IMPORT:
-		if (v->cls == V_REF) {
-			d->import = v->u;
-			d->has2 |= SF_A2_IMPORT;
-		}
-		break;
-	case AK_SPECIFICATION:
-		if (v->cls == V_REF) {
-			d->specification = v->u;
-			d->has |= SF_A_SPECIFICATION;
-		}
-		break;
-	case AK_BYTE_SIZE:
-		if (const_u(v, &d->byte_size))
-			d->has |= SF_A_BYTE_SIZE;
-		break;
-	case AK_BIT_SIZE:
-		if (const_u(v, &d->bit_size))
-			d->has |= SF_A_BIT_SIZE;
-		break;
-	case AK_DATA_BIT_OFFSET:
-		if (const_u(v, &d->data_bit_offset))
-			d->has |= SF_A_DATA_BIT_OFFSET;
-		break;
-	case AK_BIT_OFFSET:
-		if (const_u(v, &d->bit_offset))
-			d->has |= SF_A_BIT_OFFSET;
-		break;
-	case AK_DATA_MEMBER_LOCATION:
-		if (const_u(v, &d->member_loc))
-			d->has |= SF_A_MEMBER_LOC;
-		else if (v->cls == V_BLOCK && member_loc_expr(v, &d->member_loc))
-			d->has |= SF_A_MEMBER_LOC;
-		else
-			d->has |= SF_A_MEMBER_EXPR;
-		break;
-	case AK_CONST_VALUE:
-		if (const_u(v, &d->const_value))
-			d->has |= SF_A_CONST_VALUE;
-		break;
-	case AK_DISCR:
-		if (v->cls == V_REF) {
-			d->discr = v->u;
-			d->has2 |= SF_A2_DISCR;
-		}
-		break;
-	case AK_DISCR_VALUE:
-		if (const_u(v, &d->discr_value))
-			d->has2 |= SF_A2_DISCR_VALUE;
-		break;
-	case AK_ALIGNMENT:
-		if (const_u(v, &d->alignment))
-			d->has |= SF_A_ALIGNMENT;
-		break;
-	case AK_COUNT:
-		if (const_u(v, &d->count))
-			d->has |= SF_A_COUNT;
-		else
-			d->has |= SF_A_BOUND_DYN;
-		break;
-	case AK_UPPER_BOUND:
-		if (const_u(v, &u)) {
-			d->upper_bound = is_minus_one(c, v) ? -1 : (int64_t)u;
-			d->has |= SF_A_UPPER_BOUND;
-		} else {
-			d->has |= SF_A_BOUND_DYN;
-		}
-		break;
-	case AK_LOWER_BOUND:
-		if (const_u(v, &u)) {
-			d->lower_bound = (int64_t)u;
-			d->has |= SF_A_LOWER_BOUND;
-		}
-		break;
-	case AK_ENCODING:
-		if (const_u(v, &u)) {
-			d->encoding = (uint32_t)u;
-			d->has |= SF_A_ENCODING;
-		}
-		break;
-	case AK_DECL_FILE:
-		if (const_u(v, &u)) {
-			d->decl_file = (uint32_t)u;
-			d->has |= SF_A_DECL_FILE;
-		}
-		break;
-	case AK_DECL_LINE:
-		if (const_u(v, &u)) {
-			d->decl_line = (uint32_t)u;
-			d->has |= SF_A_DECL_LINE;
-		}
-		break;
-	case AK_VIRTUALITY:
-		if (const_u(v, &u)) {
-			d->virtuality = (uint32_t)u;
-			d->has |= SF_A_VIRTUALITY;
-		}
-		break;
-	case AK_LANGUAGE:
-		if (const_u(v, &u)) {
-			d->language = (uint32_t)u;
-			d->has |= SF_A_LANGUAGE;
-		}
-		break;
-	case AK_STR_OFFSETS_BASE:
-		if (v->cls != V_BLOCK) {
-			d->str_offsets_base = v->u;
-			d->has |= SF_A_STR_OFFSETS_BASE;
-		}
-		break;
-	case AK_STMT_LIST:
-		if (v->cls == V_NONE || v->cls == V_UNSIGNED) {
-			d->stmt_list = v->u;
-			d->has |= SF_A_STMT_LIST;
-		}
-		break;
-	case AK_COMP_DIR:
-		if (v->cls == V_STRING && v->str) {
-			d->comp_dir = v->str;
-			d->has |= SF_A_COMP_DIR;
-		}
-		break;
-	case AK_PRODUCER:
-		if (v->cls == V_STRING && v->str)
-			d->producer = v->str;
-		break;
-	case AK_DWO_NAME:
-	case AK_GNU_DWO_NAME:
-		if (v->cls == V_STRING && v->str)
-			d->dwo_name = v->str;
-		break;
-	case AK_GNU_DWO_ID:
-		if (const_u(v, &d->dwo_id))
-			d->has_dwo_id = 1;
-		break;
-	case AK_DECLARATION:
-		if (v->cls == V_FLAG && v->u)
-			d->has |= SF_A_DECLARATION;
-		break;
-	case AK_EXTERNAL:
-		if (v->cls == V_FLAG && v->u)
-			d->has |= SF_A_EXTERNAL;
-		break;
-	case AK_ARTIFICIAL:
-		if (v->cls == V_FLAG && v->u)
-			d->has |= SF_A_ARTIFICIAL;
-		break;
-	case AK_PROTOTYPED:
-		if (v->cls == V_FLAG && v->u)
-			d->has |= SF_A_PROTOTYPED;
-		break;
-	case AK_GNU_VECTOR:
-		if (v->cls == V_FLAG && v->u)
-			d->has |= SF_A_VECTOR;
+	case PUT_STR:
+		if (!v->str)
+			return;
+		memcpy((char *)d + s->field, &v->str, sizeof(v->str));
 		break;
 	}
+	set_bits(d, s, s->bit);
 }
 
 /* One attribute as read_form reads it (OP_GENERIC with keep, else
