@@ -578,6 +578,38 @@ static inline void set_name(struct dview *d, int is_name, const char *s)
 		d->name = s;
 }
 
+/*
+ * OP_STRX_LOCAL: a string by its index into .debug_str_offsets, fed as
+ * its .debug_str offset (*v), as OP_STRP_LOCAL's is.  -1 when no digest
+ * can be made: an index out of range gives all ones, which here names a
+ * string.  Inlined: read_ops' hot loop.
+ */
+static ALWAYS_INLINE int strx_local(const struct walk *w, struct rd *r, const struct op *o,
+				    struct dview *d, uint64_t *v)
+{
+	unsigned os = w->cx->u->offset_size;
+	const char *s = read_str(w->cx, r, o->form);
+
+	set_name(d, o->name, s);
+	/* a strp out of range names none, as all ones does */
+	*v = s ? (uint64_t)((const unsigned char *)s - w->strs->data) : ~0ull >> (64 - 8 * os);
+	return !s && *v < w->strs->size ? -1 : 0;
+}
+
+/* OP_STRING: an inline string's bytes fed as feed_str feeds them, without
+ * strlen.  Inlined: read_ops' hot loop. */
+static ALWAYS_INLINE void feed_inline_str(struct rd *r, struct sf_fp *h, struct dview *d,
+					  int is_name)
+{
+	const unsigned char *p = r->p;
+	long n = inline_str(r);
+
+	if (n >= 0) {
+		set_name(d, is_name, (const char *)p);
+		feed_bytes(h, p, (size_t)n);
+	}
+}
+
 /* read_die past the DIE's code at p, op by op. */
 static __attribute__((noinline)) int read_ops(const struct walk *w, const struct plan *pl,
 					      const unsigned char *p, struct sf_fp *h,
@@ -654,24 +686,12 @@ static __attribute__((noinline)) int read_ops(const struct walk *w, const struct
 				 cx->f->alt ? sec_str(&cx->f->alt->sec[SF_SEC_STR], v) : NULL);
 			break;
 		case OP_STRX_LOCAL:
-			s = read_str(cx, &r, o->form);
-			set_name(d, o->name, s);
-			/* an offset in range is the string, as OP_STRP_LOCAL's;
-			 * a strp out of range names none, as all ones does */
-			v = s ? (uint64_t)((const unsigned char *)s - w->strs->data) :
-				~0ull >> (64 - 8 * os);
-			if (!s && v < w->strs->size)
-				return -1;	/* all ones names a string: no digest */
+			if (strx_local(w, &r, o, d, &v) < 0)
+				return -1;
 			break;
-		case OP_STRING: {	/* feed_str's bytes, without strlen */
-			const unsigned char *p = r.p;
-			long n = inline_str(&r);
-			if (n >= 0) {
-				set_name(d, o->name, (const char *)p);
-				feed_bytes(h, p, (size_t)n);
-			}
+		case OP_STRING:
+			feed_inline_str(&r, h, d, o->name);
 			continue;
-		}
 		case OP_STR:
 			s = read_str(cx, &r, o->form);
 			set_name(d, o->name, s);
