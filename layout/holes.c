@@ -1,25 +1,16 @@
 /*
- * holes.c - holes, bit holes and padding of one type, counted as pahole.
+ * holes.c - holes, bit holes and padding of one type, counted as pahole,
+ * and what pahole prints around them.
  *
- * The walk is pahole 1.24's class__find_holes(): members are visited in
- * declaration order (which DWARF gives in offset order), tracking in bits
- *
- *   last_seen        the first bit after everything seen so far
- *   in_bitfield      whether the previous member was a bit-field
- *   bf_end, bf_size  end and size (bits) of the current bit-field storage
- *                    unit, so a following member can tell the unused bits
- *                    of that unit (a bit hole) from the bytes after it
- *
- * Each gap found in front of a member is charged to the member before it
- * (SF_NO_MEMBER for a gap in front of the first one), the way pahole
- * prints "XXX N bytes hole" under the member it follows.  All positions are
- * relative to the type being walked (`base` is subtracted), so the same walk
- * serves nested anonymous structs whose member offsets are absolute.
- *
- * Unlike pahole, overlapping members never produce negative holes: a gap
- * is only counted when a member starts after last_seen, and last_seen never
- * goes backwards.  Such a layout is flagged `irregular` and is the only
- * case where the size equation in holes.h is not asserted.
+ * The walk itself - pahole 1.24's class__find_holes(), members in memory
+ * order, gaps charged to the member before them, overlaps never making a
+ * negative hole but flagging the layout `irregular` - is the model's
+ * (model/gaps.c), which packing inference shares.  Here the figures it
+ * finds become a struct sf_layout, with what only a report needs: the
+ * cachelines, pahole's "forced alignments" and the padding an alignment
+ * asked for, the trailing padding of member structs ("paddings"), the
+ * layouts of nested anonymous members and of an enum's variants.  The
+ * size equation in holes.h is asserted for every regular layout.
  */
 #include "holes.h"
 
@@ -32,292 +23,6 @@
 #include "model/typeset.h"
 
 #define DEFAULT_CACHELINE 64u
-
-struct walk {
-	const struct sf_type *t;
-	uint64_t base;             /* absolute offset of t */
-	int64_t last_seen;         /* bits */
-	int64_t bf_end;            /* bits */
-	int64_t bf_size;           /* bits */
-	bool in_bitfield;
-	uint32_t last;             /* index of the last member walked */
-	size_t hole_cap, bit_hole_cap;
-};
-
-/* Bytes as the walk's bit arithmetic takes them: beyond SF_SANE_BYTES
- * (corrupt input) clipped, and the layout irregular. */
-static int64_t capped(uint64_t bytes, struct sf_layout *out)
-{
-	return (int64_t)sf_clip_bytes(bytes, &out->irregular);
-}
-
-static int64_t member_rel_offset(const struct walk *w,
-				 const struct sf_member *m,
-				 struct sf_layout *out)
-{
-	if (m->offset < w->base) {
-		out->irregular = true;   /* a nested member before its parent */
-		return 0;
-	}
-	return capped(m->offset - w->base, out);
-}
-
-static void add_hole(struct walk *w, struct sf_layout *out, uint64_t off,
-		     uint64_t size)
-{
-	SF_GROW(out->holes, out->nholes, w->hole_cap);
-	out->holes[out->nholes++] = (struct sf_hole){
-		.offset = w->base + off, .size = size, .after = w->last,
-	};
-	out->sum_holes += size;
-}
-
-/* A bit hole starting at bit `from`, inside the unit starting at `unit`. */
-static void add_bit_hole(struct walk *w, struct sf_layout *out, int64_t unit,
-			 int64_t from, uint32_t bits)
-{
-	if (unit > from || unit < 0)
-		unit = from / 8 * 8;
-	SF_GROW(out->bit_holes, out->nbit_holes, w->bit_hole_cap);
-	out->bit_holes[out->nbit_holes++] = (struct sf_bit_hole){
-		.offset = w->base + (uint64_t)unit / 8,
-		.bit_offset = (uint32_t)(from - unit),
-		.bits = bits,
-		.after = w->last,
-	};
-	out->sum_bit_holes += bits;
-}
-
-/*
- * Bits left unused at the end of the current bit-field storage unit before
- * a member starting at bit_start (pahole: "trailing bitfield bits").
- */
-static int64_t close_bitfield_unit(struct walk *w, int64_t bit_start,
-				   struct sf_layout *out)
-{
-	if (!w->in_bitfield)
-		return 0;
-	int64_t unit_end = bit_start < w->bf_end ? bit_start : w->bf_end;
-	if (unit_end < w->last_seen) {
-		out->irregular = true;   /* starts inside bits already seen */
-		return 0;
-	}
-	int64_t bits = unit_end - w->last_seen;
-	w->last_seen = unit_end;
-	return bits;
-}
-
-/* The storage unit of a bit-field grows the current unit or starts one. */
-static void track_bitfield_unit(struct walk *w, const struct sf_member *m,
-				int64_t unit_start, int64_t bit_end,
-				struct sf_layout *out)
-{
-	int64_t unit_bits = capped(m->size, out) * 8;
-
-	w->in_bitfield = true;
-	if (bit_end > w->bf_end || unit_bits > w->bf_size) {
-		w->bf_size = unit_bits;
-		w->bf_end = unit_start + unit_bits;
-		/* a field that borrowed bits of the previous unit ends in
-		 * the next one */
-		if (bit_end > w->bf_end)
-			w->bf_end += unit_bits;
-	}
-}
-
-/* One member of a struct: the gaps in front of it, then its own bits. */
-static void walk_member(struct walk *w, uint32_t i, struct sf_layout *out)
-{
-	const struct sf_member *m = &w->t->members[i];
-	bool bitfield = sf_member_is_bitfield(m);
-	int64_t rel = member_rel_offset(w, m, out);
-	int64_t bit_start = rel * 8 + (bitfield ? m->bit_offset : 0);
-	int64_t bit_end = bit_start +
-		(bitfield ? (int64_t)m->bit_size : capped(m->size, out) * 8);
-	/* where a bit hole would start, and the unit it is in */
-	int64_t bh_from = w->last_seen, bh_unit = w->bf_end - w->bf_size;
-	int64_t bit_holes = close_bitfield_unit(w, bit_start, out);
-	int64_t byte_holes = 0;
-	int64_t hole_at = w->last_seen / 8;
-
-	if (bitfield) {
-		int64_t unit_start = rel * 8;
-		/* bytes between the last member and this unit, unless the
-		 * field reaches back into a unit already begun */
-		if (w->last_seen < unit_start && unit_start <= bit_start) {
-			byte_holes = rel - w->last_seen / 8;
-			w->last_seen = unit_start;
-		}
-		if (bit_holes == 0) {
-			bh_from = w->last_seen;
-			bh_unit = unit_start;
-		}
-		if (bit_start >= w->last_seen)
-			bit_holes += bit_start - w->last_seen;
-		else
-			out->irregular = true;
-	} else if (bit_start >= w->last_seen) {
-		byte_holes = bit_start / 8 - w->last_seen / 8;
-	} else {
-		out->irregular = true;   /* overlaps what came before */
-	}
-
-	if (bit_holes > UINT32_MAX) {
-		out->irregular = true;   /* no storage unit is that wide */
-		bit_holes = 0;
-	}
-	if (bit_holes > 0)
-		add_bit_hole(w, out, bh_unit, bh_from, (uint32_t)bit_holes);
-	if (byte_holes > 0)
-		add_hole(w, out, (uint64_t)hole_at, (uint64_t)byte_holes);
-
-	if (bitfield) {
-		out->sum_bitfield_bits += m->bit_size;
-	} else {
-		/* only bytes no earlier member covered, so that an empty
-		 * base under the next member is not counted twice */
-		int64_t from = bit_start > w->last_seen ? bit_start : w->last_seen;
-		if (bit_end > from)
-			out->sum_members += (uint64_t)(bit_end - from) / 8;
-	}
-
-	if (bit_end > w->last_seen)
-		w->last_seen = bit_end;
-	else if (bit_end < w->last_seen)
-		out->irregular = true;
-
-	if (bitfield) {
-		track_bitfield_unit(w, m, rel * 8, bit_end, out);
-	} else {
-		w->in_bitfield = false;
-		w->bf_size = 0;
-		w->bf_end = bit_end;
-	}
-	w->last = i;
-}
-
-/* Trailing bits of the last storage unit and trailing bytes. */
-static void walk_end(struct walk *w, struct sf_layout *out)
-{
-	int64_t size_bits = capped(w->t->size, out) * 8;
-
-	if (w->in_bitfield) {
-		int64_t unit_end = size_bits < w->bf_end ? size_bits : w->bf_end;
-		if (unit_end - w->last_seen > UINT32_MAX) {
-			/* a bit-field's storage unit of gigabytes */
-			out->irregular = true;
-		} else if (unit_end >= w->last_seen) {
-			out->bit_padding = (uint32_t)(unit_end - w->last_seen);
-			w->last_seen = unit_end;
-		} else {
-			out->irregular = true;
-		}
-	}
-	if (w->last_seen <= size_bits)
-		out->padding = w->t->size - (uint64_t)(w->last_seen / 8);
-	else
-		out->irregular = true;   /* a member reaches past the end */
-}
-
-static void walk_struct(const struct sf_type *t, uint64_t base,
-			struct sf_layout *out)
-{
-	struct walk w = {
-		.t = t, .base = base, .bf_end = capped(t->size, out) * 8,
-		.last = SF_NO_MEMBER,
-	};
-
-	/* virtual bases too: the model puts them last, where the complete
-	 * object has them, so their bytes are not taken for padding */
-	for (uint32_t i = 0; i < t->nmembers; i++)
-		walk_member(&w, i, out);
-	walk_end(&w, out);
-}
-
-/* One byte range an enum uses: its discriminant or a variant's field. */
-struct span {
-	uint64_t start, end;
-};
-
-static int cmp_span(const void *a, const void *b)
-{
-	const struct span *x = a, *y = b;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-static struct span member_span(const struct sf_member *m, uint64_t size)
-{
-	uint64_t len = sf_member_is_bitfield(m)
-		     ? ((uint64_t)m->bit_offset + m->bit_size + 7) / 8 : m->size;
-	uint64_t start = m->offset < size ? m->offset : size;
-	uint64_t end = len > size - start ? size : start + len;
-
-	return (struct span){ start, end };
-}
-
-/*
- * An enum with variants: a byte is used when the discriminant or any
- * variant's field covers it; the bytes none uses are the enum's holes
- * and padding - waste every variant shares.  Holes follow no member
- * (SF_NO_MEMBER): they lie between fields of different variants.
- */
-static void walk_enum(const struct sf_type *t, struct sf_layout *out)
-{
-	size_t n = t->nmembers, k = 0, cap = 0;
-
-	for (uint32_t v = 0; v < t->nvariants; v++)
-		n += t->variants[v].nmembers;
-	struct span *sp = sf_xcalloc(n ? n : 1, sizeof(*sp));
-	for (uint32_t i = 0; i < t->nmembers; i++)
-		sp[k++] = member_span(&t->members[i], t->size);
-	for (uint32_t v = 0; v < t->nvariants; v++)
-		for (uint32_t i = 0; i < t->variants[v].nmembers; i++)
-			sp[k++] = member_span(&t->variants[v].members[i], t->size);
-	assert(k == n);
-	qsort(sp, n, sizeof(*sp), cmp_span);
-	uint64_t seen = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (sp[i].start > seen) {
-			SF_GROW(out->holes, out->nholes, cap);
-			out->holes[out->nholes++] = (struct sf_hole){
-				.offset = seen, .size = sp[i].start - seen, .after = SF_NO_MEMBER,
-			};
-			out->sum_holes += sp[i].start - seen;
-		}
-		if (sp[i].end > seen) {
-			out->sum_members += sp[i].end - (sp[i].start > seen ? sp[i].start : seen);
-			seen = sp[i].end;
-		}
-	}
-	free(sp);
-	out->padding = t->size - seen;
-	out->members = t->nmembers + t->nvariants;
-}
-
-/* A union's members all start at its start: no holes, only padding. */
-static void walk_union(const struct sf_type *t, uint64_t base,
-		       struct sf_layout *out)
-{
-	uint64_t covered = 0;
-
-	for (uint32_t i = 0; i < t->nmembers; i++) {
-		const struct sf_member *m = &t->members[i];
-		uint64_t rel = m->offset >= base ? m->offset - base : 0;
-		uint64_t end = sf_add_sat(rel, sf_member_is_bitfield(m)
-			? ((uint64_t)m->bit_offset + m->bit_size + 7) / 8 : m->size);
-		if (sf_member_is_bitfield(m))
-			out->sum_bitfield_bits += m->bit_size;
-		if (end > covered)
-			covered = end;
-	}
-	if (covered > t->size) {
-		out->irregular = true;
-		covered = t->size;
-	}
-	out->sum_members = covered;
-	out->padding = t->size - covered;
-}
 
 /* The byte hole right in front of member i, 0 if none. */
 static uint64_t hole_before(const struct sf_type *t,
@@ -377,17 +82,16 @@ static void count_forced_padding(const struct sf_type *t, struct sf_layout *out)
 	assert(out->forced_padding <= out->padding);
 }
 
-/* Trailing padding of a struct, without recording anything else. */
+/* Trailing padding of a struct, without recording anything else: walked
+ * as a struct even when it has variants, as pahole's note always took it. */
 static uint64_t struct_padding(const struct sf_type *t)
 {
-	struct sf_layout tmp;
+	struct sf_type s = *t;
+	struct sf_gaps g;
 
-	memset(&tmp, 0, sizeof(tmp));
-	walk_struct(t, 0, &tmp);
-	uint64_t pad = tmp.padding;
-	free(tmp.holes);
-	free(tmp.bit_holes);
-	return pad;
+	s.nvariants = 0;
+	sf_gaps_find(&s, 0, false, &g);
+	return g.padding;
 }
 
 /*
@@ -471,10 +175,27 @@ static void check_invariants(const struct sf_type *t,
 		assert(out->holes[i - 1].offset < out->holes[i].offset);
 }
 
+/* The walk's figures (model/gaps.h) into out; the hole lists move. */
+static void take_gaps(struct sf_layout *out, const struct sf_gaps *g)
+{
+	out->holes = g->holes;
+	out->nholes = g->nholes;
+	out->sum_holes = g->sum_holes;
+	out->bit_holes = g->bit_holes;
+	out->nbit_holes = g->nbit_holes;
+	out->sum_bit_holes = g->sum_bit_holes;
+	out->sum_members = g->sum_members;
+	out->sum_bitfield_bits = g->sum_bitfield_bits;
+	out->padding = g->padding;
+	out->bit_padding = g->bit_padding;
+	out->irregular = g->irregular;
+}
+
 static void compute_at(const struct sf_type *t, uint64_t base,
 		       const struct sf_layout_opts *o, struct sf_layout *out)
 {
 	unsigned cl = o->cacheline ? o->cacheline : DEFAULT_CACHELINE;
+	struct sf_gaps g;
 
 	memset(out, 0, sizeof(*out));
 	out->size = t->size;
@@ -485,13 +206,11 @@ static void compute_at(const struct sf_type *t, uint64_t base,
 	out->last_cacheline = t->size % cl;
 	out->base = base;
 
-	if (t->nvariants)
-		walk_enum(t, out);
-	else if (is_struct_kind(t))
-		walk_struct(t, base, out);
-	else
-		walk_union(t, base, out);
-	if (!t->nvariants)	/* enum holes follow no member */
+	sf_gaps_find(t, base, true, &g);
+	take_gaps(out, &g);
+	if (t->nvariants)	/* the discriminant and each variant */
+		out->members = t->nmembers + t->nvariants;
+	else			/* enum holes follow no member */
 		count_forced_alignments(t, out);
 	count_forced_padding(t, out);
 	collect_paddings_and_nested(t, o, out);
@@ -527,22 +246,6 @@ void sf_layout_compute(const struct sf_type *t, unsigned cacheline,
 	struct sf_layout_opts o = { .cacheline = cacheline };
 
 	sf_layout_compute_opts(t, &o, out);
-}
-
-bool sf_layout_has_gaps(const struct sf_type *t)
-{
-	struct sf_layout tmp;
-
-	memset(&tmp, 0, sizeof(tmp));
-	if (t->nvariants)
-		walk_enum(t, &tmp);
-	else if (is_struct_kind(t))
-		walk_struct(t, 0, &tmp);
-	else
-		walk_union(t, 0, &tmp);
-	free(tmp.holes);
-	free(tmp.bit_holes);
-	return tmp.nholes || tmp.padding;
 }
 
 static bool shares_bytes(const struct sf_member *m, const struct sf_variant *v)

@@ -1,11 +1,12 @@
 /*
  * holes.h - where a layout wastes bytes: holes, bit holes, padding.
  *
- * sf_layout_compute() walks a type's members in offset order and records
- * every gap the compiler left: byte holes between members, bit holes inside
- * a bit-field storage unit, trailing padding (bytes and bits), and the
- * summary pahole prints under a struct.  Unions have no holes, only
- * padding when their size exceeds the largest member.
+ * sf_layout_compute() records every gap the compiler left in a type -
+ * byte holes between members, bit holes inside a bit-field storage unit,
+ * trailing padding (bytes and bits), as the model's walk finds them
+ * (model/gaps.h: the same walk packing inference asks) - and the summary
+ * pahole prints under a struct.  Unions have no holes, only padding when
+ * their size exceeds the largest member.
  *
  * The arrays in struct sf_layout are malloc'ed; sf_layout_release() frees
  * them.  Hole offsets are bytes from the start of the outermost type (the
@@ -53,22 +54,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/gaps.h"
 #include "model/model.h"
-
-#define SF_NO_MEMBER UINT32_MAX
-
-struct sf_hole {
-	uint64_t offset;       /* first byte of the hole */
-	uint64_t size;         /* bytes */
-	uint32_t after;        /* index of the member before it, or SF_NO_MEMBER */
-};
-
-struct sf_bit_hole {
-	uint64_t offset;       /* byte offset of the storage unit */
-	uint32_t bit_offset;   /* first free bit in that unit */
-	uint32_t bits;
-	uint32_t after;        /* index of the bit-field before it */
-};
 
 struct sf_member_padding {
 	uint32_t member;       /* index of a member whose type is a struct */
@@ -165,12 +152,6 @@ void sf_layout_compute_opts(const struct sf_type *t,
 			    const struct sf_layout_opts *o,
 			    struct sf_layout *out);
 void sf_layout_release(struct sf_layout *l);
-
-/*
- * Whether t has byte holes or trailing padding (bit holes do not count),
- * as pahole's class__find_holes finds them: the reader's test for packing.
- */
-bool sf_layout_has_gaps(const struct sf_type *t);
 
 /*
  * Variant k of the enum t as a struct of its own, for a layout and a

@@ -21,7 +21,7 @@
 #include <assert.h>
 
 #include "abi.h"
-#include "layout/holes.h"
+#include "gaps.h"
 
 /*
  * Alignment, packing and completeness of a type from its members.
@@ -68,7 +68,7 @@ void sf_settle_packing(struct sf_type *t, const uint32_t *natural, uint32_t alig
 	t->natural_align = maxn;
 	if (!packed && t->kind != SF_KIND_UNION)
 		packed = (unaligned || (maxn > 1 && align_attr == 1) || t->size % maxn) &&
-			 !sf_layout_has_gaps(t);
+			 !sf_type_has_gaps(t);
 	for (uint32_t i = 0; i < t->nmembers; i++) {
 		struct sf_member *m = &t->members[i];
 		if (!packed && t->kind != SF_KIND_UNION && !sf_member_is_bitfield(m) &&
@@ -100,7 +100,7 @@ static int shows_member_packing(const struct sf_type *t, int aligned_hidden)
 	 * too: where the input cannot say which struct has one, a struct
 	 * with gaps (sctp_paddrparams: packed, aligned(4), 1 byte of
 	 * padding) proves nothing about what it holds */
-	if (aligned_hidden && t->kind != SF_KIND_UNION && sf_layout_has_gaps(t))
+	if (aligned_hidden && t->kind != SF_KIND_UNION && sf_type_has_gaps(t))
 		return 0;
 	for (uint32_t i = 0; i < t->nmembers; i++)
 		if (t->members[i].flags & SF_MF_ALIGNED)
