@@ -137,7 +137,7 @@ void rd_record_sums(struct sf_reader *r)
 
 	for (size_t j = 0; j < r->nlaid; j++) {
 		struct tinfo *ti = r->laidv[j];
-		if (!(ti->flags & TI_LAID) || sum_key(r, ti, &s.key) < 0)
+		if (!(ti->flags & TI_LAID) || (ti->flags & TI_WAITS) || sum_key(r, ti, &s.key) < 0)
 			continue;
 		assert(!(ti->flags & TI_PACKED));
 		s.align = ti->align;
@@ -338,6 +338,14 @@ static void set_type_of_member(struct sf_reader *r, struct sf_member *m, struct 
 	}
 	v->natural[v->n - 1] = natural_of(r, mt, depth);
 	v->ty[v->n - 1] = mt;
+	/* a class laid out here on a base only declared here (g++ writes a
+	 * polymorphic class's definition only where its key function is)
+	 * has the alignment of what it knows: 1 where the base holds the
+	 * vptr.  The member is complete; its alignment and natural
+	 * alignment are the definition's, found later by name */
+	if (mt->agg && !mt->anon && !mt->align_attr && (mt->agg->flags & TI_WAITS) &&
+	    *mt->agg->qname)
+		v->inc[v->n - 1] = mt->agg->qname;
 	if (mt->anon && !(mt->flags & TI_FLEX)) {
 		struct xtype *x = rd_layout(r, mt->anon, depth + 1);
 		if (x) {
@@ -840,6 +848,8 @@ static void remember_layout(struct sf_reader *r, struct tinfo *ti, struct xtype 
 	ti->dsize = sf_data_size(t, base_dsizes(r, t->members, ty, t->nmembers));
 	ti->model = x;
 	ti->flags |= TI_LAID;
+	if (x->inc)
+		ti->flags |= TI_WAITS;
 	if (r->fpc && !r->sum_off) {	/* to record (rd_record_sums) */
 		SF_GROW(r->laidv, r->nlaid, r->laidcap);
 		r->laidv[r->nlaid++] = ti;
@@ -911,7 +921,7 @@ void rd_unlay_all(struct sf_reader *r, int keep_packed)
 	for (size_t j = 0; j < r->mapcap; j++) {
 		struct tinfo *ti = r->map[j].gen == r->gen ? r->map[j].ti : NULL;
 		if (ti && (ti->flags & TI_LAID)) {
-			ti->flags &= ~TI_LAID;
+			ti->flags &= ~(TI_LAID | TI_WAITS);
 			ti->model = NULL;
 		}
 		if (ti)

@@ -323,7 +323,7 @@ static int top_known(struct sf_reader *r, const struct top *tp, const struct xty
 {
 	struct sf_type t = top_type(tp, x);
 
-	return !(t.flags & SF_TF_INCOMPLETE) &&
+	return !(t.flags & SF_TF_INCOMPLETE) && !x->inc &&
 	       (have_out(r, &t) || (r->known && have(r->known, &t)));
 }
 
@@ -334,7 +334,8 @@ static void add_top(struct sf_reader *r, const struct top *tp)
 	if (!x)
 		return;
 	struct sf_type t = top_type(tp, x);
-	if (t.flags & SF_TF_INCOMPLETE) {
+	/* incomplete, or holding a type whose alignment is not known yet */
+	if ((t.flags & SF_TF_INCOMPLETE) || x->inc) {
 		hold_pending(r, &t, x);
 		return;
 	}
@@ -868,6 +869,28 @@ const char **sf_pending_missing(const struct sf_pending *p, const struct sf_type
 	return names;
 }
 
+/* Member m, complete, holds qname by value, whose layout where m's type
+ * was laid out waited for a definition found elsewhere: its alignment
+ * and natural alignment are the definition's (in ts, else extra, else
+ * side), if found; whether it was. */
+static int align_member(const struct sf_typeset *ts, const struct sf_typeset *extra,
+			const struct sf_typeset *side, struct sf_member *m,
+			uint32_t *natural, const char *qname)
+{
+	const struct sf_type *b = definition(ts, qname);
+
+	if (!b)
+		b = definition(extra, qname);
+	if (!b)
+		b = definition(side, qname);
+	if (!b)
+		return 0;
+	if (!(m->flags & SF_MF_ALIGNED))
+		m->align = b->align;
+	*natural = b->natural_align ? b->natural_align : b->align;
+	return 1;
+}
+
 /* Complete what can be of q's members; whether every one is now. */
 static int complete_pending(struct pend *q, const struct sf_typeset *ts,
 			    const struct sf_typeset *extra, const struct sf_typeset *side)
@@ -876,9 +899,12 @@ static int complete_pending(struct pend *q, const struct sf_typeset *ts,
 
 	for (uint32_t j = 0; j < q->n; j++) {
 		struct sf_member *m = &q->t->members[q->idx[j]];
-		if (m->flags & SF_MF_INCOMPLETE)
-			complete_member(ts, extra, side, m, &q->natural[q->idx[j]], q->qname[j],
-					q->count[j]);
+		uint32_t *natural = &q->natural[q->idx[j]];
+		if (!(m->flags & SF_MF_INCOMPLETE)) {
+			all &= align_member(ts, extra, side, m, natural, q->qname[j]);
+			continue;
+		}
+		complete_member(ts, extra, side, m, natural, q->qname[j], q->count[j]);
 		all &= !(m->flags & SF_MF_INCOMPLETE);
 	}
 	return all;

@@ -75,6 +75,10 @@ enum {
 	                         * its size is unknown, not 0 */
 	TI_SUMMED = 1u << 13,   /* align, natural, dsize from a layout summary
 	                         * of an earlier unit, not laid out (members.c) */
+	TI_WAITS = 1u << 16,    /* laid out, and its layout waits for the
+	                         * definition of a type only declared in this
+	                         * unit (its xtype's inc): its alignment is
+	                         * known only then (reader.c, pending types) */
 };
 
 struct uh;
@@ -114,7 +118,10 @@ struct xtype {
 	struct sf_type t;
 	struct uh *unit;
 	uint32_t file;          /* DW_AT_decl_file index */
-	const char **inc;       /* per member: name of its declared-only type */
+	const char **inc;       /* per member: name of its declared-only type,
+	                         * or of a type held by value whose layout
+	                         * waits for one (TI_WAITS: the member is
+	                         * complete, its alignment is not) */
 	uint64_t *incn;         /* with inc: how many of it (an array's
 	                         * elements; 1 for the type itself) */
 	uint32_t *natural;      /* per member: its type's natural alignment */
@@ -157,7 +164,8 @@ struct shared_ab {
 struct pend {
 	struct sf_type *t;      /* in pending_ts */
 	uint32_t n;
-	uint32_t *idx;          /* members still incomplete */
+	uint32_t *idx;          /* members still incomplete, or waiting
+	                         * for their type's alignment (xtype.inc) */
 	const char **qname;     /* the names of their types */
 	uint64_t *count;        /* how many of it each holds (arrays) */
 	uint32_t *natural;      /* per member of t: natural alignment */

@@ -6,7 +6,10 @@
 #
 #  - an array of a class only declared in its unit (HotSpot's
 #    `HdrSeq _global_data[316]`): the array is 316 elements of the
-#    definition found in another unit, not one.
+#    definition found in another unit, not one;
+#  - classes whose vptr is a base's, only declared in some units (HotSpot's
+#    MachMergeNode): one definition, aligned as the compiler has it, not
+#    two "differing" ones of alignment 1 and 8.
 . "$(dirname "$0")/lib.sh"
 
 SRC=$TD/right
@@ -59,6 +62,34 @@ EOF
 			"[[4, $((g - 4))]]" "the only hole is after q"
 		sf_ok suggest -t Phases "$T/probe"
 		assert_no_grep "$T/out" "nothing proposed" "suggest lays it out"
+	done
+done
+
+for cxx in g++ clang++; do
+	for dw in 4 5; do
+		tcase "$cxx DWARF $dw: a class aligned by a base declared only in its unit"
+		need "$cxx" || continue
+		probe_facts "$cxx" "$dw" "$T/facts" vptr.h vptr_a.cpp vptr_b.cpp <<'EOF' || continue
+P("leaf.size", sizeof(Leaf));
+P("leaf.align", alignof(Leaf));
+P("holder.size", sizeof(Holder));
+P("holder.align", alignof(Holder));
+P("holder.leaf", offsetof(Holder, leaf));
+EOF
+		sf_ok show --format json "$T/probe"
+		cp "$T/out" "$T/all.json"
+		assert_eq "$(jget "$T/all.json" '[[x["size"], x["align"], x["variant"]] for x in T("Leaf")]')" \
+			"[[$(fact "$T/facts" leaf.size), $(fact "$T/facts" leaf.align), false]]" "one Leaf: size, alignment"
+		assert_eq "$(jget "$T/all.json" '[[x["size"], x["align"], x["variant"]] for x in T("Mid")]')" \
+			"[[$(fact "$T/facts" leaf.size), $(fact "$T/facts" leaf.align), false]]" "one Mid: size, alignment"
+		l=$(fact "$T/facts" holder.leaf)
+		assert_eq "$(jget "$T/all.json" '[[x["size"], x["align"], [[m["offset"], m["align"]] for m in x["members"]], [[h["offset"], h["size"]] for h in x["holes"]]] for x in T("Holder")]')" \
+			"[[$(fact "$T/facts" holder.size), $(fact "$T/facts" holder.align), [[0, 1], [$l, $(fact "$T/facts" leaf.align)]], [[1, $((l - 1))]]]]" \
+			"one Holder: size, alignment, members, hole"
+		# the same asked alone (the base's definition read for it)
+		sf_ok show --format json -t Holder "$T/probe"
+		assert_eq "$(jget "$T/out" '[[x["size"], x["align"]] for x in T("Holder")]')" \
+			"[[$(fact "$T/facts" holder.size), $(fact "$T/facts" holder.align)]]" "-t Holder"
 	done
 done
 
