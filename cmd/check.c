@@ -12,7 +12,8 @@
  * temporary file in the same directory (same filesystem, so the final step
  * is atomic), is flushed to disk, and is then linked to its name - link(2)
  * fails if the name exists, so without --force an existing budget is never
- * replaced, even by a race - or renamed over it with --force.
+ * replaced, even by a race - or renamed over it with --force.  The bytes
+ * go out through lib/file.h's sf_write_all, as patch --apply's do.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +28,7 @@
 #include "layout/budget.h"
 #include "lib/color.h"
 #include "lib/path.h"
+#include "lib/file.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "report/check.h"
@@ -332,20 +334,6 @@ static int run_check(const struct check_opts *o, char **files, int nfiles)
 
 /* ------------------------------------------------------------ --write-budget */
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* "dir/.budget.XXXXXX" next to path, so rename(2) stays on one filesystem. */
 static char *temp_name(const char *path)
 {
@@ -402,7 +390,7 @@ static int write_atomically(const char *path, const struct strbuf *text, bool fo
 	mode_t mask = umask(0);
 	umask(mask);
 	int rc = 0;
-	if (fchmod(fd, 0666 & ~mask) < 0 || write_all(fd, text->buf, text->len) < 0 ||
+	if (fchmod(fd, 0666 & ~mask) < 0 || sf_write_all(fd, text->buf, text->len) < 0 ||
 	    fsync(fd) < 0)
 		rc = sf_die_usage("%s: %s", tmp, strerror(errno));
 	if (close(fd) < 0 && rc == 0)

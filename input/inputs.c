@@ -7,8 +7,9 @@
  * in the ctx (a file reached twice, by hard or symbolic links, or as a
  * debug file and directly, is read once).  The inputs are listed first,
  * in order, as struct items: a file, the end of a directory (its notes),
- * or an error met while listing; a pool (pool.h) reads them, each into a
- * ctx of its own, and merges them in order.  A file read apart logs the
+ * or an error met while listing (a directory is walked by lib/walk.h, in
+ * name order with split DWARF files last); a pool (pool.h) reads them,
+ * each into a ctx of its own, and merges them in order.  A file read apart logs the
  * seen-set questions it asked; the merge checks them against what the
  * inputs before it read, and reads the file again in place when an
  * answer would differ.
@@ -16,7 +17,6 @@
 #include "load_int.h"
 
 #include <assert.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +26,7 @@
 #include "elfobj.h"
 #include "lib/hash.h"
 #include "lib/strbuf.h"
+#include "lib/walk.h"
 #include "lib/xalloc.h"
 #include "pool.h"
 #include "dwarf/reader.h"
@@ -119,19 +120,6 @@ static int split_name(const char *name)
 	return n > 4 && (!strcmp(name + n - 4, ".dwo") || !strcmp(name + n - 4, ".dwp"));
 }
 
-/*
- * Name order, split DWARF files last: read through their binary first
- * (whose skeletons know their comp dir and, for clang, their decl files),
- * they are not read again by themselves.
- */
-static int cmp_names(const void *a, const void *b)
-{
-	const char *x = *(char *const *)a, *y = *(char *const *)b;
-	int sx = split_name(x), sy = split_name(y);
-
-	return sx != sy ? sx - sy : strcmp(x, y);
-}
-
 /* ---- the inputs: files named and found, read by a pool ------------------ */
 
 enum { ITEM_FILE, ITEM_DIR_END, ITEM_ERROR };
@@ -168,61 +156,45 @@ static int add_error(struct items *it, const char *path, const char *fmt, const 
 	return -1;
 }
 
-/* The names in dir, sorted, into *names (*n of them); -1 when it cannot
- * be opened (errno says why). */
-static int dir_names(const char *dir, char ***names, size_t *n)
+/*
+ * Name order, split DWARF files last: read through their binary first
+ * (whose skeletons know their comp dir and, for clang, their decl files),
+ * they are not read again by themselves.
+ */
+static int split_last(const char *x, const char *y)
 {
-	DIR *d = opendir(dir);
-	size_t cap = 0;
+	int sx = split_name(x), sy = split_name(y);
 
-	*names = NULL;
-	*n = 0;
-	if (!d)
-		return -1;
-	for (struct dirent *de; (de = readdir(d));) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		SF_GROW(*names, *n, cap);
-		(*names)[(*n)++] = sf_xstrdup(de->d_name);
-	}
-	closedir(d);
-	if (*n)
-		qsort(*names, *n, sizeof(**names), cmp_names);
-	return 0;
+	return sx != sy ? sx - sy : strcmp(x, y);
+}
+
+/* Every regular file below a directory (links to one too), in walk order. */
+static int visit_input(void *arg, const struct sf_walk_entry *e)
+{
+	struct items *it = arg;
+	struct stat st = e->st;
+
+	if (S_ISDIR(st.st_mode))
+		return e->depth < MAX_DIR_DEPTH ? SF_WALK_DESCEND : SF_WALK_SKIP;
+	/* links to directories are not followed: no loops */
+	if (S_ISLNK(st.st_mode) && (stat(e->path, &st) < 0 || !S_ISREG(st.st_mode)))
+		return SF_WALK_SKIP;
+	if (S_ISREG(st.st_mode))
+		add_item(it, ITEM_FILE, e->path, 1);
+	return SF_WALK_SKIP;
+}
+
+static int cannot_open_dir(void *arg, const char *dir, int errnum)
+{
+	return add_error(arg, dir, "%s: cannot open directory: %s", strerror(errnum));
 }
 
 /* List every regular file below dir, in walk order; -1 after an error item. */
-static int walk_dir(struct items *it, const char *dir, unsigned depth)
+static int walk_dir(struct items *it, const char *dir)
 {
-	size_t n;
-	char **names;
-	int rc = 0;
+	struct sf_walk w = { visit_input, cannot_open_dir, it, split_last };
 
-	if (dir_names(dir, &names, &n) < 0)
-		return add_error(it, dir, "%s: cannot open directory: %s", strerror(errno));
-	struct strbuf path = STRBUF_INIT;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		struct stat st;
-		sb_reset(&path);
-		sb_addf(&path, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", names[i]);
-		if (lstat(path.buf, &st) < 0)
-			continue;	/* vanished meanwhile */
-		if (S_ISDIR(st.st_mode)) {
-			if (depth < MAX_DIR_DEPTH)
-				rc = walk_dir(it, path.buf, depth + 1);
-			continue;
-		}
-		/* links to directories are not followed: no loops */
-		if (S_ISLNK(st.st_mode) && (stat(path.buf, &st) < 0 || !S_ISREG(st.st_mode)))
-			continue;
-		if (S_ISREG(st.st_mode))
-			add_item(it, ITEM_FILE, path.buf, 1);
-	}
-	sb_release(&path);
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return rc;
+	return sf_walk_dir(dir, &w);
 }
 
 /* List the inputs: each path named, a directory as the files below it. */
@@ -243,7 +215,7 @@ static void list_inputs(struct items *it, char *const *paths, int npaths)
 			add_item(it, ITEM_FILE, path, 0);
 			continue;
 		}
-		if (walk_dir(it, path, 0) < 0)
+		if (walk_dir(it, path) < 0)
 			return;
 		add_item(it, ITEM_DIR_END, path, 0);
 	}
