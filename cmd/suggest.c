@@ -30,7 +30,6 @@
 #include "lib/color.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
-#include "report/html.h"
 #include "report/suggest.h"
 
 static const char suggest_usage[] =
@@ -260,74 +259,6 @@ static void release(struct suggestion *s)
 		sf_layout_release(&s->best_layout);
 }
 
-/* "; class 80 -> 64" for a caption, when there are classes. */
-static void caption_class(struct strbuf *cap, const struct sf_suggest_view *v,
-			  uint64_t from, uint64_t to)
-{
-	if (!v->classes)
-		return;
-	size_t a = sf_classes_find(v->classes, v->header + from);
-	size_t b = sf_classes_find(v->classes, v->header + to);
-	sb_adds(cap, "; class ");
-	if (a == SF_NO_CLASS)
-		sb_adds(cap, "none");
-	else
-		sb_addf(cap, "%llu", (unsigned long long)v->classes->v[a]);
-	if (b == SF_NO_CLASS)
-		sb_adds(cap, " -> none");
-	else
-		sb_addf(cap, " -> %llu", (unsigned long long)v->classes->v[b]);
-}
-
-/*
- * The page: the verdict, every proposal and the text's facts
- * (report/suggest.c), then today's layout beside the reorder, then beside
- * narrowing #1.
- */
-static void render_html(struct strbuf *sb, const struct sf_type *t,
-			const struct suggestion *s, const struct sf_suggest_view *v)
-{
-	struct strbuf cap = STRBUF_INIT;
-	int shown = 0;
-
-	sb_adds(&cap, "structfit suggest: ");
-	sb_adds(&cap, sf_type_kind_name(t));
-	sb_addf(&cap, " %s", t->name);
-	sf_render_html_begin(sb, cap.buf);
-	sf_render_suggest_html_report(sb, v);
-	if (s->proposed) {
-		sb_reset(&cap);
-		sb_addf(&cap, "reorder%s: %llu -> %llu bytes, %u move%s",
-			s->plan.base != t ? " after the narrowings" : "",
-			(unsigned long long)t->size, (unsigned long long)s->plan.reorder.size,
-			s->plan.reorder.moves, s->plan.reorder.moves == 1 ? "" : "s");
-		caption_class(&cap, v, t->size, s->plan.reorder.size);
-		sf_render_html_compare(sb, t, &s->type_layout, s->proposed,
-				       &s->proposed_layout, 64, cap.buf);
-		shown++;
-	}
-	if (s->best) {
-		const struct sf_narrowing *nw = &s->narrow.v[0];
-		sb_reset(&cap);
-		sb_adds(&cap, "narrowing 1:");
-		for (uint32_t k = 0; k < nw->n; k++)
-			sb_addf(&cap, "%s %s as %s", k ? " and" : "",
-				s->plan.base->members[nw->member[k]].name,
-				sf_narrow_type_name(&s->plan.base->members[nw->member[k]],
-						    nw->to[k]));
-		sb_addf(&cap, ": %llu -> %llu bytes", (unsigned long long)t->size,
-			(unsigned long long)nw->size);
-		caption_class(&cap, v, t->size, nw->size);
-		sf_render_html_compare(sb, t, &s->type_layout, s->best, &s->best_layout,
-				       64, cap.buf);
-		shown++;
-	}
-	if (!shown)
-		sf_render_html_type(sb, t, &s->type_layout, 64);
-	sf_render_html_end(sb);
-	sb_release(&cap);
-}
-
 /* Where header + each size the report shows lands (layout/classes.h). */
 struct class_lines {
 	struct sf_fit type, reorder;
@@ -382,7 +313,7 @@ static int render(const struct sf_type *t, const struct suggest_opts *o,
 	if (o->co.format == SF_FMT_JSON)
 		sf_render_suggest_json(&sb, &v);
 	else if (o->co.format == SF_FMT_HTML)
-		render_html(&sb, t, s, &v);
+		sf_render_suggest_html_page(&sb, &v);
 	else
 		sf_render_suggest_text(&sb, &v);
 	int bad = sf_write_output(&sb, o->co.format == SF_FMT_TEXT, o->co.color,

@@ -5,14 +5,19 @@
  * it is (size, holes, class), the reorder (with its hole map when it is
  * smaller), then the narrowings best first, each with the range its new
  * width holds, then the hole map of the best one.  Hole maps are pahole's
- * format, rendered by report/text.c.  JSON carries the same facts.
+ * format, rendered by report/text.c.  JSON carries the same facts.  The
+ * HTML page is the report's facts, then today's layout beside the reorder
+ * and beside narrowing #1, each captioned here (report/html.c draws the
+ * maps).
  */
 #include "suggest.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "html.h"
 #include "report.h"
 #include "layout/public.h"
 
@@ -880,6 +885,83 @@ void sf_render_suggest_html_report(struct strbuf *out, const struct sf_suggest_v
 	sb_release(&text);
 	sb_release(&rows);
 	sb_release(&h.best);
+}
+
+/* "; class 80 -> 64" for a caption, when there are classes. */
+static void caption_class(struct strbuf *cap, const struct sf_suggest_view *v,
+			  uint64_t from, uint64_t to)
+{
+	if (!v->classes)
+		return;
+	size_t a = sf_classes_find(v->classes, v->header + from);
+	size_t b = sf_classes_find(v->classes, v->header + to);
+	sb_adds(cap, "; class ");
+	if (a == SF_NO_CLASS)
+		sb_adds(cap, "none");
+	else
+		sb_addf(cap, "%llu", (unsigned long long)v->classes->v[a]);
+	if (b == SF_NO_CLASS)
+		sb_adds(cap, " -> none");
+	else
+		sb_addf(cap, " -> %llu", (unsigned long long)v->classes->v[b]);
+}
+
+/* "reorder after the narrowings: 48 -> 40 bytes, 2 moves; class ..." */
+static void caption_reorder(struct strbuf *cap, const struct sf_suggest_view *v)
+{
+	const struct sf_type *t = v->type;
+
+	sb_addf(cap, "reorder%s: %llu -> %llu bytes, %u move%s",
+		v->base != t ? " after the narrowings" : "",
+		(unsigned long long)t->size, (unsigned long long)v->reorder->size,
+		v->reorder->moves, v->reorder->moves == 1 ? "" : "s");
+	caption_class(cap, v, t->size, v->reorder->size);
+}
+
+/* "narrowing 1: a as uint8_t and b as uint16_t: 48 -> 40 bytes; class ..." */
+static void caption_narrowing(struct strbuf *cap, const struct sf_suggest_view *v)
+{
+	const struct sf_narrowing *nw = &v->narrow->v[0];
+
+	sb_adds(cap, "narrowing 1:");
+	for (uint32_t k = 0; k < nw->n; k++)
+		sb_addf(cap, "%s %s as %s", k ? " and" : "",
+			v->base->members[nw->member[k]].name,
+			sf_narrow_type_name(&v->base->members[nw->member[k]], nw->to[k]));
+	sb_addf(cap, ": %llu -> %llu bytes", (unsigned long long)v->type->size,
+		(unsigned long long)nw->size);
+	caption_class(cap, v, v->type->size, nw->size);
+}
+
+void sf_render_suggest_html_page(struct strbuf *out, const struct sf_suggest_view *v)
+{
+	const struct sf_type *t = v->type;
+	struct strbuf cap = STRBUF_INIT;
+	int shown = 0;
+
+	sb_addf(&cap, "structfit suggest: %s %s", sf_type_kind_name(t), t->name);
+	sf_render_html_begin(out, cap.buf);
+	sf_render_suggest_html_report(out, v);
+	if (v->proposed) {
+		assert(v->reorder);
+		sb_reset(&cap);
+		caption_reorder(&cap, v);
+		sf_render_html_compare(out, t, v->type_layout, v->proposed,
+				       v->proposed_layout, v->cacheline, cap.buf);
+		shown++;
+	}
+	if (v->best) {
+		assert(v->narrow && v->narrow->n);
+		sb_reset(&cap);
+		caption_narrowing(&cap, v);
+		sf_render_html_compare(out, t, v->type_layout, v->best, v->best_layout,
+				       v->cacheline, cap.buf);
+		shown++;
+	}
+	if (!shown)
+		sf_render_html_type(out, t, v->type_layout, v->cacheline);
+	sf_render_html_end(out);
+	sb_release(&cap);
 }
 
 /* ---- fit ------------------------------------------------------------- */

@@ -92,6 +92,13 @@ void sf_render_suggest_json(struct strbuf *out, const struct sf_suggest_view *v)
  * every fact the text does.  The maps are report/html.c's.
  */
 void sf_render_suggest_html_report(struct strbuf *out, const struct sf_suggest_view *v);
+/*
+ * `suggest --format html`, the whole page: begun and ended (report/html.h),
+ * the report part above, then today's layout beside the reorder
+ * (v->proposed) and beside narrowing #1 (v->best), each with a caption
+ * giving the sizes, moves and classes; today's layout alone when neither.
+ */
+void sf_render_suggest_html_page(struct strbuf *out, const struct sf_suggest_view *v);
 
 struct sf_fit_item {
 	const char *name;                      /* as given with -t */
