@@ -21,10 +21,8 @@
  *      it over the source - after checking the source still holds the text
  *      the patch was made from.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +32,7 @@
 
 #include "builtin.h"
 #include "common.h"
+#include "input/srctree.h"
 #include "layout/applydiff.h"
 #include "layout/narrow.h"
 #include "layout/plan.h"
@@ -41,11 +40,12 @@
 #include "layout/rust.h"
 #include "layout/rustpatch.h"
 #include "layout/srcpatch.h"
-#include "srctree.h"
 #include "lib/path.h"
 #include "lib/color.h"
+#include "lib/file.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "report/patch.h"
 #include "report/udiff.h"
 
 static const char patch_usage[] =
@@ -262,196 +262,28 @@ static void plan_release(struct plan *pl)
 
 /* --------------------------------------------------------- source file */
 
-static bool is_file(const char *path)
+/* The file's text, or exit 2 after the message. */
+static int read_text(const char *path, struct strbuf *text)
 {
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
+	struct strbuf err = STRBUF_INIT;
+	int rc = sf_source_read(path, text, &err) ? sf_die_long(err.buf) : 0;
 
-/* "root/rel" in a new string. */
-static char *join(const char *root, const char *rel)
-{
-	struct strbuf sb = STRBUF_INIT;
-	sb_adds(&sb, root);
-	if (sb.len && sb.buf[sb.len - 1] != '/')
-		sb_addch(&sb, '/');
-	sb_adds(&sb, rel);
-	return sb_detach(&sb);
-}
-
-/* The path of `real` below `root` (both real paths), or NULL. */
-static const char *below(const char *real, const char *root)
-{
-	return sf_path_below(real, root);
-}
-
-struct source {
-	char *path;     /* real path of the file */
-	char *rel;      /* relative to the source root: the diff's path */
-};
-
-/*
- * Where decl_file is under the source root.  Absolute and under the root:
- * itself.  Relative: root/decl_file.  Otherwise (the build ran elsewhere)
- * the longest tail of decl_file that names a file under the root.
- */
-static int find_source(const struct sf_type *t, const char *root_opt,
-		       struct source *src)
-{
-	const char *root = root_opt ? root_opt : ".";
-	char rootreal[PATH_MAX], real[PATH_MAX];
-	char *cand = NULL;
-
-	if (!realpath(root, rootreal))
-		return sf_die_usage("%s: source root: %s", root, strerror(errno));
-	if (!t->decl_file || !t->decl_file[0])
-		return sf_die_usage("struct %s: the DWARF names no source file for it",
-				    t->name);
-	char *norm = sf_path_normalize(t->decl_file);
-	const char *df = norm;
-	int rc = 0;
-	if (df[0] != '/') {
-		cand = join(rootreal, df);
-		if (!is_file(cand)) {
-			free(cand);
-			cand = NULL;
-		}
-	} else if (is_file(df) && realpath(df, real) && below(real, rootreal)) {
-		cand = sf_xstrdup(real);
-	}
-	/* the build ran elsewhere: the longest tail found under the root */
-	for (const char *s = df; !cand && (s = strchr(s, '/')); s++) {
-		if (!s[1] || !strncmp(s + 1, "../", 3))
-			continue;
-		char *c = join(rootreal, s + 1);
-		if (is_file(c))
-			cand = c;
-		else
-			free(c);
-	}
-	if (!cand) {
-		if (df[0] == '/' && is_file(df) && !root_opt)
-			rc = sf_die_usage("%s: outside the source root %s; run from the "
-					  "source tree or pass --source-root DIR", df,
-					  rootreal);
-		else
-			rc = sf_die_usage("%s: source file of struct %s not found (looked "
-					  "under %s)", df, t->name, rootreal);
-	} else if (!realpath(cand, real)) {
-		rc = sf_die_usage("%s: %s", cand, strerror(errno));
-	} else if (!below(real, rootreal)) {
-		rc = sf_die_usage("%s: outside the source root %s; pass --source-root DIR",
-				  real, rootreal);
-	} else {
-		src->path = sf_xstrdup(real);
-		src->rel = sf_xstrdup(below(real, rootreal));
-	}
-	free(cand);
-	free(norm);
+	sb_release(&err);
 	return rc;
 }
 
-/* Rust: the .rs files below dir (depth-limited, hidden dirs and cargo's
- * target/ skipped) that declare struct t; *n counts them, the first kept. */
-static void scan_rs(const char *dir, const struct sf_type *t, unsigned depth,
-		    char **found, size_t *n)
+/* The Rust struct's file and its text, or exit 2 after the message. */
+static int rust_source(const struct sf_type *t, const char *root, struct sf_source *src,
+		       struct strbuf *text)
 {
-	DIR *d = depth < 32 ? opendir(dir) : NULL;
-	struct dirent *e;
+	struct strbuf err = STRBUF_INIT;
+	int rc = sf_source_find_rust(t, root, src, &err) ? sf_die_long(err.buf) : 0;
 
-	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.' || !strcmp(e->d_name, "target"))
-			continue;
-		char *p = join(dir, e->d_name);
-		struct stat st;
-		size_t len = strlen(e->d_name);
-		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-			scan_rs(p, t, depth + 1, found, n);
-		} else if (S_ISREG(st.st_mode) && len > 3 && !strcmp(e->d_name + len - 3, ".rs") &&
-			   st.st_size < (1 << 24)) {
-			struct strbuf sb = STRBUF_INIT;
-			FILE *f = fopen(p, "rb");
-			char buf[65536];
-			size_t k;
-			while (f && (k = fread(buf, 1, sizeof(buf), f)) > 0)
-				sb_add(&sb, buf, k);
-			if (f)
-				fclose(f);
-			if (sf_rustpatch_count(sb.buf ? sb.buf : "", sb.len, t->name)) {
-				if (!(*n)++)
-					*found = sf_xstrdup(p);
-			}
-			sb_release(&sb);
-		}
-		free(p);
-	}
-	if (d)
-		closedir(d);
-}
-
-/* rustc names no source file for a type: the one .rs file under the
- * source root that declares it. */
-static int find_rust_source(const struct sf_type *t, const char *root_opt,
-			    struct source *src)
-{
-	const char *root = root_opt ? root_opt : ".";
-	char rootreal[PATH_MAX], real[PATH_MAX];
-	char *found = NULL;
-	size_t n = 0;
-	int rc = 0;
-
-	if (!realpath(root, rootreal))
-		return sf_die_usage("%s: source root: %s", root, strerror(errno));
-	scan_rs(rootreal, t, 0, &found, &n);
-	if (n != 1)
-		rc = sf_die_usage("struct %s: %s .rs file under %s declares it; pass "
-				  "--source-root DIR", t->name, n ? "more than one" : "no",
-				  rootreal);
-	else if (!realpath(found, real) || !below(real, rootreal))
-		rc = sf_die_usage("%s: outside the source root %s", found, rootreal);
-	else {
-		src->path = sf_xstrdup(real);
-		src->rel = sf_xstrdup(below(real, rootreal));
-	}
-	free(found);
-	return rc;
-}
-
-/* The whole file into sb; a text file only. */
-static int read_text(const char *path, struct strbuf *sb)
-{
-	FILE *f = fopen(path, "rb");
-	char buf[65536];
-	size_t n;
-
-	if (!f)
-		return sf_die_usage("%s: %s", path, strerror(errno));
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		sb_add(sb, buf, n);
-	int bad = ferror(f);
-	fclose(f);
-	if (bad)
-		return sf_die_usage("%s: read error", path);
-	if (memchr(sb->buf, '\0', sb->len))
-		return sf_die_usage("%s: not a text file (it holds NUL bytes)", path);
-	return 0;
+	sb_release(&err);
+	return rc ? rc : read_text(src->path, text);
 }
 
 /* ------------------------------------------------------------- writing */
-
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 /*
  * Replace path's content by text, atomically: a temporary file in the
@@ -481,7 +313,7 @@ static int write_atomic(const char *path, const char *text, size_t len,
 		sf_die_usage("%s: cannot create a temporary file: %s", tmp.buf, strerror(errno));
 		goto out;
 	}
-	if (fchmod(fd, st.st_mode & 07777) < 0 || write_all(fd, text, len) < 0 ||
+	if (fchmod(fd, st.st_mode & 07777) < 0 || sf_write_all(fd, text, len) < 0 ||
 	    fsync(fd) < 0) {
 		sf_die_usage("%s: %s; nothing written", tmp.buf, strerror(errno));
 		close(fd);
@@ -505,37 +337,12 @@ out:
 
 /* ------------------------------------------------------------- command */
 
-static void describe(struct strbuf *sb, const struct sf_type *t,
-		     const struct plan *pl, const struct source *src,
-		     const struct strbuf *note)
-{
-	sb_addf(sb, "structfit patch: struct %s in %s: %llu -> %llu bytes",
-		t->name, src->rel, (unsigned long long)pl->old_size,
-		(unsigned long long)pl->new_size);
-	if (pl->moves)
-		sb_addf(sb, ", %u member%s moved", pl->moves, pl->moves == 1 ? "" : "s");
-	sb_addch(sb, '\n');
-	for (size_t i = 0; i < pl->nnarrow; i++) {
-		const struct sf_member *m = &t->members[pl->narrow[i].member];
-		char range[64];
-		sf_narrow_range(m, pl->narrow[i].bytes, range, sizeof(range));
-		sb_addf(sb, "  %s narrowed from %llu to %u byte%s: it must hold only "
-			"%s\n", m->name, (unsigned long long)m->size, pl->narrow[i].bytes,
-			pl->narrow[i].bytes == 1 ? "" : "s",
-			range);
-	}
-	sb_add(sb, note->buf, note->len);
-	if (sf_rust_compiler_orders(t))
-		sb_adds(sb, "  rustc orders the fields itself (default representation): "
-			"only their types change\n");
-}
-
 /*
  * The new text of src as a diff on stdout (msg, the header, above it), or
  * written in place with --apply (msg alone); checked first: every hunk
  * applies to the file as it is and gives the new text.
  */
-static int emit(const struct patch_opts *o, const struct source *src,
+static int emit(const struct patch_opts *o, const struct sf_source *src,
 		const struct strbuf *old, const struct strbuf *neu, struct strbuf *msg)
 {
 	struct strbuf diff = STRBUF_INIT, back = STRBUF_INIT;
@@ -592,7 +399,7 @@ static int patch_niche(const struct patch_opts *o, const struct sf_type *t,
 	const struct sf_type *nt = NULL;
 	struct strbuf old = STRBUF_INIT, neu = STRBUF_INIT, msg = STRBUF_INIT;
 	struct strbuf sites = STRBUF_INIT;
-	struct source src = { NULL, NULL };
+	struct sf_source src = { NULL, NULL };
 	struct sf_err err = { "" };
 	int rc = SF_EXIT_ERROR;
 	long n;
@@ -604,33 +411,46 @@ static int patch_niche(const struct patch_opts *o, const struct sf_type *t,
 			     "pointer; write NonNull there by hand", t->name, o->niche, ni->payload);
 		return SF_EXIT_ERROR;
 	}
-	if (find_rust_source(nt, o->co.source_root, &src) || read_text(src.path, &old))
+	if (rust_source(nt, o->co.source_root, &src, &old))
 		goto out;
 	if ((n = sf_rustpatch_nonnull(src.path, old.buf, old.len, nt->name, &neu, &sites,
 				      &err)) < 0) {
 		sf_report_err(&err);
 		goto out;
 	}
-	sb_addf(&msg, "structfit patch: struct %s in %s: %s made core::ptr::NonNull, so "
-		"%s needs no tag: %s's %s %llu -> %llu bytes\n", nt->name, src.rel, ni->pointer,
-		ni->option, t->name, o->niche, (unsigned long long)ni->from,
-		(unsigned long long)ni->to);
-	if (n)
-		sb_addf(&msg, "  %ld constructing site%s in %s (line%s %s) now check%s for null "
-			"at run time (NonNull::new(..).expect panics on one): structfit cannot "
-			"see that %s never get%s null there\n", n, n == 1 ? "" : "s", src.rel,
-			n == 1 ? "" : "s", sites.buf, n == 1 ? "s" : "", n == 1 ? "it" : "they",
-			n == 1 ? "s" : "");
-	sb_addf(&msg, "  reads of .0 get a NonNull now (.as_ptr() gives the pointer); sites "
-		"in other files and patterns are left for rustc to name\n");
+	sf_render_patch_niche_header(&msg, t, o->niche, ni, nt->name, src.rel, n, sites.buf);
 	rc = emit(o, &src, &old, &neu, &msg);
 out:
-	free(src.path);
-	free(src.rel);
+	sf_source_release(&src);
 	sb_release(&old);
 	sb_release(&neu);
 	sb_release(&msg);
 	sb_release(&sites);
+	return rc;
+}
+
+/* The file's text, its #if blocks pinned in a new plan. */
+static int c_text(const struct patch_opts *o, const struct sf_type *t,
+		  struct sf_typeset *ts, const struct sf_source *src,
+		  const struct sf_srctree *tree, struct strbuf *old, struct plan *pl,
+		  struct strbuf *note)
+{
+	struct sf_srcpatch_block *blk = NULL;
+	size_t nblk = 0;
+	struct sf_err err = { "" };
+
+	if (read_text(src->path, old))
+		return SF_EXIT_ERROR;
+	if (sf_srcpatch_blocks(src->path, old->buf, old->len, t, &tree->macros, &blk,
+			       &nblk, &err) < 0)
+		return sf_report_err(&err);
+	for (size_t i = 0; i < nblk; i++)
+		sf_render_patch_note_if(note, blk[i].if_line, blk[i].endif_line);
+	if (!nblk)
+		return 0;
+	plan_release(pl);
+	int rc = make_plan(t, o, blk, nblk, ts, pl);
+	free(blk);
 	return rc;
 }
 
@@ -641,49 +461,20 @@ out:
  * --allow-layout-uses).  What it found goes to note, for the header.
  */
 static int c_source(const struct patch_opts *o, const struct sf_type *t,
-		    struct sf_typeset *ts, struct source *src,
+		    struct sf_typeset *ts, struct sf_source *src,
 		    struct sf_srctree *tree, struct strbuf *old, struct plan *pl,
 		    struct strbuf *note)
 {
-	char rootreal[PATH_MAX];
-	struct sf_srcpatch_block *blk = NULL;
-	size_t nblk = 0;
-	struct sf_err err = { "" };
-	const char *root = o->co.source_root ? o->co.source_root : ".";
+	struct strbuf why = STRBUF_INIT;
+	int rc;
 
-	if (find_source(t, o->co.source_root, src))
-		return SF_EXIT_ERROR;
-	if (!realpath(root, rootreal))
-		return sf_die_usage("%s: source root: %s", root, strerror(errno));
-	sf_srctree_scan(rootreal, t, tree);
-	const char *truth = sf_srctree_truth(tree, t->name, src->rel, note);
-	if (!truth)
-		return SF_EXIT_ERROR;
-	if (strcmp(truth, src->rel)) {
-		char *rel = sf_xstrdup(truth);
-		free(src->path);
-		free(src->rel);
-		src->path = join(rootreal, rel);
-		src->rel = rel;
-	}
-	if (read_text(src->path, old))
-		return SF_EXIT_ERROR;
-	if (sf_srcpatch_blocks(src->path, old->buf, old->len, t, &tree->macros, &blk,
-			       &nblk, &err) < 0)
-		return sf_report_err(&err);
-	for (size_t i = 0; i < nblk; i++)
-		sb_addf(note, "  the members under the #if on lines %u-%u stay whole, in place "
-			"(the build compiled one branch; the others keep their lines)\n",
-			blk[i].if_line, blk[i].endif_line);
-	if (nblk) {
-		plan_release(pl);
-		int rc = make_plan(t, o, blk, nblk, ts, pl);
-		free(blk);
-		if (rc)
-			return rc;
-	}
-	return sf_srctree_uses(tree, t->name, pl->moves > 0, o->allow_uses, note) < 0 ?
-	       SF_EXIT_ERROR : 0;
+	if (sf_srctree_locate(t, o->co.source_root, tree, src, note, &why))
+		rc = sf_die_long(why.buf);
+	else if (!(rc = c_text(o, t, ts, src, tree, old, pl, note)) &&
+		 sf_srctree_uses(tree, t->name, pl->moves > 0, o->allow_uses, note, &why))
+		rc = sf_die_long(why.buf);
+	sb_release(&why);
+	return rc;
 }
 
 /*
@@ -705,13 +496,24 @@ static int refuse_public(const struct sf_type *t, const struct patch_opts *o)
 	return -1;
 }
 
+/* Not an error: the line on stderr, exit 0. */
+static int nothing_to_patch(const struct sf_type *t, int kept_if)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	sf_render_patch_nothing(&line, t, kept_if);
+	fprintf(stderr, "structfit: %s\n", line.buf);
+	sb_release(&line);
+	return SF_EXIT_OK;
+}
+
 static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 {
 	char *bare = sf_bare_name(o->type);
 	const char *only[] = { bare, NULL };
 	struct sf_typeset *ts = sf_load_inputs(files, nfiles, only);
 	struct strbuf old = STRBUF_INIT, neu = STRBUF_INIT, msg = STRBUF_INIT;
-	struct source src = { NULL, NULL };
+	struct sf_source src = { NULL, NULL };
 	struct sf_err err = { "" };
 	struct sf_srctree tree;
 	struct strbuf note = STRBUF_INIT;
@@ -764,19 +566,14 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	if (keep_order)
 		pl.moves = 0;
 	if (!pl.moves && !pl.nnarrow) {
-		fprintf(stderr, "structfit: struct %s: no smaller order (%llu bytes); "
-			"nothing to patch\n", t->name, (unsigned long long)t->size);
-		rc = SF_EXIT_OK;
+		rc = nothing_to_patch(t, 0);
 		goto out_plan;
 	}
-	if (rust ? find_rust_source(t, o->co.source_root, &src) || read_text(src.path, &old)
+	if (rust ? rust_source(t, o->co.source_root, &src, &old)
 		 : c_source(o, t, ts, &src, &tree, &old, &pl, &note))
 		goto out_plan;
 	if (!pl.moves && !pl.nnarrow) {
-		fprintf(stderr, "structfit: struct %s: no smaller order that keeps its #if "
-			"blocks in place (%llu bytes); nothing to patch\n", t->name,
-			(unsigned long long)t->size);
-		rc = SF_EXIT_OK;
+		rc = nothing_to_patch(t, 1);
 		goto out_plan;
 	}
 	struct sf_srcpatch_plan sp = { keep_order ? NULL : pl.order, t->nmembers, pl.narrow,
@@ -786,13 +583,14 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 		sf_report_err(&err);
 		goto out_plan;
 	}
-	describe(&msg, t, &pl, &src, &note);
+	struct sf_patch_view pv = { t, src.rel, pl.old_size, pl.new_size, pl.moves,
+				    pl.narrow, pl.nnarrow, &note };
+	sf_render_patch_header(&msg, &pv);
 	rc = emit(o, &src, &old, &neu, &msg);
 out_plan:
 	plan_release(&pl);
 out_ts:
-	free(src.path);
-	free(src.rel);
+	sf_source_release(&src);
 	sb_release(&old);
 	sb_release(&neu);
 	sb_release(&msg);

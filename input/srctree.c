@@ -1,5 +1,6 @@
 /*
- * srctree.c - the source tree around a patched struct (see srctree.h).
+ * srctree.c - the source tree around a patched struct (see srctree.h):
+ * the file to patch found, and the tree walked (lib/walk.h) and lexed.
  *
  * Two passes over the sorted list of C files under the root: the first
  * collects definitions, typedef names and macros (a use through a typedef
@@ -9,14 +10,19 @@
  */
 #include "srctree.h"
 
-#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "common.h"
 #include "layout/cdecl.h"
+#include "layout/rustpatch.h"
+#include "lib/path.h"
+#include "lib/file.h"
+#include "lib/walk.h"
 #include "lib/xalloc.h"
 
 #define MAX_DEPTH 32
@@ -42,36 +48,25 @@ static int is_c_file(const char *name)
 	return 0;
 }
 
-/* fl gets the C files, other every other file (an #include may name one). */
-static void walk(const char *root, const char *rel, unsigned depth,
-		 struct file_list *fl, struct file_list *other)
-{
-	struct strbuf dir = STRBUF_INIT;
-	DIR *d;
-	struct dirent *e;
+struct lists {
+	struct file_list *c, *other;
+};
 
-	sb_addf(&dir, "%s%s%s", root, rel[0] ? "/" : "", rel);
-	d = depth < MAX_DEPTH ? opendir(dir.buf) : NULL;
-	while (d && (e = readdir(d))) {
-		struct strbuf sub = STRBUF_INIT, full = STRBUF_INIT;
-		struct stat st;
-		if (e->d_name[0] == '.')
-			continue;
-		sb_addf(&sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
-		sb_addf(&full, "%s/%s", root, sub.buf);
-		if (lstat(full.buf, &st) == 0 && S_ISDIR(st.st_mode)) {
-			walk(root, sub.buf, depth + 1, fl, other);
-		} else if (S_ISREG(st.st_mode) && (uint64_t)st.st_size <= MAX_FILE_BYTES) {
-			struct file_list *to = is_c_file(e->d_name) ? fl : other;
-			SF_GROW(to->rel, to->n, to->cap);
-			to->rel[to->n++] = sb_detach(&sub);
-		}
-		sb_release(&sub);
-		sb_release(&full);
+/* c gets the C files, other every other file (an #include may name one). */
+static int visit(void *arg, const struct sf_walk_entry *e)
+{
+	struct lists *ls = arg;
+
+	if (e->name[0] == '.')
+		return SF_WALK_SKIP;
+	if (S_ISDIR(e->st.st_mode))
+		return e->depth + 1 < MAX_DEPTH ? SF_WALK_DESCEND : SF_WALK_SKIP;
+	if (S_ISREG(e->st.st_mode) && (uint64_t)e->st.st_size <= MAX_FILE_BYTES) {
+		struct file_list *to = is_c_file(e->name) ? ls->c : ls->other;
+		SF_GROW(to->rel, to->n, to->cap);
+		to->rel[to->n++] = sf_xstrdup(e->rel);
 	}
-	if (d)
-		closedir(d);
-	sb_release(&dir);
+	return SF_WALK_SKIP;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -83,20 +78,11 @@ static int cmp_str(const void *a, const void *b)
 static int read_file(const char *root, const char *rel, struct strbuf *sb)
 {
 	struct strbuf path = STRBUF_INIT;
-	char buf[65536];
-	size_t n;
-	FILE *f;
 
 	sb_addf(&path, "%s/%s", root, rel);
-	f = fopen(path.buf, "rb");
+	int rc = sf_read_file(path.buf, sb);
 	sb_release(&path);
-	if (!f)
-		return -1;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		sb_add(sb, buf, n);
-	int bad = ferror(f);
-	fclose(f);
-	return bad || memchr(sb->buf, '\0', sb->len) ? -1 : 0;
+	return rc < 0 || !sf_is_text(sb) ? -1 : 0;
 }
 
 /* ------------------------------------------------------------ generated */
@@ -306,7 +292,10 @@ void sf_srctree_scan(const char *root, const struct sf_type *t,
 	memset(st, 0, sizeof(*st));
 	st->root = sf_xstrdup(root);
 	st->names.tag = t->name;
-	walk(root, "", 0, &fl, &other);
+	struct lists ls = { &fl, &other };
+	struct sf_walk w = { .visit = visit, .arg = &ls };
+
+	sf_walk_dir(root, &w);
 	if (fl.n)
 		qsort(fl.rel, fl.n, sizeof(*fl.rel), cmp_str);
 	if (other.n)
@@ -378,20 +367,18 @@ static const struct sf_srcdef *stale_copy(const struct sf_srctree *st,
 
 static const char *refuse_defs(const struct sf_srctree *st, const char *tname,
 			       const char *why, const struct sf_srcdef *except,
-			       const char *advice)
+			       const char *advice, struct strbuf *err)
 {
-	struct strbuf sb = STRBUF_INIT, msg = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 
 	list_defs(st, except, &sb);
-	sb_addf(&msg, "struct %s: %s: %s; %s", tname, why, sb.buf, advice);
-	sf_die_long(msg.buf);
-	sb_release(&msg);
+	sb_addf(err, "struct %s: %s: %s; %s", tname, why, sb.buf, advice);
 	sb_release(&sb);
 	return NULL;
 }
 
 const char *sf_srctree_truth(const struct sf_srctree *st, const char *tname,
-			     const char *rel, struct strbuf *note)
+			     const char *rel, struct strbuf *note, struct strbuf *err)
 {
 	const struct sf_srcdef *self = NULL, *truth = NULL;
 	size_t nmatch = 0, ntruth = 0;
@@ -411,12 +398,12 @@ const char *sf_srctree_truth(const struct sf_srctree *st, const char *tname,
 	if (ntruth == 0)
 		return refuse_defs(st, tname, "every definition under the source root "
 				   "is in a generated file", NULL,
-				   "patch the input they are generated from by hand");
+				   "patch the input they are generated from by hand", err);
 	if (ntruth > 1 && !(self && !self->generated[0]))
 		return refuse_defs(st, tname, "defined the same way in several files",
 				   NULL, "patch cannot tell which one the program uses: "
 				   "keep one definition, or pass --source-root to the "
-				   "tree of the one to patch");
+				   "tree of the one to patch", err);
 	if (ntruth > 1)
 		truth = self;    /* the build's own file; the others are named */
 	const struct sf_srcdef *stale = stale_copy(st, truth);
@@ -426,7 +413,7 @@ const char *sf_srctree_truth(const struct sf_srctree *st, const char *tname,
 				   "order (code built against them would read the "
 				   "wrong members)", NULL,
 				   "regenerate them after patching the source, or "
-				   "patch the generator's input");
+				   "patch the generator's input", err);
 	if (truth != self)
 		sb_addf(note, "  source of truth: %s:%u; %s, where the build saw "
 			"struct %s, is generated (%s)\n", truth->rel, truth->line,
@@ -494,7 +481,7 @@ static void describe_use(const struct sf_srcuse *s, const char *tname,
 }
 
 int sf_srctree_uses(const struct sf_srctree *st, const char *tname, int moves,
-		    int allow, struct strbuf *note)
+		    int allow, struct strbuf *note, struct strbuf *err)
 {
 	struct strbuf list = STRBUF_INIT;
 	size_t n = 0;
@@ -518,16 +505,208 @@ int sf_srctree_uses(const struct sf_srctree *st, const char *tname, int moves,
 			moves ? "positional initializer, " : "", tname, st->nfiles,
 			st->nfiles == 1 ? "" : "s");
 	} else if (!allow) {
-		struct strbuf msg = STRBUF_INIT;
-		sb_addf(&msg, "struct %s: code depends on its layout: %s; rewrite that "
+		sb_addf(err, "struct %s: code depends on its layout: %s; rewrite that "
 			"(designated initializers .member = ... do not depend on the "
 			"order) or pass --allow-layout-uses to patch anyway", tname,
 			list.buf);
-		sf_die_long(msg.buf);
-		sb_release(&msg);
 		sb_release(&list);
 		return -1;
 	}
 	sb_release(&list);
+	return 0;
+}
+
+/* ----------------------------------------------------- the file to patch */
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* "root/rel" in a new string. */
+static char *join(const char *root, const char *rel)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, root);
+	if (sb.len && sb.buf[sb.len - 1] != '/')
+		sb_addch(&sb, '/');
+	sb_adds(&sb, rel);
+	return sb_detach(&sb);
+}
+
+void sf_source_release(struct sf_source *src)
+{
+	free(src->path);
+	free(src->rel);
+	src->path = src->rel = NULL;
+}
+
+int sf_source_read(const char *path, struct strbuf *text, struct strbuf *err)
+{
+	int rc = sf_read_file(path, text);
+
+	if (rc == SF_FILE_CANNOT_OPEN)
+		sb_addf(err, "%s: %s", path, strerror(errno));
+	else if (rc < 0)
+		sb_addf(err, "%s: read error", path);
+	else if (!sf_is_text(text))
+		sb_addf(err, "%s: not a text file (it holds NUL bytes)", path);
+	else
+		return 0;
+	return -1;
+}
+
+/* The real path of the source root (NULL: "."), or -1 after a message. */
+static int real_root(const char *root_opt, char *rootreal, struct strbuf *err)
+{
+	const char *root = root_opt ? root_opt : ".";
+
+	if (realpath(root, rootreal))
+		return 0;
+	sb_addf(err, "%s: source root: %s", root, strerror(errno));
+	return -1;
+}
+
+/* src: real, a real path below rootreal. */
+static void take(const char *real, const char *rootreal, struct sf_source *src)
+{
+	src->path = sf_xstrdup(real);
+	src->rel = sf_xstrdup(sf_path_below(real, rootreal));
+}
+
+/* Where decl_file df (normalised) is below rootreal, or NULL. */
+static char *candidate(const char *df, const char *rootreal)
+{
+	char real[PATH_MAX];
+	char *cand = NULL;
+
+	if (df[0] != '/') {
+		cand = join(rootreal, df);
+		if (!is_file(cand)) {
+			free(cand);
+			cand = NULL;
+		}
+	} else if (is_file(df) && realpath(df, real) && sf_path_below(real, rootreal)) {
+		cand = sf_xstrdup(real);
+	}
+	/* the build ran elsewhere: the longest tail found under the root */
+	for (const char *s = df; !cand && (s = strchr(s, '/')); s++) {
+		if (!s[1] || !strncmp(s + 1, "../", 3))
+			continue;
+		char *c = join(rootreal, s + 1);
+		if (is_file(c))
+			cand = c;
+		else
+			free(c);
+	}
+	return cand;
+}
+
+int sf_source_find(const struct sf_type *t, const char *root_opt,
+		   struct sf_source *src, struct strbuf *err)
+{
+	char rootreal[PATH_MAX], real[PATH_MAX];
+
+	if (real_root(root_opt, rootreal, err))
+		return -1;
+	if (!t->decl_file || !t->decl_file[0]) {
+		sb_addf(err, "struct %s: the DWARF names no source file for it", t->name);
+		return -1;
+	}
+	char *df = sf_path_normalize(t->decl_file);
+	char *cand = candidate(df, rootreal);
+	int rc = -1;
+	if (!cand) {
+		if (df[0] == '/' && is_file(df) && !root_opt)
+			sb_addf(err, "%s: outside the source root %s; run from the "
+				"source tree or pass --source-root DIR", df, rootreal);
+		else
+			sb_addf(err, "%s: source file of struct %s not found (looked "
+				"under %s)", df, t->name, rootreal);
+	} else if (!realpath(cand, real)) {
+		sb_addf(err, "%s: %s", cand, strerror(errno));
+	} else if (!sf_path_below(real, rootreal)) {
+		sb_addf(err, "%s: outside the source root %s; pass --source-root DIR",
+			real, rootreal);
+	} else {
+		take(real, rootreal, src);
+		rc = 0;
+	}
+	free(cand);
+	free(df);
+	return rc;
+}
+
+/* Rust: the .rs files below the source root (depth-limited, hidden dirs and
+ * cargo's target/ skipped) that declare struct t; n counts them, the first kept. */
+struct rs_scan {
+	const struct sf_type *t;
+	char *found;
+	size_t n;
+};
+
+static int visit_rs(void *arg, const struct sf_walk_entry *e)
+{
+	struct rs_scan *rs = arg;
+	size_t len = strlen(e->name);
+
+	if (e->name[0] == '.' || !strcmp(e->name, "target"))
+		return SF_WALK_SKIP;
+	if (S_ISDIR(e->st.st_mode))
+		return e->depth + 1 < MAX_DEPTH ? SF_WALK_DESCEND : SF_WALK_SKIP;
+	if (!S_ISREG(e->st.st_mode) || len <= 3 || strcmp(e->name + len - 3, ".rs") ||
+	    e->st.st_size >= (1 << 24))
+		return SF_WALK_SKIP;
+	struct strbuf sb = STRBUF_INIT;
+	sf_read_file(e->path, &sb);
+	if (sf_rustpatch_count(sb.buf, sb.len, rs->t->name) && !rs->n++)
+		rs->found = sf_xstrdup(e->path);
+	sb_release(&sb);
+	return SF_WALK_SKIP;
+}
+
+int sf_source_find_rust(const struct sf_type *t, const char *root_opt,
+			struct sf_source *src, struct strbuf *err)
+{
+	char rootreal[PATH_MAX], real[PATH_MAX];
+	struct rs_scan rs = { t, NULL, 0 };
+	struct sf_walk w = { .visit = visit_rs, .arg = &rs };
+	int rc = -1;
+
+	if (real_root(root_opt, rootreal, err))
+		return -1;
+	sf_walk_dir(rootreal, &w);
+	if (rs.n != 1)
+		sb_addf(err, "struct %s: %s .rs file under %s declares it; pass "
+			"--source-root DIR", t->name, rs.n ? "more than one" : "no", rootreal);
+	else if (!realpath(rs.found, real) || !sf_path_below(real, rootreal))
+		sb_addf(err, "%s: outside the source root %s", rs.found, rootreal);
+	else {
+		take(real, rootreal, src);
+		rc = 0;
+	}
+	free(rs.found);
+	return rc;
+}
+
+int sf_srctree_locate(const struct sf_type *t, const char *root_opt,
+		      struct sf_srctree *tree, struct sf_source *src,
+		      struct strbuf *note, struct strbuf *err)
+{
+	char rootreal[PATH_MAX];
+
+	if (sf_source_find(t, root_opt, src, err) || real_root(root_opt, rootreal, err))
+		return -1;
+	sf_srctree_scan(rootreal, t, tree);
+	const char *truth = sf_srctree_truth(tree, t->name, src->rel, note, err);
+	if (!truth)
+		return -1;
+	if (strcmp(truth, src->rel)) {
+		char *rel = sf_xstrdup(truth);
+		sf_source_release(src);
+		src->path = join(rootreal, rel);
+		src->rel = rel;
+	}
 	return 0;
 }

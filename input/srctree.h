@@ -1,8 +1,16 @@
 /*
- * srctree.h - what `patch` learns from the whole source tree before it
- * rewrites one struct: which file is the struct's source of truth, the
- * code elsewhere that depends on its member order, and the object-like
- * macros its members may be spelled with.
+ * srctree.h - the source tree the user named (-R/--source-root DIR, else
+ * the current directory): where `patch` finds the file to rewrite, and
+ * what it learns from the whole tree first - which file is the struct's
+ * source of truth, the code elsewhere that depends on its member order,
+ * and the object-like macros its members may be spelled with.
+ *
+ * sf_source_find() takes a C struct's DW_AT_decl_file (absolute once the
+ * reader resolved it against DW_AT_comp_dir) to a file below the root:
+ * itself when below it, root/decl_file when relative, else (the build
+ * ran elsewhere) the longest tail of it that names a file below the
+ * root.  sf_source_find_rust() takes the one .rs file below the root
+ * that declares the struct (rustc names no file).
  *
  * sf_srctree_scan() walks the source root once (C files: .c, .h, .h.in,
  * .c.in, .inc, and any file a C file #includes by name, such as Redis's
@@ -19,7 +27,13 @@
  *             defines another struct of the same name);
  *   macros    the object-like #defines of every file.
  *
- * sf_srctree_truth() then picks the file to patch, or refuses.
+ * sf_srctree_truth() then picks the file to patch, or refuses, and
+ * sf_srctree_locate() does it all for a C struct.
+ *
+ * Like the rest of input/, nothing here prints or exits: a refusal is
+ * returned as -1 (or NULL) with its message in `err`, a strbuf because
+ * a refusal may list any number of places; cmd/ prints it.  The lines
+ * in `note` are for patch's header (report/patch.h).
  */
 #ifndef SF_SRCTREE_H
 #define SF_SRCTREE_H
@@ -66,19 +80,46 @@ void sf_srctree_release(struct sf_srctree *st);
  * rel itself when it is the one matching, non-generated definition; the
  * one non-generated definition (say, a .h.in) when rel is generated and
  * every other copy is rebuilt from it.  Returns it (an entry's rel, or
- * rel), with one header line per fact in `note`; NULL after printing the
- * refusal (exit 2).
+ * rel), with one header line per fact in `note`; NULL with the refusal in
+ * err.
  */
 const char *sf_srctree_truth(const struct sf_srctree *st, const char *tname,
-			     const char *rel, struct strbuf *note);
+			     const char *rel, struct strbuf *note, struct strbuf *err);
 
 /*
  * The uses that the patch breaks: positional initializers when members
  * move (`moves`), offsetof and static_assert always.  Without `allow`, a
- * refusal naming each (exit 2, returns -1); with it, one header line
+ * refusal naming each (in err, returns -1); with it, one header line
  * each in `note`.  Without any, one line saying what was searched.
  */
 int sf_srctree_uses(const struct sf_srctree *st, const char *tname, int moves,
-		    int allow, struct strbuf *note);
+		    int allow, struct strbuf *note, struct strbuf *err);
+
+/* A file to patch: its real path, and its path below the source root
+ * (the diff's). */
+struct sf_source {
+	char *path;
+	char *rel;
+};
+
+void sf_source_release(struct sf_source *src);
+
+/* root_opt: --source-root, or NULL for the current directory.  0, or -1
+ * with the message in err. */
+int sf_source_find(const struct sf_type *t, const char *root_opt,
+		   struct sf_source *src, struct strbuf *err);
+int sf_source_find_rust(const struct sf_type *t, const char *root_opt,
+			struct sf_source *src, struct strbuf *err);
+
+/* A C struct's file to patch: sf_source_find, then the tree scanned into
+ * `tree` and its source of truth taken in the file's place.  0, or -1
+ * with the message in err. */
+int sf_srctree_locate(const struct sf_type *t, const char *root_opt,
+		      struct sf_srctree *tree, struct sf_source *src,
+		      struct strbuf *note, struct strbuf *err);
+
+/* The whole text of a source file; -1 with the message in err when it
+ * cannot be read or holds NUL bytes. */
+int sf_source_read(const char *path, struct strbuf *text, struct strbuf *err);
 
 #endif
