@@ -3,7 +3,8 @@
  * (pool.h).
  *
  * Everything is under the budget's one mutex (items are whole files,
- * members or runs of units: a few hundred hand-outs a run).  A pool's
+ * members, runs of units or blocks of a report's types: a few hundred
+ * hand-outs a run).  A pool's
  * state lives on its owner's stack while sf_pool_run() runs: `next` (the
  * next item to hand out), `merged` (items [0, merged) are merged),
  * `stop` (no item at or past it is handed out or merged), `running`
@@ -177,7 +178,8 @@ int sf_pool_run(const struct sf_pool *p)
 	struct sf_pool_state s = { .p = p, .stop = p->n };
 
 	s.item = sf_xcalloc(p->n ? p->n : 1, 1);
-	s.window = (size_t)SF_POOL_WINDOW_PER_THREAD * t->n;
+	s.window = (p->window_per_thread ? p->window_per_thread :
+		    SF_POOL_WINDOW_PER_THREAD) * t->n;
 	pthread_mutex_lock(&t->mu);
 	int outermost = !t->open;
 	s.seq = t->seq++;

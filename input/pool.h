@@ -1,6 +1,8 @@
 /*
- * pool.h - read items side by side, take their results in item order
- * (internal to dwarf/: load.c's inputs, archive members and unit runs).
+ * pool.h - read items side by side, take their results in item order:
+ * the one ordered thread pool (input/: load.c's inputs, archive members
+ * and unit runs; cmd/show.c: a large report rendered in blocks, written
+ * in order).
  *
  * Items [0, n) are handed out one at a time to whichever thread is free:
  * run(i) reads item i into a place of its own, on any thread; merge(i)
@@ -70,6 +72,9 @@ struct sf_pool {
 	void (*drop)(void *arg, size_t i);
 	void *arg;
 	struct sf_threads *threads;
+	/* items read ahead of the merge, per thread; 0: the default,
+	 * SF_POOL_WINDOW_PER_THREAD */
+	size_t window_per_thread;
 };
 
 /*

@@ -89,7 +89,7 @@ static int run(void *arg, size_t i, int in_line)
 		atomic_fetch_add(&it->bad, 1);
 	if (it->nested) {
 		struct inner in = { 0, &it->nested_bad };
-		struct sf_pool p = { 5, inner_run, inner_merge, inner_drop, &in, it->threads };
+		struct sf_pool p = { 5, inner_run, inner_merge, inner_drop, &in, it->threads, 0 };
 		if (sf_pool_run(&p) != 0 || in.next != 5)
 			atomic_fetch_add(&it->bad, 1);
 	}
@@ -126,7 +126,7 @@ static int run_items(struct items *it, unsigned threads)
 
 	sf_threads_init(&t, threads);
 	it->threads = &t;
-	struct sf_pool p = { NITEMS, run, merge, drop, it, &t };
+	struct sf_pool p = { NITEMS, run, merge, drop, it, &t, 0 };
 	int rc = sf_pool_run(&p);
 	assert_int_equal(atomic_load(&it->bad), 0);
 	/* no pool left open, the workers gone */
@@ -214,7 +214,7 @@ static void test_no_items(void **state)
 	init(&it);
 	struct sf_threads t;
 	sf_threads_init(&t, 3);
-	struct sf_pool p = { 0, run, merge, drop, &it, &t };
+	struct sf_pool p = { 0, run, merge, drop, &it, &t, 0 };
 	assert_int_equal(sf_pool_run(&p), 0);
 	assert_int_equal(it.nmerged, 0);
 	assert_null(t.open);
@@ -261,7 +261,7 @@ static int lone_inner_merge(void *arg, size_t i)
 static int lone_run(void *arg, size_t i, int in_line)
 {
 	struct lone *l = arg;
-	struct sf_pool p = { 40, lone_inner_run, lone_inner_merge, inner_drop, l, l->t };
+	struct sf_pool p = { 40, lone_inner_run, lone_inner_merge, inner_drop, l, l->t, 0 };
 
 	if (i == 1) {
 		/* the other thread is busy here when the nested pool begins */
@@ -283,7 +283,7 @@ static void test_nested_pool_gets_every_thread(void **state)
 
 	(void)state;
 	sf_threads_init(&t, 2);
-	struct sf_pool p = { 2, lone_run, lone_inner_merge, inner_drop, &l, &t };
+	struct sf_pool p = { 2, lone_run, lone_inner_merge, inner_drop, &l, &t, 0 };
 	assert_int_equal(sf_pool_run(&p), 0);
 	assert_int_equal(atomic_load(&l.entered), 40);
 	assert_int_equal(atomic_load(&l.timed_out), 0);
