@@ -1,6 +1,7 @@
 /*
  * patch.c - 'structfit patch': write the suggested reorder (and the
  * narrowings the user chose) as a unified diff against the struct's source.
+ * This file wires; what it calls does the work and words it.
  *
  * The steps, each of which may refuse (exit 2, nothing written):
  *
@@ -8,18 +9,18 @@
  *      --narrow applied, --pin kept, the reorder searched), the one
  *      `suggest` makes, giving the new member order and the size it
  *      promises;
- *   2. find the source file: DW_AT_decl_file (absolute once the reader has
- *      resolved it against DW_AT_comp_dir), under the source root (the
- *      current directory, or --source-root DIR); when the build ran
- *      elsewhere the longest tail of that path that exists under the root;
+ *   2. find the source file under the source root (the current directory,
+ *      or --source-root DIR) and, for C, its source of truth and the code
+ *      that depends on the layout (input/srctree.h: refusals come back as
+ *      text, printed here);
  *   3. rewrite the struct body (layout/srcpatch.c), render the diff with
  *      paths relative to the source root (report/udiff.c) and apply it
  *      back to the old text strictly (layout/applydiff.c): the diff must
  *      give the new text;
- *   4. print the diff, or with --apply write the new text to a temporary
- *      file next to the source, give it the source's permissions and rename
- *      it over the source - after checking the source still holds the text
- *      the patch was made from.
+ *   4. print the header (report/patch.h) and the diff, or with --apply
+ *      write the new text to a temporary file next to the source, give it
+ *      the source's permissions and rename it over the source - after
+ *      checking the source still holds the text the patch was made from.
  */
 #include <errno.h>
 #include <getopt.h>

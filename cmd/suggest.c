@@ -8,8 +8,9 @@
  * struct's layout, else nothing is proposed - the smallest order with the
  * fewest moves; search the narrowings from there (layout/narrow.h); lay
  * out the proposals and compute their holes; hand it all to
- * report/suggest.c.  `structfit patch` and `fit --reorder` make the same
- * plan, so patch's diff gives exactly the layout shown here.
+ * report/suggest.c in one view (the text, the JSON, or the whole HTML
+ * page with its captions).  `structfit patch` and `fit --reorder` make
+ * the same plan, so patch's diff gives exactly the layout shown here.
  */
 #include <errno.h>
 #include <getopt.h>
