@@ -107,17 +107,68 @@ void sf_narrow_range(const struct sf_member *m, uint64_t bytes, char *buf, size_
 	}
 }
 
+/* Whether word w (of length n) is at s, as a whole word. */
+static bool word_at(const char *s, const char *w, size_t n)
+{
+	return !strncmp(s, w, n) && !isalnum((unsigned char)s[n]) && s[n] != '_';
+}
+
+/*
+ * The cv-qualifiers of member m itself, as bits (1 const, 2 volatile):
+ * a narrowing keeps them (`volatile uint x` becomes `volatile uint16_t
+ * x`, never a plain one).  A pointer's are those after its last '*'
+ * ("char * volatile"); the pointee's ("const char *") are not m's.  A
+ * qualifier hidden in a typedef is not seen.
+ */
+static unsigned member_quals(const struct sf_member *m)
+{
+	const char *s = m->type_name ? m->type_name : "";
+	unsigned q = 0;
+
+	if (m->flags & SF_MF_RUST)
+		return 0;
+	if (m->tclass == SF_T_POINTER) {
+		const char *star = strrchr(s, '*');
+		if (!star)
+			return 0;
+		s = star + 1;
+	}
+	for (;;) {
+		while (*s == ' ')
+			s++;
+		if (word_at(s, "const", 5))
+			q |= 1, s += 5;
+		else if (word_at(s, "volatile", 8))
+			q |= 2, s += 8;
+		else
+			return q;
+	}
+}
+
 const char *sf_narrow_type_name(const struct sf_member *m, uint64_t bytes)
 {
-	static const char *const u[] = { "uint8_t", "uint16_t", "uint32_t", "uint64_t" };
-	static const char *const s[] = { "int8_t", "int16_t", "int32_t", "int64_t" };
+	/* [qualifiers][signed][width]: static, as the model's strings are */
+	static const char *const c[4][2][4] = {
+		{ { "uint8_t", "uint16_t", "uint32_t", "uint64_t" },
+		  { "int8_t", "int16_t", "int32_t", "int64_t" } },
+		{ { "const uint8_t", "const uint16_t", "const uint32_t", "const uint64_t" },
+		  { "const int8_t", "const int16_t", "const int32_t", "const int64_t" } },
+		{ { "volatile uint8_t", "volatile uint16_t", "volatile uint32_t",
+		    "volatile uint64_t" },
+		  { "volatile int8_t", "volatile int16_t", "volatile int32_t",
+		    "volatile int64_t" } },
+		{ { "const volatile uint8_t", "const volatile uint16_t",
+		    "const volatile uint32_t", "const volatile uint64_t" },
+		  { "const volatile int8_t", "const volatile int16_t",
+		    "const volatile int32_t", "const volatile int64_t" } },
+	};
 	static const char *const ru[] = { "u8", "u16", "u32", "u64" };
 	static const char *const rs[] = { "i8", "i16", "i32", "i64" };
 	unsigned k = bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : 3;
 
 	if (m->flags & SF_MF_RUST)
 		return is_signed(m) ? rs[k] : ru[k];
-	return is_signed(m) ? s[k] : u[k];
+	return c[member_quals(m)][is_signed(m)][k];
 }
 
 static uint32_t max_member_align(const struct sf_type *t)
@@ -155,8 +206,12 @@ static void narrow_copy(const struct sf_type *t, const struct sf_narrow_req *req
 		m->type_name = sf_narrow_type_name(m, req[k].bytes);
 		m->type_suffix = "";
 		m->size = req[k].bytes;
-		m->align = packed ? (m->align < req[k].bytes ? m->align : (uint32_t)req[k].bytes)
-				  : (uint32_t)req[k].bytes;
+		/* an alignment asked for (`__aligned__(64)`) stays in the
+		 * source whatever the type: the narrowed member keeps it */
+		if (!(m->flags & SF_MF_ALIGNED))
+			m->align = packed ? (m->align < req[k].bytes ? m->align
+								     : (uint32_t)req[k].bytes)
+					  : (uint32_t)req[k].bytes;
 		if (is_pointer_like(m))
 			m->flags &= (uint16_t)~SF_MF_SIGNED;
 		m->tclass = SF_T_INT;

@@ -53,7 +53,8 @@ int sf_narrow_check(const struct sf_member *m, uint64_t bytes, char *why, size_t
 /* The values `bytes` bytes hold for m's signedness: "0..255", "-128..127". */
 void sf_narrow_range(const struct sf_member *m, uint64_t bytes, char *buf, size_t n);
 
-/* The fixed-width type a narrowed m gets: "uint8_t", "int16_t", ... */
+/* The fixed-width type a narrowed m gets, with m's own cv-qualifiers:
+ * "uint8_t", "int16_t", "volatile uint16_t", ... */
 const char *sf_narrow_type_name(const struct sf_member *m, uint64_t bytes);
 
 /*

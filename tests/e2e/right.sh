@@ -9,7 +9,9 @@
 #    definition found in another unit, not one;
 #  - classes whose vptr is a base's, only declared in some units (HotSpot's
 #    MachMergeNode): one definition, aligned as the compiler has it, not
-#    two "differing" ones of alignment 1 and 8.
+#    two "differing" ones of alignment 1 and 8;
+#  - a narrowing keeps the member's cv-qualifiers and the alignment it
+#    asks for (HotSpot's ZMarkTerminate), and its size is the compiler's.
 . "$(dirname "$0")/lib.sh"
 
 SRC=$TD/right
@@ -90,6 +92,36 @@ EOF
 		sf_ok show --format json -t Holder "$T/probe"
 		assert_eq "$(jget "$T/out" '[[x["size"], x["align"]] for x in T("Holder")]')" \
 			"[[$(fact "$T/facts" holder.size), $(fact "$T/facts" holder.align)]]" "-t Holder"
+	done
+done
+
+# the narrowed declarations structfit proposes, as the compiler lays them out
+cat >"$T/narrowed.c" <<'EOF'
+#include <stdint.h>
+#include <stdio.h>
+struct keeps_cv_n { volatile int32_t hits; const int limit; char *volatile cursor; int count; char tag; };
+struct keeps_align_n { unsigned int nworkers; volatile uint16_t stage0 __attribute__((aligned(64))); volatile unsigned int stage1; };
+int main(void) { printf("%zu %zu\n", sizeof(struct keeps_cv_n), sizeof(struct keeps_align_n)); return 0; }
+EOF
+for cc in gcc clang; do
+	for dw in 4 5; do
+		tcase "$cc DWARF $dw: a narrowing keeps qualifiers and asked-for alignment"
+		need "$cc" || continue
+		compile_or_fail "$cc" x86_64 "$dw" "$T/n.o" "$SRC/narrowq.c" || continue
+		"$cc" -o "$T/narrowed" "$T/narrowed.c" 2>"$T/cc.err" && "$T/narrowed" >"$T/sizes" ||
+			{ fail "$cc cannot build the narrowed probe: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"; continue; }
+		read -r cv_n align_n <"$T/sizes"
+		sf_ok suggest -t keeps_cv "$T/n.o"
+		assert_match "$(grep -F '  1. hits:' "$T/out")" \
+			"^  1\. hits: volatile long( int)? -> volatile int32_t \(8 -> 4 bytes" "hits stays volatile"
+		assert_match "$(grep -F ' cursor: ' "$T/out")" "-> volatile uint32_t " "cursor stays a volatile member"
+		assert_match "$(grep -F ' limit: ' "$T/out")" "-> const int16_t " "limit stays const"
+		assert_match "$(grep -A1 -F '  1. hits:' "$T/out" | tail -n 1)" "^     32 -> $cv_n bytes" \
+			"the size narrowed is the compiler's"
+		sf_ok suggest -t keeps_align "$T/n.o"
+		assert_grep "$T/out" "narrowing one member saves no byte" "an aligned counter saves nothing"
+		assert_no_grep "$T/out" "__aligned__(2)" "the alignment asked for is not dropped"
+		assert_eq "$align_n" 128 "the compiler keeps the narrowed counter aligned"
 	done
 done
 
