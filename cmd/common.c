@@ -213,6 +213,15 @@ static int env_flag(const char *name)
 	return v && *v && strcmp(v, "0") != 0;
 }
 
+/* `holes` takes holes documents (summaries); every other command needs
+ * the types whole (sf_load_opts.summaries). */
+static int summaries;
+
+void sf_load_accept_summaries(void)
+{
+	summaries = 1;
+}
+
 static struct sf_typeset *load_raw(char **files, int nfiles,
 				   const char *const *only)
 {
@@ -220,7 +229,7 @@ static struct sf_typeset *load_raw(char **files, int nfiles,
 	struct sf_load_opts opts = {
 		.threads = jobs, .only = only, .debug_dirs = debug_dirs,
 		.note = print_note, .no_dedup = env_flag("STRUCTFIT_NO_DEDUP"),
-		.dedup_note = env_flag("STRUCTFIT_DEDUP_NOTE"),
+		.dedup_note = env_flag("STRUCTFIT_DEDUP_NOTE"), .summaries = summaries,
 	};
 	struct sf_err err = { "" };
 

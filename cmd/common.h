@@ -71,6 +71,10 @@ int sf_error_document(const char *command);
 struct sf_typeset *sf_load_inputs(char **files, int nfiles,
 				  const char *const *only);
 
+/* Let the next loads read `holes --format json` documents (their types
+ * summaries without members): `holes` alone ranks such types. */
+void sf_load_accept_summaries(void);
+
 /* The threads --jobs N asks for, else one per online CPU (at least 1). */
 unsigned sf_jobs(void);
 

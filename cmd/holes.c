@@ -116,6 +116,10 @@ static size_t rank_all(struct sf_rank *r, const struct sf_typeset *ts,
 		if (!sf_where_keeps(where, t))
 			continue;
 		kept++;
+		if (t->summary) {	/* from a holes document: its numbers */
+			sf_rank_add_summary(r, t);
+			continue;
+		}
 		sf_layout_compute(t, cacheline, &l);
 		sf_rank_add(r, t, &l);
 		sf_layout_release(&l);
@@ -152,6 +156,8 @@ int cmd_holes(int argc, char **argv)
 		sf_where_release(&o.where);
 		return r;
 	}
+	if (!o.rank.reorderable)	/* a reorder needs the members */
+		sf_load_accept_summaries();
 	struct sf_typeset *ts = sf_load_inputs_at(argv + optind, argc - optind, NULL,
 						  o.co.source_root);
 	if (!ts) {

@@ -55,6 +55,10 @@ struct sf_load_opts {
 	 * already, skipped; P units laid out again in part; U units laid out
 	 * in full" (tests, benchmarks). */
 	int dedup_note;
+	/* A `holes --format json` document may be read (its types are
+	 * summaries without members: only `holes` ranks them); else such a
+	 * document is refused with a line saying a show document is needed. */
+	int summaries;
 };
 
 /*

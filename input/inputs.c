@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "elfobj.h"
+#include "jsondoc.h"
 #include "lib/hash.h"
 #include "lib/strbuf.h"
 #include "lib/walk.h"
@@ -387,6 +388,15 @@ static int no_types(char *const *paths, int npaths, struct sf_err *err)
 	return -1;
 }
 
+/* Is every path named one of our JSON documents? */
+static int all_documents(char *const *paths, int npaths)
+{
+	for (int i = 0; i < npaths; i++)
+		if (!sf_jsondoc_file_is(paths[i]))
+			return 0;
+	return npaths > 0;
+}
+
 int sf_input_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
 		      const struct sf_load_opts *opts, struct sf_err *err)
 {
@@ -398,6 +408,11 @@ int sf_input_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 		n = cpus > 0 ? (unsigned)cpus : 1;
 	}
+	/* A merge of documents reads them in line, one after the other: each
+	 * type copied in only when new (jsondoc.h), so memory is the distinct
+	 * types; read apart, each document's would be held until merged. */
+	if (all_documents(paths, npaths))
+		n = 1;
 	sf_threads_init(&sh.threads, n < SF_POOL_MAX_THREADS ? n : SF_POOL_MAX_THREADS);
 	c.pending = sf_pending_new();
 	if (!(opts && opts->no_dedup))

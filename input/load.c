@@ -45,7 +45,8 @@
  *
  * The loader's files (what they share is in load_int.h):
  *
- *   load.c     a file to an image, archive or raw BTF; one image: its runs
+ *   load.c     a file to an image, archive, raw BTF or one of our own JSON
+ *              documents (jsondoc.h); one image: its runs
  *              of units, its .dwo/.dwp and alt files, its debug file, BTF
  *   archive.c  the members of static and thin archives, read by a pool
  *   inputs.c   the inputs: files named, directories walked, the files
@@ -69,6 +70,7 @@
 #include "dwarf/die.h"
 #include "dwz.h"
 #include "elfobj.h"
+#include "jsondoc.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "pool.h"
@@ -778,6 +780,10 @@ int ld_load_file(struct ctx *c, const char *path, int in_dir, int lookup)
 		rc = ld_load_thin_archive(c, path, img, size);
 	else if (sf_btf_is_raw(img, size))
 		rc = load_btf(c, img, size, path, path, NULL);
+	else if (!in_dir && sf_jsondoc_is(img, size))
+		/* named, not met in a walk: a directory's other JSON is no input */
+		rc = sf_jsondoc_load(c->ts, img, size, path, c->opts && c->opts->summaries,
+				     c->err) < 0 ? FAILED : LOADED;
 	else
 		rc = ld_load_image(c, img, size, path, lookup ? path : NULL, in_dir);
 	if (rc == NOT_ELF)

@@ -81,6 +81,26 @@ void sf_rank_add(struct sf_rank *r, const struct sf_type *t,
 	};
 }
 
+void sf_rank_add_summary(struct sf_rank *r, const struct sf_type *t)
+{
+	const struct sf_summary *s = t->summary;
+
+	assert(s && !r->opts.reorderable);
+	if (s->waste < r->opts.min_waste)
+		return;
+	SF_GROW(r->v, r->n, r->alloc);
+	r->v[r->n++] = (struct sf_rank_entry){
+		.type = t,
+		.waste = s->waste,
+		.size = t->size,
+		.nholes = s->nholes,
+		.sum_holes = s->sum_holes,
+		.padding = s->padding,
+		.forced = s->forced,
+		.public = s->public,
+	};
+}
+
 static int cmp_str(const char *a, const char *b)
 {
 	return strcmp(a ? a : "", b ? b : "");

@@ -69,6 +69,9 @@ void sf_rank_init(struct sf_rank *r, const struct sf_rank_opts *opts);
 /* Add t with its computed layout l (not kept); filtered by min_waste. */
 void sf_rank_add(struct sf_rank *r, const struct sf_type *t,
 		 const struct sf_layout *l);
+/* Add t, a type read from a holes document (t->summary): its numbers as
+ * the build gave them; filtered by min_waste.  Not with opts.reorderable. */
+void sf_rank_add_summary(struct sf_rank *r, const struct sf_type *t);
 /* Sort by opts.sort and cut to opts.limit. */
 void sf_rank_finish(struct sf_rank *r);
 void sf_rank_release(struct sf_rank *r);

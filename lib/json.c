@@ -362,13 +362,19 @@ static int parse_word(struct sf_json_parser *jp, struct sf_json *v)
 		{ "null", SF_JSON_NULL }, { "false", SF_JSON_FALSE }, { "true", SF_JSON_TRUE },
 	};
 
+	size_t left = (size_t)(jp->end - jp->p);
+
 	for (size_t i = 0; i < 3; i++) {
 		size_t n = strlen(words[i].w);
-		if ((size_t)(jp->end - jp->p) >= n && !memcmp(jp->p, words[i].w, n)) {
+		if (left >= n && !memcmp(jp->p, words[i].w, n)) {
 			v->type = words[i].type;
 			jp->p += n;
 			return 0;
 		}
+		/* "fa" at the very end: cut short, not misspelt */
+		if (left < n && !memcmp(jp->p, words[i].w, left))
+			return fail(jp, "'%s' cut short by the end of the document (truncated?)",
+				    words[i].w);
 	}
 	return unexpected(jp, "a value");
 }

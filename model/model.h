@@ -165,6 +165,20 @@ struct sf_variant {
 	struct sf_member *members;
 };
 
+/*
+ * A type read from a `holes` document (input/jsondoc.c): the ranking's
+ * numbers as the build gave them, and no members.  Only `holes` ranks
+ * such a type; its definition's identity is def_hash, the hash the
+ * build's typeset gave it (sf_type_hash returns it).
+ */
+struct sf_summary {
+	uint64_t waste, sum_holes, padding, forced;
+	uint32_t nholes;
+	uint8_t public;          /* enum sf_public (layout/public.h) */
+	bool is_enum;            /* an enum with data in the build */
+	uint64_t def_hash;
+};
+
 struct sf_type {
 	const char *name;        /* "" when anonymous; C++ names qualified */
 	uint8_t kind;            /* enum sf_kind */
@@ -189,6 +203,7 @@ struct sf_type {
 	                          * when unknown (BTF).  Not part of the
 	                          * definition: identical types of units built
 	                          * in two directories keep the first one's */
+	const struct sf_summary *summary; /* read from a holes document, else NULL */
 };
 
 static inline bool sf_member_is_bitfield(const struct sf_member *m)

@@ -273,7 +273,8 @@ static uint64_t hash_members(uint64_t h, const struct sf_member *ms, uint32_t n,
 
 uint64_t sf_type_hash(const struct sf_type *t)
 {
-	return hash_type_into(HASH_INIT, t, 0);
+	/* a summary stands for a definition whose members are not here */
+	return t->summary ? t->summary->def_hash : hash_type_into(HASH_INIT, t, 0);
 }
 
 static int str_eq(const char *a, const char *b)
@@ -340,6 +341,11 @@ static int members_equal(const struct sf_member *xs, const struct sf_member *ys,
 
 int sf_type_equal(const struct sf_type *a, const struct sf_type *b)
 {
+	/* a summary (holes document) is the definition its hash names: equal
+	 * to the full type or the summary of the same definition */
+	if (a->summary || b->summary)
+		return a->kind == b->kind && a->size == b->size && str_eq(a->name, b->name) &&
+		       sf_type_hash(a) == sf_type_hash(b);
 	return type_equal_depth(a, b, 0);
 }
 
@@ -473,6 +479,86 @@ const struct sf_type *sf_typeset_add_hashed(struct sf_typeset *ts, struct sf_typ
 		}
 	}
 	return t;
+}
+
+const struct sf_type *sf_typeset_find_same(const struct sf_typeset *ts,
+					   const struct sf_type *t)
+{
+	if (!ts->hashcap)
+		return NULL;
+	for (size_t j = t->hash & (ts->hashcap - 1); ts->by_hash[j].idx;
+	     j = (j + 1) & (ts->hashcap - 1)) {
+		const struct sf_type *o = ts->types[ts->by_hash[j].idx - 1];
+		if (ts->by_hash[j].hash == t->hash && sf_type_equal(o, t))
+			return o;
+	}
+	return NULL;
+}
+
+static struct sf_member *copy_members(struct sf_typeset *ts, const struct sf_member *ms,
+				      uint32_t n, unsigned depth);
+
+static struct sf_type *copy_type(struct sf_typeset *ts, const struct sf_type *t,
+				 unsigned depth)
+{
+	struct sf_type *c = sf_typeset_alloc(ts, sizeof(*c));
+
+	assert(depth <= 64);
+	*c = *t;
+	c->name = sf_typeset_intern(ts, t->name);
+	c->decl_file = sf_typeset_intern(ts, t->decl_file);
+	c->origin = t->origin ? sf_typeset_intern(ts, t->origin) : NULL;
+	c->comp_dir = t->comp_dir ? sf_typeset_intern(ts, t->comp_dir) : NULL;
+	c->members = copy_members(ts, t->members, t->nmembers, depth);
+	if (t->nvariants) {
+		c->variants = sf_typeset_alloc(ts, t->nvariants * sizeof(*c->variants));
+		for (uint32_t i = 0; i < t->nvariants; i++) {
+			c->variants[i] = t->variants[i];
+			c->variants[i].name = sf_typeset_intern(ts, t->variants[i].name);
+			c->variants[i].members = copy_members(ts, t->variants[i].members,
+							      t->variants[i].nmembers, depth);
+		}
+	}
+	if (t->summary) {
+		struct sf_summary *s = sf_typeset_alloc(ts, sizeof(*s));
+		*s = *t->summary;
+		c->summary = s;
+	}
+	return c;
+}
+
+static struct sf_member *copy_members(struct sf_typeset *ts, const struct sf_member *ms,
+				      uint32_t n, unsigned depth)
+{
+	struct sf_member *c = n ? sf_typeset_alloc(ts, n * sizeof(*c)) : NULL;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct sf_member *m = &ms[i];
+		c[i] = *m;
+		c[i].name = sf_typeset_intern(ts, m->name);
+		c[i].type_name = sf_typeset_intern(ts, m->type_name);
+		c[i].type_suffix = sf_typeset_intern(ts, m->type_suffix);
+		if (m->nested)
+			c[i].nested = copy_type(ts, m->nested, depth + 1);
+		if (m->enums) {
+			struct sf_enum *e = sf_typeset_alloc(ts, sizeof(*e));
+			struct sf_enumerator *v = sf_typeset_alloc(ts, (m->enums->n ? m->enums->n : 1) *
+								   sizeof(*v));
+			for (uint32_t k = 0; k < m->enums->n; k++) {
+				v[k].name = sf_typeset_intern(ts, m->enums->v[k].name);
+				v[k].value = m->enums->v[k].value;
+			}
+			e->n = m->enums->n;
+			e->v = v;
+			c[i].enums = e;
+		}
+	}
+	return c;
+}
+
+struct sf_type *sf_typeset_copy_type(struct sf_typeset *ts, const struct sf_type *t)
+{
+	return copy_type(ts, t, 0);
 }
 
 /* Record name -> target once; both strings outlive the typeset's use. */
@@ -702,7 +788,8 @@ const char *sf_kind_name(enum sf_kind kind)
 
 const char *sf_type_kind_name(const struct sf_type *t)
 {
-	return t->nvariants ? "enum" : sf_kind_name((enum sf_kind)t->kind);
+	return t->nvariants || (t->summary && t->summary->is_enum)
+	       ? "enum" : sf_kind_name((enum sf_kind)t->kind);
 }
 
 /* A `*` or `?` outside brackets makes a name a glob: "yjit::*" is one,

@@ -59,6 +59,14 @@ const struct sf_type *sf_typeset_add(struct sf_typeset *ts, struct sf_type *t);
  */
 const struct sf_type *sf_typeset_add_hashed(struct sf_typeset *ts, struct sf_type *t);
 
+/* The type of ts identical to t (t->hash set), or NULL: whether adding t
+ * would keep it, asked before copying it in. */
+const struct sf_type *sf_typeset_find_same(const struct sf_typeset *ts,
+					   const struct sf_type *t);
+/* A deep copy of t (members, nested types, enumerators, variants, summary,
+ * strings) in ts's memory, hash included; not added. */
+struct sf_type *sf_typeset_copy_type(struct sf_typeset *ts, const struct sf_type *t);
+
 /* Move every type of src into dst (deduplicating); src is freed.  Its
  * types keep their hash: none may have changed since src took it. */
 void sf_typeset_absorb(struct sf_typeset *dst, struct sf_typeset *src);

@@ -15,7 +15,10 @@
  * "variants": per variant its "discr_value" (null: the default one), its
  * "own_waste" beyond what all variants waste, and the variant as the
  * struct it is in memory (the fields of a type object, discriminant
- * included unless it is a niche).  Every number
+ * included unless it is a niche).  Fields a reader needs to rebuild the
+ * model exactly (input/jsondoc.c) come after the layout's: natural_align,
+ * addr_size, comp_dir, declaration, btf per type; type_suffix (the part of
+ * "type" after the name), discr, rust per member.  Every number
  * is an integer; every string goes through sb_add_json_str(), so the
  * output is valid JSON whatever bytes the names hold.
  */
@@ -111,6 +114,10 @@ static void member_object(struct strbuf *sb, const struct sf_type *t,
 	bool_field(sb, "signed", m->flags & SF_MF_SIGNED);
 	bool_field(sb, "aligned", m->flags & SF_MF_ALIGNED);
 	bool_field(sb, "incomplete", m->flags & SF_MF_INCOMPLETE);
+	/* what a reader needs to split "type" and know the flags (jsondoc.c) */
+	str_field(sb, "type_suffix", m->type_suffix);
+	bool_field(sb, "discr", m->flags & SF_MF_DISCR);
+	bool_field(sb, "rust", m->flags & SF_MF_RUST);
 	if (m->nested) {
 		const struct sf_layout *nl = sf_layout_nested(l, i);
 		assert(nl);
@@ -237,6 +244,17 @@ static void object_array(struct strbuf *sb, const char *name, const struct sf_ty
 	close_with(sb, ']');
 }
 
+/* What the layout's numbers do not say and a reader of the document needs
+ * to give the answers the build gives (input/jsondoc.c). */
+static void model_fields(struct strbuf *sb, const struct sf_type *t)
+{
+	num_field(sb, "natural_align", t->natural_align);
+	num_field(sb, "addr_size", t->addr_size);
+	str_field(sb, "comp_dir", t->comp_dir);
+	bool_field(sb, "declaration", t->flags & SF_TF_DECLARATION);
+	bool_field(sb, "btf", t->flags & SF_TF_BTF);
+}
+
 static void type_fields(struct strbuf *sb, const struct sf_type *t,
 			const struct sf_layout *l)
 {
@@ -271,6 +289,7 @@ static void type_fields(struct strbuf *sb, const struct sf_type *t,
 	num_field(sb, "cacheline", l->cacheline);
 	num_field(sb, "cachelines", l->cachelines);
 	num_field(sb, "last_cacheline", l->last_cacheline);
+	model_fields(sb, t);
 	holes_array(sb, t, l);
 	object_array(sb, "members", t, l, t->nmembers, member_object);
 	if (t->nvariants) {

@@ -11,7 +11,9 @@
  * "public" column (why changing the layout breaks others: packed,
  * installed, include - layout/public.h) when any type listed is public.
  * JSON is {"schema", "command":"holes", "types":[...]} with one object per
- * line, in the words of `show`'s type objects (holes_count, sum_holes).
+ * line, in the words of `show`'s type objects (holes_count, sum_holes), and
+ * the definition's hash (16 hex digits: the typeset's, which identical
+ * definitions share) so that a merge of documents deduplicates.
  */
 #include "report.h"
 #include "layout/public.h"
@@ -178,7 +180,9 @@ void sf_render_rank_json(struct strbuf *out, const struct sf_rank *r)
 			sb_add_json_str(out, sf_public_word((enum sf_public)e->public));
 		else
 			sb_adds(out, "null");
-		sb_addch(out, '}');
+		/* the definition's identity, so that documents merged later
+		 * deduplicate as the builds would (input/jsondoc.c) */
+		sb_addf(out, ",\"hash\":\"%016" PRIx64 "\"}", t->hash);
 	}
 	sb_adds(out, r->n ? "\n]}\n" : "]}\n");
 }

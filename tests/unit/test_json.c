@@ -92,6 +92,7 @@ static void test_error_paths(void **state)
 		{ "{\"a\":1.}", ".a: a number with no digit after '.' (byte 7)" },
 		{ "[1e]", "[0]: a number with no digit in its exponent (byte 3)" },
 		{ "[nul]", "[0]: expected a value, found 'n' (byte 1)" },
+		{ "[1,fa", "[1]: 'false' cut short by the end of the document (truncated?)" },
 		{ "[\"\\x\"]", "[0]: bad escape in a string (byte 3)" },
 		{ "[\"\\ud800\"]", "[0]: a lone UTF-16 surrogate in a string (byte 8)" },
 		{ "[\"\\udc00\"]", "[0]: a lone UTF-16 surrogate in a string (byte 8)" },

@@ -201,18 +201,20 @@ static void test_whole_document(void **state)
 		"\"sum_members\":8,\"sum_bitfield_bits\":4,\"holes_count\":0,"
 		"\"sum_holes\":0,\"bit_holes_count\":0,\"sum_bit_holes\":0,"
 		"\"padding\":4,\"bit_padding\":28,\"waste\":4,\"forced\":0,\"cacheline\":64,"
-		"\"cachelines\":1,\"last_cacheline\":16,\"holes\":[],"
+		"\"cachelines\":1,\"last_cacheline\":16,\"natural_align\":0,\"addr_size\":8,"
+		"\"comp_dir\":\"\",\"declaration\":false,\"btf\":false,\"holes\":[],"
 		"\"bit_holes\":[],\"members\":["
 		"{\"name\":\"l\",\"type\":\"long int\",\"tclass\":\"int\","
 		"\"offset\":0,\"size\":8,\"align\":8,\"bitfield\":false,"
 		"\"base\":false,\"virtual_base\":false,\"vptr\":false,"
 		"\"flex_array\":false,\"signed\":false,\"aligned\":false,"
-		"\"incomplete\":false},"
+		"\"incomplete\":false,\"type_suffix\":\"\",\"discr\":false,\"rust\":false},"
 		"{\"name\":\"x\",\"type\":\"int\",\"tclass\":\"int\","
 		"\"offset\":8,\"size\":4,\"bit_offset\":0,\"bit_size\":4,"
 		"\"align\":4,\"bitfield\":true,\"base\":false,"
 		"\"virtual_base\":false,\"vptr\":false,\"flex_array\":false,"
-		"\"signed\":true,\"aligned\":false,\"incomplete\":false}]}\n"
+		"\"signed\":true,\"aligned\":false,\"incomplete\":false,\"type_suffix\":\"\","
+		"\"discr\":false,\"rust\":false}]}\n"
 		"]}\n");
 	free(doc);
 }
@@ -434,7 +436,8 @@ static void test_rank_json(void **state)
 		"{\"schema\":\"structfit/1\",\"command\":\"holes\",\"types\":[\n{\"name\":\"b3\",\"kind\":\"struct\",\"size\":16,"
 		"\"waste\":4,\"holes_count\":0,\"sum_holes\":0,\"padding\":4,"
 		"\"forced\":0,\"decl_file\":\"t.c\",\"decl_line\":7,\"origin\":\"t.o\","
-		"\"variant\":false,\"typedef\":false,\"public\":null},\n{\"name\":\"bf2\",");
+		"\"variant\":false,\"typedef\":false,\"public\":null,"
+		"\"hash\":\"0000000000000000\"},\n{\"name\":\"bf2\",");
 	assert_non_null(strstr(sb.buf, "{\"name\":\"st_table\",\"kind\":\"struct\","
 				       "\"size\":48,\"waste\":1,\"holes_count\":1,"
 				       "\"sum_holes\":1,\"padding\":0,"));
