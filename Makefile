@@ -56,7 +56,7 @@ BUILD_PKGS := gcc clang lld make pkg-config libelf-dev libzstd-dev libdeflate-de
               libdebuginfod-dev
 TEST_PKGS  := dwarves libc6-dbg gcc-multilib g++ python3 valgrind man-db chromium git patch binutils rustc golang-go gfortran dwz \
               debuginfod nodejs npm python3-jsonschema llvm gdb libbinutils-dbg libpython3.11-dbg \
-              libstdc++6-12-dbg debhelper lintian fakeroot dpkg-dev
+              libstdc++6-12-dbg debhelper lintian fakeroot dpkg-dev parallel
 # `make realworld` only: dpkg-source unpacks the source package, Redis's
 # tests run on Tcl, pahole measures the rebuilt struct
 REALWORLD_PKGS := dpkg-dev tcl dwarves python3

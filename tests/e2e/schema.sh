@@ -14,7 +14,9 @@
 #    type object it measured and "value" equals that field, fit's
 #    rounding_loss is class - size, diff's old/new sides carry show's
 #    numbers of each build; the values themselves come from pahole and the
-#    compiler (sizeof) where they are facts.
+#    compiler (sizeof) where they are facts;
+#  - show's and holes' documents carry what structfit needs to read them back
+#    (type_suffix, the model's fields, the definition's hash).
 . "$(dirname "$0")/lib.sh"
 
 SCHEMA=$E2E_ROOT/doc/structfit.schema.json
@@ -208,6 +210,25 @@ if [ -s "$J/diff.json" ]; then
 			"st_table, $side side"
 	done
 	assert_eq "$(jget "$J/diff.json" '[d["old_input"], d["new_input"]]')" "[\"$T/gate.o\", \"$T/grow.o\"]" "inputs"
+fi
+
+tcase "documents read back as input carry what the reader needs (doc/json-input.md)"
+if [ -s "$J/show-gate.json" ] && [ -s "$J/holes.json" ]; then
+	# every member's type ends with its type_suffix; every type has its
+	# build's facts; holes' entries their definition's hash
+	assert_eq "$(jget "$J/show-anon.json" 'sorted(set(m["type"].endswith(m["type_suffix"]) for t in d["types"] for m in t["members"]))')" \
+		"[true]" "type_suffix ends type"
+	assert_eq "$(jget "$J/show-anon.json" 'sorted(set(k in t for t in d["types"] for k in ("natural_align", "addr_size", "comp_dir", "declaration", "btf")))')" \
+		"[true]" "model fields"
+	assert_eq "$(jget "$J/show-gate.json" '[t["addr_size"] for t in d["types"]][:1]')" "[8]" "addr_size"
+	assert_eq "$(jget "$J/holes.json" 'sorted(set(len(t["hash"]) for t in d["types"]))')" "[16]" "hash"
+	# the same definition read twice is one hash; two definitions, two
+	sf_ok holes --format json -m 0 "$T/gate.o" "$T/gate.o"
+	assert_eq "$(jget "$T/out" 'len(d["types"]) == len(set(t["hash"] for t in d["types"]))')" \
+		"true" "one hash per definition"
+	# and the documents are input: show's and holes' read back
+	sf_ok holes "$J/show-gate.json"
+	sf_ok holes "$J/holes.json"
 fi
 
 tdone
