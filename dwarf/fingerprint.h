@@ -166,9 +166,6 @@ int sf_fpset_has(const struct sf_fpset *s, const struct sf_fp *k);
 /* Start loading where sf_fpset_has(s, k) will look first (s may be NULL). */
 void sf_fpset_prefetch(const struct sf_fpset *s, const struct sf_fp *k);
 void sf_fpset_add(struct sf_fpset *s, const struct sf_fp *k);
-/* Every key of src into dst. */
-void sf_fpset_add_all(struct sf_fpset *dst, const struct sf_fpset *src);
-size_t sf_fpset_count(const struct sf_fpset *s);
 
 /*
  * A set of keys several threads read and add to (under a lock), looked up

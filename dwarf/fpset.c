@@ -88,16 +88,12 @@ void sf_fpset_add(struct sf_fpset *s, const struct sf_fp *k)
 	s->count++;
 }
 
-void sf_fpset_add_all(struct sf_fpset *dst, const struct sf_fpset *src)
+/* Every key of src into dst. */
+static void add_all(struct sf_fpset *dst, const struct sf_fpset *src)
 {
 	for (size_t i = 0; src && i < src->cap; i++)
 		if (!empty(&src->v[i]))
 			sf_fpset_add(dst, &src->v[i]);
-}
-
-size_t sf_fpset_count(const struct sf_fpset *s)
-{
-	return s ? s->count : 0;
 }
 
 /* ---- shared between threads ---------------------------------------------------- */
@@ -157,6 +153,6 @@ void sf_fpshared_add_keys(struct sf_fpshared *s, const struct sf_fp *k, size_t n
 void sf_fpshared_add_all(struct sf_fpshared *s, const struct sf_fpset *src)
 {
 	pthread_mutex_lock(&s->mu);
-	sf_fpset_add_all(&s->set, src);
+	add_all(&s->set, src);
 	pthread_mutex_unlock(&s->mu);
 }

@@ -390,7 +390,6 @@ void rd_strings_forget(struct sf_reader *r);
 /* units.c */
 int rd_corrupt(struct sf_reader *r, const struct uh *uh, uint64_t off);
 void rd_uh_close(struct uh *uh);
-int rd_uh_open(struct sf_reader *r, struct uh *uh, const struct sf_dwfile *f, size_t i);
 int rd_uh_open_parsed(struct sf_reader *r, struct uh *uh, const struct sf_dwfile *f, size_t i,
 		      struct sf_abbrevs *own);
 struct uh *rd_uh_for(struct sf_reader *r, const struct sf_dwfile *f, int sect, uint64_t off);

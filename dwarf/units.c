@@ -97,7 +97,7 @@ int rd_uh_open_parsed(struct sf_reader *r, struct uh *uh, const struct sf_dwfile
 	return 0;
 }
 
-int rd_uh_open(struct sf_reader *r, struct uh *uh, const struct sf_dwfile *f, size_t i)
+static int uh_open(struct sf_reader *r, struct uh *uh, const struct sf_dwfile *f, size_t i)
 {
 	return rd_uh_open_parsed(r, uh, f, i, NULL);
 }
@@ -123,7 +123,7 @@ struct uh *rd_uh_for(struct sf_reader *r, const struct sf_dwfile *f, int sect, u
 	if (idx < 0)
 		return NULL;
 	struct uh *uh = sf_xcalloc(1, sizeof(*uh));
-	if (rd_uh_open(r, uh, f, (size_t)idx) < 0) {
+	if (uh_open(r, uh, f, (size_t)idx) < 0) {
 		free(uh);
 		return NULL;
 	}

@@ -119,8 +119,13 @@ void sf_measure_add(struct sf_measure *acc, const struct sf_measure *m)
 			       sf_size_saturated(acc->size);
 }
 
-uint64_t sf_bcond_value(const struct sf_bcond *c, const struct sf_measure *m,
-			bool *no_class)
+/*
+ * The value condition c measures on m.  For `fits ... in SPEC`: the class
+ * the size rounds up to; *no_class is set (and the size returned) when the
+ * size is above every class.
+ */
+static uint64_t bcond_value(const struct sf_bcond *c, const struct sf_measure *m,
+			    bool *no_class)
 {
 	*no_class = false;
 	switch ((enum sf_bprop)c->prop) {
@@ -194,7 +199,7 @@ static void eval_subject(struct sf_bresult *res, uint32_t ri,
 
 	for (uint32_t ci = 0; ci < r->nconds; ci++) {
 		bool no_class;
-		uint64_t v = sf_bcond_value(&r->conds[ci], m, &no_class);
+		uint64_t v = bcond_value(&r->conds[ci], m, &no_class);
 		res->nchecks++;
 		/* a size past 64 bits proves nothing: no condition holds on it */
 		if (!m->unrepresentable && sf_bcond_holds(&r->conds[ci], v, no_class))

@@ -170,13 +170,6 @@ void sf_measure_type(const struct sf_type *t, struct sf_measure *m);
  */
 void sf_measure_add(struct sf_measure *acc, const struct sf_measure *m);
 
-/*
- * The value condition c measures on m.  For `fits ... in SPEC`: the class
- * the size rounds up to; *no_class is set (and the size returned) when the
- * size is above every class.
- */
-uint64_t sf_bcond_value(const struct sf_bcond *c, const struct sf_measure *m,
-			bool *no_class);
 bool sf_bcond_holds(const struct sf_bcond *c, uint64_t value, bool no_class);
 
 /* One broken condition for one subject. */

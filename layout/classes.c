@@ -188,12 +188,6 @@ size_t sf_classes_npresets(void)
 	return NPRESETS;
 }
 
-const char *sf_classes_preset_name(size_t i)
-{
-	assert(i < NPRESETS);
-	return presets[i].name;
-}
-
 void sf_classes_preset(size_t i, struct sf_classes *c)
 {
 	struct vec a = { NULL, 0, 0 };

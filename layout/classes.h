@@ -34,7 +34,6 @@ struct sf_classes {
 
 /* The presets, in the order `structfit classes` lists them. */
 size_t sf_classes_npresets(void);
-const char *sf_classes_preset_name(size_t i);
 
 /* Fill c with preset i (0 <= i < sf_classes_npresets()). */
 void sf_classes_preset(size_t i, struct sf_classes *c);

@@ -152,8 +152,8 @@ static void canon_array(struct canon *c, const struct sf_lexed *lx,
  * Canonical spelling of the code tokens ci[0..n) of lx (already stripped of
  * the member name, bit width, attributes and parameter names) into out.
  */
-void sf_ctype_canon(const struct sf_lexed *lx, const size_t *ci, size_t n,
-		    struct strbuf *out)
+static void ctype_canon(const struct sf_lexed *lx, const size_t *ci, size_t n,
+			struct strbuf *out)
 {
 	struct canon c;
 
@@ -223,7 +223,7 @@ static void canon_text(const char *s, size_t len, struct strbuf *out)
 	size_t *ci = sf_xcalloc(lx.ncode + 1, sizeof(size_t));
 	for (size_t i = 0; i < lx.ncode; i++)
 		ci[i] = i;
-	sf_ctype_canon(&lx, ci, lx.ncode, out);
+	ctype_canon(&lx, ci, lx.ncode, out);
 	free(ci);
 	sf_clex_free(&lx);
 }
@@ -284,7 +284,7 @@ static int equal_but_annotations(const struct sf_lexed *lx, const size_t *keep,
 		}
 		k2[n2++] = keep[i];
 	}
-	sf_ctype_canon(lx, k2, n2, &src);
+	ctype_canon(lx, k2, n2, &src);
 	int eq = dropped && canon_equal(src.buf, model);
 	sb_release(&src);
 	free(k2);
@@ -352,7 +352,7 @@ int sf_ctype_same(const struct sf_lexed *lx, const size_t *keep, size_t n,
 {
 	struct strbuf src = STRBUF_INIT;
 
-	sf_ctype_canon(lx, keep, n, &src);
+	ctype_canon(lx, keep, n, &src);
 	int eq = canon_equal(src.buf, model) || equal_but_annotations(lx, keep, n, model) ||
 		 equal_after_macros(lx, keep, n, model, macros);
 	sb_release(&src);

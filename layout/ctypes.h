@@ -19,10 +19,6 @@
 #include "lib/strbuf.h"
 #include "model/model.h"
 
-/* Canonical spelling of code tokens ci[0..n) of lx into out. */
-void sf_ctype_canon(const struct sf_lexed *lx, const size_t *ci, size_t n,
-		    struct strbuf *out);
-
 /* Canonical spelling of a model member's type (type_name + type_suffix). */
 void sf_ctype_canon_member(const struct sf_member *m, struct strbuf *out);
 

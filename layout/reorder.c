@@ -1117,11 +1117,6 @@ void sf_reorder_search_max(const struct sf_units *us, uint32_t max_moves,
 		r->min_size = size;
 }
 
-void sf_reorder_search(const struct sf_units *us, struct sf_reorder *r)
-{
-	sf_reorder_search_max(us, UINT32_MAX, r);
-}
-
 void sf_reorder_release(struct sf_reorder *r)
 {
 	free(r->order);

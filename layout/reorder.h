@@ -33,7 +33,7 @@
  * members shift behind it, and a patch that only moves the moved units'
  * declarations produces the new order.
  *
- * The search (sf_reorder_search) returns, among the orders of smallest
+ * The search (sf_reorder_search_max) returns, among the orders of smallest
  * size, one with the fewest moves:
  *   - smallest size: the current order, the sort by alignment and a
  *     gap-filling greedy are tried first, and one that reaches the lower
@@ -158,10 +158,9 @@ struct sf_reorder {
 	bool exact;            /* both size and moves are proven minimal */
 };
 
-void sf_reorder_search(const struct sf_units *us, struct sf_reorder *r);
-
 /*
- * The same among orders that move at most max_moves units: the smallest
+ * The search among orders that move at most max_moves units (UINT32_MAX:
+ * any): the smallest
  * size they reach (size; min_size keeps the unbounded one), the fewest
  * moves for it.  size is SF_NO_FIT when no such order keeps the pins
  * (only when the current order cannot: after a narrowing).

@@ -652,20 +652,6 @@ void sf_srcscan_holder_uses(struct sf_lexed *lx, const struct sf_holders *h,
 	scan_member_inits(lx, h, v, n);
 }
 
-const char *sf_use_kind_name(uint8_t kind)
-{
-	switch (kind) {
-	case SF_USE_POSITIONAL: return "initialized by position";
-	case SF_USE_LITERAL: return "compound literal by position";
-	case SF_USE_MACRO: return "initializer made by a macro";
-	case SF_USE_OFFSETOF: return "offsetof";
-	case SF_USE_STATIC_ASSERT: return "static_assert";
-	case SF_USE_HOLDER: return "a struct holding it initialized by position";
-	case SF_USE_MEMBER: return "a member of its type initialized by position";
-	default: return "?";
-	}
-}
-
 /* ---------------------------------------------------------------- banners */
 
 /* Whether phrase p (lower case) occurs in s[0..n), case-insensitively. */

@@ -106,9 +106,6 @@ void sf_holders_release(struct sf_holders *h);
 void sf_srcscan_holder_uses(struct sf_lexed *lx, const struct sf_holders *h,
 			    struct sf_use **v, size_t *n);
 
-/* "initialized by position", ... for messages. */
-const char *sf_use_kind_name(uint8_t kind);
-
 /*
  * Whether the file is generated: a banner phrase in a comment of its
  * first 20 lines.  *line and phrase (cut to fit) say which.

@@ -52,8 +52,12 @@ int sf_color_parse(const char *s, enum sf_color_mode *out)
 	return -1;
 }
 
-bool sf_color_want(enum sf_color_mode mode, bool is_tty, const char *no_color,
-		   const char *term)
+/*
+ * The decision itself.  is_tty: whether the output is a terminal; no_color
+ * and term: the values of NO_COLOR and TERM (NULL when unset).
+ */
+static bool want(enum sf_color_mode mode, bool is_tty, const char *no_color,
+		 const char *term)
 {
 	switch (mode) {
 	case SF_COLOR_ALWAYS:
@@ -76,8 +80,7 @@ bool sf_color_for_fd(enum sf_color_mode mode, int fd)
 {
 	if (mode != SF_COLOR_AUTO)
 		return mode == SF_COLOR_ALWAYS;
-	return sf_color_want(mode, isatty(fd) == 1, getenv("NO_COLOR"),
-			     getenv("TERM"));
+	return want(mode, isatty(fd) == 1, getenv("NO_COLOR"), getenv("TERM"));
 }
 
 const char *sf_color_code(bool on, enum sf_color_role role)
@@ -90,16 +93,4 @@ const char *sf_color_code(bool on, enum sf_color_role role)
 const char *sf_color_reset(bool on)
 {
 	return on ? sgr[SF_C_PLAIN] : "";
-}
-
-void sf_color_add(struct strbuf *sb, bool on, enum sf_color_role role,
-		  const char *text)
-{
-	if (on && role != SF_C_PLAIN) {
-		sb_adds(sb, sgr[role]);
-		sb_adds(sb, text);
-		sb_adds(sb, sgr[SF_C_PLAIN]);
-	} else {
-		sb_adds(sb, text);
-	}
 }

@@ -9,9 +9,8 @@
  *   --color=auto    (the default) only when stdout is a terminal, NO_COLOR
  *                   is unset or empty, and TERM is set and not "dumb"
  *
- * sf_color_want() is the pure core (every input is an argument, so tests
- * need no terminal); sf_color_for_fd() feeds it isatty(fd), NO_COLOR and
- * TERM.  Nothing here keeps state: a command decides once and passes the
+ * sf_color_for_fd() decides from isatty(fd), NO_COLOR and TERM (color.c's
+ * want() is the decision itself, every input an argument).  Nothing here keeps state: a command decides once and passes the
  * resulting bool to whatever renders.
  *
  * Colour is one role per kind of text (hole comments, padding, cacheline
@@ -30,7 +29,6 @@
 
 #include <stdbool.h>
 
-#include "strbuf.h"
 
 enum sf_color_mode {
 	SF_COLOR_AUTO = 0,
@@ -61,23 +59,13 @@ enum sf_color_role {
  */
 int sf_color_parse(const char *s, enum sf_color_mode *out);
 
-/*
- * The decision itself.  is_tty: whether the output is a terminal; no_color
- * and term: the values of NO_COLOR and TERM (NULL when unset).
- */
-bool sf_color_want(enum sf_color_mode mode, bool is_tty, const char *no_color,
-		   const char *term);
-
-/* sf_color_want() for file descriptor fd and this process's environment. */
+/* Whether to colour the output to file descriptor fd, in this process's
+ * environment. */
 bool sf_color_for_fd(enum sf_color_mode mode, int fd);
 
 /* The SGR sequence starting `role`, or "" when !on. */
 const char *sf_color_code(bool on, enum sf_color_role role);
 /* "\033[m" when on, else "". */
 const char *sf_color_reset(bool on);
-
-/* Append text in role's colour (code, text, reset); just text when !on. */
-void sf_color_add(struct strbuf *sb, bool on, enum sf_color_role role,
-		  const char *text);
 
 #endif

@@ -50,8 +50,10 @@ static const struct sf_bcond *cond_of(const struct sf_bresult *r,
 	return &rule->conds[f->cond];
 }
 
-void sf_render_check_message(struct strbuf *out, const struct sf_bresult *r,
-			     const struct sf_bfail *f)
+/* "SUBJECT: what was measured, budget says CONDITION" (no newline): every
+ * format tells a failure this way. */
+static void render_message(struct strbuf *out, const struct sf_bresult *r,
+			   const struct sf_bfail *f)
 {
 	const struct sf_bcond *c = cond_of(r, f);
 	unsigned long long v = f->value, size = f->size;
@@ -129,7 +131,7 @@ void sf_render_check_text(struct strbuf *out, const struct sf_bresult *r,
 	for (size_t i = 0; i < r->nfails; i++) {
 		const struct sf_bfail *f = &r->fails[i];
 		sb_addf(out, "%s:%u: ", r->budget->path, rule_of(r, f)->line);
-		sf_render_check_message(out, r, f);
+		render_message(out, r, f);
 		if (has_decl(f))
 			sb_addf(out, " (declared at %s:%u)",
 				f->type->decl_file, f->type->decl_line);
@@ -228,7 +230,7 @@ static void json_failure(struct strbuf *out, const struct sf_bresult *r,
 	json_str(out, f->type->decl_file);
 	sb_addf(out, ",\"decl_line\":%u,\"origin\":", f->type->decl_line);
 	json_str(out, f->type->origin ? f->type->origin : "");
-	sf_render_check_message(&msg, r, f);
+	render_message(&msg, r, f);
 	sb_adds(out, ",\"message\":");
 	json_str(out, msg.buf);
 	sb_addch(out, '}');
@@ -324,7 +326,7 @@ static void sarif_result(struct strbuf *out, const struct sf_bresult *r,
 	const struct sf_bcond *c = cond_of(r, f);
 	struct strbuf msg = STRBUF_INIT;
 
-	sf_render_check_message(&msg, r, f);
+	render_message(&msg, r, f);
 	sb_addf(&msg, " (%s:%u)", r->budget->path, rule->line);
 	sb_addf(out, "{\"ruleId\":\"budget-%s\",\"ruleIndex\":%d,\"level\":\"error\","
 		"\"message\":{\"text\":", sf_bprop_name(c->prop), (int)c->prop);
@@ -390,7 +392,7 @@ static void junit_testcase(struct strbuf *out, const struct sf_bresult *r,
 			"    </testcase>\n");
 	} else {
 		size_t first = *fi;
-		sf_render_check_message(&msg, r, &r->fails[first]);
+		render_message(&msg, r, &r->fails[first]);
 		size_t nf = 0;
 		while (first + nf < r->nfails && r->fails[first + nf].rule == ri)
 			nf++;
@@ -402,7 +404,7 @@ static void junit_testcase(struct strbuf *out, const struct sf_bresult *r,
 		for (size_t k = 0; k < nf; k++) {
 			const struct sf_bfail *f = &r->fails[first + k];
 			sb_reset(&msg);
-			sf_render_check_message(&msg, r, f);
+			render_message(&msg, r, f);
 			if (has_decl(f))
 				sb_addf(&msg, " (declared at %s:%u)",
 					f->type->decl_file,
@@ -462,7 +464,7 @@ void sf_render_check_github(struct strbuf *out, const struct sf_bresult *r,
 		sf_ci_gh_escape(out, tmp.buf, true);
 		sb_adds(out, "::");
 		sb_reset(&tmp);
-		sf_render_check_message(&tmp, r, f);
+		render_message(&tmp, r, f);
 		sb_addf(&tmp, " (rule at %s:%u)", r->budget->path, rule->line);
 		sf_ci_gh_escape(out, tmp.buf, false);
 		sb_addch(out, '\n');
@@ -491,7 +493,7 @@ void sf_render_check_markdown(struct strbuf *out, const struct sf_bresult *r,
 			sf_ci_md_code(out, msg.buf);
 			sb_adds(out, " | ");
 			sb_reset(&msg);
-			sf_render_check_message(&msg, r, f);
+			render_message(&msg, r, f);
 			sf_ci_md_cell(out, msg.buf);
 			sb_adds(out, " | ");
 			if (has_decl(f)) {

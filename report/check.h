@@ -4,7 +4,7 @@
  * XML, GitHub Actions workflow commands or a Markdown table.
  *
  * Each renderer only appends to a strbuf; the caller writes it out.  A
- * failure is always told the same way (sf_render_check_message):
+ * failure is always told the same way (check.c, render_message):
  *
  *   struct st_table: size is 48, budget says size <= 40
  *
@@ -29,10 +29,6 @@ struct sf_check_opts {
 	 * relative to the source root; NULL: the path as given. */
 	const char *budget_file;
 };
-
-/* "SUBJECT: what was measured, budget says CONDITION" (no newline). */
-void sf_render_check_message(struct strbuf *out, const struct sf_bresult *r,
-			     const struct sf_bfail *f);
 
 /* One line per broken condition, then a one-line summary. */
 void sf_render_check_text(struct strbuf *out, const struct sf_bresult *r,

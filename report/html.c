@@ -109,7 +109,12 @@ void sf_render_html_begin(struct strbuf *out, const char *title)
 		"</div>\n");
 }
 
-void sf_html_anchor(struct strbuf *out, const struct sf_type *t)
+/*
+ * The fragment id of a type's section: "t-" + the name with anything but
+ * [A-Za-z0-9_-] as '_', + "-" + 8 hex digits of t->hash (so variants of one
+ * name and C++ templates get distinct, URL-safe ids).
+ */
+static void html_anchor(struct strbuf *out, const struct sf_type *t)
 {
 	const char *s = t->name && *t->name ? t->name : "anonymous";
 
@@ -129,7 +134,7 @@ static void section_open(struct strbuf *out, const char *cls, const struct sf_ty
 	sb_addf(out, "<section class=\"%s\"", cls);
 	if (with_id) {
 		sb_adds(out, " id=\"");
-		sf_html_anchor(out, t);
+		html_anchor(out, t);
 		sb_addch(out, '"');
 	}
 	sb_addf(out, " data-name=\"");
@@ -143,7 +148,7 @@ void sf_render_html_type(struct strbuf *out, const struct sf_type *t,
 {
 	section_open(out, "type", t, 1);
 	sb_adds(out, "<h2><a href=\"#");
-	sf_html_anchor(out, t);
+	html_anchor(out, t);
 	sb_adds(out, "\">");
 	sf_svgmap_type_title(out, t);
 	sb_adds(out, "</a></h2>\n");
@@ -188,7 +193,7 @@ void sf_render_html_rank(struct strbuf *out, const struct sf_rank *r)
 			"</td><td>%" PRIu64 "</td><td class=\"name\"><a href=\"#",
 			e->waste, e->size, i + 1, e->waste, e->size, e->nholes, e->sum_holes,
 			e->padding);
-		sf_html_anchor(out, t);
+		html_anchor(out, t);
 		sb_adds(out, "\">");
 		sf_svgmap_type_title(out, t);
 		sb_adds(out, "</a></td><td class=\"decl\">");

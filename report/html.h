@@ -34,7 +34,7 @@
  *
  * (data-offset of a bit-field is its storage unit's byte offset, as in the
  * model.)  Each type's <section class="type"> has data-name, data-size and
- * an id made by sf_html_anchor(), which the ranked page links to.
+ * an id made by html.c's html_anchor(), which the ranked page links to.
  */
 #ifndef SF_HTML_H
 #define SF_HTML_H
@@ -60,7 +60,7 @@ void sf_render_html_end(struct strbuf *out);
 /*
  * `holes --format html`: a table of the ranking (already finished by
  * sf_rank_finish), one row per entry, each type's name a link to
- * #sf_html_anchor(type).  The caller then renders each entry's map with
+ * #(its anchor).  The caller then renders each entry's map with
  * sf_render_html_type() so the links land.
  */
 void sf_render_html_rank(struct strbuf *out, const struct sf_rank *r);
@@ -77,12 +77,5 @@ void sf_render_html_compare(struct strbuf *out,
 			    const struct sf_type *cur, const struct sf_layout *lcur,
 			    const struct sf_type *prop, const struct sf_layout *lprop,
 			    unsigned cacheline, const char *caption);
-
-/*
- * The fragment id of a type's section: "t-" + the name with anything but
- * [A-Za-z0-9_-] as '_', + "-" + 8 hex digits of t->hash (so variants of one
- * name and C++ templates get distinct, URL-safe ids).
- */
-void sf_html_anchor(struct strbuf *out, const struct sf_type *t);
 
 #endif

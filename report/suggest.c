@@ -28,7 +28,8 @@ static const char *plural(uint64_t n)
 	return n == 1 ? "" : "s";
 }
 
-void sf_add_thousands(struct strbuf *out, uint64_t n)
+/* "1,000,000" */
+static void add_thousands(struct strbuf *out, uint64_t n)
 {
 	char digits[32];
 	int len = snprintf(digits, sizeof(digits), "%" PRIu64, n);
@@ -40,7 +41,8 @@ void sf_add_thousands(struct strbuf *out, uint64_t n)
 	}
 }
 
-void sf_add_bytes_human(struct strbuf *out, uint64_t bytes)
+/* "76.3 MiB", "512 B": bytes in binary units, one decimal above 1 KiB. */
+static void add_bytes_human(struct strbuf *out, uint64_t bytes)
 {
 	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 	double v = (double)bytes;
@@ -1018,12 +1020,12 @@ void sf_render_fit_text(struct strbuf *out, const struct sf_fit_view *v)
 	}
 	if (v->count) {
 		uint64_t each = f->index == SF_NO_CLASS ? f->size : f->cls;
-		sf_add_thousands(out, v->count);
+		add_thousands(out, v->count);
 		sb_addf(out, " instance%s: ", plural(v->count));
-		sf_add_bytes_human(out, v->count * each);
+		add_bytes_human(out, v->count * each);
 		if (f->index != SF_NO_CLASS) {
 			sb_adds(out, ", ");
-			sf_add_bytes_human(out, v->count * f->waste);
+			add_bytes_human(out, v->count * f->waste);
 			sb_adds(out, " lost to rounding");
 		}
 		sb_addch(out, '\n');

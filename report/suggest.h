@@ -133,9 +133,4 @@ void sf_render_classes_list_text(struct strbuf *out, const struct sf_classes *al
 				 size_t n);
 void sf_render_classes_json(struct strbuf *out, const struct sf_classes *all, size_t n);
 
-/* "76.3 MiB", "512 B": bytes in binary units, one decimal above 1 KiB. */
-void sf_add_bytes_human(struct strbuf *out, uint64_t bytes);
-/* "1,000,000" */
-void sf_add_thousands(struct strbuf *out, uint64_t n);
-
 #endif

@@ -42,7 +42,7 @@ static void test_presets_sorted(void **state)
 	for (size_t i = 0; i < sf_classes_npresets(); i++) {
 		struct sf_classes c;
 		sf_classes_preset(i, &c);
-		assert_string_equal(c.name, sf_classes_preset_name(i));
+		assert_non_null(c.name);
 		assert_non_null(c.source);
 		assert_true(c.n >= 2);
 		assert_true(c.v[0] > 0);

@@ -346,7 +346,7 @@ static void test_random_vs_brute_force(void **state)
 		assert_true(b.feasible > 0);
 
 		struct sf_reorder r;
-		sf_reorder_search(&us, &r);
+		sf_reorder_search_max(&us, UINT32_MAX, &r);
 		assert_true(r.exact);
 		assert_int_equal(r.old_size, t->size);
 		assert_int_equal(r.size, b.best_size);
@@ -410,7 +410,7 @@ static void test_char_long_char(void **state)
 	(void)state;
 	assert_int_equal(t->size, 24);
 	sf_units_build(t, NULL, true, &us);
-	sf_reorder_search(&us, &r);
+	sf_reorder_search_max(&us, UINT32_MAX, &r);
 	assert_int_equal(r.size, 16);
 	assert_int_equal(r.moves, 1);
 	sf_reorder_release(&r);
@@ -418,7 +418,7 @@ static void test_char_long_char(void **state)
 
 	/* b pinned at 8: c moves next to a, b stays */
 	sf_units_build(t, pin, true, &us);
-	sf_reorder_search(&us, &r);
+	sf_reorder_search_max(&us, UINT32_MAX, &r);
 	assert_int_equal(r.size, 16);
 	assert_int_equal(r.offset[1], 8);
 	assert_int_equal(r.moves, 1);
@@ -452,7 +452,7 @@ static void test_fixed_group(void **state)
 	assert_int_equal(sf_reorder_min_size(&us, &(bool){ false }), 32);
 	assert_int_equal(sf_units_fix_group(&us, 2, 2), 0);
 	assert_int_equal(us.n, 5);
-	sf_reorder_search(&us, &r);
+	sf_reorder_search_max(&us, UINT32_MAX, &r);
 	assert_int_equal(r.size, 40);
 	size_t g = sf_units_of_member(&us, 3);
 	assert_int_equal(g, sf_units_of_member(&us, 2));
@@ -489,7 +489,7 @@ static void test_st_table_already_optimal(void **state)
 	assert_int_equal(t->members[3].offset, 4);
 	sf_units_build(t, NULL, true, &us);
 	assert_true(us.modeled);
-	sf_reorder_search(&us, &r);
+	sf_reorder_search_max(&us, UINT32_MAX, &r);
 	assert_int_equal(r.size, 48);
 	assert_int_equal(r.moves, 0);
 	for (size_t i = 0; i < r.n; i++)
@@ -515,7 +515,7 @@ static void test_struct_first_pinned(void **state)
 	assert_int_equal(t->size, 40);
 	sf_units_build(t, NULL, true, &us);
 	assert_true(us.v[0].pinned);
-	sf_reorder_search(&us, &r);
+	sf_reorder_search_max(&us, UINT32_MAX, &r);
 	assert_int_equal(r.size, 32);
 	assert_int_equal(r.order[0], 0);
 	assert_int_equal(r.offset[0], 0);
@@ -565,7 +565,7 @@ static void test_redis_robj_bitfields(void **state)
 	assert_int_equal(us.n, 3);
 	assert_int_equal(us.v[0].count, 3);
 	assert_int_equal(us.v[0].size, 4);
-	sf_reorder_search(&us, &r);
+	sf_reorder_search_max(&us, UINT32_MAX, &r);
 	assert_int_equal(r.size, 16);
 	assert_int_equal(r.moves, 0);
 	sf_reorder_release(&r);
@@ -597,7 +597,7 @@ static void test_heuristic_large(void **state)
 		struct sf_reorder r;
 		sf_units_build(t, NULL, false, &us);
 		assert_true(us.modeled);
-		sf_reorder_search(&us, &r);
+		sf_reorder_search_max(&us, UINT32_MAX, &r);
 		assert_int_equal(r.size, rup(sum, al));
 		bool pinned[40] = { false };
 		check_result(g, n, pinned, &us, &r);
@@ -630,7 +630,7 @@ static void test_flex_array_last(void **state)
 	sf_units_build(t, NULL, true, &us);
 	assert_true(us.modeled);
 	assert_int_equal(us.n, 3);
-	sf_reorder_search(&us, &r);
+	sf_reorder_search_max(&us, UINT32_MAX, &r);
 	/* 16: len@0 tag@2 cap@8 data@16 (one move: cap) */
 	assert_int_equal(r.size, 16);
 	assert_int_equal(r.moves, 1);
@@ -671,7 +671,7 @@ static void test_over_budget_fallback(void **state)
 	struct sf_reorder r;
 	sf_units_build(t, pin, false, &us);
 	assert_true(us.modeled);
-	sf_reorder_search(&us, &r);
+	sf_reorder_search_max(&us, UINT32_MAX, &r);
 	assert_false(r.exact);
 	assert_true(r.size < t->size);
 	check_result(g, n, pinned_unit, &us, &r);
@@ -777,7 +777,7 @@ static void test_pairs_of_holes_exact(void **state)
 	brute_force(g, 8, pinned, &b);
 	assert_int_equal(b.best_size, 48);
 	assert_int_equal(b.best_moves, 2);
-	sf_reorder_search(&us, &r);
+	sf_reorder_search_max(&us, UINT32_MAX, &r);
 	assert_true(r.exact);
 	assert_int_equal(r.size, 48);
 	assert_int_equal(r.moves, 2);
@@ -805,7 +805,7 @@ static void test_pairs_of_holes_heuristic(void **state)
 	assert_int_equal(t->size, 16 * K);
 	sf_units_build(t, NULL, false, &us);
 	assert_true(us.modeled);
-	sf_reorder_search(&us, &r);
+	sf_reorder_search_max(&us, UINT32_MAX, &r);
 	assert_false(r.exact);
 	assert_int_equal(r.size, 12 * K);
 	assert_int_equal(r.moves, K / 2);
@@ -854,7 +854,7 @@ static void test_heuristic_reaches_exact_size(void **state)
 		sf_units_build(t, NULL, false, &us);
 		assert_true(us.modeled);
 		uint64_t min = sf_reorder_min_size(&us, &exact);
-		sf_reorder_search(&us, &r);
+		sf_reorder_search_max(&us, UINT32_MAX, &r);
 		if (exact)
 			assert_int_equal(r.size, min);
 		assert_true(r.size <= t->size);
