@@ -18,25 +18,7 @@
 #include "layout/holes.h"
 #include "layout/rank.h"
 #include "model/typeset.h"
-
-#define N(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
-#define MEM(n, t, sfx, off, sz, al, tc) \
-	{ .name = n, .type_name = t, .type_suffix = sfx, .offset = off, \
-	  .size = sz, .align = al, .tclass = tc }
-#define FLAGGED(n, t, off, sz, al, tc, fl) \
-	{ .name = n, .type_name = t, .type_suffix = "", .offset = off, \
-	  .size = sz, .align = al, .tclass = tc, .flags = fl }
-#define BITF(n, t, off, sz, boff, bits) \
-	{ .name = n, .type_name = t, .type_suffix = "", .offset = off, \
-	  .size = sz, .bit_offset = boff, .bit_size = bits, .align = sz, \
-	  .tclass = SF_T_INT, .flags = SF_MF_BITFIELD }
-#define NEST(n, off, sz, al, tc, nested_type) \
-	{ .name = n, .type_name = "", .type_suffix = "", .offset = off, \
-	  .size = sz, .align = al, .tclass = tc, .nested = nested_type }
-#define TYPE(n, k, sz, al, arr) \
-	{ .name = n, .kind = k, .size = sz, .align = al, .decl_file = "t.c", \
-	  .nmembers = N(arr), .members = arr, .origin = "t.o", \
-	  .addr_size = 8 }
+#include "model_util.h"
 
 /* The size equation of holes.h, checked from the outside as well. */
 static void assert_accounts_for_size(const struct sf_layout *l)

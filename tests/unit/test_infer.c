@@ -21,14 +21,7 @@
 
 #include "model/infer.h"
 #include "model/packing.h"
-
-#define N(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
-/* a member as the DWARF of struct S states it */
-#define MEM(S, f, sz) { .name = #f, .type_name = "t", .type_suffix = "", \
-			.offset = offsetof(S, f), .size = sz, .align = 1 }
-#define TYPE(k, S, arr) { .name = #S, .kind = k, .size = sizeof(S), .align = 1, \
-			  .decl_file = "t.c", .nmembers = N(arr), .members = arr, \
-			  .origin = "t.o", .addr_size = 8 }
+#include "model_util.h"
 
 /* ---- packing from the type's own layout --------------------------------- */
 
@@ -63,10 +56,10 @@ static void test_packed_by_size(void **state)
 {
 	(void)state;
 	struct sf_member m[] = {
-		MEM(struct packed_tail, s, 2), MEM(struct packed_tail, ll, 8),
-		MEM(struct packed_tail, c, 1),
+		C_MEM(struct packed_tail, s, 2), C_MEM(struct packed_tail, ll, 8),
+		C_MEM(struct packed_tail, c, 1),
 	};
-	struct sf_type t = TYPE(SF_KIND_STRUCT, struct packed_tail, m);
+	struct sf_type t = C_TYPE(SF_KIND_STRUCT, struct packed_tail, m);
 	const uint32_t natural[] = { _Alignof(short), _Alignof(long long), 1 };
 
 	align_members(&t, natural);
@@ -76,9 +69,9 @@ static void test_packed_by_size(void **state)
 	assert_int_equal(t.natural_align, _Alignof(long long));
 
 	struct sf_member m2[] = {
-		MEM(struct packed_inner, func, 8), MEM(struct packed_inner, depth, 4),
+		C_MEM(struct packed_inner, func, 8), C_MEM(struct packed_inner, depth, 4),
 	};
-	struct sf_type t2 = TYPE(SF_KIND_STRUCT, struct packed_inner, m2);
+	struct sf_type t2 = C_TYPE(SF_KIND_STRUCT, struct packed_inner, m2);
 	const uint32_t natural2[] = { _Alignof(unsigned long), _Alignof(int) };
 
 	align_members(&t2, natural2);
@@ -91,10 +84,10 @@ static void test_natural_not_packed(void **state)
 {
 	(void)state;
 	struct sf_member m[] = {
-		MEM(struct natural, c, 1), MEM(struct natural, i, 4),
-		MEM(struct natural, ll, 8),
+		C_MEM(struct natural, c, 1), C_MEM(struct natural, i, 4),
+		C_MEM(struct natural, ll, 8),
 	};
-	struct sf_type t = TYPE(SF_KIND_STRUCT, struct natural, m);
+	struct sf_type t = C_TYPE(SF_KIND_STRUCT, struct natural, m);
 	const uint32_t natural[] = { 1, _Alignof(int), _Alignof(long long) };
 
 	align_members(&t, natural);
@@ -155,9 +148,9 @@ static void test_packed_shown_by_container(void **state)
 	(void)state;
 	/* on its own: natural, 4-aligned - the DWARF cannot tell more */
 	struct sf_member in[] = {
-		MEM(struct looks_natural, a, 4), MEM(struct looks_natural, b, 4),
+		C_MEM(struct looks_natural, a, 4), C_MEM(struct looks_natural, b, 4),
 	};
-	struct sf_type tin = TYPE(SF_KIND_STRUCT, struct looks_natural, in);
+	struct sf_type tin = C_TYPE(SF_KIND_STRUCT, struct looks_natural, in);
 	const uint32_t nin[] = { _Alignof(int), _Alignof(int) };
 
 	align_members(&tin, nin);
@@ -167,11 +160,11 @@ static void test_packed_shown_by_container(void **state)
 
 	/* holds_packed holds it at offset 1: it is packed */
 	struct sf_member m[] = {
-		MEM(struct holds_packed, c, 1),
-		MEM(struct holds_packed, in, sizeof(struct looks_natural)),
-		MEM(struct holds_packed, x, 4),
+		C_MEM(struct holds_packed, c, 1),
+		C_MEM(struct holds_packed, in, sizeof(struct looks_natural)),
+		C_MEM(struct holds_packed, x, 4),
 	};
-	struct sf_type t = TYPE(SF_KIND_STRUCT, struct holds_packed, m);
+	struct sf_type t = C_TYPE(SF_KIND_STRUCT, struct holds_packed, m);
 	const uint32_t natural[] = { 1, tin.natural_align, _Alignof(int) };
 	struct fake_loader f = { 1, tin.natural_align, 0, 1, 0 };
 	struct sf_packing_oracle o = { &f, fake_witness, fake_mark, fake_align, 0 };
@@ -207,10 +200,10 @@ static void test_aligned_attribute_no_evidence(void **state)
 {
 	(void)state;
 	struct sf_member m[] = {
-		MEM(struct paddrparams, id, 4), MEM(struct paddrparams, s, sizeof(struct storage)),
-		MEM(struct paddrparams, c, 1),
+		C_MEM(struct paddrparams, id, 4), C_MEM(struct paddrparams, s, sizeof(struct storage)),
+		C_MEM(struct paddrparams, c, 1),
 	};
-	struct sf_type t = TYPE(SF_KIND_STRUCT, struct paddrparams, m);
+	struct sf_type t = C_TYPE(SF_KIND_STRUCT, struct paddrparams, m);
 	const uint32_t natural[] = { _Alignof(int), _Alignof(struct storage), 1 };
 	struct fake_loader f = { 1, _Alignof(struct storage), 0, 1, 0 };
 	struct sf_packing_oracle o = { &f, fake_witness, fake_mark, fake_align, 0 };
@@ -223,7 +216,7 @@ static void test_aligned_attribute_no_evidence(void **state)
 	assert_int_equal(f.marks, 0);
 
 	/* BTF drops it: the padding (a gap) must still prove nothing */
-	struct sf_type t2 = TYPE(SF_KIND_STRUCT, struct paddrparams, m);
+	struct sf_type t2 = C_TYPE(SF_KIND_STRUCT, struct paddrparams, m);
 	o.aligned_hidden = 1;
 	align_members(&t2, natural);
 	sf_infer_packing(&t2, natural, 0, 0, &o);
@@ -243,9 +236,9 @@ static void test_aligned_attrs_inferred(void **state)
 {
 	(void)state;
 	struct sf_member m[] = {
-		MEM(struct cacheline_member, a, 4), MEM(struct cacheline_member, b, 4),
+		C_MEM(struct cacheline_member, a, 4), C_MEM(struct cacheline_member, b, 4),
 	};
-	struct sf_type t = TYPE(SF_KIND_STRUCT, struct cacheline_member, m);
+	struct sf_type t = C_TYPE(SF_KIND_STRUCT, struct cacheline_member, m);
 	const uint32_t natural[] = { _Alignof(int), _Alignof(int) };
 
 	align_members(&t, natural);
@@ -258,9 +251,9 @@ static void test_aligned_attrs_inferred(void **state)
 
 	/* nothing to infer in a natural layout */
 	struct sf_member n[] = {
-		MEM(struct natural, c, 1), MEM(struct natural, i, 4), MEM(struct natural, ll, 8),
+		C_MEM(struct natural, c, 1), C_MEM(struct natural, i, 4), C_MEM(struct natural, ll, 8),
 	};
-	struct sf_type tn = TYPE(SF_KIND_STRUCT, struct natural, n);
+	struct sf_type tn = C_TYPE(SF_KIND_STRUCT, struct natural, n);
 	const uint32_t nn[] = { 1, _Alignof(int), _Alignof(long long) };
 	align_members(&tn, nn);
 	assert_int_equal(sf_infer_aligned_attrs(&tn, nn, 64), 0);
@@ -288,7 +281,7 @@ static void test_bitfields(void **state)
 		  .size = 4, .bit_offset = 0, .bit_size = 20, .align = 4, .flags = SF_MF_BITFIELD },
 		{ .name = "a", .type_name = "unsigned int", .type_suffix = "", .offset = 0,
 		  .size = 4, .bit_offset = 0, .bit_size = 3, .align = 4, .flags = SF_MF_BITFIELD },
-		MEM(struct bits, c, 1),
+		C_MEM(struct bits, c, 1),
 		{ .name = "b", .type_name = "unsigned int", .type_suffix = "", .offset = 0,
 		  .size = 4, .bit_offset = 3, .bit_size = 5, .align = 4, .flags = SF_MF_BITFIELD },
 	};
@@ -304,7 +297,7 @@ static void test_bitfields(void **state)
 	for (int i = 0; i < 4; i++)
 		s[i] = m[order[i]];
 	assert_true(sf_in_memory_order(s, 4));
-	struct sf_type t = TYPE(SF_KIND_STRUCT, struct bits, s);
+	struct sf_type t = C_TYPE(SF_KIND_STRUCT, struct bits, s);
 	const uint32_t natural[] = { 4, 4, 1, 4 };
 	sf_infer_packing(&t, natural, 0, 0, NULL);
 	assert_false(t.flags & SF_TF_PACKED);
@@ -330,10 +323,10 @@ static void test_incomplete_room(void **state)
 {
 	(void)state;
 	struct sf_member m[] = {
-		MEM(struct holds_opaque, a, 4), MEM(struct holds_opaque, o, 0),
-		MEM(struct holds_opaque, b, 4),
+		C_MEM(struct holds_opaque, a, 4), C_MEM(struct holds_opaque, o, 0),
+		C_MEM(struct holds_opaque, b, 4),
 	};
-	struct sf_type t = TYPE(SF_KIND_STRUCT, struct holds_opaque, m);
+	struct sf_type t = C_TYPE(SF_KIND_STRUCT, struct holds_opaque, m);
 
 	m[1].flags = SF_MF_INCOMPLETE;
 	sf_fit_to_neighbours(&t, 1);
@@ -344,15 +337,15 @@ static void test_incomplete_room(void **state)
 	assert_int_equal(m[0].size, 4);
 
 	/* last member: up to the end of the type */
-	struct sf_member last[] = { MEM(struct holds_opaque, a, 4), MEM(struct holds_opaque, o, 0) };
-	struct sf_type tl = TYPE(SF_KIND_STRUCT, struct holds_opaque, last);
+	struct sf_member last[] = { C_MEM(struct holds_opaque, a, 4), C_MEM(struct holds_opaque, o, 0) };
+	struct sf_type tl = C_TYPE(SF_KIND_STRUCT, struct holds_opaque, last);
 	last[1].flags = SF_MF_INCOMPLETE;
 	sf_fit_to_neighbours(&tl, 1);
 	assert_int_equal(last[1].size, sizeof(struct holds_opaque) - offsetof(struct holds_opaque, o));
 
 	/* `incomplete` 0 (a pending type finished later): left alone */
-	struct sf_member keep[] = { MEM(struct holds_opaque, a, 4), MEM(struct holds_opaque, o, 0) };
-	struct sf_type tk = TYPE(SF_KIND_STRUCT, struct holds_opaque, keep);
+	struct sf_member keep[] = { C_MEM(struct holds_opaque, a, 4), C_MEM(struct holds_opaque, o, 0) };
+	struct sf_type tk = C_TYPE(SF_KIND_STRUCT, struct holds_opaque, keep);
 	keep[1].flags = SF_MF_INCOMPLETE;
 	sf_fit_to_neighbours(&tk, 0);
 	assert_int_equal(keep[1].size, 0);

@@ -17,22 +17,7 @@
 #include "layout/rank.h"
 #include "lib/strbuf.h"
 #include "report/report.h"
-
-#define N(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
-#define MEM(n, t, sfx, off, sz, al, tc) \
-	{ .name = n, .type_name = t, .type_suffix = sfx, .offset = off, \
-	  .size = sz, .align = al, .tclass = tc }
-#define BITF(n, t, off, sz, boff, bits) \
-	{ .name = n, .type_name = t, .type_suffix = "", .offset = off, \
-	  .size = sz, .bit_offset = boff, .bit_size = bits, .align = sz, \
-	  .tclass = SF_T_INT, .flags = SF_MF_BITFIELD }
-#define NEST(n, off, sz, al, tc, nested_type) \
-	{ .name = n, .type_name = "", .type_suffix = "", .offset = off, \
-	  .size = sz, .align = al, .tclass = tc, .nested = nested_type }
-#define TYPE(n, k, sz, al, arr) \
-	{ .name = n, .kind = k, .size = sz, .align = al, .decl_file = "t.c", \
-	  .decl_line = 7, .nmembers = N(arr), .members = arr, \
-	  .origin = "t.o", .addr_size = 8 }
+#include "model_util.h"
 
 /* ---- a strict JSON parser: returns the end of the value or NULL -------- */
 
@@ -181,7 +166,7 @@ static struct sf_member b3_m[] = {
 	MEM("l", "long int", "", 0, 8, 8, SF_T_INT),
 	BITF("x", "int", 8, 4, 0, 4),
 };
-static const struct sf_type b3 = TYPE("b3", SF_KIND_STRUCT, 16, 8, b3_m);
+static const struct sf_type b3 = TYPE_AT("b3", SF_KIND_STRUCT, 16, 8, b3_m, 7);
 
 static void test_whole_document(void **state)
 {
@@ -231,8 +216,8 @@ static struct sf_member st_table_m[] = {
 	MEM("entries_bound", "st_index_t", "", 32, 8, 8, SF_T_INT),
 	MEM("entries", "struct st_table_entry *", "", 40, 8, 8, SF_T_POINTER),
 };
-static const struct sf_type st_table = TYPE("st_table", SF_KIND_STRUCT, 48, 8,
-					    st_table_m);
+static const struct sf_type st_table = TYPE_AT("st_table", SF_KIND_STRUCT, 48, 8,
+					       st_table_m, 7);
 
 static void test_st_table_holes(void **state)
 {
@@ -256,7 +241,7 @@ static struct sf_member fp_m[] = {
 	MEM("cb", "void (*", ")(int)", 0, 8, 8, SF_T_POINTER),
 	MEM("arr", "char", "[3][4]", 8, 12, 1, SF_T_ARRAY),
 };
-static const struct sf_type fp = TYPE("fp", SF_KIND_STRUCT, 24, 8, fp_m);
+static const struct sf_type fp = TYPE_AT("fp", SF_KIND_STRUCT, 24, 8, fp_m, 7);
 
 static void test_member_types_are_full_c_spellings(void **state)
 {
@@ -277,7 +262,7 @@ static struct sf_member bf2_m[] = {
 	MEM("c", "char", "", 5, 1, 1, SF_T_INT),
 	BITF("d", "unsigned int", 8, 4, 0, 30),
 };
-static const struct sf_type bf2 = TYPE("bf2", SF_KIND_STRUCT, 12, 4, bf2_m);
+static const struct sf_type bf2 = TYPE_AT("bf2", SF_KIND_STRUCT, 12, 4, bf2_m, 7);
 
 static void test_bit_holes(void **state)
 {
@@ -300,12 +285,12 @@ static struct sf_member s2_m[] = {
 	MEM("p", "char", "", 4, 1, 1, SF_T_INT),
 	MEM("q", "int", "", 8, 4, 4, SF_T_INT),
 };
-static const struct sf_type s2 = TYPE("", SF_KIND_STRUCT, 8, 4, s2_m);
+static const struct sf_type s2 = TYPE_AT("", SF_KIND_STRUCT, 8, 4, s2_m, 7);
 static struct sf_member anon_m[] = {
 	MEM("a", "int", "", 0, 4, 4, SF_T_INT),
 	NEST("s2", 4, 8, 4, SF_T_STRUCT, &s2),
 };
-static const struct sf_type anon = TYPE("anon", SF_KIND_STRUCT, 12, 4, anon_m);
+static const struct sf_type anon = TYPE_AT("anon", SF_KIND_STRUCT, 12, 4, anon_m, 7);
 
 static void test_nested_type_object(void **state)
 {
@@ -327,8 +312,8 @@ static struct sf_member odd_m[] = {
 	MEM("q\"uote", "back\\slash", "", 0, 4, 4, SF_T_INT),
 	MEM("nl\nand\ttab\x01", "char", "", 4, 1, 1, SF_T_INT),
 };
-static const struct sf_type odd = TYPE("we\"ird\\name\x1f", SF_KIND_UNION, 4,
-				       4, odd_m);
+static const struct sf_type odd = TYPE_AT("we\"ird\\name\x1f", SF_KIND_UNION, 4,
+					  4, odd_m, 7);
 
 static void test_escaping(void **state)
 {
@@ -349,14 +334,14 @@ static struct sf_member far_m[] = {
 	MEM("c", "long int", "", 2, 8, 8, SF_T_INT),
 	BITF("d", "int", 4000, 4, 30, 70),
 };
-static const struct sf_type far = TYPE("far", SF_KIND_STRUCT, 4, 1, far_m);
+static const struct sf_type far = TYPE_AT("far", SF_KIND_STRUCT, 4, 1, far_m, 7);
 
 /* A corrupt, enormous size: no endless "Force padding" lines. */
 static struct sf_member huge_m[] = {
 	MEM("c", "char", "", 0, 1, 1, SF_T_INT),
 };
-static const struct sf_type huge = TYPE("huge", SF_KIND_STRUCT,
-					(uint64_t)1 << 63, 1, huge_m);
+static const struct sf_type huge = TYPE_AT("huge", SF_KIND_STRUCT,
+					   (uint64_t)1 << 63, 1, huge_m, 7);
 
 static void test_broken_model_still_renders(void **state)
 {

@@ -19,24 +19,7 @@
 #include "layout/rank.h"
 #include "lib/strbuf.h"
 #include "report/report.h"
-
-#define N(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
-#define MEM(n, t, sfx, off, sz, al, tc) \
-	{ .name = n, .type_name = t, .type_suffix = sfx, .offset = off, \
-	  .size = sz, .align = al, .tclass = tc }
-#define BITF(n, t, off, sz, boff, bits) \
-	{ .name = n, .type_name = t, .type_suffix = "", .offset = off, \
-	  .size = sz, .bit_offset = boff, .bit_size = bits, .align = sz, \
-	  .tclass = SF_T_INT, .flags = SF_MF_BITFIELD }
-/* an anonymous struct/union member: its size and alignment repeat the
- * nested type's because static initializers cannot read them */
-#define NEST(n, off, sz, al, tc, nested_type) \
-	{ .name = n, .type_name = "", .type_suffix = "", .offset = off, \
-	  .size = sz, .align = al, .tclass = tc, .nested = nested_type }
-#define TYPE(n, k, sz, al, arr) \
-	{ .name = n, .kind = k, .size = sz, .align = al, .decl_file = "t.c", \
-	  .nmembers = N(arr), .members = arr, .origin = "t.o", \
-	  .addr_size = 8 }
+#include "model_util.h"
 
 static char *render_with(const struct sf_type *t, sf_type_lookup_fn lookup,
 			 void *ctx)

@@ -19,23 +19,15 @@
 #include "layout/rust.h"
 #include "layout/rustpatch.h"
 #include "lib/strbuf.h"
+#include "model_util.h"
 
-#define N(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
-#define MEM(n, ty, off, sz, al, tc) \
-	{ .name = n, .type_name = ty, .type_suffix = "", .offset = off, .size = sz, \
-	  .align = al, .tclass = tc, .flags = SF_MF_RUST }
-#define TYPE(n, sz, arr, fl) \
-	{ .name = n, .kind = SF_KIND_STRUCT, .size = sz, .align = 8, .decl_file = "", \
-	  .nmembers = N(arr), .members = arr, .origin = "t", .addr_size = 8, \
-	  .flags = SF_TF_RUST | (fl) }
-
-static struct sf_member codeptr_m[] = { MEM("__0", "*const u8", 0, 8, 8, SF_T_POINTER) };
+static struct sf_member codeptr_m[] = { RUST_MEM("__0", "*const u8", 0, 8, 8, SF_T_POINTER) };
 static struct sf_member codeptrnn_m[] = {
-	MEM("pointer", "core::ptr::non_null::NonNull<u8>", 0, 8, 8, SF_T_STRUCT),
+	RUST_MEM("pointer", "core::ptr::non_null::NonNull<u8>", 0, 8, 8, SF_T_STRUCT),
 };
-static struct sf_member tag_m[] = { MEM("<discriminant>", "u64", 0, 8, 8, SF_T_INT) };
-static struct sf_member some_m[] = { MEM("__0", "yjit::CodePtr", 8, 8, 8, SF_T_STRUCT) };
-static struct sf_member somenn_m[] = { MEM("__0", "yjit::CodePtrNN", 0, 8, 8, SF_T_STRUCT) };
+static struct sf_member tag_m[] = { RUST_MEM("<discriminant>", "u64", 0, 8, 8, SF_T_INT) };
+static struct sf_member some_m[] = { RUST_MEM("__0", "yjit::CodePtr", 8, 8, 8, SF_T_STRUCT) };
+static struct sf_member somenn_m[] = { RUST_MEM("__0", "yjit::CodePtrNN", 0, 8, 8, SF_T_STRUCT) };
 static struct sf_variant opt_v[] = {
 	{ .name = "None", .discr_value = 0, .has_discr_value = true },
 	{ .name = "Some", .discr_value = 1, .has_discr_value = true, .nmembers = 1,
@@ -46,20 +38,20 @@ static struct sf_variant optnn_v[] = {
 	{ .name = "Some", .nmembers = 1, .members = somenn_m },
 };
 static struct sf_member block_m[] = {
-	MEM("d", "core::option::Option<yjit::CodePtr>", 0, 16, 8, SF_T_STRUCT),
-	MEM("b", "u64", 16, 8, 8, SF_T_INT),
-	MEM("e", "core::option::Option<yjit::CodePtrNN>", 24, 8, 8, SF_T_STRUCT),
-	MEM("c", "u16", 32, 2, 2, SF_T_INT),
-	MEM("a", "u8", 34, 1, 1, SF_T_INT),
+	RUST_MEM("d", "core::option::Option<yjit::CodePtr>", 0, 16, 8, SF_T_STRUCT),
+	RUST_MEM("b", "u64", 16, 8, 8, SF_T_INT),
+	RUST_MEM("e", "core::option::Option<yjit::CodePtrNN>", 24, 8, 8, SF_T_STRUCT),
+	RUST_MEM("c", "u16", 32, 2, 2, SF_T_INT),
+	RUST_MEM("a", "u8", 34, 1, 1, SF_T_INT),
 };
 
 static struct sf_typeset *yjit(void)
 {
-	static struct sf_type codeptr = TYPE("yjit::CodePtr", 8, codeptr_m, 0);
-	static struct sf_type codeptrnn = TYPE("yjit::CodePtrNN", 8, codeptrnn_m, 0);
-	static struct sf_type opt = TYPE("core::option::Option<yjit::CodePtr>", 16, tag_m, 0);
-	static struct sf_type optnn = TYPE("core::option::Option<yjit::CodePtrNN>", 8, tag_m,
-					   SF_TF_NICHE);
+	static struct sf_type codeptr = RUST_TYPE("yjit::CodePtr", 8, codeptr_m, 0);
+	static struct sf_type codeptrnn = RUST_TYPE("yjit::CodePtrNN", 8, codeptrnn_m, 0);
+	static struct sf_type opt = RUST_TYPE("core::option::Option<yjit::CodePtr>", 16, tag_m, 0);
+	static struct sf_type optnn = RUST_TYPE("core::option::Option<yjit::CodePtrNN>", 8,
+						tag_m, SF_TF_NICHE);
 	struct sf_typeset *ts = sf_typeset_new();
 
 	opt.nvariants = N(opt_v);
@@ -77,7 +69,7 @@ static void test_niche_of_a_newtype_over_a_raw_pointer(void **state)
 {
 	(void)state;
 	struct sf_typeset *ts = yjit();
-	struct sf_type block = TYPE("yjit::Block", 40, block_m, SF_TF_REORDERED);
+	struct sf_type block = RUST_TYPE("yjit::Block", 40, block_m, SF_TF_REORDERED);
 	struct sf_niche n[4];
 
 	/* d's Option is tagged and its CodePtr holds a raw pointer; e's is
@@ -98,7 +90,7 @@ static void test_niche_of_a_newtype_over_a_raw_pointer(void **state)
 static void test_packed_and_order(void **state)
 {
 	(void)state;
-	struct sf_type block = TYPE("yjit::Block", 40, block_m, SF_TF_REORDERED);
+	struct sf_type block = RUST_TYPE("yjit::Block", 40, block_m, SF_TF_REORDERED);
 
 	/* 16 + 8 + 8 + 2 + 1 */
 	assert_int_equal(sf_rust_packed_size(&block), 35);
@@ -109,9 +101,9 @@ static void test_packed_and_order(void **state)
 
 /* #[repr(C)] struct Header { tag: u8, len: u64, id: u32 } */
 static struct sf_member header_m[] = {
-	MEM("tag", "u8", 0, 1, 1, SF_T_INT),
-	MEM("len", "u64", 8, 8, 8, SF_T_INT),
-	MEM("id", "u32", 16, 4, 4, SF_T_INT),
+	RUST_MEM("tag", "u8", 0, 1, 1, SF_T_INT),
+	RUST_MEM("len", "u64", 8, 8, 8, SF_T_INT),
+	RUST_MEM("id", "u32", 16, 4, 4, SF_T_INT),
 };
 
 static const char header_src[] =
@@ -128,7 +120,7 @@ static const char header_src[] =
 static void test_rustpatch_reorder_and_narrow(void **state)
 {
 	(void)state;
-	struct sf_type t = TYPE("yjit::Header", 24, header_m, 0);
+	struct sf_type t = RUST_TYPE("yjit::Header", 24, header_m, 0);
 	const uint32_t order[] = { 0, 2, 1 };
 	const struct sf_srcpatch_narrow nw[] = { { 1, 2 } };
 	struct sf_srcpatch_plan plan = { order, 3, nw, 1, NULL, NULL };
@@ -160,8 +152,8 @@ static void test_rustpatch_reorder_and_narrow(void **state)
 static void test_rustpatch_refusals(void **state)
 {
 	(void)state;
-	struct sf_type tup = TYPE("yjit::Tup", 8, codeptr_m, 0);
-	struct sf_type other = TYPE("yjit::Header", 24, block_m, 0);
+	struct sf_type tup = RUST_TYPE("yjit::Tup", 8, codeptr_m, 0);
+	struct sf_type other = RUST_TYPE("yjit::Header", 24, block_m, 0);
 	const uint32_t order[] = { 0, 1, 2, 3, 4 };
 	struct sf_srcpatch_plan plan = { order, 1, NULL, 0, NULL, NULL };
 	struct strbuf out = STRBUF_INIT;
