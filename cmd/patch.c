@@ -467,13 +467,22 @@ static int c_source(const struct patch_opts *o, const struct sf_type *t,
 		    struct strbuf *note)
 {
 	struct strbuf why = STRBUF_INIT;
-	int rc;
+	struct sf_srctruth truth;
+	int rc = SF_EXIT_ERROR;
 
-	if (sf_srctree_locate(t, o->co.source_root, tree, src, note, &why))
-		rc = sf_die_long(why.buf);
-	else if (!(rc = c_text(o, t, ts, src, tree, old, pl, note)) &&
-		 sf_srctree_uses(tree, t->name, pl->moves > 0, o->allow_uses, note, &why))
-		rc = sf_die_long(why.buf);
+	if (sf_srctree_locate(t, o->co.source_root, tree, src, &truth, &why) ||
+	    sf_render_patch_truth(note, &why, tree->defs, tree->ndefs, &truth, src->rel,
+				  t->name))
+		goto refused;
+	sf_source_to_truth(src, tree, &truth);
+	if ((rc = c_text(o, t, ts, src, tree, old, pl, note)))
+		goto out;
+	if (!sf_render_patch_uses(note, &why, tree->uses, tree->nuses, pl->moves > 0,
+				  o->allow_uses, t->name, tree->nfiles))
+		goto out;
+refused:
+	rc = sf_die_long(why.buf);
+out:
 	sb_release(&why);
 	return rc;
 }

@@ -87,38 +87,15 @@ static int read_file(const char *root, const char *rel, struct strbuf *sb)
 
 /* ------------------------------------------------------------ generated */
 
-/* A directory a build writes into: bld/, build/, build-x86/, ... */
-static const char *build_dir(const char *rel, char *buf, size_t bufsz)
+/* Why d's file looks generated, if it does: its banner, else its directory. */
+static void why_generated(const struct sf_lexed *lx, const char *rel, struct sf_srcdef *d)
 {
-	static const char *const names[] = {
-		"build", "bld", "_build", "builddir", "objdir", "obj", NULL
-	};
-	const char *s = rel;
-
-	for (const char *slash; (slash = strchr(s, '/')); s = slash + 1) {
-		size_t n = (size_t)(slash - s);
-		int hit = sf_clex_word_in(s, n, names) ||
-			  (n > 6 && (!strncmp(s, "build-", 6) || !strncmp(s, "build_", 6))) ||
-			  (n > 12 && !strncmp(s, "cmake-build-", 12));
-		if (hit) {
-			snprintf(buf, bufsz, "%.*s/", (int)(slash - rel), rel);
-			return buf;
-		}
-	}
-	return NULL;
-}
-
-static void why_generated(const struct sf_lexed *lx, const char *rel,
-			  char *out, size_t outsz)
-{
-	char dir[128], phrase[64];
-	uint32_t line;
-
-	out[0] = '\0';
-	if (sf_srcscan_banner(lx, &line, phrase, sizeof(phrase)))
-		snprintf(out, outsz, "its banner says '%s', line %u", phrase, line);
-	else if (build_dir(rel, dir, sizeof(dir)))
-		snprintf(out, outsz, "it is in the build directory %s", dir);
+	d->build_dir[0] = '\0';
+	if (sf_srcscan_banner(lx, &d->banner_line, d->banner, sizeof(d->banner)))
+		return;
+	d->banner[0] = '\0';
+	d->banner_line = 0;
+	sf_srcscan_build_dir(rel, d->build_dir, sizeof(d->build_dir));
 }
 
 /* ---------------------------------------------------------------- passes */
@@ -156,7 +133,7 @@ static void find_defs(struct sf_srctree *st, const struct sf_type *t,
 		s->rel = sf_xstrdup(rel);
 		s->line = d[i].line;
 		s->matches = d[i].matches;
-		why_generated(&x.lx, rel, s->generated, sizeof(s->generated));
+		why_generated(&x.lx, rel, s);
 	}
 	sf_clex_free(&x.lx);
 }
@@ -323,197 +300,6 @@ void sf_srctree_release(struct sf_srctree *st)
 	sf_typenames_release(&st->names);
 	sf_holders_release(&st->holders);
 	memset(st, 0, sizeof(*st));
-}
-
-/* ------------------------------------------------------- source of truth */
-
-static int is_template(const char *rel)
-{
-	size_t n = strlen(rel);
-	return n > 3 && !strcmp(rel + n - 3, ".in");
-}
-
-/* "a.h:3 (WHY), b.h:9" for the matching definitions, `except` left out. */
-static void list_defs(const struct sf_srctree *st, const struct sf_srcdef *except,
-		      struct strbuf *sb)
-{
-	const char *sep = "";
-
-	for (size_t i = 0; i < st->ndefs; i++) {
-		const struct sf_srcdef *d = &st->defs[i];
-		if (!d->matches || d == except)
-			continue;
-		sb_addf(sb, "%s%s:%u", sep, d->rel, d->line);
-		if (d->generated[0])
-			sb_addf(sb, " (generated: %s)", d->generated);
-		sep = ", ";
-	}
-}
-
-/* A generated copy of truth that the build does not rebuild from it. */
-static const struct sf_srcdef *stale_copy(const struct sf_srctree *st,
-					  const struct sf_srcdef *truth)
-{
-	char dir[128];
-
-	for (size_t i = 0; i < st->ndefs; i++) {
-		const struct sf_srcdef *d = &st->defs[i];
-		if (d->matches && d != truth && d->generated[0] &&
-		    !is_template(truth->rel) && !build_dir(d->rel, dir, sizeof(dir)))
-			return d;
-	}
-	return NULL;
-}
-
-static const char *refuse_defs(const struct sf_srctree *st, const char *tname,
-			       const char *why, const struct sf_srcdef *except,
-			       const char *advice, struct strbuf *err)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	list_defs(st, except, &sb);
-	sb_addf(err, "struct %s: %s: %s; %s", tname, why, sb.buf, advice);
-	sb_release(&sb);
-	return NULL;
-}
-
-const char *sf_srctree_truth(const struct sf_srctree *st, const char *tname,
-			     const char *rel, struct strbuf *note, struct strbuf *err)
-{
-	const struct sf_srcdef *self = NULL, *truth = NULL;
-	size_t nmatch = 0, ntruth = 0;
-
-	for (size_t i = 0; i < st->ndefs; i++) {
-		const struct sf_srcdef *d = &st->defs[i];
-		if (!d->matches)
-			continue;
-		nmatch++;
-		if (!strcmp(d->rel, rel) && !self)
-			self = d;
-		if (!d->generated[0] && !ntruth++)
-			truth = d;
-	}
-	if (!nmatch)
-		return rel;    /* srcpatch says what does not match */
-	if (ntruth == 0)
-		return refuse_defs(st, tname, "every definition under the source root "
-				   "is in a generated file", NULL,
-				   "patch the input they are generated from by hand", err);
-	if (ntruth > 1 && !(self && !self->generated[0]))
-		return refuse_defs(st, tname, "defined the same way in several files",
-				   NULL, "patch cannot tell which one the program uses: "
-				   "keep one definition, or pass --source-root to the "
-				   "tree of the one to patch", err);
-	if (ntruth > 1)
-		truth = self;    /* the build's own file; the others are named */
-	const struct sf_srcdef *stale = stale_copy(st, truth);
-	if (stale)
-		return refuse_defs(st, tname, "copies that the build does not "
-				   "regenerate from its source would keep the old "
-				   "order (code built against them would read the "
-				   "wrong members)", NULL,
-				   "regenerate them after patching the source, or "
-				   "patch the generator's input", err);
-	if (truth != self)
-		sb_addf(note, "  source of truth: %s:%u; %s, where the build saw "
-			"struct %s, is generated (%s)\n", truth->rel, truth->line,
-			rel, tname, self && self->generated[0] ? self->generated : "a copy");
-	for (size_t i = 0; i < st->ndefs; i++) {
-		const struct sf_srcdef *d = &st->defs[i];
-		if (!d->matches || d == truth || d == self)
-			continue;
-		if (d->generated[0])
-			sb_addf(note, "  %s:%u is generated (%s): rebuild it from %s\n",
-				d->rel, d->line, d->generated, truth->rel);
-		else
-			sb_addf(note, "  %s:%u defines struct %s the same way and is not "
-				"patched: code built against it keeps the old layout\n",
-				d->rel, d->line, tname);
-	}
-	return truth->rel;
-}
-
-/* ------------------------------------------------------------------ uses */
-
-static int breaks(const struct sf_use *u, int moves)
-{
-	return u->kind == SF_USE_OFFSETOF || u->kind == SF_USE_STATIC_ASSERT || moves;
-}
-
-static void describe_use(const struct sf_srcuse *s, const char *tname,
-			 struct strbuf *sb)
-{
-	const struct sf_use *u = &s->use;
-
-	sb_addf(sb, "%s:%u: ", s->rel, u->line);
-	switch (u->kind) {
-	case SF_USE_POSITIONAL:
-		sb_addf(sb, "%s initialized by position", u->what[0] ? u->what : "a variable");
-		if (u->count > 1)
-			sb_addf(sb, " (%u entries)", u->count);
-		break;
-	case SF_USE_LITERAL:
-		sb_addf(sb, "compound literal (struct %s){...} by position", tname);
-		break;
-	case SF_USE_MACRO:
-		sb_addf(sb, "%u initializer%s made by macro %s (what it expands to "
-			"is not seen)", u->count, u->count == 1 ? "" : "s", u->what);
-		break;
-	case SF_USE_HOLDER:
-		sb_addf(sb, "%s initialized by position: it holds a struct %s",
-			u->what[0] ? u->what : "a compound literal", tname);
-		break;
-	case SF_USE_MEMBER:
-		sb_addf(sb, "member .%s, a struct %s, initialized by position", u->what,
-			tname);
-		break;
-	case SF_USE_OFFSETOF:
-		if (u->what[0])
-			sb_addf(sb, "offsetof in a struct that holds a struct %s", tname);
-		else
-			sb_addf(sb, "offsetof(struct %s, ...)", tname);
-		break;
-	default:
-		sb_addf(sb, "static_assert on %sstruct %s",
-			u->what[0] ? "a struct that holds a " : "", tname);
-		break;
-	}
-}
-
-int sf_srctree_uses(const struct sf_srctree *st, const char *tname, int moves,
-		    int allow, struct strbuf *note, struct strbuf *err)
-{
-	struct strbuf list = STRBUF_INIT;
-	size_t n = 0;
-
-	for (size_t i = 0; i < st->nuses; i++) {
-		if (!breaks(&st->uses[i].use, moves))
-			continue;
-		if (allow) {
-			sb_adds(note, "  ");
-			describe_use(&st->uses[i], tname, note);
-			sb_adds(note, ": must follow the new layout\n");
-		} else {
-			sb_adds(&list, n ? "; " : "");
-			describe_use(&st->uses[i], tname, &list);
-		}
-		n++;
-	}
-	if (!n) {
-		sb_addf(note, "  no %soffsetof or static_assert of struct %s in the "
-			"%zu C file%s under the source root\n",
-			moves ? "positional initializer, " : "", tname, st->nfiles,
-			st->nfiles == 1 ? "" : "s");
-	} else if (!allow) {
-		sb_addf(err, "struct %s: code depends on its layout: %s; rewrite that "
-			"(designated initializers .member = ... do not depend on the "
-			"order) or pass --allow-layout-uses to patch anyway", tname,
-			list.buf);
-		sb_release(&list);
-		return -1;
-	}
-	sb_release(&list);
-	return 0;
 }
 
 /* ----------------------------------------------------- the file to patch */
@@ -692,21 +478,24 @@ int sf_source_find_rust(const struct sf_type *t, const char *root_opt,
 
 int sf_srctree_locate(const struct sf_type *t, const char *root_opt,
 		      struct sf_srctree *tree, struct sf_source *src,
-		      struct strbuf *note, struct strbuf *err)
+		      struct sf_srctruth *truth, struct strbuf *err)
 {
 	char rootreal[PATH_MAX];
 
 	if (sf_source_find(t, root_opt, src, err) || real_root(root_opt, rootreal, err))
 		return -1;
 	sf_srctree_scan(rootreal, t, tree);
-	const char *truth = sf_srctree_truth(tree, t->name, src->rel, note, err);
-	if (!truth)
-		return -1;
-	if (strcmp(truth, src->rel)) {
-		char *rel = sf_xstrdup(truth);
-		sf_source_release(src);
-		src->path = join(rootreal, rel);
-		src->rel = rel;
-	}
+	sf_srcdefs_truth(tree->defs, tree->ndefs, src->rel, truth);
 	return 0;
+}
+
+void sf_source_to_truth(struct sf_source *src, const struct sf_srctree *tree,
+			const struct sf_srctruth *truth)
+{
+	if (truth->verdict != SF_TRUTH_FOUND || !strcmp(truth->truth->rel, src->rel))
+		return;
+	char *rel = sf_xstrdup(truth->truth->rel);
+	sf_source_release(src);
+	src->path = join(tree->root, rel);
+	src->rel = rel;
 }

@@ -17,23 +17,24 @@
  * commands.def; hidden directories and symbolic links skipped), lexes
  * each file and keeps, for struct t:
  *
- *   defs[]    every definition of struct t->name, whether it matches the
- *             build's DWARF (a different struct that shares the name does
- *             not count), and why its file looks generated, if it does
- *             (a banner in its first lines, or a build directory);
+ *   defs[]    every definition of struct t->name (layout/srcscan.h's
+ *             struct sf_srcdef), whether it matches the build's DWARF (a
+ *             different struct that shares the name does not count), and
+ *             why its file looks generated, if it does (a banner in its
+ *             first lines, or a build directory);
  *   uses[]    positional initializers, offsetof and static_assert of the
  *             struct, and of the structs that hold it by value
  *             (layout/srcscan.h), by file and line (not in a file that
  *             defines another struct of the same name);
  *   macros    the object-like #defines of every file.
  *
- * sf_srctree_truth() then picks the file to patch, or refuses, and
- * sf_srctree_locate() does it all for a C struct.
+ * sf_srctree_locate() does it all for a C struct, with the verdict on
+ * which file to patch (layout/srcscan.h), and sf_source_to_truth() moves
+ * to that file; report/patch.h words the verdict and the uses.
  *
- * Like the rest of input/, nothing here prints or exits: a refusal is
- * returned as -1 (or NULL) with its message in `err`, a strbuf because
- * a refusal may list any number of places; cmd/ prints it.  The lines
- * in `note` are for patch's header (report/patch.h).
+ * Like the rest of input/, nothing here prints or exits: a file not
+ * found or unreadable is -1 with its message in `err` (a strbuf, as
+ * cmd/patch.c prints every refusal of patch's whole); cmd/ prints it.
  */
 #ifndef SF_SRCTREE_H
 #define SF_SRCTREE_H
@@ -45,18 +46,6 @@
 #include "model/model.h"
 #include "layout/srcscan.h"
 #include "lib/strbuf.h"
-
-struct sf_srcdef {
-	char *rel;               /* relative to the source root */
-	uint32_t line;
-	int matches;             /* the body matches the build's DWARF */
-	char generated[160];     /* why the file looks generated, or "" */
-};
-
-struct sf_srcuse {
-	char *rel;
-	struct sf_use use;
-};
 
 struct sf_srctree {
 	char *root;              /* real path of the source root */
@@ -75,26 +64,6 @@ void sf_srctree_scan(const char *root, const struct sf_type *t,
 		     struct sf_srctree *st);
 void sf_srctree_release(struct sf_srctree *st);
 
-/*
- * The file to patch, given rel, the file the build saw the struct in:
- * rel itself when it is the one matching, non-generated definition; the
- * one non-generated definition (say, a .h.in) when rel is generated and
- * every other copy is rebuilt from it.  Returns it (an entry's rel, or
- * rel), with one header line per fact in `note`; NULL with the refusal in
- * err.
- */
-const char *sf_srctree_truth(const struct sf_srctree *st, const char *tname,
-			     const char *rel, struct strbuf *note, struct strbuf *err);
-
-/*
- * The uses that the patch breaks: positional initializers when members
- * move (`moves`), offsetof and static_assert always.  Without `allow`, a
- * refusal naming each (in err, returns -1); with it, one header line
- * each in `note`.  Without any, one line saying what was searched.
- */
-int sf_srctree_uses(const struct sf_srctree *st, const char *tname, int moves,
-		    int allow, struct strbuf *note, struct strbuf *err);
-
 /* A file to patch: its real path, and its path below the source root
  * (the diff's). */
 struct sf_source {
@@ -111,12 +80,20 @@ int sf_source_find(const struct sf_type *t, const char *root_opt,
 int sf_source_find_rust(const struct sf_type *t, const char *root_opt,
 			struct sf_source *src, struct strbuf *err);
 
-/* A C struct's file to patch: sf_source_find, then the tree scanned into
- * `tree` and its source of truth taken in the file's place.  0, or -1
- * with the message in err. */
+/*
+ * A C struct's file: sf_source_find, then the tree scanned into `tree`
+ * and the verdict on its definitions (layout/srcscan.h's
+ * sf_srcdefs_truth) in *truth.  0 (whatever the verdict: the caller
+ * words a refusal), or -1 with the message in err when the file is not
+ * found.
+ */
 int sf_srctree_locate(const struct sf_type *t, const char *root_opt,
 		      struct sf_srctree *tree, struct sf_source *src,
-		      struct strbuf *note, struct strbuf *err);
+		      struct sf_srctruth *truth, struct strbuf *err);
+
+/* src made the source of truth, when the verdict found another file. */
+void sf_source_to_truth(struct sf_source *src, const struct sf_srctree *tree,
+			const struct sf_srctruth *truth);
 
 /* The whole text of a source file; -1 with the message in err when it
  * cannot be read or holds NUL bytes. */

@@ -15,6 +15,10 @@
  * offsetof(...) and static_assert(...) are checked for a mention in their
  * arguments; a static_assert is reported once even when it holds an
  * offsetof.
+ *
+ * At the end, the choice of the file to patch among the definitions a
+ * tree holds (sf_srcdefs_truth): pure rules over the list input/srctree.c
+ * found, a verdict that report/patch.c words.
  */
 #include "srcscan.h"
 
@@ -694,4 +698,83 @@ int sf_srcscan_banner(const struct sf_lexed *lx, uint32_t *line, char *phrase,
 			}
 	}
 	return 0;
+}
+
+/* ---------------------------------------------------- the file to patch */
+
+const char *sf_srcscan_build_dir(const char *rel, char *buf, size_t bufsz)
+{
+	static const char *const names[] = {
+		"build", "bld", "_build", "builddir", "objdir", "obj", NULL
+	};
+	const char *s = rel;
+
+	for (const char *slash; (slash = strchr(s, '/')); s = slash + 1) {
+		size_t n = (size_t)(slash - s);
+		int hit = sf_clex_word_in(s, n, names) ||
+			  (n > 6 && (!strncmp(s, "build-", 6) || !strncmp(s, "build_", 6))) ||
+			  (n > 12 && !strncmp(s, "cmake-build-", 12));
+		if (hit) {
+			snprintf(buf, bufsz, "%.*s/", (int)(slash - rel), rel);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+int sf_use_breaks(const struct sf_use *u, int moves)
+{
+	return u->kind == SF_USE_OFFSETOF || u->kind == SF_USE_STATIC_ASSERT || moves;
+}
+
+static int is_template(const char *rel)
+{
+	size_t n = strlen(rel);
+	return n > 3 && !strcmp(rel + n - 3, ".in");
+}
+
+/* A generated copy of truth that the build does not rebuild from it. */
+static const struct sf_srcdef *stale_copy(const struct sf_srcdef *defs, size_t n,
+					  const struct sf_srcdef *truth)
+{
+	char dir[128];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct sf_srcdef *d = &defs[i];
+		if (d->matches && d != truth && sf_srcdef_generated(d) &&
+		    !is_template(truth->rel) && !sf_srcscan_build_dir(d->rel, dir, sizeof(dir)))
+			return d;
+	}
+	return NULL;
+}
+
+void sf_srcdefs_truth(const struct sf_srcdef *defs, size_t n, const char *rel,
+		      struct sf_srctruth *out)
+{
+	size_t nmatch = 0, ntruth = 0;
+
+	out->truth = out->self = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct sf_srcdef *d = &defs[i];
+		if (!d->matches)
+			continue;
+		nmatch++;
+		if (!strcmp(d->rel, rel) && !out->self)
+			out->self = d;
+		if (!sf_srcdef_generated(d) && !ntruth++)
+			out->truth = d;
+	}
+	if (!nmatch)
+		out->verdict = SF_TRUTH_NO_MATCH;
+	else if (ntruth == 0)
+		out->verdict = SF_TRUTH_ALL_GENERATED;
+	else if (ntruth > 1 && !(out->self && !sf_srcdef_generated(out->self)))
+		out->verdict = SF_TRUTH_SEVERAL;
+	else {
+		if (ntruth > 1)
+			out->truth = out->self;  /* the build's own file; the others are named */
+		out->verdict = stale_copy(defs, n, out->truth) ? SF_TRUTH_STALE : SF_TRUTH_FOUND;
+	}
+	if (out->verdict != SF_TRUTH_FOUND)
+		out->truth = NULL;
 }

@@ -7,7 +7,10 @@
  * (input/srctree.h) and rewrites it (layout/srcpatch.h, rustpatch.h); it
  * hands the facts here in a view and prints what comes back.  `note`
  * carries the lines found on the way (the source of truth, #if blocks
- * kept whole, the uses searched), each "  ...\n", in the order found.
+ * kept whole, the uses searched), each "  ...\n", in the order found;
+ * these are worded here too, as are patch's refusals about the tree
+ * (several definitions, generated copies, code that depends on the
+ * layout).
  */
 #ifndef SF_REPORT_PATCH_H
 #define SF_REPORT_PATCH_H
@@ -16,6 +19,7 @@
 #include <stdint.h>
 
 #include "layout/rust.h"
+#include "layout/srcscan.h"
 #include "layout/srcpatch.h"
 #include "lib/strbuf.h"
 #include "model/model.h"
@@ -49,6 +53,29 @@ void sf_render_patch_niche_header(struct strbuf *out, const struct sf_type *t,
 
 /* A note line: the members under an #if (lines if_line-endif_line) stay whole. */
 void sf_render_patch_note_if(struct strbuf *out, uint32_t if_line, uint32_t endif_line);
+
+/*
+ * The verdict on the file to patch (layout/srcscan.h's sf_srcdefs_truth;
+ * rel: the file the build saw the struct in).  A refusal goes to err
+ * (the matching definitions listed: any length) and returns -1; else the
+ * header's lines go to note: the source of truth when it is not rel, and
+ * each other matching definition (generated, or defining it the same
+ * way and not patched).
+ */
+int sf_render_patch_truth(struct strbuf *note, struct strbuf *err,
+			  const struct sf_srcdef *defs, size_t ndefs,
+			  const struct sf_srctruth *truth, const char *rel,
+			  const char *tname);
+
+/*
+ * The uses below the root that the patch breaks (sf_use_breaks: `moves`
+ * says members move).  Without `allow`, a refusal naming each (in err,
+ * returns -1); with it, one note line each.  None: one line saying what
+ * was searched, in `nfiles` C files.
+ */
+int sf_render_patch_uses(struct strbuf *note, struct strbuf *err,
+			 const struct sf_srcuse *uses, size_t nuses, int moves,
+			 int allow, const char *tname, size_t nfiles);
 
 /*
  * Nothing to patch: no smaller order for t (`kept_if`: none once its #if
