@@ -5,8 +5,8 @@
  * searches of layout/reorder.h and layout/narrow.h, lays out the proposed
  * types and computes their holes (layout/holes.h) and where they land in
  * the size classes (layout/classes.h), and hands everything to these
- * functions in one view struct; they only append text or JSON to a
- * strbuf.  Hole maps are pahole's text (report/text.c).
+ * functions in one view struct; they only append text, JSON or HTML to
+ * a strbuf.  Hole maps are pahole's text (report/text.c).
  *
  * JSON documents (one per call, ending in a newline; each opens with
  * "schema" and "command", see report.h and doc/structfit.schema.json):
