@@ -6,8 +6,9 @@
  * (structfit/1; a newer one is refused by name), "command" (show or
  * holes: the documents that carry types), then "types" one element at a
  * time - each parsed as a tree, turned into a struct sf_type in a scratch
- * typeset, looked up in the destination and deep-copied in only when no
- * identical definition is there, the tree freed.  Keys the reader does not
+ * typeset (its strings the tree's own), looked up in the destination and
+ * deep-copied in (strings interned there) only when no identical
+ * definition is there, then the tree freed.  Keys the reader does not
  * know are skipped (later writers only add fields).
  *
  * Every problem is one line naming the file and the JSON path of the
@@ -33,7 +34,7 @@
  * hash and comparison stop at 64 levels). */
 #define MAX_NESTING 64
 /* A scratch set holding this much is replaced by a fresh one. */
-#define SCRATCH_BYTES (8u << 20)
+#define SCRATCH_BYTES (1u << 20)
 
 enum doc_kind { DOC_NONE = 0, DOC_SHOW, DOC_HOLES };
 
@@ -167,17 +168,18 @@ static int opt_u64(struct rd *r, const struct sf_json *obj, const char *key, uin
 	return sf_json_get(obj, key) ? get_u64(r, obj, key, max, out) : 0;
 }
 
-/* A string field, interned in the scratch set. */
+/* A string field: the tree's own copy (it lives until the type is copied
+ * into the destination, which interns it), "" when optional and absent. */
 static int get_str(struct rd *r, const struct sf_json *obj, const char *key, int optional,
 		   const char **out)
 {
 	const struct sf_json *v = field(r, obj, key, SF_JSON_STRING, optional);
 
 	if (!v) {
-		*out = sf_typeset_intern(r->scratch, "");
+		*out = "";
 		return optional && !sf_json_get(obj, key) ? 0 : -1;
 	}
-	*out = sf_typeset_intern_n(r->scratch, v->s, v->n);
+	*out = v->s;
 	return 0;
 }
 
@@ -319,7 +321,10 @@ static int read_spelling(struct rd *r, const struct sf_json *o, struct sf_member
 		push_key(r, "type_suffix");
 		return bad(r, "not the end of \"type\"");
 	}
-	m->type_name = sf_typeset_intern_n(r->scratch, type->s, type->n - n);
+	char *name = sf_typeset_alloc(r->scratch, type->n - n + 1);
+	memcpy(name, type->s, type->n - n);
+	name[type->n - n] = '\0';
+	m->type_name = name;
 	m->type_suffix = suffix;
 	return 0;
 }

@@ -570,9 +570,15 @@ const struct sf_json *sf_json_get(const struct sf_json *obj, const char *key)
 {
 	if (!obj || obj->type != SF_JSON_OBJECT)
 		return NULL;
-	for (uint32_t i = 0; i < obj->n; i++)
-		if (!strcmp(obj->v[i].key, key))
+	for (uint32_t k = 0; k < obj->n; k++) {
+		uint32_t i = obj->hint + k < obj->n ? obj->hint + k : obj->hint + k - obj->n;
+		if (!strcmp(obj->v[i].key, key)) {
+			/* the tree is the parser's, never const: only the hint
+			 * changes, no value a caller reads */
+			((struct sf_json *)obj)->hint = i + 1 < obj->n ? i + 1 : 0;
 			return &obj->v[i];
+		}
+	}
 	return NULL;
 }
 

@@ -49,6 +49,7 @@ struct sf_json {
 	const char *key;        /* an object's child: its key; else NULL */
 	const char *s;          /* string: decoded, NUL-terminated; number: its text */
 	struct sf_json *v;      /* children */
+	uint32_t hint;          /* object: where sf_json_get looks first */
 };
 
 /* Where the parser is on the path to an error: a key or an index. */
@@ -94,7 +95,9 @@ int sf_json_end(struct sf_json_parser *jp);
 /* The first error, "<path>: <problem>" ("" before any). */
 const char *sf_json_error(const struct sf_json_parser *jp);
 
-/* obj's child named key, or NULL (also when obj is not an object). */
+/* obj's child named key, or NULL (also when obj is not an object).  Keys
+ * asked in document order are found in one step each (the search starts
+ * after the key found last: obj->hint). */
 const struct sf_json *sf_json_get(const struct sf_json *obj, const char *key);
 /* A number that is an integer in range: 0 and *out, else -1. */
 int sf_json_u64(const struct sf_json *v, uint64_t *out);

@@ -74,6 +74,13 @@ static void test_values_read_back(void **state)
 	assert_string_equal(sf_json_get(v, "x")->s, "a\"b\xc3\xa9\xf0\x9f\x98\x80");
 	assert_int_equal(sf_json_get(v, "x")->n, 9);
 	assert_null(sf_json_get(v, "nope"));
+	/* the search's starting hint wraps: any order finds every key */
+	assert_string_equal(sf_json_get(v, "e")->s, "1e3");
+	assert_string_equal(sf_json_get(v, "n")->s, "18446744073709551615");
+	assert_string_equal(sf_json_get(v, "e")->s, "1e3");
+	assert_string_equal(sf_json_get(v, "f")->s, "1.0");
+	assert_null(sf_json_get(v, "nope"));
+	assert_string_equal(sf_json_get(v, "m")->s, "-9223372036854775808");
 	sf_json_release(&jp);
 }
 
