@@ -8,10 +8,12 @@
 #include "file.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-int sf_read_stream(FILE *f, struct strbuf *sb)
+/* Append the rest of f to sb: 0, or SF_FILE_READ_ERROR. */
+static int read_stream(FILE *f, struct strbuf *sb)
 {
 	char buf[65536];
 	size_t n;
@@ -27,7 +29,7 @@ int sf_read_file(const char *path, struct strbuf *sb)
 
 	if (!f)
 		return SF_FILE_CANNOT_OPEN;
-	int rc = sf_read_stream(f, sb);
+	int rc = read_stream(f, sb);
 	int saved = errno;
 	fclose(f);
 	errno = saved;

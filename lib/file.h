@@ -1,7 +1,6 @@
 /*
  * file.h - whole files in and out, the one way every command does it.
  *
- *   sf_read_stream  everything left in an open stream, appended to a strbuf
  *   sf_read_file    a whole file by path, appended to a strbuf
  *   sf_write_all    every byte of a buffer to a descriptor (short writes and
  *                   EINTR retried)
@@ -14,15 +13,11 @@
 #define SF_FILE_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "strbuf.h"
 
 #define SF_FILE_CANNOT_OPEN (-1)   /* fopen failed (errno says why) */
 #define SF_FILE_READ_ERROR (-2)    /* a read failed part way */
-
-/* Append the rest of f to sb: 0, or SF_FILE_READ_ERROR. */
-int sf_read_stream(FILE *f, struct strbuf *sb);
 
 /* Append the whole file at path to sb: 0, SF_FILE_CANNOT_OPEN or
  * SF_FILE_READ_ERROR. */
