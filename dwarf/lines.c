@@ -196,7 +196,9 @@ const char *sf_files_path(const struct sf_files *fl, uint64_t idx, struct strbuf
 	if (idx >= fl->nfiles || !fl->names[idx])
 		return "";
 	const char *name = fl->names[idx];
-	if (name[0] == '/')
+	/* no file: gcc's "<built-in>" (and "<command-line>") stand alone,
+	 * as gdb shows them, in no directory */
+	if (name[0] == '/' || name[0] == '<')
 		return name;
 	uint64_t di = fl->dir_of[idx];
 	const char *dir = NULL;
@@ -205,7 +207,12 @@ const char *sf_files_path(const struct sf_files *fl, uint64_t idx, struct strbuf
 	else
 		dir = di == 0 ? fl->comp_dir : di - 1 < fl->ndirs ? fl->dirs[di - 1] : NULL;
 	sb_reset(sb);
-	if (dir && *dir && dir[0] != '/' && *fl->comp_dir)
+	/* Directory 0 is the compilation directory itself (DWARF 5: its
+	 * first entry; earlier: none, DW_AT_comp_dir): a relative one
+	 * (`cd memcheck && gcc -fdebug-prefix-map=$PWD=.`: "./memcheck") is
+	 * not joined with itself.  Any other relative directory is relative
+	 * to it ("../include"). */
+	if (di != 0 && dir && *dir && dir[0] != '/' && *fl->comp_dir)
 		sb_addf(sb, "%s/", fl->comp_dir);
 	if (dir && *dir)
 		sb_addf(sb, "%s/", dir);

@@ -11,7 +11,10 @@
 #    MachMergeNode): one definition, aligned as the compiler has it, not
 #    two "differing" ones of alignment 1 and 8;
 #  - a narrowing keeps the member's cv-qualifiers and the alignment it
-#    asks for (HotSpot's ZMarkTerminate), and its size is the compiler's.
+#    asks for (HotSpot's ZMarkTerminate), and its size is the compiler's;
+#  - a relative DW_AT_comp_dir ("./memcheck" in valgrind-dbg): a declared
+#    path is the file's, not the compilation directory twice; checked
+#    against the files themselves.
 . "$(dirname "$0")/lib.sh"
 
 SRC=$TD/right
@@ -122,6 +125,28 @@ for cc in gcc clang; do
 		assert_grep "$T/out" "narrowing one member saves no byte" "an aligned counter saves nothing"
 		assert_no_grep "$T/out" "__aligned__(2)" "the alignment asked for is not dropped"
 		assert_eq "$align_n" 128 "the compiler keeps the narrowed counter aligned"
+	done
+done
+
+for cc in gcc clang; do
+	for dw in 4 5; do
+		tcase "$cc DWARF $dw: declared paths under a relative compilation directory"
+		need "$cc" || continue
+		rm -rf "$T/top" && cp -r "$SRC/paths" "$T/top" || { fail "cannot copy $SRC/paths"; continue; }
+		(cd "$T/top/sub" && "$cc" -gdwarf-"$dw" -O0 -fdebug-prefix-map="$T/top"=. -c -o "$T/u.o" unit.c) \
+			2>"$T/cc.err" || { fail "$cc cannot compile: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"; continue; }
+		readelf --debug-dump=info "$T/u.o" | grep -q 'DW_AT_comp_dir.*: \./sub$' ||
+			{ fail "$cc did not write the relative comp dir ./sub"; continue; }
+		sf_ok show --format json "$T/u.o"
+		assert_eq "$(jget "$T/out" 'sorted([bare(x["name"]), x["decl_file"]] for x in d["types"])')" \
+			'[["in_local", "sub/local.h"], ["in_other", "inc/other.h"], ["in_unit", "sub/unit.c"]]' \
+			"decl_file of each type"
+		# each is where its definition is, from the root mapped to "."
+		for f in sub/local.h inc/other.h sub/unit.c; do
+			[ -f "$T/top/$f" ] || fail "$f is no file of the tree"
+		done
+		grep -q 'struct in_local {' "$T/top/sub/local.h" || fail "in_local is not in sub/local.h"
+		grep -q 'struct in_other {' "$T/top/inc/other.h" || fail "in_other is not in inc/other.h"
 	done
 done
 
