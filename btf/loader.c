@@ -858,18 +858,19 @@ static int check_header(const struct sf_btf_input *in, struct sf_err *err)
 	const unsigned char *p = in->data;
 
 	if (!sf_btf_is_raw(p, in->size))
-		return sf_error(err, "%s: bad BTF magic", in->label);
+		return sf_error_at(err, in->label, 0, 0, "bad BTF magic");
 	int msb = p[0] == 0xeb;
 	if (in->size < 24)
-		return sf_error(err, "%s: truncated BTF (%zu bytes, the header alone is 24)",
-				in->label, in->size);
+		return sf_error_at(err, in->label, 0, 0,
+				"truncated BTF (%zu bytes, the header alone is 24)", in->size);
 	uint32_t hdr = rd32(p + 4, msb);
 	uint64_t end1 = (uint64_t)hdr + rd32(p + 8, msb) + rd32(p + 12, msb);
 	uint64_t end2 = (uint64_t)hdr + rd32(p + 16, msb) + rd32(p + 20, msb);
 	uint64_t end = end1 > end2 ? end1 : end2;
 	if (end > in->size)
-		return sf_error(err, "%s: truncated BTF (the header describes %llu bytes, "
-				"there are %zu)", in->label, (unsigned long long)end, in->size);
+		return sf_error_at(err, in->label, 0, 0,
+				"truncated BTF (the header describes %llu bytes, "
+				"there are %zu)", (unsigned long long)end, in->size);
 	return 0;
 }
 
@@ -917,19 +918,21 @@ static struct btf *parse(const struct sf_btf_input *in, struct btf **base, struc
 	if (!in->path) {
 		/* a kernel module's .BTF is split over the kernel's: the raw
 		 * /sys/kernel/btf/MODULE is read over the vmlinux beside it */
-		sf_error(err, "%s: corrupt .BTF section (%s), or split BTF (a kernel module's: "
-			 "read /sys/kernel/btf/MODULE instead)", in->label, strerror(e));
+		sf_error_at(err, in->label, 0, 0,
+				"corrupt .BTF section (%s), or split BTF (a kernel module's: "
+			 "read /sys/kernel/btf/MODULE instead)", strerror(e));
 		return NULL;
 	}
 	char *bpath = base_beside(in->path);
 	if (!bpath) {
-		sf_error(err, "%s: corrupt BTF (%s), or split BTF without its base "
-			 "(no vmlinux beside it)", in->label, strerror(e));
+		sf_error_at(err, in->label, 0, 0,
+				"corrupt BTF (%s), or split BTF without its base "
+			 "(no vmlinux beside it)", strerror(e));
 		return NULL;
 	}
 	*base = btf__parse_raw(bpath);
 	if (!*base) {
-		sf_error(err, "%s: unusable as the base of %s: %s", bpath, in->label,
+		sf_error_at(err, bpath, 0, 0, "unusable as the base of %s: %s", in->label,
 			 strerror(errno));
 		free(bpath);
 		return NULL;
@@ -937,7 +940,7 @@ static struct btf *parse(const struct sf_btf_input *in, struct btf **base, struc
 	/* (libbpf 1.1 exports no btf__new_split: the file is read again) */
 	btf = btf__parse_raw_split(in->path, *base);
 	if (!btf) {
-		sf_error(err, "%s: corrupt BTF (%s), alone or split over %s", in->label,
+		sf_error_at(err, in->label, 0, 0, "corrupt BTF (%s), alone or split over %s",
 			 strerror(errno), bpath);
 		btf__free(*base);
 		*base = NULL;
@@ -1009,7 +1012,7 @@ int sf_btf_load(struct sf_typeset *ts, const struct sf_btf_input *in,
 	btf__free(btf);
 	btf__free(base);
 	if (!n && !only) {
-		sf_error(err, "%s: no struct or union in its BTF", in->label);
+		sf_error_at(err, in->label, 0, 0, "no struct or union in its BTF");
 		return 0;
 	}
 	return 1;

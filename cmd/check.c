@@ -170,7 +170,7 @@ static int eval_baseline(struct sf_budget *b, const struct check_opts *o,
 {
 	char *path = (char *)o->baseline;
 	struct sf_typeset *ts = sf_load_inputs(&path, 1, wanted);
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	int rc = 0;
 
 	if (!ts)
@@ -199,7 +199,7 @@ static int evaluate(struct sf_budget *b, const struct check_opts *o,
 	const char **wanted = sf_budget_wanted(b);
 	struct sf_typeset *ts = sf_load_inputs_at(files, nfiles, wanted, o->co.source_root);
 	struct sf_bresult base;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	int rc = -1;
 
 	if (!ts)
@@ -270,7 +270,7 @@ static int read_budget(int fd, const char *name, struct sf_budget **out,
 			continue;
 		if (n < 0 || sf_budget_parser_feed(p, buf, (size_t)n, err) < 0) {
 			if (n < 0)
-				sf_error(err, "%s: %s", name, strerror(errno ? errno : EIO));
+				sf_error_at(err, name, 0, 0, "%s", strerror(errno ? errno : EIO));
 			free(buf);
 			sf_budget_parser_free(p);
 			return -1;
@@ -283,8 +283,8 @@ static int read_budget(int fd, const char *name, struct sf_budget **out,
 	if ((*out)->nrules == 0) {
 		sf_budget_free(*out);
 		*out = NULL;
-		return sf_error(err, "%s: no rules (an empty budget checks nothing; "
-				"see 'structfit check --help')", name);
+		return sf_error_at(err, name, 0, 0, "no rules (an empty budget checks nothing; "
+				"see 'structfit check --help')");
 	}
 	return 0;
 }
@@ -296,7 +296,7 @@ static int load_budget(const char *path, struct sf_budget **out, struct sf_err *
 		return read_budget(STDIN_FILENO, "<stdin>", out, err);
 	int fd = open_nonblocking(path);
 	if (fd < 0)
-		return sf_error(err, "%s: %s", path, strerror(errno));
+		return sf_error_at(err, path, 0, 0, "%s", strerror(errno));
 	int rc = read_budget(fd, path, out, err);
 	close(fd);
 	return rc;
@@ -305,7 +305,7 @@ static int load_budget(const char *path, struct sf_budget **out, struct sf_err *
 static int run_check(const struct check_opts *o, char **files, int nfiles)
 {
 	struct sf_budget *b;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	struct sf_srcroot root = { NULL, NULL };
 	struct sf_bresult res;
 	struct sf_typeset *ts = NULL;
@@ -351,23 +351,23 @@ static int install(const char *tmp, const char *path, bool force)
 {
 	if (force)
 		return rename(tmp, path) < 0 ?
-			sf_die_usage("%s: %s", path, strerror(errno)) : 0;
+			sf_die_at(path, 0, 0, "%s", strerror(errno)) : 0;
 	if (link(tmp, path) == 0) {
 		unlink(tmp);
 		return 0;
 	}
 	if (errno == EEXIST)
-		return sf_die_usage("%s: exists; use --force to replace it", path);
+		return sf_die_at(path, 0, 0, "exists; use --force to replace it");
 	/* A filesystem without hard links: check, then rename. */
 	if (errno == EPERM || errno == ENOTSUP || errno == EOPNOTSUPP ||
 	    errno == ENOSYS || errno == EMLINK) {
 		struct stat st;
 		if (lstat(path, &st) == 0)
-			return sf_die_usage("%s: exists; use --force to replace it", path);
+			return sf_die_at(path, 0, 0, "exists; use --force to replace it");
 		return rename(tmp, path) < 0 ?
-			sf_die_usage("%s: %s", path, strerror(errno)) : 0;
+			sf_die_at(path, 0, 0, "%s", strerror(errno)) : 0;
 	}
-	return sf_die_usage("%s: %s", path, strerror(errno));
+	return sf_die_at(path, 0, 0, "%s", strerror(errno));
 }
 
 static int write_atomically(const char *path, const struct strbuf *text, bool force)
@@ -375,14 +375,15 @@ static int write_atomically(const char *path, const struct strbuf *text, bool fo
 	struct stat st;
 
 	if (!force && lstat(path, &st) == 0)
-		return sf_die_usage("%s: exists; use --force to replace it", path);
+		return sf_die_at(path, 0, 0, "exists; use --force to replace it");
 	if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return sf_die_usage("%s: is a directory", path);
+		return sf_die_at(path, 0, 0, "is a directory");
 	char *tmp = temp_name(path);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
-		int rc = sf_die_usage("%s: cannot create a temporary file next to it: %s",
-				      path, strerror(errno));
+		int rc = sf_die_at(path, 0, 0,
+				"cannot create a temporary file next to it: %s",
+				   strerror(errno));
 		free(tmp);
 		return rc;
 	}
@@ -392,9 +393,9 @@ static int write_atomically(const char *path, const struct strbuf *text, bool fo
 	int rc = 0;
 	if (fchmod(fd, 0666 & ~mask) < 0 || sf_write_all(fd, text->buf, text->len) < 0 ||
 	    fsync(fd) < 0)
-		rc = sf_die_usage("%s: %s", tmp, strerror(errno));
+		rc = sf_die_at(tmp, 0, 0, "%s", strerror(errno));
 	if (close(fd) < 0 && rc == 0)
-		rc = sf_die_usage("%s: %s", tmp, strerror(errno));
+		rc = sf_die_at(tmp, 0, 0, "%s", strerror(errno));
 	if (rc == 0)
 		rc = install(tmp, path, force);
 	if (rc != 0)

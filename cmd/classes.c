@@ -67,7 +67,7 @@ static int list_presets(enum sf_format format, enum sf_color_mode color)
 static int show_one(const char *spec, enum sf_format format, enum sf_color_mode color)
 {
 	struct sf_classes c;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	struct strbuf sb = STRBUF_INIT;
 
 	if (sf_classes_parse(spec, &c, &err) < 0)

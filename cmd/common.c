@@ -25,53 +25,84 @@
 #include "report/ci.h"
 #include "version.h"
 
-/* The last error line printed, and the --format the command line asked
- * for, for the error document (cmd/ only: one command per process). */
-static char last_error[1024];
+/* The last error printed, and the --format the command line asked for,
+ * for the error document (cmd/ only: one command per process). */
+static struct sf_err last_error;
 static enum sf_format asked_format;
 static bool format_asked;
+
+/* "structfit: LINE" on stderr, the error kept for the document; 2. */
+static int print_error(void)
+{
+	fprintf(stderr, "structfit: %s\n", last_error.msg);
+	return SF_EXIT_ERROR;
+}
 
 int sf_die_usage(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("structfit: ", stderr);
 	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	sf_verror_at(&last_error, NULL, 0, 0, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "%s\n", last_error);
-	return SF_EXIT_ERROR;
+	return print_error();
+}
+
+int sf_die_at(const char *file, unsigned line, unsigned col, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sf_verror_at(&last_error, file, line, col, fmt, ap);
+	va_end(ap);
+	return print_error();
+}
+
+int sf_die_files(char **files, int nfiles, const char *fmt, ...)
+{
+	char named[SF_ERR_MAX];
+	va_list ap;
+
+	snprintf(named, sizeof(named), "%s%s", files[0], nfiles > 1 ? " ..." : "");
+	va_start(ap, fmt);
+	sf_verror_at(&last_error, named, 0, 0, fmt, ap);
+	va_end(ap);
+	return print_error();
 }
 
 int sf_die_long(const char *msg)
 {
-	snprintf(last_error, sizeof(last_error), "%s", msg);
+	sf_error(&last_error, "%s", msg);
 	fprintf(stderr, "structfit: %s\n", msg);
 	return SF_EXIT_ERROR;
 }
 
 int sf_report_err(const struct sf_err *err)
 {
-	snprintf(last_error, sizeof(last_error), "%s",
-		 err->msg[0] ? err->msg : "unknown error");
-	fprintf(stderr, "structfit: %s\n", last_error);
-	return SF_EXIT_ERROR;
+	if (err->msg[0])
+		last_error = *err;
+	else
+		sf_error(&last_error, "unknown error");
+	return print_error();
 }
 
 int sf_error_document(const char *command)
 {
-	struct sf_ci_error e = { .command = command, .tool_version = SF_VERSION };
+	const struct sf_err *le = &last_error;
+	struct sf_ci_error e = {
+		.command = command, .tool_version = SF_VERSION,
+		.text = le->msg[0] ? le->msg : "unknown error",
+		.file = le->file[0] ? le->file : NULL,
+		.line = le->line, .col = le->col,
+		.problem = le->msg[0] ? sf_err_problem(le) : "unknown error",
+	};
 	struct strbuf sb = STRBUF_INIT;
-	char buf[sizeof(last_error)];
-	enum sf_format format = asked_format;
 
 	/* nothing asked, or stdout already failed: the stderr line is all */
 	if (!format_asked || ferror(stdout))
 		return SF_EXIT_ERROR;
 
-	sf_ci_error_parse(&e, last_error[0] ? last_error : "unknown error", buf,
-			  sizeof(buf));
-	switch (format) {
+	switch (asked_format) {
 	case SF_FMT_JSON: sf_render_ci_error_json(&sb, &e); break;
 	case SF_FMT_SARIF: sf_render_ci_error_sarif(&sb, &e); break;
 	case SF_FMT_JUNIT: sf_render_ci_error_junit(&sb, &e); break;
@@ -100,7 +131,7 @@ static char *show_path(void *root, const char *path)
 int sf_show_paths(struct sf_typeset *ts, const char *root_dir)
 {
 	struct sf_srcroot root = { NULL, NULL };
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	if (root_dir && sf_srcroot_init(&root, root_dir, &err) < 0)
 		return sf_report_err(&err);
@@ -231,7 +262,7 @@ static struct sf_typeset *load_raw(char **files, int nfiles,
 		.note = print_note, .no_dedup = env_flag("STRUCTFIT_NO_DEDUP"),
 		.dedup_note = env_flag("STRUCTFIT_DEDUP_NOTE"), .summaries = summaries,
 	};
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	if (nfiles <= 0) {
 		sf_die_usage("no input FILE given; see --help");
@@ -312,10 +343,10 @@ const struct sf_type *sf_find_type_where(const struct sf_typeset *ts, const char
 		join_files(&sb, files, nfiles);
 		if (all) {
 			sf_where_describe(&w, where);
-			sf_die_usage("%s: type '%s' is declared only %s (%s:%u)", sb.buf, name,
+			sf_die_at(sb.buf, 0, 0, "type '%s' is declared only %s (%s:%u)", name,
 				     w.buf, found[0]->decl_file, found[0]->decl_line);
 		} else {
-			sf_die_usage("%s: type '%s' not found", sb.buf, name);
+			sf_die_at(sb.buf, 0, 0, "type '%s' not found", name);
 		}
 		sb_release(&sb);
 		sb_release(&w);
@@ -383,7 +414,7 @@ static char *shown_dir(const struct sf_srcroot *root, const char *abs)
 int sf_where_resolve(struct sf_where *w, const char *source_root)
 {
 	struct sf_srcroot root = { NULL, NULL };
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	if (!w->nargs)
 		return 0;
@@ -497,7 +528,7 @@ static int parse_cacheline(const char *arg, unsigned *out)
 /* --classes SPEC; a later one replaces an earlier one. */
 static int parse_classes(const char *spec, struct sf_common_opts *co)
 {
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	sf_common_opts_release(co);
 	if (sf_classes_parse(spec, &co->classes, &err) < 0)

@@ -26,9 +26,11 @@
 /*
  * What every command's option parser (parse_NAME_opts) returns: SF_GO_ON
  * to go on with the run, else the exit status (SF_EXIT_OK after --help,
- * SF_EXIT_ERROR after a usage error it has already reported).
+ * SF_EXIT_ERROR after a usage error it has already reported).  It is none
+ * of the exit statuses, and not -1: -1 is a failing call everywhere
+ * (lib/err.h), never "go on".
  */
-#define SF_GO_ON (-1)
+#define SF_GO_ON 3
 
 /* The largest byte count an option takes (--overhead, --header): sums of
  * a few of them stay far from 2^64. */
@@ -44,9 +46,18 @@ enum sf_format {
 	SF_FMT_MARKDOWN,
 };
 
-/* "structfit: " + formatted message + newline on stderr; returns 2. */
+/* "structfit: " + formatted message + newline on stderr; returns 2.  The
+ * message names no file (an option, a command, a type may start it). */
 int sf_die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Print err->msg as "structfit: MSG"; returns 2. */
+/* sf_die_usage of a problem in `file` (lib/err.h sf_error_at): "structfit:
+ * FILE[:LINE[:COL]]: problem", the document carrying the place apart. */
+int sf_die_at(const char *file, unsigned line, unsigned col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* sf_die_at of the input FILEs: "FILE: ..." for one, "FILE ...: " for more. */
+int sf_die_files(char **files, int nfiles, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Print err->msg as "structfit: MSG" (its fields kept for the error
+ * document); returns 2. */
 int sf_report_err(const struct sf_err *err);
 /* sf_die_usage for a message of any length (a list of places): printed
  * whole; the error document gets its first 1,023 bytes.  Returns 2. */

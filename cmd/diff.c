@@ -92,7 +92,7 @@ static int parse_diff_opts(int argc, char **argv, struct diff_opts *o)
 static char *root_real(const char *dir)
 {
 	struct sf_srcroot r;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	if (!dir || sf_srcroot_init(&r, dir, &err) < 0)
 		return NULL;   /* a bad root was already reported by the loader */
@@ -186,7 +186,7 @@ static int run_diff(const struct diff_opts *o, char *old_path, char *new_path)
 	sf_free_only_names(only);
 	if (old_ts && new_ts) {
 		struct sf_diff d;
-		struct sf_err err = { "" };
+		struct sf_err err = SF_ERR_INIT;
 		size_t nnames = 0;
 		char **names = o->ntypes ? expand_names(o, old_ts, new_ts, &nnames) : NULL;
 		struct sf_diff_opts dopts = { (const char *const *)names, old_path, new_path };

@@ -68,7 +68,7 @@ struct fit_opts {
 /* One more --narrow [TYPE.]MEMBER=BYTES; -1 after the message. */
 static int add_narrow(const char *arg, struct fit_opts *o)
 {
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	o->narrow = sf_xreallocarray(o->narrow, o->nnarrow + 1, sizeof(*o->narrow));
 	if (sf_narrow_arg_parse(arg, &o->narrow[o->nnarrow], &err) < 0)
@@ -134,7 +134,7 @@ static int make_item(const struct fit_opts *o, const struct sf_type *t, const ch
 		.pin_first = true,
 		.search = o->reorder ? SF_PLAN_MIN_SIZE : SF_PLAN_NO_SEARCH,
 	};
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	for (size_t k = 0; k < o->nnarrow; k++)
 		if (sf_narrow_arg_applies(&o->narrow[k], t))
@@ -185,8 +185,8 @@ static void unrepresentable(const struct fit_opts *o, char **files, int nfiles)
 		sb_addf(&what, "%s%s", i ? " + " : "", o->names[i]);
 	if (o->overhead)
 		sb_addf(&what, " + %llu bytes", (unsigned long long)o->overhead);
-	sf_die_usage("%s%s: %s: the size is not representable (2^64-1 bytes or more)",
-		     files[0], nfiles > 1 ? " ..." : "", what.buf);
+	sf_die_files(files, nfiles, "%s: the size is not representable (2^64-1 bytes or more)",
+		     what.buf);
 	sb_release(&what);
 }
 
@@ -197,7 +197,7 @@ static int run_fit(struct fit_opts *o, char **files, int nfiles)
 	const struct sf_type **types = sf_xcalloc(o->nnames, sizeof(*types));
 	struct sf_fit_item *items = sf_xcalloc(o->nnames, sizeof(*items));
 	struct sf_plan *plans = sf_xcalloc(o->nnames, sizeof(*plans));
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	int status = SF_EXIT_ERROR;
 	uint64_t total = o->overhead;
 	struct sf_fit f;

@@ -172,8 +172,7 @@ int cmd_holes(int argc, char **argv)
 	if (!rank_all(&rank, ts, o.co.cacheline, &o.where) && sf_where_active(&o.where)) {
 		/* the filter left nothing: said, never an empty table */
 		sf_where_describe(&sb, &o.where);
-		sf_die_usage("%s%s: every type is declared %s", argv[optind],
-			     argc - optind > 1 ? " ..." : "", sb.buf);
+		sf_die_files(argv + optind, argc - optind, "every type is declared %s", sb.buf);
 		sb_release(&sb);
 		sf_rank_release(&rank);
 		sf_typeset_free(ts);

@@ -131,7 +131,7 @@ struct patch_opts {
 /* One more --narrow MEMBER=BYTES; -1 after the message. */
 static int add_narrow(const char *arg, struct patch_opts *o)
 {
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	o->narrow = sf_xreallocarray(o->narrow, o->nnarrow + 1, sizeof(*o->narrow));
 	if (sf_narrow_arg_parse(arg, &o->narrow[o->nnarrow], &err) < 0)
@@ -220,7 +220,7 @@ static int make_plan(const struct sf_type *t, const struct patch_opts *o,
 		(const char *const *)o->pins, o->npins, o->narrow, o->nnarrow,
 		!o->no_pin_first, SF_PLAN_ORDER, o->max_moves,
 	};
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	struct sf_plan p;
 	struct sf_plan_group *g = sf_xcalloc(nblk + 1, sizeof(*g));
 	int rc = 0;
@@ -299,11 +299,11 @@ static int write_atomic(const char *path, const char *text, size_t len,
 	int rc = SF_EXIT_ERROR;
 
 	if (stat(path, &st) < 0)
-		return sf_die_usage("%s: %s", path, strerror(errno));
+		return sf_die_at(path, 0, 0, "%s", strerror(errno));
 	if (read_text(path, &now))
 		goto out;
 	if (now.len != expect->len || memcmp(now.buf, expect->buf, now.len)) {
-		sf_die_usage("%s: changed while the patch was made; nothing written", path);
+		sf_die_at(path, 0, 0, "changed while the patch was made; nothing written");
 		goto out;
 	}
 	const char *slash = strrchr(path, '/');
@@ -311,12 +311,12 @@ static int write_atomic(const char *path, const char *text, size_t len,
 	sb_addf(&tmp, ".%s.structfit-XXXXXX", slash ? slash + 1 : path);
 	int fd = mkstemp(tmp.buf);
 	if (fd < 0) {
-		sf_die_usage("%s: cannot create a temporary file: %s", tmp.buf, strerror(errno));
+		sf_die_at(tmp.buf, 0, 0, "cannot create a temporary file: %s", strerror(errno));
 		goto out;
 	}
 	if (fchmod(fd, st.st_mode & 07777) < 0 || sf_write_all(fd, text, len) < 0 ||
 	    fsync(fd) < 0) {
-		sf_die_usage("%s: %s; nothing written", tmp.buf, strerror(errno));
+		sf_die_at(tmp.buf, 0, 0, "%s; nothing written", strerror(errno));
 		close(fd);
 		unlink(tmp.buf);
 		goto out;
@@ -325,7 +325,7 @@ static int write_atomic(const char *path, const char *text, size_t len,
 		/* not the owner: the file becomes ours, as with any editor */
 	}
 	if (close(fd) < 0 || rename(tmp.buf, path) < 0) {
-		sf_die_usage("%s: %s; nothing written", path, strerror(errno));
+		sf_die_at(path, 0, 0, "%s; nothing written", strerror(errno));
 		unlink(tmp.buf);
 		goto out;
 	}
@@ -347,7 +347,7 @@ static int emit(const struct patch_opts *o, const struct sf_source *src,
 		const struct strbuf *old, const struct strbuf *neu, struct strbuf *msg)
 {
 	struct strbuf diff = STRBUF_INIT, back = STRBUF_INIT;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	int rc = SF_EXIT_ERROR;
 
 	sf_udiff_render(&diff, src->rel, old->buf, old->len, neu->buf, neu->len,
@@ -355,8 +355,8 @@ static int emit(const struct patch_opts *o, const struct sf_source *src,
 	if (sf_udiff_apply(src->rel, old->buf, old->len, diff.buf, diff.len, &back, &err) < 0 ||
 	    back.len != neu->len || memcmp(back.buf, neu->buf, neu->len)) {
 		if (!err.msg[0])
-			sf_error(&err, "%s: internal error: the diff does not rebuild "
-				 "the new text", src->rel);
+			sf_error_at(&err, src->rel, 0, 0, "internal error: the diff does "
+				    "not rebuild the new text");
 		sf_report_err(&err);
 	} else if (o->apply) {
 		if (!write_atomic(src->path, neu->buf, neu->len, old)) {
@@ -401,7 +401,7 @@ static int patch_niche(const struct patch_opts *o, const struct sf_type *t,
 	struct strbuf old = STRBUF_INIT, neu = STRBUF_INIT, msg = STRBUF_INIT;
 	struct strbuf sites = STRBUF_INIT;
 	struct sf_source src = { NULL, NULL };
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	int rc = SF_EXIT_ERROR;
 	long n;
 
@@ -438,7 +438,7 @@ static int c_text(const struct patch_opts *o, const struct sf_type *t,
 {
 	struct sf_srcpatch_block *blk = NULL;
 	size_t nblk = 0;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	if (read_text(src->path, old))
 		return SF_EXIT_ERROR;
@@ -524,7 +524,7 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	struct sf_typeset *ts = sf_load_inputs(files, nfiles, only);
 	struct strbuf old = STRBUF_INIT, neu = STRBUF_INIT, msg = STRBUF_INIT;
 	struct sf_source src = { NULL, NULL };
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	struct sf_srctree tree;
 	struct strbuf note = STRBUF_INIT;
 	struct plan pl;
@@ -563,9 +563,10 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 		goto out_ts;
 	}
 	if (t->flags & SF_TF_BTF) {
-		sf_die_usage("%s: struct %s was read from BTF, which records no source "
+		sf_die_at(t->origin ? t->origin : "?", 0, 0,
+				"struct %s was read from BTF, which records no source "
 			     "location; patch needs DWARF (build with -g) and the source",
-			     t->origin ? t->origin : "?", t->name);
+					t->name);
 		goto out_ts;
 	}
 	if (make_plan(t, o, NULL, 0, ts, &pl))

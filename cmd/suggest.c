@@ -98,7 +98,7 @@ struct suggest_opts {
 /* One more --narrow [TYPE.]MEMBER=BYTES; -1 after the message. */
 static int add_narrow(const char *arg, struct suggest_opts *o)
 {
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	o->narrow = sf_xreallocarray(o->narrow, o->nnarrow + 1, sizeof(*o->narrow));
 	if (sf_narrow_arg_parse(arg, &o->narrow[o->nnarrow], &err) < 0)
@@ -218,7 +218,7 @@ static int compute(const struct sf_type *t, const struct suggest_opts *o,
 		!o->no_pin_first, SF_PLAN_ORDER, o->max_moves,
 	};
 	struct sf_plan *p = &s->plan;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	if (sf_plan_make(t, &po, arena, p, &err) < 0)
 		return sf_report_err(&err), -1;
@@ -356,18 +356,19 @@ static int run_suggest(const struct suggest_opts *o0, char **files, int nfiles)
 	/* classes of header + size: a sum past 64 bits would wrap to a small
 	 * class (lib/checked.h), so it is said instead */
 	if ((o.header || o.co.have_classes) && sf_size_saturated(sf_add_sat(o.header, t->size))) {
-		sf_die_usage("%s: %s%s%s: the size is not representable (2^64-1 bytes or more)",
-			     files[0], t->name, o.header ? " + header " : "",
-			     o.header ? (o.header_name ? o.header_name : o.header_arg) : "");
+		sf_die_at(files[0], 0, 0,
+			  "%s%s%s: the size is not representable (2^64-1 bytes or more)",
+			  t->name, o.header ? " + header " : "",
+			  o.header ? (o.header_name ? o.header_name : o.header_arg) : "");
 		goto out;
 	}
 	if (t->kind != SF_KIND_STRUCT && t->kind != SF_KIND_CLASS &&
 	    t->kind != SF_KIND_UNION) {
-		sf_die_usage("%s: '%s' is not a struct, union or class", files[0], o.type);
+		sf_die_at(files[0], 0, 0, "'%s' is not a struct, union or class", o.type);
 		goto out;
 	}
 	if (!t->nmembers) {
-		sf_die_usage("%s: %s %s has no members", files[0], sf_type_kind_name(t),
+		sf_die_at(files[0], 0, 0, "%s %s has no members", sf_type_kind_name(t),
 			     t->name);
 		goto out;
 	}

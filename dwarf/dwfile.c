@@ -42,19 +42,22 @@ static int read_unit_header(struct sf_dwfile *f, int sect, uint64_t off,
 		len = rd_u(&r, 8);
 		u->offset_size = 8;
 	} else if (len >= 0xfffffff0u) {
-		return sf_error(err, "%s: corrupt DWARF (bad unit length at %s+0x%llx)",
-				f->label, sname, (unsigned long long)off);
+		return sf_error_at(err, f->label, 0, 0,
+				"corrupt DWARF (bad unit length at %s+0x%llx)", sname,
+						(unsigned long long)off);
 	}
 	uint64_t body = (uint64_t)(r.p - s->data);
 	if (r.bad || len > s->size - body)
-		return sf_error(err, "%s: corrupt DWARF (unit at %s+0x%llx runs past the section)",
-				f->label, sname, (unsigned long long)off);
+		return sf_error_at(err, f->label, 0, 0,
+				"corrupt DWARF (unit at %s+0x%llx runs past the section)",
+						sname, (unsigned long long)off);
 	u->end = body + len;
 	r.end = s->data + u->end;
 	u->version = (uint16_t)rd_u(&r, 2);
 	if (u->version < 2 || u->version > 5)
-		return sf_error(err, "%s: unsupported DWARF version %u at %s+0x%llx",
-				f->label, u->version, sname, (unsigned long long)off);
+		return sf_error_at(err, f->label, 0, 0,
+				"unsupported DWARF version %u at %s+0x%llx", u->version,
+						sname, (unsigned long long)off);
 	u->unit_type = DW_UT_compile;
 	if (u->version >= 5) {
 		u->unit_type = (uint8_t)rd_u(&r, 1);
@@ -83,8 +86,9 @@ static int read_unit_header(struct sf_dwfile *f, int sect, uint64_t off,
 	u->split = f->split;
 	if (r.bad || (u->addr_size != 2 && u->addr_size != 4 && u->addr_size != 8) ||
 	    u->abbrev_off >= f->sec[SF_SEC_ABBREV].size)
-		return sf_error(err, "%s: corrupt DWARF (bad unit header at %s+0x%llx)",
-				f->label, sname, (unsigned long long)off);
+		return sf_error_at(err, f->label, 0, 0,
+				"corrupt DWARF (bad unit header at %s+0x%llx)", sname,
+						(unsigned long long)off);
 	return 0;
 }
 
@@ -229,7 +233,7 @@ static int dwfile_init(struct sf_dwfile *f, const char *label, int msb, int spli
 	}
 	if (f->nunits > UINT32_MAX - 1) {
 		sf_dwfile_release(f);
-		return sf_error(err, "%s: too many DWARF units", label);
+		return sf_error_at(err, label, 0, 0, "too many DWARF units");
 	}
 	index_signatures(f);
 	f->tags = sf_xcalloc(f->nunits + 1, sizeof(*f->tags));

@@ -657,8 +657,9 @@ static int collect_members(struct sf_reader *r, struct uh *uh, const struct sf_d
 		if (c.tag == 0)
 			break;
 		if (v->n >= MAX_MEMBERS) {
-			sf_error(r->err, "%s: corrupt DWARF (more than %u members at 0x%llx)",
-				 uh->cx.f->label, MAX_MEMBERS, (unsigned long long)d->off);
+			sf_error_at(r->err, uh->cx.f->label, 0, 0,
+					"corrupt DWARF (more than %u members at 0x%llx)",
+							MAX_MEMBERS, (unsigned long long)d->off);
 			r->failed = 1;
 			return -1;
 		}

@@ -118,8 +118,9 @@ struct uh *rd_ref_unit(struct sf_reader *r, struct uh *uh, const struct sf_die *
 		return rd_uh_for(r, uh->cx.f, uh->cx.u->sect, off);
 	if (!uh->cx.f->alt) {
 		if (!r->failed)
-			sf_error(r->err, "%s: DIE at 0x%llx refers to a dwz alt file, but %s "
-				 "names none (no .gnu_debugaltlink or .debug_sup)", uh->cx.f->label,
+			sf_error_at(r->err, uh->cx.f->label, 0, 0,
+					"DIE at 0x%llx refers to a dwz alt file, but %s "
+				 "names none (no .gnu_debugaltlink or .debug_sup)",
 				 (unsigned long long)d->off, uh->in_alt ? "the alt file" : "the file");
 		r->failed = 1;
 		return NULL;

@@ -92,8 +92,9 @@ int sf_ucx_open(struct sf_ucx *c, const struct sf_dwfile *f, size_t i, struct sf
 	ucx_init(c, f, i);
 	if (sf_abbrevs_parse_for(&c->ab, f, c->u->abbrev_off, sf_unit_geometry(c->u), 0, NULL) < 0) {
 		sf_ucx_release(c);
-		return sf_error(err, "%s: corrupt DWARF (bad abbreviation table at 0x%llx)",
-				f->label, (unsigned long long)c->u->abbrev_off);
+		return sf_error_at(err, f->label, 0, 0,
+				"corrupt DWARF (bad abbreviation table at 0x%llx)",
+						(unsigned long long)c->u->abbrev_off);
 	}
 	c->abv = &c->ab;
 	c->plan_ok = 1;
@@ -149,8 +150,9 @@ static int ucx_read_unit_die(struct sf_ucx *c, struct sf_err *err)
 	if (c->u->die_start < c->u->end) {
 		if (sf_die_read(c, c->u->die_start, &d) < 0) {
 			sf_ucx_release(c);
-			return sf_error(err, "%s: corrupt DWARF (bad unit DIE at 0x%llx)",
-					f->label, (unsigned long long)c->u->die_start);
+			return sf_error_at(err, f->label, 0, 0,
+					"corrupt DWARF (bad unit DIE at 0x%llx)",
+							(unsigned long long)c->u->die_start);
 		}
 		if (d.has & SF_A_STR_OFFSETS_BASE) {
 			c->str_offsets_base = d.str_offsets_base;

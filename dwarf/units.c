@@ -29,8 +29,8 @@
 int rd_corrupt(struct sf_reader *r, const struct uh *uh, uint64_t off)
 {
 	if (!r->failed)
-		sf_error(r->err, "%s: corrupt DWARF (bad DIE at %s+0x%llx)",
-			 uh ? uh->cx.f->label : r->f->label,
+		sf_error_at(r->err, uh ? uh->cx.f->label : r->f->label, 0, 0,
+				"corrupt DWARF (bad DIE at %s+0x%llx)",
 			 uh && uh->cx.u->sect == SF_SEC_TYPES ? ".debug_types" : ".debug_info",
 			 (unsigned long long)off);
 	r->failed = 1;

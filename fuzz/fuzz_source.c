@@ -100,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sf_type t;
 	struct sf_srcpatch_block *blk = NULL;
 	size_t nblk = 0;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	model(&t, m);
 	scan(text, size, &macros);

@@ -47,12 +47,13 @@ static int archive_verdict(struct ctx *c, const struct arstate *a, int rc)
 	if (rc < 0)
 		return FAILED;
 	if (!a->members) {
-		sf_error(c->err, "%s: empty archive (no members)", a->path);
+		sf_error_at(c->err, a->path, 0, 0, "empty archive (no members)");
 		return NO_DWARF;
 	}
 	if (!a->with_dwarf) {
-		sf_error(c->err, "%s: no DWARF debug info in any of its %d archive members",
-			 a->path, a->members);
+		sf_error_at(c->err, a->path, 0, 0,
+				"no DWARF debug info in any of its %d archive members",
+						a->members);
 		return NO_DWARF;
 	}
 	return LOADED;
@@ -117,8 +118,8 @@ static int list_member(struct ctx *c, struct members *ms, const Elf_Arhdr *h,
 	if (h->ar_rawname && !strncmp(h->ar_rawname, "#1/", 3)) {
 		long long n = ar_number(h->ar_rawname + 3, strnlen(h->ar_rawname + 3, 13));
 		if (n < 0 || (size_t)n > size)
-			return sf_error(c->err, "%s: corrupt archive (bad BSD member name)",
-					ms->a->path);
+			return sf_error_at(c->err, ms->a->path, 0, 0,
+					"corrupt archive (bad BSD member name)");
 		name = (const char *)bytes;
 		namelen = (int)strnlen(name, (size_t)n);
 		bytes += n;
@@ -152,7 +153,7 @@ static int list_members(struct ctx *c, struct members *ms, unsigned char *img, s
 	if (!ar || elf_kind(ar) != ELF_K_AR) {
 		if (ar)
 			elf_end(ar);
-		return sf_error(c->err, "%s: corrupt archive (%s)", path, elf_errmsg(-1));
+		return sf_error_at(c->err, path, 0, 0, "corrupt archive (%s)", elf_errmsg(-1));
 	}
 	while (rc == 0 && (m = elf_begin(-1, cmd, ar)) != NULL) {
 		Elf_Arhdr *h = elf_getarhdr(m);
@@ -160,10 +161,11 @@ static int list_members(struct ctx *c, struct members *ms, unsigned char *img, s
 		char *bytes = elf_rawfile(m, &msize);
 		int64_t off = elf_getaroff(m);
 		if (!h || off < 0 || !bytes) {
-			rc = sf_error(c->err, "%s: corrupt archive (%s)", path, elf_errmsg(-1));
+			rc = sf_error_at(c->err, path, 0, 0, "corrupt archive (%s)",
+					elf_errmsg(-1));
 		} else if ((uint64_t)h->ar_size > msize) {
-			rc = sf_error(c->err, "%s: truncated archive (member at %lld runs past the end)",
-				      path, (long long)off);
+			rc = sf_error_at(c->err, path, 0, 0,
+					"truncated archive (member at %lld runs past the end)", (long long)off);
 		} else {
 			next = (uint64_t)off + sizeof(struct ar_hdr) + h->ar_size;
 			next += next & 1;
@@ -174,7 +176,8 @@ static int list_members(struct ctx *c, struct members *ms, unsigned char *img, s
 	}
 	/* libelf stops quietly at a header it cannot read */
 	if (rc == 0 && next < size)
-		rc = sf_error(c->err, "%s: corrupt archive (bad member header at %llu)", path,
+		rc = sf_error_at(c->err, path, 0, 0,
+				"corrupt archive (bad member header at %llu)",
 			      (unsigned long long)next);
 	elf_end(ar);
 	return rc;
@@ -224,7 +227,7 @@ int ld_load_archive(struct ctx *c, const char *path, unsigned char *img, size_t 
 {
 	struct arstate a = { path, 0, 0, STRBUF_INIT };
 	struct members ms = { .c = c, .a = &a };
-	struct sf_err listed = { "" };
+	struct sf_err listed = SF_ERR_INIT;
 	struct sf_err *err = c->err;
 
 	/* a corrupt header comes after the members before it: said after them */
@@ -286,7 +289,8 @@ int ld_load_thin_archive(struct ctx *c, const char *path, const unsigned char *i
 		memcpy(&h, img + off, sizeof(h));
 		long long msize = ar_number(h.ar_size, sizeof(h.ar_size));
 		if (memcmp(h.ar_fmag, ARFMAG, 2) || msize < 0) {
-			rc = sf_error(c->err, "%s: corrupt archive (bad member header at %zu)", path, off);
+			rc = sf_error_at(c->err, path, 0, 0,
+					"corrupt archive (bad member header at %zu)", off);
 			break;
 		}
 		size_t dstart = off + sizeof(h);
@@ -296,7 +300,8 @@ int ld_load_thin_archive(struct ctx *c, const char *path, const unsigned char *i
 			const char *name;
 			long len = thin_member_name(&h, lnames, lnsize, &name);
 			if (len < 0) {
-				rc = sf_error(c->err, "%s: corrupt archive (bad long member name)", path);
+				rc = sf_error_at(c->err, path, 0, 0,
+						"corrupt archive (bad long member name)");
 				break;
 			}
 			sb_reset(&a.label);
@@ -308,8 +313,8 @@ int ld_load_thin_archive(struct ctx *c, const char *path, const unsigned char *i
 			continue;
 		}
 		if ((size_t)msize > size - dstart) {
-			rc = sf_error(c->err, "%s: truncated archive (member at %zu runs past the end)",
-				      path, off);
+			rc = sf_error_at(c->err, path, 0, 0,
+					"truncated archive (member at %zu runs past the end)", off);
 			break;
 		}
 		if (!memcmp(h.ar_name, "//", 2) && h.ar_name[2] == ' ') {

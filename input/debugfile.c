@@ -577,7 +577,8 @@ char *sf_debug_find(const struct sf_elf *e, const char *path,
 
 	if (!idlen && !has_link) {
 		/* nothing to look a debug file up by */
-		sf_error(err, "%s: no DWARF debug info (stripped or built without -g)", path);
+		sf_error_at(err, path, 0, 0,
+				"no DWARF debug info (stripped or built without -g)");
 		return NULL;
 	}
 	if (idlen)
@@ -596,8 +597,9 @@ char *sf_debug_find(const struct sf_elf *e, const char *path,
 		if (hint)
 			package_hint(path, &pkg);
 		/* searched starts with ", " */
-		sf_error(err, "%s: no DWARF debug info, and no debug file found by %s "
-			 "(searched %s%s%s)%s", path, what.buf,
+		sf_error_at(err, path, 0, 0,
+				"no DWARF debug info, and no debug file found by %s "
+			 "(searched %s%s%s)%s", what.buf,
 			 searched.len > 2 ? searched.buf + 2 : "nothing",
 			 note.len ? "; " : "", note.buf, pkg.buf);
 	}

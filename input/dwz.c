@@ -228,7 +228,7 @@ int sf_dwz_open(struct sf_dwz *a, const struct sf_elf *e, const char *label,
 		link = ".gnu_debugaltlink";
 	}
 	if (rc < 0)
-		return sf_error(err, "%s: corrupt %s section", label, link);
+		return sf_error_at(err, label, 0, 0, "corrupt %s section", link);
 	if (rc == 0)
 		return 0;
 	struct strbuf searched = STRBUF_INIT;
@@ -238,7 +238,7 @@ int sf_dwz_open(struct sf_dwz *a, const struct sf_elf *e, const char *label,
 	}
 	struct strbuf id = STRBUF_INIT;
 	add_hex(&id, l.id, l.idlen);
-	sf_error(err, "%s: dwz alt file %s (%s %s) not found; searched: %s", label, l.name,
+	sf_error_at(err, label, 0, 0, "dwz alt file %s (%s %s) not found; searched: %s", l.name,
 		 l.sup ? "checksum" : "build-id", id.buf, searched.buf);
 	sb_release(&id);
 	sb_release(&searched);

@@ -141,29 +141,32 @@ static int check_header(struct sf_elf *e, struct sf_err *err)
 	GElf_Ehdr h;
 
 	if (e->size < EI_NIDENT || !sf_elf_is_elf(p, e->size))
-		return sf_error(err, "%s: not an ELF file", e->label);
+		return sf_error_at(err, e->label, 0, 0, "not an ELF file");
 	if (p[EI_CLASS] != ELFCLASS32 && p[EI_CLASS] != ELFCLASS64)
-		return sf_error(err, "%s: unsupported ELF class %u", e->label, p[EI_CLASS]);
+		return sf_error_at(err, e->label, 0, 0, "unsupported ELF class %u",
+				p[EI_CLASS]);
 	if (p[EI_DATA] != ELFDATA2LSB && p[EI_DATA] != ELFDATA2MSB)
-		return sf_error(err, "%s: unsupported ELF data encoding %u", e->label, p[EI_DATA]);
+		return sf_error_at(err, e->label, 0, 0,
+				"unsupported ELF data encoding %u", p[EI_DATA]);
 	e->is64 = p[EI_CLASS] == ELFCLASS64;
 	e->msb = p[EI_DATA] == ELFDATA2MSB;
 	e->addr_size = e->is64 ? 8 : 4;
 	if (e->size < (e->is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
-		return sf_error(err, "%s: truncated ELF (file header cut short)", e->label);
+		return sf_error_at(err, e->label, 0, 0,
+				"truncated ELF (file header cut short)");
 	if (read_ehdr(e, &h) < 0)
-		return sf_error(err, "%s: corrupt ELF (%s)", e->label, elf_errmsg(-1));
+		return sf_error_at(err, e->label, 0, 0, "corrupt ELF (%s)", elf_errmsg(-1));
 	if (h.e_shoff == 0)
 		return 0;
 	if (h.e_shentsize != (e->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
-		return sf_error(err, "%s: corrupt ELF (section header size %u)", e->label,
+		return sf_error_at(err, e->label, 0, 0, "corrupt ELF (section header size %u)",
 				h.e_shentsize);
 	/* e_shnum 0: more than 65279 sections, counted in section 0 (libelf
 	 * reads that); at least that one header must be there */
 	uint64_t n = h.e_shnum ? h.e_shnum : 1;
 	if (!in_range(h.e_shoff, n * h.e_shentsize, e->size))
-		return sf_error(err, "%s: truncated ELF (section headers past the end of the file)",
-				e->label);
+		return sf_error_at(err, e->label, 0, 0,
+				"truncated ELF (section headers past the end of the file)");
 	return 0;
 }
 
@@ -176,7 +179,8 @@ static int read_section(struct sf_elf *e, size_t i, size_t shstrndx, struct sf_e
 
 	s->name = "";
 	if (!scn || !gelf_getshdr(scn, &sh))
-		return sf_error(err, "%s: corrupt ELF (section %zu: %s)", e->label, i, elf_errmsg(-1));
+		return sf_error_at(err, e->label, 0, 0, "corrupt ELF (section %zu: %s)",
+				i, elf_errmsg(-1));
 	s->type = sh.sh_type;
 	s->flags = sh.sh_flags;
 	s->link = sh.sh_link;
@@ -190,11 +194,12 @@ static int read_section(struct sf_elf *e, size_t i, size_t shstrndx, struct sf_e
 	if (sh.sh_type == SHT_NOBITS || sh.sh_type == SHT_NULL)
 		return 0;
 	if (!in_range(sh.sh_offset, sh.sh_size, e->size))
-		return sf_error(err, "%s: truncated ELF (section %zu extends past the end of the file)",
-				e->label, i);
+		return sf_error_at(err, e->label, 0, 0,
+				"truncated ELF (section %zu extends past the end of the file)", i);
 	Elf_Data *d = elf_rawdata(scn, NULL);
 	if (!d || d->d_size != sh.sh_size || (d->d_size && !d->d_buf))
-		return sf_error(err, "%s: corrupt ELF (section %zu: %s)", e->label, i, elf_errmsg(-1));
+		return sf_error_at(err, e->label, 0, 0, "corrupt ELF (section %zu: %s)",
+				i, elf_errmsg(-1));
 	s->data = d->d_buf;
 	s->size = d->d_size;
 	return 0;
@@ -243,7 +248,7 @@ int sf_elf_parse(struct sf_elf *e, unsigned char *image, size_t size,
 	sf_elf_init();
 	e->elf = elf_memory((char *)image, size);
 	if (!e->elf || elf_kind(e->elf) != ELF_K_ELF || !gelf_getehdr(e->elf, &h)) {
-		sf_error(err, "%s: corrupt ELF (%s)", label, elf_errmsg(-1));
+		sf_error_at(err, label, 0, 0, "corrupt ELF (%s)", elf_errmsg(-1));
 		sf_elf_release(e);
 		return -1;
 	}
@@ -252,7 +257,7 @@ int sf_elf_parse(struct sf_elf *e, unsigned char *image, size_t size,
 	if (h.e_shoff == 0)
 		return 0;	/* no section table: no DWARF, said later */
 	if (elf_getshdrnum(e->elf, &n) < 0 || n > UINT32_MAX) {
-		sf_error(err, "%s: corrupt ELF (%s)", label, elf_errmsg(-1));
+		sf_error_at(err, label, 0, 0, "corrupt ELF (%s)", elf_errmsg(-1));
 		sf_elf_release(e);
 		return -1;
 	}
@@ -313,12 +318,14 @@ static int inflate_zstd(struct sf_elf *e, struct sf_elf_sec *s, const GElf_Chdr 
 	if (first == ZSTD_CONTENTSIZE_ERROR ||
 	    (first != ZSTD_CONTENTSIZE_UNKNOWN && first > ch->ch_size) ||
 	    !plausible_zstd(ch->ch_size, srclen))
-		return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
+		return sf_error_at(err, e->label, 0, 0, "corrupt compressed section %s",
+				s->name);
 	unsigned char *buf = sf_xmalloc(ch->ch_size);
 	size_t got = ZSTD_decompress(buf, ch->ch_size, src, srclen);
 	if (ZSTD_isError(got) || got != ch->ch_size) {
 		free(buf);
-		return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
+		return sf_error_at(err, e->label, 0, 0, "corrupt compressed section %s",
+				s->name);
 	}
 	own_inflated(s, buf, ch->ch_size);
 	return 0;
@@ -338,7 +345,8 @@ static int inflate_zlib(struct sf_elf *e, struct sf_elf_sec *s, const GElf_Chdr 
 	size_t got = 0;
 
 	if (s->size < hdr || !plausible_zlib(ch->ch_size, s->size - hdr))
-		return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
+		return sf_error_at(err, e->label, 0, 0, "corrupt compressed section %s",
+				s->name);
 	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
 	if (!d)
 		sf_xmalloc(SIZE_MAX);	/* out of memory: said, exit 2 (lib/xalloc.h) */
@@ -350,7 +358,8 @@ static int inflate_zlib(struct sf_elf *e, struct sf_elf_sec *s, const GElf_Chdr 
 	libdeflate_free_decompressor(d);
 	if (r != LIBDEFLATE_SUCCESS || got != ch->ch_size) {
 		free(buf);
-		return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
+		return sf_error_at(err, e->label, 0, 0, "corrupt compressed section %s",
+				s->name);
 	}
 	own_inflated(s, buf, ch->ch_size);
 	return 0;
@@ -366,10 +375,12 @@ static int decompress_section(struct sf_elf *e, uint32_t idx, int zdebug, struct
 	assert(scn && s->data && !s->mut);
 	if (!zdebug) {
 		if (!gelf_getchdr(scn, &ch))
-			return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
+			return sf_error_at(err, e->label, 0, 0,
+					"corrupt compressed section %s", s->name);
 		if (ch.ch_type != ELFCOMPRESS_ZSTD && ch.ch_type != ELFCOMPRESS_ZLIB)
-			return sf_error(err, "%s: section %s uses unknown compression %u",
-					e->label, s->name, ch.ch_type);
+			return sf_error_at(err, e->label, 0, 0,
+					"section %s uses unknown compression %u", s->name,
+							ch.ch_type);
 		if ((ch.ch_type == ELFCOMPRESS_ZSTD ? inflate_zstd(e, s, &ch, err)
 						    : inflate_zlib(e, s, &ch, err)) < 0)
 			return -1;
@@ -378,10 +389,12 @@ static int decompress_section(struct sf_elf *e, uint32_t idx, int zdebug, struct
 	}
 	/* .zdebug: libelf inflates into a buffer it owns until elf_end */
 	if ((zdebug ? elf_compress_gnu(scn, 0, 0) : elf_compress(scn, 0, 0)) != 1)
-		return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
+		return sf_error_at(err, e->label, 0, 0, "corrupt compressed section %s",
+				s->name);
 	Elf_Data *d = elf_getdata(scn, NULL);
 	if (!d || (d->d_size && !d->d_buf))
-		return sf_error(err, "%s: corrupt compressed section %s", e->label, s->name);
+		return sf_error_at(err, e->label, 0, 0, "corrupt compressed section %s",
+				s->name);
 	/* libelf's own copy, for this Elf alone: relocate it in place */
 	s->data = s->mut = d->d_buf;
 	s->size = d->d_size;
@@ -654,9 +667,11 @@ static int no_dwarf(struct sf_elf *e, struct sf_err *err)
 	const char *link = debuglink(e);
 
 	if (link)
-		sf_error(err, "%s: no DWARF (stripped; debug info is in %s)", e->label, link);
+		sf_error_at(err, e->label, 0, 0,
+				"no DWARF (stripped; debug info is in %s)", link);
 	else
-		sf_error(err, "%s: no DWARF debug info (stripped or built without -g)", e->label);
+		sf_error_at(err, e->label, 0, 0,
+				"no DWARF debug info (stripped or built without -g)");
 	return 0;
 }
 

@@ -153,7 +153,7 @@ static void add_item(struct items *it, int kind, const char *path, int in_dir)
 static int add_error(struct items *it, const char *path, const char *fmt, const char *why)
 {
 	add_item(it, ITEM_ERROR, path, 0);
-	sf_error(&it->v[it->n - 1].err, fmt, path, why);
+	sf_error_at(&it->v[it->n - 1].err, path, 0, 0, fmt, why);
 	return -1;
 }
 
@@ -187,7 +187,7 @@ static int visit_input(void *arg, const struct sf_walk_entry *e)
 
 static int cannot_open_dir(void *arg, const char *dir, int errnum)
 {
-	return add_error(arg, dir, "%s: cannot open directory: %s", strerror(errnum));
+	return add_error(arg, dir, "cannot open directory: %s", strerror(errnum));
 }
 
 /* List every regular file below dir, in walk order; -1 after an error item. */
@@ -205,11 +205,11 @@ static void list_inputs(struct items *it, char *const *paths, int npaths)
 		struct stat st;
 		const char *path = paths[i];
 		if (!path || !*path) {
-			add_error(it, "(empty path)", "%s: cannot open: %s", strerror(ENOENT));
+			add_error(it, "(empty path)", "cannot open: %s", strerror(ENOENT));
 			return;
 		}
 		if (stat(path, &st) < 0) {
-			add_error(it, path, "%s: cannot open: %s", strerror(errno));
+			add_error(it, path, "cannot open: %s", strerror(errno));
 			return;
 		}
 		if (!S_ISDIR(st.st_mode)) {
@@ -257,11 +257,12 @@ static int dir_done(struct ctx *c, const char *dir)
 	if (c->split_partial)
 		split_note(c, dir);
 	if (!c->found && c->skipped)
-		rc = sf_error(c->err, "%s: no ELF file with DWARF debug info below this directory "
-			      "(%u without, e.g. %s)", dir, c->skipped, c->first_skip.msg);
+		rc = sf_error_at(c->err, dir, 0, 0,
+				"no ELF file with DWARF debug info below this directory "
+			      "(%u without, e.g. %s)", c->skipped, c->first_skip.msg);
 	else if (!c->found)
-		rc = sf_error(c->err, "%s: no ELF file with DWARF debug info below this directory",
-			      dir);
+		rc = sf_error_at(c->err, dir, 0, 0,
+				"no ELF file with DWARF debug info below this directory");
 	else if (c->skipped)
 		skipped_note(c, dir);
 	c->found = 0;
@@ -382,8 +383,8 @@ static int no_types(char *const *paths, int npaths, struct sf_err *err)
 
 	for (int i = 0; i < npaths; i++)
 		sb_addf(&sb, "%s%s", i ? ", " : "", paths[i]);
-	sf_error(err, "%s: no struct, union or class in the debug info (nothing to report)",
-		 sb.buf);
+	sf_error_at(err, sb.buf, 0, 0,
+			"no struct, union or class in the debug info (nothing to report)");
 	sb_release(&sb);
 	return -1;
 }

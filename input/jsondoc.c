@@ -79,7 +79,7 @@ static int bad(struct rd *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return sf_error(r->err, "%s: $%s: %s", r->file, r->where.buf, msg);
+	return sf_error_at(r->err, r->file, 0, 0, "$%s: %s", r->where.buf, msg);
 }
 
 static size_t push_key(struct rd *r, const char *key)
@@ -573,7 +573,7 @@ static int read_one(struct rd *r, const struct sf_json *o, enum doc_kind kind)
 /* A syntax error the parser met, below the path being read. */
 static int syntax(struct rd *r, const struct sf_json_parser *jp)
 {
-	return sf_error(r->err, "%s: $%s%s", r->file, r->where.buf, sf_json_error(jp));
+	return sf_error_at(r->err, r->file, 0, 0, "$%s%s", r->where.buf, sf_json_error(jp));
 }
 
 static int read_types(struct rd *r, struct sf_json_parser *jp, enum doc_kind kind)

@@ -320,7 +320,7 @@ static int load_dwo_image(struct ctx *c, struct sf_elf *e, const char *label)
 	if (sf_split_init(&f, e, label, c->err) < 0)
 		return FAILED;
 	if (!f.nunits) {
-		sf_error(c->err, "%s: no DWARF debug info (empty .debug_info.dwo)", label);
+		sf_error_at(c->err, label, 0, 0, "no DWARF debug info (empty .debug_info.dwo)");
 		rc = NO_DWARF;
 	} else {
 		rc = read_units(c, e, &f, label) < 0 ? FAILED : LOADED;
@@ -406,7 +406,8 @@ static int load_units(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f
 	if (rc == LOADED && read_in_order(c, e, f, label, &set, sk, n) < 0)
 		rc = FAILED;
 	if (rc == LOADED && set.nmissing) {
-		sf_error(c->err, "%s: split DWARF not found for %zu of %zu units: %s%s", label,
+		sf_error_at(c->err, label, 0, 0,
+				"split DWARF not found for %zu of %zu units: %s%s",
 			 set.nmissing, n, set.missing.buf, set.nmissing > 3 ? ", ..." : "");
 		if (!in_dir)
 			rc = FAILED;
@@ -435,7 +436,8 @@ static int open_alt(struct ctx *c, const struct sf_elf *e, const char *label,
 		return rc;
 	dwarf_sections(&a->elf, sec);
 	if (a->elf.msb != e->msb) {
-		sf_error(c->err, "%s: its dwz alt file %s has the other byte order", label, a->path);
+		sf_error_at(c->err, label, 0, 0,
+				"its dwz alt file %s has the other byte order", a->path);
 		sf_dwz_release(a);
 		return -1;
 	}
@@ -487,8 +489,8 @@ static int load_debug_file(struct ctx *c, const struct sf_elf *e, const char *pa
 	if (rc == ALREADY)
 		rc = LOADED;	/* its types were read from it directly */
 	else if (rc == NO_DWARF || rc == NOT_ELF)
-		sf_error(c->err, "%s: no DWARF debug info, and its debug file %s has none either",
-			 path, dbg);
+		sf_error_at(c->err, path, 0, 0,
+				"no DWARF debug info, and its debug file %s has none either", dbg);
 	free(dbg);
 	return rc;
 }
@@ -587,13 +589,14 @@ int ld_load_image(struct ctx *c, unsigned char *image, size_t size,
 	struct sf_dwfile altf;
 	int has_alt = 0;
 	if (!f.nunits) {
-		sf_error(c->err, "%s: no DWARF debug info (empty .debug_info)", label);
+		sf_error_at(c->err, label, 0, 0, "no DWARF debug info (empty .debug_info)");
 		rc = NO_DWARF;
 	} else if (in_dir && sf_dwfile_all_partial(&f)) {
 		/* read alone, its units would lack the language of the units
 		 * importing them (C++ types spelled as C: differing twins) */
-		sf_error(c->err, "%s: a dwz alt file (partial units only), read through "
-			 "the files that import it", label);
+		sf_error_at(c->err, label, 0, 0,
+				"a dwz alt file (partial units only), read through "
+			 "the files that import it");
 		rc = NO_DWARF;
 	} else if ((has_alt = open_alt(c, &e, label, &f, &alt, &altf)) < 0) {
 		rc = FAILED;
@@ -657,8 +660,8 @@ static int open_input(struct input *in, int fd, size_t size, const char *path,
 		if (got <= 0) {
 			free(in->img);
 			if (got == 0)
-				return sf_error(err, "%s: not an ELF file (empty)", path);
-			return sf_error(err, "%s: cannot read: %s", path, strerror(errno));
+				return sf_error_at(err, path, 0, 0, "not an ELF file (empty)");
+			return sf_error_at(err, path, 0, 0, "cannot read: %s", strerror(errno));
 		}
 		in->size = (size_t)got;
 		return 0;
@@ -672,7 +675,7 @@ static int open_input(struct input *in, int fd, size_t size, const char *path,
 		 sf_btf_is_raw(magic, sizeof(magic));
 	void *map = mmap(NULL, size, ro ? PROT_READ : PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
 	if (map == MAP_FAILED)
-		return sf_error(err, "%s: cannot map: %s", path, strerror(errno));
+		return sf_error_at(err, path, 0, 0, "cannot map: %s", strerror(errno));
 	in->img = map;
 	in->size = size;
 	return 0;
@@ -739,7 +742,7 @@ int ld_load_file(struct ctx *c, const char *path, int in_dir, int lookup)
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0 || fstat(fd, &st) < 0) {
-		sf_error(c->err, "%s: cannot open: %s", path, strerror(errno));
+		sf_error_at(c->err, path, 0, 0, "cannot open: %s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return FAILED;
@@ -748,7 +751,7 @@ int ld_load_file(struct ctx *c, const char *path, int in_dir, int lookup)
 		close(fd);
 		if (in_dir)
 			return NOT_ELF;
-		sf_error(c->err, "%s: not a regular file", path);
+		sf_error_at(c->err, path, 0, 0, "not a regular file");
 		return FAILED;
 	}
 	if (in_dir && ld_seen_before(c, &st)) {
@@ -757,12 +760,12 @@ int ld_load_file(struct ctx *c, const char *path, int in_dir, int lookup)
 	}
 	if (st.st_size == 0) {
 		close(fd);
-		sf_error(c->err, "%s: not an ELF file (empty)", path);
+		sf_error_at(c->err, path, 0, 0, "not an ELF file (empty)");
 		return NOT_ELF;
 	}
 	if ((uint64_t)st.st_size > SIZE_MAX) {
 		close(fd);
-		sf_error(c->err, "%s: too large to map", path);
+		sf_error_at(c->err, path, 0, 0, "too large to map");
 		return FAILED;
 	}
 	size_t size = (size_t)st.st_size;
@@ -787,7 +790,7 @@ int ld_load_file(struct ctx *c, const char *path, int in_dir, int lookup)
 	else
 		rc = ld_load_image(c, img, size, path, lookup ? path : NULL, in_dir);
 	if (rc == NOT_ELF)
-		sf_error(c->err, "%s: not an ELF file", path);
+		sf_error_at(c->err, path, 0, 0, "not an ELF file");
 	close_input(c, &in);
 	return rc;
 }

@@ -169,16 +169,16 @@ static int apply_index(struct sf_dwfile *f, const struct sf_dwsec *ix, int which
 	const char *name = index_names[which];
 
 	if (r.size < 16)
-		return sf_error(err, "%s: corrupt %s (truncated header)", label, name);
+		return sf_error_at(err, label, 0, 0, "corrupt %s (truncated header)", name);
 	/* GNU: a 4-byte version 2; DWARF 5: a 2-byte version 5 and padding */
 	int v5 = rdx_u(&r, 0, 4) != 2;
 	if (v5 && rdx_u(&r, 0, 2) != 5)
-		return sf_error(err, "%s: unsupported %s version", label, name);
+		return sf_error_at(err, label, 0, 0, "unsupported %s version", name);
 	uint64_t ncols = rdx_u(&r, 4, 4), nrows = rdx_u(&r, 8, 4), nslots = rdx_u(&r, 12, 4);
 	/* slots are a power of two above the row count; tables must fit */
 	if ((ncols == 0 && nrows) || ncols > MAX_COLUMNS || nrows > nslots ||
 	    nslots > r.size / 12 || 16 + 12 * nslots + 4 * ncols + 8 * ncols * nrows > r.size)
-		return sf_error(err, "%s: corrupt %s (tables do not fit)", label, name);
+		return sf_error_at(err, label, 0, 0, "corrupt %s (tables do not fit)", name);
 	uint64_t hashes = 16, rows = hashes + 8 * nslots, colrow = rows + 4 * nslots;
 	uint64_t offtab = colrow + 4 * ncols;
 	uint32_t ids[MAX_COLUMNS];
@@ -190,13 +190,14 @@ static int apply_index(struct sf_dwfile *f, const struct sf_dwsec *ix, int which
 			unit_col = k;
 	}
 	if (nrows && unit_col == MAX_COLUMNS)
-		return sf_error(err, "%s: corrupt %s (no unit column)", label, name);
+		return sf_error_at(err, label, 0, 0, "corrupt %s (no unit column)", name);
 	for (uint64_t j = 0; j < nslots; j++) {
 		uint64_t row = rdx_u(&r, rows + 4 * j, 4);
 		if (!row)
 			continue;
 		if (row > nrows)
-			return sf_error(err, "%s: corrupt %s (row %llu of %llu)", label, name,
+			return sf_error_at(err, label, 0, 0,
+					"corrupt %s (row %llu of %llu)", name,
 					(unsigned long long)row, (unsigned long long)nrows);
 		uint64_t offs[MAX_COLUMNS];
 		for (unsigned k = 0; k < ncols; k++)
@@ -204,8 +205,9 @@ static int apply_index(struct sf_dwfile *f, const struct sf_dwsec *ix, int which
 		struct sf_unit *u = unit_starting(f, unit_sect, offs[unit_col]);
 		if (!u || apply_row(f, u, v5, which == IDX_CU, rdx_u(&r, hashes + 8 * j, 8),
 				    ids, offs, (unsigned)ncols) < 0)
-			return sf_error(err, "%s: corrupt %s (row %llu names no unit or a bad "
-					"contribution)", label, name, (unsigned long long)row);
+			return sf_error_at(err, label, 0, 0,
+					"corrupt %s (row %llu names no unit or a bad "
+					"contribution)", name, (unsigned long long)row);
 		done[u - f->units] = 1;
 	}
 	return 0;
@@ -250,8 +252,9 @@ int sf_split_init(struct sf_dwfile *f, struct sf_elf *e, const char *label,
 			rc = apply_index(f, &ix[k], k, done, label, err);
 	for (size_t i = 0; i < f->nunits && rc == 0; i++)
 		if (!done[i])
-			rc = sf_error(err, "%s: corrupt .dwp (unit at %s+0x%llx is in no index)",
-				      label, dwo_names[f->units[i].sect],
+			rc = sf_error_at(err, label, 0, 0,
+					"corrupt .dwp (unit at %s+0x%llx is in no index)",
+							dwo_names[f->units[i].sect],
 				      (unsigned long long)f->units[i].start);
 	free(done);
 	if (rc < 0)
@@ -310,11 +313,11 @@ static int dwo_open(struct sf_dwo *d, const char *path, struct sf_err *err)
 	memset(d, 0, sizeof(*d));
 	if (fd < 0)
 		return errno == ENOENT || errno == ENOTDIR ? 0
-			: sf_error(err, "%s: cannot open: %s", path, strerror(errno));
+			: sf_error_at(err, path, 0, 0, "cannot open: %s", strerror(errno));
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
 		close(fd);
-		return sf_error(err, "%s: not a split DWARF file (empty or not a regular file)",
-				path);
+		return sf_error_at(err, path, 0, 0,
+				"not a split DWARF file (empty or not a regular file)");
 	}
 	d->size = (size_t)st.st_size;
 	/* writable and private: libelf may update headers in place (elfobj.h) */
@@ -322,17 +325,17 @@ static int dwo_open(struct sf_dwo *d, const char *path, struct sf_err *err)
 	close(fd);
 	if (d->map == MAP_FAILED) {
 		d->map = NULL;
-		return sf_error(err, "%s: cannot map: %s", path, strerror(errno));
+		return sf_error_at(err, path, 0, 0, "cannot map: %s", strerror(errno));
 	}
 	d->path = sf_xstrdup(path);
 	if (!sf_elf_is_elf(d->map, d->size)) {
-		sf_error(err, "%s: not an ELF file", path);
+		sf_error_at(err, path, 0, 0, "not an ELF file");
 		goto fail;
 	}
 	if (sf_elf_parse(&d->e, d->map, d->size, d->path, err) < 0)
 		goto fail;
 	if (!sf_split_is_dwo(&d->e)) {
-		sf_error(err, "%s: no split DWARF (.debug_info.dwo) in this file", path);
+		sf_error_at(err, path, 0, 0, "no split DWARF (.debug_info.dwo) in this file");
 		sf_elf_release(&d->e);
 		goto fail;
 	}

@@ -117,7 +117,7 @@ static int mentions_name(const struct sf_typenames *tn, const struct strbuf *tex
 static void find_defs(struct sf_srctree *st, const struct sf_type *t,
 		      const char *rel, const struct strbuf *text)
 {
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	struct sf_cdecl_ctx x = { rel, t->name, { 0 }, &err, &st->macros };
 	struct sf_cdecl_def d[16];
 

@@ -98,7 +98,8 @@ static int parse_hunk_header(const char *l, size_t n, size_t v[4])
 
 static int refuse(struct applier *ap, const char *why)
 {
-	return sf_error(ap->err, "%s: hunk %zu does not apply (%s)", ap->path, ap->hunk, why);
+	return sf_error_at(ap->err, ap->path, 0, 0, "hunk %zu does not apply (%s)",
+			ap->hunk, why);
 }
 
 /* Anything before "--- ", then the "--- " and "+++ " lines. */
@@ -111,7 +112,7 @@ static int skip_headers(struct applier *ap)
 		;
 	if (!next_line(&ap->r, &l, &n) || !next_line(&ap->r, &l, &n) || n < 4 ||
 	    memcmp(l, "+++ ", 4))
-		return sf_error(ap->err, "%s: not a unified diff", ap->path);
+		return sf_error_at(ap->err, ap->path, 0, 0, "not a unified diff");
 	return 0;
 }
 

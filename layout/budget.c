@@ -277,8 +277,8 @@ static size_t find_defs(const struct sf_typeset *ts, const char *name,
 static int not_found(const struct sf_budget *b, const struct sf_brule *r,
 		     uint32_t col, const char *what, struct sf_err *err)
 {
-	return sf_error(err, "%s:%u:%u: %s (add 'optional' to the rule if it may "
-			"be absent)", b->path, r->line, col, what);
+	return sf_error_at(err, b->path, r->line, col, "%s (add 'optional' to the rule "
+			   "if it may be absent)", what);
 }
 
 static int eval_single(struct sf_bresult *res, uint32_t ri,

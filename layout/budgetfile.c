@@ -131,7 +131,7 @@ static int lex_error(const struct lexer *lx, size_t at, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return sf_error(lx->err, "%s:%u:%zu: %s", lx->path, lx->line, at + 1, msg);
+	return sf_error_at(lx->err, lx->path, lx->line, (unsigned)(at + 1), "%s", msg);
 }
 
 /* Something that is neither a condition nor the end of the rule. */
@@ -231,7 +231,7 @@ static int parse_op(struct lexer *lx, const char *prop, uint8_t *op)
 /* `fits N [in SPEC]`, the word `fits` already read. */
 static int parse_fits(struct lexer *lx, struct sf_bcond *c)
 {
-	struct sf_err why = { "" };
+	struct sf_err why = SF_ERR_INIT;
 
 	c->op = SF_BOP_LE;
 	if (parse_number(lx, "fits", &c->limit) < 0)
@@ -506,7 +506,7 @@ struct sf_budget_parser {
 static int feed_error(struct sf_budget_parser *p, size_t col, const char *what,
 		      struct sf_err *err)
 {
-	return sf_error(err, "%s:%u:%zu: %s", p->b->path, p->lineno, col, what);
+	return sf_error_at(err, p->b->path, p->lineno, (unsigned)col, "%s", what);
 }
 
 static int feed(struct sf_budget_parser *p, unsigned char c, struct sf_err *err)

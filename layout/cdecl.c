@@ -100,17 +100,19 @@ static int find_definition(struct sf_cdecl_ctx *x, const struct sf_type *t,
 		p->name_ci = any;
 		p->open_ci = any_open;
 	} else if (nfound == 0) {
-		return sf_error(x->err, "%s: no definition of struct %s (the source "
-				"changed since the build?)", x->path, t->name);
+		return sf_error_at(x->err, x->path, 0, 0,
+				"no definition of struct %s (the source "
+				"changed since the build?)", t->name);
 	} else {
-		return sf_error(x->err, "%s: %zu definitions of struct %s and none "
-				"on line %u where the build saw it", x->path, nfound,
+		return sf_error_at(x->err, x->path, 0, 0,
+				"%zu definitions of struct %s and none "
+				"on line %u where the build saw it", nfound,
 				t->name, t->decl_line);
 	}
 	p->close_ci = sf_clex_matching_brace(lx, p->open_ci);
 	if (p->close_ci == NONE)
-		return sf_error(x->err, "%s: struct %s: no closing brace for the "
-				"'{' on line %u", x->path, t->name,
+		return sf_error_at(x->err, x->path, 0, 0, "struct %s: no closing brace for the "
+				"'{' on line %u", t->name,
 				ct_line(lx, p->open_ci));
 	return 0;
 }
@@ -127,16 +129,19 @@ static int add_directive(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
 	struct sf_cblock *b = *cur != NONE ? &p->blocks[*cur] : NULL;
 
 	if (k == SF_PP_OTHER)
-		return sf_error(x->err, "%s: struct %s: preprocessor directive inside "
+		return sf_error_at(x->err, x->path, 0, 0,
+				"struct %s: preprocessor directive inside "
 				"the body (line %u); structfit does not rewrite it",
-				x->path, x->tname, t->line);
+						x->tname, t->line);
 	if (k == SF_PP_IF && b)
-		return sf_error(x->err, "%s: struct %s: #if nested in the #if on line %u "
+		return sf_error_at(x->err, x->path, 0, 0,
+				"struct %s: #if nested in the #if on line %u "
 				"(line %u); structfit keeps one level of #if blocks",
-				x->path, x->tname, b->if_line, t->line);
+						x->tname, b->if_line, t->line);
 	if (k != SF_PP_IF && !b)
-		return sf_error(x->err, "%s: struct %s: #else/#elif/#endif with no #if "
-				"in the body (line %u)", x->path, x->tname, t->line);
+		return sf_error_at(x->err, x->path, 0, 0,
+				"struct %s: #else/#elif/#endif with no #if "
+				"in the body (line %u)", x->tname, t->line);
 	if (k == SF_PP_IF) {
 		SF_GROW(p->blocks, p->nblocks, p->block_cap);
 		b = &p->blocks[p->nblocks];
@@ -150,8 +155,9 @@ static int add_directive(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
 		b->endif_line = t->end_line;
 		*cur = NONE;
 	} else if (b->nbranch == SF_CDECL_MAX_BRANCH || b->has_else) {
-		return sf_error(x->err, "%s: struct %s: the #if on line %u has too many "
-				"branches, or one after #else (line %u)", x->path,
+		return sf_error_at(x->err, x->path, 0, 0,
+				"struct %s: the #if on line %u has too many "
+				"branches, or one after #else (line %u)",
 				x->tname, b->if_line, t->line);
 	} else {
 		b->tok[b->nbranch++] = i;
@@ -175,8 +181,9 @@ static int check_body_shape(struct sf_cdecl_ctx *x, struct sf_cstruct *p)
 		if (lx->tok[i].kind == TK_PP && add_directive(x, p, i, &cur) < 0)
 			return -1;
 	if (cur != NONE)
-		return sf_error(x->err, "%s: struct %s: the #if on line %u is not closed "
-				"inside the body", x->path, x->tname,
+		return sf_error_at(x->err, x->path, 0, 0,
+				"struct %s: the #if on line %u is not closed "
+				"inside the body", x->tname,
 				p->blocks[cur].if_line);
 	/* `{` ends its line (comments after it must end there too) ... */
 	int open_ok = 1;
@@ -193,9 +200,10 @@ static int check_body_shape(struct sf_cdecl_ctx *x, struct sf_cstruct *p)
 		if (lx->text[o] != ' ' && lx->text[o] != '\t')
 			close_ok = 0;
 	if (!open_ok || !close_ok)
-		return sf_error(x->err, "%s: struct %s is defined on one line with "
+		return sf_error_at(x->err, x->path, 0, 0,
+				"struct %s is defined on one line with "
 				"other code (line %u); put its members on lines of "
-				"their own first", x->path, x->tname,
+				"their own first", x->tname,
 				open_ok ? close->line : open->line);
 	return 0;
 }
@@ -222,9 +230,9 @@ static int looks_like_macro(const struct sf_lexed *lx, size_t first, size_t semi
 static int macro_error(struct sf_cdecl_ctx *x, size_t ci)
 {
 	char name[128];
-	return sf_error(x->err, "%s: struct %s: '%s' on line %u is a macro; "
-			"members that come from macros cannot be moved",
-			x->path, x->tname, sf_clex_text(&x->lx, ci, name, sizeof(name)),
+	return sf_error_at(x->err, x->path, 0, 0, "struct %s: '%s' on line %u is a macro; "
+			"members that come from macros cannot be moved", x->tname,
+					sf_clex_text(&x->lx, ci, name, sizeof(name)),
 			ct_line(&x->lx, ci));
 }
 
@@ -390,9 +398,10 @@ static int check_type(struct sf_cdecl_ctx *x, size_t dfirst, size_t spec_end,
 		sf_clex_spelled(lx, dfirst, spec_end, &said);
 		sb_addch(&said, ' ');
 		sf_clex_spelled(lx, first, end, &said);
-		rc = sf_error(x->err, "%s: struct %s: member '%s' (line %u) is declared "
+		rc = sf_error_at(x->err, x->path, 0, 0,
+				"struct %s: member '%s' (line %u) is declared "
 			      "'%s' but the build's DWARF has '%s%s': the source "
-			      "changed since the build", x->path, x->tname, m->name,
+			      "changed since the build", x->tname, m->name,
 			      ct_line(lx, name), said.buf, m->type_name,
 			      m->type_suffix ? m->type_suffix : "");
 		sb_release(&said);
@@ -410,18 +419,20 @@ static int check_bitfield(struct sf_cdecl_ctx *x, size_t first, size_t end, size
 	size_t colon = bitfield_colon(lx, first, end);
 
 	if ((colon != NONE) != sf_member_is_bitfield(m))
-		return sf_error(x->err, "%s: struct %s: member '%s' (line %u) is %sa "
+		return sf_error_at(x->err, x->path, 0, 0,
+				"struct %s: member '%s' (line %u) is %sa "
 				"bit-field in the source but %sin the build's DWARF: "
-				"the source changed since the build", x->path, x->tname,
+				"the source changed since the build", x->tname,
 				m->name, ct_line(lx, name), colon != NONE ? "" : "not ",
 				colon != NONE ? "not " : "");
 	if (colon != NONE && colon + 2 == end && ct(lx, colon + 1)->kind == TK_NUM) {
 		char num[32];
 		unsigned long w = strtoul(sf_clex_text(lx, colon + 1, num, sizeof(num)), NULL, 0);
 		if (w != m->bit_size)
-			return sf_error(x->err, "%s: struct %s: bit-field '%s' (line %u) "
+			return sf_error_at(x->err, x->path, 0, 0,
+					"struct %s: bit-field '%s' (line %u) "
 					"is %lu bits in the source but %u in the build's "
-					"DWARF: the source changed since the build", x->path,
+					"DWARF: the source changed since the build",
 					x->tname, m->name, ct_line(lx, name), w, m->bit_size);
 	}
 	return 0;
@@ -442,9 +453,9 @@ static int match_body(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t open,
 static int mismatch_missing(struct sf_cdecl_ctx *x, const struct sf_type *model,
 			    uint32_t mi)
 {
-	return sf_error(x->err, "%s: struct %s: member '%s' of the build's DWARF "
+	return sf_error_at(x->err, x->path, 0, 0, "struct %s: member '%s' of the build's DWARF "
 			"is not in the source (the source changed since the build, "
-			"or the member comes from a macro)", x->path, x->tname,
+			"or the member comes from a macro)", x->tname,
 			model->members[mi].name[0] ? model->members[mi].name :
 			"(anonymous)");
 }
@@ -509,9 +520,9 @@ static int extra_declarator(struct sf_cdecl_ctx *x, size_t chunk, size_t end,
 	char buf[128];
 	size_t extra = last_plain_ident(&x->lx, chunk, end);
 
-	return sf_error(x->err, "%s: struct %s: '%s' (line %u) is not a member in "
-			"the build's DWARF: the source changed since the build",
-			x->path, x->tname,
+	return sf_error_at(x->err, x->path, 0, 0,
+			"struct %s: '%s' (line %u) is not a member in "
+			"the build's DWARF: the source changed since the build", x->tname,
 			extra != NONE ? sf_clex_text(&x->lx, extra, buf, sizeof(buf)) : "?",
 			ct_line(&x->lx, cstart));
 }
@@ -547,9 +558,10 @@ static int name_not_found(struct sf_cdecl_ctx *x, const struct decl_walk *w,
 	char buf[128];
 
 	if (unnamed_bitfield(lx, chunk, end, w->ndecl == 0))
-		return sf_error(x->err, "%s: struct %s: unnamed bit-field on line %u; "
+		return sf_error_at(x->err, x->path, 0, 0,
+				"struct %s: unnamed bit-field on line %u; "
 				"structfit does not rewrite structs with those (the "
-				"DWARF does not show them)", x->path, x->tname,
+				"DWARF does not show them)", x->tname,
 				ct_line(lx, chunk));
 	size_t mac = find_macro_call(lx, cstart, end);
 	if (mac != NONE)
@@ -557,9 +569,9 @@ static int name_not_found(struct sf_cdecl_ctx *x, const struct decl_walk *w,
 	size_t got = last_plain_ident(lx, chunk, end);
 	if (got == NONE)
 		return mismatch_missing(x, w->model, mi);
-	return sf_error(x->err, "%s: struct %s: line %u declares '%s' where the "
+	return sf_error_at(x->err, x->path, 0, 0, "struct %s: line %u declares '%s' where the "
 			"build's DWARF has '%s': the source changed since the build",
-			x->path, x->tname, ct_line(lx, got),
+					x->tname, ct_line(lx, got),
 			sf_clex_text(lx, got, buf, sizeof(buf)),
 			w->model->members[mi].name);
 }
@@ -652,8 +664,9 @@ static int match_decl(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t first
 	};
 
 	if (sf_clex_brackets(lx, first, semi) < 0)
-		return sf_error(x->err, "%s: struct %s: unbalanced brackets in the "
-				"declaration on line %u", x->path, x->tname,
+		return sf_error_at(x->err, x->path, 0, 0,
+				"struct %s: unbalanced brackets in the "
+				"declaration on line %u", x->tname,
 				ct_line(lx, first));
 	if (ct_is(lx, first, "_Static_assert") || ct_is(lx, first, "static_assert")) {
 		w.d.is_assert = 1;
@@ -729,9 +742,10 @@ static int directive_inside(struct sf_cdecl_ctx *x, size_t first, size_t semi)
 
 	for (size_t i = lx->code[first]; i < lx->code[semi]; i++)
 		if (lx->tok[i].kind == TK_PP)
-			return sf_error(x->err, "%s: struct %s: a preprocessor line inside "
+			return sf_error_at(x->err, x->path, 0, 0,
+					"struct %s: a preprocessor line inside "
 					"the declaration on line %u (line %u); structfit "
-					"does not rewrite it", x->path, x->tname,
+					"does not rewrite it", x->tname,
 					ct_line(lx, first), lx->tok[i].line);
 	return 0;
 }
@@ -779,8 +793,9 @@ static int match_block(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
 	}
 	x->err = loud;
 	if (k->active == UINT32_MAX)
-		return sf_error(x->err, "%s: struct %s: no branch of the #if on line %u "
-				"holds the members the build's DWARF has there", x->path,
+		return sf_error_at(x->err, x->path, 0, 0,
+				"struct %s: no branch of the #if on line %u "
+				"holds the members the build's DWARF has there",
 				x->tname, k->if_line);
 	k->m0 = *mi;
 	p->cur_block = b;
@@ -827,8 +842,9 @@ static int match_body(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t open,
 		sf_clex_brackets(lx, first, close);
 		if (ct_ident(lx, first))
 			return macro_error(x, first);
-		return sf_error(x->err, "%s: struct %s: line %u holds something that "
-				"is not a declaration", x->path, x->tname,
+		return sf_error_at(x->err, x->path, 0, 0,
+				"struct %s: line %u holds something that "
+				"is not a declaration", x->tname,
 				ct_line(lx, first));
 	}
 	if (mi < model->nmembers)

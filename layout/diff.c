@@ -20,6 +20,7 @@
 #include "diff.h"
 
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,6 +112,16 @@ static const struct sf_type *lookup_name(const struct sf_typeset *ts,
 	return first;
 }
 
+/* "OLD and NEW: type 'X' not found": the error names both builds. */
+static int not_found(const struct sf_diff_opts *o, const char *name, struct sf_err *err)
+{
+	char both[SF_ERR_MAX];
+
+	snprintf(both, sizeof(both), "%s and %s", o->old_label ? o->old_label : "old",
+		 o->new_label ? o->new_label : "new");
+	return sf_error_at(err, both, 0, 0, "type '%s' not found", name);
+}
+
 static int collect_keys(const struct sf_typeset *old_ts,
 			const struct sf_typeset *new_ts,
 			const struct sf_diff_opts *o, struct key **out,
@@ -125,9 +136,7 @@ static int collect_keys(const struct sf_typeset *old_ts,
 			const struct sf_type *b = lookup_name(new_ts, *p);
 			if (!a && !b) {
 				free(v);
-				return sf_error(err, "%s and %s: type '%s' not found",
-						o->old_label ? o->old_label : "old",
-						o->new_label ? o->new_label : "new", *p);
+				return not_found(o, *p, err);
 			}
 			if (a)
 				push_key(&v, &n, &cap, a);

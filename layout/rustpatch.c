@@ -272,7 +272,8 @@ int sf_rustpatch_make(const char *path, const char *text, size_t len,
 
 	assert(plan->norder == t->nmembers);
 	if (sf_rustpatch_count(text, len, t->name) != 1) {
-		sf_error(err, "%s: struct %s is declared %s here; nothing written", path, bare,
+		sf_error_at(err, path, 0, 0,
+				"struct %s is declared %s here; nothing written", bare,
 			 sf_rustpatch_count(text, len, t->name) ? "more than once" : "nowhere");
 		goto out;
 	}
@@ -307,7 +308,7 @@ int sf_rustpatch_make(const char *path, const char *text, size_t len,
 		if (!group_named(text, g, (size_t)ng, t->members[i].name))
 			why = "its fields are not the ones the DWARF has (another version of the source?)";
 	if (why) {
-		sf_error(err, "%s: struct %s: %s; nothing written", path, bare, why);
+		sf_error_at(err, path, 0, 0, "struct %s: %s; nothing written", bare, why);
 		goto out;
 	}
 	sb_add(out, text, ln[open].end);
@@ -469,7 +470,7 @@ long sf_rustpatch_nonnull(const char *path, const char *text, size_t len, const 
 	if (why) {
 		sb_release(&neu);
 		sb_release(&where);
-		sf_error(err, "%s: struct %s: %s; nothing written", path, bare, why);
+		sf_error_at(err, path, 0, 0, "struct %s: %s; nothing written", bare, why);
 		return -1;
 	}
 	sb_add(&neu, text + from, len - from);

@@ -281,17 +281,19 @@ static int emit_piece(struct emit *e, uint32_t member)
 
 	assert(u);
 	if (u->has_assert)
-		return sf_error(e->x->err, "%s: struct %s: line %u mixes _Static_assert "
-				"with members that must move", e->x->path, e->x->tname,
+		return sf_error_at(e->x->err, e->x->path, 0, 0,
+				"struct %s: line %u mixes _Static_assert "
+				"with members that must move", e->x->tname,
 				u->code0);
 	/* a comment that runs into the first code line cannot be split off */
 	size_t ft = lx->code[d->first];
 	for (size_t i = lx->code[p->open_ci]; i < ft; i++)
 		if (lx->tok[i].kind == TK_COMMENT && lx->tok[i].line < d->line0 &&
 		    lx->tok[i].end_line == d->line0 && dt->decl == u->decl0)
-			return sf_error(e->x->err, "%s: struct %s: a comment ends on line %u "
+			return sf_error_at(e->x->err, e->x->path, 0, 0,
+					"struct %s: a comment ends on line %u "
 					"before a member that must move; put it on lines "
-					"of its own", e->x->path, e->x->tname, d->line0);
+					"of its own", e->x->tname, d->line0);
 	if (member == lead_owner(e, u) && u->code0 > u->l0)
 		emit_lines(e, u->l0, u->code0 - 1);
 	decl_comments(lx, d, &p->dtors[d->d0],
@@ -432,9 +434,10 @@ static void emit_free_before(struct emit *e, const struct free_block *fb,
 /* The plan moves or narrows members of an #if block, or cuts it. */
 static int block_split_error(const struct emit *e, const struct sf_unit *u)
 {
-	return sf_error(e->x->err, "%s: struct %s: the members under the #if on "
+	return sf_error_at(e->x->err, e->x->path, 0, 0,
+			"struct %s: the members under the #if on "
 			"lines %u-%u must stay together, in order and unnarrowed "
-			"(pin them, or leave them out of --narrow)", e->x->path,
+			"(pin them, or leave them out of --narrow)",
 			e->x->tname, u->code0, u->l1);
 }
 
@@ -541,8 +544,8 @@ static int check_narrowable(struct sf_cdecl_ctx *x, const struct sf_member *m,
 	else if (m->flags & SF_MF_ALIGNED)
 		why = "it has an explicit alignment";
 	if (why)
-		return sf_error(x->err, "%s: struct %s: cannot narrow '%s' to %u "
-				"bytes: %s", x->path, x->tname, m->name, bytes, why);
+		return sf_error_at(x->err, x->path, 0, 0, "struct %s: cannot narrow '%s' to %u "
+				"bytes: %s", x->tname, m->name, bytes, why);
 	return 0;
 }
 
@@ -560,9 +563,10 @@ static int check_bitfield_runs(struct sf_cdecl_ctx *x, const struct sf_type *t,
 		int shares = b->offset < a->offset + a->size &&
 			     a->offset < b->offset + b->size;
 		if (shares && pos_of[i + 1] != pos_of[i] + 1)
-			return sf_error(x->err, "%s: struct %s: the new order separates "
+			return sf_error_at(x->err, x->path, 0, 0,
+					"struct %s: the new order separates "
 					"bit-fields '%s' and '%s' that share a storage "
-					"unit", x->path, x->tname, a->name, b->name);
+					"unit", x->tname, a->name, b->name);
 	}
 	return 0;
 }
@@ -574,8 +578,9 @@ static int check_plan(struct sf_cdecl_ctx *x, const struct sf_type *t,
 	int rc = 0;
 
 	if (plan->norder != t->nmembers)
-		return sf_error(x->err, "%s: struct %s: the new order has %u members, "
-				"the struct %u", x->path, x->tname, plan->norder,
+		return sf_error_at(x->err, x->path, 0, 0,
+				"struct %s: the new order has %u members, "
+				"the struct %u", x->tname, plan->norder,
 				t->nmembers);
 	pos_of = sf_xmalloc((t->nmembers + 1) * sizeof(uint32_t));
 	for (uint32_t i = 0; i < t->nmembers; i++)
@@ -583,16 +588,18 @@ static int check_plan(struct sf_cdecl_ctx *x, const struct sf_type *t,
 	for (uint32_t i = 0; i < plan->norder && rc == 0; i++) {
 		uint32_t m = plan->order[i];
 		if (m >= t->nmembers || pos_of[m] != UINT32_MAX)
-			rc = sf_error(x->err, "%s: struct %s: the new order is not a "
-				      "permutation of the members", x->path, x->tname);
+			rc = sf_error_at(x->err, x->path, 0, 0,
+					"struct %s: the new order is not a "
+				      "permutation of the members", x->tname);
 		else
 			pos_of[m] = i;
 	}
 	for (size_t i = 0; i < plan->nnarrow && rc == 0; i++) {
 		const struct sf_srcpatch_narrow *n = &plan->narrow[i];
 		if (n->member >= t->nmembers)
-			rc = sf_error(x->err, "%s: struct %s: narrowing of member #%u, "
-				      "which does not exist", x->path, x->tname, n->member);
+			rc = sf_error_at(x->err, x->path, 0, 0,
+					"struct %s: narrowing of member #%u, "
+				      "which does not exist", x->tname, n->member);
 		else if (check_narrowable(x, &t->members[n->member], n->bytes) == 0)
 			narrow_to[n->member] = n->bytes;
 		else
@@ -607,15 +614,18 @@ static int check_plan(struct sf_cdecl_ctx *x, const struct sf_type *t,
 static int check_model(struct sf_cdecl_ctx *x, const struct sf_type *t)
 {
 	if (!t->name || !t->name[0])
-		return sf_error(x->err, "%s: an anonymous struct cannot be found in "
-				"the source", x->path);
+		return sf_error_at(x->err, x->path, 0, 0,
+				"an anonymous struct cannot be found in "
+				"the source");
 	if (t->kind != SF_KIND_STRUCT || (t->flags & SF_TF_CXX))
-		return sf_error(x->err, "%s: %s %s: patch rewrites C structs only",
-				x->path, sf_type_kind_name(t), t->name);
+		return sf_error_at(x->err, x->path, 0, 0,
+				"%s %s: patch rewrites C structs only",
+						sf_type_kind_name(t), t->name);
 	for (uint32_t i = 0; i < t->nmembers; i++)
 		if (t->members[i].flags & (SF_MF_BASE | SF_MF_VIRTUAL_BASE | SF_MF_VPTR))
-			return sf_error(x->err, "%s: struct %s has C++ bases; patch "
-					"rewrites C structs only", x->path, t->name);
+			return sf_error_at(x->err, x->path, 0, 0,
+					"struct %s has C++ bases; patch "
+					"rewrites C structs only", t->name);
 	return 0;
 }
 
@@ -711,16 +721,17 @@ static int verify_result(struct sf_cdecl_ctx *x, const struct strbuf *out,
 {
 	struct sf_member *members;
 	struct sf_type e = expected_model(t, plan, narrow_to, have_stdint, &members);
-	struct sf_err err2 = { "" };
+	struct sf_err err2 = SF_ERR_INIT;
 	struct sf_cdecl_ctx y = { x->path, x->tname, { 0 }, &err2, x->macros };
 	struct sf_cstruct p2;
 
 	sf_clex(&y.lx, out->buf, out->len);
 	int rc = sf_cdecl_parse(&y, &e, &p2);
 	if (rc < 0)
-		rc = sf_error(x->err, "%s: struct %s: internal error: the rewritten "
-			      "struct does not read back (%s); nothing written",
-			      x->path, x->tname, err2.msg);
+		rc = sf_error_at(x->err, x->path, 0, 0,
+				"struct %s: internal error: the rewritten "
+			      "struct does not read back (%s); nothing written", x->tname,
+					err2.msg);
 	sf_cdecl_free(&p2);
 	sf_clex_free(&y.lx);
 	free(members);

@@ -127,15 +127,15 @@ int sf_srcroot_init(struct sf_srcroot *r, const char *dir, struct sf_err *err)
 	if (!dir[0])
 		return sf_error(err, "--source-root: an empty path");
 	if (!realpath(dir, real))
-		return sf_error(err, "%s: source root: %s", dir, strerror(errno));
+		return sf_error_at(err, dir, 0, 0, "source root: %s", strerror(errno));
 	if (stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
-		return sf_error(err, "%s: source root: not a directory", dir);
+		return sf_error_at(err, dir, 0, 0, "source root: not a directory");
 	if (dir[0] == '/') {
 		r->logical = sf_path_normalize(dir);
 	} else {
 		char *cwd = logical_cwd();
 		if (!cwd)
-			return sf_error(err, "%s: source root: %s", dir, strerror(errno));
+			return sf_error_at(err, dir, 0, 0, "source root: %s", strerror(errno));
 		struct strbuf sb = STRBUF_INIT;
 		sb_addf(&sb, "%s/%s", cwd, dir);
 		r->logical = sf_path_normalize(sb.buf);

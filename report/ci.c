@@ -4,7 +4,6 @@
  */
 #include "ci.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,47 +131,6 @@ void sf_ci_sarif_run_frame(struct strbuf *out, const char *root)
 }
 
 /* ------------------------------------------------------------ errors */
-
-/* ":123" at the end of s[0..n): its value, and n shortened; else 0. */
-static unsigned trailing_number(const char *s, size_t *n)
-{
-	size_t i = *n;
-
-	while (i && isdigit((unsigned char)s[i - 1]))
-		i--;
-	if (i == *n || i == 0 || s[i - 1] != ':' || *n - i > 9)
-		return 0;
-	unsigned v = (unsigned)strtoul(s + i, NULL, 10);
-	*n = i - 1;
-	return v;
-}
-
-void sf_ci_error_parse(struct sf_ci_error *e, const char *text, char *buf,
-		       size_t bufsz)
-{
-	snprintf(buf, bufsz, "%s", text);
-	e->text = text;
-	e->file = NULL;
-	e->line = e->col = 0;
-	e->problem = text;
-	char *sep = strstr(buf, ": ");
-	if (!sep || sep == buf)
-		return;
-	/* "--limit: ..." and "classes: ..." name an option or the command,
-	 * not a file */
-	size_t plen = (size_t)(sep - buf);
-	if (buf[0] == '-' || (e->command && strlen(e->command) == plen &&
-			      !strncmp(buf, e->command, plen)))
-		return;
-	size_t n = (size_t)(sep - buf);
-	unsigned a = trailing_number(buf, &n);
-	unsigned b = a ? trailing_number(buf, &n) : 0;
-	e->line = b ? b : a;
-	e->col = b ? a : 0;
-	buf[n] = '\0';
-	e->file = buf;
-	e->problem = sep + 2;
-}
 
 void sf_render_ci_error_json(struct strbuf *out, const struct sf_ci_error *e)
 {

@@ -7,8 +7,9 @@
  * A CI job that uploads `structfit ... --format sarif > f.sarif` with
  * `if: always()` (or keeps a JUnit report `when: always`) must get a
  * valid document even when the budget or the build could not be read:
- * struct sf_ci_error carries the one-line error, split into the file,
- * line and column it names, and each sf_render_ci_error_* writes one
+ * struct sf_ci_error carries the one-line error and the file, line and
+ * column it names (the fields of lib/err.h's struct sf_err, never parsed
+ * back from the line), and each sf_render_ci_error_* writes one
  * well-formed document carrying it.
  */
 #ifndef SF_REPORT_CI_H
@@ -45,15 +46,9 @@ struct sf_ci_error {
 	const char *text;      /* the whole line, without "structfit: " */
 	const char *file;      /* the file it names, or NULL */
 	unsigned line, col;    /* 0 when not named */
-	const char *problem;   /* text after "FILE[:LINE[:COL]]: " */
+	const char *problem;   /* the text after "FILE[:LINE[:COL]]: " */
 	const char *tool_version;
 };
-
-/* Split "FILE[:LINE[:COL]]: problem" (a copy lives in buf); a prefix
- * that is an option ("--limit") or e->command is no file.  Set
- * e->command first. */
-void sf_ci_error_parse(struct sf_ci_error *e, const char *text, char *buf,
-		       size_t bufsz);
 
 void sf_render_ci_error_json(struct strbuf *out, const struct sf_ci_error *e);
 void sf_render_ci_error_sarif(struct strbuf *out, const struct sf_ci_error *e);

@@ -97,7 +97,7 @@ static int fail(const char *msg)
 
 int main(int argc, char **argv)
 {
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	struct sf_elf e;
 	struct sf_dwfile f;
 	struct sf_dwsec sec[SF_SEC_N];

@@ -104,7 +104,7 @@ static struct sf_typeset *model(void)
 static struct sf_budget *parse_ok(const char *text)
 {
 	struct sf_budget *b = NULL;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	int rc = sf_budget_parse("b.txt", text, strlen(text), &b, &err);
 
 	if (rc != 0)
@@ -118,7 +118,7 @@ static void parse_bad_n(const char *text, size_t len, unsigned line,
 			unsigned col, const char *what)
 {
 	struct sf_budget *b = (struct sf_budget *)1;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	char prefix[64];
 
 	assert_int_equal(sf_budget_parse("b.txt", text, len, &b, &err), -1);
@@ -126,6 +126,11 @@ static void parse_bad_n(const char *text, size_t len, unsigned line,
 	snprintf(prefix, sizeof(prefix), "b.txt:%u:%u: ", line, col);
 	if (strncmp(err.msg, prefix, strlen(prefix)) || !strstr(err.msg, what))
 		fail_msg("got '%s', expected '%s...%s...'", err.msg, prefix, what);
+	/* the place is in fields too: the machine formats read them */
+	assert_string_equal(err.file, "b.txt");
+	assert_int_equal(err.line, line);
+	assert_int_equal(err.col, col);
+	assert_string_equal(sf_err_problem(&err), err.msg + strlen(prefix));
 }
 
 static void parse_bad(const char *text, unsigned line, unsigned col,
@@ -329,7 +334,7 @@ static void test_parse_in_pieces(void **state)
 				   "RHash + st_table fits 64 in 40,80  # slot\nrb_*  holes == 0";
 	static const char bad[] = "struct st_table size <= 40\nRHash size <= 0x\n";
 	struct sf_budget *whole = parse_ok(good), *b;
-	struct sf_err err = { "" }, want = { "" };
+	struct sf_err err = SF_ERR_INIT, want = SF_ERR_INIT;
 
 	(void)state;
 	assert_int_equal(whole->nrules, 3);
@@ -440,7 +445,7 @@ static void test_operators(void **state)
 static void eval_ok(const char *text, struct sf_typeset *ts,
 		    struct sf_budget **b, struct sf_bresult *res)
 {
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	*b = parse_ok(text);
 	if (sf_budget_eval(*b, ts, "model.o", res, &err) != 0)
@@ -475,7 +480,7 @@ static void test_baseline_drops_known(void **state)
 	struct sf_typeset *base_ts = model(), *cur_ts = grown_model();
 	struct sf_budget *b = parse_ok(text);
 	struct sf_bresult base, cur;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	(void)state;
 	assert_int_equal(sf_budget_eval(b, base_ts, "base.o", &base, &err), 0);
@@ -646,7 +651,7 @@ static void test_eval_not_found(void **state)
 	struct sf_typeset *ts = model();
 	struct sf_budget *b;
 	struct sf_bresult res;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	b = parse_ok("st_table size <= 48\nstruct  nosuch size <= 1\n");
 	assert_int_equal(sf_budget_eval(b, ts, "model.o", &res, &err), -1);
@@ -729,7 +734,7 @@ static void test_pin_round_trip(void **state)
 	struct strbuf sb = STRBUF_INIT;
 	struct sf_budget *b;
 	struct sf_bresult res;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	mk(ts, SF_KIND_STRUCT, "st_table", 56, 8, st_table_m, 9, 99); /* variant */
 	mk(ts, SF_KIND_STRUCT, "", 8, 8, rb_b_m, 1, 1);              /* anonymous */

@@ -18,7 +18,7 @@
 
 static void load(const char *spec, struct sf_classes *c)
 {
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	assert_int_equal(sf_classes_parse(spec, c, &err), 0);
 	assert_string_equal(err.msg, "");
@@ -119,7 +119,7 @@ static void test_glibc_formula(void **state)
 static void expect_error(const char *spec, const char *needle)
 {
 	struct sf_classes c = { 0 };
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	assert_int_equal(sf_classes_parse(spec, &c, &err), -1);
 	assert_non_null(strstr(err.msg, needle));

@@ -137,7 +137,7 @@ static void test_whole_diff(void **state)
 {
 	struct pair *p = *state;
 	struct sf_diff d;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	assert_int_equal(sf_diff_compute(p->old, p->new, NULL, &d, &err), 0);
 	assert_int_equal(d.compared, 6);
@@ -213,7 +213,7 @@ static void test_only(void **state)
 {
 	struct pair *p = *state;
 	struct sf_diff d;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	const char *only[] = { "struct hole", "same", "gone", NULL };
 	struct sf_diff_opts o = { only, "a.o", "b.o" };
 
@@ -235,7 +235,7 @@ static void test_identical(void **state)
 {
 	struct pair *p = *state;
 	struct sf_diff d;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	assert_int_equal(sf_diff_compute(p->old, p->old, NULL, &d, &err), 0);
 	assert_int_equal(d.n, 0);
@@ -269,7 +269,7 @@ static void test_anonymous_members(void **state)
 		sf_typeset_add(sets[s], t);
 	}
 	struct sf_diff d;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	assert_int_equal(sf_diff_compute(a, b, NULL, &d, &err), 0);
 	assert_int_equal(d.n, 1);
 	assert_string_equal(d.types[0].new->name, "outer");
@@ -293,7 +293,7 @@ static void test_same_name_definitions(void **state)
 	(void)state;
 	struct sf_typeset *a = sf_typeset_new(), *b = sf_typeset_new();
 	struct sf_diff d;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	const struct sf_type *bench_old, *bench_new, *other;
 
 	bench_old = mk_at(a, SF_KIND_STRUCT, "config", 8, 4, grows_old, 2, "/p/bench.c", 9);

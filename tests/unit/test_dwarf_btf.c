@@ -141,7 +141,7 @@ static void test_loops(void **state)
 	assert_int_equal(btf__add_struct(btf, "self", 16), 5);
 	btf__add_field(btf, "n", i32, 0, 0);
 	btf__add_field(btf, "me", 5, 64, 0);
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	struct sf_typeset *ts = sf_typeset_new();
 	int rc = sf_input_load(ts, write_btf(btf, "loops.btf"), NULL, &err);
 	if (rc == 0) {

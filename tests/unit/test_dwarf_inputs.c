@@ -332,7 +332,7 @@ static void load_survives(const char *path)
 {
 	struct sf_typeset *ts = sf_typeset_new();
 	struct sf_load_opts opts = { .threads = 1 };
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	if (sf_input_load(ts, path, &opts, &err) < 0)
 		assert_int_equal(strncmp(err.msg, path, strlen(path)), 0);

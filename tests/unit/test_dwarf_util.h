@@ -177,7 +177,7 @@ TD_HELPER struct sf_typeset *td_load_n(const char *const *paths, int n, unsigned
 {
 	struct sf_typeset *ts = sf_typeset_new();
 	struct sf_load_opts opts = { .threads = threads };
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	if (sf_input_load_all(ts, (char *const *)paths, n, &opts, &err) < 0) {
 		fprintf(stderr, "load failed: %s\n", err.msg);

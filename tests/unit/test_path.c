@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/err.h"
 #include "lib/path.h"
 
 static char dir[PATH_MAX];   /* the temp tree: DIR/a/b, DIR/c/f.h, DIR/link -> DIR/c */
@@ -137,7 +138,7 @@ static void test_srcroot_spellings(void **state)
 	snprintf(p, sizeof(p), "%s/a/../c/./f.h", dir);
 	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
 		struct sf_srcroot r;
-		struct sf_err err = { "" };
+		struct sf_err err = SF_ERR_INIT;
 		snprintf(root, sizeof(root), roots[i], dir);
 		assert_int_equal(sf_srcroot_init(&r, root, &err), 0);
 		char *shown = sf_srcroot_show(&r, p);
@@ -148,7 +149,7 @@ static void test_srcroot_spellings(void **state)
 	/* the root is the symlink; the path names the real file, and the
 	 * other way round */
 	struct sf_srcroot r;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	snprintf(root, sizeof(root), "%s/link", dir);
 	assert_int_equal(sf_srcroot_init(&r, root, &err), 0);
 	char *shown = sf_srcroot_show(&r, p);
@@ -167,7 +168,7 @@ static void test_srcroot_spellings(void **state)
 static void test_srcroot_outside_and_missing(void **state)
 {
 	struct sf_srcroot r;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	char root[PATH_MAX + 64], p[PATH_MAX + 64];
 
 	(void)state;
@@ -263,9 +264,45 @@ static void test_is_normal_agrees_with_normalize(void **state)
 	assert_false(sf_path_is_normal("./csu/../nptl/descr.h"));
 }
 
+/* lib/err.h: the fields, and the line composed from them, cut where one
+ * snprintf of the whole line would cut it. */
+static void test_err_fields(void **state)
+{
+	struct sf_err e = SF_ERR_INIT;
+	char big[3000], whole[SF_ERR_MAX];
+
+	(void)state;
+	sf_error(&e, "--limit: '%s' is not a number", "x");
+	assert_string_equal(e.msg, "--limit: 'x' is not a number");
+	assert_string_equal(e.file, "");
+	assert_int_equal(e.line, 0);
+	assert_string_equal(sf_err_problem(&e), e.msg);
+	sf_error_at(&e, "a.c", 3, 0, "bad %d", 7);
+	assert_string_equal(e.msg, "a.c:3: bad 7");
+	assert_string_equal(e.file, "a.c");
+	assert_int_equal(e.line, 3);
+	assert_int_equal(e.col, 0);
+	assert_string_equal(sf_err_problem(&e), "bad 7");
+	sf_error_at(&e, "b.txt", 2, 10, "x");
+	assert_string_equal(e.msg, "b.txt:2:10: x");
+	assert_string_equal(sf_err_problem(&e), "x");
+	memset(big, 'p', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	sf_error_at(&e, "f.o", 0, 0, "%s", big);
+	memcpy(whole, "f.o: ", 5);
+	memcpy(whole + 5, big, sizeof(whole) - 6);
+	whole[sizeof(whole) - 1] = '\0';
+	assert_string_equal(e.msg, whole);
+	assert_int_equal(strlen(sf_err_problem(&e)), SF_ERR_MAX - 1 - 5);
+	sf_error_at(&e, big, 0, 0, "lost");
+	assert_int_equal(strlen(e.msg), SF_ERR_MAX - 1);
+	assert_string_equal(sf_err_problem(&e), "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_err_fields),
 		cmocka_unit_test(test_normalize_names_the_same_file),
 		cmocka_unit_test(test_normalize_relative_keeps_leading_dotdot),
 		cmocka_unit_test(test_srcroot_spellings),

@@ -185,7 +185,7 @@ static int teardown(void **state)
 static void test_parse_narrow(void **state)
 {
 	struct sf_narrow_arg a;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	(void)state;
 	assert_int_equal(sf_narrow_arg_parse("entries_start=1", &a, &err), 0);
@@ -240,7 +240,7 @@ static void test_member_index(void **state)
 
 static void parse_all(const char *const *args, size_t n, struct sf_narrow_arg *out)
 {
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	for (size_t i = 0; i < n; i++)
 		assert_int_equal(sf_narrow_arg_parse(args[i], &out[i], &err), 0);
@@ -334,7 +334,7 @@ static void test_plan_narrow_and_pin(void **state)
 	struct sf_typeset *ts = sf_typeset_new();
 	struct sf_type *t = build(ts, "loose", loose, NLOOSE);
 	struct sf_narrow_arg a[2];
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	struct sf_plan p;
 	uint64_t sizes[8], off[8];
 	uint32_t order[8], id[8];
@@ -380,7 +380,7 @@ static void refused(const struct sf_type *t, struct sf_typeset *ts,
 		    const char *const *args, size_t nargs, const char *want)
 {
 	struct sf_narrow_arg a[4];
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	struct sf_plan p;
 
 	parse_all(args, nargs, a);
@@ -450,7 +450,7 @@ static void test_check_narrowings(void **state)
 		build(ts, "loose", loose, NLOOSE), build(ts, "other", other, 2), NULL,
 	};
 	struct sf_narrow_arg a[3];
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	(void)state;
 	types[2] = types[0];   /* loose+other+loose: one type twice is no conflict */
@@ -525,7 +525,7 @@ static void test_plan_groups(void **state)
 	struct sf_type *t = build(ts, "g", ms, 5);
 	struct sf_plan_opts o = { NULL, 0, NULL, 0, true, SF_PLAN_ORDER, 0 };
 	struct sf_plan_group g = { 2, 2 };
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	struct sf_plan p;
 
 	(void)state;
@@ -580,7 +580,7 @@ static void test_plan_max_moves(void **state)
 	static const uint64_t want[] = { 64, 56, 48, 48 };
 	struct sf_typeset *ts = sf_typeset_new();
 	struct sf_type *t = build(ts, "pairs", ms, 8);
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	uint64_t sizes[8];
 
 	(void)state;

@@ -125,7 +125,7 @@ static void test_rustpatch_reorder_and_narrow(void **state)
 	const struct sf_srcpatch_narrow nw[] = { { 1, 2 } };
 	struct sf_srcpatch_plan plan = { order, 3, nw, 1, NULL, NULL };
 	struct strbuf out = STRBUF_INIT;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	assert_int_equal(sf_rustpatch_make("h.rs", header_src, strlen(header_src), &t, &plan,
 					   &out, &err), 0);
@@ -157,7 +157,7 @@ static void test_rustpatch_refusals(void **state)
 	const uint32_t order[] = { 0, 1, 2, 3, 4 };
 	struct sf_srcpatch_plan plan = { order, 1, NULL, 0, NULL, NULL };
 	struct strbuf out = STRBUF_INIT;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	assert_int_equal(sf_rustpatch_make("h.rs", header_src, strlen(header_src), &tup, &plan,
 					   &out, &err), -1);

@@ -941,7 +941,7 @@ static void test_macro_typed_members(void **state)
 	assert_string_equal(sf_cmacros_find(&macros, "redisAtomic", 11, 1), "");
 	struct sf_srcpatch_plan plan = { order, 3, NULL, 0, NULL, &macros };
 	struct strbuf sb = STRBUF_INIT;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	int rc = sf_srcpatch_make("test.c", src, strlen(src), &mo.t, &plan, &sb, NULL, &err);
 	if (rc < 0)
 		fail_msg("refused: %s", err.msg);
@@ -1058,7 +1058,7 @@ static void test_types_and_ranges(void **state)
 static void diff_roundtrip(const char *a, const char *b, const char *want)
 {
 	struct strbuf d = STRBUF_INIT, res = STRBUF_INIT;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 
 	sf_udiff_render(&d, "src/x.c", a, strlen(a), b, strlen(b), 3);
 	if (want && strcmp(d.buf, want)) {
@@ -1133,7 +1133,7 @@ static void test_udiff_apply_strict(void **state)
 {
 	(void)state;
 	struct strbuf out = STRBUF_INIT;
-	struct sf_err err = { "" };
+	struct sf_err err = SF_ERR_INIT;
 	const char *diff = "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n 1\n-2\n+X\n 3\n";
 	assert_int_equal(sf_udiff_apply("f", "1\n2\n3\n", 6, diff, strlen(diff), &out, &err), 0);
 	assert_string_equal(out.buf, "1\nX\n3\n");
