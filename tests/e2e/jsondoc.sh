@@ -5,7 +5,8 @@
 #    `show --format json` wrote of it: show, holes, check (and --baseline),
 #    diff (either side, or both), fit and suggest, text and JSON, on the
 #    test corpus (testdata's C and C++ sources built with gcc/g++) and on
-#    libc6-dbg; documents and builds mix in one command;
+#    libc6-dbg, and on a Rust program (enums with data); documents and
+#    builds mix in one command;
 #  - a `holes --format json` document ranks again the same (holes only);
 #  - bad documents are one line naming the file and the JSON path of the
 #    first problem, exit 2: truncated, a newer schema, a member without
@@ -162,6 +163,28 @@ else
 	same "libc: diff against the corpus" diff "$LIBC" "${objs[0]}" -- diff "$T/libc.json" \
 		"${objs[0]}"
 	SUBST=
+fi
+
+tcase "Rust: enums with data (variants, niches) read back the same"
+if ! rustc=$(find_rustc); then
+	missing "no rustc"
+elif ! rust_build "$rustc" "$TD/rust/yjit.rs" "$T/yjit" yjit; then
+	fail "rustc cannot build yjit.rs: $(head -n 2 "$T/rustc.log" | tr '\n' ' ')"
+else
+	"$SF" show --format json "$T/yjit" >"$T/yjit.json"
+	grep -q '"kind":"enum"' "$T/yjit.json" || fail "no enum with data in the document"
+	for args in "show" "show --format json" "holes -m 0" "holes --format json"; do
+		# shellcheck disable=SC2086
+		same "rust: $args" $args "$T/yjit" -- $args "$T/yjit.json"
+	done
+	for name in $("$PY" -c 'import json, sys
+print(" ".join(sorted(set(t["name"] for t in json.load(open(sys.argv[1]))["types"]
+                          if t["name"].startswith("yjit::")))))' "$T/yjit.json"); do
+		same "rust: suggest -t $name" suggest -t "$name" "$T/yjit" -- suggest -t "$name" \
+			"$T/yjit.json"
+		same "rust: fit -t $name" fit -f json -k jemalloc --reorder -t "$name" "$T/yjit" -- \
+			fit -f json -k jemalloc --reorder -t "$name" "$T/yjit.json"
+	done
 fi
 
 tcase "a holes document ranks again as the build did (holes only)"
