@@ -722,14 +722,20 @@ static struct sf_type *layout(struct loader *l, uint32_t id, unsigned depth)
 		ty[i] = mt == &l->bad ? 0 : (uint32_t)(mt - l->bt);
 	}
 	b->flags &= (uint16_t)~B_LAYING;
-	/* BTF holds no aligned attribute: a gap proves nothing */
+	/* BTF holds no aligned attribute: pahole's guess at them, and a gap
+	 * proves nothing about what a struct holds */
 	struct member_types mt = { l, ty, depth };
 	struct sf_packing_oracle o = {
 		&mt, packing_witness, packing_mark, packing_align, 1
 	};
-	sf_fit_to_neighbours(x, 1);
-	uint32_t align_attr = sf_infer_aligned_attrs(x, natural, SF_BTF_CACHELINE);
-	sf_infer_packing(x, natural, align_attr, (b->flags & B_PACKED) != 0, &o);
+	struct sf_infer_in in = {
+		.natural = natural,
+		.guess_aligned = SF_BTF_CACHELINE,
+		.forced = (b->flags & B_PACKED) != 0,
+		.incomplete = true,
+		.oracle = &o,
+	};
+	sf_model_infer(x, &in, NULL);
 	x->flags |= SF_TF_BTF;
 	free(natural);
 	free(ty);

@@ -18,7 +18,6 @@
 
 #include <dwarf.h>
 
-#include "model/abi.h"
 #include "model/infer.h"
 #include "model/nested.h"
 #include "model/packing.h"
@@ -806,18 +805,26 @@ static struct tinfo **place_members(struct sf_reader *r, struct xtype *x, const 
 	return ty;
 }
 
-/* What the DIEs leave out: the room of unknown members, packing and
- * alignment (model/infer.h, model/packing.h). */
+/* What the DIEs leave out - the room of unknown members, packing and
+ * alignment, data size - inferred by the model's pass (model/infer.h),
+ * told what the DIEs say of the members' types. */
 static void infer_layout(struct sf_reader *r, struct tinfo *ti, struct xtype *x,
-			 struct tinfo *const *ty, unsigned depth)
+			 struct tinfo *const *ty, unsigned depth, struct sf_inferred *got)
 {
 	struct member_types mt = { r, ty, depth };
 	struct sf_packing_oracle o = {
 		&mt, packing_witness, packing_mark, packing_align, 0
 	};
+	struct sf_infer_in in = {
+		.natural = x->natural,
+		.dsize = base_dsizes(r, x->t.members, ty, x->t.nmembers),
+		.align_attr = ti->align_attr,
+		.forced = x->forced,
+		.incomplete = true,
+		.oracle = &o,
+	};
 
-	sf_fit_to_neighbours(&x->t, 1);
-	sf_infer_packing(&x->t, x->natural, ti->align_attr, x->forced, &o);
+	sf_model_infer(&x->t, &in, got);
 }
 
 /* rustc states an alignment for every type: only one that differs from
@@ -836,17 +843,18 @@ static void mark_rust(struct tinfo *ti, struct sf_type *t)
 		t->flags &= (uint16_t)~SF_TF_ALIGNED;
 }
 
-/* What a member of type ti needs of the layout x: cached in ti. */
+/* What a member of type ti needs of the layout x (and of what the pass
+ * inferred of it, got): cached in ti. */
 static void remember_layout(struct sf_reader *r, struct tinfo *ti, struct xtype *x,
-			    struct tinfo *const *ty)
+			    const struct sf_inferred *got)
 {
 	const struct sf_type *t = &x->t;
 
-	if (sf_is_empty_class(t) && (t->flags & SF_TF_CXX))
+	if (got->empty)
 		ti->flags |= TI_EMPTY;
 	ti->align = t->align;
 	ti->natural = t->natural_align;
-	ti->dsize = sf_data_size(t, base_dsizes(r, t->members, ty, t->nmembers));
+	ti->dsize = got->dsize;
 	ti->model = x;
 	ti->flags |= TI_LAID;
 	if (x->inc)
@@ -899,7 +907,8 @@ struct xtype *rd_layout(struct sf_reader *r, struct tinfo *ti, unsigned depth)
 	}
 	struct xtype *x = new_model(r, ti, &d);
 	struct tinfo **ty = place_members(r, x, v);
-	infer_layout(r, ti, x, ty, depth);
+	struct sf_inferred got;
+	infer_layout(r, ti, x, ty, depth, &got);
 	if (vl.n)
 		set_variants(&x->t, &vl);
 	if (ti->unit->cx.lang == DW_LANG_Rust)
@@ -909,7 +918,7 @@ struct xtype *rd_layout(struct sf_reader *r, struct tinfo *ti, unsigned depth)
 	assert(r->deepest >= depth);
 	ti->height = r->deepest - depth > UINT8_MAX ? UINT8_MAX : (uint8_t)(r->deepest - depth);
 	reach(r, outer);
-	remember_layout(r, ti, x, ty);
+	remember_layout(r, ti, x, &got);
 	return x;
 }
 

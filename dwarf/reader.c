@@ -70,10 +70,7 @@
 
 #include <dwarf.h>
 
-#include "model/abi.h"
 #include "model/infer.h"
-#include "model/nested.h"
-#include "model/packing.h"
 #include "lib/checked.h"
 #include "lib/hash.h"
 #include "lib/xalloc.h"
@@ -910,13 +907,19 @@ static int complete_pending(struct pend *q, const struct sf_typeset *ts,
 	return all;
 }
 
-/* q's layout from its members as they are now (once per type). */
+/* q's layout from its members as they are now (once per type): the
+ * model's pass again, its unknown members' room fitted when it was held
+ * back, no evidence sought (the units that held its members are gone). */
 static void settle_pending(struct pend *q)
 {
 	struct sf_type *t = q->t;
+	struct sf_infer_in in = {
+		.natural = q->natural,
+		.align_attr = (t->flags & SF_TF_ALIGNED) ? t->align : 0,
+		.forced = q->forced,
+	};
 
-	sf_fit_to_neighbours(t, 0);
-	sf_settle_packing(t, q->natural, (t->flags & SF_TF_ALIGNED) ? t->align : 0, q->forced);
+	sf_model_infer(t, &in, NULL);
 	t->flags &= (uint16_t)~SF_TF_VARIANT;
 }
 

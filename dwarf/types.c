@@ -21,8 +21,6 @@
 #include <dwarf.h>
 
 #include "model/abi.h"
-#include "model/nested.h"
-#include "model/packing.h"
 #include "lib/hash.h"
 #include "lib/xalloc.h"
 

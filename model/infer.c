@@ -26,6 +26,7 @@
 
 #include "lib/checked.h"
 #include "lib/xalloc.h"
+#include "packing.h"
 
 /* x rounded up to a multiple of a (no rounding for a <= 1); saturates. */
 static uint64_t align_to(uint64_t x, uint32_t a)
@@ -313,4 +314,21 @@ uint32_t *sf_memory_order(const struct sf_member *m, size_t n, uint32_t *a, uint
 		b = tmp;
 	}
 	return a;
+}
+
+void sf_model_infer(struct sf_type *t, const struct sf_infer_in *in, struct sf_inferred *out)
+{
+	uint32_t align_attr = in->align_attr;
+
+	assert(t && in && (in->natural || !t->nmembers));
+	assert(!in->guess_aligned || !in->align_attr);
+	assert(!in->oracle || in->oracle->aligned_hidden == (in->guess_aligned != 0));
+	sf_fit_to_neighbours(t, in->incomplete);
+	if (in->guess_aligned)
+		align_attr = sf_infer_aligned_attrs(t, in->natural, in->guess_aligned);
+	sf_infer_packing(t, in->natural, align_attr, in->forced, in->oracle);
+	if (!out)
+		return;
+	out->dsize = sf_data_size(t, in->dsize);
+	out->empty = (t->flags & SF_TF_CXX) && sf_is_empty_class(t);
 }

@@ -261,6 +261,80 @@ static void test_aligned_attrs_inferred(void **state)
 		assert_false(n[i].flags & SF_MF_ALIGNED);
 }
 
+/* ---- the pass both loaders call ------------------------------------------- */
+
+/* The same declaration as DWARF states it (the member's aligned attribute
+ * given) and as BTF does (dropped: the pass guesses it, as pahole does)
+ * reads the same after sf_model_infer; what a holder needs comes out. */
+static void test_model_pass(void **state)
+{
+	(void)state;
+	struct sf_member dm[] = {
+		MEM(struct cacheline_member, a, 4), MEM(struct cacheline_member, b, 4),
+	};
+	struct sf_member bm[] = {
+		MEM(struct cacheline_member, a, 4), MEM(struct cacheline_member, b, 4),
+	};
+	struct sf_type dt = TYPE(SF_KIND_STRUCT, struct cacheline_member, dm);
+	struct sf_type bt = TYPE(SF_KIND_STRUCT, struct cacheline_member, bm);
+	const uint32_t natural[] = { _Alignof(int), _Alignof(int) };
+	struct sf_inferred dgot, bgot;
+
+	align_members(&dt, natural);
+	align_members(&bt, natural);
+	/* DWARF: DW_AT_alignment 64 on b */
+	dm[1].align = 64;
+	dm[1].flags |= SF_MF_ALIGNED;
+	struct sf_infer_in din = { .natural = natural, .incomplete = true };
+	sf_model_infer(&dt, &din, &dgot);
+	/* BTF: nothing said */
+	struct sf_infer_in bin = { .natural = natural, .guess_aligned = 64, .incomplete = true };
+	sf_model_infer(&bt, &bin, &bgot);
+	for (int k = 0; k < 2; k++) {
+		const struct sf_type *t = k ? &bt : &dt;
+		assert_int_equal(t->align, _Alignof(struct cacheline_member));
+		assert_int_equal(t->natural_align, _Alignof(int));
+		assert_false(t->flags & SF_TF_PACKED);
+		assert_int_equal(t->members[1].align, 64);
+		assert_true(t->members[1].flags & SF_MF_ALIGNED);
+		assert_false(t->members[0].flags & SF_MF_ALIGNED);
+	}
+	/* data: up to b's end, the padding after it is not */
+	assert_int_equal(dgot.dsize, offsetof(struct cacheline_member, b) + 4);
+	assert_int_equal(bgot.dsize, dgot.dsize);
+	assert_false(dgot.empty);
+
+	/* the container's evidence goes through the oracle: holds_packed
+	 * holds looks_natural at offset 1 */
+	struct sf_member m[] = {
+		MEM(struct holds_packed, c, 1),
+		MEM(struct holds_packed, in, sizeof(struct looks_natural)),
+		MEM(struct holds_packed, x, 4),
+	};
+	struct sf_type t = TYPE(SF_KIND_STRUCT, struct holds_packed, m);
+	const uint32_t hn[] = { 1, _Alignof(int), _Alignof(int) };
+	struct fake_loader f = { 1, _Alignof(int), 0, 1, 0 };
+	struct sf_packing_oracle o = { &f, fake_witness, fake_mark, fake_align, 0 };
+	struct sf_infer_in hin = { .natural = hn, .incomplete = true, .oracle = &o };
+	align_members(&t, hn);
+	sf_model_infer(&t, &hin, NULL);
+	assert_int_equal(f.marks, 1);
+	assert_int_equal(m[1].align, _Alignof(struct looks_natural));
+	assert_int_equal(t.align, _Alignof(struct holds_packed));
+
+	/* an empty C++ class is one only from a C++ unit */
+	struct sf_type e = { .name = "E", .kind = SF_KIND_STRUCT, .size = 1, .align = 1,
+			     .decl_file = "", .nmembers = 0, .members = NULL };
+	struct sf_infer_in ein = { .natural = NULL };
+	struct sf_inferred egot;
+	sf_model_infer(&e, &ein, &egot);
+	assert_false(egot.empty);
+	e.flags |= SF_TF_CXX;
+	sf_model_infer(&e, &ein, &egot);
+	assert_true(egot.empty);
+	assert_int_equal(egot.dsize, 0);
+}
+
 /* ---- bit-fields ------------------------------------------------------------ */
 
 struct bits {
@@ -500,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_packed_shown_by_container),
 		cmocka_unit_test(test_aligned_attribute_no_evidence),
 		cmocka_unit_test(test_aligned_attrs_inferred),
+		cmocka_unit_test(test_model_pass),
 		cmocka_unit_test(test_bitfields),
 		cmocka_unit_test(test_incomplete_room),
 		cmocka_unit_test(test_incomplete_never_invents),
