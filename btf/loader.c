@@ -16,11 +16,13 @@
  * lazily, by `layout()`, into sf_types that live in the typeset's arena.
  *
  * BTF holds no alignment: a scalar aligns as the psABI says for its size
- * (model/abi.h), an aggregate as its members, and packing is inferred by
- * the rule DWARF types use (model/packing.h), with the evidence of the
- * containers that hold a packed type at an offset only a packed type can
- * have (mark_packed): every aggregate is laid out, such types are marked,
- * and everything is laid out again, a few passes at most.
+ * (model/abi.h); what an aggregate's members leave out - their aligned
+ * attributes (pahole's guess), packing and alignment - is the model's
+ * pass (model/infer.h, sf_model_infer), the same one DWARF types take,
+ * with the evidence of the containers that hold a packed type at an
+ * offset only a packed type can have (mark_packed, through the pass's
+ * oracle): every aggregate is laid out, such types are marked, and
+ * everything is laid out again, a few passes at most.
  *
  * Recursion is bounded (type chains, nesting), so hostile BTF - a typedef
  * loop, a struct holding itself - costs bounded stack and never loops.

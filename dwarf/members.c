@@ -5,10 +5,14 @@
  * rd_layout() reads the members, bases and Rust variant parts of one
  * aggregate into a per-depth member vector (parallel arrays of what only
  * the layout needs: each member's type, its natural alignment, whether
- * it is a virtual base without an offset), then hands the pure layout
- * inference (virtual bases, incomplete members, packing and alignment:
- * model/packing.h, model/infer.h) what the DIEs said.  Laid-out types
- * are cached in their tinfo until the unit ends or is laid out again.
+ * it is a virtual base without an offset), places them in memory order
+ * (virtual bases' offsets and the order: model/infer.h), then runs the
+ * model's pass (sf_model_infer: room of unknown members, packing and
+ * alignment with the evidence of the members' types through
+ * struct sf_packing_oracle, data size, empty classes) - the one place a
+ * DWARF type's inference happens, as btf/loader.c's does for BTF.
+ * Laid-out types are cached in their tinfo until the unit ends or is
+ * laid out again.
  */
 #include "reader_int.h"
 

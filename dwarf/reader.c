@@ -6,7 +6,8 @@
  * spelling, size, alignment, class, signedness) and cached by section
  * offset (types.c).  Aggregates get a second, lazy stage, `rd_layout()`
  * (members.c), that builds their member list and leaves what DWARF does
- * not say to model/infer.c and model/packing.c; it runs only for types
+ * not say to the model's pass (model/infer.h, sf_model_infer; a held-back
+ * C++ type runs it again once completed: settle_pending); it runs only for types
  * that are reported or that are members by value of one that is
  * (pointers need only a spelling).  All of that lives in a scratch arena
  * reset after each unit:

@@ -11,7 +11,7 @@
  *   types.c    type DIEs -> struct tinfo (spelling, size, alignment),
  *              cached per unit by DIE
  *   members.c  an aggregate's members and variants -> a scratch sf_type
- *              (the layout inference itself is model/infer.c)
+ *              (what DWARF leaves out: the model's pass, model/infer.h)
  *   reader.c   the walk over units, what is reported and kept, pending
  *              types, the reader's life cycle
  *

@@ -1,20 +1,29 @@
 /*
- * infer.c - member placement a loader cannot read off its input.
+ * infer.c - what a loader cannot read off its input, and the pass that
+ * infers it.
  *
  * Both loaders (dwarf/members.c, btf/loader.c) build a type's members
- * from what the input states, then call here for what it does not:
+ * from what the input states and call here for what it does not.  While
+ * placing the members (DWARF needs these):
  *
  *   - a C++ virtual base's offset: DWARF gives it as an expression that
  *     reads the vtable, so the Itanium ABI's placement is redone here
  *     (sf_place_virtual_bases);
+ *   - memory order: rustc's DWARF keeps the declaration's order, not the
+ *     layout's (sf_memory_order: a stable merge sort of indices).
+ *
+ * Once they are placed, the pass sf_model_infer (at the end) is the one
+ * entry point, the same steps in the same order for DWARF and BTF:
+ *
  *   - the room of a member whose type is unknown (declared only, or not
  *     resolvable): up to the next member (sf_fit_to_neighbours), found by
  *     binary search in one sorted array of the distinct member offsets,
  *     each with how many members of nonzero size start there (`struct
  *     offsets`), so a million members cost n log n;
- *   - memory order: rustc's DWARF keeps the declaration's order, not the
- *     layout's (sf_memory_order: a stable merge sort of indices);
- *   - an empty C++ class (sf_is_empty_class), which takes no room as a base.
+ *   - the aligned attributes an input drops, packing and alignment
+ *     (packing.c);
+ *   - the data size (sf_data_size) and an empty C++ class
+ *     (sf_is_empty_class), which takes no room as a base.
  *
  * Every sum of offsets and sizes saturates (lib/checked.h): the input
  * states any 64-bit value.  Pure C over the model.

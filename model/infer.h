@@ -4,10 +4,19 @@
  *
  * A loader translates what its input states (DWARF DIEs, BTF ids) into a
  * model type; what the input leaves out is inferred here, the same way
- * for every input: a C++ virtual base's offset in the complete object,
- * the room of a member whose type is unknown, the members' memory order,
- * an empty C++ class.  Packing and alignment are model/packing.h.
- * Pure functions over sf_type and sf_member arrays: no loader handle.
+ * for every input.  Two kinds of help:
+ *
+ *   - while the loader places the members (DWARF only needs them): a C++
+ *     virtual base's offset in the complete object, the members' memory
+ *     order;
+ *   - once they are placed, the pass (sf_model_infer, at the end of this
+ *     header): the room of a member whose type is unknown, the aligned
+ *     attributes BTF drops, packing and alignment (packing.h), the data
+ *     size and emptiness a holder of the type needs.  Both loaders call
+ *     it, and nothing else of that, at the same point of a type's load.
+ *
+ * Pure functions over sf_type and sf_member arrays: no loader handle (a
+ * loader answers the packing evidence's questions through an oracle).
  */
 #ifndef SF_INFER_H
 #define SF_INFER_H

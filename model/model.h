@@ -1,8 +1,9 @@
 /*
  * model.h - the plain type model every part of structfit shares.
  *
- * dwarf/ fills it, layout/ computes over it, report/ renders it.  Nothing
- * here knows about DWARF.  A type is a struct, union or class with an array
+ * The loaders (dwarf/, btf/) fill it, model/'s pass infers what they
+ * cannot read (sf_model_infer), layout/ computes over it, report/ renders
+ * it.  Nothing here knows about DWARF.  A type is a struct, union or class with an array
  * of members; all strings are interned in the owning typeset's string pool
  * and all arrays live in its arena, so a type is never freed on its own.
  *
@@ -50,24 +51,23 @@
  * the enum's waste; each variant's own waste is computed apart, on the
  * variant as a struct of its own (sf_variant_type in holes.h).
  *
- * layout/ holds the pure C over this model, with no DWARF and no output
- * (so every piece is unit-tested on hand-built types):
+ * model/ holds this model and what it infers from itself, pure C with no
+ * DWARF, no files and no output (so every piece is unit-tested on
+ * hand-built types):
  *   typeset     the set of types read, deduplicated; lookup by name
- *   infer, packing, nested, abi
- *               what the loaders leave to it: memory order, packing and
- *               alignment, the room of members the input does not place
- *   holes       holes, padding and cachelines of one layout
- *   rank, diff, budget, budgetfile, classes
- *               the holes ranking, two builds compared, sizeof budgets
- *               (read from their file, evaluated), allocator size classes
- *   reorder, narrow, rust, plan
- *               the searches: the best member order, narrower members,
- *               Rust's niches; plan.c is the one narrow -> pin -> reorder
- *               plan suggest, fit and patch share
- *   clex, cdecl, srcscan, srcpatch, rustpatch, applydiff
- *               source patches: a C lexer, a struct's declarations matched
- *               to the model, what else a reorder breaks, the rewriters,
- *               and whether the diff applies back
+ *   infer       the pass both loaders call once per aggregate
+ *               (sf_model_infer): the room of members the input does not
+ *               place, aligned attributes BTF drops, packing and alignment,
+ *               data size, empty classes; and what a loader asks first:
+ *               virtual bases' offsets, memory order
+ *   packing     pahole's packing and alignment rules, the evidence of
+ *               containers (through the loader's oracle)
+ *   gaps        the one walk that finds holes and padding (pahole's
+ *               class__find_holes), for packing and for layout/holes.c
+ *   nested, abi anonymous members' copies at their offsets; the psABIs'
+ *               scalar alignments
+ * layout/ computes over it (holes, ranking, diff, budgets, size classes,
+ * the searches, source patches: see each header there).
  */
 #ifndef SF_MODEL_H
 #define SF_MODEL_H

@@ -2,9 +2,10 @@
  * packing.c - a type's alignment and packing, inferred from its members.
  *
  * Neither DWARF nor BTF says "packed", and BTF gives no alignment at all:
- * both loaders (dwarf/members.c, btf/loader.c) lay out a type's members
- * and then ask here what its alignment is and whether it is packed, by
- * the rules pahole uses, so the two inputs agree on the same type:
+ * once a loader (dwarf/members.c, btf/loader.c) has placed a type's
+ * members, the model's pass (infer.c, sf_model_infer) asks here what its
+ * alignment is and whether it is packed, by the rules pahole uses, so the
+ * two inputs agree on the same type:
  *
  *   sf_settle_packing       the type's own evidence (its members' offsets,
  *                           its size, DW_AT_alignment)
@@ -14,7 +15,8 @@
  *                           the types and marks them, through an oracle
  *   sf_infer_aligned_attrs  the aligned attributes BTF drops
  *
- * Pure C over the model.
+ * Whether a type has gaps is the walk layout/holes.c reports from too
+ * (gaps.c).  Pure C over the model.
  */
 #include "packing.h"
 

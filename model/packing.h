@@ -1,6 +1,9 @@
 /*
  * packing.h - alignment and packing of a laid-out type, inferred from
  * its members and from the containers that hold it (see packing.c).
+ * The loaders reach these through the pass (infer.h, sf_model_infer); a
+ * loader implements struct sf_packing_oracle, the pass's questions about
+ * the types a type holds.
  */
 #ifndef SF_PACKING_H
 #define SF_PACKING_H
