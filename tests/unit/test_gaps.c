@@ -27,6 +27,7 @@
 
 #include "layout/holes.h"
 #include "model/gaps.h"
+#include "model_util.h"
 
 #define NCASES 20000
 #define MAX_MEMBERS 9
@@ -379,27 +380,19 @@ static void test_what_counts(void **state)
 {
 	/* struct { char a; int b; }: a 3-byte hole */
 	struct sf_member hole_m[] = {
-		{ .name = "a", .type_name = "char", .type_suffix = "", .offset = 0, .size = 1,
-		  .align = 1 },
-		{ .name = "b", .type_name = "int", .type_suffix = "", .offset = 4, .size = 4,
-		  .align = 4 },
+		MEM("a", "char", "", 0, 1, 1, SF_T_INT),
+		MEM("b", "int", "", 4, 4, 4, SF_T_INT),
 	};
-	struct sf_type hole = { .name = "h", .size = 8, .align = 4, .nmembers = 2,
-				.members = hole_m };
+	struct sf_type hole = TYPE("h", SF_KIND_STRUCT, 8, 4, hole_m);
 	/* struct { unsigned a:3; }: 29 bits of bit padding, no byte gap */
-	struct sf_member bits_m[] = {
-		{ .name = "a", .type_name = "unsigned", .type_suffix = "", .offset = 0, .size = 4,
-		  .bit_size = 3, .align = 4, .flags = SF_MF_BITFIELD },
-	};
-	struct sf_type bits = { .name = "b", .size = 4, .align = 4, .nmembers = 1,
-				.members = bits_m };
+	struct sf_member bits_m[] = { BITF("a", "unsigned int", 0, 4, 0, 3) };
+	struct sf_type bits = TYPE("b", SF_KIND_STRUCT, 4, 4, bits_m);
 	/* union { char c; int i; } of 8 bytes (aligned(8)): 4 bytes padding */
 	struct sf_member un_m[] = {
-		{ .name = "c", .type_name = "char", .type_suffix = "", .size = 1, .align = 1 },
-		{ .name = "i", .type_name = "int", .type_suffix = "", .size = 4, .align = 4 },
+		MEM("c", "char", "", 0, 1, 1, SF_T_INT),
+		MEM("i", "int", "", 0, 4, 4, SF_T_INT),
 	};
-	struct sf_type un = { .name = "u", .kind = SF_KIND_UNION, .size = 8, .align = 8,
-			      .nmembers = 2, .members = un_m };
+	struct sf_type un = TYPE("u", SF_KIND_UNION, 8, 8, un_m);
 	struct sf_gaps g;
 
 	(void)state;

@@ -270,13 +270,13 @@ static void test_model_pass(void **state)
 {
 	(void)state;
 	struct sf_member dm[] = {
-		MEM(struct cacheline_member, a, 4), MEM(struct cacheline_member, b, 4),
+		C_MEM(struct cacheline_member, a, 4), C_MEM(struct cacheline_member, b, 4),
 	};
 	struct sf_member bm[] = {
-		MEM(struct cacheline_member, a, 4), MEM(struct cacheline_member, b, 4),
+		C_MEM(struct cacheline_member, a, 4), C_MEM(struct cacheline_member, b, 4),
 	};
-	struct sf_type dt = TYPE(SF_KIND_STRUCT, struct cacheline_member, dm);
-	struct sf_type bt = TYPE(SF_KIND_STRUCT, struct cacheline_member, bm);
+	struct sf_type dt = C_TYPE(SF_KIND_STRUCT, struct cacheline_member, dm);
+	struct sf_type bt = C_TYPE(SF_KIND_STRUCT, struct cacheline_member, bm);
 	const uint32_t natural[] = { _Alignof(int), _Alignof(int) };
 	struct sf_inferred dgot, bgot;
 
@@ -307,11 +307,11 @@ static void test_model_pass(void **state)
 	/* the container's evidence goes through the oracle: holds_packed
 	 * holds looks_natural at offset 1 */
 	struct sf_member m[] = {
-		MEM(struct holds_packed, c, 1),
-		MEM(struct holds_packed, in, sizeof(struct looks_natural)),
-		MEM(struct holds_packed, x, 4),
+		C_MEM(struct holds_packed, c, 1),
+		C_MEM(struct holds_packed, in, sizeof(struct looks_natural)),
+		C_MEM(struct holds_packed, x, 4),
 	};
-	struct sf_type t = TYPE(SF_KIND_STRUCT, struct holds_packed, m);
+	struct sf_type t = C_TYPE(SF_KIND_STRUCT, struct holds_packed, m);
 	const uint32_t hn[] = { 1, _Alignof(int), _Alignof(int) };
 	struct fake_loader f = { 1, _Alignof(int), 0, 1, 0 };
 	struct sf_packing_oracle o = { &f, fake_witness, fake_mark, fake_align, 0 };
