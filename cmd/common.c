@@ -235,7 +235,10 @@ struct sf_typeset *sf_load_inputs(char **files, int nfiles,
  * is the one place for process state): STRUCTFIT_NO_DEDUP=1 lays out
  * every type of every unit, as structfit did before fingerprints
  * (dwarf/fingerprint.h), the reference tests/e2e/identity.sh compares the
- * default with; STRUCTFIT_DEDUP_NOTE=1 says on stderr what dedup did.
+ * default with; STRUCTFIT_DEDUP_NOTE=1 says on stderr what dedup did;
+ * STRUCTFIT_TEST_HEURISTIC=1 (sf_test_heuristic) makes the reorder search
+ * take its heuristic for the fewest moves even where the exact search
+ * runs, so tests/e2e/bounded.sh can compare the two.
  */
 static int env_flag(const char *name)
 {
@@ -251,6 +254,11 @@ static int summaries;
 void sf_load_accept_summaries(void)
 {
 	summaries = 1;
+}
+
+bool sf_test_heuristic(void)
+{
+	return env_flag("STRUCTFIT_TEST_HEURISTIC");
 }
 
 static struct sf_typeset *load_raw(char **files, int nfiles,

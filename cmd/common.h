@@ -293,4 +293,8 @@ int sf_is_glob(const char *name);
 size_t sf_select_types(const struct sf_typeset *ts, const char *name,
 		       const struct sf_type ***out);
 
+/* STRUCTFIT_TEST_HEURISTIC set: the reorder searches skip their exact
+ * search for the fewest moves (tests compare it with the heuristic). */
+bool sf_test_heuristic(void);
+
 #endif

@@ -218,7 +218,7 @@ static int make_plan(const struct sf_type *t, const struct patch_opts *o,
 {
 	struct sf_plan_opts po = {
 		(const char *const *)o->pins, o->npins, o->narrow, o->nnarrow,
-		!o->no_pin_first, SF_PLAN_ORDER, o->max_moves,
+		!o->no_pin_first, SF_PLAN_ORDER, o->max_moves, sf_test_heuristic(),
 	};
 	struct sf_err err = SF_ERR_INIT;
 	struct sf_plan p;

@@ -215,7 +215,7 @@ static int compute(const struct sf_type *t, const struct suggest_opts *o,
 {
 	struct sf_plan_opts po = {
 		(const char *const *)o->pins, o->npins, o->narrow, o->nnarrow,
-		!o->no_pin_first, SF_PLAN_ORDER, o->max_moves,
+		!o->no_pin_first, SF_PLAN_ORDER, o->max_moves, sf_test_heuristic(),
 	};
 	struct sf_plan *p = &s->plan;
 	struct sf_err err = SF_ERR_INIT;
@@ -236,7 +236,7 @@ static int compute(const struct sf_type *t, const struct suggest_opts *o,
 	}
 	struct sf_narrow_opts no = {
 		o->co.have_classes ? &o->co.classes : NULL, o->header, t->size, p->pin,
-		p->pin_first, o->max_moves,
+		p->pin_first, o->max_moves, p->heuristic,
 	};
 	sf_narrow_search(p->base, &no, &s->narrow);
 	if (s->narrow.n) {

@@ -104,6 +104,9 @@ struct filler {
 	                           * may not shift as much (pinned, or a period
 	                           * not dividing 2^t); n if none */
 	long work;
+	uint64_t cost;            /* what it did, for sf_units.work: units laid
+	                           * out or tables built, moves priced, and
+	                           * units placed one by one while pricing */
 };
 
 /* A move: order[from] to position `to`, and what the struct becomes. */
@@ -210,6 +213,7 @@ static void filler_layout(struct filler *f, size_t below)
 		f->mark[k] = used;
 	}
 	f->work -= (long)(n + f->mark[0] - 1);
+	f->cost += n + f->mark[0] - 1;
 	build_stops(f, below);
 }
 
@@ -221,6 +225,7 @@ static uint64_t step(struct filler *f, size_t j, uint64_t c)
 	uint64_t o = sf_unit_place(u, c);
 
 	f->work--;
+	f->cost++;
 	return o == SF_NO_FIT ? SF_NO_FIT : o + u->size;
 }
 
@@ -234,6 +239,8 @@ static uint64_t end_after_move(struct filler *f, size_t from, size_t to)
 {
 	size_t lo = from < to ? from : to, hi = from < to ? to : from, k = lo;
 	uint64_t c = cursor_before(f, lo);
+
+	f->cost += 4;
 
 	while (k <= hi && c != SF_NO_FIT) {
 		/* the unit at new position k was at old position j */
@@ -283,6 +290,7 @@ static void try_gap(struct filler *f, size_t p, bool any, struct move *best)
 
 	if (!gap_after(f, p, &lo, &hi))
 		return;
+	f->cost += us->n / 4;   /* the scan for units that fit */
 	for (size_t from = 0; from < us->n && f->work > 0; from++) {
 		const struct sf_unit *u = &us->v[f->order[from]];
 		if (from == p || from == p + 1 || u->pinned)
@@ -452,7 +460,7 @@ uint64_t sf_reorder_fill(const struct sf_units *us, uint64_t target,
 			    sf_xcalloc((n + 1) * TABLE_PERIOD, sizeof(uint64_t)),
 			    sf_xcalloc(n + 1, sizeof(size_t)),
 			    sf_xcalloc((n + 1) * SHIFT_LEVELS, sizeof(size_t)),
-			    FILL_WORK };
+			    FILL_WORK, 0 };
 	uint64_t best = SF_NO_FIT;
 	uint32_t step = 0;
 
@@ -476,6 +484,7 @@ uint64_t sf_reorder_fill(const struct sf_units *us, uint64_t target,
 			memcpy(order, f.order, us->n * sizeof(*order));
 		}
 	}
+	sf_units_work(us, f.cost);
 	free(f.order);
 	free(f.off);
 	free(f.period);
@@ -489,12 +498,106 @@ uint64_t sf_reorder_fill(const struct sf_units *us, uint64_t target,
 /* ---- fewer moves at a given size ------------------------------------- */
 
 /*
+ * run[i]: the longest increasing run of v[0..n) ending at v[i] (rise) or,
+ * with rise false, starting at v[i].  Patience sorting, O(n log n);
+ * tail[] is scratch of n + 1 entries.
+ */
+static void runs_at(const uint32_t *v, size_t n, bool rise, uint32_t *run, uint32_t *tail)
+{
+	size_t len = 0;
+
+	for (size_t s = 0; s < n; s++) {
+		size_t i = rise ? s : n - 1 - s;
+		/* starting at v[i] = ending at v[i] in the reversed sequence
+		 * of complemented values */
+		uint32_t x = rise ? v[i] : UINT32_MAX - v[i];
+		size_t lo = 0, hi = len;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (tail[mid] < x)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		tail[lo] = x;
+		if (lo == len)
+			len++;
+		run[i] = (uint32_t)(lo + 1);
+	}
+}
+
+/* Scratch of improve_moves: the order without one unit and its runs. */
+struct lis_scratch {
+	uint32_t *rest, *up, *down, *tail, *left;
+};
+
+/*
+ * The first position `to` (from 0 up, `from` excepted) where moving
+ * order[from] makes the kept subsequence longer than `best` and the size
+ * at most `target`, or SIZE_MAX; *tried counts the positions looked at,
+ * as the trial-by-trial loop did.  The kept run grows exactly when the
+ * moved unit x joins a run: the longest increasing run before `to` ending
+ * below x, plus x, plus the longest after it starting above x, is longer
+ * than best (the order without x has no run longer than best).  Only
+ * those positions are laid out.
+ */
+static size_t first_better(const struct sf_units *us, uint64_t target, uint32_t *order,
+			   size_t from, size_t best, struct lis_scratch *w, size_t *tried)
+{
+	size_t n = us->n, m = n - 1;
+	uint32_t x = order[from];
+
+	memcpy(w->rest, order, from * sizeof(*order));
+	memcpy(w->rest + from, order + from + 1, (m - from) * sizeof(*order));
+	runs_at(w->rest, m, true, w->up, w->tail);
+	runs_at(w->rest, m, false, w->down, w->tail);
+	/* two runs of patience sorting, the prefix, the marks */
+	uint64_t lg = 1;
+	while (((uint64_t)1 << lg) < m)
+		lg++;
+	sf_units_work(us, (2 * lg + 2) * (uint64_t)m);
+	/* left[to]: the longest run of rest[0..to) ending below x */
+	w->left[0] = 0;
+	for (size_t i = 0; i < m; i++)
+		w->left[i + 1] = w->rest[i] < x && w->up[i] > w->left[i] ? w->up[i] : w->left[i];
+	/* right: the longest run of rest[to..m) starting above x, from the end */
+	uint32_t right = 0;
+	size_t found = SIZE_MAX;
+	for (size_t to = n; to-- > 0;) {
+		if (to < m && w->rest[to] > x && w->down[to] > right)
+			right = w->down[to];
+		if (to != from && w->left[to] + 1 + right > best)
+			w->tail[to] = 1;   /* tail[] is free again: marks */
+		else
+			w->tail[to] = 0;
+	}
+	for (size_t to = 0; to < n && found == SIZE_MAX; to++) {
+		if (to == from || !w->tail[to])
+			continue;
+		move_entry(order, from, to);
+		if (sf_units_place(us, order, NULL) <= target)
+			found = to;
+		move_entry(order, to, from);
+	}
+	*tried = found == SIZE_MAX ? n - 1 : found + (found < from);
+	return found;
+}
+
+/*
  * Re-insert units outside the kept run wherever that keeps the size at
- * most `target` and lengthens the kept run, until none does.
+ * most `target` and lengthens the kept run, until none does: the first
+ * such (unit, position) in order each time, within MOVES_BUDGET trials
+ * (a trial: one unit at one position).
  */
 static void improve_moves(const struct sf_units *us, uint64_t target, uint32_t *order)
 {
-	bool *kept = sf_xcalloc(us->n ? us->n : 1, sizeof(bool));
+	size_t n = us->n ? us->n : 1;
+	bool *kept = sf_xcalloc(n, sizeof(bool));
+	struct lis_scratch w = {
+		sf_xcalloc(n, sizeof(uint32_t)), sf_xcalloc(n, sizeof(uint32_t)),
+		sf_xcalloc(n, sizeof(uint32_t)), sf_xcalloc(n + 1, sizeof(uint32_t)),
+		sf_xcalloc(n + 1, sizeof(uint32_t)),
+	};
 	size_t best = sf_order_kept(order, us->n, kept);
 	bool improved = true;
 	long budget = MOVES_BUDGET;
@@ -504,22 +607,24 @@ static void improve_moves(const struct sf_units *us, uint64_t target, uint32_t *
 		for (size_t from = 0; from < us->n && !improved && budget > 0; from++) {
 			if (kept[order[from]])
 				continue;
-			for (size_t to = 0; to < us->n && !improved; to++) {
-				if (to == from)
-					continue;
-				move_entry(order, from, to);
-				budget--;
-				if (sf_units_place(us, order, NULL) <= target &&
-				    sf_order_kept(order, us->n, NULL) > best) {
-					best = sf_order_kept(order, us->n, kept);
-					improved = true;
-					continue;
-				}
-				move_entry(order, to, from);
-			}
+			size_t tried;
+			size_t to = first_better(us, target, order, from, best, &w, &tried);
+			budget -= (long)tried;
+			if (to == SIZE_MAX)
+				continue;
+			move_entry(order, from, to);
+			size_t len = sf_order_kept(order, us->n, kept);
+			assert(len == best + 1);
+			best = len;
+			improved = true;
 		}
 	}
 	free(kept);
+	free(w.rest);
+	free(w.up);
+	free(w.down);
+	free(w.tail);
+	free(w.left);
 }
 
 static uint32_t moves_of(const uint32_t *order, size_t n)

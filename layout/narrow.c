@@ -10,7 +10,12 @@
  * then gives the smallest size and the fewest moves.
  *
  * Cost: one size-only search per (member, width) and per pair of members,
- * and a full search (with moves) only for candidates that save bytes.
+ * and a full search (with moves) only for candidates that save bytes.  On
+ * a struct of thousands of members that is thousands of searches of
+ * thousands of units: the work is counted (NARROW_WORK) and the search
+ * stops where it runs out, the largest members searched first; the result
+ * says so (cut, searched of candidates), and what it lists is the best of
+ * what was searched, not proven best.
  */
 #include "narrow.h"
 
@@ -303,7 +308,26 @@ struct ctx {
 	size_t base_class;         /* of the best reordering: to beat */
 	struct sf_narrow_result *out;
 	size_t cap;
+	uint64_t used;             /* work the searches did (NARROW_WORK) */
 };
+
+/*
+ * The work the search may do, counted (not timed: the same input gives
+ * the same answer on any machine) by the searches underneath in unit
+ * placements and like steps (reorder.h's sf_units.work).  Searched
+ * candidates stop once it is spent.  About a second on a 2020s core;
+ * structs of a few hundred members seldom reach it.
+ */
+#define NARROW_WORK (UINT64_C(1) << 28)
+
+/* Whether another search may start; false (and the result marked cut)
+ * once the budget is spent. */
+static bool may_search(struct ctx *c)
+{
+	if (c->used >= NARROW_WORK)
+		c->out->cut = true;
+	return !c->out->cut;
+}
 
 static size_t class_of(const struct ctx *c, uint64_t size)
 {
@@ -346,12 +370,17 @@ static uint64_t best_size(const struct sf_units *us, const struct sf_narrow_opts
 	return size;
 }
 
-static uint64_t min_size_of(const struct ctx *c, const struct sf_narrow_req *req,
+/* SF_NO_FIT also when the budget is spent (out->cut). */
+static uint64_t min_size_of(struct ctx *c, const struct sf_narrow_req *req,
 			    size_t nreq)
 {
 	struct scratch s;
 
+	if (!may_search(c))
+		return SF_NO_FIT;
+	c->out->searched += nreq == 1;
 	scratch_units(c->t, req, nreq, c->o->pin, c->o->pin_first, &s, NULL);
+	s.us.work = &c->used;
 	uint64_t size = best_size(&s.us, c->o);
 	scratch_release(&s);
 	return size;
@@ -363,7 +392,11 @@ static void record(struct ctx *c, const struct sf_narrow_req *req, size_t nreq)
 	struct scratch s;
 	struct sf_reorder r;
 
+	if (!may_search(c))
+		return;
 	scratch_units(c->t, req, nreq, c->o->pin, c->o->pin_first, &s, NULL);
+	s.us.work = &c->used;
+	s.us.heuristic = c->o->heuristic;
 	sf_reorder_search_max(&s.us, max_moves(c->o), &r);
 	if (r.size != SF_NO_FIT) {
 		SF_GROW(c->out->v, c->out->n, c->cap);
@@ -408,15 +441,61 @@ static size_t widths_of(const struct sf_member *m, uint64_t *w)
 	return n;
 }
 
+/* Members by decreasing size, then declaration order: when the budget
+ * runs out, the members narrowing saves most on were searched. */
+static uint32_t *by_size(const struct sf_type *t)
+{
+	uint32_t n = t->nmembers;
+	uint32_t *v = sf_xcalloc(n ? n : 1, sizeof(*v));
+	uint32_t *tmp = sf_xcalloc(n ? n : 1, sizeof(*tmp));
+	uint32_t *src = v, *dst = tmp;
+
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = i;
+	/* stable bottom-up merge sort: thousands of members */
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				dst[k++] = t->members[src[j]].size > t->members[src[i]].size ?
+					   src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
+		}
+		uint32_t *x = src;
+		src = dst;
+		dst = x;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(tmp);
+	return v;
+}
+
+/* Every (member, width) a candidate: out->candidates counts them. */
+static void count_candidates(struct ctx *c)
+{
+	for (uint32_t i = 0; i < c->t->nmembers; i++) {
+		uint64_t w[4];
+		c->out->candidates += widths_of(&c->t->members[i], w);
+	}
+}
+
 static void search_singles(struct ctx *c)
 {
 	const struct sf_type *t = c->t;
+	uint32_t *order = by_size(t);
 
-	for (uint32_t i = 0; i < t->nmembers; i++) {
+	count_candidates(c);
+	for (uint32_t k = 0; k < t->nmembers && !c->out->cut; k++) {
+		uint32_t i = order[k];
 		uint64_t w[4], best = c->out->reorder_size;
 		size_t nw = widths_of(&t->members[i], w);
-		for (size_t k = 0; k < nw; k++) {
-			struct sf_narrow_req req = { i, w[k] };
+		for (size_t j = 0; j < nw && !c->out->cut; j++) {
+			struct sf_narrow_req req = { i, w[j] };
 			uint64_t size = min_size_of(c, &req, 1);
 			/* keep it if it beats both no narrowing and a wider width */
 			if (size == SF_NO_FIT || size >= best)
@@ -425,6 +504,7 @@ static void search_singles(struct ctx *c)
 			record(c, &req, 1);
 		}
 	}
+	free(order);
 }
 
 static bool any_single_crosses(const struct ctx *c)
@@ -457,7 +537,10 @@ static void best_pair(struct ctx *c, uint32_t a, uint32_t b, size_t cls)
 			}
 		}
 	}
-	assert(best_width > 0);
+	if (best_width == 0) {
+		assert(c->out->cut);   /* the narrowest pair crossed: only the budget stops it */
+		return;
+	}
 	record(c, best, 2);
 }
 
@@ -465,10 +548,10 @@ static void search_pairs(struct ctx *c)
 {
 	const struct sf_type *t = c->t;
 
-	for (uint32_t a = 0; a < t->nmembers; a++) {
+	for (uint32_t a = 0; a < t->nmembers && !c->out->cut; a++) {
 		uint64_t wa[4];
 		size_t na = widths_of(&t->members[a], wa);
-		for (uint32_t b = a + 1; na && b < t->nmembers; b++) {
+		for (uint32_t b = a + 1; na && b < t->nmembers && !c->out->cut; b++) {
 			uint64_t wb[4];
 			size_t nb = widths_of(&t->members[b], wb);
 			if (!nb)
@@ -610,12 +693,13 @@ static void rank(struct sf_narrowing *v, size_t n, const struct sf_type *t)
 void sf_narrow_search(const struct sf_type *t, const struct sf_narrow_opts *o,
 		      struct sf_narrow_result *out)
 {
-	struct ctx c = { t, o, o->orig_size ? o->orig_size : t->size, 0, 0, out, 0 };
+	struct ctx c = { t, o, o->orig_size ? o->orig_size : t->size, 0, 0, out, 0, 0 };
 	struct sf_units us;
 
 	memset(out, 0, sizeof(*out));
 	c.class_before = class_of(&c, c.orig);
 	sf_units_build(t, o->pin, o->pin_first, &us);
+	us.work = &c.used;
 	out->reorder_size = best_size(&us, o);
 	if (out->reorder_size == SF_NO_FIT)
 		out->reorder_size = t->size;

@@ -23,6 +23,10 @@
  * already does; kept when the pair does, with the widest widths that
  * still reach that class.
  *
+ * The work is bounded (a count, so the answer is the same on any machine):
+ * members are searched largest first, and when the budget runs out the
+ * search stops and says so (cut).
+ *
  * Order, best first: smaller class after; smaller size; single before
  * pair; wider new widths (less to check); then members whose names say
  * they count, bound or index something (num, count, len, size, bound, max,
@@ -75,6 +79,7 @@ struct sf_narrow_opts {
 	bool pin_first;
 	uint32_t max_moves;               /* placements move at most this
 	                                   * many units; 0 or UINT32_MAX: any */
+	bool heuristic;                   /* tests only: sf_units.heuristic */
 };
 
 struct sf_narrowing {
@@ -95,6 +100,10 @@ struct sf_narrow_result {
 	struct sf_narrowing *v;
 	size_t n;
 	bool pairs_searched;
+	size_t candidates;         /* (member, width) singles there are */
+	size_t searched;           /* of them, searched before the budget ran out */
+	bool cut;                  /* the work budget ran out: not every
+	                            * candidate searched, the list not proven */
 };
 
 /*

@@ -219,6 +219,7 @@ int sf_plan_make_grouped(const struct sf_type *t, const struct sf_plan_opts *o,
 	if (!p->modeled || o->search == SF_PLAN_NO_SEARCH)
 		return 0;
 	sf_units_build(p->base, p->pin, o->pin_first, &p->units);
+	p->units.heuristic = p->heuristic = o->heuristic;
 	p->searched = o->search;
 	if (fix_groups(p, groups, ngroups, err) < 0) {
 		sf_units_release(&p->units);
@@ -292,6 +293,7 @@ static const struct sf_type *search_narrowed(const struct sf_plan *p, const stru
 	const struct sf_type *nt = sf_type_narrow(t, req, n, arena);
 
 	sf_units_build(nt, p->pin, p->pin_first, us);
+	us->heuristic = p->heuristic;
 	sf_reorder_search_max(us, p->max_moves, r);
 	return nt;
 }

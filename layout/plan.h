@@ -85,6 +85,7 @@ struct sf_plan_opts {
 	uint32_t max_moves;                  /* SF_PLAN_ORDER and the placed
 	                                      * narrowings move at most this
 	                                      * many units; 0: any number */
+	bool heuristic;                      /* tests only: sf_units.heuristic */
 };
 
 struct sf_plan {
@@ -95,6 +96,7 @@ struct sf_plan {
 	size_t nreq;
 	bool pin_first;
 	uint32_t max_moves;            /* UINT32_MAX: any number of moves */
+	bool heuristic;                /* tests only: sf_units.heuristic */
 	bool modeled;                  /* the C rule gives type's layout */
 	enum sf_plan_search searched;  /* what is set below: NO_SEARCH when not modeled */
 	struct sf_units units;         /* base's placement units, pins applied */

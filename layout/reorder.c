@@ -106,6 +106,7 @@ uint64_t sf_units_end(const struct sf_units *us, const uint32_t *order,
 	uint64_t c = 0;
 
 	assert(!us->is_union);
+	sf_units_work(us, us->n);
 	for (size_t k = 0; k < us->n; k++) {
 		const struct sf_unit *u = &us->v[order[k]];
 		uint64_t o = sf_unit_place(u, c);
@@ -591,6 +592,9 @@ static size_t dp_run(struct dp *d, void (*expand)(struct dp *, size_t))
 		htab_reset(&d->h, end - begin);
 		for (size_t i = begin; i < end && !d->over; i++)
 			expand(d, i);
+		/* each expansion tries every shape (unit), each try scans the units */
+		sf_units_work(d->us, (uint64_t)(end - begin) * (d->ns ? d->ns : d->us->n) *
+			      d->us->n);
 		begin = end;
 	}
 	return begin;
@@ -913,77 +917,182 @@ static uint64_t demand(const struct sf_unit *u)
 	return u->period;
 }
 
+/* Does unit x sort before unit y in the classic candidate: pinned at
+ * offset 0 first, then decreasing alignment, then decreasing size? */
+static bool sorts_before(const struct sf_unit *x, const struct sf_unit *y)
+{
+	bool px = x->pinned && x->offset == 0;
+	bool py = y->pinned && y->offset == 0;
+
+	if (px != py)
+		return px;
+	if (demand(x) != demand(y))
+		return demand(x) > demand(y);
+	return x->size > y->size;
+}
+
 /*
  * The classic candidate: units pinned at offset 0 first, then the others
  * by decreasing alignment, then decreasing size, then old order.  With no
- * other pin and ordinary members it leaves no hole at all.
+ * other pin and ordinary members it leaves no hole at all.  A stable merge
+ * sort (bottom-up, through tmp): O(n log n) on structs of thousands of
+ * members, and the order a stable insertion sort gives.
  */
 static void sorted_order(const struct sf_units *us, uint32_t *order)
 {
-	identity(order, us->n);
-	for (size_t i = 1; i < us->n; i++) {
-		uint32_t x = order[i];
-		const struct sf_unit *ux = &us->v[x];
-		size_t j = i;
-		while (j > 0) {
-			const struct sf_unit *up = &us->v[order[j - 1]];
-			bool px = ux->pinned && ux->offset == 0;
-			bool pp = up->pinned && up->offset == 0;
-			bool before = px != pp ? px :
-				      demand(ux) != demand(up) ? demand(ux) > demand(up) :
-				      ux->size > up->size;
-			if (!before)
-				break;
-			order[j] = order[j - 1];
-			j--;
+	size_t n = us->n;
+	uint32_t *tmp = sf_xcalloc(n ? n : 1, sizeof(*tmp));
+	uint32_t *src = order, *dst = tmp;
+
+	identity(order, n);
+	for (size_t w = 1; w < n; w *= 2) {
+		sf_units_work(us, n);
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n;
+			size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				dst[k++] = sorts_before(&us->v[src[j]], &us->v[src[i]]) ?
+					   src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
 		}
-		order[j] = x;
+		uint32_t *x = src;
+		src = dst;
+		dst = x;
 	}
+	if (src != order)
+		memcpy(order, src, n * sizeof(*order));
+	free(tmp);
+}
+
+/*
+ * The unpinned units grouped by shape for greedy_order: units of one
+ * shape place alike, so only the first unused of each is a candidate.
+ *   groups: [first unit index of each group]; units: the groups' units,
+ *   increasing within a group (start[g] .. start[g + 1]); next[g]: its
+ *   first unused; pinned: the pinned units, increasing.
+ */
+struct greedy_groups {
+	uint32_t *units, *start, *next, *pinned;
+	size_t ng, np;
+};
+
+static void group_units(const struct sf_units *us, struct greedy_groups *g)
+{
+	size_t n = us->n ? us->n : 1;
+	uint32_t *of = sf_xcalloc(n, sizeof(*of));   /* group of each unit */
+	uint32_t *rep = sf_xcalloc(n, sizeof(*rep)); /* a unit of each group */
+	uint32_t *count = sf_xcalloc(n + 1, sizeof(*count));
+
+	g->units = sf_xcalloc(n, sizeof(uint32_t));
+	g->start = sf_xcalloc(n + 1, sizeof(uint32_t));
+	g->next = sf_xcalloc(n + 1, sizeof(uint32_t));
+	g->pinned = sf_xcalloc(n, sizeof(uint32_t));
+	g->ng = g->np = 0;
+	for (size_t u = 0; u < us->n; u++) {
+		if (us->v[u].pinned) {
+			g->pinned[g->np++] = (uint32_t)u;
+			continue;
+		}
+		size_t k;
+		for (k = 0; k < g->ng && !same_shape(&us->v[rep[k]], &us->v[u]); k++)
+			;
+		if (k == g->ng)
+			rep[g->ng++] = (uint32_t)u;
+		of[u] = (uint32_t)k;
+		count[k]++;
+	}
+	for (size_t k = 0; k < g->ng; k++)
+		g->start[k + 1] = g->start[k] + count[k];
+	for (size_t k = 0; k < g->ng; k++)
+		g->next[k] = g->start[k];
+	for (size_t u = 0; u < us->n; u++)
+		if (!us->v[u].pinned)
+			g->units[g->next[of[u]]++] = (uint32_t)u;
+	for (size_t k = 0; k < g->ng; k++)
+		g->next[k] = g->start[k];
+	free(of);
+	free(rep);
+	free(count);
+}
+
+static void groups_release(struct greedy_groups *g)
+{
+	free(g->units);
+	free(g->start);
+	free(g->next);
+	free(g->pinned);
+}
+
+/* The greedy's pick at cursor c: a pinned unit whose offset has come
+ * (the first), else the best first-unused of a shape; SIZE_MAX if none. */
+static size_t greedy_pick(const struct sf_units *us, const struct greedy_groups *g,
+			  const bool *used, uint64_t c)
+{
+	size_t best = SIZE_MAX;
+	uint64_t best_gap = UINT64_MAX;
+
+	for (size_t i = 0; i < g->np; i++) {
+		const struct sf_unit *x = &us->v[g->pinned[i]];
+		if (!used[g->pinned[i]] && next_valid(x, c) == x->offset)
+			return g->pinned[i];
+	}
+	for (size_t k = 0; k < g->ng; k++) {
+		if (g->next[k] == g->start[k + 1])
+			continue;
+		size_t u = g->units[g->next[k]];
+		const struct sf_unit *x = &us->v[u];
+		uint64_t gap = next_valid(x, c) - c;
+		const struct sf_unit *b = best == SIZE_MAX ? NULL : &us->v[best];
+		/* the old scan by unit index kept the first of equals */
+		if (!b || gap < best_gap ||
+		    (gap == best_gap && (demand(x) > demand(b) ||
+		     (demand(x) == demand(b) && (x->size > b->size ||
+		      (x->size == b->size && u < best)))))) {
+			best = u;
+			best_gap = gap;
+		}
+	}
+	return best;
 }
 
 /*
  * The gap-filling candidate: at each step, a pinned unit whose offset has
  * come; else the unit that leaves the smallest gap, preferring larger
  * alignment, then size, then old order.  Handles members whose alignment
- * exceeds their size (__aligned__(64) locks) that sorting cannot.
+ * exceeds their size (__aligned__(64) locks) that sorting cannot.  Only
+ * the first unused unit of each shape is looked at: O(n * shapes).
  */
 static void greedy_order(const struct sf_units *us, uint32_t *order)
 {
 	bool *used = sf_xcalloc(us->n ? us->n : 1, sizeof(bool));
+	struct greedy_groups g;
+	size_t lowest = 0;      /* every unit below it is used */
 	uint64_t c = 0;
 
+	group_units(us, &g);
+	sf_units_work(us, us->n * (g.ng + g.np + 1));
 	for (size_t k = 0; k < us->n; k++) {
-		size_t best = SIZE_MAX;
-		uint64_t best_gap = UINT64_MAX;
-		for (size_t u = 0; u < us->n; u++) {
-			const struct sf_unit *x = &us->v[u];
-			if (used[u])
-				continue;
-			uint64_t o = next_valid(x, c);
-			if (x->pinned) {
-				if (o == x->offset) {
-					best = u;
-					break;
-				}
-				continue;
-			}
-			uint64_t gap = o - c;
-			const struct sf_unit *b = best == SIZE_MAX ? NULL : &us->v[best];
-			if (!b || gap < best_gap ||
-			    (gap == best_gap && (demand(x) > demand(b) ||
-			     (demand(x) == demand(b) && x->size > b->size)))) {
-				best = u;
-				best_gap = gap;
-			}
-		}
+		size_t best = greedy_pick(us, &g, used, c);
+		while (used[lowest])
+			lowest++;
 		if (best == SIZE_MAX)   /* only pinned units left, none due: give up */
-			best = 0;
-		while (used[best])
-			best++;
+			best = lowest;
 		used[best] = true;
+		if (!us->v[best].pinned) {
+			/* the group's first unused is best itself, or (giving up)
+			 * best is its group's first unused: both advance it */
+			for (size_t j = 0; j < g.ng; j++)
+				if (g.next[j] < g.start[j + 1] && g.units[g.next[j]] == best)
+					g.next[j]++;
+		}
 		order[k] = (uint32_t)best;
 		c = next_valid(&us->v[best], c) + us->v[best].size;
 	}
+	groups_release(&g);
 	free(used);
 }
 
@@ -1054,7 +1163,7 @@ static bool exact_moves(const struct sf_units *us, uint64_t target,
 	uint32_t scratch[SF_REORDER_EXACT_MAX + 1];
 	uint64_t bound;
 
-	if (us->n > SF_REORDER_EXACT_MAX)
+	if (us->n > SF_REORDER_EXACT_MAX || us->heuristic)
 		return false;
 	if (moves_dp(us, target, max_moves, order))
 		return true;

@@ -103,7 +103,19 @@ struct sf_units {
 	uint32_t flex_align;
 	bool modeled;          /* the current order reproduces the compiler's layout */
 	uint64_t model_size;   /* size of the current order under the model */
+	bool heuristic;        /* tests only: the fewest moves by the heuristic
+	                        * even where the exact search runs */
+	uint64_t *work;        /* when set, the searches add the unit placements
+	                        * (and like steps) they make: a caller bounding
+	                        * many searches counts them here (narrow.c) */
 };
+
+/* Count w steps of work on us (when it counts). */
+static inline void sf_units_work(const struct sf_units *us, uint64_t w)
+{
+	if (us->work)
+		*us->work += w;
+}
 
 /*
  * Cut t into units.  pin[i] (may be NULL) pins member i; pin_first pins the

@@ -217,15 +217,22 @@ static void text_applied(struct strbuf *out, const struct sf_suggest_view *v)
 			v->base->size);
 }
 
-static void text_inexact(struct strbuf *out, const struct sf_units *us)
-{
-	sb_addf(out, "  (%zu placement units: beyond the exact search of %d, the "
-		"fewest moves found by a heuristic)\n", us->n, SF_REORDER_EXACT_MAX);
-}
-
 static bool bounded(const struct sf_reorder *r)
 {
 	return r->max_moves != UINT32_MAX;
+}
+
+/* Beyond the exact search: which heuristic answered, and that it is one. */
+static void text_inexact(struct strbuf *out, const struct sf_units *us,
+			 const struct sf_reorder *r)
+{
+	if (bounded(r))
+		sb_addf(out, "  (%zu placement units: beyond the exact search of %d, filling "
+			"holes: best within %u move%s found; not proven minimal)\n", us->n,
+			SF_REORDER_EXACT_MAX, r->max_moves, plural(r->max_moves));
+	else
+		sb_addf(out, "  (%zu placement units: beyond the exact search of %d, the "
+			"fewest moves found by a heuristic)\n", us->n, SF_REORDER_EXACT_MAX);
 }
 
 /* Under --max-moves, what more moves would reach. */
@@ -263,14 +270,14 @@ static void text_reorder(struct strbuf *out, const struct sf_suggest_view *v)
 			PRIu64 " bytes; nothing to move\n", r->max_moves, plural(r->max_moves), cur);
 		text_bound(out, r, cur);
 		if (!r->exact)
-			text_inexact(out, us);
+			text_inexact(out, us, r);
 		return;
 	}
 	if (r->size >= cur) {
 		sb_addf(out, "\nreorder: no order of these members is smaller than %" PRIu64
 			" bytes; nothing to move\n", cur);
 		if (!r->exact)
-			text_inexact(out, us);
+			text_inexact(out, us, r);
 		return;
 	}
 	sb_addf(out, "\nreorder: %" PRIu64 " -> %" PRIu64 " bytes (saves %" PRIu64
@@ -289,7 +296,7 @@ static void text_reorder(struct strbuf *out, const struct sf_suggest_view *v)
 	sb_addch(out, '\n');
 	text_bound(out, r, r->size);
 	if (!r->exact)
-		text_inexact(out, us);
+		text_inexact(out, us, r);
 	if (v->classes)
 		text_fit_line(out, v, v->reorder_fit);
 	if (v->proposed) {
@@ -401,7 +408,10 @@ static void text_narrowings(struct strbuf *out, const struct sf_suggest_view *v)
 		singles += nr->v[i].n == 1;
 		pairs += nr->v[i].n == 2;
 	}
-	if (!singles) {
+	if (!singles && nr->cut) {
+		sb_addf(out, "\nnarrowings: none of the %zu searched saves a byte\n",
+			nr->searched);
+	} else if (!singles) {
 		sb_adds(out, "\nnarrowings: narrowing one member saves no byte");
 		sb_adds(out, nr->pairs_searched && !pairs ?
 			", nor does a pair reach a smaller class\n" : "\n");
@@ -415,6 +425,10 @@ static void text_narrowings(struct strbuf *out, const struct sf_suggest_view *v)
 		sb_adds(out, "\nno single narrowing reaches a smaller class; pairs that do:\n");
 		text_list(out, v, 2, &rank);
 	}
+	if (nr->cut)
+		sb_addf(out, "  (the search's work budget ran out: %zu of %zu narrowings searched, "
+			"largest members first;\n  the best found, not proven best)\n",
+			nr->searched, nr->candidates);
 	if (v->best && nr->n) {
 		const struct sf_narrowing *nw = &nr->v[0];
 		sb_addf(out, "\n%s %s with ", sf_type_kind_name(v->base), v->base->name);
@@ -608,7 +622,9 @@ static void json_narrowings(struct strbuf *out, const struct sf_suggest_view *v)
 		json_if_not_fit(out, v->base, nw->member[0], nw->to[0]);
 		json_narrowing_common(out, v, nw);
 	}
-	sb_addf(out, "],\n\"pairs_searched\":%s,\"pairs\":[",
+	sb_addf(out, "],\n\"narrowings_searched\":{\"candidates\":%zu,\"searched\":%zu,"
+		"\"cut\":%s},\"pairs_searched\":%s,\"pairs\":[", nr ? nr->candidates : 0,
+		nr ? nr->searched : 0, nr && nr->cut ? "true" : "false",
 		nr && nr->pairs_searched ? "true" : "false");
 	k = 0;
 	for (size_t i = 0; nr && i < nr->n; i++) {

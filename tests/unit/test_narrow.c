@@ -108,7 +108,7 @@ static void test_st_table(void **state)
 	(void)state;
 	assert_int_equal(t->size, 48);
 	assert_int_equal(sf_classes_parse("64,80", &cls, &err), 0);
-	struct sf_narrow_opts o = { &cls, 24, 0, NULL, true, 0 };
+	struct sf_narrow_opts o = { &cls, 24, 0, NULL, true, 0, false };
 	sf_narrow_search(t, &o, &res);
 
 	assert_int_equal(res.reorder_size, 48);
@@ -155,7 +155,7 @@ static void test_st_table(void **state)
 	assert_int_equal(nt->members[6].offset, 24);     /* in place */
 	assert_int_equal(nt->members[7].offset, 32);
 	assert_int_equal(nt->size, 48);
-	struct sf_narrow_opts o2 = { &cls, 24, 48, NULL, true, 0 };
+	struct sf_narrow_opts o2 = { &cls, 24, 48, NULL, true, 0, false };
 	sf_narrow_search(nt, &o2, &res);
 	assert_int_equal(res.reorder_size, 40);
 	assert_int_equal(res.n, 0);
@@ -186,7 +186,7 @@ static void test_dictkeys(void **state)
 	(void)state;
 	assert_int_equal(t->size, 32);
 	assert_int_equal(t->members[4].offset, 12);     /* after the 1-byte hole */
-	struct sf_narrow_opts o = { NULL, 0, 0, NULL, true, 0 };
+	struct sf_narrow_opts o = { NULL, 0, 0, NULL, true, 0, false };
 	sf_narrow_search(t, &o, &res);
 	assert_int_equal(res.reorder_size, 32);
 	assert_false(res.pairs_searched);               /* no classes, no pairs */
@@ -242,7 +242,7 @@ static void test_redis_object(void **state)
 	assert_int_equal(t->members[2].bit_offset, 8);
 	assert_int_equal(t->members[3].offset, 4);
 	assert_int_equal(sf_classes_parse("12,16", &cls, &err), 0);
-	struct sf_narrow_opts o = { &cls, 0, 0, NULL, true, 0 };
+	struct sf_narrow_opts o = { &cls, 0, 0, NULL, true, 0, false };
 	sf_narrow_search(t, &o, &res);
 	/* only the pointer, as a 4-byte index: 12 bytes, 4-byte aligned */
 	assert_int_equal(res.n, 1);
@@ -294,7 +294,7 @@ static void test_pairs(void **state)
 	(void)state;
 	assert_int_equal(t->size, 12);
 	assert_int_equal(sf_classes_parse("8,12", &cls, &err), 0);
-	struct sf_narrow_opts o = { &cls, 0, 0, NULL, true, 0 };
+	struct sf_narrow_opts o = { &cls, 0, 0, NULL, true, 0, false };
 	sf_narrow_search(t, &o, &res);
 	assert_true(res.pairs_searched);
 	assert_int_equal(res.n, 3);                     /* (a,b) (a,c) (b,c) */
@@ -329,7 +329,7 @@ static void test_pin_after_narrowing(void **state)
 
 	(void)state;
 	assert_int_equal(t->size, 24);
-	struct sf_narrow_opts o = { NULL, 0, 0, pin, true, 0 };
+	struct sf_narrow_opts o = { NULL, 0, 0, pin, true, 0, false };
 	sf_narrow_search(t, &o, &res);
 	/* b -> 4: a@0 b@4 c@8 = 16 (c's in-place offset is 8) */
 	assert_true(res.n >= 1);

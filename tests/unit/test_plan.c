@@ -342,7 +342,7 @@ static void test_plan_narrow_and_pin(void **state)
 
 	(void)state;
 	parse_all(args, 2, a);
-	struct sf_plan_opts o = { pins, 1, a, 2, true, SF_PLAN_ORDER, 0 };
+	struct sf_plan_opts o = { pins, 1, a, 2, true, SF_PLAN_ORDER, 0, false };
 	assert_int_equal(sf_plan_make(t, &o, ts, &p, &err), 0);
 	assert_true(p.modeled);
 	assert_int_equal(p.nreq, 2);
@@ -384,7 +384,7 @@ static void refused(const struct sf_type *t, struct sf_typeset *ts,
 	struct sf_plan p;
 
 	parse_all(args, nargs, a);
-	struct sf_plan_opts o = { pins, npins, a, nargs, true, SF_PLAN_ORDER, 0 };
+	struct sf_plan_opts o = { pins, npins, a, nargs, true, SF_PLAN_ORDER, 0, false };
 	assert_int_equal(sf_plan_make(t, &o, ts, &p, &err), -1);
 	assert_string_equal(err.msg, want);
 	sf_plan_release(&p);
@@ -523,7 +523,7 @@ static void test_plan_groups(void **state)
 	};
 	struct sf_typeset *ts = sf_typeset_new();
 	struct sf_type *t = build(ts, "g", ms, 5);
-	struct sf_plan_opts o = { NULL, 0, NULL, 0, true, SF_PLAN_ORDER, 0 };
+	struct sf_plan_opts o = { NULL, 0, NULL, 0, true, SF_PLAN_ORDER, 0, false };
 	struct sf_plan_group g = { 2, 2 };
 	struct sf_err err = SF_ERR_INIT;
 	struct sf_plan p;
@@ -588,7 +588,7 @@ static void test_plan_max_moves(void **state)
 		sizes[i] = ms[i].size;
 	assert_int_equal(t->size, 64);
 	for (uint32_t n = 1; n <= 3; n++) {
-		struct sf_plan_opts o = { NULL, 0, NULL, 0, true, SF_PLAN_ORDER, n };
+		struct sf_plan_opts o = { NULL, 0, NULL, 0, true, SF_PLAN_ORDER, n, false };
 		struct sf_plan p;
 		uint32_t order[8];
 		uint8_t moved[8];
