@@ -5,8 +5,8 @@
 #    `show --format json` wrote of it: show, holes, check (and --baseline),
 #    diff (either side, or both), fit and suggest, text and JSON, on the
 #    test corpus (testdata's C and C++ sources built with gcc/g++) and on
-#    libc6-dbg, and on a Rust program (enums with data); documents and
-#    builds mix in one command;
+#    libc6-dbg, and on a Rust program (enums with data); patch writes the
+#    same patch from a document; documents and builds mix in one command;
 #  - a `holes --format json` document ranks again the same (holes only);
 #  - bad documents are one line naming the file and the JSON path of the
 #    first problem, exit 2: truncated, a newer schema, a member without
@@ -185,6 +185,18 @@ print(" ".join(sorted(set(t["name"] for t in json.load(open(sys.argv[1]))["types
 		same "rust: fit -t $name" fit -f json -k jemalloc --reorder -t "$name" "$T/yjit" -- \
 			fit -f json -k jemalloc --reorder -t "$name" "$T/yjit.json"
 	done
+fi
+
+tcase "patch: the same patch from the document, the tree at hand (-R)"
+mkdir -p "$T/src"
+cp "$TD/example/st_table.c" "$T/src/st_table.c"
+if ! (cd "$T/src" && gcc -g -O0 -c -o st.o st_table.c 2>"$T/cc.err"); then
+	fail "gcc cannot build st_table.c"
+else
+	"$SF" show --format json "$T/src/st.o" >"$T/st.json"
+	same "patch --narrow" patch -t st_table --narrow entries_start=1 -R "$T/src" "$T/src/st.o" -- \
+		patch -t st_table --narrow entries_start=1 -R "$T/src" "$T/st.json"
+	assert_grep "$T/b.out" "+++ b/st_table.c" "a patch of the source"
 fi
 
 tcase "a holes document ranks again as the build did (holes only)"
