@@ -15,7 +15,9 @@
 #    forced (STRUCTFIT_TEST_HEURISTIC=1): the same size (the heuristic's
 #    is never larger), never fewer moves than the exact search, and under
 #    --max-moves never more moves than allowed nor a size below the exact
-#    one (which is proven minimal).
+#    one (which is proven minimal);
+#  - patch run from / with -R on a generated tree of 10,000 files answers
+#    under the same timeout, with the patch it gives run in the root.
 . "$(dirname "$0")/lib.sh"
 
 # a hang detector for every structfit run below
@@ -137,6 +139,45 @@ if need gcc && build_small; then
 		done
 	done
 	echo "    -- under --max-moves the heuristic was larger in $worse of $((2 * NS)) cases"
+fi
+
+# tree/: 10,000 files in 100 directories (2 KB each, a few of them using
+# struct big from big.h) and big.c, which includes big.h; tree.o its build
+build_tree() {
+	[ -f "$W/tree.o" ] && return 0
+	mkdir -p "$W/tree" || return 1
+	"$PY" - "$W/tree" <<'PYEOF' || return 1
+import os, sys
+root = sys.argv[1]
+for d in range(100):
+    os.makedirs("%s/d%02d" % (root, d), exist_ok=True)
+    for f in range(100):
+        i = d * 100 + f
+        with open("%s/d%02d/f%05d%s" % (root, d, i, ".h" if f % 3 == 0 else ".c"), "w") as fp:
+            fp.write("/* file %d */\n#include <stddef.h>\n" % i)
+            if i % 997 == 0:
+                fp.write('#include "../big.h"\n'
+                         "static const size_t off%d = offsetof(struct big, f1);\n" % i)
+            for k in range(40):
+                fp.write("static int v%d_%d(int x) { return x * %d; }\n" % (i, k, k))
+PYEOF
+	"$PY" "$GEN" 300 5 big | sed '$d' >"$W/tree/big.h" &&
+		printf '#include "big.h"\nstruct big big_instance;\n' >"$W/tree/big.c" &&
+		(cd "$W/tree" && gcc -g -c -o "$W/tree.o" big.c) 2>"$T/cc.err"
+}
+
+tcase "patch from / on a 10,000-file source root: bounded, the same patch"
+if need gcc git && build_tree; then
+	(cd "$W/tree" && run "$SF" patch --allow-layout-uses -t big "$W/tree.o")
+	[ "$RC" = 0 ] || fail "patch in the root exited $RC: $(head -c 300 "$T/err")"
+	cp "$T/out" "$T/in_root.diff"
+	assert_grep "$T/out" "d09/f00997.c:4: offsetof(struct big, ...): must follow the new layout" \
+		"a use found deep in the tree"
+	(cd / && run "$SF" patch --allow-layout-uses -R "$W/tree" -t big "$W/tree.o")
+	[ "$RC" = 0 ] || fail "patch from / exited $RC: $(head -c 300 "$T/err")"
+	cmp -s "$T/out" "$T/in_root.diff" || fail "patch from / differs from the one in the root"
+	(cd "$W/tree" && git apply --check "$T/out") 2>"$T/apply.err" ||
+		fail "git apply --check: $(head -c 300 "$T/apply.err")"
 fi
 
 tdone
