@@ -240,8 +240,12 @@ static void second_pass(struct sf_srctree *st, const struct file_list *fl)
 		struct sf_use *v = NULL;
 		size_t n = 0;
 		struct sf_lexed lx;
+		/* a file naming neither the struct nor a holder has no use of
+		 * them: not lexed (most of a large tree) */
 		if (defines_another(st, fl->rel[i]) ||
-		    read_file(st->root, fl->rel[i], &text) < 0) {
+		    read_file(st->root, fl->rel[i], &text) < 0 ||
+		    (!mentions_name(&st->names, &text) &&
+		     !mentions_name(&st->holders.names, &text))) {
 			sb_release(&text);
 			continue;
 		}
