@@ -91,10 +91,17 @@ static const char *srcfile(struct sf_reader *r, struct uh *uh, uint32_t idx)
 	return sf_files_path(&r->files, idx, &r->path);
 }
 
-/* The comp dir of the unit srcfile() last named a file of, interned in ts. */
+/*
+ * The comp dir of the unit srcfile() last named a file of, interned in ts;
+ * a dwz partial unit has none of its own: its types were compiled where
+ * the unit importing it (the one walked) was, as gdb takes it.
+ */
 static const char *unit_comp_dir(const struct sf_reader *r, struct sf_typeset *ts)
 {
 	const char *dir = r->files.comp_dir;
+
+	if (!dir || !*dir)
+		dir = r->cur.cx.comp_dir;
 
 	return dir && *dir ? sf_typeset_intern(ts, dir) : "";
 }

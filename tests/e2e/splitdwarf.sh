@@ -47,7 +47,8 @@ build() {
 		{ fail "$cc -gsplit-dwarf made no .dwo files"; return 1; }
 }
 
-# report NAME ARGS...: structfit ARGS into $T/NAME (JSON without origin);
+# report NAME ARGS...: structfit ARGS into $T/NAME (JSON without origin and
+# comp_dir: the plain and the split build are compiled in two directories);
 # fails the case on a non-zero exit or an empty answer.
 report() {
 	local name=$1
@@ -55,7 +56,7 @@ report() {
 	sf "$@"
 	[ "$RC" = 0 ] || { fail "structfit $* exited $RC: $(head -n 2 "$T/err")"; return 1; }
 	[ -s "$T/out" ] || { fail "structfit $*: empty output"; return 1; }
-	sed 's/"origin":"[^"]*",//g' "$T/out" >"$T/$name"
+	sed 's/"origin":"[^"]*",//g; s/"comp_dir":"[^"]*",//g' "$T/out" >"$T/$name"
 }
 
 # same PLAIN-ARGS -- SPLIT-ARGS: show, JSON, holes and show -t agree.
