@@ -109,6 +109,12 @@ $(BUILD)/tests/dwarf_walk: tests/unit/dwarf_walk.c $(BUILD)/libsf.a
 	@mkdir -p $(dir $@)
 	$(CC) $(SF_CFLAGS) $(DWARF_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libsf.a $(READER_LIBS)
 
+# test_cmd_NAME tests cmd/NAME.c, a cmd/ file that reads no input (it
+# needs lib/ and layout/ alone): linked with the core library, no DWARF.
+$(BUILD)/tests/test_cmd_%: tests/unit/test_cmd_%.c $(BUILD)/cmd/%.o $(BUILD)/libsf_core.a
+	@mkdir -p $(dir $@)
+	$(CC) $(SF_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/cmd/$*.o $(BUILD)/libsf_core.a $(CMOCKA_LIBS)
+
 $(BUILD)/tests/test_%: tests/unit/test_%.c $(BUILD)/libsf_core.a
 	@mkdir -p $(dir $@)
 	$(CC) $(SF_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libsf_core.a $(CMOCKA_LIBS)

@@ -23,6 +23,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "report/ci.h"
+#include "report/reasons.h"
 #include "version.h"
 
 /* The last error printed, and the --format the command line asked for,
@@ -84,6 +85,14 @@ int sf_report_err(const struct sf_err *err)
 	else
 		sf_error(&last_error, "unknown error");
 	return print_error();
+}
+
+int sf_report_refusal(const struct sf_plan_refusal *why)
+{
+	struct sf_err err = SF_ERR_INIT;
+
+	sf_plan_refusal_err(why, &err);
+	return sf_report_err(&err);
 }
 
 int sf_error_document(const char *command)

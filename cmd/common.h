@@ -59,6 +59,10 @@ int sf_die_files(char **files, int nfiles, const char *fmt, ...)
 /* Print err->msg as "structfit: MSG" (its fields kept for the error
  * document); returns 2. */
 int sf_report_err(const struct sf_err *err);
+/* A plan's refusal (layout/plan.h) in report/reasons.c's words, printed
+ * as sf_report_err does; returns 2. */
+struct sf_plan_refusal;
+int sf_report_refusal(const struct sf_plan_refusal *why);
 /* sf_die_usage for a message of any length (a list of places): printed
  * whole; the error document gets its first 1,023 bytes.  Returns 2. */
 int sf_die_long(const char *msg);

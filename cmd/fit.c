@@ -17,6 +17,7 @@
 
 #include "builtin.h"
 #include "common.h"
+#include "narrowarg.h"
 #include "layout/classes.h"
 #include "layout/plan.h"
 #include "lib/checked.h"
@@ -65,18 +66,6 @@ struct fit_opts {
 	bool reorder;
 };
 
-/* One more --narrow [TYPE.]MEMBER=BYTES; -1 after the message. */
-static int add_narrow(const char *arg, struct fit_opts *o)
-{
-	struct sf_err err = SF_ERR_INIT;
-
-	o->narrow = sf_xreallocarray(o->narrow, o->nnarrow + 1, sizeof(*o->narrow));
-	if (sf_narrow_arg_parse(arg, &o->narrow[o->nnarrow], &err) < 0)
-		return sf_report_err(&err), -1;
-	o->nnarrow++;
-	return 0;
-}
-
 /* SF_GO_ON, or the exit status (after --help or an error). */
 static int parse_fit_opts(int argc, char **argv, struct fit_opts *o)
 {
@@ -84,6 +73,7 @@ static int parse_fit_opts(int argc, char **argv, struct fit_opts *o)
 		"type", "classes", "overhead", "count", "narrow", "reorder", "format",
 		"color", NULL,
 	};
+	struct sf_err err = SF_ERR_INIT;
 	struct sf_getopt g;
 	int c;
 
@@ -104,8 +94,8 @@ static int parse_fit_opts(int argc, char **argv, struct fit_opts *o)
 						    optarg);
 			break;
 		case 'n':
-			if (add_narrow(optarg, o) < 0)
-				return SF_EXIT_ERROR;
+			if (sf_narrow_args_add(optarg, &o->narrow, &o->nnarrow, &err) < 0)
+				return sf_report_err(&err);
 			break;
 		case 'r':
 			o->reorder = true;
@@ -134,16 +124,18 @@ static int make_item(const struct fit_opts *o, const struct sf_type *t, const ch
 		.pin_first = true,
 		.search = o->reorder ? SF_PLAN_MIN_SIZE : SF_PLAN_NO_SEARCH,
 	};
-	struct sf_err err = SF_ERR_INIT;
+	struct sf_plan_refusal why;
 
 	for (size_t k = 0; k < o->nnarrow; k++)
 		if (sf_narrow_arg_applies(&o->narrow[k], t))
 			mine[po.nnarrow++] = o->narrow[k];
 	po.narrow = mine;
-	int rc = sf_plan_make(t, &po, arena, p, &err);
-	free(mine);
+	int rc = sf_plan_make(t, &po, arena, p, &why);
 	if (rc < 0)
-		return sf_report_err(&err), -1;
+		sf_report_refusal(&why);
+	free(mine);    /* after the message: why points into it */
+	if (rc < 0)
+		return -1;
 	*it = (struct sf_fit_item){ name, t->size, p->base->size, t, p->req, p->nreq, false };
 	if (!o->reorder)
 		return 0;
@@ -197,7 +189,7 @@ static int run_fit(struct fit_opts *o, char **files, int nfiles)
 	const struct sf_type **types = sf_xcalloc(o->nnames, sizeof(*types));
 	struct sf_fit_item *items = sf_xcalloc(o->nnames, sizeof(*items));
 	struct sf_plan *plans = sf_xcalloc(o->nnames, sizeof(*plans));
-	struct sf_err err = SF_ERR_INIT;
+	struct sf_plan_refusal why;
 	int status = SF_EXIT_ERROR;
 	uint64_t total = o->overhead;
 	struct sf_fit f;
@@ -208,8 +200,8 @@ static int run_fit(struct fit_opts *o, char **files, int nfiles)
 	for (size_t i = 0; i < o->nnames; i++)
 		if (!(types[i] = sf_find_type(ts, o->names[i], files, nfiles)))
 			goto out;
-	if (sf_plan_check_narrowings(types, o->nnames, o->narrow, o->nnarrow, &err) < 0) {
-		sf_report_err(&err);
+	if (sf_plan_check_narrowings(types, o->nnames, o->narrow, o->nnarrow, &why) < 0) {
+		sf_report_refusal(&why);
 		goto out;
 	}
 	for (size_t i = 0; i < o->nnames; i++) {
@@ -250,8 +242,6 @@ int cmd_fit(int argc, char **argv)
 	for (size_t i = 0; i < o.nnames; i++)
 		free(o.names[i]);
 	free(o.names);
-	for (size_t k = 0; k < o.nnarrow; k++)
-		sf_narrow_arg_release(&o.narrow[k]);
-	free(o.narrow);
+	sf_narrow_args_free(o.narrow, o.nnarrow);
 	return status;
 }

@@ -34,6 +34,7 @@
 #include "builtin.h"
 #include "common.h"
 #include "input/srctree.h"
+#include "narrowarg.h"
 #include "layout/applydiff.h"
 #include "layout/narrow.h"
 #include "layout/plan.h"
@@ -128,18 +129,6 @@ struct patch_opts {
 	bool allow_uses;         /* --allow-layout-uses */
 };
 
-/* One more --narrow MEMBER=BYTES; -1 after the message. */
-static int add_narrow(const char *arg, struct patch_opts *o)
-{
-	struct sf_err err = SF_ERR_INIT;
-
-	o->narrow = sf_xreallocarray(o->narrow, o->nnarrow + 1, sizeof(*o->narrow));
-	if (sf_narrow_arg_parse(arg, &o->narrow[o->nnarrow], &err) < 0)
-		return sf_report_err(&err), -1;
-	o->nnarrow++;
-	return 0;
-}
-
 /* SF_GO_ON, or the exit status (after --help or an error). */
 static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 {
@@ -147,6 +136,7 @@ static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 		"type", "narrow", "pin", "no-pin-first", "max-moves", "source-root", "apply",
 		"color", "niche", "allow-layout-uses", "allow-abi-change", NULL,
 	};
+	struct sf_err err = SF_ERR_INIT;
 	struct sf_getopt g;
 	int c;
 
@@ -158,8 +148,8 @@ static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 				return SF_EXIT_ERROR;
 			break;
 		case 'n':
-			if (add_narrow(optarg, o) < 0)
-				return SF_EXIT_ERROR;
+			if (sf_narrow_args_add(optarg, &o->narrow, &o->nnarrow, &err) < 0)
+				return sf_report_err(&err);
 			break;
 		case 'p':
 			o->pins = sf_xreallocarray(o->pins, o->npins + 1, sizeof(*o->pins));
@@ -220,7 +210,7 @@ static int make_plan(const struct sf_type *t, const struct patch_opts *o,
 		(const char *const *)o->pins, o->npins, o->narrow, o->nnarrow,
 		!o->no_pin_first, SF_PLAN_ORDER, o->max_moves, sf_test_heuristic(),
 	};
-	struct sf_err err = SF_ERR_INIT;
+	struct sf_plan_refusal why;
 	struct sf_plan p;
 	struct sf_plan_group *g = sf_xcalloc(nblk + 1, sizeof(*g));
 	int rc = 0;
@@ -228,8 +218,8 @@ static int make_plan(const struct sf_type *t, const struct patch_opts *o,
 	for (size_t i = 0; i < nblk; i++)
 		g[i] = (struct sf_plan_group){ blk[i].m0, blk[i].nm };
 	memset(pl, 0, sizeof(*pl));
-	if (sf_plan_make_grouped(t, &po, g, nblk, arena, &p, &err) < 0)
-		rc = sf_report_err(&err);
+	if (sf_plan_make_grouped(t, &po, g, nblk, arena, &p, &why) < 0)
+		rc = sf_report_refusal(&why);
 	else if (!p.modeled)
 		rc = sf_die_usage("struct %s: its layout is not what the C rules give "
 				  "for its members (attributes?); no reorder to write",
@@ -619,9 +609,7 @@ int cmd_patch(int argc, char **argv)
 
 	if (rc == SF_GO_ON)
 		rc = run_patch(&o, argv + optind, argc - optind);
-	for (size_t i = 0; i < o.nnarrow; i++)
-		sf_narrow_arg_release(&o.narrow[i]);
-	free(o.narrow);
+	sf_narrow_args_free(o.narrow, o.nnarrow);
 	free(o.pins);
 	return rc;
 }

@@ -20,6 +20,7 @@
 
 #include "builtin.h"
 #include "common.h"
+#include "narrowarg.h"
 #include "layout/classes.h"
 #include "layout/holes.h"
 #include "layout/narrow.h"
@@ -95,18 +96,6 @@ struct suggest_opts {
 	struct sf_where where;
 };
 
-/* One more --narrow [TYPE.]MEMBER=BYTES; -1 after the message. */
-static int add_narrow(const char *arg, struct suggest_opts *o)
-{
-	struct sf_err err = SF_ERR_INIT;
-
-	o->narrow = sf_xreallocarray(o->narrow, o->nnarrow + 1, sizeof(*o->narrow));
-	if (sf_narrow_arg_parse(arg, &o->narrow[o->nnarrow], &err) < 0)
-		return sf_report_err(&err), -1;
-	o->nnarrow++;
-	return 0;
-}
-
 /*
  * --header BYTES or --header NAME (a type whose size is looked up once
  * the inputs are read).  SF_GO_ON, or SF_EXIT_ERROR after the message.
@@ -135,6 +124,7 @@ static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 		"type", "pin", "no-pin-first", "max-moves", "narrow", "classes", "header",
 		"format", "color", "under", "exclude-system", NULL,
 	};
+	struct sf_err err = SF_ERR_INIT;
 	struct sf_getopt g;
 	int c;
 
@@ -161,8 +151,8 @@ static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 			sf_where_option(&o->where, c, optarg);
 			break;
 		case 'n':
-			if (add_narrow(optarg, o) < 0)
-				return SF_EXIT_ERROR;
+			if (sf_narrow_args_add(optarg, &o->narrow, &o->nnarrow, &err) < 0)
+				return sf_report_err(&err);
 			break;
 		case 'H':
 			o->header_arg = optarg;
@@ -218,10 +208,10 @@ static int compute(const struct sf_type *t, const struct suggest_opts *o,
 		!o->no_pin_first, SF_PLAN_ORDER, o->max_moves, sf_test_heuristic(),
 	};
 	struct sf_plan *p = &s->plan;
-	struct sf_err err = SF_ERR_INIT;
+	struct sf_plan_refusal why;
 
-	if (sf_plan_make(t, &po, arena, p, &err) < 0)
-		return sf_report_err(&err), -1;
+	if (sf_plan_make(t, &po, arena, p, &why) < 0)
+		return sf_report_refusal(&why), -1;
 	sf_layout_compute(t, 64, &s->type_layout);
 	if (p->nreq)
 		sf_layout_compute(p->base, 64, &s->base_layout);
@@ -391,9 +381,7 @@ int cmd_suggest(int argc, char **argv)
 		status = run_suggest(&o, argv + optind, argc - optind);
 	sf_common_opts_release(&o.co);
 	free(o.pins);
-	for (size_t i = 0; i < o.nnarrow; i++)
-		sf_narrow_arg_release(&o.narrow[i]);
-	free(o.narrow);
+	sf_narrow_args_free(o.narrow, o.nnarrow);
 	sf_where_release(&o.where);
 	return status;
 }

@@ -58,38 +58,21 @@ static bool narrowable_kind(const struct sf_member *m)
 		m->tclass == SF_T_BOOL || is_pointer_like(m));
 }
 
-static const char *kind_word(const struct sf_member *m)
+enum sf_narrow_refusal sf_narrow_check(const struct sf_member *m, uint64_t bytes)
 {
-	switch (m->tclass) {
-	case SF_T_STRUCT: return "a struct";
-	case SF_T_UNION: return "a union";
-	case SF_T_ARRAY: return "an array";
-	case SF_T_FLOAT: return "a floating-point number";
-	default: return "not an integer, enum, bool or pointer";
-	}
-}
-
-int sf_narrow_check(const struct sf_member *m, uint64_t bytes, char *why, size_t n)
-{
-	if (sf_member_is_bitfield(m)) {
-		snprintf(why, n, "it is a bit-field (already as narrow as its bits)");
-	} else if (m->flags & SF_MF_FLEX_ARRAY) {
-		snprintf(why, n, "it is a flexible array member");
-	} else if (compiler_made(m)) {
-		snprintf(why, n, "it is made by the compiler (vtable pointer or base class)");
-	} else if (!narrowable_kind(m)) {
-		snprintf(why, n, "it is %s; only integers, enums, bools and pointers "
-			 "can be narrowed", kind_word(m));
-	} else if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) {
-		snprintf(why, n, "the new width must be 1, 2, 4 or 8 bytes");
-	} else if (bytes >= m->size) {
-		snprintf(why, n, "%" PRIu64 " byte%s is not smaller than its %" PRIu64
-			 " byte%s", bytes, bytes == 1 ? "" : "s", m->size,
-			 m->size == 1 ? "" : "s");
-	} else {
-		return 0;
-	}
-	return -1;
+	if (sf_member_is_bitfield(m))
+		return SF_NARROW_BITFIELD;
+	if (m->flags & SF_MF_FLEX_ARRAY)
+		return SF_NARROW_FLEX_ARRAY;
+	if (compiler_made(m))
+		return SF_NARROW_COMPILER_MADE;
+	if (!narrowable_kind(m))
+		return SF_NARROW_NOT_SCALAR;
+	if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8)
+		return SF_NARROW_BAD_WIDTH;
+	if (bytes >= m->size)
+		return SF_NARROW_NOT_SMALLER;
+	return SF_NARROW_OK;
 }
 
 static bool is_signed(const struct sf_member *m)
@@ -620,24 +603,11 @@ bool sf_name_grows(const char *name)
 	return sf_name_counts(name) || sf_name_indexes(name);
 }
 
-void sf_narrow_overflow(const struct sf_member *m, uint64_t bytes, char *buf, size_t n)
+enum sf_narrow_overflow_kind sf_narrow_overflow_kind(const struct sf_member *m)
 {
-	char range[64];
-	const char *max;
-
-	sf_narrow_range(m, bytes, range, sizeof(range));
-	max = strstr(range, "..");
-	assert(max);
-	max += 2;
-	/* a wrapped value is the failure that passes tests: say so each time */
 	if (is_pointer_like(m))
-		snprintf(buf, n, "past index %s: the arena must refuse, never wrap", max);
-	else if (sf_name_grows(m->name))
-		snprintf(buf, n, "past %s: saturate and fall back, never wrap "
-			 "(it counts or indexes: grows with the data)", max);
-	else
-		snprintf(buf, n, "outside %s: refuse or saturate where it is stored, "
-			 "never truncate", range);
+		return SF_OVERFLOW_INDEX;
+	return sf_name_grows(m->name) ? SF_OVERFLOW_GROWS : SF_OVERFLOW_RANGE;
 }
 
 static int cmp_u64(uint64_t a, uint64_t b)

@@ -51,8 +51,20 @@ struct sf_narrow_req {
 	uint64_t bytes;        /* new width: 1, 2, 4 (or 8 for wider) */
 };
 
-/* 0 when member m may be narrowed to `bytes`; else -1 and why[] says why. */
-int sf_narrow_check(const struct sf_member *m, uint64_t bytes, char *why, size_t n);
+/* Why a member cannot take a width (report/reasons.c words each). */
+enum sf_narrow_refusal {
+	SF_NARROW_OK = 0,
+	SF_NARROW_BITFIELD,         /* already as narrow as its bits */
+	SF_NARROW_FLEX_ARRAY,       /* a flexible array member */
+	SF_NARROW_COMPILER_MADE,    /* a vtable pointer or a base subobject */
+	SF_NARROW_NOT_SCALAR,       /* not an integer, enum, bool or pointer: see
+	                             * the member's tclass */
+	SF_NARROW_BAD_WIDTH,        /* not 1, 2, 4 or 8 bytes */
+	SF_NARROW_NOT_SMALLER,      /* the width is not below the member's size */
+};
+
+/* SF_NARROW_OK when member m may be narrowed to `bytes`, else why not. */
+enum sf_narrow_refusal sf_narrow_check(const struct sf_member *m, uint64_t bytes);
 
 /* The values `bytes` bytes hold for m's signedness: "0..255", "-128..127". */
 void sf_narrow_range(const struct sf_member *m, uint64_t bytes, char *buf, size_t n);
@@ -123,8 +135,13 @@ bool sf_name_indexes(const char *name);
 /* Either: its values grow with the data, so it ranks last. */
 bool sf_name_grows(const char *name);
 
-/* What the code must do when a value does not fit m narrowed to `bytes`
- * (saturate, fail, never wrap), one sentence for the user. */
-void sf_narrow_overflow(const struct sf_member *m, uint64_t bytes, char *buf, size_t n);
+/* What the code must do when a value does not fit a narrowed member (the
+ * sentence is report/reasons.c's sf_narrow_overflow). */
+enum sf_narrow_overflow_kind {
+	SF_OVERFLOW_INDEX,      /* pointer-like, now an arena index: refuse */
+	SF_OVERFLOW_GROWS,      /* its name counts or indexes: saturate, fall back */
+	SF_OVERFLOW_RANGE,      /* any other value: refuse or saturate where stored */
+};
+enum sf_narrow_overflow_kind sf_narrow_overflow_kind(const struct sf_member *m);
 
 #endif

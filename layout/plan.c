@@ -1,7 +1,8 @@
 /*
- * plan.c - --narrow and --pin resolved on a struct, the narrowings applied
+ * plan.c - narrowings and pins resolved on a struct, the narrowings applied
  * in place and the best member order searched: the one plan suggest, fit
- * and patch share (see plan.h).
+ * and patch share (see plan.h).  A refusal is filled in as data; the
+ * words are report/reasons.c's.
  */
 #include "plan.h"
 
@@ -12,31 +13,6 @@
 #include "lib/checked.h"
 #include "lib/xalloc.h"
 #include "rust.h"
-
-int sf_narrow_arg_parse(const char *arg, struct sf_narrow_arg *out, struct sf_err *err)
-{
-	const char *eq = strrchr(arg, '=');
-
-	memset(out, 0, sizeof(*out));
-	if (!eq || eq == arg || sf_parse_decimal(eq + 1, &out->bytes) < 0)
-		return sf_error(err, "--narrow: '%s' is not MEMBER=BYTES", arg);
-	const char *dot = memchr(arg, '.', (size_t)(eq - arg));
-	out->arg = arg;
-	if (dot) {
-		out->type = sf_xstrndup(arg, (size_t)(dot - arg));
-		out->member = sf_xstrndup(dot + 1, (size_t)(eq - dot - 1));
-	} else {
-		out->member = sf_xstrndup(arg, (size_t)(eq - arg));
-	}
-	return 0;
-}
-
-void sf_narrow_arg_release(struct sf_narrow_arg *a)
-{
-	free(a->type);
-	free(a->member);
-	memset(a, 0, sizeof(*a));
-}
 
 long sf_member_index(const struct sf_type *t, const char *name)
 {
@@ -73,9 +49,18 @@ static bool same_target(const struct sf_narrow_arg *a, const struct sf_narrow_ar
 	       (!a->type || !b->type || !strcmp(a->type, b->type));
 }
 
-/* The one type (by name) narrowing a is for, or NULL with err set. */
+/* A refusal of narrowing a (of type t, when known). */
+static int refuse(struct sf_plan_refusal *why, enum sf_plan_refusal_kind kind,
+		  const struct sf_type *t, const struct sf_narrow_arg *a)
+{
+	*why = (struct sf_plan_refusal){ .kind = kind, .type = t, .narrow = a };
+	return -1;
+}
+
+/* The one type (by name) narrowing a is for, or NULL with why set. */
 static const struct sf_type *owner_of(const struct sf_type *const *types, size_t ntypes,
-				      const struct sf_narrow_arg *a, struct sf_err *err)
+				      const struct sf_narrow_arg *a,
+				      struct sf_plan_refusal *why)
 {
 	const struct sf_type *owner = NULL;
 
@@ -84,82 +69,82 @@ static const struct sf_type *owner_of(const struct sf_type *const *types, size_t
 		if (!sf_narrow_arg_applies(a, t) || t == owner)
 			continue;
 		if (owner && strcmp(owner->name, t->name)) {
-			sf_error(err, "--narrow %s: both %s and %s have a member '%s'; "
-				 "write TYPE.%s", a->arg, owner->name, t->name, a->member,
-				 a->member);
+			refuse(why, SF_PLAN_AMBIGUOUS, owner, a);
+			why->other = t;
 			return NULL;
 		}
 		owner = t;
 	}
 	if (!owner)
-		sf_error(err, "--narrow %s: no member '%s' in %s", a->arg, a->member,
-			 a->type ? a->type : "the -t types");
+		refuse(why, SF_PLAN_NOWHERE, NULL, a);
 	return owner;
 }
 
-/* The width check of narrow.h, said for narrowing a of member m. */
-static int check_width(const struct sf_narrow_arg *a, const struct sf_member *m,
-		       struct sf_err *err)
+/* The width check of narrow.h for narrowing a of t's member m. */
+static int check_width(const struct sf_narrow_arg *a, const struct sf_type *t,
+		       const struct sf_member *m, struct sf_plan_refusal *why)
 {
-	char why[160];
+	enum sf_narrow_refusal r = sf_narrow_check(m, a->bytes);
 
-	if (sf_narrow_check(m, a->bytes, why, sizeof(why)) < 0)
-		return sf_error(err, "--narrow %s: %s", a->arg, why);
-	return 0;
+	if (r == SF_NARROW_OK)
+		return 0;
+	refuse(why, SF_PLAN_WIDTH, t, a);
+	why->member = m;
+	why->width = r;
+	return -1;
 }
 
 int sf_plan_check_narrowings(const struct sf_type *const *types, size_t ntypes,
-			     const struct sf_narrow_arg *a, size_t na, struct sf_err *err)
+			     const struct sf_narrow_arg *a, size_t na,
+			     struct sf_plan_refusal *why)
 {
 	for (size_t k = 0; k < na; k++) {
-		const struct sf_type *owner = owner_of(types, ntypes, &a[k], err);
+		const struct sf_type *owner = owner_of(types, ntypes, &a[k], why);
 		if (!owner)
 			return -1;
 		long m = sf_member_index(owner, a[k].member);
 		assert(m >= 0);   /* owner_of found it there */
-		if (check_width(&a[k], &owner->members[m], err) < 0)
+		if (check_width(&a[k], owner, &owner->members[m], why) < 0)
 			return -1;
 		for (size_t j = 0; j < k; j++)
 			if (same_target(&a[j], &a[k]))
-				return sf_error(err, "--narrow %s: '%s' is narrowed twice",
-						a[k].arg, a[k].member);
+				return refuse(why, SF_PLAN_TWICE, owner, &a[k]);
 	}
 	return 0;
 }
 
-/* --pin names -> p->pin[]; -1 with err at an unknown one. */
+/* Pinned names -> p->pin[]; -1 with why at an unknown one. */
 static int resolve_pins(const struct sf_type *t, const struct sf_plan_opts *o,
-			struct sf_plan *p, struct sf_err *err)
+			struct sf_plan *p, struct sf_plan_refusal *why)
 {
 	for (size_t i = 0; i < o->npins; i++) {
 		long m = sf_member_index(t, o->pins[i]);
-		if (m < 0)
-			return sf_error(err, "--pin: %s %s has no member '%s'",
-					sf_type_kind_name(t), t->name, o->pins[i]);
+		if (m < 0) {
+			refuse(why, SF_PLAN_NO_PIN_MEMBER, t, NULL);
+			why->pin = o->pins[i];
+			return -1;
+		}
 		p->pin[m] = true;
 	}
 	return 0;
 }
 
-/* --narrow args -> p->req[], each checked; -1 with err at a bad one. */
+/* Narrowings -> p->req[], each checked; -1 with why at a bad one. */
 static int resolve_narrowings(const struct sf_type *t, const struct sf_plan_opts *o,
-			      struct sf_plan *p, struct sf_err *err)
+			      struct sf_plan *p, struct sf_plan_refusal *why)
 {
 	for (size_t i = 0; i < o->nnarrow; i++) {
 		const struct sf_narrow_arg *a = &o->narrow[i];
 		if (a->type && !names_type(a->type, t))
-			return sf_error(err, "--narrow %s: '%s' is not %s %s", a->arg,
-					a->type, sf_type_kind_name(t), t->name);
+			return refuse(why, SF_PLAN_NOT_THE_TYPE, t, a);
 		long m = sf_member_index(t, a->member);
 		if (m < 0)
-			return sf_error(err, "--narrow %s: %s %s has no member '%s'", a->arg,
-					sf_type_kind_name(t), t->name, a->member);
-		if (check_width(a, &t->members[m], err) < 0)
+			return refuse(why, SF_PLAN_NO_MEMBER, t, a);
+		if (check_width(a, t, &t->members[m], why) < 0)
 			return -1;
 		for (size_t k = 0; k < p->nreq; k++)
 			if (p->req[k].member == (uint32_t)m)
-				return sf_error(err, "--narrow %s: '%s' is narrowed twice",
-						a->arg, a->member);
+				return refuse(why, SF_PLAN_TWICE, t, a);
 		p->req[p->nreq++] = (struct sf_narrow_req){ (uint32_t)m, a->bytes };
 	}
 	return 0;
@@ -177,31 +162,34 @@ static bool is_modeled(const struct sf_type *t, const bool *pin, bool pin_first)
 }
 
 int sf_plan_make(const struct sf_type *t, const struct sf_plan_opts *o,
-		 struct sf_typeset *arena, struct sf_plan *p, struct sf_err *err)
+		 struct sf_typeset *arena, struct sf_plan *p,
+		 struct sf_plan_refusal *why)
 {
-	return sf_plan_make_grouped(t, o, NULL, 0, arena, p, err);
+	return sf_plan_make_grouped(t, o, NULL, 0, arena, p, why);
 }
 
-/* Each group of members one pinned unit of p->units, or -1 with err. */
+/* Each group of members one pinned unit of p->units, or -1 with why. */
 static int fix_groups(struct sf_plan *p, const struct sf_plan_group *g, size_t ng,
-		      struct sf_err *err)
+		      struct sf_plan_refusal *why)
 {
 	const struct sf_type *t = p->type;
 
 	for (size_t i = 0; i < ng; i++) {
 		assert(g[i].nm && g[i].m0 + g[i].nm <= t->nmembers);
-		if (sf_units_fix_group(&p->units, g[i].m0, g[i].nm) < 0)
-			return sf_error(err, "struct %s: members '%s' .. '%s' cannot move "
-					"as one block: a bit-field storage unit spans its "
-					"edge", t->name, t->members[g[i].m0].name,
-					t->members[g[i].m0 + g[i].nm - 1].name);
+		if (sf_units_fix_group(&p->units, g[i].m0, g[i].nm) < 0) {
+			refuse(why, SF_PLAN_GROUP_SPLIT, t, NULL);
+			why->first = g[i].m0;
+			why->last = g[i].m0 + g[i].nm - 1;
+			return -1;
+		}
 	}
 	return 0;
 }
 
 int sf_plan_make_grouped(const struct sf_type *t, const struct sf_plan_opts *o,
 			 const struct sf_plan_group *groups, size_t ngroups,
-			 struct sf_typeset *arena, struct sf_plan *p, struct sf_err *err)
+			 struct sf_typeset *arena, struct sf_plan *p,
+			 struct sf_plan_refusal *why)
 {
 	memset(p, 0, sizeof(*p));
 	p->type = p->base = t;
@@ -209,7 +197,7 @@ int sf_plan_make_grouped(const struct sf_type *t, const struct sf_plan_opts *o,
 	p->max_moves = o->max_moves ? o->max_moves : UINT32_MAX;
 	p->pin = sf_xcalloc(t->nmembers + 1, sizeof(*p->pin));
 	p->req = sf_xcalloc(o->nnarrow + 1, sizeof(*p->req));
-	if (resolve_pins(t, o, p, err) < 0 || resolve_narrowings(t, o, p, err) < 0)
+	if (resolve_pins(t, o, p, why) < 0 || resolve_narrowings(t, o, p, why) < 0)
 		return -1;
 	if (p->nreq)
 		p->base = sf_type_narrow(t, p->req, p->nreq, arena);
@@ -221,7 +209,7 @@ int sf_plan_make_grouped(const struct sf_type *t, const struct sf_plan_opts *o,
 	sf_units_build(p->base, p->pin, o->pin_first, &p->units);
 	p->units.heuristic = p->heuristic = o->heuristic;
 	p->searched = o->search;
-	if (fix_groups(p, groups, ngroups, err) < 0) {
+	if (fix_groups(p, groups, ngroups, why) < 0) {
 		sf_units_release(&p->units);
 		p->searched = SF_PLAN_NO_SEARCH;
 		return -1;

@@ -3,14 +3,14 @@
  * user's narrowings applied in place, its pinned members, and the member
  * order that makes it smallest.
  *
- * The three commands take the same words (--narrow [TYPE.]MEMBER=BYTES,
- * --pin MEMBER) and must mean the same layout by them: patch's diff gives
- * exactly the size suggest shows, and fit --narrow --reorder the size
- * suggest promises.  So the steps live here once:
+ * The three commands take the same words (a narrowing [TYPE.]MEMBER=BYTES,
+ * a pinned MEMBER) and must mean the same layout by them: patch's diff
+ * gives exactly the size suggest shows, and fit's narrowed, reordered size
+ * the size suggest promises.  So the steps live here once:
  *
- *   "--narrow m=1" --sf_narrow_arg_parse--> sf_narrow_arg {type, member, bytes}
+ *   cmd/ parses each narrowing (cmd/narrowarg.c) into sf_narrow_arg {type, member, bytes}
  *   sf_plan_make(t, {pins, narrowings, pin_first}):
- *       resolve  names -> member indexes (pin[], req[]), each refusal said
+ *       resolve  names -> member indexes (pin[], req[]), each refusal as data
  *       narrow   t -> base: the declarations unchanged but for the types
  *       model    does the C rule reproduce t's layout?  (else: no plan)
  *       reorder  base's placement units -> the smallest order, fewest moves
@@ -21,12 +21,13 @@
  * Names are top-level member names, matched exactly (an empty name never
  * matches: anonymous members cannot be named).  A narrowing naming a TYPE
  * applies only to the type of that name.  fit sums several types: each
- * --narrow goes to the one type having the member (sf_plan_check_narrowings
+ * narrowing goes to the one type having the member (sf_plan_check_narrowings
  * refuses it when none or two differently named ones do), and each type's
  * plan gets the narrowings that apply to it (sf_narrow_arg_applies).
  *
- * Errors are one line in struct sf_err ("--narrow x=3: ..."); cmd/ prints
- * them.  Memory of the narrowed types comes from the caller's arena.
+ * A refusal is data, struct sf_plan_refusal: what was refused and the
+ * names and members involved; report/reasons.c words it.  Memory of the
+ * narrowed types comes from the caller's arena.
  */
 #ifndef SF_PLAN_H
 #define SF_PLAN_H
@@ -35,24 +36,44 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/err.h"
 #include "model/model.h"
 #include "narrow.h"
 #include "reorder.h"
 #include "model/typeset.h"
 
-/* One --narrow [TYPE.]MEMBER=BYTES. */
+/* One narrowing by name: [TYPE.]MEMBER to BYTES (made by cmd/narrowarg.c,
+ * which owns the strings). */
 struct sf_narrow_arg {
-	const char *arg;       /* as given, for messages (not owned) */
+	const char *arg;       /* the caller's spelling, repeated in messages */
 	char *type;            /* TYPE, or NULL */
 	char *member;
 	uint64_t bytes;
 };
 
-/* Parse arg into *out (release with sf_narrow_arg_release): 0, or -1 with
- * "--narrow: 'ARG' is not MEMBER=BYTES". */
-int sf_narrow_arg_parse(const char *arg, struct sf_narrow_arg *out, struct sf_err *err);
-void sf_narrow_arg_release(struct sf_narrow_arg *a);
+/* What sf_plan_make or sf_plan_check_narrowings refused. */
+enum sf_plan_refusal_kind {
+	SF_PLAN_REFUSED_NOTHING = 0,
+	SF_PLAN_NO_PIN_MEMBER,  /* type has no member called pin */
+	SF_PLAN_NOT_THE_TYPE,   /* narrow->type does not name type */
+	SF_PLAN_NO_MEMBER,      /* type has no member narrow->member */
+	SF_PLAN_WIDTH,          /* member cannot take narrow->bytes: see width */
+	SF_PLAN_TWICE,          /* narrow->member is narrowed twice */
+	SF_PLAN_AMBIGUOUS,      /* (a sum) type and other both have the member */
+	SF_PLAN_NOWHERE,        /* (a sum) no type (named narrow->type) has it */
+	SF_PLAN_GROUP_SPLIT,    /* members first..last of type cannot move as one
+	                         * block: a bit-field storage unit spans its edge */
+};
+
+struct sf_plan_refusal {
+	enum sf_plan_refusal_kind kind;
+	const struct sf_type *type;          /* the type refused (not NOWHERE) */
+	const struct sf_type *other;         /* AMBIGUOUS: the second type */
+	const char *pin;                     /* NO_PIN_MEMBER */
+	const struct sf_narrow_arg *narrow;  /* the narrowing refused */
+	const struct sf_member *member;      /* WIDTH: its member */
+	enum sf_narrow_refusal width;        /* WIDTH: why (layout/narrow.h) */
+	uint32_t first, last;                /* GROUP_SPLIT: member indexes */
+};
 
 /* Index of t's top-level member called name, or -1. */
 long sf_member_index(const struct sf_type *t, const char *name);
@@ -63,10 +84,11 @@ bool sf_narrow_arg_applies(const struct sf_narrow_arg *a, const struct sf_type *
 /*
  * The narrowings of a sum of types (fit): each must apply to exactly one
  * type name among types[0..ntypes), be a width its member takes, and name
- * a member no other narrowing names.  0, or -1 with err saying which.
+ * a member no other narrowing names.  0, or -1 with *why saying which.
  */
 int sf_plan_check_narrowings(const struct sf_type *const *types, size_t ntypes,
-			     const struct sf_narrow_arg *a, size_t na, struct sf_err *err);
+			     const struct sf_narrow_arg *a, size_t na,
+			     struct sf_plan_refusal *why);
 
 /* How far sf_plan_make searches the order of a modeled type. */
 enum sf_plan_search {
@@ -76,7 +98,7 @@ enum sf_plan_search {
 };
 
 struct sf_plan_opts {
-	const char *const *pins;             /* --pin MEMBER names */
+	const char *const *pins;             /* pinned members' names */
 	size_t npins;
 	const struct sf_narrow_arg *narrow;  /* every one must be t's */
 	size_t nnarrow;
@@ -109,26 +131,29 @@ struct sf_plan {
 /*
  * Resolve o's names on t, apply the narrowings, and when t is modeled cut
  * base into units and search them as far as o->search says.  0 (see
- * p->modeled), or -1 with err: an unknown member, a width its member does
- * not take, a member narrowed twice, a narrowing for another type.
+ * p->modeled), or -1 with *why: an unknown member, a width its member
+ * does not take, a member narrowed twice, a narrowing for another type.
  * Release p in both cases.
  */
 int sf_plan_make(const struct sf_type *t, const struct sf_plan_opts *o,
-		 struct sf_typeset *arena, struct sf_plan *p, struct sf_err *err);
+		 struct sf_typeset *arena, struct sf_plan *p,
+		 struct sf_plan_refusal *why);
 void sf_plan_release(struct sf_plan *p);
 
 /*
  * sf_plan_make, with each group of members (m0 .. m0 + nm - 1, nm > 0)
  * one unit pinned at its offset: members under an #if in the source,
- * which patch keeps whole and in place (layout/srcpatch.h).  -1 with err
- * also when a group's members are not together in memory.
+ * which patch keeps whole and in place (layout/srcpatch.h).  -1 with *why
+ * (SF_PLAN_GROUP_SPLIT) also when a group's members are not together in
+ * memory.
  */
 struct sf_plan_group {
 	uint32_t m0, nm;
 };
 int sf_plan_make_grouped(const struct sf_type *t, const struct sf_plan_opts *o,
 			 const struct sf_plan_group *groups, size_t ngroups,
-			 struct sf_typeset *arena, struct sf_plan *p, struct sf_err *err);
+			 struct sf_typeset *arena, struct sf_plan *p,
+			 struct sf_plan_refusal *why);
 
 /*
  * The members of a modeled, fully searched plan in their new declaration

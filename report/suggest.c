@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "html.h"
+#include "reasons.h"
 #include "report.h"
 #include "layout/public.h"
 

@@ -23,6 +23,7 @@
 #include "model/model.h"
 #include "layout/narrow.h"
 #include "model/typeset.h"
+#include "report/reasons.h"
 
 struct mspec {
 	const char *name;
@@ -235,7 +236,6 @@ static void test_redis_object(void **state)
 	struct sf_classes cls;
 	struct sf_err err;
 	struct sf_narrow_result res;
-	char why[160];
 
 	(void)state;
 	assert_int_equal(t->size, 16);
@@ -253,17 +253,24 @@ static void test_redis_object(void **state)
 	sf_narrow_release(&res);
 
 	/* the bit-fields cannot be narrowed; refcount can, ptr only to an index */
-	assert_int_equal(sf_narrow_check(&t->members[2], 1, why, sizeof(why)), -1);
-	assert_non_null(strstr(why, "bit-field"));
-	assert_int_equal(sf_narrow_check(&t->members[3], 2, why, sizeof(why)), 0);
-	assert_int_equal(sf_narrow_check(&t->members[3], 4, why, sizeof(why)), -1);
-	assert_string_equal(why, "4 bytes is not smaller than its 4 bytes");
-	assert_int_equal(sf_narrow_check(&t->members[3], 3, why, sizeof(why)), -1);
+	struct strbuf sb = STRBUF_INIT;
+	assert_int_equal(sf_narrow_check(&t->members[2], 1), SF_NARROW_BITFIELD);
+	sf_narrow_refusal_say(&sb, SF_NARROW_BITFIELD, &t->members[2], 1);
+	assert_non_null(strstr(sb.buf, "bit-field"));
+	assert_int_equal(sf_narrow_check(&t->members[3], 2), SF_NARROW_OK);
+	assert_int_equal(sf_narrow_check(&t->members[3], 4), SF_NARROW_NOT_SMALLER);
+	sb_reset(&sb);
+	sf_narrow_refusal_say(&sb, SF_NARROW_NOT_SMALLER, &t->members[3], 4);
+	assert_string_equal(sb.buf, "4 bytes is not smaller than its 4 bytes");
+	assert_int_equal(sf_narrow_check(&t->members[3], 3), SF_NARROW_BAD_WIDTH);
 	/* a C++ vtable pointer is the compiler's, not the user's */
 	struct sf_member vptr = t->members[4];
 	vptr.flags |= SF_MF_VPTR;
-	assert_int_equal(sf_narrow_check(&vptr, 4, why, sizeof(why)), -1);
-	assert_non_null(strstr(why, "made by the compiler"));
+	assert_int_equal(sf_narrow_check(&vptr, 4), SF_NARROW_COMPILER_MADE);
+	sb_reset(&sb);
+	sf_narrow_refusal_say(&sb, SF_NARROW_COMPILER_MADE, &vptr, 4);
+	assert_non_null(strstr(sb.buf, "made by the compiler"));
+	sb_release(&sb);
 
 	/* narrowed in place, the run keeps its bits */
 	struct sf_narrow_req req = { 4, 4 };

@@ -1,0 +1,38 @@
+/*
+ * reasons.h - the words for what layout/ returns as data: why a member
+ * cannot be narrowed, what the code must do past a narrowed member's
+ * range, why a plan was refused, why a type's layout is public.
+ *
+ * layout/ says what and with which names and numbers (enums and the
+ * structs around them); each sentence a user reads about it is made here,
+ * once, for every command and format that shows it.
+ */
+#ifndef SF_REPORT_REASONS_H
+#define SF_REPORT_REASONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "layout/narrow.h"
+#include "layout/plan.h"
+#include "lib/err.h"
+#include "lib/strbuf.h"
+#include "model/model.h"
+
+/* Why m cannot take `bytes` (r != SF_NARROW_OK): "it is a flexible array
+ * member", "4 bytes is not smaller than its 4 bytes", ... */
+void sf_narrow_refusal_say(struct strbuf *out, enum sf_narrow_refusal r,
+			   const struct sf_member *m, uint64_t bytes);
+
+/* What the code must do when a value does not fit m narrowed to `bytes`
+ * (saturate, fail, never wrap), one sentence cut to n bytes. */
+void sf_narrow_overflow(const struct sf_member *m, uint64_t bytes, char *buf, size_t n);
+
+/*
+ * The one line a plan's refusal says, with the option it came from
+ * ("--narrow b=3: the new width must be 1, 2, 4 or 8 bytes", "--pin:
+ * struct loose has no member 'zz'") into err; returns -1.
+ */
+int sf_plan_refusal_err(const struct sf_plan_refusal *r, struct sf_err *err);
+
+#endif
