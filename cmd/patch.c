@@ -48,6 +48,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "report/patch.h"
+#include "report/reasons.h"
 #include "report/udiff.h"
 
 static const char patch_usage[] =

@@ -106,30 +106,3 @@ enum sf_public sf_type_public(const struct sf_type *t)
 		return has_include_dir(rel) ? SF_PUBLIC_INCLUDE : SF_PUBLIC_NO;
 	return has_include_dir(path) ? SF_PUBLIC_INSTALLED : SF_PUBLIC_NO;
 }
-
-const char *sf_public_word(enum sf_public p)
-{
-	switch (p) {
-	case SF_PUBLIC_PACKED: return "packed";
-	case SF_PUBLIC_INSTALLED: return "installed";
-	case SF_PUBLIC_INCLUDE: return "include";
-	case SF_PUBLIC_NO: break;
-	}
-	return "";
-}
-
-const char *sf_public_why(enum sf_public p)
-{
-	switch (p) {
-	case SF_PUBLIC_PACKED:
-		return "it is packed (a wire or file format: its bytes are read elsewhere)";
-	case SF_PUBLIC_INSTALLED:
-		return "its header is installed (other programs compile against it)";
-	case SF_PUBLIC_INCLUDE:
-		return "its header is in the project's include/ directory (a public API "
-		       "others compile against)";
-	case SF_PUBLIC_NO:
-		break;
-	}
-	return "";
-}

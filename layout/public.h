@@ -23,7 +23,8 @@
  * directory); only the directories of that part count, so a project that
  * happens to live under some /home/me/include/ is not public for it.
  *
- * Pure functions over strings and the model: no file is opened.
+ * Pure functions over strings and the model: no file is opened.  The
+ * words for each answer are report/reasons.c's (sf_public_word, _why).
  */
 #ifndef SF_PUBLIC_H
 #define SF_PUBLIC_H
@@ -41,15 +42,6 @@ enum sf_public {
 
 /* Why t's layout is an interface others depend on, or SF_PUBLIC_NO. */
 enum sf_public sf_type_public(const struct sf_type *t);
-
-/* "packed", "installed", "include": the one word a column or a JSON
- * field carries ("" for SF_PUBLIC_NO). */
-const char *sf_public_word(enum sf_public p);
-
-/* Why, in a sentence's words: "it is packed (a wire or file format)",
- * "its header is installed", "its header is in the project's include/
- * directory" ("" for SF_PUBLIC_NO). */
-const char *sf_public_why(enum sf_public p);
 
 /* Is `path` under /usr/include, /usr/local/include or a compiler's own
  * include directory (gcc's /usr/lib/gcc/..., clang's /usr/lib/llvm-N/...)? */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "layout/public.h"
+#include "reasons.h"
 #include "svgmap.h"
 
 /* ---- the page ---- */

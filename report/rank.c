@@ -17,6 +17,7 @@
  */
 #include "report.h"
 #include "layout/public.h"
+#include "reasons.h"
 
 #include <inttypes.h>
 #include <string.h>

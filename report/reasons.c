@@ -141,3 +141,32 @@ int sf_plan_refusal_err(const struct sf_plan_refusal *r, struct sf_err *err)
 	sb_release(&sb);
 	return -1;
 }
+
+/* ------------------------------------------------------------ public layouts */
+
+const char *sf_public_word(enum sf_public p)
+{
+	switch (p) {
+	case SF_PUBLIC_PACKED: return "packed";
+	case SF_PUBLIC_INSTALLED: return "installed";
+	case SF_PUBLIC_INCLUDE: return "include";
+	case SF_PUBLIC_NO: break;
+	}
+	return "";
+}
+
+const char *sf_public_why(enum sf_public p)
+{
+	switch (p) {
+	case SF_PUBLIC_PACKED:
+		return "it is packed (a wire or file format: its bytes are read elsewhere)";
+	case SF_PUBLIC_INSTALLED:
+		return "its header is installed (other programs compile against it)";
+	case SF_PUBLIC_INCLUDE:
+		return "its header is in the project's include/ directory (a public API "
+		       "others compile against)";
+	case SF_PUBLIC_NO:
+		break;
+	}
+	return "";
+}

@@ -15,6 +15,7 @@
 
 #include "layout/narrow.h"
 #include "layout/plan.h"
+#include "layout/public.h"
 #include "lib/err.h"
 #include "lib/strbuf.h"
 #include "model/model.h"
@@ -34,5 +35,14 @@ void sf_narrow_overflow(const struct sf_member *m, uint64_t bytes, char *buf, si
  * struct loose has no member 'zz'") into err; returns -1.
  */
 int sf_plan_refusal_err(const struct sf_plan_refusal *r, struct sf_err *err);
+
+/* "packed", "installed", "include": the one word a column or a JSON
+ * field carries ("" for SF_PUBLIC_NO). */
+const char *sf_public_word(enum sf_public p);
+
+/* Why, in a sentence's words: "it is packed (a wire or file format)",
+ * "its header is installed", "its header is in the project's include/
+ * directory" ("" for SF_PUBLIC_NO). */
+const char *sf_public_why(enum sf_public p);
 
 #endif

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "layout/public.h"
+#include "report/reasons.h"
 
 static struct sf_type type_at(const char *decl_file, const char *comp_dir, uint16_t flags)
 {
