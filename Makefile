@@ -61,7 +61,7 @@ TEST_PKGS  := dwarves libc6-dbg gcc-multilib g++ python3 valgrind man-db chromiu
 # tests run on Tcl, pahole measures the rebuilt struct
 REALWORLD_PKGS := dpkg-dev tcl dwarves python3
 
-.PHONY: all run test unit e2e longfn bench realworld deps deps-test install uninstall clean
+.PHONY: all run test unit folders e2e longfn bench realworld deps deps-test install uninstall clean
 
 # The default build links ./structfit; any other BUILD dir (build-clang,
 # build-asan) links its own $(BUILD)/structfit and leaves ./structfit alone.
@@ -131,7 +131,13 @@ run: deps
 	@$(MAKE) --no-print-directory structfit
 	@sh tests/example.sh
 
+# The folder rules (tests/folders.sh): includes point down the data flow,
+# layout/ does no I/O.  Reads the sources only: run before the unit tests.
+folders:
+	@sh tests/folders.sh
+
 unit: $(UNIT_BIN)
+	@sh tests/folders.sh
 	@sh tests/run-unit.sh $(UNIT_BIN)
 
 # No function of the product over 120 lines (the house style).
@@ -147,6 +153,7 @@ e2e: structfit
 # (SF_TEST_STRICT, read by tests/unit/test_dwarf_util.h)
 test: export SF_TEST_STRICT := 1
 test: deps-test
+	@$(MAKE) --no-print-directory folders
 	@$(MAKE) --no-print-directory longfn
 	@$(MAKE) --no-print-directory structfit unit
 	@$(MAKE) --no-print-directory e2e

@@ -1,0 +1,149 @@
+#!/bin/sh
+# tests/folders.sh - the folder rules of DESIGN.md's "Data flow and layout of
+# the tree" checked on the sources, so they stay true: an include points
+# down the data flow, and layout/ is pure computation.
+#
+#   cmd/ -> input/ -> dwarf/, btf/ (peers) -> model/ ;  layout/ -> model/ ;
+#   report/ -> layout/, model/ ;  everything -> lib/
+#
+# Rules (a quoted #include "x/y.h" names x/y.h from the top of the tree;
+# "y.h" without a folder is the including file's own folder):
+#   model/    includes only model/ and lib/
+#   lib/      includes only lib/
+#   dwarf/, btf/  include no layout/, report/, cmd/ or input/ (input/ is
+#             above the loaders); dwarf/ no btf/ and btf/ no dwarf/ (peers)
+#   layout/   includes no report/, cmd/, input/, dwarf/ or btf/, and calls
+#             no I/O: the names below, outside comments and string literals
+#   report/   includes no cmd/, input/, dwarf/ or btf/
+#
+# Allowed for good (the reason is the rule's own):
+#   dwarf/ -> input/elfobj.h: the image the input room hands to the DWARF
+#             loader (sections, their bytes, the ELF's class and machine)
+#
+# Allowed for now: tests/folders.allow lists edges that break a rule and
+# are to go ("FILE INCLUDE reason").  Each is printed as a known exception
+# while it exists; a line whose edge is gone fails, so the list only shrinks.
+#
+# Each file checked is one case, each allowlist line one more.  A failure
+# prints FILE:LINE and the rule; the last line is exactly
+# "folders: N passed, M failed"; the exit status is 1 when anything failed.
+
+cd "$(dirname "$0")/.." || exit 2
+
+files=$(find model lib dwarf btf layout report -name '*.[ch]' | LC_ALL=C sort)
+[ -n "$files" ] || { echo "folders: no sources found"; echo "folders: 0 passed, 1 failed"; exit 1; }
+
+# shellcheck disable=SC2086
+awk '
+function folder(p) { sub(/\/.*/, "", p); return p }
+function dir(p) { sub(/\/[^\/]*$/, "", p); return p }
+
+# Why file may not include target ("" when it may).
+function forbidden(file, target,    f, t) {
+	f = folder(file); t = folder(target)
+	if (f == "model" && t != "model" && t != "lib")
+		return "model/ includes only model/ and lib/"
+	if (f == "lib" && t != "lib")
+		return "lib/ includes only lib/"
+	if ((f == "dwarf" || f == "btf") && (t == "layout" || t == "report" || t == "cmd"))
+		return "a loader includes no layout/, report/ or cmd/: passes run after loading"
+	if ((f == "dwarf" && t == "btf") || (f == "btf" && t == "dwarf"))
+		return "dwarf/ and btf/ are peers: neither includes the other"
+	if ((f == "dwarf" || f == "btf") && t == "input") {
+		if (f == "dwarf" && target == "input/elfobj.h")
+			return ""   # the image the input room hands to the loader
+		return "input/ is above the loaders: it hands them images"
+	}
+	if (f == "layout" && (t == "report" || t == "cmd" || t == "input" || t == "dwarf" || t == "btf"))
+		return "layout/ is pure computation over the model: no report/, cmd/, input/, dwarf/ or btf/"
+	if (f == "report" && (t == "cmd" || t == "input" || t == "dwarf" || t == "btf"))
+		return "report/ renders what layout/ computed: no cmd/, input/, dwarf/ or btf/"
+	return ""
+}
+
+function fail(where, what) {
+	print "folders: FAIL " where ": " what
+	bad[FILENAME] = 1
+}
+
+# The line with comments and the insides of string and character literals
+# blanked (state kept across lines in incomment).
+function strip(s,    out, i, c, q, n) {
+	out = ""; n = length(s)
+	for (i = 1; i <= n; i++) {
+		c = substr(s, i, 1)
+		if (incomment) {
+			if (c == "*" && substr(s, i + 1, 1) == "/") { incomment = 0; i++ }
+			continue
+		}
+		if (c == "/" && substr(s, i + 1, 1) == "*") { incomment = 1; i++; out = out " "; continue }
+		if (c == "/" && substr(s, i + 1, 1) == "/") break
+		if (c == "\"" || c == "\047") {
+			q = c; out = out q
+			for (i++; i <= n; i++) {
+				c = substr(s, i, 1)
+				if (c == "\\") { i++; continue }
+				if (c == q) break
+			}
+			out = out q
+			continue
+		}
+		out = out c
+	}
+	return out
+}
+
+BEGIN {
+	io = "(^|[^A-Za-z0-9_.>])(fopen|fdopen|freopen|fclose|fread|fwrite|fflush|fprintf|printf|vprintf|vfprintf|dprintf|puts|fputs|putchar|fputc|putc|getc|fgetc|fgets|getchar|getline|open|openat|creat|read|pread|write|pwrite|close|stat|fstat|lstat|fstatat|opendir|readdir|closedir|mmap|popen|system|getenv|secure_getenv|perror)[ \t]*\\("
+	std = "(^|[^A-Za-z0-9_])(stdin|stdout|stderr)([^A-Za-z0-9_]|$)"
+}
+
+FILENAME == allowfile {
+	if ($0 ~ /^[ \t]*(#|$)/)
+		next
+	nallow++
+	afile[nallow] = $1; ainc[nallow] = $2; aline[nallow] = FNR
+	$1 = ""; $2 = ""; sub(/^[ \t]+/, ""); areason[nallow] = $0
+	allowed[afile[nallow] SUBSEP ainc[nallow]] = nallow
+	next
+}
+
+FNR == 1 { nfiles++; incomment = 0; seen[FILENAME] = 1 }
+
+/^[ \t]*#[ \t]*include[ \t]*"/ {
+	inc = $0
+	sub(/^[ \t]*#[ \t]*include[ \t]*"/, "", inc); sub(/".*/, "", inc)
+	target = inc ~ /\// ? inc : dir(FILENAME) "/" inc
+	why = forbidden(FILENAME, target)
+	if (why != "") {
+		k = allowed[FILENAME SUBSEP target]
+		if (k) {
+			used[k] = 1
+			print "folders: known exception " FILENAME ":" FNR ": includes \"" target "\" (" areason[k] "; " allowfile ":" aline[k] ")"
+		} else {
+			fail(FILENAME ":" FNR, "includes \"" target "\": " why)
+		}
+	}
+}
+
+folder(FILENAME) == "layout" {
+	s = strip($0)
+	if (match(s, io) || match(s, std)) {
+		call = substr(s, RSTART, RLENGTH); sub(/^[^A-Za-z_]/, "", call); sub(/[ \t]*\($/, "", call)
+		fail(FILENAME ":" FNR, "calls " call ": layout/ does no I/O (cmd/ reads and writes, report/ words)")
+	}
+}
+
+END {
+	for (f in seen)
+		nbad += (f in bad)
+	for (k = 1; k <= nallow; k++) {
+		if (used[k])
+			continue
+		print "folders: FAIL " allowfile ":" aline[k] ": " afile[k] " no longer includes \"" ainc[k] "\": remove the line (the list only shrinks)"
+		nstale++
+	}
+	printf "folders: %d passed, %d failed\n", nfiles - nbad + nallow - nstale, nbad + nstale
+	exit (nbad + nstale) ? 1 : 0
+}
+' allowfile=tests/folders.allow tests/folders.allow $files
