@@ -412,7 +412,11 @@ static int run_write(const struct check_opts *o, char **files, int nfiles)
 		return SF_EXIT_ERROR;
 	char *inputs = join_inputs(files, nfiles);
 	struct strbuf text = STRBUF_INIT;
-	size_t n = sf_budget_pin(&text, ts, inputs);
+	struct sf_budget_pins pins;
+	sf_budget_pins_make(ts, &pins);
+	sf_render_budget_pins(&text, &pins, inputs);
+	size_t n = pins.rules;
+	sf_budget_pins_release(&pins);
 	int status = SF_EXIT_OK;
 	if (!strcmp(o->write, "-")) {
 		/* the budget is the output; the count goes to stderr */

@@ -164,7 +164,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_message(&err);
 	}
 	sb_reset(&sb);
-	sf_budget_pin(&sb, ts, "fuzz.o");
+	struct sf_budget_pins pins;
+	sf_budget_pins_make(ts, &pins);
+	sf_render_budget_pins(&sb, &pins, "fuzz.o");
+	sf_budget_pins_release(&pins);
 	sb_release(&sb);
 	sf_typeset_free(ts);
 	sf_budget_free(b);

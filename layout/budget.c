@@ -1,6 +1,7 @@
 /*
- * budget.c - the evaluation of a budget's rules (budgetfile.c reads the
- * file into them).
+ * budget.c - the evaluation of a budget's rules (budgetfile.c parses the
+ * text into them), and the rules --write-budget pins (sf_budget_pins_make;
+ * report/check.c writes them out).
  *
  * Evaluation measures each subject once (sf_layout_compute, then the seven
  * numbers of struct sf_measure) and compares.  Named rules look their types
@@ -614,18 +615,13 @@ static bool round_trips(const char *name)
 	return true;
 }
 
-/* "KIND NAME[@FILE]  size <= SIZE", the names padded to `width`. */
-static void pin_rule(struct strbuf *out, const struct sf_type *t, const char *file,
-		     size_t width)
+/* One more line of the pinned budget. */
+static void pin_add(struct sf_budget_pins *p, const struct sf_type *t, const char *file,
+		    bool unwritable)
 {
-	size_t start = out->len;
-
-	sb_addf(out, "%s %s", sf_kind_name(t->kind), t->name);
-	if (file)
-		sb_addf(out, "@%s", file);
-	size_t w = out->len - start;
-	sb_addchars(out, ' ', w < width ? width - w + 2 : 2);
-	sb_addf(out, "size <= %llu\n", (unsigned long long)t->size);
+	SF_GROW(p->v, p->n, p->cap);
+	p->v[p->n++] = (struct sf_budget_pin){ t, file, unwritable };
+	p->rules += !unwritable;
 }
 
 /* Is `tail` (a tail of d's path) also a tail of another file among v[0..n)? */
@@ -664,62 +660,57 @@ static const char *file_spelling(const struct sf_type *const *v, size_t n,
  * Differing definitions of one name (v[0..n), largest first): one rule
  * per declaring file, `NAME@FILE`, each pinning its largest definition
  * (#ifdef variants of one header cannot be told apart: they share it).
- * False, with nothing written, when some file cannot be written.
+ * False, with nothing added, when some file cannot be written.
  */
-static bool pin_each_file(struct strbuf *out, const struct sf_type *const *v, size_t n,
-			  size_t width, size_t *rules)
+static bool pin_each_file(struct sf_budget_pins *p, const struct sf_type *const *v,
+			  size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!file_spelling(v, n, v[i]))
 			return false;
 	for (size_t i = 0; i < n; i++) {
 		bool seen = false;
-		for (size_t p = 0; p < i && !seen; p++)
-			seen = !strcmp(v[p]->decl_file, v[i]->decl_file);
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !strcmp(v[k]->decl_file, v[i]->decl_file);
 		if (seen)
 			continue;       /* its file's largest was pinned (sorted) */
-		pin_rule(out, v[i], file_spelling(v, n, v[i]), width);
-		(*rules)++;
+		pin_add(p, v[i], file_spelling(v, n, v[i]), false);
 	}
 	return true;
 }
 
-size_t sf_budget_pin(struct strbuf *out, const struct sf_typeset *ts,
-		     const char *inputs)
+void sf_budget_pins_make(const struct sf_typeset *ts, struct sf_budget_pins *out)
 {
-	size_t n = sf_typeset_count(ts), k = 0, width = 0, rules = 0;
+	size_t n = sf_typeset_count(ts), k = 0;
 	const struct sf_type **v = sf_xcalloc(n ? n : 1, sizeof(*v));
 
+	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < n; i++) {
 		const struct sf_type *t = sf_typeset_get(ts, i);
 		if (reportable(t))
 			v[k++] = t;
 	}
 	qsort(v, k, sizeof(*v), type_name_cmp);
-	sb_addf(out, "# structfit budget: the sizes of the types in %s, pinned\n"
-		"# by 'structfit check --write-budget'.  A rule that breaks fails\n"
-		"# 'structfit check'; lower a limit when its struct shrinks.\n", inputs);
 	for (size_t i = 0; i < k; i++) {
 		size_t w = strlen(sf_kind_name(v[i]->kind)) + 1 + strlen(v[i]->name);
-		if (w > width && w <= 48)
-			width = w;
+		if (w > out->width && w <= 48)
+			out->width = w;
 	}
 	for (size_t i = 0, j; i < k; i = j) {
 		/* v[i..j): the definitions of one name, largest first */
 		for (j = i + 1; j < k && !strcmp(v[j]->name, v[i]->name) &&
 			     v[j]->kind == v[i]->kind; j++)
 			;
-		const struct sf_type *t = v[i];
-		if (!round_trips(t->name)) {
-			sb_addf(out, "# skipped, name not writable in a budget: %s %s\n",
-				sf_kind_name(t->kind), t->name);
-			continue;
-		}
-		if (j - i > 1 && pin_each_file(out, v + i, j - i, width, &rules))
-			continue;
-		pin_rule(out, t, NULL, width);
-		rules++;
+		if (!round_trips(v[i]->name))
+			pin_add(out, v[i], NULL, true);
+		else if (j - i == 1 || !pin_each_file(out, v + i, j - i))
+			pin_add(out, v[i], NULL, false);
 	}
 	free(v);
-	return rules;
+}
+
+void sf_budget_pins_release(struct sf_budget_pins *p)
+{
+	free(p->v);
+	memset(p, 0, sizeof(*p));
 }

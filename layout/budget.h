@@ -233,15 +233,29 @@ void sf_bresult_drop_known(struct sf_bresult *r, const struct sf_bresult *base);
 const char **sf_budget_wanted(const struct sf_budget *b);
 
 /*
- * A budget that pins today's sizes: one `KIND NAME size <= SIZE` rule per
- * named struct/union/class of ts, sorted by name, under a comment naming
- * `inputs`.  A name with differing definitions gets one rule per
+ * A budget that pins today's sizes, as lines for report/check.c to write:
+ * one `KIND NAME size <= SIZE` rule per named struct/union/class of ts,
+ * sorted by name.  A name with differing definitions gets one rule per
  * definition, `KIND NAME@FILE` (FILE the shortest tail of its declaring
- * path no other of its files ends in); definitions one file cannot tell apart
- * (a header's #ifdef variants) share one rule, the largest size.  Returns
- * the number of rules written.
+ * path no other of its files ends in); definitions one file cannot tell
+ * apart (a header's #ifdef variants) share one rule, the largest size.  A
+ * name the parser would not read back as one is listed, unwritable.
  */
-size_t sf_budget_pin(struct strbuf *out, const struct sf_typeset *ts,
-		   const char *inputs);
+struct sf_budget_pin {
+	const struct sf_type *type;  /* pinned at type->size */
+	const char *file;            /* NAME@FILE (points into type->decl_file),
+	                              * or NULL: NAME alone */
+	bool unwritable;             /* not a rule: its name does not read back */
+};
+
+struct sf_budget_pins {
+	struct sf_budget_pin *v;     /* in the order they are written */
+	size_t n, cap;
+	size_t rules;                /* entries that are rules (not unwritable) */
+	size_t width;                /* "KIND NAME" column width (at most 48) */
+};
+
+void sf_budget_pins_make(const struct sf_typeset *ts, struct sf_budget_pins *out);
+void sf_budget_pins_release(struct sf_budget_pins *p);
 
 #endif

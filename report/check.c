@@ -508,3 +508,35 @@ void sf_render_check_markdown(struct strbuf *out, const struct sf_bresult *r,
 	summary_line(out, r);
 	sb_release(&msg);
 }
+
+/* ------------------------------------------------------------ --write-budget */
+
+/* "KIND NAME[@FILE]  size <= SIZE", the names padded to `width`. */
+static void pin_rule(struct strbuf *out, const struct sf_budget_pin *pin, size_t width)
+{
+	const struct sf_type *t = pin->type;
+	size_t start = out->len;
+
+	sb_addf(out, "%s %s", sf_kind_name(t->kind), t->name);
+	if (pin->file)
+		sb_addf(out, "@%s", pin->file);
+	size_t w = out->len - start;
+	sb_addchars(out, ' ', w < width ? width - w + 2 : 2);
+	sb_addf(out, "size <= %llu\n", (unsigned long long)t->size);
+}
+
+void sf_render_budget_pins(struct strbuf *out, const struct sf_budget_pins *p,
+			   const char *inputs)
+{
+	sb_addf(out, "# structfit budget: the sizes of the types in %s, pinned\n"
+		"# by 'structfit check --write-budget'.  A rule that breaks fails\n"
+		"# 'structfit check'; lower a limit when its struct shrinks.\n", inputs);
+	for (size_t i = 0; i < p->n; i++) {
+		const struct sf_budget_pin *pin = &p->v[i];
+		if (pin->unwritable)
+			sb_addf(out, "# skipped, name not writable in a budget: %s %s\n",
+				sf_kind_name(pin->type->kind), pin->type->name);
+		else
+			pin_rule(out, pin, p->width);
+	}
+}

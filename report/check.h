@@ -51,4 +51,12 @@ void sf_render_check_github(struct strbuf *out, const struct sf_bresult *r,
 void sf_render_check_markdown(struct strbuf *out, const struct sf_bresult *r,
 			      const struct sf_check_opts *o);
 
+/*
+ * The budget --write-budget writes: a comment naming `inputs` and the
+ * command, then one rule a line ("struct st_table  size <= 48", the names
+ * padded to p->width), and a comment for each name it cannot write.
+ */
+void sf_render_budget_pins(struct strbuf *out, const struct sf_budget_pins *p,
+			   const char *inputs);
+
 #endif

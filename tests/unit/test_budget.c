@@ -21,6 +21,7 @@
 #include "model/typeset.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "report/check.h"
 
 struct mdef {
 	const char *name;
@@ -739,7 +740,12 @@ static void test_pin_round_trip(void **state)
 	mk(ts, SF_KIND_STRUCT, "st_table", 56, 8, st_table_m, 9, 99); /* variant */
 	mk(ts, SF_KIND_STRUCT, "", 8, 8, rb_b_m, 1, 1);              /* anonymous */
 	mk(ts, SF_KIND_CLASS, "ns::C<int, long>", 8, 8, rb_b_m, 1, 7);
-	sf_budget_pin(&sb, ts, "model.o");
+	struct sf_budget_pins pins;
+	sf_budget_pins_make(ts, &pins);
+	assert_int_equal(pins.rules, 6);
+	sf_render_budget_pins(&sb, &pins, "model.o");
+	sf_budget_pins_release(&pins);
+	assert_true(!strncmp(sb.buf, "# structfit budget: the sizes of the types in model.o,", 54));
 	assert_non_null(strstr(sb.buf, "struct st_table"));
 	assert_non_null(strstr(sb.buf, "size <= 56\n"));
 	assert_null(strstr(sb.buf, "size <= 48\n"));
