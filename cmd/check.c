@@ -169,7 +169,7 @@ static int eval_baseline(struct sf_budget *b, const struct check_opts *o,
 			 const char **wanted, struct sf_bresult *base)
 {
 	char *path = (char *)o->baseline;
-	struct sf_typeset *ts = sf_load_inputs(&path, 1, wanted);
+	struct sf_typeset *ts = sf_load_inputs(&o->co, &path, 1, wanted);
 	struct sf_err err = SF_ERR_INIT;
 	int rc = 0;
 
@@ -197,7 +197,7 @@ static int evaluate(struct sf_budget *b, const struct check_opts *o,
 		    struct sf_typeset **tsp)
 {
 	const char **wanted = sf_budget_wanted(b);
-	struct sf_typeset *ts = sf_load_inputs_at(files, nfiles, wanted, o->co.source_root);
+	struct sf_typeset *ts = sf_load_inputs_at(&o->co, files, nfiles, wanted, o->co.source_root);
 	struct sf_bresult base;
 	struct sf_err err = SF_ERR_INIT;
 	int rc = -1;
@@ -406,7 +406,7 @@ static int write_atomically(const char *path, const struct strbuf *text, bool fo
 
 static int run_write(const struct check_opts *o, char **files, int nfiles)
 {
-	struct sf_typeset *ts = sf_load_inputs(files, nfiles, NULL);
+	struct sf_typeset *ts = sf_load_inputs(&o->co, files, nfiles, NULL);
 
 	if (!ts)
 		return SF_EXIT_ERROR;
@@ -446,10 +446,9 @@ int cmd_check(int argc, char **argv)
 	};
 	int r = parse_check_opts(argc, argv, &o);
 
-	if (r != SF_GO_ON)
-		return r;
-	if (o.write)
-		return run_write(&o, argv + optind, argc - optind);
-	int status = run_check(&o, argv + optind, argc - optind);
-	return status;
+	if (r == SF_GO_ON)
+		r = o.write ? run_write(&o, argv + optind, argc - optind) :
+			run_check(&o, argv + optind, argc - optind);
+	sf_common_opts_release(&o.co);
+	return r;
 }

@@ -27,7 +27,9 @@
 #include "version.h"
 
 /* The last error printed, and the --format the command line asked for,
- * for the error document (cmd/ only: one command per process). */
+ * for the error document main() writes after the command returned 2
+ * (cmd/ only: one command per process).  No loader reads them: what the
+ * loader is told travels in struct sf_common_opts (sf_load_inputs). */
 static struct sf_err last_error;
 static enum sf_format asked_format;
 static bool format_asked;
@@ -149,13 +151,13 @@ int sf_show_paths(struct sf_typeset *ts, const char *root_dir)
 	return 0;
 }
 
-static struct sf_typeset *load_raw(char **files, int nfiles,
-				   const char *const *only);
+static struct sf_typeset *load_raw(const struct sf_common_opts *co, char **files,
+				   int nfiles, const char *const *only);
 
-struct sf_typeset *sf_load_inputs_at(char **files, int nfiles,
-				     const char *const *only, const char *root)
+struct sf_typeset *sf_load_inputs_at(const struct sf_common_opts *co, char **files,
+				     int nfiles, const char *const *only, const char *root)
 {
-	struct sf_typeset *ts = load_raw(files, nfiles, only);
+	struct sf_typeset *ts = load_raw(co, files, nfiles, only);
 
 	if (ts && sf_show_paths(ts, root)) {
 		sf_typeset_free(ts);
@@ -164,21 +166,13 @@ struct sf_typeset *sf_load_inputs_at(char **files, int nfiles,
 	return ts;
 }
 
-/*
- * The --debug-dir directories of this run, in command-line order
- * (NULL-terminated; NULL when none).  sf_getopt_next() takes them for
- * every command that reads inputs; every sf_load_inputs() uses them.
- */
-static const char **debug_dirs;
-static size_t ndebug_dirs;
-
 /* The --debug-dir directories exist: 0, or -1 with err naming the bad one. */
-static int check_debug_dirs(struct sf_err *err)
+static int check_debug_dirs(const struct sf_common_opts *co, struct sf_err *err)
 {
 	struct stat st;
 
-	for (size_t i = 0; i < ndebug_dirs; i++) {
-		const char *dir = debug_dirs[i];
+	for (size_t i = 0; i < co->ndebug_dirs; i++) {
+		const char *dir = co->debug_dirs[i];
 		if (!*dir)
 			return sf_error(err, "--debug-dir: empty directory name");
 		if (stat(dir, &st) < 0)
@@ -189,25 +183,20 @@ static int check_debug_dirs(struct sf_err *err)
 	return 0;
 }
 
-static void add_debug_dir(const char *dir)
+/* --debug-dir DIR, after the ones before it (DIR points into argv). */
+static void add_debug_dir(struct sf_common_opts *co, const char *dir)
 {
-	debug_dirs = sf_xreallocarray(debug_dirs, ndebug_dirs + 2, sizeof(*debug_dirs));
-	debug_dirs[ndebug_dirs++] = dir;
-	debug_dirs[ndebug_dirs] = NULL;
+	co->debug_dirs = sf_xreallocarray(co->debug_dirs, co->ndebug_dirs + 2,
+					  sizeof(*co->debug_dirs));
+	co->debug_dirs[co->ndebug_dirs++] = dir;
+	co->debug_dirs[co->ndebug_dirs] = NULL;
 }
-
-/*
- * --jobs N of this run: the threads that read the inputs (0 when not
- * given: one per online CPU).  sf_getopt_next() takes it for every
- * command that reads inputs, as --debug-dir.
- */
-static unsigned jobs;
 
 /* The most --jobs takes: more threads than that is a typo, not a machine. */
 #define MAX_JOBS 1024
 
 /* --jobs N: decimal, 1 to MAX_JOBS; prints the error.  0 or -1. */
-static int parse_jobs(const char *arg)
+static int parse_jobs(const char *arg, unsigned *jobs)
 {
 	uint64_t v;
 
@@ -215,15 +204,15 @@ static int parse_jobs(const char *arg)
 		sf_die_usage("--jobs: '%s' is not a number of threads from 1 to %d", arg, MAX_JOBS);
 		return -1;
 	}
-	jobs = (unsigned)v;
+	*jobs = (unsigned)v;
 	return 0;
 }
 
-unsigned sf_jobs(void)
+unsigned sf_jobs(const struct sf_common_opts *co)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-	return jobs ? jobs : cpus > 0 ? (unsigned)cpus : 1;
+	return co->jobs ? co->jobs : cpus > 0 ? (unsigned)cpus : 1;
 }
 
 /* The loader's one-line notes (files skipped in a directory) on stderr. */
@@ -233,10 +222,10 @@ static void print_note(void *arg, const char *line)
 	fprintf(stderr, "structfit: %s\n", line);
 }
 
-struct sf_typeset *sf_load_inputs(char **files, int nfiles,
-				  const char *const *only)
+struct sf_typeset *sf_load_inputs(const struct sf_common_opts *co, char **files,
+				  int nfiles, const char *const *only)
 {
-	return sf_load_inputs_at(files, nfiles, only, NULL);
+	return sf_load_inputs_at(co, files, nfiles, only, NULL);
 }
 
 /*
@@ -256,28 +245,19 @@ static int env_flag(const char *name)
 	return v && *v && strcmp(v, "0") != 0;
 }
 
-/* `holes` takes holes documents (summaries); every other command needs
- * the types whole (sf_load_opts.summaries). */
-static int summaries;
-
-void sf_load_accept_summaries(void)
-{
-	summaries = 1;
-}
-
 bool sf_test_heuristic(void)
 {
 	return env_flag("STRUCTFIT_TEST_HEURISTIC");
 }
 
-static struct sf_typeset *load_raw(char **files, int nfiles,
-				   const char *const *only)
+static struct sf_typeset *load_raw(const struct sf_common_opts *co, char **files,
+				   int nfiles, const char *const *only)
 {
 	struct sf_typeset *ts = sf_typeset_new();
 	struct sf_load_opts opts = {
-		.threads = jobs, .only = only, .debug_dirs = debug_dirs,
+		.threads = co->jobs, .only = only, .debug_dirs = co->debug_dirs,
 		.note = print_note, .no_dedup = env_flag("STRUCTFIT_NO_DEDUP"),
-		.dedup_note = env_flag("STRUCTFIT_DEDUP_NOTE"), .summaries = summaries,
+		.dedup_note = env_flag("STRUCTFIT_DEDUP_NOTE"), .summaries = co->summaries,
 	};
 	struct sf_err err = SF_ERR_INIT;
 
@@ -288,7 +268,7 @@ static struct sf_typeset *load_raw(char **files, int nfiles,
 	}
 	/* All at once: a C++ base declared in one file and defined in
 	 * another is completed whatever the order of the files. */
-	if (check_debug_dirs(&err) < 0 ||
+	if (check_debug_dirs(co, &err) < 0 ||
 	    sf_input_load_all(ts, files, nfiles, &opts, &err) < 0) {
 		sf_report_err(&err);
 		sf_typeset_free(ts);
@@ -542,12 +522,19 @@ static int parse_cacheline(const char *arg, unsigned *out)
 	return 0;
 }
 
+static void release_classes(struct sf_common_opts *co)
+{
+	if (co->have_classes)
+		sf_classes_release(&co->classes);
+	co->have_classes = false;
+}
+
 /* --classes SPEC; a later one replaces an earlier one. */
 static int parse_classes(const char *spec, struct sf_common_opts *co)
 {
 	struct sf_err err = SF_ERR_INIT;
 
-	sf_common_opts_release(co);
+	release_classes(co);
 	if (sf_classes_parse(spec, &co->classes, &err) < 0)
 		return sf_die_usage("--classes: %s", err.msg), -1;
 	co->have_classes = true;
@@ -556,9 +543,10 @@ static int parse_classes(const char *spec, struct sf_common_opts *co)
 
 void sf_common_opts_release(struct sf_common_opts *co)
 {
-	if (co->have_classes)
-		sf_classes_release(&co->classes);
-	co->have_classes = false;
+	free(co->debug_dirs);
+	co->debug_dirs = NULL;
+	co->ndebug_dirs = 0;
+	release_classes(co);
 }
 
 int sf_parse_count(const char *opt, const char *arg, uint64_t max, uint64_t *out)
@@ -770,10 +758,10 @@ static int take_shared(struct sf_getopt *g, int c, const char *arg)
 
 	switch (c) {
 	case SF_O_DEBUG_DIR:
-		add_debug_dir(arg);
+		add_debug_dir(co, arg);
 		return 1;
 	case 'j':
-		rc = parse_jobs(arg);
+		rc = parse_jobs(arg, &co->jobs);
 		break;
 	case 'h':
 		fputs(g->usage, stdout);

@@ -79,19 +79,17 @@ int sf_die_long(const char *msg);
 int sf_error_document(const char *command);
 
 /*
- * Load every FILE into a new typeset.  `only` (NULL-terminated bare names,
- * or NULL for all) lets the reader skip types nobody asked for.  On error
- * prints the message and returns NULL.
+ * Load every FILE into a new typeset, as co's --debug-dir, --jobs and
+ * summaries say.  `only` (NULL-terminated bare names, or NULL for all)
+ * lets the reader skip types nobody asked for.  On error prints the
+ * message and returns NULL.
  */
-struct sf_typeset *sf_load_inputs(char **files, int nfiles,
-				  const char *const *only);
-
-/* Let the next loads read `holes --format json` documents (their types
- * summaries without members): `holes` alone ranks such types. */
-void sf_load_accept_summaries(void);
+struct sf_common_opts;
+struct sf_typeset *sf_load_inputs(const struct sf_common_opts *co, char **files,
+				  int nfiles, const char *const *only);
 
 /* The threads --jobs N asks for, else one per online CPU (at least 1). */
-unsigned sf_jobs(void);
+unsigned sf_jobs(const struct sf_common_opts *co);
 
 /*
  * Show every type's decl_file the one way (lib/path.h): normalised, and
@@ -101,8 +99,8 @@ unsigned sf_jobs(void);
 int sf_show_paths(struct sf_typeset *ts, const char *root_dir);
 
 /* sf_load_inputs, then sf_show_paths(root) (root may be NULL). */
-struct sf_typeset *sf_load_inputs_at(char **files, int nfiles,
-				     const char *const *only, const char *root);
+struct sf_typeset *sf_load_inputs_at(const struct sf_common_opts *co, char **files,
+				     int nfiles, const char *const *only, const char *root);
 
 /*
  * `name` without "struct ", "union ", "class " and surrounding blanks, as
@@ -235,9 +233,15 @@ struct sf_common_opts {
 	const char *source_root;     /* -R DIR, or NULL */
 	struct sf_classes classes;   /* -k, valid when have_classes */
 	bool have_classes;
+	/* what the loader is told (sf_load_inputs: struct sf_load_opts) */
+	const char **debug_dirs;     /* --debug-dir DIRs in order, NULL-ended */
+	size_t ndebug_dirs;
+	unsigned jobs;               /* --jobs N; 0: one per online CPU */
+	bool summaries;              /* the command takes holes summaries
+	                              * (sf_load_opts.summaries): holes alone */
 };
 
-#define SF_COMMON_OPTS(formats_) { .formats = (formats_), .cacheline = 64 }
+#define SF_COMMON_OPTS(formats_) { .formats = (formats_), .cacheline = SF_CACHELINE }
 
 void sf_common_opts_release(struct sf_common_opts *co);
 
@@ -265,7 +269,7 @@ void sf_getopt_init(struct sf_getopt *g, const char *cmd, const char *const *nam
  * g->status is SF_GO_ON at the end of the options, or the exit status
  * after --help (0) or after an error it reported (2): an unknown option,
  * a missing value, a bad shared value.  --debug-dir DIR and --jobs N
- * are taken here (sf_load_inputs looks under DIR, on N threads).
+ * are taken here, into g->co (sf_load_inputs looks under DIR, on N threads).
  */
 int sf_getopt_next(struct sf_getopt *g, int argc, char **argv);
 

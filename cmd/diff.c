@@ -178,8 +178,8 @@ static char **expand_names(const struct diff_opts *o, const struct sf_typeset *o
 static int run_diff(const struct diff_opts *o, char *old_path, char *new_path)
 {
 	const char **only = sf_only_names((const char *const *)o->types, o->ntypes);
-	struct sf_typeset *old_ts = sf_load_inputs_at(&old_path, 1, only, o->co.source_root);
-	struct sf_typeset *new_ts = old_ts ? sf_load_inputs_at(&new_path, 1, only,
+	struct sf_typeset *old_ts = sf_load_inputs_at(&o->co, &old_path, 1, only, o->co.source_root);
+	struct sf_typeset *new_ts = old_ts ? sf_load_inputs_at(&o->co, &new_path, 1, only,
 							  o->co.source_root) : NULL;
 	int status = SF_EXIT_ERROR;
 
@@ -227,5 +227,6 @@ int cmd_diff(int argc, char **argv)
 	for (size_t i = 0; i < o.ntypes; i++)
 		free(o.types[i]);
 	free(o.types);
+	sf_common_opts_release(&o.co);
 	return status;
 }

@@ -185,7 +185,7 @@ static void unrepresentable(const struct fit_opts *o, char **files, int nfiles)
 static int run_fit(struct fit_opts *o, char **files, int nfiles)
 {
 	const char **only = sf_only_names((const char *const *)o->names, o->nnames);
-	struct sf_typeset *ts = sf_load_inputs(files, nfiles, only);
+	struct sf_typeset *ts = sf_load_inputs(&o->co, files, nfiles, only);
 	const struct sf_type **types = sf_xcalloc(o->nnames, sizeof(*types));
 	struct sf_fit_item *items = sf_xcalloc(o->nnames, sizeof(*items));
 	struct sf_plan *plans = sf_xcalloc(o->nnames, sizeof(*plans));

@@ -154,14 +154,16 @@ int cmd_holes(int argc, char **argv)
 
 	if (r != SF_GO_ON || (r = sf_where_resolve(&o.where, o.co.source_root)) != 0) {
 		sf_where_release(&o.where);
+		sf_common_opts_release(&o.co);
 		return r;
 	}
 	if (!o.rank.reorderable)	/* a reorder needs the members */
-		sf_load_accept_summaries();
-	struct sf_typeset *ts = sf_load_inputs_at(argv + optind, argc - optind, NULL,
+		o.co.summaries = true;
+	struct sf_typeset *ts = sf_load_inputs_at(&o.co, argv + optind, argc - optind, NULL,
 						  o.co.source_root);
 	if (!ts) {
 		sf_where_release(&o.where);
+		sf_common_opts_release(&o.co);
 		return SF_EXIT_ERROR;
 	}
 
@@ -177,6 +179,7 @@ int cmd_holes(int argc, char **argv)
 		sf_rank_release(&rank);
 		sf_typeset_free(ts);
 		sf_where_release(&o.where);
+		sf_common_opts_release(&o.co);
 		return SF_EXIT_ERROR;
 	}
 	if (o.co.format == SF_FMT_JSON)
@@ -191,5 +194,6 @@ int cmd_holes(int argc, char **argv)
 	sf_rank_release(&rank);
 	sf_typeset_free(ts);
 	sf_where_release(&o.where);
+	sf_common_opts_release(&o.co);
 	return bad ? SF_EXIT_ERROR : SF_EXIT_OK;
 }

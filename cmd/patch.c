@@ -386,8 +386,8 @@ static const struct sf_niche *niche_of(const struct sf_type *t, const struct sf_
 static int patch_niche(const struct patch_opts *o, const struct sf_type *t,
 		       const struct sf_typeset *ts)
 {
-	struct sf_niche v[16];
-	const struct sf_niche *ni = niche_of(t, ts, o->niche, v, 16);
+	struct sf_niche v[SF_NICHE_MAX];
+	const struct sf_niche *ni = niche_of(t, ts, o->niche, v, SF_NICHE_MAX);
 	const struct sf_type *nt = NULL;
 	struct strbuf old = STRBUF_INIT, neu = STRBUF_INIT, msg = STRBUF_INIT;
 	struct strbuf sites = STRBUF_INIT;
@@ -512,7 +512,7 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 {
 	char *bare = sf_bare_name(o->type);
 	const char *only[] = { bare, NULL };
-	struct sf_typeset *ts = sf_load_inputs(files, nfiles, only);
+	struct sf_typeset *ts = sf_load_inputs(&o->co, files, nfiles, only);
 	struct strbuf old = STRBUF_INIT, neu = STRBUF_INIT, msg = STRBUF_INIT;
 	struct sf_source src = { NULL, NULL };
 	struct sf_err err = SF_ERR_INIT;
@@ -548,7 +548,7 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 		}
 		/* the niche needs the enums and newtypes its members name */
 		sf_typeset_free(ts);
-		ts = sf_load_inputs(files, nfiles, NULL);
+		ts = sf_load_inputs(&o->co, files, nfiles, NULL);
 		if (ts && (t = sf_find_type(ts, o->type, files, nfiles)))
 			rc = patch_niche(o, t, ts);
 		goto out_ts;
@@ -612,5 +612,6 @@ int cmd_patch(int argc, char **argv)
 		rc = run_patch(&o, argv + optind, argc - optind);
 	sf_narrow_args_free(o.narrow, o.nnarrow);
 	free(o.pins);
+	sf_common_opts_release(&o.co);
 	return rc;
 }

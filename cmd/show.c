@@ -225,7 +225,7 @@ static int show_types(struct show_out *so, const struct show_opts *o,
 		      const struct sf_typeset *ts, char **files, int nfiles)
 {
 	if (!o->ntypes) {
-		unsigned threads = sf_jobs();
+		unsigned threads = sf_jobs(&o->co);
 		if (o->co.format == SF_FMT_TEXT && threads > 1 &&
 		    sf_typeset_count(ts) >= PAR_MIN_TYPES) {
 			/* a terminal keeps its line buffering */
@@ -276,11 +276,12 @@ int cmd_show(int argc, char **argv)
 
 	if (r != SF_GO_ON) {
 		free_names(o.types, o.ntypes);
+		sf_common_opts_release(&o.co);
 		return r;
 	}
 	so.color = o.co.format == SF_FMT_TEXT && sf_color_for_fd(o.co.color, STDOUT_FILENO);
 	const char **only = sf_only_names((const char *const *)o.types, o.ntypes);
-	struct sf_typeset *ts = sf_load_inputs_at(argv + optind, argc - optind, only,
+	struct sf_typeset *ts = sf_load_inputs_at(&o.co, argv + optind, argc - optind, only,
 						  o.co.source_root);
 	int status = SF_EXIT_ERROR;
 
@@ -305,5 +306,6 @@ out:
 	sb_release(&so.plain);
 	sf_typeset_free(ts);
 	free_names(o.types, o.ntypes);
+	sf_common_opts_release(&o.co);
 	return status;
 }

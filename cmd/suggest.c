@@ -178,8 +178,8 @@ struct suggestion {
 	struct sf_narrow_result narrow;
 	const struct sf_type *best;
 	struct sf_layout best_layout;
-	struct sf_niche niches[16];
-	uint64_t niche_size[16];
+	struct sf_niche niches[SF_NICHE_MAX];
+	uint64_t niche_size[SF_NICHE_MAX];
 	size_t nniches;
 };
 
@@ -187,9 +187,9 @@ struct suggestion {
 static void compute_niches(const struct sf_type *t, struct suggestion *s,
 			   struct sf_typeset *ts)
 {
-	size_t n = sf_rust_niches(t, ts, s->niches, 16);
+	size_t n = sf_rust_niches(t, ts, s->niches, SF_NICHE_MAX);
 
-	s->nniches = n < 16 ? n : 16;
+	s->nniches = n < SF_NICHE_MAX ? n : SF_NICHE_MAX;
 	for (size_t i = 0; i < s->nniches; i++)
 		s->niche_size[i] = sf_plan_size_with(&s->plan, s->niches[i].member,
 						     s->niches[i].to, ts);
@@ -212,9 +212,9 @@ static int compute(const struct sf_type *t, const struct suggest_opts *o,
 
 	if (sf_plan_make(t, &po, arena, p, &why) < 0)
 		return sf_report_refusal(&why), -1;
-	sf_layout_compute(t, 64, &s->type_layout);
+	sf_layout_compute(t, SF_CACHELINE, &s->type_layout);
 	if (p->nreq)
-		sf_layout_compute(p->base, 64, &s->base_layout);
+		sf_layout_compute(p->base, SF_CACHELINE, &s->base_layout);
 	if (!p->modeled)
 		return 0;
 	if (t->flags & SF_TF_RUST)
@@ -222,7 +222,7 @@ static int compute(const struct sf_type *t, const struct suggest_opts *o,
 	/* rustc orders a default-representation struct itself */
 	if (p->reorder.size < p->base->size && !sf_rust_compiler_orders(t)) {
 		s->proposed = sf_units_relayout(&p->units, &p->reorder, arena);
-		sf_layout_compute(s->proposed, 64, &s->proposed_layout);
+		sf_layout_compute(s->proposed, SF_CACHELINE, &s->proposed_layout);
 	}
 	struct sf_narrow_opts no = {
 		o->co.have_classes ? &o->co.classes : NULL, o->header, t->size, p->pin,
@@ -232,7 +232,7 @@ static int compute(const struct sf_type *t, const struct suggest_opts *o,
 	if (s->narrow.n) {
 		s->best = sf_plan_place(p, &s->narrow.v[0], arena);
 		if (s->best)
-			sf_layout_compute(s->best, 64, &s->best_layout);
+			sf_layout_compute(s->best, SF_CACHELINE, &s->best_layout);
 	}
 	return 0;
 }
@@ -253,7 +253,7 @@ static void release(struct suggestion *s)
 /* Where header + each size the report shows lands (layout/classes.h). */
 struct class_lines {
 	struct sf_fit type, reorder;
-	size_t base, packed, niche[16];
+	size_t base, packed, niche[SF_NICHE_MAX];
 };
 
 static void classes_of(const struct sf_type *t, const struct suggest_opts *o,
@@ -294,7 +294,7 @@ static int render(const struct sf_type *t, const struct suggest_opts *o,
 		.classes = o->co.have_classes ? &o->co.classes : NULL,
 		.type_fit = &c.type, .reorder_fit = &c.reorder, .base_class = c.base,
 		.packed_class = c.packed, .niche_class = c.niche,
-		.header = o->header, .header_name = o->header_name, .cacheline = 64,
+		.header = o->header, .header_name = o->header_name, .cacheline = SF_CACHELINE,
 		.rust = t->flags & SF_TF_RUST, .compiler_orders = sf_rust_compiler_orders(t),
 		.niches = s->niches, .niche_size = s->niche_size, .nniches = s->nniches,
 		.packed_size = sf_rust_packed_size(t),
@@ -318,7 +318,7 @@ static int run_suggest(const struct suggest_opts *o0, char **files, int nfiles)
 	struct suggest_opts o = *o0;
 	const char *names[2] = { o.type, o.header_name };
 	const char **only = sf_only_names(names, o.header_name ? 2 : 1);
-	struct sf_typeset *ts = sf_load_inputs(files, nfiles, only);
+	struct sf_typeset *ts = sf_load_inputs(&o0->co, files, nfiles, only);
 	struct suggestion s;
 	int status = SF_EXIT_ERROR;
 
@@ -332,7 +332,7 @@ static int run_suggest(const struct suggest_opts *o0, char **files, int nfiles)
 	if (t->flags & SF_TF_RUST) {
 		/* niches need the enums and newtypes its members name */
 		sf_typeset_free(ts);
-		ts = sf_load_inputs(files, nfiles, NULL);
+		ts = sf_load_inputs(&o0->co, files, nfiles, NULL);
 		if (!ts || !(t = sf_find_type_where(ts, o.type, files, nfiles, &o.where)))
 			goto out;
 	}

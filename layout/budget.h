@@ -57,7 +57,7 @@
 /* Longest budget line accepted, in bytes (the newline not counted). */
 #define SF_BUDGET_MAX_LINE 65536u
 /* The cacheline size `cachelines` counts in. */
-#define SF_BUDGET_CACHELINE 64u
+#define SF_BUDGET_CACHELINE SF_CACHELINE
 
 enum sf_bprop {
 	SF_BP_SIZE = 0,

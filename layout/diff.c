@@ -342,8 +342,8 @@ static void diff_holes(struct sf_dtype *d)
 	struct sf_layout lo, ln;
 	size_t cap = 0;
 
-	sf_layout_compute(d->old, 64, &lo);
-	sf_layout_compute(d->new, 64, &ln);
+	sf_layout_compute(d->old, SF_CACHELINE, &lo);
+	sf_layout_compute(d->new, SF_CACHELINE, &ln);
 	d->old_nholes = lo.nholes;
 	d->new_nholes = ln.nholes;
 	d->old_sum_holes = lo.sum_holes;

@@ -22,8 +22,6 @@
 #include "lib/xalloc.h"
 #include "model/typeset.h"
 
-#define DEFAULT_CACHELINE 64u
-
 /* The byte hole right in front of member i, 0 if none. */
 static uint64_t hole_before(const struct sf_type *t,
 			    const struct sf_layout *out, uint32_t i)
@@ -194,7 +192,7 @@ static void take_gaps(struct sf_layout *out, const struct sf_gaps *g)
 static void compute_at(const struct sf_type *t, uint64_t base,
 		       const struct sf_layout_opts *o, struct sf_layout *out)
 {
-	unsigned cl = o->cacheline ? o->cacheline : DEFAULT_CACHELINE;
+	unsigned cl = o->cacheline ? o->cacheline : SF_CACHELINE;
 	struct sf_gaps g;
 
 	memset(out, 0, sizeof(*out));

@@ -39,6 +39,14 @@ struct sf_niche {
 /* Is t laid out by rustc's default representation (it reordered it)? */
 bool sf_rust_compiler_orders(const struct sf_type *t);
 
+/*
+ * The most niche proposals suggest and patch keep for one struct: one per
+ * member whose Option could lose its discriminant, and a struct with more
+ * than 16 such members is a table no one reads (the count returned still
+ * says how many there are).
+ */
+#define SF_NICHE_MAX 16
+
 /* The niche proposals for t's members, up to max stored; returns how many. */
 size_t sf_rust_niches(const struct sf_type *t, const struct sf_typeset *ts,
 		      struct sf_niche *out, size_t max);

@@ -76,6 +76,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The cacheline a layout is drawn in when nobody says otherwise (-c N
+ * changes it for show and holes): 64 bytes, x86-64's and most arm64
+ * cores', and pahole's default.  suggest, diff and budgets' `cachelines`
+ * count in it.
+ */
+#define SF_CACHELINE 64u
+
 enum sf_kind {
 	SF_KIND_STRUCT = 0,
 	SF_KIND_UNION,
