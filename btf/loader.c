@@ -571,6 +571,8 @@ static void set_type_of_member(struct loader *l, struct sf_member *m, struct bt 
 	}
 	m->align = align_of(l, mt, depth);
 	*natural = natural_of(l, mt, depth);
+	if (mt->agg && !mt->anon)
+		sf_member_take_pad(m, l->bt[mt->agg].model);
 	if (mt->anon) {
 		/* pahole -F btf shows the body of a flexible array's
 		 * anonymous element type too */

@@ -126,6 +126,7 @@ static int take_sum(struct sf_reader *r, struct tinfo *ti, unsigned depth)
 	ti->align = s->align;
 	ti->natural = s->natural;
 	ti->dsize = s->dsize;
+	ti->pad = s->pad;
 	ti->height = (uint8_t)s->height;
 	ti->flags |= TI_SUMMED;
 	r->sum_used = 1;
@@ -147,6 +148,7 @@ void rd_record_sums(struct sf_reader *r)
 		s.natural = ti->natural;
 		s.dsize = ti->dsize;
 		s.height = ti->height;
+		s.pad = ti->pad;
 		sum_put(r, &s);
 	}
 }
@@ -341,6 +343,9 @@ static void set_type_of_member(struct sf_reader *r, struct sf_member *m, struct 
 	}
 	v->natural[v->n - 1] = natural_of(r, mt, depth);
 	v->ty[v->n - 1] = mt;
+	if (mt->agg && !mt->anon && (mt->agg->flags & (TI_LAID | TI_SUMMED)) &&
+	    mt->agg->kind != SF_KIND_UNION)
+		sf_member_set_pad(m, mt->agg->pad);
 	/* a class laid out here on a base only declared here (g++ writes a
 	 * polymorphic class's definition only where its key function is)
 	 * has the alignment of what it knows: 1 where the base holds the
@@ -422,8 +427,10 @@ static void add_base(struct sf_reader *r, struct uh *uh, const struct sf_die *c,
 	}
 	set_type_of_member(r, m, bt, v, depth);
 	m->tclass = SF_T_STRUCT;
-	if (bt->agg && (bt->agg->flags & TI_EMPTY))
+	if (bt->agg && (bt->agg->flags & TI_EMPTY)) {
 		m->size = 0;	/* empty base optimization */
+		m->flags &= (uint16_t)~SF_MF_TYPE_PAD;	/* none of it is there */
+	}
 }
 
 /* Member i's type's data size: a base's size without its own tail
@@ -858,6 +865,7 @@ static void remember_layout(struct sf_reader *r, struct tinfo *ti, struct xtype 
 		ti->flags |= TI_EMPTY;
 	ti->align = t->align;
 	ti->natural = t->natural_align;
+	ti->pad = sf_struct_pad(t);
 	ti->dsize = got->dsize;
 	ti->model = x;
 	ti->flags |= TI_LAID;

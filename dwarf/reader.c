@@ -812,6 +812,7 @@ static void complete_member(const struct sf_typeset *ts, const struct sf_typeset
 	m->align = b->align;
 	*natural = b->natural_align ? b->natural_align : b->align;
 	m->flags &= (uint16_t)~SF_MF_INCOMPLETE;
+	sf_member_take_pad(m, m->size == b->size ? b : NULL);
 }
 
 struct sf_pending *sf_pending_new(void)
@@ -893,6 +894,7 @@ static int align_member(const struct sf_typeset *ts, const struct sf_typeset *ex
 	if (!(m->flags & SF_MF_ALIGNED))
 		m->align = b->align;
 	*natural = b->natural_align ? b->natural_align : b->align;
+	sf_member_take_pad(m, m->size == b->size ? b : NULL);
 	return 1;
 }
 

@@ -102,6 +102,8 @@ struct tinfo {
 	                         * (or an array of such pointers) */
 	const struct sf_enum *enums; /* anonymous enums, once read */
 	uint32_t natural;       /* aggregates once laid out: see sf_type */
+	uint32_t pad;           /* aggregates once laid out: tail padding
+	                         * (sf_struct_pad; a member notes it) */
 	uint64_t dsize;         /* aggregates once laid out: end of the data
 	                         * of the non-virtual part (C++ layout) */
 	struct xtype *model;
@@ -187,6 +189,7 @@ struct lsum {
 	uint64_t dsize;
 	uint32_t align, natural;
 	uint32_t height;        /* the levels of layouts below it */
+	uint32_t pad;           /* its tail padding (tinfo.pad) */
 };
 
 /* The members of one aggregate being laid out, with what only the

@@ -82,7 +82,7 @@ static void count_forced_padding(const struct sf_type *t, struct sf_layout *out)
 
 /* Trailing padding of a struct, without recording anything else: walked
  * as a struct even when it has variants, as pahole's note always took it. */
-static uint64_t struct_padding(const struct sf_type *t)
+uint64_t sf_layout_struct_padding(const struct sf_type *t)
 {
 	struct sf_type s = *t;
 	struct sf_gaps g;
@@ -91,6 +91,12 @@ static uint64_t struct_padding(const struct sf_type *t)
 	sf_gaps_find(&s, 0, false, &g);
 	return g.padding;
 }
+
+static const char *plain_struct_name(const struct sf_member *m);
+
+/* What member_struct_type gives for a member whose padding the loader
+ * said (SF_MF_TYPE_PAD): only its being a struct is read. */
+static const struct sf_type loader_said = { .kind = SF_KIND_STRUCT };
 
 /*
  * The struct a member's type is, if pahole would look inside it: an
@@ -105,7 +111,13 @@ static const struct sf_type *member_struct_type(const struct sf_member *m,
 		return NULL;
 	if (m->nested)
 		return is_struct_kind(m->nested) ? m->nested : NULL;
-	if (m->tclass != SF_T_STRUCT || sf_member_is_bitfield(m) || !o->lookup)
+	if (m->tclass != SF_T_STRUCT || sf_member_is_bitfield(m))
+		return NULL;
+	/* the loader's answer, when it gave one: a struct named as pahole
+	 * looks inside (the caller takes m->type_pad) */
+	if (m->flags & SF_MF_TYPE_PAD)
+		return plain_struct_name(m) ? &loader_said : NULL;
+	if (!o->lookup)
 		return NULL;
 	const struct sf_type *t = o->lookup(o->lookup_ctx, m);
 	return t && is_struct_kind(t) ? t : NULL;
@@ -142,7 +154,8 @@ static void collect_paddings_and_nested(const struct sf_type *t,
 		if (!mt)
 			continue;
 		uint64_t pad = m->nested ? sf_layout_nested(out, i)->padding
-					 : struct_padding(mt);
+			     : (m->flags & SF_MF_TYPE_PAD) ? m->type_pad
+							   : sf_layout_struct_padding(mt);
 		if (!pad)
 			continue;
 		SF_GROW(out->paddings, out->npaddings, pad_cap);

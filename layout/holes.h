@@ -179,4 +179,8 @@ const struct sf_layout *sf_layout_nested(const struct sf_layout *l,
 const struct sf_type *sf_layout_lookup_in_typeset(void *typeset,
 						  const struct sf_member *m);
 
+/* The padding at the end of struct t (0 for none): what a member of
+ * type t notes as "last struct has N bytes of padding". */
+uint64_t sf_layout_struct_padding(const struct sf_type *t);
+
 #endif

@@ -217,8 +217,11 @@ static void cut_base(const struct sf_type *t, const struct offsets *o, struct sf
 {
 	uint64_t next = next_start(t, o, offsets_after(o, m->offset));
 
-	if (next > m->offset && next - m->offset < m->size)
+	if (next > m->offset && next - m->offset < m->size) {
 		m->size = next - m->offset;
+		/* no longer the struct's size: its padding holds others */
+		m->flags &= (uint16_t)~SF_MF_TYPE_PAD;
+	}
 }
 
 /*

@@ -116,6 +116,7 @@ enum sf_member_flag {
 	SF_MF_DISCR = 1 << 9,        /* an enum's discriminant (tag) */
 	SF_MF_RUST = 1 << 10,        /* of a Rust type: spelled as Rust spells
 	                              * (a narrowing says u32, not uint32_t) */
+	SF_MF_TYPE_PAD = 1 << 11,    /* type_pad is known (the loader's) */
 };
 
 enum sf_type_flag {
@@ -162,6 +163,13 @@ struct sf_member {
 	uint16_t flags;          /* enum sf_member_flag */
 	const struct sf_type *nested; /* anonymous struct/union, else NULL */
 	const struct sf_enum *enums;  /* anonymous enum's enumerators, else NULL */
+	uint32_t type_pad;       /* SF_MF_TYPE_PAD: the tail padding of the
+	                          * struct the member's type is, as the loader
+	                          * laid that struct out (pahole's "last struct
+	                          * has N bytes of padding"): the member's
+	                          * own, never looked up by name among the
+	                          * types reported, whose answer depended on
+	                          * what else was asked */
 };
 
 /* One variant of an enum with data (see above). */

@@ -25,6 +25,38 @@
 #include "abi.h"
 #include "gaps.h"
 
+uint32_t sf_struct_pad(const struct sf_type *t)
+{
+	if (t->kind == SF_KIND_UNION)
+		return 0;
+	/* walked as a struct even with variants, as pahole's note took it */
+	struct sf_type s = *t;
+	struct sf_gaps g;
+
+	s.nvariants = 0;
+	sf_gaps_find(&s, 0, false, &g);
+	uint64_t pad = g.padding;
+	return pad > UINT32_MAX ? UINT32_MAX : (uint32_t)pad;
+}
+
+void sf_member_set_pad(struct sf_member *m, uint32_t pad)
+{
+	/* an array of structs is an array to pahole: no note, nothing
+	 * kept (its element may be known in one unit, not in another) */
+	if (m->type_suffix && *m->type_suffix)
+		return;
+	m->type_pad = pad;
+	m->flags |= SF_MF_TYPE_PAD;
+}
+
+void sf_member_take_pad(struct sf_member *m, const struct sf_type *t)
+{
+	m->flags &= (uint16_t)~SF_MF_TYPE_PAD;
+	m->type_pad = 0;
+	if (t && t->kind != SF_KIND_UNION)
+		sf_member_set_pad(m, sf_struct_pad(t));
+}
+
 /*
  * Alignment, packing and completeness of a type from its members.
  *

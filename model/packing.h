@@ -18,6 +18,16 @@
  * i's type's natural alignment; align_attr the alignment the input gives
  * the type (0 if none); `forced` that a container showed it is packed.
  */
+/* Member m holds a t by value (t laid out, or NULL: unknown): note t's
+ * tail padding in m (SF_MF_TYPE_PAD), a struct's only. */
+void sf_member_take_pad(struct sf_member *m, const struct sf_type *t);
+
+/* The tail padding of struct t as a member notes it (0 for a union). */
+uint32_t sf_struct_pad(const struct sf_type *t);
+
+/* Member m holds a struct whose tail padding is pad (a loader's summary). */
+void sf_member_set_pad(struct sf_member *m, uint32_t pad);
+
 void sf_settle_packing(struct sf_type *t, const uint32_t *natural, uint32_t align_attr,
 		       int forced);
 

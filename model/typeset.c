@@ -257,7 +257,8 @@ static uint64_t hash_members(uint64_t h, const struct sf_member *ms, uint32_t n,
 		h = hash_u64(h, m->offset);
 		h = hash_u64(h, m->size);
 		h = hash_u64(h, ((uint64_t)m->bit_offset << 32) | m->bit_size);
-		h = hash_u64(h, ((uint64_t)m->align << 32) | m->flags);
+		h = hash_u64(h, ((uint64_t)m->align << 32) |
+				(uint16_t)(m->flags & ~SF_MF_TYPE_PAD));
 		if (m->nested && depth < 64)
 			h = hash_type_into(h, m->nested, depth + 1);
 		if (m->enums) {
@@ -327,7 +328,8 @@ static int members_equal(const struct sf_member *xs, const struct sf_member *ys,
 		if (x->offset != y->offset || x->size != y->size ||
 		    x->bit_offset != y->bit_offset ||
 		    x->bit_size != y->bit_size || x->align != y->align ||
-		    x->flags != y->flags || !str_eq(x->name, y->name) ||
+		    ((x->flags ^ y->flags) & (uint16_t)~SF_MF_TYPE_PAD) ||
+		    x->type_pad != y->type_pad || !str_eq(x->name, y->name) ||
 		    !str_eq(x->type_name, y->type_name) ||
 		    !str_eq(x->type_suffix, y->type_suffix))
 			return 0;
