@@ -646,6 +646,17 @@ const struct sf_option sf_options[] = {
 	{ SF_O_EXCLUDE_SYSTEM, "exclude-system", no_argument, NULL, "holes suggest",
 	  "leave out types declared under /usr/include and the compilers' include "
 	  "directories" },
+	{ SF_O_COUNTS, "counts", required_argument, "FILE", "holes",
+	  "instances alive per type: lines 'TYPE COUNT' (# comments); holes ranks "
+	  "by live_waste (instances x waste)" },
+	{ SF_O_SLABINFO, "slabinfo", optional_argument, "FILE", "holes",
+	  "instances alive from a kernel's slabinfo (default /proc/slabinfo), each "
+	  "cache matched to its struct by name and object size" },
+	{ SF_O_SLAB_MAP, "slab-map", required_argument, "CACHE=TYPE", "holes",
+	  "the struct a slab cache holds, where its name does not say "
+	  "(filp=file; repeatable)" },
+	{ SF_O_VERBOSE, "verbose", no_argument, NULL, "holes",
+	  "list each slab cache not matched, or rejected by its object size" },
 	{ 'p', "pin", required_argument, "MEMBER", "suggest patch",
 	  "keep MEMBER at its offset" },
 	{ SF_O_NO_PIN_FIRST, "no-pin-first", no_argument, NULL, "suggest patch",

@@ -200,6 +200,10 @@ enum sf_opt_id {
 	SF_O_EXCLUDE_SYSTEM,
 	SF_O_ALLOW_ABI_CHANGE,
 	SF_O_MAX_MOVES,
+	SF_O_COUNTS,
+	SF_O_SLABINFO,
+	SF_O_SLAB_MAP,
+	SF_O_VERBOSE,
 };
 
 struct sf_option {

@@ -11,6 +11,7 @@
 
 #include "builtin.h"
 #include "common.h"
+#include "live.h"
 #include "layout/holes.h"
 #include "layout/rank.h"
 #include "lib/color.h"
@@ -21,6 +22,8 @@
 static const char holes_usage[] =
 	"usage: structfit holes [--min-waste N] [--sort waste|size|name] [--limit N]\n"
 	"                       [--under DIR]... [--exclude-system] [--reorderable]\n"
+	"                       [--counts FILE] [--slabinfo[=FILE]]\n"
+	"                       [--slab-map CACHE=TYPE]... [--verbose]\n"
 	"                       [--format text|json|html] [--cacheline N] [--color[=WHEN]]\n"
 	"                       FILE...\n"
 	"\n"
@@ -39,6 +42,16 @@ static const char holes_usage[] =
 	"      --reorderable   only types a member reorder shrinks (as suggest\n"
 	"                      finds it, leading struct member pinned), with the\n"
 	"                      size it reaches and the bytes it saves\n"
+	"      --counts FILE   instances alive: lines 'TYPE COUNT' (# comments);\n"
+	"                      adds live and live_waste (instances x waste, and\n"
+	"                      live_saves with --reorderable) and ranks by\n"
+	"                      live_waste, the types not counted after\n"
+	"      --slabinfo[=FILE]  the same from a kernel's slabinfo (default\n"
+	"                      /proc/slabinfo): each cache matched to its struct\n"
+	"                      by name (dentry; X_cache, X_cachep -> X; X_cache\n"
+	"                      -> X_info) when its object size can hold it\n"
+	"      --slab-map CACHE=TYPE  the struct CACHE holds (repeatable)\n"
+	"      --verbose       list the caches not matched or rejected by size\n"
 	"  -f, --format FMT    text (default), json or html (ranking + maps)\n"
 	"  -c, --cacheline N   cacheline size for the html maps (default 64)\n"
 	"  -R, --source-root DIR  show source paths relative to DIR\n"
@@ -56,6 +69,7 @@ struct holes_opts {
 	struct sf_common_opts co;
 	struct sf_rank_opts rank;
 	struct sf_where where;
+	struct sf_live_opts live;
 };
 
 /* SF_GO_ON, or the exit status (after --help or an error). */
@@ -63,7 +77,8 @@ static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 {
 	static const char *const names[] = {
 		"min-waste", "sort", "limit", "format", "cacheline", "source-root", "color",
-		"reorderable", "under", "exclude-system", NULL,
+		"reorderable", "under", "exclude-system", "counts", "slabinfo",
+		"slab-map", "verbose", NULL,
 	};
 	struct sf_getopt g;
 	uint64_t v;
@@ -93,6 +108,13 @@ static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 			break;
 		case SF_O_REORDERABLE:
 			o->rank.reorderable = true;
+			break;
+		case SF_O_COUNTS:
+		case SF_O_SLABINFO:
+		case SF_O_SLAB_MAP:
+		case SF_O_VERBOSE:
+			if (sf_live_option(&o->live, c, optarg) < 0)
+				return SF_EXIT_ERROR;
 			break;
 		case SF_O_UNDER:
 		case SF_O_EXCLUDE_SYSTEM:
@@ -143,6 +165,36 @@ static void render_html(struct strbuf *sb, const struct sf_rank *r,
 	sf_render_html_end(sb);
 }
 
+/* Rank and write the types of ts: the exit status. */
+static int rank_and_write(struct holes_opts *o, const struct sf_typeset *ts,
+			  int argc, char **argv)
+{
+	struct sf_rank rank;
+	struct strbuf sb = STRBUF_INIT;
+
+	o->rank.live = sf_live_table(&o->live);
+	sf_rank_init(&rank, &o->rank);
+	if (!rank_all(&rank, ts, o->co.cacheline, &o->where) && sf_where_active(&o->where)) {
+		/* the filter left nothing: said, never an empty table */
+		sf_where_describe(&sb, &o->where);
+		sf_die_files(argv + optind, argc - optind, "every type is declared %s", sb.buf);
+		sb_release(&sb);
+		sf_rank_release(&rank);
+		return SF_EXIT_ERROR;
+	}
+	if (o->co.format == SF_FMT_JSON)
+		sf_render_rank_json(&sb, &rank);
+	else if (o->co.format == SF_FMT_HTML)
+		render_html(&sb, &rank, o->co.cacheline);
+	else
+		sf_render_rank_text(&sb, &rank);
+	int bad = sf_write_output(&sb, o->co.format == SF_FMT_TEXT, o->co.color,
+				  SF_PAINT_HOLES);
+	sb_release(&sb);
+	sf_rank_release(&rank);
+	return bad ? SF_EXIT_ERROR : SF_EXIT_OK;
+}
+
 int cmd_holes(int argc, char **argv)
 {
 	struct holes_opts o = {
@@ -155,45 +207,19 @@ int cmd_holes(int argc, char **argv)
 	if (r != SF_GO_ON || (r = sf_where_resolve(&o.where, o.co.source_root)) != 0) {
 		sf_where_release(&o.where);
 		sf_common_opts_release(&o.co);
+		sf_live_opts_release(&o.live);
 		return r;
 	}
 	if (!o.rank.reorderable)	/* a reorder needs the members */
 		o.co.summaries = true;
 	struct sf_typeset *ts = sf_load_inputs_at(&o.co, argv + optind, argc - optind, NULL,
 						  o.co.source_root);
-	if (!ts) {
-		sf_where_release(&o.where);
-		sf_common_opts_release(&o.co);
-		return SF_EXIT_ERROR;
-	}
-
-	struct sf_rank rank;
-	struct strbuf sb = STRBUF_INIT;
-
-	sf_rank_init(&rank, &o.rank);
-	if (!rank_all(&rank, ts, o.co.cacheline, &o.where) && sf_where_active(&o.where)) {
-		/* the filter left nothing: said, never an empty table */
-		sf_where_describe(&sb, &o.where);
-		sf_die_files(argv + optind, argc - optind, "every type is declared %s", sb.buf);
-		sb_release(&sb);
-		sf_rank_release(&rank);
-		sf_typeset_free(ts);
-		sf_where_release(&o.where);
-		sf_common_opts_release(&o.co);
-		return SF_EXIT_ERROR;
-	}
-	if (o.co.format == SF_FMT_JSON)
-		sf_render_rank_json(&sb, &rank);
-	else if (o.co.format == SF_FMT_HTML)
-		render_html(&sb, &rank, o.co.cacheline);
-	else
-		sf_render_rank_text(&sb, &rank);
-	int bad = sf_write_output(&sb, o.co.format == SF_FMT_TEXT, o.co.color,
-				  SF_PAINT_HOLES);
-	sb_release(&sb);
-	sf_rank_release(&rank);
+	r = !ts ? SF_EXIT_ERROR : sf_live_load(&o.live, ts);
+	if (!r)
+		r = rank_and_write(&o, ts, argc, argv);
 	sf_typeset_free(ts);
 	sf_where_release(&o.where);
 	sf_common_opts_release(&o.co);
-	return bad ? SF_EXIT_ERROR : SF_EXIT_OK;
+	sf_live_opts_release(&o.live);
+	return r;
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/checked.h"
 #include "lib/xalloc.h"
 #include "public.h"
 #include "reorder.h"
@@ -55,6 +56,19 @@ static uint64_t reorder_size(const struct sf_type *t)
 	return size;
 }
 
+/* e's instances, from opts.live when it counts e's type. */
+static void set_live(const struct sf_rank *r, struct sf_rank_entry *e)
+{
+	const struct sf_live_entry *le = sf_live_find(r->opts.live, e->type);
+
+	if (!le)
+		return;
+	e->counted = true;
+	e->live = le->count;
+	e->live_waste = sf_mul_sat(le->count, e->waste);
+	e->slab = le->slab;
+}
+
 void sf_rank_add(struct sf_rank *r, const struct sf_type *t,
 		 const struct sf_layout *l)
 {
@@ -79,6 +93,7 @@ void sf_rank_add(struct sf_rank *r, const struct sf_type *t,
 		.reorder_size = r->opts.reorderable ? rsize : 0,
 		.public = (uint8_t)sf_type_public(t),
 	};
+	set_live(r, &r->v[r->n - 1]);
 }
 
 void sf_rank_add_summary(struct sf_rank *r, const struct sf_type *t)
@@ -99,6 +114,7 @@ void sf_rank_add_summary(struct sf_rank *r, const struct sf_type *t)
 		.forced = s->forced,
 		.public = s->public,
 	};
+	set_live(r, &r->v[r->n - 1]);
 }
 
 static int cmp_str(const char *a, const char *b)
@@ -138,7 +154,14 @@ static int cmp_ties(const struct sf_rank_entry *a,
 static int cmp_waste(const void *x, const void *y)
 {
 	const struct sf_rank_entry *a = x, *b = y;
-	int c = cmp_desc(a->waste, b->waste);
+	int c;
+
+	/* the memory alive first; the types nothing counted as without counts */
+	if (a->counted != b->counted)
+		return a->counted ? -1 : 1;
+	if ((c = cmp_desc(a->live_waste, b->live_waste)))
+		return c;
+	c = cmp_desc(a->waste, b->waste);
 
 	return c ? c : cmp_ties(a, b);
 }

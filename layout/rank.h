@@ -9,6 +9,11 @@
  *   entry = { type*, waste, size, nholes, sum_holes, padding, forced,
  *             reorder_size, public }
  *
+ * With opts.live (layout/live.h: counts file or /proc/slabinfo) each
+ * entry of a counted type carries its instances (live) and live_waste =
+ * live x waste; sorted by waste, counted types come first, by live_waste,
+ * and the others follow as without counts.
+ *
  * With opts.reorderable only types a member reorder shrinks are kept
  * (suggest's reorder: leading struct member pinned; never a struct rustc
  * orders itself), each with the size that reorder reaches.
@@ -30,6 +35,7 @@
 #include <stdint.h>
 
 #include "holes.h"
+#include "live.h"
 #include "model/model.h"
 
 enum sf_rank_sort {
@@ -43,6 +49,7 @@ struct sf_rank_opts {
 	uint64_t min_waste;     /* keep types wasting at least this many bytes */
 	size_t limit;           /* keep the first `limit` after sorting; 0: all */
 	bool reorderable;       /* keep only types a reorder shrinks */
+	const struct sf_live *live; /* instances counted, or NULL */
 };
 
 struct sf_rank_entry {
@@ -56,6 +63,10 @@ struct sf_rank_entry {
 	uint64_t reorder_size;  /* with opts.reorderable: the smallest size a
 				 * member reorder reaches (< size); else 0 */
 	uint8_t public;         /* enum sf_public (layout/public.h) */
+	bool counted;           /* opts.live counts this type */
+	uint64_t live;          /* instances alive (counted) */
+	uint64_t live_waste;    /* live x waste, saturated */
+	const struct sf_slab *slab; /* the slab cache counted, or NULL */
 };
 
 struct sf_rank {

@@ -177,9 +177,16 @@ void sf_render_html_end(struct strbuf *out)
 
 void sf_render_html_rank(struct strbuf *out, const struct sf_rank *r)
 {
-	sb_addf(out, "<section class=\"ranking\"><h2>%zu %s, most wasted bytes first</h2>\n",
-		r->n, r->n == 1 ? "type" : "types");
-	sb_adds(out, "<table class=\"rank\"><thead><tr><th>#</th><th>waste</th><th>size</th>"
+	bool live = false;
+
+	for (size_t i = 0; i < r->n; i++)
+		live |= r->v[i].counted;
+	sb_addf(out, "<section class=\"ranking\"><h2>%zu %s, %s first</h2>\n",
+		r->n, r->n == 1 ? "type" : "types",
+		live ? "most bytes wasted in live instances" : "most wasted bytes");
+	sb_addf(out, "<table class=\"rank\"><thead><tr><th>#</th>%s<th>waste</th><th>size</th>",
+		live ? "<th>live waste</th><th>live</th>" : "");
+	sb_adds(out, ""
 		"<th>holes</th><th>sum holes</th><th>padding</th><th class=\"name\">type</th>"
 		"<th class=\"decl\">declared at</th><th>public</th></tr></thead><tbody>\n");
 	for (size_t i = 0; i < r->n; i++) {
@@ -189,10 +196,16 @@ void sf_render_html_rank(struct strbuf *out, const struct sf_rank *r)
 		sb_add_xml(out, t->name ? t->name : "");
 		if (e->public)
 			sb_addf(out, "\" data-public=\"%s", sf_public_word((enum sf_public)e->public));
-		sb_addf(out, "\" data-waste=\"%" PRIu64 "\" data-size=\"%" PRIu64 "\"><td>%zu</td>"
-			"<td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu32 "</td><td>%" PRIu64
+		sb_addf(out, "\" data-waste=\"%" PRIu64 "\" data-size=\"%" PRIu64 "\"><td>%zu</td>",
+			e->waste, e->size, i + 1);
+		if (live && e->counted)
+			sb_addf(out, "<td>%" PRIu64 "</td><td>%" PRIu64 "</td>", e->live_waste,
+				e->live);
+		else if (live)
+			sb_adds(out, "<td>-</td><td>-</td>");
+		sb_addf(out, "<td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu32 "</td><td>%" PRIu64
 			"</td><td>%" PRIu64 "</td><td class=\"name\"><a href=\"#",
-			e->waste, e->size, i + 1, e->waste, e->size, e->nholes, e->sum_holes,
+			e->waste, e->size, e->nholes, e->sum_holes,
 			e->padding);
 		html_anchor(out, t);
 		sb_adds(out, "\">");

@@ -10,6 +10,9 @@
  * "saves" column (bytes a member reorder takes back) with --reorderable; a
  * "public" column (why changing the layout breaks others: packed,
  * installed, include - layout/public.h) when any type listed is public.
+ * With counts (layout/live.h), "live_waste" (instances x waste) and "live"
+ * columns lead, and "live_saves" (instances x saves) with --reorderable;
+ * a type nothing counted shows "-" there.
  * JSON is {"schema", "command":"holes", "types":[...]} with one object per
  * line, in the words of `show`'s type objects (holes_count, sum_holes), and
  * the definition's hash (16 hex digits: the typeset's, which identical
@@ -18,11 +21,13 @@
 #include "report.h"
 #include "layout/public.h"
 #include "reasons.h"
+#include "lib/checked.h"
 
 #include <inttypes.h>
 #include <string.h>
 
 struct widths {
+	int live, live_waste, live_saves;
 	int waste, size, saves, holes, padding, forced, public, type;
 };
 
@@ -77,13 +82,37 @@ static void type_label(struct strbuf *sb, const struct sf_type *t, int width)
 		sb_addchars(sb, ' ', (size_t)width - (sb->len - start));
 }
 
+/* Bytes a reorder takes back over every instance alive. */
+static uint64_t live_saves(const struct sf_rank_entry *e)
+{
+	return sf_mul_sat(e->live, e->size - e->reorder_size);
+}
+
+/* A live column: the number, or "-" for a type nothing counted. */
+static void live_cell(struct strbuf *sb, int width, bool counted, uint64_t v)
+{
+	if (!width)
+		return;
+	if (counted)
+		sb_addf(sb, "%*" PRIu64 "  ", width, v);
+	else
+		sb_addf(sb, "%*s  ", width, "-");
+}
+
 static struct widths column_widths(const struct sf_rank *r)
 {
 	/* at least as wide as the header words */
-	struct widths w = { 5, 4, r->opts.reorderable ? 5 : 0, 5, 7, 0, 0, 4 };
+	struct widths w = { 0, 0, 0, 5, 4, r->opts.reorderable ? 5 : 0, 5, 7, 0, 0, 4 };
 
 	for (size_t i = 0; i < r->n; i++) {
 		const struct sf_rank_entry *e = &r->v[i];
+		if (e->counted) {
+			w.live = max_int(max_int(w.live, 4), digits(e->live));
+			w.live_waste = max_int(max_int(w.live_waste, 10), digits(e->live_waste));
+			if (r->opts.reorderable)
+				w.live_saves = max_int(max_int(w.live_saves, 10),
+						       digits(live_saves(e)));
+		}
 		w.waste = max_int(w.waste, digits(e->waste));
 		w.size = max_int(w.size, digits(e->size));
 		if (r->opts.reorderable)
@@ -122,6 +151,10 @@ void sf_render_rank_text(struct strbuf *out, const struct sf_rank *r)
 		sb_adds(out, "no type shrinks by reordering its members\n");
 		return;
 	}
+	if (w.live)
+		sb_addf(out, "%*s  %*s  ", w.live_waste, "live_waste", w.live, "live");
+	if (w.live_saves)
+		sb_addf(out, "%*s  ", w.live_saves, "live_saves");
 	sb_addf(out, "%*s  %*s  ", w.waste, "waste", w.size, "size");
 	if (w.saves)
 		sb_addf(out, "%*s  ", w.saves, "saves");
@@ -133,6 +166,9 @@ void sf_render_rank_text(struct strbuf *out, const struct sf_rank *r)
 	sb_addf(out, "%-*s  %s\n", w.type, "type", "declared");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct sf_rank_entry *e = &r->v[i];
+		live_cell(out, w.live_waste, e->counted, e->live_waste);
+		live_cell(out, w.live, e->counted, e->live);
+		live_cell(out, w.live_saves, e->counted, e->counted ? live_saves(e) : 0);
 		sb_addf(out, "%*" PRIu64 "  %*" PRIu64 "  ", w.waste, e->waste, w.size, e->size);
 		if (w.saves)
 			sb_addf(out, "%*" PRIu64 "  ", w.saves, e->size - e->reorder_size);
@@ -149,6 +185,18 @@ void sf_render_rank_text(struct strbuf *out, const struct sf_rank *r)
 		if (e->type->flags & SF_TF_VARIANT)
 			sb_adds(out, "  (one of several differing definitions of this name)");
 		sb_addch(out, '\n');
+	}
+}
+
+/* "live", "live_waste" (and "live_saves"), the slab cache counted. */
+static void json_live(struct strbuf *out, const struct sf_rank_entry *e, bool reorderable)
+{
+	sb_addf(out, ",\"live\":%" PRIu64 ",\"live_waste\":%" PRIu64, e->live, e->live_waste);
+	if (reorderable)
+		sb_addf(out, ",\"live_saves\":%" PRIu64, live_saves(e));
+	if (e->slab) {
+		sb_adds(out, ",\"slab_cache\":");
+		sb_add_json_str(out, e->slab->name);
 	}
 }
 
@@ -174,6 +222,8 @@ void sf_render_rank_json(struct strbuf *out, const struct sf_rank *r)
 		if (r->opts.reorderable)
 			sb_addf(out, ",\"reorder_size\":%" PRIu64 ",\"reorder_saved\":%" PRIu64,
 				e->reorder_size, e->size - e->reorder_size);
+		if (e->counted)
+			json_live(out, e, r->opts.reorderable);
 		sb_addf(out, ",\"variant\":%s,\"typedef\":%s,\"public\":",
 			(t->flags & SF_TF_VARIANT) ? "true" : "false",
 			(t->flags & SF_TF_TYPEDEF) ? "true" : "false");

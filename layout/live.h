@@ -1,0 +1,140 @@
+/*
+ * live.h - how many instances of each type are alive: a counts file, the
+ * kernel's /proc/slabinfo, and the matching of slab caches to structs.
+ *
+ * Both files are parsed from bytes (cmd/ reads them; nothing here does
+ * I/O) into plain arrays that own their strings:
+ *
+ *   counts file:  TYPE COUNT per line, `#` starts a comment, blank lines
+ *                 skipped; TYPE as -t spells it ("st_table", "struct
+ *                 st_table", "ns::C<int, long>": it runs to the last blank)
+ *   slabinfo:     "slabinfo - version: 2.1", the "# name <active_objs> ..."
+ *                 header, then `name active num objsize objperslab
+ *                 pagesperslab : tunables ... : slabdata ...` per cache
+ *
+ * Errors are one line, "PATH:LINE: problem" (bad version, bad line, a
+ * number past 64 bits).
+ *
+ * Matching (sf_slab_match) is pure logic over a typeset: a cache is
+ * matched by --slab-map CACHE=TYPE first, then by name - the cache's name
+ * itself (dentry), X_cache and X_cachep -> X, X_cache -> X_info (ext4's
+ * ext4_inode_cache holds struct ext4_inode_info) - and accepted only when
+ * its objsize can hold the struct: sizeof <= objsize <= sizeof rounded up
+ * to the struct's alignment (at least 8) plus SLUB's free-pointer word,
+ * or rounded up to a cacheline (SLAB_HWCACHE_ALIGN).  A few caches add a
+ * tail after the struct (task_struct: the FPU state; mm_struct: CPU
+ * masks): for them only the lower bound holds, and the match says so.
+ * kmalloc-N and dma-kmalloc-N caches carry no type and are never matched.
+ *
+ * The live table (struct sf_live) is what the ranking reads: one entry per
+ * type, the instances counted for it, and the slab cache they came from
+ * (NULL for a counts file).  Types are compared by pointer: the typeset's.
+ */
+#ifndef SF_LIVE_H
+#define SF_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/err.h"
+#include "model/model.h"
+#include "model/typeset.h"
+
+struct sf_count {
+	char *name;             /* TYPE as written */
+	uint64_t count;
+	uint32_t line;
+};
+
+struct sf_counts {
+	struct sf_count *v;
+	size_t n;
+};
+
+/* Parse a counts file (path names it in errors): 0, or -1 with err. */
+int sf_counts_parse(const char *path, const char *buf, size_t len,
+		    struct sf_counts *out, struct sf_err *err);
+void sf_counts_release(struct sf_counts *c);
+
+struct sf_slab {
+	char *name;
+	uint64_t active;        /* <active_objs> */
+	uint64_t num;           /* <num_objs> */
+	uint64_t objsize;
+	uint64_t objperslab;
+	uint64_t pagesperslab;
+	uint32_t line;
+};
+
+struct sf_slabinfo {
+	struct sf_slab *v;
+	size_t n;
+};
+
+/* Parse /proc/slabinfo's text (version 2.1): 0, or -1 with err. */
+int sf_slabinfo_parse(const char *path, const char *buf, size_t len,
+		      struct sf_slabinfo *out, struct sf_err *err);
+void sf_slabinfo_release(struct sf_slabinfo *si);
+
+/* --slab-map CACHE=TYPE, as given. */
+struct sf_slab_map {
+	const char *cache;
+	const char *type;
+};
+
+enum sf_slab_verdict {
+	SF_SLAB_MATCHED = 0,
+	SF_SLAB_UNTYPED,        /* kmalloc-N: no one type */
+	SF_SLAB_NO_TYPE,        /* no struct by any rule */
+	SF_SLAB_TOO_SMALL,      /* objsize < sizeof */
+	SF_SLAB_TOO_LARGE,      /* objsize past what the struct explains */
+};
+
+enum sf_slab_rule {
+	SF_SLAB_BY_NAME = 0,    /* the cache's own name */
+	SF_SLAB_BY_CACHE,       /* X_cache, X_cachep -> X */
+	SF_SLAB_BY_INFO,        /* X_cache -> X_info */
+	SF_SLAB_BY_MAP,         /* --slab-map */
+};
+
+struct sf_slab_match {
+	const struct sf_slab *slab;
+	const struct sf_type *type;     /* the candidate (NULL: none) */
+	uint8_t verdict;                /* enum sf_slab_verdict */
+	uint8_t rule;                   /* enum sf_slab_rule, when type */
+	bool tail;                      /* a cache known to add a tail */
+	uint64_t most;                  /* the largest objsize accepted */
+};
+
+/* The largest objsize a cache of t may have (no tail). */
+uint64_t sf_slab_most(const struct sf_type *t);
+/* "the FPU state" for a cache known to add a tail after its struct. */
+const char *sf_slab_tail(const char *cache);
+
+/* Match every cache of si: out[i] for si->v[i]. */
+void sf_slab_match(const struct sf_slabinfo *si, const struct sf_typeset *ts,
+		   const struct sf_slab_map *maps, size_t nmaps,
+		   struct sf_slab_match *out);
+
+struct sf_live_entry {
+	const struct sf_type *type;
+	uint64_t count;                 /* saturates at UINT64_MAX */
+	const struct sf_slab *slab;     /* the cache counted, or NULL */
+};
+
+struct sf_live {
+	struct sf_live_entry *v;
+	size_t n;
+	size_t alloc;
+};
+
+/* Count n more instances of t (from slab, or NULL). */
+void sf_live_add(struct sf_live *l, const struct sf_type *t, uint64_t n,
+		 const struct sf_slab *slab);
+/* t's entry, or NULL when nothing counted it (l may be NULL). */
+const struct sf_live_entry *sf_live_find(const struct sf_live *l,
+					 const struct sf_type *t);
+void sf_live_release(struct sf_live *l);
+
+#endif

@@ -1,0 +1,157 @@
+#!/bin/bash
+# tests/e2e/live.sh - counts of live instances: --counts FILE, --slabinfo,
+# --slab-map, and holes ranking by live_waste (instances x waste).
+#
+# A slabinfo file is written here in the kernel's format 2.1 (the header
+# line copied from mm/slab_common.c's print_slabinfo_header) over the
+# DWARF of testdata/live/kern.c, whose structs are named as the kernel's
+# caches name them.  The live_waste figures are checked by arithmetic on
+# holes' JSON (live x waste, live = the cache's active_objs).  A last case
+# reads the running kernel's BTF and /proc/slabinfo, skipped where the host
+# has neither.
+. "$(dirname "$0")/lib.sh"
+
+need gcc || { tdone; exit; }
+OBJ=$T/kern.o
+gcc -g -c -o "$OBJ" "$TD/live/kern.c" || fail "gcc cannot build testdata/live/kern.c"
+
+SLAB=$T/slabinfo
+{
+	echo "slabinfo - version: 2.1"
+	echo "# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>"
+	line() { printf '%-17s %6s %6s %6s %4s %4s : tunables    0    0    0 : slabdata %6s %6s      0\n' "$@"; }
+	line ext4_inode_cache 215255 215306 1128 14 4 15379 15379
+	line dentry 310000 310016 32 128 1 2422 2422
+	line buffer_head 50000 50016 16 256 1 196 196
+	line foo_cachep 1000 1024 24 170 1 6 6
+	line bar_cache 3000 3072 16 256 1 12 12
+	line filp 7000 7168 16 256 1 28 28
+	line big 100 128 64 64 1 2 2
+	line small 200 256 512 8 1 32 32
+	line kmalloc-64 9024 9024 64 64 1 141 141
+	line dma-kmalloc-64 0 0 64 64 1 0 0
+	line mystery_cache 10 10 128 32 1 1 1
+} >"$SLAB"
+
+# field TYPE KEY: holes JSON's KEY of struct TYPE ("" when absent)
+field() {
+	"$PY" -S -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d["types"]:
+    if t["name"] == sys.argv[2]:
+        print(t.get(sys.argv[3], ""))' "$T/out" "$1" "$2"
+}
+
+tcase "each matching rule: by name, X_cache(p) -> X, X_cache -> X_info, --slab-map"
+sf_ok holes --slabinfo="$SLAB" --slab-map filp=file -f json "$OBJ"
+assert_eq "$(field dentry slab_cache)" dentry "dentry by its name"
+assert_eq "$(field buffer_head slab_cache)" buffer_head "buffer_head by its name"
+assert_eq "$(field foo slab_cache)" foo_cachep "foo_cachep -> foo"
+assert_eq "$(field bar slab_cache)" bar_cache "bar_cache -> bar"
+assert_eq "$(field ext4_inode_info slab_cache)" ext4_inode_cache \
+	"ext4_inode_cache -> ext4_inode_info (ext4_inode cannot fill 1128 bytes)"
+assert_eq "$(field file slab_cache)" filp "--slab-map filp=file"
+assert_eq "$(field file live)" 7000 "filp's active_objs"
+
+tcase "live_waste = active_objs x waste, for every counted type"
+sf_ok holes --slabinfo="$SLAB" --slab-map filp=file -f json "$OBJ"
+"$PY" -S - "$T/out" "$SLAB" >"$T/arith" <<'PYEOF' || fail "$(cat "$T/arith")"
+import json, sys
+active = {}
+for line in open(sys.argv[2]):
+    w = line.split()
+    if w[0] not in ("slabinfo", "#"):
+        active[w[0]] = int(w[1])
+n = 0
+for t in json.load(open(sys.argv[1]))["types"]:
+    if "live" not in t:
+        continue
+    n += 1
+    assert t["live"] == active[t["slab_cache"]], t
+    assert t["live_waste"] == t["live"] * t["waste"], t
+assert n == 6, n
+# ext4_inode_info: 215,255 objects x 7 bytes
+print([t for t in json.load(open(sys.argv[1]))["types"] if t["name"] == "ext4_inode_info"][0]["live_waste"])
+PYEOF
+assert_eq "$(cat "$T/arith")" 1506785 "ext4_inode_info: 215255 x 7"
+
+tcase "ranking: by live_waste, then the types with no count as without counts"
+sf_ok holes --slabinfo="$SLAB" --slab-map filp=file "$OBJ"
+order=$(awk 'NR > 1 { for (i = 1; i <= NF; i++) if ($i == "struct") { print $(i + 1); break } }' "$T/out" | tr '\n' ' ')
+# dentry 310000x11, ext4_inode_info 215255x7, buffer_head 50000x7, filp 7000x4,
+# bar 3000x4, foo 1000x7; then bts_ctx 14, big 7, small 7 (per instance)
+assert_eq "$order" "dentry ext4_inode_info buffer_head file bar foo bts_ctx big small " "order"
+assert_grep "$T/out" "3410000  310000     11" "dentry's live_waste, live and waste"
+assert_grep "$T/out" "      -       -     14" "bts_ctx: no count"
+
+tcase "rejected by size: a cache too small, a cache too large; kmalloc never matched"
+sf_ok holes --slabinfo="$SLAB" "$OBJ"
+assert_grep "$T/err" "structfit: $SLAB: 11 caches: 5 matched a struct, 2 kmalloc size classes (no type), 2 with no struct of their name, 2 rejected by size (--verbose lists them)" "the one stderr line"
+sf_ok holes --slabinfo="$SLAB" --verbose "$OBJ"
+assert_grep "$T/err" "slab big ($SLAB:9): struct big (88 bytes, by its name) rejected: objsize 64 cannot hold it" "big"
+assert_grep "$T/err" "slab small ($SLAB:10): struct small (16 bytes, by its name) rejected: objsize 512 is more than its alignment and SLUB's free pointer explain (at most 64)" "small"
+assert_grep "$T/err" "slab kmalloc-64 ($SLAB:11): a kmalloc size class" "kmalloc-64"
+assert_grep "$T/err" "slab dma-kmalloc-64 ($SLAB:12): a kmalloc size class" "dma-kmalloc-64"
+assert_grep "$T/err" "slab filp ($SLAB:8): no struct of its name (--slab-map filp=TYPE names one)" "filp without a map"
+assert_grep "$T/err" "slab mystery_cache ($SLAB:13): no struct of its name" "mystery_cache"
+sf_ok holes --slabinfo="$SLAB" --slab-map big=small -f json "$OBJ"
+assert_eq "$(field big live)" "" "big is not counted"
+
+tcase "--reorderable adds live_saves = live x saves"
+sf_ok holes --slabinfo="$SLAB" --reorderable -f json "$OBJ"
+"$PY" -S -c '
+import json, sys
+ts = [t for t in json.load(open(sys.argv[1]))["types"] if "live" in t]
+assert ts, "no counted type"
+for t in ts:
+    assert t["live_saves"] == t["live"] * t["reorder_saved"], t
+print(ts[0]["name"], ts[0]["live_saves"])' "$T/out" >"$T/saves" || fail "$(cat "$T/saves")"
+assert_eq "$(cat "$T/saves")" "dentry 2480000" "dentry: 310000 x 8"
+
+tcase "bad slabinfo and counts files: file:line, exit 2"
+printf 'slabinfo - version: 2.0\n' >"$T/old"
+assert_exit 2 "version 2.0" "$SF" holes --slabinfo="$T/old" "$OBJ"
+assert_grep "$T/err" "structfit: $T/old:1: slabinfo version 2.0; only 2.1 is read" "message"
+{ head -2 "$SLAB"; echo "dentry 1 2 notanumber 4 1 : tunables 0 0 0 : slabdata 0 0 0"; } >"$T/bad"
+assert_exit 2 "a bad line" "$SF" holes --slabinfo="$T/bad" "$OBJ"
+assert_grep "$T/err" "structfit: $T/bad:3: objsize 'notanumber' is not a number" "message"
+printf 'dentry 99999999999999999999\n' >"$T/c1"
+assert_exit 2 "a count past 64 bits" "$SF" holes --counts "$T/c1" "$OBJ"
+assert_grep "$T/err" "structfit: $T/c1:1: count '99999999999999999999' is past 2^64-1" "message"
+printf '# none\nno_such_struct 4\n' >"$T/c2"
+assert_exit 2 "an unknown type" "$SF" holes --counts "$T/c2" "$OBJ"
+assert_grep "$T/err" "structfit: $T/c2:2: type 'no_such_struct' not found in the inputs" "message"
+assert_exit 2 "a missing file" "$SF" holes --counts "$T/nope" "$OBJ"
+assert_grep "$T/err" "structfit: --counts $T/nope: No such file or directory" "message"
+assert_exit 2 "--slab-map without =" "$SF" holes --slab-map filp "$OBJ"
+assert_grep "$T/err" "--slab-map: 'filp' is not CACHE=TYPE" "message"
+
+tcase "--counts on the example: st_table 1000000 -> live_waste = 1,000,000 x waste"
+gcc -g -c -o "$T/st.o" "$TD/example/st_table.c" || fail "gcc cannot build the example"
+printf '# a million hashes\nst_table 1000000\n' >"$T/counts"
+sf_ok holes --counts "$T/counts" -f json "$T/st.o"
+w=$(field st_table waste)
+assert_eq "$(field st_table live)" 1000000 "live"
+assert_eq "$(field st_table live_waste)" "$((1000000 * w))" "live_waste = 1000000 x $w"
+sf_ok holes --counts "$T/counts" "$T/st.o"
+assert_match "$(sed -n 2p "$T/out")" "^ *$((1000000 * w)) +1000000 +$w .*struct st_table" "first row"
+sf_ok holes --counts "$T/counts" -f html "$T/st.o"
+assert_grep "$T/out" "most bytes wasted in live instances first" "html heading"
+assert_grep "$T/out" "<td>$((1000000 * w))</td><td>1000000</td>" "html cells"
+
+tcase "the running kernel: /sys/kernel/btf/vmlinux and /proc/slabinfo"
+if [ ! -r /sys/kernel/btf/vmlinux ]; then
+	skip "the host has no /sys/kernel/btf/vmlinux (CONFIG_DEBUG_INFO_BTF)"
+elif ! head -c 1 /proc/slabinfo >/dev/null 2>&1; then
+	skip "/proc/slabinfo is not readable here (it needs root)"
+else
+	# -m 0: the kernel's struct dentry may waste nothing
+	sf_ok holes --slabinfo -m 0 -f json /sys/kernel/btf/vmlinux
+	assert_match "$(cat "$T/err")" "^structfit: /proc/slabinfo: [0-9]+ caches: [1-9][0-9]* matched a struct" "summary"
+	assert_eq "$(field dentry slab_cache)" dentry "struct dentry from the dentry cache"
+	assert_match "$(field dentry live)" "^[1-9][0-9]*$" "dentries alive"
+	assert_eq "$(field kmalloc-64 live)" "" "no kmalloc type"
+fi
+
+tdone
