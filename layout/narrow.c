@@ -603,6 +603,50 @@ bool sf_name_grows(const char *name)
 	return sf_name_counts(name) || sf_name_indexes(name);
 }
 
+/* Exact counts, lengths and capacities: narrowing one caps the program. */
+static bool name_exact_count(const char *name)
+{
+	static const char *const words[] = {
+		"num", "nr", "n", "count", "cnt", "len", "length", "size", "sz",
+		"cap", "capa", "capacity",
+	};
+
+	return name_has_word(name, words, sizeof(words) / sizeof(words[0]));
+}
+
+/* Cached positions and hints: a value that lags behind (saturates) costs
+ * time, not correctness (Ruby's entries_start). */
+static bool name_hint(const char *name)
+{
+	static const char *const words[] = {
+		"start", "hint", "cache", "cached", "last", "cursor",
+	};
+
+	return name_has_word(name, words, sizeof(words) / sizeof(words[0]));
+}
+
+enum sf_name_role sf_name_role(const char *name)
+{
+	/* a count word wins: "cached_len" is a length, and ranking a
+	 * member too late costs less than capping it unsaid */
+	if (name_exact_count(name))
+		return SF_ROLE_COUNT;
+	if (name_hint(name))
+		return SF_ROLE_HINT;
+	if (sf_name_grows(name))
+		return SF_ROLE_GROWS;
+	return SF_ROLE_PLAIN;
+}
+
+bool sf_narrowings_tie(const struct sf_narrowing *x, const struct sf_narrowing *y)
+{
+	uint64_t wx = x->to[0] + (x->n > 1 ? x->to[1] : 0);
+	uint64_t wy = y->to[0] + (y->n > 1 ? y->to[1] : 0);
+
+	return x->class_after == y->class_after && x->size == y->size &&
+	       x->n == y->n && wx == wy;
+}
+
 enum sf_narrow_overflow_kind sf_narrow_overflow_kind(const struct sf_member *m)
 {
 	if (is_pointer_like(m))
@@ -631,13 +675,18 @@ static int compare(const struct sf_narrowing *x, const struct sf_narrowing *y,
 	if ((r = cmp_u64(wy, wx)))
 		return r;
 	/* a value that outgrows its width is a bug no test finds; a move is
-	 * only an edit: growth risk ranks before moves */
-	int cx = 0, cy = 0;
-	for (uint32_t k = 0; k < x->n; k++)
-		cx += sf_name_grows(t->members[x->member[k]].name);
-	for (uint32_t k = 0; k < y->n; k++)
-		cy += sf_name_grows(t->members[y->member[k]].name);
-	if ((r = cmp_u64((uint64_t)cx, (uint64_t)cy)))
+	 * only an edit: what the names say ranks before moves (hints first,
+	 * exact counts last: a pair counts as its riskier member) */
+	uint64_t rx = 0, ry = 0;
+	for (uint32_t k = 0; k < x->n; k++) {
+		uint64_t q = sf_name_role(t->members[x->member[k]].name);
+		rx = q > rx ? q : rx;
+	}
+	for (uint32_t k = 0; k < y->n; k++) {
+		uint64_t q = sf_name_role(t->members[y->member[k]].name);
+		ry = q > ry ? q : ry;
+	}
+	if ((r = cmp_u64(rx, ry)))
 		return r;
 	if ((r = cmp_u64(x->moves, y->moves)))
 		return r;

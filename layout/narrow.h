@@ -28,12 +28,16 @@
  * search stops and says so (cut).
  *
  * Order, best first: smaller class after; smaller size; single before
- * pair; wider new widths (less to check); then members whose names say
- * they count, bound or index something (num, count, len, size, bound, max,
- * cap, total, start, pos, idx, index, off, head, tail, ...) last: those
- * grow with the data and are the ones that overflow (Ruby's entries_start
- * narrowed to a byte passed every test and made Hash#shift 33x slower);
- * fewer moves; finally declaration order.
+ * pair; wider new widths (less to check); then by what the member's name
+ * says it holds (sf_name_role): cached positions and hints (start, hint,
+ * cache, last, cursor) first, since a hint that saturates costs time and
+ * not correctness; then names that say nothing; then other bounds and
+ * indexes (bound, max, pos, idx, end, ...: they grow with the data); exact
+ * counts, lengths and capacities (num, nr, n, count, len, size, cap) last,
+ * since narrowing one caps the program (Ruby's st_table: entries_start
+ * before num_entries, which would cap a hash at 255 entries); fewer moves;
+ * finally declaration order.  Candidates equal in everything before the
+ * names are alternatives, not a ranking (sf_narrowings_tie).
  */
 #ifndef SF_NARROW_H
 #define SF_NARROW_H
@@ -132,8 +136,22 @@ bool sf_name_counts(const char *name);
 /* Does it say it is an index or a position (start, pos, idx, head, ...)? */
 bool sf_name_indexes(const char *name);
 
-/* Either: its values grow with the data, so it ranks last. */
+/* Either: its values grow with the data. */
 bool sf_name_grows(const char *name);
+
+/* What a member's name says it holds, in ranking order (best first). */
+enum sf_name_role {
+	SF_ROLE_HINT,    /* a cached position or hint: may saturate */
+	SF_ROLE_PLAIN,   /* the name says nothing */
+	SF_ROLE_GROWS,   /* a bound or an index: grows with the data */
+	SF_ROLE_COUNT,   /* an exact count, length or capacity: a cap */
+};
+enum sf_name_role sf_name_role(const char *name);
+
+/* Do x and y save the same bytes the same way (same class, size, arity and
+ * widths), so that only their names order them?  Then they are
+ * alternatives. */
+bool sf_narrowings_tie(const struct sf_narrowing *x, const struct sf_narrowing *y);
 
 /* What the code must do when a value does not fit a narrowed member (the
  * sentence is report/reasons.c's sf_narrow_overflow). */

@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "html.h"
 #include "reasons.h"
@@ -334,6 +335,58 @@ static void text_where(struct strbuf *out, const struct sf_suggest_view *v,
 			m->offset);
 }
 
+/*
+ * What narrowing member m to `to` bytes imposes, by what its name says it
+ * holds: a count, length or capacity is capped ("at most 255 entries", the
+ * noun being the name without its count word), a hint may lag.  Empty for
+ * other names (the overflow sentence says enough).
+ */
+static void role_words(char *buf, size_t n, const struct sf_member *m, uint64_t to)
+{
+	static const char *const counts[] = {
+		"num", "nr", "n", "count", "cnt", "len", "length", "size", "sz",
+		"cap", "capa", "capacity",
+	};
+	char range[64], noun[128] = "";
+	const char *max;
+
+	sf_narrow_range(m, to, range, sizeof(range));
+	max = strstr(range, "..");
+	assert(max);
+	max += 2;
+	buf[0] = '\0';
+	switch (sf_name_role(m->name)) {
+	case SF_ROLE_HINT:
+		snprintf(buf, n, "a cached position or hint: one that lags at %s costs "
+			 "time, not correctness", max);
+		return;
+	case SF_ROLE_COUNT:
+		break;
+	default:
+		return;
+	}
+	/* the noun: the name's '_' words that are not a count word */
+	for (const char *p = m->name; *p;) {
+		size_t len = strcspn(p, "_"), k;
+		for (k = 0; k < sizeof(counts) / sizeof(counts[0]); k++)
+			if (strlen(counts[k]) == len && !strncasecmp(p, counts[k], len))
+				break;
+		if (len && k == sizeof(counts) / sizeof(counts[0]) &&
+		    strlen(noun) + len + 2 < sizeof(noun)) {
+			if (noun[0])
+				strcat(noun, "_");
+			strncat(noun, p, len);
+		}
+		p += len + (p[len] == '_');
+	}
+	if (noun[0])
+		snprintf(buf, n, "a limit on the program: at most %s %s (an exact count, "
+			 "length or capacity)", max, noun);
+	else
+		snprintf(buf, n, "a limit on the program: %s at most %s (an exact count, "
+			 "length or capacity)", m->name, max);
+}
+
 static void text_one_narrowing(struct strbuf *out, const struct sf_suggest_view *v,
 			       const struct sf_narrowing *nw, size_t rank)
 {
@@ -372,12 +425,40 @@ static void text_one_narrowing(struct strbuf *out, const struct sf_suggest_view 
 		sf_narrow_overflow(&b->members[nw->member[k]], nw->to[k], what, sizeof(what));
 		sb_addf(out, "\n     %s%s%s", nw->n > 1 ? b->members[nw->member[k]].name : "",
 			nw->n > 1 ? " " : "", what);
+		role_words(what, sizeof(what), &b->members[nw->member[k]], nw->to[k]);
+		if (what[0])
+			sb_addf(out, "\n     %s%s%s", nw->n > 1 ? b->members[nw->member[k]].name : "",
+				nw->n > 1 ? " " : "", what);
 	}
 	sb_addch(out, '\n');
 }
 
 /* Narrowings (and pairs) listed in text; JSON lists them all. */
 #define TEXT_MAX 10
+
+/*
+ * Before the first of several narrowings that tie (the same class, size
+ * and widths: only their names order them), say that they are
+ * alternatives: "1-3 are alternatives ...".  `first` is its rank.
+ */
+static void text_alternatives(struct strbuf *out, const struct sf_narrow_result *nr,
+			      size_t i, uint32_t arity, size_t first, size_t room)
+{
+	size_t n = 1;
+
+	for (size_t j = i; j-- > 0;)
+		if (nr->v[j].n == arity)
+			if (sf_narrowings_tie(&nr->v[j], &nr->v[i]))
+				return;   /* not the first of its group */
+	for (size_t j = i + 1; j < nr->n && n < room; j++)
+		if (nr->v[j].n == arity && sf_narrowings_tie(&nr->v[j], &nr->v[i]))
+			n++;
+	if (n < 2)
+		return;
+	sb_addf(out, "  %zu-%zu are alternatives: each saves the same %" PRIu64 " byte%s; "
+		"choose one (cached positions\n  and hints first, exact counts last)\n",
+		first, first + n - 1, nr->v[i].saved, plural(nr->v[i].saved));
+}
 
 static void text_list(struct strbuf *out, const struct sf_suggest_view *v,
 		      uint32_t arity, size_t *rank)
@@ -392,6 +473,7 @@ static void text_list(struct strbuf *out, const struct sf_suggest_view *v,
 			more++;
 			continue;
 		}
+		text_alternatives(out, nr, i, arity, *rank + 1, TEXT_MAX - shown);
 		text_one_narrowing(out, v, &nr->v[i], ++*rank);
 		shown++;
 	}
@@ -601,9 +683,17 @@ static void json_if_not_fit(struct strbuf *out, const struct sf_type *t, uint32_
 	char what[256];
 
 	sf_narrow_overflow(&t->members[member], to, what, sizeof(what));
-	sb_addf(out, ",\"grows\":%s,\"if_not_fit\":",
-		sf_name_grows(t->members[member].name) ? "true" : "false");
+	static const char *const roles[] = { "hint", "plain", "grows", "count" };
+	sb_addf(out, ",\"grows\":%s,\"role\":\"%s\",\"if_not_fit\":",
+		sf_name_grows(t->members[member].name) ? "true" : "false",
+		roles[sf_name_role(t->members[member].name)]);
 	sb_add_json_str(out, what);
+	role_words(what, sizeof(what), &t->members[member], to);
+	sb_adds(out, ",\"limit\":");
+	if (what[0])
+		sb_add_json_str(out, what);
+	else
+		sb_adds(out, "null");
 }
 
 static void json_narrowings(struct strbuf *out, const struct sf_suggest_view *v)

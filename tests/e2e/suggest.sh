@@ -2,12 +2,13 @@
 # tests/e2e/suggest.sh - `structfit suggest` end to end, on objects compiled here.
 #
 #  - Ruby's st_table (testdata/example/st_table.c) with --classes 64,80
-#    --header 24 (or --header RHash): its three st_index_t members count,
-#    index or bound, so they rank in declaration order: the first narrowing
-#    listed is num_entries 8 -> 1 byte into the hole at offset 3: 48 -> 40
-#    bytes, header + struct 72 -> 64, class 80 -> 64, then entries_start
-#    (an index: in Ruby it wrapped past 255), each saying what the code must
-#    do past 255; in text and JSON, with gcc and clang, DWARF 4 and 5;
+#    --header 24 (or --header RHash): its three st_index_t members save the
+#    same 8 bytes, so they are listed as alternatives, ordered by what their
+#    names say: entries_start first (a start hint, which may lag: Ruby
+#    narrowed it), 8 -> 1 byte into the hole at offset 3: 48 -> 40 bytes,
+#    header + struct 72 -> 64, class 80 -> 64; entries_bound (a bound); then
+#    num_entries last (an exact count: at most 255 entries), each saying what
+#    the code must do past 255; in text and JSON, gcc and clang, DWARF 4, 5;
 #  - an index (ring.head) ranks after members of the same effect whose
 #    names say nothing, even with more moves;
 #  - the compiler is the oracle for every proposal: for each struct of
@@ -117,7 +118,7 @@ check_proposal() {
 
 # ------------------------------------------------------------ st_table
 
-tcase "st_table: first narrowing is num_entries 8 -> 1 into the hole at 3, entries_start ranks with it (text)"
+tcase "st_table: alternatives; entries_start (a hint) first, 8 -> 1 into the hole at 3, num_entries (a count) last (text)"
 have_st=0
 if compile_or_fail gcc x86_64 5 "$T/st.o" "$ST_SRC"; then
 	have_st=1
@@ -127,15 +128,21 @@ if compile_or_fail gcc x86_64 5 "$T/st.o" "$ST_SRC"; then
 	assert_grep "$T/st.txt" "with the 24-byte header: 72 bytes, class 80 of 64,80" "class now"
 	assert_grep "$T/st.txt" "reorder: no order of these members is smaller than 48 bytes" "no reorder"
 	first=$(grep -m1 -A2 '^  1\. ' "$T/st.txt")
-	assert_match "$first" "^  1\. num_entries: st_index_t -> uint8_t \(8 -> 1 byte, holds 0\.\.255\)" "first narrowing"
-	assert_match "$first" "48 -> 40 bytes \(saves 8\), it goes into the hole at offset 3 \(was 16\)" "size and hole"
-	assert_eq "$(grep -A3 '^  2\. ' "$T/st.txt" | sed -n '1p;4p')" \
-		"  2. entries_start: st_index_t -> uint8_t (8 -> 1 byte, holds 0..255)
-     past 255: saturate and fall back, never wrap (it counts or indexes: grows with the data)" "entries_start second, says to saturate"
+	assert_match "$first" "^  1\. entries_start: st_index_t -> uint8_t \(8 -> 1 byte, holds 0\.\.255\)" "first narrowing"
+	assert_match "$first" "48 -> 40 bytes \(saves 8\), it goes into the hole at offset 3 \(was 24\)" "size and hole"
+	assert_grep "$T/st.txt" "  1-3 are alternatives: each saves the same 8 bytes; choose one (cached positions" "alternatives, not a ranking"
+	assert_eq "$(grep -A4 '^  1\. ' "$T/st.txt" | sed -n '5p')" \
+		"     a cached position or hint: one that lags at 255 costs time, not correctness" "entries_start: a hint"
+	assert_eq "$(grep '^  [0-9]\. ' "$T/st.txt" | cut -d: -f1)" "  1. entries_start
+  2. entries_bound
+  3. num_entries" "hint, bound, count"
+	assert_eq "$(grep -A4 '^  3\. ' "$T/st.txt" | sed -n '4,5p')" \
+		"     past 255: saturate and fall back, never wrap (it counts or indexes: grows with the data)
+     a limit on the program: at most 255 entries (an exact count, length or capacity)" "num_entries last, with its limit"
 	assert_match "$first" "header \+ struct 72 -> 64: class 80 -> 64" "class change"
 	assert_grep "$T/st.txt" "check that every value fits" "the value-range warning"
-	# the hole map of the best narrowing: num_entries at 3, no hole left
-	assert_match "$(grep 'num_entries;' "$T/st.txt")" "uint8_t +num_entries; +/\* +3 +1 \*/" "map line"
+	# the hole map of the best narrowing: entries_start at 3, no hole left
+	assert_match "$(grep 'entries_start;' "$T/st.txt")" "uint8_t +entries_start; +/\* +3 +1 \*/" "map line"
 	assert_grep "$T/st.txt" "/* size: 40, cachelines: 1, members: 9 */" "map summary"
 	assert_eq "$(wc -c <"$T/err")" 0 "stderr bytes"
 fi
@@ -150,10 +157,12 @@ if [ "$have_st" = 1 ]; then
 		assert_eq "$(jget "$T/st.json" '[d["reorder"][k] for k in ("size", "moves", "saved")]')" "[48, 0, 0]" "reorder"
 		assert_eq "$(jget "$T/st.json" 'd["reorder"]["order"]')" "$ST_ORDER" "order unchanged"
 		assert_eq "$(jget "$T/st.json" '{k: d["narrowings"][0][k] for k in ("member", "from", "to", "size", "saved", "class_before", "class_after", "offset", "was")}')" \
-			'{"class_after": 64, "class_before": 80, "from": 8, "member": "num_entries", "offset": 3, "saved": 8, "size": 40, "to": 1, "was": 16}' "narrowings[0]"
-		assert_eq "$(jget "$T/st.json" '[(n["member"], n["grows"]) for n in d["narrowings"]]')" \
-			'[["num_entries", true], ["entries_start", true], ["entries_bound", true]]' "ranked, all grow"
-		assert_eq "$(jget "$T/st.json" 'd["narrowings"][1]["if_not_fit"]')" \
+			'{"class_after": 64, "class_before": 80, "from": 8, "member": "entries_start", "offset": 3, "saved": 8, "size": 40, "to": 1, "was": 24}' "narrowings[0]"
+		assert_eq "$(jget "$T/st.json" '[(n["member"], n["grows"], n["role"]) for n in d["narrowings"]]')" \
+			'[["entries_start", true, "hint"], ["entries_bound", true, "grows"], ["num_entries", true, "count"]]' "ranked by role, all grow"
+		assert_eq "$(jget "$T/st.json" '[n["limit"] for n in d["narrowings"]]')" \
+			'["a cached position or hint: one that lags at 255 costs time, not correctness", null, "a limit on the program: at most 255 entries (an exact count, length or capacity)"]' "limit"
+		assert_eq "$(jget "$T/st.json" 'd["narrowings"][0]["if_not_fit"]')" \
 			"past 255: saturate and fall back, never wrap (it counts or indexes: grows with the data)" "if_not_fit"
 		assert_eq "$(jget "$T/st.json" 'd["narrowings"][0]["range"]')" "0..255" "range"
 		assert_eq "$(jget "$T/st.json" 'sorted(n["member"] for n in d["narrowings"])')" \
@@ -179,7 +188,7 @@ for combo in "clang x86_64 5" "gcc x86_64 4" "clang x86_64 4"; do
 	if compile_or_fail "$1" "$2" "$3" "$T/st-$1-$3.o" "$ST_SRC"; then
 		sf_ok suggest --format json -t st_table --classes 64,80 --header 24 "$T/st-$1-$3.o"
 		assert_eq "$(jget "$T/out" '[d["narrowings"][0][k] for k in ("member", "to", "size", "class_before", "class_after")]')" \
-			'["num_entries", 1, 40, 80, 64]' "narrowings[0]"
+			'["entries_start", 1, 40, 80, 64]' "narrowings[0]"
 	fi
 done
 

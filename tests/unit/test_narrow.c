@@ -116,8 +116,9 @@ static void test_st_table(void **state)
 	assert_true(res.n >= 1);
 	const struct sf_narrowing *first = &res.v[0];
 	assert_int_equal(first->n, 1);
-	/* all three st_index_t members count, bound or index: declaration order */
-	assert_string_equal(member_name(t, first, 0), "num_entries");
+	/* the three st_index_t members tie: entries_start, a start hint that
+	 * may lag (Ruby narrowed it), ranks first */
+	assert_string_equal(member_name(t, first, 0), "entries_start");
 	assert_int_equal(first->from[0], 8);
 	assert_int_equal(first->to[0], 1);
 	assert_int_equal(first->offset[0], 3);          /* into the hole */
@@ -130,11 +131,16 @@ static void test_st_table(void **state)
 	assert_true(first->exact);
 	assert_false(res.pairs_searched);
 
-	/* entries_start is an index (it wrapped past 255 in Ruby): it ranks
-	 * with the counts and bounds, no longer first */
+	/* then the bound, and the exact count last: narrowing num_entries
+	 * caps the table at 255 entries.  All three are alternatives. */
 	assert_int_equal(res.n, 3);
-	assert_string_equal(member_name(t, &res.v[1], 0), "entries_start");
-	assert_string_equal(member_name(t, &res.v[2], 0), "entries_bound");
+	assert_string_equal(member_name(t, &res.v[1], 0), "entries_bound");
+	assert_string_equal(member_name(t, &res.v[2], 0), "num_entries");
+	assert_true(sf_narrowings_tie(&res.v[0], &res.v[1]));
+	assert_true(sf_narrowings_tie(&res.v[0], &res.v[2]));
+	struct sf_narrowing other = res.v[0];
+	other.size++;
+	assert_false(sf_narrowings_tie(&res.v[0], &other));
 	char why[256];
 	sf_narrow_overflow(&t->members[6], 1, why, sizeof(why));
 	assert_string_equal(why, "past 255: saturate and fall back, never wrap "
@@ -376,6 +382,28 @@ static void test_name_indexes(void **state)
 	assert_false(sf_name_grows("mode"));
 }
 
+/* Hints first, exact counts last; a count word wins over a hint word. */
+static void test_name_role(void **state)
+{
+	(void)state;
+	assert_int_equal(sf_name_role("entries_start"), SF_ROLE_HINT);
+	assert_int_equal(sf_name_role("last_used_hint"), SF_ROLE_HINT);
+	assert_int_equal(sf_name_role("cursor"), SF_ROLE_HINT);
+	assert_int_equal(sf_name_role("lookupCache"), SF_ROLE_HINT);
+	assert_int_equal(sf_name_role("mode"), SF_ROLE_PLAIN);
+	assert_int_equal(sf_name_role("startup"), SF_ROLE_PLAIN);
+	assert_int_equal(sf_name_role("entries_bound"), SF_ROLE_GROWS);
+	assert_int_equal(sf_name_role("tail_idx"), SF_ROLE_GROWS);
+	assert_int_equal(sf_name_role("num_entries"), SF_ROLE_COUNT);
+	assert_int_equal(sf_name_role("nr_pages"), SF_ROLE_COUNT);
+	assert_int_equal(sf_name_role("n_items"), SF_ROLE_COUNT);
+	assert_int_equal(sf_name_role("itemCount"), SF_ROLE_COUNT);
+	assert_int_equal(sf_name_role("buf_len"), SF_ROLE_COUNT);
+	assert_int_equal(sf_name_role("capacity"), SF_ROLE_COUNT);
+	assert_int_equal(sf_name_role("cached_len"), SF_ROLE_COUNT);
+	assert_int_equal(sf_name_role(""), SF_ROLE_PLAIN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -385,6 +413,7 @@ int main(void)
 		cmocka_unit_test(test_pairs),
 		cmocka_unit_test(test_pin_after_narrowing),
 		cmocka_unit_test(test_name_counts),
+		cmocka_unit_test(test_name_role),
 		cmocka_unit_test(test_name_indexes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
