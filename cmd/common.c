@@ -700,6 +700,11 @@ const struct sf_option sf_options[] = {
 	{ SF_O_ALLOW_LAYOUT_USES, "allow-layout-uses", no_argument, NULL, "patch",
 	  "patch even though positional initializers, offsetof or static_assert "
 	  "depend on the layout (the header names each place)" },
+	{ SF_O_SATURATE, "saturate", no_argument, NULL, "patch",
+	  "rewrite each store to a narrowed member that may not fit (a call, a "
+	  "variable, a wide literal) to clamp at the new maximum" },
+	{ SF_O_ALLOW_TRUNCATION, "allow-truncation", no_argument, NULL, "patch",
+	  "narrow even though stores may not fit (the header lists each one)" },
 	{ 'h', "help", no_argument, NULL, ALL, "this help" },
 	{ 0, NULL, 0, NULL, NULL, NULL },
 };

@@ -204,6 +204,8 @@ enum sf_opt_id {
 	SF_O_SLABINFO,
 	SF_O_SLAB_MAP,
 	SF_O_VERBOSE,
+	SF_O_SATURATE,
+	SF_O_ALLOW_TRUNCATION,
 };
 
 struct sf_option {

@@ -42,6 +42,7 @@
 #include "layout/rust.h"
 #include "layout/rustpatch.h"
 #include "layout/srcpatch.h"
+#include "layout/srcstore.h"
 #include "lib/path.h"
 #include "lib/color.h"
 #include "lib/file.h"
@@ -54,7 +55,7 @@
 static const char patch_usage[] =
 	"usage: structfit patch -t NAME [--narrow MEMBER=BYTES]... [--pin MEMBER]...\n"
 	"                       [--max-moves N] [--source-root DIR] [--apply]\n"
-	"                       [--allow-abi-change]\n"
+	"                       [--allow-abi-change] [--saturate | --allow-truncation]\n"
 	"                       [--color[=WHEN]] FILE...\n"
 	"\n"
 	"Write the reorder that `structfit suggest` proposes for struct NAME (and the\n"
@@ -104,6 +105,16 @@ static const char patch_usage[] =
 	"  --allow-layout-uses      patch despite positional initializers, offsetof or\n"
 	"                           static_assert: the header names each place\n"
 	"\n"
+	"A narrowing is checked against every store to the member under the source\n"
+	"root (assignment, op=, ++/--, designated initializer, address taken, found by\n"
+	"name): a store of a literal that fits is safe; any other may not fit and is a\n"
+	"refusal naming its file:line.  A pointer is never narrowed to an integer.\n"
+	"\n"
+	"  --saturate               rewrite each such store that is a whole statement\n"
+	"                           (p->m = e;, in the struct's file) to clamp e at the\n"
+	"                           new maximum, evaluated once\n"
+	"  --allow-truncation       narrow all the same: the header lists each store\n"
+	"\n"
 	"A public type is refused unless --allow-abi-change is given: a packed struct\n"
 	"(its bytes are a wire or file format) or one declared in an installed header\n"
 	"(/usr/include, a compiler's include directory, a PREFIX/include outside the\n"
@@ -128,6 +139,8 @@ struct patch_opts {
 	bool allow_abi_change;   /* patch a public type all the same */
 	const char *niche;       /* --niche MEMBER, or NULL */
 	bool allow_uses;         /* --allow-layout-uses */
+	bool saturate;           /* --saturate: clamp wide stores */
+	bool allow_truncation;   /* --allow-truncation */
 };
 
 /* SF_GO_ON, or the exit status (after --help or an error). */
@@ -135,7 +148,8 @@ static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 {
 	static const char *const names[] = {
 		"type", "narrow", "pin", "no-pin-first", "max-moves", "source-root", "apply",
-		"color", "niche", "allow-layout-uses", "allow-abi-change", NULL,
+		"color", "niche", "allow-layout-uses", "allow-abi-change", "saturate",
+		"allow-truncation", NULL,
 	};
 	struct sf_err err = SF_ERR_INIT;
 	struct sf_getopt g;
@@ -174,6 +188,12 @@ static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 			break;
 		case SF_O_ALLOW_LAYOUT_USES:
 			o->allow_uses = true;
+			break;
+		case SF_O_SATURATE:
+			o->saturate = true;
+			break;
+		case SF_O_ALLOW_TRUNCATION:
+			o->allow_truncation = true;
 			break;
 		}
 	}
@@ -497,6 +517,89 @@ static int refuse_public(const struct sf_type *t, const struct patch_opts *o)
 	return -1;
 }
 
+/* A pointer is never narrowed to an integer here (a design change). */
+static int refuse_pointer(const struct sf_type *t, const struct plan *pl)
+{
+	for (size_t k = 0; k < pl->nnarrow; k++) {
+		const struct sf_member *m = &t->members[pl->narrow[k].member];
+		if (m->tclass != SF_T_POINTER)
+			continue;
+		struct strbuf err = STRBUF_INIT;
+		sf_render_patch_pointer(&err, t, m, pl->narrow[k].bytes);
+		int rc = sf_die_long(err.buf);
+		sb_release(&err);
+		return rc;
+	}
+	return 0;
+}
+
+static bool member_signed(const struct sf_member *m)
+{
+	return m->tclass != SF_T_POINTER && m->tclass != SF_T_BOOL &&
+	       (m->flags & SF_MF_SIGNED);
+}
+
+/* text with m's whole-statement stores that may not fit clamped to r. */
+static void saturate_stores(const struct sf_member *m, unsigned bytes,
+			    const struct sf_store_range *r, struct strbuf *text)
+{
+	struct sf_lexed lx;
+	struct sf_store *v = NULL;
+	size_t n = 0;
+	struct strbuf out = STRBUF_INIT;
+
+	sf_clex(&lx, text->buf, text->len);
+	sf_srcstore_find(&lx, m->name, r, &v, &n);
+	sf_srcstore_saturate(text->buf, text->len, v, n, r,
+			     sf_srcpatch_narrow_type(bytes, r->is_signed, 0), &out);
+	sf_clex_free(&lx);
+	free(v);
+	sb_setlen(text, 0);
+	sb_add(text, out.buf, out.len);
+	sb_release(&out);
+}
+
+/*
+ * Every store to each narrowed member under the source root, judged
+ * against its new range (report/patch.c words the finding, or the
+ * refusal); with --saturate, the stores in the struct's own file that are
+ * whole statements are rewritten in `text`.  Nonzero after a refusal.
+ */
+static int narrowing_stores(const struct patch_opts *o, const struct sf_type *t,
+			    const struct plan *pl, const struct sf_srctree *tree,
+			    const struct sf_source *src, struct strbuf *text,
+			    struct strbuf *note)
+{
+	int rc = 0;
+
+	for (size_t k = 0; k < pl->nnarrow && !rc; k++) {
+		const struct sf_member *m = &t->members[pl->narrow[k].member];
+		unsigned bytes = pl->narrow[k].bytes;
+		struct sf_store_range r = sf_store_range_of(bytes, member_signed(m));
+		struct sf_srcstore *v = NULL;
+		size_t n = 0, nrew = 0;
+		struct strbuf err = STRBUF_INIT;
+		sf_srctree_stores(tree, m->name, &r, &v, &n);
+		bool *rewrite = sf_xcalloc(n + 1, sizeof(*rewrite));
+		for (size_t i = 0; i < n; i++) {
+			rewrite[i] = o->saturate && !v[i].store.fits && v[i].store.rewritable &&
+				     !strcmp(v[i].rel, src->rel);
+			nrew += rewrite[i];
+		}
+		if (sf_render_patch_stores(note, &err, m, bytes, v, n, rewrite, o->saturate,
+					   o->allow_truncation, tree->ncrel) < 0)
+			rc = sf_die_long(err.buf);
+		else if (nrew)
+			saturate_stores(m, bytes, &r, text);
+		free(rewrite);
+		sf_srcstores_release(v, n);
+		sb_release(&err);
+	}
+	if (!rc && pl->nnarrow)
+		sf_render_patch_wconversion(note);
+	return rc;
+}
+
 /* Not an error: the line on stderr, exit 0. */
 static int nothing_to_patch(const struct sf_type *t, int kept_if)
 {
@@ -514,6 +617,7 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	const char *only[] = { bare, NULL };
 	struct sf_typeset *ts = sf_load_inputs(&o->co, files, nfiles, only);
 	struct strbuf old = STRBUF_INIT, neu = STRBUF_INIT, msg = STRBUF_INIT;
+	struct strbuf base = STRBUF_INIT;   /* old, its stores saturated */
 	struct sf_source src = { NULL, NULL };
 	struct sf_err err = SF_ERR_INIT;
 	struct sf_srctree tree;
@@ -562,6 +666,8 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	}
 	if (make_plan(t, o, NULL, 0, ts, &pl))
 		goto out_ts;
+	if (refuse_pointer(t, &pl))
+		goto out_plan;
 	/* rustc orders a default-representation struct itself: only the
 	 * types change in the source, and the size is the best order's */
 	bool keep_order = sf_rust_compiler_orders(t);
@@ -578,10 +684,13 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 		rc = nothing_to_patch(t, 1);
 		goto out_plan;
 	}
+	sb_add(&base, old.buf, old.len);
+	if (!rust && narrowing_stores(o, t, &pl, &tree, &src, &base, &note))
+		goto out_plan;
 	struct sf_srcpatch_plan sp = { keep_order ? NULL : pl.order, t->nmembers, pl.narrow,
 				       pl.nnarrow, pl.moved, &tree.macros };
-	if (rust ? sf_rustpatch_make(src.path, old.buf, old.len, t, &sp, &neu, &err) < 0
-		 : sf_srcpatch_make(src.path, old.buf, old.len, t, &sp, &neu, NULL, &err) < 0) {
+	if (rust ? sf_rustpatch_make(src.path, base.buf, base.len, t, &sp, &neu, &err) < 0
+		 : sf_srcpatch_make(src.path, base.buf, base.len, t, &sp, &neu, NULL, &err) < 0) {
 		sf_report_err(&err);
 		goto out_plan;
 	}
@@ -595,6 +704,7 @@ out_ts:
 	sf_source_release(&src);
 	sb_release(&old);
 	sb_release(&neu);
+	sb_release(&base);
 	sb_release(&msg);
 	sb_release(&note);
 	sf_srctree_release(&tree);

@@ -283,13 +283,38 @@ void sf_srctree_scan(const char *root, const struct sf_type *t,
 		qsort(other.rel, other.n, sizeof(*other.rel), cmp_str);
 	first_pass(st, t, &fl, &other);
 	second_pass(st, &fl);
-	for (size_t i = 0; i < fl.n; i++)
-		free(fl.rel[i]);
+	st->crel = fl.rel;      /* kept: sf_srctree_stores reads them again */
+	st->ncrel = fl.n;
 	for (size_t i = 0; i < other.n; i++)
 		free(other.rel[i]);
-	free(fl.rel);
 	free(other.rel);
 }
+
+void sf_srctree_stores(const struct sf_srctree *st, const char *member,
+		       const struct sf_store_range *r, struct sf_srcstore **v, size_t *n)
+{
+	for (size_t i = 0; i < st->ncrel; i++) {
+		struct strbuf text = STRBUF_INIT;
+		struct sf_store *s = NULL;
+		size_t ns = 0;
+		struct sf_lexed lx;
+		if (read_file(st->root, st->crel[i], &text) < 0) {
+			sb_release(&text);
+			continue;
+		}
+		sf_clex(&lx, text.buf, text.len);
+		sf_srcstore_find(&lx, member, r, &s, &ns);
+		for (size_t k = 0; k < ns; k++) {
+			*v = sf_xreallocarray(*v, *n + 1, sizeof(**v));
+			(*v)[*n].rel = sf_xstrdup(st->crel[i]);
+			(*v)[(*n)++].store = s[k];
+		}
+		free(s);
+		sf_clex_free(&lx);
+		sb_release(&text);
+	}
+}
+
 
 void sf_srctree_release(struct sf_srctree *st)
 {
@@ -297,6 +322,9 @@ void sf_srctree_release(struct sf_srctree *st)
 		free(st->defs[i].rel);
 	for (size_t i = 0; i < st->nuses; i++)
 		free(st->uses[i].rel);
+	for (size_t i = 0; i < st->ncrel; i++)
+		free(st->crel[i]);
+	free(st->crel);
 	free(st->defs);
 	free(st->uses);
 	free(st->root);

@@ -45,6 +45,7 @@
 #include "layout/clex.h"
 #include "model/model.h"
 #include "layout/srcscan.h"
+#include "layout/srcstore.h"
 #include "lib/strbuf.h"
 
 struct sf_srctree {
@@ -57,7 +58,17 @@ struct sf_srctree {
 	struct sf_cmacros macros;
 	struct sf_typenames names;
 	struct sf_holders holders;   /* structs holding it by value */
+	char **crel;                 /* the C files read, below the root */
+	size_t ncrel;
 };
+
+/*
+ * The stores to members named `member` in the C files st read, with r the
+ * member's new range, appended to *v (*n); file by file, in line order.
+ */
+void sf_srctree_stores(const struct sf_srctree *st, const char *member,
+		       const struct sf_store_range *r, struct sf_srcstore **v, size_t *n);
+
 
 /* Walk root (a real path) for struct t.  Never fails: unreadable files are skipped. */
 void sf_srctree_scan(const char *root, const struct sf_type *t,

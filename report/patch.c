@@ -242,3 +242,98 @@ int sf_render_patch_uses(struct strbuf *note, struct strbuf *err,
 	sb_release(&list);
 	return rc;
 }
+
+static const char *store_word(uint8_t kind)
+{
+	switch (kind) {
+	case SF_STORE_ASSIGN: return "assigned";
+	case SF_STORE_COMPOUND: return "a compound assignment";
+	case SF_STORE_INCDEC: return "++/--";
+	case SF_STORE_INIT: return "a designated initializer";
+	case SF_STORE_ADDRESS: return "its address taken";
+	default: return "a store";
+	}
+}
+
+/* Why a store that may not fit is not made safe. */
+static const char *store_why(const struct sf_store *s, bool saturate)
+{
+	if (!saturate)
+		return s->kind == SF_STORE_ASSIGN || s->kind == SF_STORE_INIT ?
+		       "a value not shown to fit" : "may pass the maximum";
+	if (s->kind == SF_STORE_ASSIGN)
+		return s->rewritable ? "in another file: not rewritten" :
+		       "not a whole statement: cannot be rewritten to saturate";
+	return "cannot be rewritten to saturate";
+}
+
+int sf_render_patch_stores(struct strbuf *note, struct strbuf *err,
+			   const struct sf_member *m, unsigned bytes,
+			   const struct sf_srcstore *v, size_t n, const bool *rewrite,
+			   bool saturate, bool allow_truncation, size_t nfiles)
+{
+	char range[64];
+	size_t fits = 0, nrew = 0, bad = 0;
+
+	sf_srcpatch_range(bytes, m->tclass != SF_T_POINTER && m->tclass != SF_T_BOOL &&
+			  (m->flags & SF_MF_SIGNED), range, sizeof(range));
+	for (size_t i = 0; i < n; i++) {
+		fits += v[i].store.fits;
+		nrew += rewrite[i];
+		bad += !v[i].store.fits && !rewrite[i];
+	}
+	if (bad && !allow_truncation) {
+		sb_addf(err, "%s: %zu store%s under the source root may not fit %s "
+			"(structfit reads no types: only a literal in range is shown to "
+			"fit)%s:\n", m->name, bad, bad == 1 ? "" : "s", range,
+			saturate ? "" : "; --saturate clamps those that are whole "
+			"statements, --allow-truncation narrows all the same");
+		for (size_t i = 0; i < n; i++)
+			if (!v[i].store.fits && !rewrite[i])
+				sb_addf(err, "  %s:%u: %s, %s\n", v[i].rel, v[i].store.line,
+					store_word(v[i].store.kind),
+					store_why(&v[i].store, saturate));
+		return -1;
+	}
+	if (!n) {
+		sb_addf(note, "  %s: no store to it found by name in the %zu C file%s under "
+			"the source root\n", m->name, nfiles, nfiles == 1 ? "" : "s");
+		return 0;
+	}
+	sb_addf(note, "  %s: %zu store%s found by name in the %zu C file%s under the "
+		"source root", m->name, n, n == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s");
+	if (fits)
+		sb_addf(note, ", %zu a literal in %s", fits, range);
+	if (nrew)
+		sb_addf(note, ", %zu rewritten to saturate (", nrew);
+	for (size_t i = 0, k = 0; i < n; i++)
+		if (rewrite[i])
+			sb_addf(note, "%s%s:%u", k++ ? ", " : "", v[i].rel, v[i].store.line);
+	if (nrew)
+		sb_adds(note, ")");
+	if (bad) {
+		sb_addf(note, ", %zu that may not fit left as %s (--allow-truncation): ",
+			bad, bad == 1 ? "it is" : "they are");
+		for (size_t i = 0, k = 0; i < n; i++)
+			if (!v[i].store.fits && !rewrite[i])
+				sb_addf(note, "%s%s:%u", k++ ? ", " : "", v[i].rel,
+					v[i].store.line);
+	}
+	sb_addch(note, '\n');
+	return 0;
+}
+
+void sf_render_patch_pointer(struct strbuf *err, const struct sf_type *t,
+			     const struct sf_member *m, unsigned bytes)
+{
+	sb_addf(err, "struct %s: --narrow %s=%u: %s is a pointer; patch does not make a "
+		"pointer an integer: an index into an arena is a design change (its "
+		"allocation and every use change, not its type)", t->name, m->name, bytes,
+		m->name);
+}
+
+void sf_render_patch_wconversion(struct strbuf *note)
+{
+	sb_adds(note, "  build once with -Wconversion: a store the scan cannot see (through "
+		"a macro or a pointer) is then a warning\n");
+}

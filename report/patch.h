@@ -15,12 +15,14 @@
 #ifndef SF_REPORT_PATCH_H
 #define SF_REPORT_PATCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "layout/rust.h"
 #include "layout/srcscan.h"
 #include "layout/srcpatch.h"
+#include "layout/srcstore.h"
 #include "lib/strbuf.h"
 #include "model/model.h"
 
@@ -50,6 +52,25 @@ void sf_render_patch_niche_header(struct strbuf *out, const struct sf_type *t,
 				  const char *member, const struct sf_niche *ni,
 				  const char *nt, const char *rel, long sites,
 				  const char *lines);
+
+/*
+ * The stores found to a narrowed member m (v[0..n), input/srctree.h),
+ * judged against its new range: `rewrite[i]` says store i is rewritten to
+ * saturate.  The stores that may not fit and are not rewritten refuse the
+ * patch (each file:line in err, -1) unless allow_truncation, which lists
+ * them in note; otherwise one note line says what was found.
+ */
+int sf_render_patch_stores(struct strbuf *note, struct strbuf *err,
+			   const struct sf_member *m, unsigned bytes,
+			   const struct sf_srcstore *v, size_t n, const bool *rewrite,
+			   bool saturate, bool allow_truncation, size_t nfiles);
+
+/* The refusal of a pointer narrowed to an integer, for err. */
+void sf_render_patch_pointer(struct strbuf *err, const struct sf_type *t,
+			     const struct sf_member *m, unsigned bytes);
+
+/* The last header line of a narrowing patch: build once with -Wconversion. */
+void sf_render_patch_wconversion(struct strbuf *note);
 
 /* A note line: the members under an #if (lines if_line-endif_line) stay whole. */
 void sf_render_patch_note_if(struct strbuf *out, uint32_t if_line, uint32_t endif_line);

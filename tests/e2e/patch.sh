@@ -347,6 +347,56 @@ elif fresh_tree "$T/sg" $(awk '{ print $3 }' "$PROMISES" | sort -u); then
 	done <"$PROMISES"
 fi
 
+# stores_tree DIR: testdata/patch/stores copied into DIR, st_table.c
+# compiled there with -g.
+stores_tree() {
+	rm -rf "$1" && mkdir -p "$1" && cp "$PD"/stores/*.c "$1"/ &&
+		(cd "$1" && "$CC" -g -O0 -c st_table.c -o st_table.o) >"$T/tree.log" 2>&1 ||
+		{ fail "cannot build $1: $(tail -n 3 "$T/tree.log" | tr '\n' ' ')"; return 1; }
+}
+
+tcase "a narrowing: a pointer is refused, a store from a parameter or a call is refused with its file:line"
+if stores_tree "$T/ns"; then
+	s1=$(sums "$T/ns")
+	at_dir "$T/ns" sf patch -t st_table --narrow type=4 st_table.o
+	assert_eq "$RC" 2 "pointer: exit status"
+	assert_eq "$(cat "$T/err")" "structfit: struct st_table: --narrow type=4: type is a pointer; patch does not make a pointer an integer: an index into an arena is a design change (its allocation and every use change, not its type)" "pointer: message"
+	assert_eq "$(wc -c <"$T/out")" 0 "pointer: nothing on stdout"
+	at_dir "$T/ns" sf patch -t st_table --narrow entries_start=1 st_table.o
+	assert_eq "$RC" 2 "entries_start: exit status"
+	assert_eq "$(cat "$T/err")" "structfit: entries_start: 1 store under the source root may not fit 0..255 (structfit reads no types: only a literal in range is shown to fit); --saturate clamps those that are whole statements, --allow-truncation narrows all the same:
+  st_table.c:66: assigned, a value not shown to fit" "entries_start: the parameter's store named, the literal 0 not"
+	at_dir "$T/ns" sf patch -t st_table --narrow entries_bound=1 st_table.o
+	assert_eq "$RC" 2 "entries_bound: exit status"
+	assert_grep "$T/err" "  st_table.c:72: assigned, a value not shown to fit" "the call's store, by file:line"
+	at_dir "$T/ns" sf patch -t st_table --narrow entries_bound=1 --allow-truncation st_table.o
+	assert_eq "$RC" 0 "--allow-truncation: exit status"
+	assert_grep "$T/out" "  entries_bound: 1 store found by name in the 2 C files under the source root, 1 that may not fit left as it is (--allow-truncation): st_table.c:72" "--allow-truncation lists it"
+	assert_grep "$T/out" "  build once with -Wconversion: a store the scan cannot see (through a macro or a pointer) is then a warning" "-Wconversion line"
+	assert_eq "$(sums "$T/ns")" "$s1" "files after the refusals"
+fi
+
+tcase "--saturate: entries_start's store clamps; -Wconversion quiet; storing 300 reads 255"
+if stores_tree "$T/ns" && need patch; then
+	(cd "$T/ns" && "$CC" -O0 st_table.c main.c -o before && ./before) >"$T/before.txt" 2>&1
+	assert_eq "$(cat "$T/before.txt")" 300 "before the patch: 300"
+	at_dir "$T/ns" sf patch -t st_table --narrow entries_start=1 --saturate st_table.o
+	assert_eq "$RC" 0 "exit status: $(head -c 300 "$T/err")"
+	cp "$T/out" "$T/sat.diff"
+	assert_grep "$T/sat.diff" "  entries_start: 2 stores found by name in the 2 C files under the source root, 1 a literal in 0..255, 1 rewritten to saturate (st_table.c:66)" "header: the stores"
+	assert_grep "$T/sat.diff" "+	{ unsigned long long sf_v_ = (unsigned long long)(start); tab->entries_start = (unsigned char)(sf_v_ > 255u ? 255u : sf_v_); }" "the store, clamped, its value read once"
+	assert_grep "$T/sat.diff" "+	unsigned char entries_start; /* 0..255 (was st_index_t): check that every value fits */" "the member narrowed"
+	(cd "$T/ns" && patch -p1 <"$T/sat.diff") >"$T/apply.log" 2>&1
+	assert_eq "$?" 0 "patch -p1: $(head -c 200 "$T/apply.log")"
+	(cd "$T/ns" && "$CC" -g -Wall -Wextra -Wconversion -c st_table.c -o st_new.o) >"$T/wconv.txt" 2>&1
+	assert_eq "$?" 0 "compiles"
+	assert_eq "$(cat "$T/wconv.txt")" "" "no warning under -Wconversion"
+	assert_eq "$(show_size "$T/ns/st_new.o" st_table)" 40 "48 -> 40 bytes"
+	(cd "$T/ns" && "$CC" -O0 st_table.c main.c -o after && ./after) >"$T/after.txt" 2>&1
+	assert_eq "$(cat "$T/after.txt")" 255 "stores 300, reads 255"
+	assert_eq "$(grep -c 'sf_v_' "$T/ns/st_table.c")" 1 "the literal 0 is left as it is"
+fi
+
 tcase "usage: -t is required, --help, unknown options in one line"
 sf patch st_table.o
 assert_eq "$RC" 2 "no -t"
