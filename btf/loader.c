@@ -42,6 +42,7 @@
 #include "model/infer.h"
 #include "model/nested.h"
 #include "model/packing.h"
+#include "model/spelling.h"
 #include "lib/hash.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -757,7 +758,7 @@ static int wanted(const char *const *only, const char *name)
 	if (!only)
 		return 1;
 	for (size_t i = 0; only[i]; i++)
-		if (!strcmp(only[i], name))
+		if (sf_spell_name_eq(only[i], name))
 			return 1;
 	return 0;
 }

@@ -72,6 +72,7 @@
 #include <dwarf.h>
 
 #include "model/infer.h"
+#include "model/spelling.h"
 #include "lib/checked.h"
 #include "lib/hash.h"
 #include "lib/xalloc.h"
@@ -262,7 +263,7 @@ static int wanted(const struct sf_reader *r, const char *name)
 	if (!r->only)
 		return 1;
 	for (size_t i = 0; r->only[i]; i++)
-		if (!strcmp(r->only[i], name) ||
+		if (sf_spell_name_eq(r->only[i], name) ||
 		    (strpbrk(r->only[i], "*?[") && !fnmatch(r->only[i], name, 0)))
 			return 1;
 	return 0;
@@ -272,7 +273,7 @@ static int wanted(const struct sf_reader *r, const char *name)
 static int named(const struct sf_reader *r, const char *name)
 {
 	for (size_t i = 0; r->only && r->only[i]; i++)
-		if (!strcmp(r->only[i], name))
+		if (sf_spell_name_eq(r->only[i], name))
 			return 1;
 	return 0;
 }

@@ -4,11 +4,11 @@
  *
  * Canonical spelling: a type is a list of words and punctuators; within
  * each run of words the qualifiers come first (sorted), then the base type
- * in one spelling ("unsigned long" for "long unsigned int"), then the other
- * words in their order.  Array sizes are "[N]", "[]" (also for [0]) or
- * "[?]" when the source spells them with anything but a literal; "[?]"
- * matches any size.  Parameter names and attributes are the caller's to
- * leave out.
+ * in one spelling (model/spelling.c's word rule: "long unsigned int" for
+ * "unsigned long"), then the other words in their order.  Array sizes are
+ * "[N]", "[]" (also for [0]) or "[?]" when the source spells them with
+ * anything but a literal; "[?]" matches any size.  Parameter names and
+ * attributes are the caller's to leave out.
  */
 #include "ctypes.h"
 
@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "lib/xalloc.h"
+#include "model/spelling.h"
 
 /* ------------------------------------------------ canonical type spelling */
 
@@ -24,15 +25,16 @@
  * A type spelled as a list of words and punctuators, canonical so that two
  * spellings of the same C type compare equal: within each run of words the
  * qualifiers come first (sorted), then the base type in one spelling
- * ("unsigned long" for "long unsigned int"), then the other words in their
- * order.  Array sizes are "[N]", "[]" (also for [0]) or "[?]" when the
- * source spells them with anything but a literal.
+ * (model/spelling.c's word rule: "long unsigned int" for "unsigned
+ * long"), then the other words in their order.  Array sizes are "[N]",
+ * "[]" (also for [0]) or "[?]" when the source spells them with anything
+ * but a literal.
  */
 struct canon {
 	struct strbuf sb;        /* parts separated by ' ' */
 	unsigned quals;          /* 1 const, 2 volatile, 4 restrict */
-	int nlong, nshort, nint, nchar, nsigned, nunsigned, nbool, nvoid;
-	int nfloat, ndouble, nint128;
+	struct sf_basewords bw;  /* model/spelling.c's word rule */
+	int nbool, nvoid;
 	struct strbuf others;
 };
 
@@ -49,42 +51,23 @@ static void canon_flush(struct canon *c)
 	for (int i = 0; i < 3; i++)
 		if (c->quals & (1u << i))
 			canon_part(c, qn[i]);
-	int any_int = c->nlong || c->nshort || c->nint || c->nchar ||
-		      c->nsigned || c->nunsigned || c->nint128;
+	const char *base = sf_basewords_spell(&c->bw);
 	if (c->nbool)
 		canon_part(c, "_Bool");
 	else if (c->nvoid)
 		canon_part(c, "void");
-	else if (c->nfloat)
-		canon_part(c, "float");
-	else if (c->ndouble)
-		canon_part(c, c->nlong ? "long double" : "double");
-	else if (any_int) {
-		if (c->nchar) {
-			canon_part(c, c->nunsigned ? "unsigned char" :
-				      c->nsigned ? "signed char" : "char");
-		} else {
-			if (c->nunsigned)
-				canon_part(c, "unsigned");
-			canon_part(c, c->nint128 ? "__int128" :
-				      c->nshort ? "short" : c->nlong >= 2 ? "long long" :
-				      c->nlong ? "long" : "int");
-		}
-	}
+	else if (base)
+		canon_part(c, base);
 	if (c->others.len)
 		canon_part(c, c->others.buf);
 	sb_reset(&c->others);
 	c->quals = 0;
-	c->nlong = c->nshort = c->nint = c->nchar = c->nsigned = 0;
-	c->nunsigned = c->nbool = c->nvoid = c->nfloat = c->ndouble = 0;
-	c->nint128 = 0;
+	memset(&c->bw, 0, sizeof(c->bw));
+	c->nbool = c->nvoid = 0;
 }
 
 static void canon_word(struct canon *c, const char *w, size_t n)
 {
-	static const char *const ignored[] = {
-		"__extension__", "__signed__", "__signed", NULL
-	};
 	if (sf_clex_word_in(w, n, sf_clex_qualifiers)) {
 		/* const, __const -> 1; volatile, __volatile(__) -> 2; restrict -> 4 */
 		const char *base = w[0] == '_' ? w + 2 : w;
@@ -92,21 +75,11 @@ static void canon_word(struct canon *c, const char *w, size_t n)
 		return;
 	}
 #define W(s) (n == sizeof(s) - 1 && !memcmp(w, s, n))
-	if (W("long")) c->nlong++;
-	else if (W("short")) c->nshort++;
-	else if (W("int")) c->nint++;
-	else if (W("char")) c->nchar++;
-	else if (W("signed")) c->nsigned++;
-	else if (W("unsigned")) c->nunsigned++;
-	else if (W("_Bool") || W("bool")) c->nbool++;
+	if (sf_basewords_add(&c->bw, w, n) || W("__extension__"))
+		return;
+	if (W("_Bool") || W("bool")) c->nbool++;
 	else if (W("void")) c->nvoid++;
-	else if (W("float")) c->nfloat++;
-	else if (W("double")) c->ndouble++;
-	else if (W("__int128")) c->nint128++;
-	else if (sf_clex_word_in(w, n, ignored)) {
-		if (w[2] == 's')
-			c->nsigned++;
-	} else {
+	else {
 		if (c->others.len)
 			sb_addch(&c->others, ' ');
 		sb_add(&c->others, w, n);

@@ -9,7 +9,9 @@
  *    line, then file, then file name, then name alone - each step only
  *    where it is unambiguous (compare_key).  Unpaired: added or removed
  *    (a definition, when the name is in both builds).  Equal definitions
- *    (hash, then sf_type_equal): unchanged, nothing computed.
+ *    (hash, then sf_type_equal): unchanged, nothing computed.  Names and
+ *    member types compare in their canonical spelling (model/spelling.h):
+ *    a gcc and a clang build of one source are the same.
  * 3. Otherwise the members of both sides are flattened (members of
  *    anonymous structs/unions brought up, as their names are in the outer
  *    scope), sorted by name and merged: added, removed, moved, retyped.
@@ -26,10 +28,13 @@
 
 #include "holes.h"
 #include "lib/checked.h"
+#include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "model/spelling.h"
 
 struct key {
 	const char *name;
+	char *canon;            /* a template's canonical name (model/spelling.h), or NULL */
 	uint8_t kind;
 	uint8_t is_typedef;     /* a typedef name, not a tag (C's namespaces) */
 };
@@ -42,7 +47,7 @@ static bool reportable(const struct sf_type *t)
 static int key_cmp(const void *a, const void *b)
 {
 	const struct key *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
+	int c = strcmp(x->canon ? x->canon : x->name, y->canon ? y->canon : y->name);
 
 	if (!c)
 		c = (x->kind > y->kind) - (x->kind < y->kind);
@@ -52,8 +57,16 @@ static int key_cmp(const void *a, const void *b)
 static void push_key(struct key **v, size_t *n, size_t *cap,
 		     const struct sf_type *t)
 {
+	char *canon = NULL;
+
+	/* `Slot<long int>` (g++) and `Slot<long>` (clang++) are one key */
+	if (strchr(t->name, '<')) {
+		struct strbuf sb = STRBUF_INIT;
+		sf_spell_canon(t->name, &sb);
+		canon = sb_detach(&sb);
+	}
 	SF_GROW(*v, *n, *cap);
-	(*v)[(*n)++] = (struct key){ t->name, t->kind, (t->flags & SF_TF_TYPEDEF) != 0 };
+	(*v)[(*n)++] = (struct key){ t->name, canon, t->kind, (t->flags & SF_TF_TYPEDEF) != 0 };
 }
 
 /* C++ "struct" and "class" differ only in default access. */
@@ -122,6 +135,13 @@ static int not_found(const struct sf_diff_opts *o, const char *name, struct sf_e
 	return sf_error_at(err, both, 0, 0, "type '%s' not found", name);
 }
 
+static void free_keys(struct key *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].canon);
+	free(v);
+}
+
 static int collect_keys(const struct sf_typeset *old_ts,
 			const struct sf_typeset *new_ts,
 			const struct sf_diff_opts *o, struct key **out,
@@ -135,7 +155,7 @@ static int collect_keys(const struct sf_typeset *old_ts,
 			const struct sf_type *a = lookup_name(old_ts, *p);
 			const struct sf_type *b = lookup_name(new_ts, *p);
 			if (!a && !b) {
-				free(v);
+				free_keys(v, n);
 				return not_found(o, *p, err);
 			}
 			if (a)
@@ -157,9 +177,12 @@ static int collect_keys(const struct sf_typeset *old_ts,
 	if (n > 1)
 		qsort(v, n, sizeof(*v), key_cmp);
 	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (k == 0 || key_cmp(&v[k - 1], &v[i]) != 0)
 			v[k++] = v[i];
+		else
+			free(v[i].canon);
+	}
 	*out = v;
 	*nout = k;
 	return 0;
@@ -201,11 +224,6 @@ static int flat_cmp(const void *a, const void *b)
 	return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-static bool str_eq(const char *a, const char *b)
-{
-	return a == b || !strcmp(a ? a : "", b ? b : "");
-}
-
 static bool moved(const struct sf_member *a, const struct sf_member *b)
 {
 	return a->offset != b->offset ||
@@ -215,8 +233,8 @@ static bool moved(const struct sf_member *a, const struct sf_member *b)
 static bool retyped(const struct sf_member *a, const struct sf_member *b)
 {
 	return a->size != b->size || a->bit_size != b->bit_size ||
-	       !str_eq(a->type_name, b->type_name) ||
-	       !str_eq(a->type_suffix, b->type_suffix);
+	       !sf_spell_eq(a->type_name, b->type_name) ||
+	       !sf_spell_eq(a->type_suffix, b->type_suffix);
 }
 
 struct pair {
@@ -543,7 +561,7 @@ int sf_diff_compute(const struct sf_typeset *old_ts,
 	out->compared = nkeys;
 	for (size_t i = 0; i < nkeys; i++)
 		compare_key(out, old_ts, new_ts, &keys[i]);
-	free(keys);
+	free_keys(keys, nkeys);
 	if (out->n > 1)
 		qsort(out->types, out->n, sizeof(*out->types), dtype_cmp);
 	return 0;

@@ -55,6 +55,8 @@
  * DWARF, no files and no output (so every piece is unit-tested on
  * hand-built types):
  *   typeset     the set of types read, deduplicated; lookup by name
+ *   spelling    one spelling per C type (gcc's `long unsigned int` for
+ *               clang's `unsigned long`), by which typeset compares
  *   infer       the pass both loaders call once per aggregate
  *               (sf_model_infer): the room of members the input does not
  *               place, aligned attributes BTF drops, packing and alignment,

@@ -29,7 +29,10 @@
  * Two hashes: sf_type_hash() (FNV-1a over a definition) is part of the
  * output - holes ranks ties by it, HTML ids carry it - so it never
  * changes; the pool's and the name table's are lib/hash.h's word-at-a-time
- * hash, which only places slots.
+ * hash, which only places slots.  Type names are hashed and compared in
+ * their canonical spelling (spelling.h: gcc's, so gcc-built types hash as
+ * before), so one header built by gcc and by clang is one definition; the
+ * first spelling seen is the one kept and printed.
  */
 #include "typeset.h"
 
@@ -39,6 +42,7 @@
 
 #include "lib/hash.h"
 #include "lib/xalloc.h"
+#include "spelling.h"
 
 #define ARENA_CHUNK (256u * 1024u)
 
@@ -117,6 +121,18 @@ static uint64_t hash_str(uint64_t h, const char *s)
 static uint64_t hash_u64(uint64_t h, uint64_t v)
 {
 	return hash_bytes(h, &v, sizeof(v));
+}
+
+/*
+ * hash_str() of the canonical spelling of type name s (spelling.h), made
+ * in scratch: gcc's spelling is the canonical one, so a gcc-built type
+ * hashes as it did before spellings were canonical.
+ */
+static uint64_t hash_spell(uint64_t h, const char *s, struct strbuf *scratch)
+{
+	sb_reset(scratch);
+	sf_spell_canon(s, scratch);
+	return hash_bytes(h, scratch->buf, scratch->len + 1);
 }
 
 struct sf_typeset *sf_typeset_new(void)
@@ -224,43 +240,44 @@ const char *sf_typeset_intern(struct sf_typeset *ts, const char *s)
 }
 
 static uint64_t hash_members(uint64_t h, const struct sf_member *ms, uint32_t n,
-			     unsigned depth);
+			     unsigned depth, struct strbuf *scratch);
 
-static uint64_t hash_type_into(uint64_t h, const struct sf_type *t, unsigned depth)
+static uint64_t hash_type_into(uint64_t h, const struct sf_type *t, unsigned depth,
+			       struct strbuf *scratch)
 {
-	h = hash_str(h, t->name);
+	h = hash_spell(h, t->name, scratch);
 	h = hash_u64(h, t->kind);
 	h = hash_u64(h, t->size);
 	h = hash_u64(h, t->align);
 	h = hash_u64(h, t->flags & DEF_FLAGS);
 	h = hash_u64(h, t->nmembers);
-	h = hash_members(h, t->members, t->nmembers, depth);
+	h = hash_members(h, t->members, t->nmembers, depth, scratch);
 	h = hash_u64(h, t->nvariants);
 	for (uint32_t i = 0; i < t->nvariants; i++) {
 		const struct sf_variant *v = &t->variants[i];
 		h = hash_str(h, v->name);
 		h = hash_u64(h, v->has_discr_value ? v->discr_value : ~0ull);
 		h = hash_u64(h, v->nmembers);
-		h = hash_members(h, v->members, v->nmembers, depth);
+		h = hash_members(h, v->members, v->nmembers, depth, scratch);
 	}
 	return h;
 }
 
 static uint64_t hash_members(uint64_t h, const struct sf_member *ms, uint32_t n,
-			     unsigned depth)
+			     unsigned depth, struct strbuf *scratch)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		const struct sf_member *m = &ms[i];
 		h = hash_str(h, m->name);
-		h = hash_str(h, m->type_name);
-		h = hash_str(h, m->type_suffix);
+		h = hash_spell(h, m->type_name, scratch);
+		h = hash_spell(h, m->type_suffix, scratch);
 		h = hash_u64(h, m->offset);
 		h = hash_u64(h, m->size);
 		h = hash_u64(h, ((uint64_t)m->bit_offset << 32) | m->bit_size);
 		h = hash_u64(h, ((uint64_t)m->align << 32) |
 				(uint16_t)(m->flags & ~SF_MF_TYPE_PAD));
 		if (m->nested && depth < 64)
-			h = hash_type_into(h, m->nested, depth + 1);
+			h = hash_type_into(h, m->nested, depth + 1, scratch);
 		if (m->enums) {
 			h = hash_u64(h, m->enums->n);
 			for (uint32_t k = 0; k < m->enums->n; k++) {
@@ -275,7 +292,12 @@ static uint64_t hash_members(uint64_t h, const struct sf_member *ms, uint32_t n,
 uint64_t sf_type_hash(const struct sf_type *t)
 {
 	/* a summary stands for a definition whose members are not here */
-	return t->summary ? t->summary->def_hash : hash_type_into(HASH_INIT, t, 0);
+	if (t->summary)
+		return t->summary->def_hash;
+	struct strbuf scratch = STRBUF_INIT;
+	uint64_t h = hash_type_into(HASH_INIT, t, 0, &scratch);
+	sb_release(&scratch);
+	return h;
 }
 
 static int str_eq(const char *a, const char *b)
@@ -307,7 +329,7 @@ static int type_equal_depth(const struct sf_type *a, const struct sf_type *b,
 	    a->align != b->align || a->nmembers != b->nmembers ||
 	    a->nvariants != b->nvariants ||
 	    (a->flags & DEF_FLAGS) != (b->flags & DEF_FLAGS) ||
-	    !str_eq(a->name, b->name))
+	    !sf_spell_eq(a->name, b->name))
 		return 0;
 	for (uint32_t i = 0; i < a->nvariants; i++) {
 		const struct sf_variant *v = &a->variants[i], *w = &b->variants[i];
@@ -330,8 +352,8 @@ static int members_equal(const struct sf_member *xs, const struct sf_member *ys,
 		    x->bit_size != y->bit_size || x->align != y->align ||
 		    ((x->flags ^ y->flags) & (uint16_t)~SF_MF_TYPE_PAD) ||
 		    x->type_pad != y->type_pad || !str_eq(x->name, y->name) ||
-		    !str_eq(x->type_name, y->type_name) ||
-		    !str_eq(x->type_suffix, y->type_suffix))
+		    !sf_spell_eq(x->type_name, y->type_name) ||
+		    !sf_spell_eq(x->type_suffix, y->type_suffix))
 			return 0;
 		if (!x->nested != !y->nested || !enums_equal(x->enums, y->enums))
 			return 0;
@@ -346,7 +368,7 @@ int sf_type_equal(const struct sf_type *a, const struct sf_type *b)
 	/* a summary (holes document) is the definition its hash names: equal
 	 * to the full type or the summary of the same definition */
 	if (a->summary || b->summary)
-		return a->kind == b->kind && a->size == b->size && str_eq(a->name, b->name) &&
+		return a->kind == b->kind && a->size == b->size && sf_spell_eq(a->name, b->name) &&
 		       sf_type_hash(a) == sf_type_hash(b);
 	return type_equal_depth(a, b, 0);
 }
@@ -375,9 +397,17 @@ static int name_ns(const struct sf_type *t)
 	return (t->flags & SF_TF_TYPEDEF) != 0;
 }
 
+/* Names hash canonically (spelling.h): `Slot<long>` finds `Slot<long int>`.
+ * Only a template's name has a spelling to make canonical. */
 static uint64_t name_hash(const char *name, int ns)
 {
-	return sf_hash_bytes((uint64_t)ns, name ? name : "", name ? strlen(name) : 0);
+	if (!name || !strchr(name, '<'))
+		return sf_hash_bytes((uint64_t)ns, name ? name : "", name ? strlen(name) : 0);
+	struct strbuf c = STRBUF_INIT;
+	sf_spell_canon(name, &c);
+	uint64_t h = sf_hash_bytes((uint64_t)ns, c.buf, c.len);
+	sb_release(&c);
+	return h;
 }
 
 static void rehash_names(struct sf_typeset *ts)
@@ -409,7 +439,7 @@ static uint32_t first_named(const struct sf_typeset *ts, const char *name, int n
 		if (ts->by_name[j].hash != h)
 			continue;
 		const struct sf_type *t = ts->types[ts->by_name[j].idx - 1];
-		if (name_ns(t) == ns && str_eq(t->name, name))
+		if (name_ns(t) == ns && sf_spell_name_eq(t->name, name))
 			return ts->by_name[j].idx;
 	}
 	return 0;

@@ -1,0 +1,213 @@
+/*
+ * spelling.c - canonical spelling of C and C++ type names (see
+ * spelling.h): one pass over the text, words gathered into runs of
+ * base-type words, each run written as gcc writes its type.
+ */
+#include "spelling.h"
+
+#include <string.h>
+
+static bool is_word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+bool sf_basewords_add(struct sf_basewords *bw, const char *w, size_t n)
+{
+#define W(s) (n == sizeof(s) - 1 && !memcmp(w, s, n))
+	if (W("long")) bw->nlong++;
+	else if (W("short")) bw->nshort++;
+	else if (W("int")) bw->nint++;
+	else if (W("char")) bw->nchar++;
+	else if (W("signed") || W("__signed__") || W("__signed")) bw->nsigned++;
+	else if (W("unsigned")) bw->nunsigned++;
+	else if (W("float")) bw->nfloat++;
+	else if (W("double")) bw->ndouble++;
+	else if (W("__int128")) bw->nint128++;
+	else return false;
+#undef W
+	return true;
+}
+
+const char *sf_basewords_spell(const struct sf_basewords *bw)
+{
+	if (bw->nfloat)
+		return "float";
+	if (bw->ndouble)
+		return bw->nlong ? "long double" : "double";
+	if (bw->nchar)
+		return bw->nunsigned ? "unsigned char" : bw->nsigned ? "signed char" : "char";
+	if (bw->nint128)
+		return bw->nunsigned ? "__int128 unsigned" : "__int128";
+	if (bw->nshort)
+		return bw->nunsigned ? "short unsigned int" : "short int";
+	if (bw->nlong >= 2)
+		return bw->nunsigned ? "long long unsigned int" : "long long int";
+	if (bw->nlong)
+		return bw->nunsigned ? "long unsigned int" : "long int";
+	if (bw->nunsigned)
+		return "unsigned int";
+	if (bw->nint || bw->nsigned)
+		return "int";
+	return NULL;
+}
+
+/* Length of the word at s (0 when s does not start one). */
+static size_t word_len(const char *s)
+{
+	size_t n = 0;
+
+	while (is_word_char(s[n]))
+		n++;
+	return n;
+}
+
+/*
+ * The run of base-type words starting at *sp (words apart by blanks),
+ * counted into bw; *sp moves past its last word, or stays when the word
+ * at *sp is no base-type word (then returns false).
+ */
+static bool take_run(const char **sp, struct sf_basewords *bw)
+{
+	const char *s = *sp, *end = s;
+
+	memset(bw, 0, sizeof(*bw));
+	for (;;) {
+		size_t n = word_len(s);
+		if (!n || !sf_basewords_add(bw, s, n))
+			break;
+		end = s + n;
+		s = end;
+		while (*s == ' ')
+			s++;
+	}
+	bool moved = end != *sp;
+	*sp = end;
+	return moved;
+}
+
+/* Append the word or run of base-type words at *sp; move past it. */
+static void canon_word(const char **sp, struct strbuf *out)
+{
+	struct sf_basewords bw;
+
+	if (take_run(sp, &bw)) {
+		sb_adds(out, sf_basewords_spell(&bw));
+		return;
+	}
+	size_t n = word_len(*sp);
+	sb_add(out, *sp, n);
+	*sp += n;
+}
+
+static bool ends_with(const struct strbuf *sb, char c)
+{
+	return sb->len && sb->buf[sb->len - 1] == c;
+}
+
+/* Whether word w[0..n) is a cv-qualifier. */
+static bool is_cv(const char *w, size_t n)
+{
+	return (n == 5 && !memcmp(w, "const", 5)) || (n == 8 && !memcmp(w, "volatile", 8));
+}
+
+/*
+ * Inside a template argument list g++ puts the qualifiers of a base type
+ * after it (`char const*`, `int const`), clang before (`const char *`):
+ * at *sp, qualifier words then a run of base-type words are appended
+ * g++'s way and *sp moves past them.  False, moving nothing, otherwise.
+ */
+static bool east_cv(const char **sp, struct strbuf *out)
+{
+	const char *s = *sp, *quals = s, *qend = s;
+
+	for (size_t n; (n = word_len(s)) && is_cv(s, n);) {
+		qend = s + n;
+		s = qend;
+		while (*s == ' ')
+			s++;
+	}
+	struct sf_basewords bw;
+	if (qend == quals || !take_run(&s, &bw))
+		return false;
+	sb_adds(out, sf_basewords_spell(&bw));
+	sb_addch(out, ' ');
+	sb_add(out, quals, (size_t)(qend - quals));
+	*sp = s;
+	return true;
+}
+
+/* Blanks inside a template argument list, as g++ writes them: none
+ * before `*` or `&` (nor between `>` and `>`), one after `*` before a
+ * word (`* const`) and before `[`. */
+static bool drop_blank(const char *e, const struct strbuf *out)
+{
+	return *e == '*' || *e == '&' || (*e == '>' && ends_with(out, '>'));
+}
+
+void sf_spell_canon(const char *in, struct strbuf *out)
+{
+	const char *s = in ? in : "";
+	int depth = 0;          /* template argument lists open */
+
+	while (*s) {
+		char c = *s;
+		if (is_word_char(c)) {
+			if (depth && ends_with(out, '*'))
+				sb_addch(out, ' ');
+			if (!depth || !east_cv(&s, out))
+				canon_word(&s, out);
+			continue;
+		}
+		if (depth && c == ' ') {
+			const char *e = s;
+			while (*e == ' ')
+				e++;
+			if (drop_blank(e, out)) {
+				s = e;
+				continue;
+			}
+		}
+		if (c == '<') {
+			depth++;
+		} else if (c == '>' && depth) {
+			depth--;
+			if (ends_with(out, '>'))
+				sb_addch(out, ' ');
+		} else if (c == '[' && depth && out->len &&
+			   is_word_char(out->buf[out->len - 1])) {
+			sb_addch(out, ' ');
+		}
+		sb_addch(out, c);
+		s++;
+	}
+}
+
+bool sf_spell_eq(const char *a, const char *b)
+{
+	if (a == b)
+		return true;
+	a = a ? a : "";
+	b = b ? b : "";
+	if (!strcmp(a, b))
+		return true;
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	sf_spell_canon(a, &x);
+	sf_spell_canon(b, &y);
+	bool eq = x.len == y.len && !memcmp(x.buf, y.buf, x.len);
+	sb_release(&x);
+	sb_release(&y);
+	return eq;
+}
+
+bool sf_spell_name_eq(const char *a, const char *b)
+{
+	if (a == b)
+		return true;
+	a = a ? a : "";
+	b = b ? b : "";
+	if (!strchr(a, '<') || !strchr(b, '<'))
+		return !strcmp(a, b);
+	return sf_spell_eq(a, b);
+}
