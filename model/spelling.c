@@ -87,23 +87,41 @@ static bool take_run(const char **sp, struct sf_basewords *bw)
 	return moved;
 }
 
+static void put(struct sf_spell_sink *out, const char *p, size_t n)
+{
+	if (!n)
+		return;
+	out->emit(out, p, n);
+	out->last = p[n - 1];
+}
+
+static void put_s(struct sf_spell_sink *out, const char *s)
+{
+	put(out, s, strlen(s));
+}
+
+static void put_c(struct sf_spell_sink *out, char c)
+{
+	put(out, &c, 1);
+}
+
 /* Append the word or run of base-type words at *sp; move past it. */
-static void canon_word(const char **sp, struct strbuf *out)
+static void canon_word(const char **sp, struct sf_spell_sink *out)
 {
 	struct sf_basewords bw;
 
 	if (take_run(sp, &bw)) {
-		sb_adds(out, sf_basewords_spell(&bw));
+		put_s(out, sf_basewords_spell(&bw));
 		return;
 	}
 	size_t n = word_len(*sp);
-	sb_add(out, *sp, n);
+	put(out, *sp, n);
 	*sp += n;
 }
 
-static bool ends_with(const struct strbuf *sb, char c)
+static bool ends_with(const struct sf_spell_sink *out, char c)
 {
-	return sb->len && sb->buf[sb->len - 1] == c;
+	return out->last == c;
 }
 
 /* Whether word w[0..n) is a cv-qualifier. */
@@ -118,7 +136,7 @@ static bool is_cv(const char *w, size_t n)
  * at *sp, qualifier words then a run of base-type words are appended
  * g++'s way and *sp moves past them.  False, moving nothing, otherwise.
  */
-static bool east_cv(const char **sp, struct strbuf *out)
+static bool east_cv(const char **sp, struct sf_spell_sink *out)
 {
 	const char *s = *sp, *quals = s, *qend = s;
 
@@ -131,9 +149,9 @@ static bool east_cv(const char **sp, struct strbuf *out)
 	struct sf_basewords bw;
 	if (qend == quals || !take_run(&s, &bw))
 		return false;
-	sb_adds(out, sf_basewords_spell(&bw));
-	sb_addch(out, ' ');
-	sb_add(out, quals, (size_t)(qend - quals));
+	put_s(out, sf_basewords_spell(&bw));
+	put_c(out, ' ');
+	put(out, quals, (size_t)(qend - quals));
 	*sp = s;
 	return true;
 }
@@ -141,12 +159,12 @@ static bool east_cv(const char **sp, struct strbuf *out)
 /* Blanks inside a template argument list, as g++ writes them: none
  * before `*` or `&` (nor between `>` and `>`), one after `*` before a
  * word (`* const`) and before `[`. */
-static bool drop_blank(const char *e, const struct strbuf *out)
+static bool drop_blank(const char *e, const struct sf_spell_sink *out)
 {
 	return *e == '*' || *e == '&' || (*e == '>' && ends_with(out, '>'));
 }
 
-void sf_spell_canon(const char *in, struct strbuf *out)
+void sf_spell_canon_to(const char *in, struct sf_spell_sink *out)
 {
 	const char *s = in ? in : "";
 	int depth = 0;          /* template argument lists open */
@@ -155,7 +173,7 @@ void sf_spell_canon(const char *in, struct strbuf *out)
 		char c = *s;
 		if (is_word_char(c)) {
 			if (depth && ends_with(out, '*'))
-				sb_addch(out, ' ');
+				put_c(out, ' ');
 			if (!depth || !east_cv(&s, out))
 				canon_word(&s, out);
 			continue;
@@ -174,14 +192,30 @@ void sf_spell_canon(const char *in, struct strbuf *out)
 		} else if (c == '>' && depth) {
 			depth--;
 			if (ends_with(out, '>'))
-				sb_addch(out, ' ');
-		} else if (c == '[' && depth && out->len &&
-			   is_word_char(out->buf[out->len - 1])) {
-			sb_addch(out, ' ');
+				put_c(out, ' ');
+		} else if (c == '[' && depth && is_word_char(out->last)) {
+			put_c(out, ' ');
 		}
-		sb_addch(out, c);
+		put_c(out, c);
 		s++;
 	}
+}
+
+struct sb_sink {
+	struct sf_spell_sink base;
+	struct strbuf *sb;
+};
+
+static void sb_emit(struct sf_spell_sink *sink, const char *p, size_t n)
+{
+	sb_add(((struct sb_sink *)sink)->sb, p, n);
+}
+
+void sf_spell_canon(const char *in, struct strbuf *out)
+{
+	struct sb_sink sink = { { sb_emit, 0 }, out };
+
+	sf_spell_canon_to(in, &sink.base);
 }
 
 bool sf_spell_eq(const char *a, const char *b)

@@ -42,6 +42,17 @@ const char *sf_basewords_spell(const struct sf_basewords *bw);
 /* Append the canonical spelling of in (NULL reads as "") to out. */
 void sf_spell_canon(const char *in, struct strbuf *out);
 
+/*
+ * The same, handed piece by piece to sink->emit (sf_type_hash() hashes
+ * the pieces, with no copy made).  last is the last character emitted,
+ * kept here; start it at 0.
+ */
+struct sf_spell_sink {
+	void (*emit)(struct sf_spell_sink *sink, const char *p, size_t n);
+	char last;
+};
+void sf_spell_canon_to(const char *in, struct sf_spell_sink *sink);
+
 /* Whether a and b (either may be NULL = "") spell the same type. */
 bool sf_spell_eq(const char *a, const char *b);
 

@@ -123,16 +123,30 @@ static uint64_t hash_u64(uint64_t h, uint64_t v)
 	return hash_bytes(h, &v, sizeof(v));
 }
 
-/*
- * hash_str() of the canonical spelling of type name s (spelling.h), made
- * in scratch: gcc's spelling is the canonical one, so a gcc-built type
- * hashes as it did before spellings were canonical.
- */
-static uint64_t hash_spell(uint64_t h, const char *s, struct strbuf *scratch)
+struct hash_sink {
+	struct sf_spell_sink base;
+	uint64_t h;
+};
+
+static void hash_emit(struct sf_spell_sink *sink, const char *p, size_t n)
 {
-	sb_reset(scratch);
-	sf_spell_canon(s, scratch);
-	return hash_bytes(h, scratch->buf, scratch->len + 1);
+	struct hash_sink *hs = (struct hash_sink *)sink;
+
+	hs->h = hash_bytes(hs->h, p, n);
+}
+
+/*
+ * hash_str() of the canonical spelling of type name s (spelling.h),
+ * hashed piece by piece as it is spelled, with no copy: gcc's spelling is
+ * the canonical one, so a gcc-built type hashes as it did before
+ * spellings were canonical.
+ */
+static uint64_t hash_spell(uint64_t h, const char *s)
+{
+	struct hash_sink hs = { { hash_emit, 0 }, h };
+
+	sf_spell_canon_to(s, &hs.base);
+	return hash_bytes(hs.h, "", 1);
 }
 
 struct sf_typeset *sf_typeset_new(void)
@@ -240,44 +254,43 @@ const char *sf_typeset_intern(struct sf_typeset *ts, const char *s)
 }
 
 static uint64_t hash_members(uint64_t h, const struct sf_member *ms, uint32_t n,
-			     unsigned depth, struct strbuf *scratch);
+			     unsigned depth);
 
-static uint64_t hash_type_into(uint64_t h, const struct sf_type *t, unsigned depth,
-			       struct strbuf *scratch)
+static uint64_t hash_type_into(uint64_t h, const struct sf_type *t, unsigned depth)
 {
-	h = hash_spell(h, t->name, scratch);
+	h = hash_spell(h, t->name);
 	h = hash_u64(h, t->kind);
 	h = hash_u64(h, t->size);
 	h = hash_u64(h, t->align);
 	h = hash_u64(h, t->flags & DEF_FLAGS);
 	h = hash_u64(h, t->nmembers);
-	h = hash_members(h, t->members, t->nmembers, depth, scratch);
+	h = hash_members(h, t->members, t->nmembers, depth);
 	h = hash_u64(h, t->nvariants);
 	for (uint32_t i = 0; i < t->nvariants; i++) {
 		const struct sf_variant *v = &t->variants[i];
 		h = hash_str(h, v->name);
 		h = hash_u64(h, v->has_discr_value ? v->discr_value : ~0ull);
 		h = hash_u64(h, v->nmembers);
-		h = hash_members(h, v->members, v->nmembers, depth, scratch);
+		h = hash_members(h, v->members, v->nmembers, depth);
 	}
 	return h;
 }
 
 static uint64_t hash_members(uint64_t h, const struct sf_member *ms, uint32_t n,
-			     unsigned depth, struct strbuf *scratch)
+			     unsigned depth)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		const struct sf_member *m = &ms[i];
 		h = hash_str(h, m->name);
-		h = hash_spell(h, m->type_name, scratch);
-		h = hash_spell(h, m->type_suffix, scratch);
+		h = hash_spell(h, m->type_name);
+		h = hash_spell(h, m->type_suffix);
 		h = hash_u64(h, m->offset);
 		h = hash_u64(h, m->size);
 		h = hash_u64(h, ((uint64_t)m->bit_offset << 32) | m->bit_size);
 		h = hash_u64(h, ((uint64_t)m->align << 32) |
 				(uint16_t)(m->flags & ~SF_MF_TYPE_PAD));
 		if (m->nested && depth < 64)
-			h = hash_type_into(h, m->nested, depth + 1, scratch);
+			h = hash_type_into(h, m->nested, depth + 1);
 		if (m->enums) {
 			h = hash_u64(h, m->enums->n);
 			for (uint32_t k = 0; k < m->enums->n; k++) {
@@ -294,10 +307,7 @@ uint64_t sf_type_hash(const struct sf_type *t)
 	/* a summary stands for a definition whose members are not here */
 	if (t->summary)
 		return t->summary->def_hash;
-	struct strbuf scratch = STRBUF_INIT;
-	uint64_t h = hash_type_into(HASH_INIT, t, 0, &scratch);
-	sb_release(&scratch);
-	return h;
+	return hash_type_into(HASH_INIT, t, 0);
 }
 
 static int str_eq(const char *a, const char *b)
