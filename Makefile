@@ -180,6 +180,10 @@ realworld: structfit
 #   make valgrind  e2e scripts $(VALGRIND_E2E) with ./structfit under valgrind
 #                  (both run the e2e scripts on E2E_JOBS=2 cores)
 #   make fuzz      each libFuzzer target for FUZZ_SECONDS (default 60) s
+#   make fuzz-long each target for FUZZ_SECONDS (default 1800) s, not in
+#                  `make test`: a hang that needs minutes of mutation to
+#                  find (testdata/regress/self-macro-expansion-hang.source.c
+#                  took 7) is out of reach of make test's 30 s runs
 #
 # A sanitizer report or a valgrind error fails the target even when the test
 # that ran into it did not look at the exit status: reports are written to
@@ -195,7 +199,7 @@ SAN_ENV     := ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:allocator_may_return
 	UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1:log_path=$(CURDIR)/$(ASAN_BUILD)/reports/ubsan
 VALGRIND_E2E ?= show holes check hostile
 
-.PHONY: asan valgrind fuzz
+.PHONY: asan valgrind fuzz fuzz-long
 
 # a structfit binary inside a build directory (build-asan/structfit)
 $(BUILD)/structfit: $(CMD_OBJ) $(BUILD)/libsf.a
@@ -230,6 +234,9 @@ valgrind: structfit
 
 fuzz:
 	@sh tests/fuzz.sh
+
+fuzz-long:
+	@FUZZ_SECONDS=$${FUZZ_SECONDS:-1800} sh tests/fuzz.sh
 
 # The binary, the man page, the bash completion (PREFIX=/usr puts the
 # completion where bash-completion looks: /usr/share/bash-completion/completions)

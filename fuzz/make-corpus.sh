@@ -12,8 +12,9 @@
 # DIR/budget: budget files: every rule form of layout/budget.h, and the
 #   budget regression inputs of testdata/regress/*.budget.b64.
 # DIR/source: C sources `patch` reads: testdata/patch, the projects of
-#   testdata/projects (initializers, banners, macros, #if blocks), and a
-#   struct s in the shapes the rewriter knows.
+#   testdata/projects (initializers, banners, macros, #if blocks), the
+#   regression inputs of testdata/regress/*.source.c, and a struct s in
+#   the shapes the rewriter knows.
 #
 # Nothing here is committed: the corpora are made at fuzz time (tests/fuzz.sh)
 # and grow as the fuzzers find new inputs.  Seeds that exist are kept.
@@ -128,6 +129,11 @@ for f in testdata/patch/*.c testdata/projects/*/*.[ch] testdata/projects/*/*/*.[
 	testdata/projects/*/*/*.in; do
 	[ -f "$f" ] || continue
 	cp "$f" "$out/source/$(echo "$f" | tr / _)" && n=$((n + 1))
+done
+# and the source regression inputs (hostile.sh patches them)
+for f in testdata/regress/*.source.c; do
+	[ -f "$f" ] || continue
+	cp "$f" "$out/source/regress-$(basename "$f" .source.c)" && n=$((n + 1))
 done
 s=$out/source
 printf 'struct s {\n\tchar a;\n\tlong b;\n\tchar c;\n};\n' >"$s/plain"

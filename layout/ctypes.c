@@ -265,23 +265,51 @@ static int equal_but_annotations(const struct sf_lexed *lx, const size_t *keep,
 }
 
 /*
- * The tokens of s, object-like macros expanded (each name's k-th
- * definition), as text; `depth` bounds self-referring macros.
+ * Macros being expanded (C11 6.10.3.4: a macro's name met again inside its
+ * own expansion is not replaced), innermost last; the depth bound keeps the
+ * stack fixed.
  */
-static void expand_macros(const struct sf_cmacros *ms, const char *s,
-			  size_t len, unsigned k, int depth, struct strbuf *out)
+#define EXPAND_DEPTH 8
+struct expanding {
+	const char *name[EXPAND_DEPTH];
+	size_t len[EXPAND_DEPTH];
+	int n;
+};
+
+static int being_expanded(const struct expanding *ex, const char *w, size_t n)
+{
+	for (int i = 0; i < ex->n; i++)
+		if (ex->len[i] == n && !memcmp(ex->name[i], w, n))
+			return 1;
+	return 0;
+}
+
+/*
+ * The tokens of s, object-like macros expanded (each name's k-th
+ * definition), as text.  A macro is not expanded inside its own expansion,
+ * so `#define L L long` gives "L long"; and the text stops growing at `cap`
+ * bytes (macros naming others several times each could still double it at
+ * every level): a longer spelling is no member type the model compares to.
+ */
+static void expand_macros(const struct sf_cmacros *ms, const char *s, size_t len,
+			  unsigned k, struct expanding *ex, size_t cap,
+			  struct strbuf *out)
 {
 	struct sf_lexed lx;
 
 	sf_clex(&lx, s, len);
-	for (size_t ci = 0; ci < lx.ncode; ci++) {
+	for (size_t ci = 0; ci < lx.ncode && out->len < cap; ci++) {
 		const struct sf_tok *t = ct(&lx, ci);
 		const char *w = lx.text + t->start;
 		size_t n = t->end - t->start;
-		const char *v = t->kind == TK_IDENT && depth < 8 ?
+		const char *v = t->kind == TK_IDENT && ex->n < EXPAND_DEPTH &&
+				!being_expanded(ex, w, n) ?
 				sf_cmacros_find(ms, w, n, k) : NULL;
 		if (v) {
-			expand_macros(ms, v, strlen(v), k, depth + 1, out);
+			ex->name[ex->n] = w;
+			ex->len[ex->n++] = n;
+			expand_macros(ms, v, strlen(v), k, ex, cap, out);
+			ex->n--;
 		} else {
 			sb_add(out, w, n);
 			sb_addch(out, ' ');
@@ -310,7 +338,9 @@ static int equal_after_macros(const struct sf_lexed *lx, const size_t *keep,
 	}
 	for (unsigned k = 0; k < 4 && !eq; k++) {
 		struct strbuf ex = STRBUF_INIT, can = STRBUF_INIT;
-		expand_macros(macros, raw.buf, raw.len, k, 0, &ex);
+		struct expanding stack = { { NULL }, { 0 }, 0 };
+		expand_macros(macros, raw.buf, raw.len, k, &stack,
+			      4096 + 4 * raw.len, &ex);
 		canon_text(ex.buf, ex.len, &can);
 		eq = canon_equal(can.buf, model);
 		sb_release(&ex);

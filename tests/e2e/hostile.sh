@@ -454,6 +454,26 @@ for f in "$TD"/regress/*.b64; do
 	survive "$T/$name" x
 done
 
+# testdata/regress/NAME.source.c: a C source the source fuzzer found, with
+# its `struct s`: built here, and `patch -t s` reads it back within the
+# timeout (a reader of source text that is not linear in it hangs).
+for f in "$TD"/regress/*.source.c; do
+	[ -f "$f" ] || continue
+	name=$(basename "$f" .source.c)
+	tcase "source fuzzer reproducer $name (patch)"
+	mkdir -p "$T/src-$name"
+	cp "$f" "$T/src-$name/s.c"
+	compile_or_fail gcc x86_64 4 "$T/src-$name/s.o" "$T/src-$name/s.c" || continue
+	RC=0
+	(cd "$T/src-$name" && timeout --kill-after=10 "$E2E_TIMEOUT" "$SF" patch -t s s.o) \
+		>"$T/out" 2>"$T/err" || RC=$?
+	if [ "$RC" = 124 ] || [ "$RC" = 137 ]; then
+		fail "patch -t s on $name timed out after ${E2E_TIMEOUT}s"
+		continue
+	fi
+	clean_exit "$T/src-$name/s.o" "0 2" patch -t s
+done
+
 for f in "$TD"/regress/*.budget.b64; do
 	[ -f "$f" ] || continue
 	name=$(basename "$f" .budget.b64)
