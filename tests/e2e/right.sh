@@ -115,11 +115,13 @@ for cc in gcc clang; do
 			{ fail "$cc cannot build the narrowed probe: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"; continue; }
 		read -r cv_n align_n <"$T/sizes"
 		sf_ok suggest -t keeps_cv "$T/n.o"
-		assert_match "$(grep -F '  1. hits:' "$T/out")" \
-			"^  1\. hits: volatile long( int)? -> volatile int32_t \(8 -> 4 bytes" "hits stays volatile"
+		# hits ties with cursor (8 bytes each): its rank among the
+		# alternatives is suggest's naming rule, not this case's question
+		assert_match "$(grep -E '^  [0-9]+\. hits:' "$T/out")" \
+			"^  [0-9]+\. hits: volatile long( int)? -> volatile int32_t \(8 -> 4 bytes" "hits stays volatile"
 		assert_match "$(grep -F ' cursor: ' "$T/out")" "-> volatile uint32_t " "cursor stays a volatile member"
 		assert_match "$(grep -F ' limit: ' "$T/out")" "-> const int16_t " "limit stays const"
-		assert_match "$(grep -A1 -F '  1. hits:' "$T/out" | tail -n 1)" "^     32 -> $cv_n bytes" \
+		assert_match "$(grep -A1 -E '^  [0-9]+\. hits:' "$T/out" | tail -n 1)" "^     32 -> $cv_n bytes" \
 			"the size narrowed is the compiler's"
 		sf_ok suggest -t keeps_align "$T/n.o"
 		assert_grep "$T/out" "narrowing one member saves no byte" "an aligned counter saves nothing"
