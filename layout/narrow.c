@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/sort.h"
 #include "lib/xalloc.h"
 #include "holefill.h"
 #include "reorder.h"
@@ -426,35 +427,21 @@ static size_t widths_of(const struct sf_member *m, uint64_t *w)
 
 /* Members by decreasing size, then declaration order: when the budget
  * runs out, the members narrowing saves most on were searched. */
+static bool member_larger(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct sf_type *t = ctx;
+
+	return t->members[a].size > t->members[b].size;
+}
+
 static uint32_t *by_size(const struct sf_type *t)
 {
 	uint32_t n = t->nmembers;
 	uint32_t *v = sf_xcalloc(n ? n : 1, sizeof(*v));
-	uint32_t *tmp = sf_xcalloc(n ? n : 1, sizeof(*tmp));
-	uint32_t *src = v, *dst = tmp;
 
 	for (uint32_t i = 0; i < n; i++)
 		v[i] = i;
-	/* stable bottom-up merge sort: thousands of members */
-	for (size_t w = 1; w < n; w *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-			size_t i = lo, j = mid, k = lo;
-			while (i < mid && j < hi)
-				dst[k++] = t->members[src[j]].size > t->members[src[i]].size ?
-					   src[j++] : src[i++];
-			while (i < mid)
-				dst[k++] = src[i++];
-			while (j < hi)
-				dst[k++] = src[j++];
-		}
-		uint32_t *x = src;
-		src = dst;
-		dst = x;
-	}
-	if (src != v)
-		memcpy(v, src, n * sizeof(*v));
-	free(tmp);
+	sf_sort_stable(v, n, member_larger, t);
 	return v;
 }
 

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "holefill.h"
+#include "lib/sort.h"
 #include "lib/xalloc.h"
 
 /* States either DP may create before it gives up (48 bytes each, plus
@@ -938,34 +939,19 @@ static bool sorts_before(const struct sf_unit *x, const struct sf_unit *y)
  * sort (bottom-up, through tmp): O(n log n) on structs of thousands of
  * members, and the order a stable insertion sort gives.
  */
+static bool unit_sorts_before(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct sf_units *us = ctx;
+
+	return sorts_before(&us->v[a], &us->v[b]);
+}
+
 static void sorted_order(const struct sf_units *us, uint32_t *order)
 {
-	size_t n = us->n;
-	uint32_t *tmp = sf_xcalloc(n ? n : 1, sizeof(*tmp));
-	uint32_t *src = order, *dst = tmp;
-
-	identity(order, n);
-	for (size_t w = 1; w < n; w *= 2) {
-		sf_units_work(us, n);
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = lo + w < n ? lo + w : n;
-			size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
-			size_t i = lo, j = mid, k = lo;
-			while (i < mid && j < hi)
-				dst[k++] = sorts_before(&us->v[src[j]], &us->v[src[i]]) ?
-					   src[j++] : src[i++];
-			while (i < mid)
-				dst[k++] = src[i++];
-			while (j < hi)
-				dst[k++] = src[j++];
-		}
-		uint32_t *x = src;
-		src = dst;
-		dst = x;
-	}
-	if (src != order)
-		memcpy(order, src, n * sizeof(*order));
-	free(tmp);
+	identity(order, us->n);
+	unsigned passes = sf_sort_stable(order, us->n, unit_sorts_before, us);
+	/* the work a pass of n merges costs, as the search counts it */
+	sf_units_work(us, (uint64_t)passes * us->n);
 }
 
 /*
