@@ -208,7 +208,9 @@ cmd_same show show -t st_table
 cmd_same holes holes
 cmd_same suggest suggest -t st_table --narrow entries_start=1 --classes ruby-3.3
 cmd_same fit fit -t st_table --classes ruby-3.3
-cmd_same patch patch -t st_table --narrow entries_start=1
+# entries_start is stored from non-literals in the program: patch refuses
+# such a narrowing unless told to truncate (issue 23); the output is compared
+cmd_same patch patch -t st_table --narrow entries_start=1 --allow-truncation
 sf check --write-budget "$T/plain.budget" "$T/prog"
 sf check --write-budget "$T/via.budget" --debug-dir "$D" "$T/stripped"
 assert_eq "$RC" 0 "check --write-budget: exit status"
