@@ -293,6 +293,13 @@ else
 fi
 
 tcase "memory: a merge of 1,000 documents stays within 16 MB of a merge of 10"
+if [ -n "${HOSTILE_SANITIZED:-}" ]; then
+	# ASan keeps freed memory in quarantine: its RSS measures the sanitizer,
+	# not structfit's streaming (the plain run measures that)
+	skip "peak RSS under ASan measures its quarantine, not the merge (the plain e2e run checks it)"
+	tdone
+	exit 0
+fi
 mkdir -p "$T/gen"
 "$PY" - "$T/corpus.json" "$T/gen" <<'PYEOF'
 import json, sys
