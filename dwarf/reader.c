@@ -792,6 +792,21 @@ static const struct sf_type *definition(const struct sf_typeset *ts, const char 
 	return b;
 }
 
+/* qname's definition in ts, else in extra, else in side (the held-back
+ * types completed so far): where a pending member looks for it. */
+static const struct sf_type *definition_in(const struct sf_typeset *ts,
+					   const struct sf_typeset *extra,
+					   const struct sf_typeset *side, const char *qname)
+{
+	const struct sf_type *b = definition(ts, qname);
+
+	if (!b)
+		b = definition(extra, qname);
+	if (!b)
+		b = definition(side, qname);
+	return b;
+}
+
 /* Complete member m, count of qname (an array's elements: HotSpot's
  * `HdrSeq _global_data[316]` where HdrSeq is only declared), from the
  * definition of qname in ts, else in extra, else in side (the held-back
@@ -800,12 +815,8 @@ static void complete_member(const struct sf_typeset *ts, const struct sf_typeset
 			    const struct sf_typeset *side, struct sf_member *m,
 			    uint32_t *natural, const char *qname, uint64_t count)
 {
-	const struct sf_type *b = definition(ts, qname);
+	const struct sf_type *b = definition_in(ts, extra, side, qname);
 
-	if (!b)
-		b = definition(extra, qname);
-	if (!b)
-		b = definition(side, qname);
 	if (!b)
 		return;
 	m->size = (m->flags & SF_MF_BASE) && sf_is_empty_class(b) ? 0
@@ -884,12 +895,8 @@ static int align_member(const struct sf_typeset *ts, const struct sf_typeset *ex
 			const struct sf_typeset *side, struct sf_member *m,
 			uint32_t *natural, const char *qname)
 {
-	const struct sf_type *b = definition(ts, qname);
+	const struct sf_type *b = definition_in(ts, extra, side, qname);
 
-	if (!b)
-		b = definition(extra, qname);
-	if (!b)
-		b = definition(side, qname);
 	if (!b)
 		return 0;
 	if (!(m->flags & SF_MF_ALIGNED))
