@@ -415,7 +415,10 @@ static bool is_power_of_2(uint64_t n)
 
 /*
  * pahole's "Force padding:" block: trailing padding larger than a pointer
- * after a member of power-of-2 size, shown as unnamed bit-fields.
+ * after a member of power-of-2 size, shown as unnamed bit-fields.  Never
+ * for BTF: BTF drops aligned attributes, so such padding is as likely an
+ * attribute's as the compiler's, and pahole -F btf prints none (1.24, on
+ * `pahole -J` objects and the kernel's kmem_cache_cpu; tests/e2e/btf.sh).
  */
 static void force_padding(struct render *r, const struct sf_type *t,
 			  const struct sf_layout *l, const struct sf_member *lm,
@@ -423,7 +426,8 @@ static void force_padding(struct render *r, const struct sf_type *t,
 {
 	unsigned addr = t->addr_size ? t->addr_size : 8;
 
-	if (!l->padding || (t->flags & (SF_TF_ALIGNED | SF_TF_RUST)) || !lm ||
+	if (!l->padding || (t->flags & (SF_TF_ALIGNED | SF_TF_RUST | SF_TF_BTF)) ||
+	    !lm ||
 	    !is_power_of_2(lm->size) || l->padding <= addr)
 		return;
 	/* real padding is below the alignment; more lines than this only

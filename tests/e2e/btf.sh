@@ -138,6 +138,30 @@ else
 	skip "no raw BTF (see above)"
 fi
 
+tcase "Force padding: pahole prints it from DWARF, never from BTF; so does structfit (byte for byte)"
+# 15 bytes of tail padding after a char, from an __int128's alignment: the
+# DWARF says nothing is forced, the BTF cannot say (its aligned attributes
+# are dropped), and pahole -F btf prints no "Force padding:" block for it
+# nor for the kernel's kmem_cache_cpu
+if [ -n "$HAVE_PAHOLE" ]; then
+	printf 'struct fp { __int128 a; char c; };\nstruct fp v;\n' >"$T/fp.c"
+	compile_or_fail gcc x86_64 5 "$T/fp.o" "$T/fp.c"
+	if btf_of "$T/fp.o" "$T/fp.btf.o"; then
+		for f in fp.o fp.btf.o; do
+			pahole -F "$(case $f in *btf*) echo btf;; *) echo dwarf;; esac)" "$T/$f" >"$T/$f.pahole" 2>/dev/null
+			sf_ok show "$T/$f"
+			cmp -s "$T/out" "$T/$f.pahole" ||
+				{ fail "$f: show differs from pahole"; diff "$T/$f.pahole" "$T/out" >"$T/d"; detail "$T/d"; }
+		done
+		assert_grep "$T/fp.o.pahole" "/* Force padding: */" "pahole prints force padding from DWARF"
+		assert_no_grep "$T/fp.btf.o.pahole" "Force padding" "pahole prints none from BTF"
+	else
+		fail "pahole -J / objcopy made no BTF-only object: $(head -n 2 "$T/pahole-J.err")"
+	fi
+else
+	fail "pahole is not installed (Debian package dwarves, in TEST_PKGS)"
+fi
+
 tcase "BPF object (clang -target bpf -g): DWARF, and its .BTF alone, read alike"
 cat >"$T/prog.bpf.c" <<'EOF'
 struct event {
