@@ -14,7 +14,9 @@
 #    asks for (HotSpot's ZMarkTerminate), and its size is the compiler's;
 #  - a relative DW_AT_comp_dir ("./memcheck" in valgrind-dbg): a declared
 #    path is the file's, not the compilation directory twice; checked
-#    against the files themselves.
+#    against the files themselves;
+#  - a qualified array (valgrind's sched_lock futex[16]): its qualifier
+#    once, as gdb prints it (gcc qualifies the array and its element).
 . "$(dirname "$0")/lib.sh"
 
 SRC=$TD/right
@@ -127,6 +129,38 @@ for cc in gcc clang; do
 		assert_grep "$T/out" "narrowing one member saves no byte" "an aligned counter saves nothing"
 		assert_no_grep "$T/out" "__aligned__(2)" "the alignment asked for is not dropped"
 		assert_eq "$align_n" 128 "the compiler keeps the narrowed counter aligned"
+	done
+done
+
+# gdb's spelling of each member's type, qualifiers sorted (gcc and clang
+# order "const volatile" either way): "name quals... base [dims]"
+gdb_member_types() {
+	gdb -batch -ex 'ptype struct qualarray' "$1" 2>/dev/null | "$PY" -S -c '
+import re, sys
+for line in sys.stdin:
+    m = re.match(r"\s+(.*?)(\w+)((?:\[\d+\])*);$", line)
+    if m:
+        words = m.group(1).split()
+        q = sorted(w for w in words if w in ("const", "volatile"))
+        print(m.group(2), " ".join(q + [w for w in words if w not in ("const", "volatile")]) + m.group(3))
+'
+}
+
+for cc in gcc clang; do
+	for dw in 4 5; do
+		tcase "$cc DWARF $dw: a qualified array says its qualifier once, as gdb"
+		need "$cc" || continue
+		need gdb || continue
+		compile_or_fail "$cc" x86_64 "$dw" "$T/q.o" "$SRC/qualarray.c" || continue
+		gdb_member_types "$T/q.o" >"$T/gdb.types"
+		assert_eq "$(wc -l <"$T/gdb.types")" 6 "gdb printed the six members"
+		sf_ok show --format json -t qualarray "$T/q.o"
+		jget "$T/out" '"\n".join(m["name"] + " " + " ".join(sorted(w for w in m["type"].replace("[", " [", 1).split() if w in ("const", "volatile")) + [w for w in m["type"].replace("[", " [", 1).split() if w not in ("const", "volatile")]).replace(" [", "[", 1) for m in t("qualarray")["members"])' >"$T/sf.types"
+		cmp -s "$T/gdb.types" "$T/sf.types" ||
+			{ fail "member types differ from gdb's"; diff "$T/gdb.types" "$T/sf.types" >"$T/d"; detail "$T/d"; }
+		sf_ok show -t qualarray "$T/q.o"
+		assert_no_grep "$T/out" "volatile volatile" "show: volatile once"
+		assert_no_grep "$T/out" "const const" "show: const once"
 	done
 done
 
