@@ -100,7 +100,8 @@ static const char patch_usage[] =
 	"names it; designated initializers ({.a = ...}) are unaffected.  A struct found\n"
 	"in a generated file (a banner in its first lines, a build directory) is\n"
 	"patched in its source of truth (a .h.in) or refused.  Members under #if stay\n"
-	"whole, in place; types spelled with object-like macros are expanded.\n"
+	"whole and move as one block (in place when another branch declares members);\n"
+	"types spelled with object-like macros are expanded.\n"
 	"\n"
 	"  --allow-layout-uses      patch despite positional initializers, offsetof or\n"
 	"                           static_assert: the header names each place\n"
@@ -224,7 +225,7 @@ struct plan {
  * order, so its member indexes are t's.  Nonzero after a message.
  */
 static int make_plan(const struct sf_type *t, const struct patch_opts *o,
-		     const struct sf_srcpatch_block *blk, size_t nblk,
+		     struct sf_plan_group *g, size_t ng,
 		     struct sf_typeset *arena, struct plan *pl)
 {
 	struct sf_plan_opts po = {
@@ -233,19 +234,15 @@ static int make_plan(const struct sf_type *t, const struct patch_opts *o,
 	};
 	struct sf_plan_refusal why;
 	struct sf_plan p;
-	struct sf_plan_group *g = sf_xcalloc(nblk + 1, sizeof(*g));
 	int rc = 0;
 
-	for (size_t i = 0; i < nblk; i++)
-		g[i] = (struct sf_plan_group){ blk[i].m0, blk[i].nm };
 	memset(pl, 0, sizeof(*pl));
-	if (sf_plan_make_grouped(t, &po, g, nblk, arena, &p, &why) < 0)
+	if (sf_plan_make_grouped(t, &po, g, ng, arena, &p, &why) < 0)
 		rc = sf_report_refusal(&why);
 	else if (!p.modeled)
 		rc = sf_die_usage("struct %s: its layout is not what the C rules give "
 				  "for its members (attributes?); no reorder to write",
 				  t->name);
-	free(g);
 	if (rc) {
 		sf_plan_release(&p);
 		return rc;
@@ -441,7 +438,11 @@ out:
 	return rc;
 }
 
-/* The file's text, its #if blocks pinned in a new plan. */
+/*
+ * The file's text, its #if blocks in a new plan: each whole, moving as
+ * one unit when no other branch declares members (their sizes are not in
+ * the DWARF), else pinned at its offset.
+ */
 static int c_text(const struct patch_opts *o, const struct sf_type *t,
 		  struct sf_typeset *ts, const struct sf_source *src,
 		  const struct sf_srctree *tree, struct strbuf *old, struct plan *pl,
@@ -456,20 +457,26 @@ static int c_text(const struct patch_opts *o, const struct sf_type *t,
 	if (sf_srcpatch_blocks(src->path, old->buf, old->len, t, &tree->macros, &blk,
 			       &nblk, &err) < 0)
 		return sf_report_err(&err);
-	for (size_t i = 0; i < nblk; i++)
-		sf_render_patch_note_if(note, blk[i].if_line, blk[i].endif_line);
 	if (!nblk)
 		return 0;
+	struct sf_plan_group *g = sf_xcalloc(nblk, sizeof(*g));
+	for (size_t i = 0; i < nblk; i++)
+		g[i] = (struct sf_plan_group){ blk[i].m0, blk[i].nm, !blk[i].other_decls,
+					       true };
 	plan_release(pl);
-	int rc = make_plan(t, o, blk, nblk, ts, pl);
+	int rc = make_plan(t, o, g, nblk, ts, pl);
+	for (size_t i = 0; i < nblk; i++)
+		sf_render_patch_note_if(note, blk[i].if_line, blk[i].endif_line,
+					g[i].pinned, blk[i].other_decls);
+	free(g);
 	free(blk);
 	return rc;
 }
 
 /*
  * A C struct's file, read into old: the source of truth among the
- * definitions under the source root (srctree.h); its #if blocks pinned in
- * a new plan; refused when code elsewhere depends on the layout (unless
+ * definitions under the source root (srctree.h); its #if blocks kept
+ * whole in a new plan; refused when code elsewhere depends on the layout (unless
  * --allow-layout-uses).  What it found goes to note, for the header.
  */
 static int c_source(const struct patch_opts *o, const struct sf_type *t,

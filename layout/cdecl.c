@@ -797,6 +797,9 @@ static int match_block(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
 				"struct %s: no branch of the #if on line %u "
 				"holds the members the build's DWARF has there",
 				x->tname, k->if_line);
+	for (uint32_t j = 0; j < k->nbranch; j++)
+		if (j != k->active && start[j + 1] > start[j])
+			k->other_decls = 1;
 	k->m0 = *mi;
 	p->cur_block = b;
 	int rc = match_decls(x, p, dl, start[k->active], start[k->active + 1], model,

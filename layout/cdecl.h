@@ -83,6 +83,8 @@ struct sf_cblock {
 	uint32_t if_line, endif_line;
 	uint32_t active;
 	uint32_t m0, nm;         /* the active branch's members in the model */
+	int other_decls;         /* a branch the build did not compile declares
+	                          * something (its sizes are unknown here) */
 };
 
 struct sf_cstruct {

@@ -168,26 +168,31 @@ int sf_plan_make(const struct sf_type *t, const struct sf_plan_opts *o,
 	return sf_plan_make_grouped(t, o, NULL, 0, arena, p, why);
 }
 
-/* Each group of members one pinned unit of p->units, or -1 with why. */
-static int fix_groups(struct sf_plan *p, const struct sf_plan_group *g, size_t ng,
+/*
+ * Each group of members one unit of p->units (pinned unless it may move
+ * and moves exactly: sf_units_fix_group), g[i].pinned saying which; or -1
+ * with why.
+ */
+static int fix_groups(struct sf_plan *p, struct sf_plan_group *g, size_t ng,
 		      struct sf_plan_refusal *why)
 {
 	const struct sf_type *t = p->type;
 
 	for (size_t i = 0; i < ng; i++) {
 		assert(g[i].nm && g[i].m0 + g[i].nm <= t->nmembers);
-		if (sf_units_fix_group(&p->units, g[i].m0, g[i].nm) < 0) {
+		if (sf_units_fix_group(&p->units, g[i].m0, g[i].nm, g[i].may_move) < 0) {
 			refuse(why, SF_PLAN_GROUP_SPLIT, t, NULL);
 			why->first = g[i].m0;
 			why->last = g[i].m0 + g[i].nm - 1;
 			return -1;
 		}
+		g[i].pinned = p->units.v[sf_units_of_member(&p->units, g[i].m0)].pinned;
 	}
 	return 0;
 }
 
 int sf_plan_make_grouped(const struct sf_type *t, const struct sf_plan_opts *o,
-			 const struct sf_plan_group *groups, size_t ngroups,
+			 struct sf_plan_group *groups, size_t ngroups,
 			 struct sf_typeset *arena, struct sf_plan *p,
 			 struct sf_plan_refusal *why)
 {

@@ -142,16 +142,21 @@ void sf_plan_release(struct sf_plan *p);
 
 /*
  * sf_plan_make, with each group of members (m0 .. m0 + nm - 1, nm > 0)
- * one unit pinned at its offset: members under an #if in the source,
- * which patch keeps whole and in place (layout/srcpatch.h).  -1 with *why
- * (SF_PLAN_GROUP_SPLIT) also when a group's members are not together in
- * memory.
+ * one unit: members under an #if in the source, which patch keeps whole
+ * and in their order (layout/srcpatch.h).  A group moves as one unit when
+ * may_move (the caller's rule: its #if has no other branch declaring
+ * members) and the unit model is exact for it (reorder.h,
+ * sf_units_fix_group); else it is pinned at its offset.  pinned is set on
+ * return.  -1 with *why (SF_PLAN_GROUP_SPLIT) also when a group's members
+ * are not together in memory.
  */
 struct sf_plan_group {
 	uint32_t m0, nm;
+	bool may_move;         /* in: the block may move as a unit */
+	bool pinned;           /* out: it stays at its offset */
 };
 int sf_plan_make_grouped(const struct sf_type *t, const struct sf_plan_opts *o,
-			 const struct sf_plan_group *groups, size_t ngroups,
+			 struct sf_plan_group *groups, size_t ngroups,
 			 struct sf_typeset *arena, struct sf_plan *p,
 			 struct sf_plan_refusal *why);
 

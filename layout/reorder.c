@@ -347,21 +347,49 @@ void sf_units_release(struct sf_units *us)
 	memset(us, 0, sizeof(*us));
 }
 
-int sf_units_fix_group(struct sf_units *us, uint32_t m0, uint32_t nm)
+/*
+ * Whether members m0 .. m0 + nm - 1 of t (in memory order, no bit-field),
+ * laid out by the C rule from any offset the first of them may take,
+ * keep the relative offsets they have: then the block is one unit of
+ * fixed size, placed where its first member goes.
+ */
+static bool phase_free(const struct sf_type *t, uint32_t m0, uint32_t nm, uint32_t A)
+{
+	const struct sf_member *f = &t->members[m0];
+	uint32_t a1 = f->align ? f->align : 1;
+
+	for (uint64_t phi = 0; phi < A; phi += a1) {
+		uint64_t c = phi;
+		for (uint32_t k = 0; k < nm; k++) {
+			const struct sf_member *m = &t->members[m0 + k];
+			uint64_t o = round_up(c, m->align ? m->align : 1);
+			if (o - phi != m->offset - f->offset)
+				return false;
+			c = o + m->size;
+		}
+	}
+	return true;
+}
+
+int sf_units_fix_group(struct sf_units *us, uint32_t m0, uint32_t nm, bool may_move)
 {
 	size_t a = sf_units_of_member(us, m0);
 	size_t b = nm ? sf_units_of_member(us, m0 + nm - 1) : SIZE_MAX;
 	uint32_t count = 0;
+	bool pinned = !may_move, bits = false;
 
 	if (a == SIZE_MAX || b == SIZE_MAX || b < a || us->is_union)
 		return -1;
-	for (size_t u = a; u <= b; u++)
+	for (size_t u = a; u <= b; u++) {
 		for (uint32_t k = 0; k < us->v[u].count; k++) {
 			uint32_t m = us->members[us->v[u].first + k];
 			if (m < m0 || m >= m0 + nm)
 				return -1;   /* another member lies between them */
 			count++;
 		}
+		pinned = pinned || us->v[u].pinned;
+		bits = bits || us->v[u].bitfield;
+	}
 	if (count != nm)
 		return -1;
 	struct sf_unit *g = &us->v[a];
@@ -369,7 +397,9 @@ int sf_units_fix_group(struct sf_units *us, uint32_t m0, uint32_t nm)
 		g->align = us->v[u].align > g->align ? us->v[u].align : g->align;
 	g->size = us->v[b].offset + us->v[b].size - g->offset;
 	g->count = count;
-	g->pinned = true;
+	/* members in offset order are m0 .. m0 + nm - 1 here (checked above) */
+	g->pinned = pinned || bits || (us->type->flags & SF_TF_PACKED) ||
+		    !phase_free(us->type, m0, nm, g->align);
 	memmove(&us->v[a + 1], &us->v[b + 1], (us->n - b - 1) * sizeof(us->v[0]));
 	us->n -= b - a;
 	return 0;

@@ -128,11 +128,17 @@ void sf_units_release(struct sf_units *us);
 
 /*
  * Make the units of members m0 .. m0 + nm - 1 (consecutive in memory) one
- * unit pinned at its offset: members under an #if in the source, which
- * must stay whole and in place.  -1 (nothing changed) when other members
- * lie among them.
+ * unit: members under an #if in the source, which must stay whole and in
+ * their order.  With may_move the unit moves like any other, placed where
+ * the C rule puts its first member (period: that member's alignment; size:
+ * the block's span), when that is exact: no bit-field among them, not
+ * packed, no member of it pinned, and the block's inner layout the same
+ * from every offset its first member may take (phase_free: a block that
+ * starts with its most aligned member always is; {int; long} is not, as
+ * its inner hole depends on where it starts).  Otherwise it is pinned at
+ * its offset.  -1 (nothing changed) when other members lie among them.
  */
-int sf_units_fix_group(struct sf_units *us, uint32_t m0, uint32_t nm);
+int sf_units_fix_group(struct sf_units *us, uint32_t m0, uint32_t nm, bool may_move);
 
 /* The unit that member i belongs to, or SIZE_MAX (flexible array). */
 size_t sf_units_of_member(const struct sf_units *us, uint32_t member);

@@ -818,7 +818,7 @@ int sf_srcpatch_blocks(const char *path, const char *text, size_t len,
 			continue;        /* nothing compiled: lines that stay free */
 		*out = sf_xreallocarray(*out, *n + 1, sizeof(**out));
 		(*out)[(*n)++] = (struct sf_srcpatch_block){ k->m0, k->nm, k->if_line,
-							     k->endif_line };
+							     k->endif_line, k->other_decls };
 	}
 	sf_cdecl_free(&p);
 	sf_clex_free(&x.lx);

@@ -91,13 +91,15 @@ int sf_srcpatch_make(const char *path, const char *text, size_t len,
 /*
  * The #if ... #endif blocks in t's definition whose compiled branch has
  * members (model members m0 .. m0 + nm - 1): a plan must keep each one
- * whole, in order, unnarrowed (in place, since they are pinned).  *out is
+ * whole, in order, unnarrowed; other_decls when a branch the build did not
+ * compile declares something (whose sizes the DWARF does not give).  *out is
  * malloc'ed (NULL when none).  Returns 0, or -1 with err when the
  * definition cannot be read (the reason sf_srcpatch_make() would give).
  */
 struct sf_srcpatch_block {
 	uint32_t m0, nm;
 	uint32_t if_line, endif_line;
+	int other_decls;
 };
 int sf_srcpatch_blocks(const char *path, const char *text, size_t len,
 		       const struct sf_type *t, const struct sf_cmacros *macros,

@@ -54,18 +54,28 @@ void sf_render_patch_niche_header(struct strbuf *out, const struct sf_type *t,
 		"in other files and patterns are left for rustc to name\n");
 }
 
-void sf_render_patch_note_if(struct strbuf *out, uint32_t if_line, uint32_t endif_line)
+void sf_render_patch_note_if(struct strbuf *out, uint32_t if_line, uint32_t endif_line,
+			     int pinned, int other_decls)
 {
-	sb_addf(out, "  the members under the #if on lines %u-%u stay whole, in place "
-		"(the build compiled one branch; the others keep their lines)\n",
-		if_line, endif_line);
+	if (!pinned)
+		sb_addf(out, "  the members under the #if on lines %u-%u move as one block "
+			"(the build compiled one branch; no other branch declares "
+			"members)\n", if_line, endif_line);
+	else if (other_decls)
+		sb_addf(out, "  the members under the #if on lines %u-%u stay whole, in place "
+			"(another branch declares members whose sizes the build does "
+			"not give)\n", if_line, endif_line);
+	else
+		sb_addf(out, "  the members under the #if on lines %u-%u stay whole, in place "
+			"(the build compiled one branch; the others keep their lines)\n",
+			if_line, endif_line);
 }
 
 void sf_render_patch_nothing(struct strbuf *out, const struct sf_type *t, int kept_if)
 {
 	if (kept_if)
-		sb_addf(out, "struct %s: no smaller order that keeps its #if blocks in "
-			"place (%llu bytes); nothing to patch", t->name,
+		sb_addf(out, "struct %s: no smaller order that keeps its #if blocks "
+			"whole (%llu bytes); nothing to patch", t->name,
 			(unsigned long long)t->size);
 	else
 		sb_addf(out, "struct %s: no smaller order (%llu bytes); nothing to patch",

@@ -72,8 +72,11 @@ void sf_render_patch_pointer(struct strbuf *err, const struct sf_type *t,
 /* The last header line of a narrowing patch: build once with -Wconversion. */
 void sf_render_patch_wconversion(struct strbuf *note);
 
-/* A note line: the members under an #if (lines if_line-endif_line) stay whole. */
-void sf_render_patch_note_if(struct strbuf *out, uint32_t if_line, uint32_t endif_line);
+/* A note line: the members under an #if (lines if_line-endif_line) stay
+ * whole, moving as one block or (pinned) in place; other_decls: another
+ * branch declares members. */
+void sf_render_patch_note_if(struct strbuf *out, uint32_t if_line, uint32_t endif_line,
+			     int pinned, int other_decls);
 
 /*
  * The verdict on the file to patch (layout/srcscan.h's sf_srcdefs_truth;
@@ -100,7 +103,7 @@ int sf_render_patch_uses(struct strbuf *note, struct strbuf *err,
 
 /*
  * Nothing to patch: no smaller order for t (`kept_if`: none once its #if
- * blocks stay in place).  A line for stderr, without "structfit: ".
+ * blocks stay whole).  A line for stderr, without "structfit: ".
  */
 void sf_render_patch_nothing(struct strbuf *out, const struct sf_type *t, int kept_if);
 

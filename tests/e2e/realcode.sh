@@ -212,7 +212,7 @@ if proj ifblock; then
 	assert_eq "$(jget "$T/out" 'd["reorder"]["size"]')" 24 "suggest, knowing no #if, shrinks it"
 	patch_in ifblock stats
 	assert_eq "$RC" 0 "exit status"
-	assert_eq "$(cat "$T/err")" "structfit: struct stats: no smaller order that keeps its #if blocks in place (32 bytes); nothing to patch" "message"
+	assert_eq "$(cat "$T/err")" "structfit: struct stats: no smaller order that keeps its #if blocks whole (32 bytes); nothing to patch" "message"
 	assert_eq "$(wc -c <"$T/out")" 0 "nothing on stdout"
 	assert_eq "$(sums "$T/ifblock")" "$before" "files"
 fi

@@ -506,7 +506,7 @@ static void test_plan_groups(void **state)
 	struct sf_typeset *ts = sf_typeset_new();
 	struct sf_type *t = build(ts, "g", ms, 5);
 	struct sf_plan_opts o = { NULL, 0, NULL, 0, true, SF_PLAN_ORDER, 0, false };
-	struct sf_plan_group g = { 2, 2 };
+	struct sf_plan_group g = { 2, 2, false, false };
 	struct sf_err err = SF_ERR_INIT;
 	struct sf_plan_refusal why;
 	struct sf_plan p;
@@ -539,7 +539,7 @@ static void test_plan_groups(void **state)
 	t->members[4].offset = 17;
 	t->size = 24;
 	t->align = 8;
-	g = (struct sf_plan_group){ 0, 1 };
+	g = (struct sf_plan_group){ 0, 1, false, false };
 	assert_int_equal(sf_plan_make_grouped(t, &o, &g, 1, ts, &p, &why), -1);
 	assert_int_equal(why.kind, SF_PLAN_GROUP_SPLIT);
 	assert_int_equal(sf_plan_refusal_err(&why, &err), -1);

@@ -450,7 +450,7 @@ static void test_fixed_group(void **state)
 	assert_int_equal(t->size, 48);
 	sf_units_build(t, NULL, true, &us);
 	assert_int_equal(sf_reorder_min_size(&us, &(bool){ false }), 32);
-	assert_int_equal(sf_units_fix_group(&us, 2, 2), 0);
+	assert_int_equal(sf_units_fix_group(&us, 2, 2, false), 0);
 	assert_int_equal(us.n, 5);
 	sf_reorder_search_max(&us, UINT32_MAX, &r);
 	assert_int_equal(r.size, 40);
@@ -463,8 +463,8 @@ static void test_fixed_group(void **state)
 
 	/* members with another between them, or none: refused, unchanged */
 	sf_units_build(t, NULL, true, &us);
-	assert_int_equal(sf_units_fix_group(&us, 1, 0), -1);
-	assert_int_equal(sf_units_fix_group(&us, 5, 2), -1);   /* past the end */
+	assert_int_equal(sf_units_fix_group(&us, 1, 0, false), -1);
+	assert_int_equal(sf_units_fix_group(&us, 5, 2, false), -1);   /* past the end */
 	assert_int_equal(us.n, 6);
 	sf_units_release(&us);
 	sf_typeset_free(ts);
