@@ -625,6 +625,11 @@ enum sf_name_role sf_name_role(const char *name)
 	return SF_ROLE_PLAIN;
 }
 
+enum sf_name_role sf_member_role(const struct sf_member *m)
+{
+	return is_pointer_like(m) ? SF_ROLE_DESIGN : sf_name_role(m->name);
+}
+
 bool sf_narrowings_tie(const struct sf_narrowing *x, const struct sf_narrowing *y)
 {
 	uint64_t wx = x->to[0] + (x->n > 1 ? x->to[1] : 0);
@@ -663,14 +668,15 @@ static int compare(const struct sf_narrowing *x, const struct sf_narrowing *y,
 		return r;
 	/* a value that outgrows its width is a bug no test finds; a move is
 	 * only an edit: what the names say ranks before moves (hints first,
-	 * exact counts last: a pair counts as its riskier member) */
+	 * exact counts, then pointers last: a pair counts as its riskier
+	 * member) */
 	uint64_t rx = 0, ry = 0;
 	for (uint32_t k = 0; k < x->n; k++) {
-		uint64_t q = sf_name_role(t->members[x->member[k]].name);
+		uint64_t q = sf_member_role(&t->members[x->member[k]]);
 		rx = q > rx ? q : rx;
 	}
 	for (uint32_t k = 0; k < y->n; k++) {
-		uint64_t q = sf_name_role(t->members[y->member[k]].name);
+		uint64_t q = sf_member_role(&t->members[y->member[k]]);
 		ry = q > ry ? q : ry;
 	}
 	if ((r = cmp_u64(rx, ry)))

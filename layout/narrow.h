@@ -35,7 +35,9 @@
  * indexes (bound, max, pos, idx, end, ...: they grow with the data); exact
  * counts, lengths and capacities (num, nr, n, count, len, size, cap) last,
  * since narrowing one caps the program (Ruby's st_table: entries_start
- * before num_entries, which would cap a hash at 255 entries); fewer moves;
+ * before num_entries, which would cap a hash at 255 entries); a pointer
+ * after all of them whatever its name (a `cursor` pointer made an arena
+ * index is a design change, not a narrowing: sf_member_role); fewer moves;
  * finally declaration order.  Candidates equal in everything before the
  * names are alternatives, not a ranking (sf_narrowings_tie).
  */
@@ -145,8 +147,13 @@ enum sf_name_role {
 	SF_ROLE_PLAIN,   /* the name says nothing */
 	SF_ROLE_GROWS,   /* a bound or an index: grows with the data */
 	SF_ROLE_COUNT,   /* an exact count, length or capacity: a cap */
+	SF_ROLE_DESIGN,  /* a pointer (or Box): an arena index in its place is
+	                  * a design change, whatever its name says */
 };
 enum sf_name_role sf_name_role(const char *name);
+/* A member's role: SF_ROLE_DESIGN for a pointer-like member (patch never
+ * narrows one), else what its name says (sf_name_role). */
+enum sf_name_role sf_member_role(const struct sf_member *m);
 
 /* Do x and y save the same bytes the same way (same class, size, arity and
  * widths), so that only their names order them?  Then they are

@@ -338,8 +338,9 @@ static void text_where(struct strbuf *out, const struct sf_suggest_view *v,
 /*
  * What narrowing member m to `to` bytes imposes, by what its name says it
  * holds: a count, length or capacity is capped ("at most 255 entries", the
- * noun being the name without its count word), a hint may lag.  Empty for
- * other names (the overflow sentence says enough).
+ * noun being the name without its count word), a hint may lag; a pointer
+ * made an index is a design change whatever its name.  Empty for other
+ * names (the overflow sentence says enough).
  */
 static void role_words(char *buf, size_t n, const struct sf_member *m, uint64_t to)
 {
@@ -355,7 +356,11 @@ static void role_words(char *buf, size_t n, const struct sf_member *m, uint64_t 
 	assert(max);
 	max += 2;
 	buf[0] = '\0';
-	switch (sf_name_role(m->name)) {
+	switch (sf_member_role(m)) {
+	case SF_ROLE_DESIGN:
+		snprintf(buf, n, "a design change, not a narrowing: every use of the "
+			 "pointer becomes an index into an arena (patch refuses it)");
+		return;
 	case SF_ROLE_HINT:
 		snprintf(buf, n, "a cached position or hint: one that lags at %s costs "
 			 "time, not correctness", max);
@@ -683,10 +688,10 @@ static void json_if_not_fit(struct strbuf *out, const struct sf_type *t, uint32_
 	char what[256];
 
 	sf_narrow_overflow(&t->members[member], to, what, sizeof(what));
-	static const char *const roles[] = { "hint", "plain", "grows", "count" };
+	static const char *const roles[] = { "hint", "plain", "grows", "count", "design" };
 	sb_addf(out, ",\"grows\":%s,\"role\":\"%s\",\"if_not_fit\":",
 		sf_name_grows(t->members[member].name) ? "true" : "false",
-		roles[sf_name_role(t->members[member].name)]);
+		roles[sf_member_role(&t->members[member])]);
 	sb_add_json_str(out, what);
 	role_words(what, sizeof(what), &t->members[member], to);
 	sb_adds(out, ",\"limit\":");

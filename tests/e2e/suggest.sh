@@ -10,7 +10,8 @@
 #    num_entries last (an exact count: at most 255 entries), each saying what
 #    the code must do past 255; in text and JSON, gcc and clang, DWARF 4, 5;
 #  - an index (ring.head) ranks after members of the same effect whose
-#    names say nothing, even with more moves;
+#    names say nothing, even with more moves, and a pointer (ring.buf, made
+#    an arena index: a design change) after them all;
 #  - the compiler is the oracle for every proposal: for each struct of
 #    testdata/suggest/layouts.c and st_table, on x86_64, i386 and arm, the
 #    proposed order (and, with --narrow, the narrowed types) is declared as
@@ -209,13 +210,15 @@ if [ "$have_st" = 1 ]; then
 	assert_grep "$T/out" "with the 24-byte header: 64 bytes, class 64 of 64,80 (0 bytes lost); the smallest class" "class after"
 fi
 
-tcase "ring: the index head ranks after mode and buf (same size, fewer moves); each says what to do past its range"
+tcase "ring: the index head ranks after mode (same size, fewer moves), the pointer buf last (a design change); each says what to do past its range"
 if compile_or_fail gcc x86_64 5 "$T/ring.o" "$TD/suggest/ring.c"; then
 	sf_ok suggest --format json -t ring "$T/ring.o"
-	assert_eq "$(jget "$T/out" '[(n["member"], n["to"], n["size"], n["moves"], n["grows"]) for n in d["narrowings"]]')" \
-		'[["mode", 4, 24, 1, false], ["buf", 4, 24, 1, false], ["head", 4, 24, 0, true]]' "ranking"
-	assert_eq "$(jget "$T/out" '[n["if_not_fit"] for n in d["narrowings"]][:2]')" \
+	assert_eq "$(jget "$T/out" '[(n["member"], n["to"], n["size"], n["moves"], n["grows"], n["role"]) for n in d["narrowings"]]')" \
+		'[["mode", 4, 24, 1, false, "plain"], ["head", 4, 24, 0, true, "grows"], ["buf", 4, 24, 1, false, "design"]]' "ranking"
+	assert_eq "$(jget "$T/out" '[n["if_not_fit"] for n in d["narrowings"]][::2]')" \
 		'["outside -2147483648..2147483647: refuse or saturate where it is stored, never truncate", "past index 4294967295: the arena must refuse, never wrap"]' "if_not_fit"
+	assert_eq "$(jget "$T/out" 'd["narrowings"][2]["limit"]')" \
+		"a design change, not a narrowing: every use of the pointer becomes an index into an arena (patch refuses it)" "buf: a design change"
 	sf_ok suggest -t ring "$T/ring.o"
 	assert_match "$(grep -m1 '^  1\. ' "$T/out")" "^  1\. mode: long int -> int32_t" "text: mode first"
 	assert_grep "$T/out" "struct ring with mode as int32_t, placed for the fewest moves:" "the map shows mode"

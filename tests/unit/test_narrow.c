@@ -404,6 +404,36 @@ static void test_name_role(void **state)
 	assert_int_equal(sf_name_role(""), SF_ROLE_PLAIN);
 }
 
+/* A pointer is never a hint, whatever its name: an arena index in its place
+ * is a design change, ranked after every narrowing that saves as much. */
+static void test_pointer_role(void **state)
+{
+	static const struct mspec cv[] = {
+		{ "hits", "long", 8, 8, SF_T_INT, 0, 0 },
+		{ "cursor", "char *", 8, 8, SF_T_POINTER, 0, 0 },
+		{ "tag", "char", 1, 1, SF_T_INT, 0, 0 },
+	};
+	struct sf_typeset *ts = sf_typeset_new();
+	struct sf_type *t = build(ts, "cv", cv, 3);
+	struct sf_narrow_result res;
+	struct sf_narrow_opts o = { NULL, 0, 0, NULL, true, 0, false };
+
+	(void)state;
+	assert_int_equal(sf_name_role("cursor"), SF_ROLE_HINT);
+	assert_int_equal(sf_member_role(&t->members[1]), SF_ROLE_DESIGN);
+	assert_int_equal(sf_member_role(&t->members[0]), SF_ROLE_PLAIN);
+	sf_narrow_search(t, &o, &res);
+	/* hits 8 -> 4 and cursor 8 -> 4 each take 24 to 16: hits first */
+	assert_true(res.n >= 2);
+	assert_string_equal(member_name(t, &res.v[0], 0), "hits");
+	assert_int_equal(res.v[0].to[0], 4);
+	assert_string_equal(member_name(t, &res.v[1], 0), "cursor");
+	assert_int_equal(res.v[1].size, res.v[0].size);
+	assert_true(sf_narrowings_tie(&res.v[0], &res.v[1]));
+	sf_narrow_release(&res);
+	sf_typeset_free(ts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -414,6 +444,7 @@ int main(void)
 		cmocka_unit_test(test_pin_after_narrowing),
 		cmocka_unit_test(test_name_counts),
 		cmocka_unit_test(test_name_role),
+		cmocka_unit_test(test_pointer_role),
 		cmocka_unit_test(test_name_indexes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
