@@ -13,7 +13,11 @@
  * optimum.  With a bound on the moves (sf_reorder_search_max), brute force
  * gives the smallest size within each bound and the fewest moves for it;
  * a struct of int/long pairs, whose fewest moves are known (one per pair
- * of holes), checks the hole filling beyond the exact limit.
+ * of holes), checks the hole filling beyond the exact limit.  #if blocks
+ * (sf_units_fix_group with may_move): random structs with one block of
+ * 1..3 members, against every permutation of their units laid out member
+ * by member, the block pinned when its inner layout depends on where it
+ * starts (exact and heuristic search).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -470,6 +474,276 @@ static void test_fixed_group(void **state)
 	sf_typeset_free(ts);
 }
 
+/* ---- #if blocks that move as one unit -------------------------------- */
+
+/*
+ * A random struct of ordinary members (C layout, member by member) with
+ * members g0 .. g0 + gn - 1 one block.  Independent of layout/: the block
+ * may move when, laid out from every start offset 0..63, its members keep
+ * their relative offsets; every permutation of the units (the block one
+ * of them) is laid out member by member by the C rule, the block at its
+ * offset when it may not move.  The search must find the smallest size
+ * and the fewest moves, and its offsets must be the C rule's.
+ */
+struct bmember {
+	uint64_t size, align, offset;
+};
+
+static uint64_t lay_members(struct bmember *m, const int *seq, int ns)
+{
+	uint64_t c = 0, al = 1;
+
+	for (int k = 0; k < ns; k++) {
+		struct bmember *x = &m[seq[k]];
+		x->offset = rup(c, x->align);
+		c = x->offset + x->size;
+		al = x->align > al ? x->align : al;
+	}
+	return rup(c, al);
+}
+
+/* Units as member lists: unit u is members ufirst[u] .. ufirst[u] + ucount[u] - 1. */
+struct bcase {
+	struct bmember m[12];
+	int nm, g0, gn, nu;
+	int ufirst[12], ucount[12];
+	bool movable;
+	uint64_t g_orig;
+	uint64_t best;
+	int best_moves;
+};
+
+static uint64_t lay_units(struct bcase *bc, const int *uorder)
+{
+	int seq[12], ns = 0;
+
+	for (int k = 0; k < bc->nu; k++)
+		for (int j = 0; j < bc->ucount[uorder[k]]; j++)
+			seq[ns++] = bc->ufirst[uorder[k]] + j;
+	return lay_members(bc->m, seq, ns);
+}
+
+static void bcase_visit(struct bcase *bc, const int *p)
+{
+	struct bmember save[12];
+
+	memcpy(save, bc->m, sizeof(save));
+	uint64_t size = lay_units(bc, p);
+	bool ok = bc->movable || bc->m[bc->g0].offset == bc->g_orig;
+	memcpy(bc->m, save, sizeof(save));
+	if (!ok)
+		return;
+	int moves = bc->nu - lis(p, bc->nu);
+	if (size < bc->best || (size == bc->best && moves < bc->best_moves)) {
+		bc->best = size;
+		bc->best_moves = moves;
+	}
+}
+
+static void bcase_brute(struct bcase *bc)
+{
+	int p[12], c[12] = { 0 }, i = 0;
+
+	for (int k = 0; k < bc->nu; k++)
+		p[k] = k;
+	bc->best = UINT64_MAX;
+	bc->best_moves = 1 << 30;
+	bcase_visit(bc, p);
+	while (i < bc->nu) {
+		if (c[i] < i) {
+			int j = i % 2 ? c[i] : 0, tmp = p[j];
+			p[j] = p[i];
+			p[i] = tmp;
+			bcase_visit(bc, p);
+			c[i]++;
+			i = 0;
+		} else {
+			c[i++] = 0;
+		}
+	}
+}
+
+static void bcase_random(struct bcase *bc)
+{
+	static const uint64_t shapes[][2] = { { 1, 1 }, { 2, 2 }, { 4, 4 }, { 8, 8 },
+					      { 3, 1 }, { 12, 4 }, { 16, 8 }, { 6, 2 } };
+	int seq[12];
+
+	bc->nm = 2 + rand() % 7;
+	for (int i = 0; i < bc->nm; i++) {
+		int s = rand() % 8;
+		bc->m[i] = (struct bmember){ shapes[s][0], shapes[s][1], 0 };
+		seq[i] = i;
+	}
+	bc->gn = 1 + rand() % 3;
+	bc->gn = bc->gn > bc->nm ? bc->nm : bc->gn;
+	bc->g0 = rand() % (bc->nm - bc->gn + 1);
+	lay_members(bc->m, seq, bc->nm);
+	bc->g_orig = bc->m[bc->g0].offset;
+	bc->nu = 0;
+	for (int i = 0; i < bc->nm; i++) {
+		bc->ufirst[bc->nu] = i;
+		bc->ucount[bc->nu] = i == bc->g0 ? bc->gn : 1;
+		i += bc->ucount[bc->nu++] - 1;
+	}
+	bc->movable = true;
+	for (uint64_t start = 0; start < 64 && bc->movable; start++) {
+		uint64_t c = start, first = 0;
+		for (int j = 0; j < bc->gn; j++) {
+			const struct bmember *x = &bc->m[bc->g0 + j];
+			uint64_t o = rup(c, x->align);
+			first = j ? first : o;
+			if (o - first != x->offset - bc->g_orig)
+				bc->movable = false;
+			c = o + x->size;
+		}
+	}
+}
+
+static struct sf_type *bcase_type(struct sf_typeset *ts, const struct bcase *bc)
+{
+	struct sf_type *t = sf_typeset_alloc(ts, sizeof(*t));
+	uint64_t al = 1, end = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->name = "t";
+	t->kind = SF_KIND_STRUCT;
+	t->decl_file = "";
+	t->addr_size = 8;
+	t->nmembers = (uint32_t)bc->nm;
+	t->members = sf_typeset_alloc(ts, (size_t)bc->nm * sizeof(struct sf_member));
+	for (int i = 0; i < bc->nm; i++) {
+		struct sf_member *m = &t->members[i];
+		memset(m, 0, sizeof(*m));
+		m->name = names[i];
+		m->type_name = "long";
+		m->type_suffix = "";
+		m->offset = bc->m[i].offset;
+		m->size = bc->m[i].size;
+		m->align = (uint32_t)bc->m[i].align;
+		m->tclass = SF_T_INT;
+		al = bc->m[i].align > al ? bc->m[i].align : al;
+		end = m->offset + m->size;
+	}
+	t->align = (uint32_t)al;
+	t->size = rup(end, al);
+	return t;
+}
+
+/* The search's order laid out member by member: its size and offsets. */
+static void bcase_check_result(struct bcase *bc, const struct sf_units *us,
+			       const struct sf_reorder *r)
+{
+	int p[12];
+	struct bmember save[12];
+
+	memcpy(save, bc->m, sizeof(save));
+	for (size_t k = 0; k < us->n; k++)
+		p[k] = (int)r->order[k];
+	assert_int_equal(lay_units(bc, p), r->size);
+	for (size_t u = 0; u < us->n; u++)
+		assert_int_equal(bc->m[bc->ufirst[u]].offset, r->offset[u]);
+	memcpy(bc->m, save, sizeof(save));
+}
+
+static void test_moving_block_vs_brute_force(void **state)
+{
+	int moved = 0, pinned = 0;
+
+	(void)state;
+	srand(20261204);
+	for (int iter = 0; iter < 600; iter++) {
+		struct sf_typeset *ts = sf_typeset_new();
+		struct bcase bc;
+		bcase_random(&bc);
+		struct sf_type *t = bcase_type(ts, &bc);
+		struct sf_units us;
+		sf_units_build(t, NULL, false, &us);
+		assert_true(us.modeled);
+		assert_int_equal(sf_units_fix_group(&us, (uint32_t)bc.g0, (uint32_t)bc.gn, true), 0);
+		assert_int_equal(us.n, (size_t)bc.nu);
+		assert_int_equal(us.v[bc.g0].pinned, !bc.movable);
+		moved += bc.movable && bc.gn > 1;
+		pinned += !bc.movable;
+		bcase_brute(&bc);
+		struct sf_reorder r;
+		sf_reorder_search_max(&us, UINT32_MAX, &r);
+		assert_true(r.exact);
+		assert_int_equal(r.size, bc.best);
+		assert_int_equal(r.moves, (uint32_t)bc.best_moves);
+		bcase_check_result(&bc, &us, &r);
+		bool exact;
+		assert_int_equal(sf_reorder_min_size(&us, &exact), bc.best);
+		/* the heuristic (beyond the exact limit) keeps the block too */
+		us.heuristic = true;
+		struct sf_reorder h;
+		sf_reorder_search_max(&us, UINT32_MAX, &h);
+		assert_int_equal(h.size, bc.best);
+		bcase_check_result(&bc, &us, &h);
+		sf_reorder_release(&h);
+		sf_reorder_release(&r);
+		sf_units_release(&us);
+		sf_typeset_free(ts);
+	}
+	/* both kinds of block were drawn */
+	assert_true(moved > 50);
+	assert_true(pinned > 50);
+}
+
+/*
+ * memcached-like: ... num_threads@64, then [sock_cookie_id@68] under an
+ * #ifdef, 72 bytes.  Pinned, the block leaves 72; moving as one unit, 64.
+ * A block {int; long} is not phase-free (its hole depends on where the int
+ * lands): pinned even when it may move; {long; int} moves.
+ */
+static void test_moving_block(void **state)
+{
+	static const struct spec s[] = {
+		{ "maxbytes", 8, 8, SF_T_INT }, { "maxconns", 4, 4, SF_T_INT },
+		{ "inter", 8, 8, SF_T_POINTER }, { "verbose", 4, 4, SF_T_INT },
+		{ "factor", 8, 8, SF_T_FLOAT }, { "chunk_size", 4, 4, SF_T_INT },
+		{ "prefix_delimiter", 1, 1, SF_T_INT }, { "use_cas", 1, 1, SF_T_BOOL },
+		{ "backlog", 4, 4, SF_T_INT }, { "hash_algorithm", 8, 8, SF_T_POINTER },
+		{ "num_threads", 4, 4, SF_T_INT }, { "sock_cookie_id", 4, 4, SF_T_INT },
+	};
+	static const struct spec il[] = {
+		{ "a", 1, 1, SF_T_INT }, { "n", 4, 4, SF_T_INT }, { "l", 8, 8, SF_T_INT },
+		{ "b", 1, 1, SF_T_INT },
+	};
+	struct sf_typeset *ts = sf_typeset_new();
+	struct sf_type *t = from_spec(ts, s, 12);
+	struct sf_units us;
+	struct sf_reorder r;
+
+	(void)state;
+	assert_int_equal(t->size, 72);
+	assert_int_equal(t->members[11].offset, 68);
+	for (int may_move = 0; may_move < 2; may_move++) {
+		sf_units_build(t, NULL, true, &us);
+		assert_int_equal(sf_units_fix_group(&us, 11, 1, may_move), 0);
+		sf_reorder_search_max(&us, UINT32_MAX, &r);
+		assert_int_equal(r.size, may_move ? 64 : 72);
+		assert_int_equal(r.moves, may_move ? 1 : 0);
+		sf_reorder_release(&r);
+		sf_units_release(&us);
+	}
+	t = from_spec(ts, il, 4);    /* a@0 n@4 l@8 b@16: 24 */
+	sf_units_build(t, NULL, true, &us);
+	assert_int_equal(sf_units_fix_group(&us, 1, 2, true), 0);
+	assert_true(us.v[1].pinned);
+	sf_units_release(&us);
+	sf_units_build(t, NULL, true, &us);
+	assert_int_equal(sf_units_fix_group(&us, 2, 2, true), 0);  /* l@8 b@16 */
+	assert_false(us.v[2].pinned);
+	assert_int_equal(us.v[2].size, 9);
+	assert_int_equal(us.v[2].period, 8);
+	sf_reorder_search_max(&us, UINT32_MAX, &r);
+	assert_int_equal(r.size, 16);   /* [l@0 b@8] a@9 n@12 */
+	sf_reorder_release(&r);
+	sf_units_release(&us);
+	sf_typeset_free(ts);
+}
+
 static void test_st_table_already_optimal(void **state)
 {
 	static const struct spec s[] = {
@@ -888,6 +1162,8 @@ int main(void)
 		cmocka_unit_test(test_flex_array_last),
 		cmocka_unit_test(test_over_budget_fallback),
 		cmocka_unit_test(test_max_moves_vs_brute_force),
+		cmocka_unit_test(test_moving_block_vs_brute_force),
+		cmocka_unit_test(test_moving_block),
 		cmocka_unit_test(test_pairs_of_holes_exact),
 		cmocka_unit_test(test_pairs_of_holes_heuristic),
 		cmocka_unit_test(test_heuristic_reaches_exact_size),
