@@ -45,10 +45,11 @@ static const char check_usage[] =
 	"  struct st_table                 size <= 40\n"
 	"  struct RHash + struct st_table  fits 64 in ruby-3.3   # one GC slot\n"
 	"  struct robj                     padding == 0  align <= 8\n"
-	"  struct rb_*                     holes == 0  optional\n"
-	"  *                               holes <= 16   # every type\n"
+	"  struct rb_*                     hole_bytes == 0  optional\n"
+	"  *                               hole_bytes <= 16   # every type\n"
 	"\n"
-	"Properties: size, holes (bytes), padding, waste (holes + padding - forced),\n"
+	"Properties: size, hole_bytes (bytes in holes; 'holes' is read the same for\n"
+	"now, with a note), padding, waste (hole_bytes + padding - forced),\n"
 	"forced (bytes an explicit alignment asked for), members, cachelines, align;\n"
 	"operators <= < == >= >.  'fits N in SPEC': the size class the size rounds\n"
 	"up to must be <= N (SPEC: a preset, see 'structfit classes', or a list\n"
@@ -302,6 +303,17 @@ static int load_budget(const char *path, struct sf_budget **out, struct sf_err *
 	return rc;
 }
 
+/* The budget's deprecation notes on stderr, "structfit: " first. */
+static void print_budget_notes(const struct sf_budget *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sf_render_budget_notes(&sb, b);
+	if (sb.len)
+		fprintf(stderr, "structfit: %s", sb.buf);
+	sb_release(&sb);
+}
+
 static int run_check(const struct check_opts *o, char **files, int nfiles)
 {
 	struct sf_budget *b;
@@ -316,6 +328,7 @@ static int run_check(const struct check_opts *o, char **files, int nfiles)
 		sf_srcroot_release(&root);
 		return sf_report_err(&err);
 	}
+	print_budget_notes(b);
 	int status = SF_EXIT_ERROR;
 	if (evaluate(b, o, files, nfiles, &res, &ts) == 0) {
 		struct strbuf out = STRBUF_INIT;

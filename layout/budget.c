@@ -22,7 +22,7 @@
 #include "lib/xalloc.h"
 
 static const char *const prop_names[SF_BP_COUNT] = {
-	[SF_BP_SIZE] = "size",       [SF_BP_HOLES] = "holes",
+	[SF_BP_SIZE] = "size",       [SF_BP_HOLES] = "hole_bytes",
 	[SF_BP_PADDING] = "padding", [SF_BP_WASTE] = "waste",
 	[SF_BP_MEMBERS] = "members", [SF_BP_CACHELINES] = "cachelines",
 	[SF_BP_ALIGN] = "align",     [SF_BP_FITS] = "fits",

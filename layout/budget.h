@@ -7,8 +7,8 @@
  *   struct st_table                  size <= 40
  *   struct RHash + struct st_table   fits 64 in ruby-3.3   # one GC slot
  *   struct task_struct               size <= 9728  cachelines <= 152
- *   struct rb_*                      holes == 0  optional
- *   *                                holes <= 16
+ *   struct rb_*                      hole_bytes == 0  optional
+ *   *                                hole_bytes <= 16
  *
  *   rule      := selector condition+ , with `optional` anywhere after the
  *                selector and an optional `# comment` at the end
@@ -16,7 +16,11 @@
  *              | [kind] GLOB               every type the glob matches
  *   term      := [kind] NAME ['@' FILE]    kind: struct | union | class
  *   condition := PROPERTY OP NUMBER | 'fits' NUMBER ['in' SPEC]
- *   PROPERTY  := size | holes | padding | waste | forced | members | cachelines | align
+ *   PROPERTY  := size | hole_bytes | padding | waste | forced | members | cachelines | align
+ *
+ * `holes` is read as `hole_bytes` for one release (it meant bytes in
+ * budgets while `holes` counts holes everywhere else); such a condition
+ * has `old_holes` set so that check can print the deprecation note.
  *   OP        := <= | < | == | >= | >
  *
  * A NAME runs to the next blank, `+` or `#` outside <...>, (...) and
@@ -84,6 +88,7 @@ enum sf_bop {
 struct sf_bcond {
 	uint8_t prop;           /* enum sf_bprop */
 	uint8_t op;             /* enum sf_bop; SF_BOP_LE for fits */
+	bool old_holes;         /* written `holes` (deprecated for hole_bytes) */
 	uint32_t col;           /* 1-based column of the property word */
 	uint64_t limit;
 	char *spec;             /* fits ... in SPEC as written; NULL: no rounding */

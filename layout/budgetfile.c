@@ -28,7 +28,7 @@
 #include "lib/xalloc.h"
 
 #define PROPS_EXPECTED \
-	"size, holes, padding, waste, members, cachelines, align or fits"
+	"size, hole_bytes, padding, waste, members, cachelines, align or fits"
 #define OPS_EXPECTED "<=, <, ==, >=, >"
 
 /* ------------------------------------------------------------ the lexer */
@@ -259,9 +259,10 @@ static int parse_fits(struct lexer *lx, struct sf_bcond *c)
 }
 
 static int parse_condition(struct lexer *lx, struct sf_brule *r, size_t at,
-			   int prop, size_t cap[1])
+			   int prop, bool old, size_t cap[1])
 {
-	struct sf_bcond c = { .prop = (uint8_t)prop, .col = (uint32_t)(at + 1) };
+	struct sf_bcond c = { .prop = (uint8_t)prop, .col = (uint32_t)(at + 1),
+			      .old_holes = old };
 
 	if (prop == SF_BP_FITS) {
 		if (parse_fits(lx, &c) < 0) {
@@ -269,7 +270,7 @@ static int parse_condition(struct lexer *lx, struct sf_brule *r, size_t at,
 			sf_classes_release(&c.classes);
 			return -1;
 		}
-	} else if (parse_op(lx, sf_bprop_name(prop), &c.op) < 0 ||
+	} else if (parse_op(lx, old ? "holes" : sf_bprop_name(prop), &c.op) < 0 ||
 		   parse_number(lx, sf_bop_name(c.op), &c.limit) < 0) {
 		return -1;
 	}
@@ -278,8 +279,13 @@ static int parse_condition(struct lexer *lx, struct sf_brule *r, size_t at,
 	return 0;
 }
 
-static int prop_lookup(const struct lexer *lx, size_t at, size_t n)
+/* The property word at `at`; `holes` is hole_bytes's deprecated spelling
+ * (*old set). */
+static int prop_lookup(const struct lexer *lx, size_t at, size_t n, bool *old)
 {
+	*old = word_is(lx, at, n, "holes");
+	if (*old)
+		return SF_BP_HOLES;
 	for (int i = 0; i < SF_BP_COUNT; i++)
 		if (word_is(lx, at, n, sf_bprop_name((enum sf_bprop)i)))
 			return i;
@@ -302,7 +308,8 @@ static int parse_conditions(struct lexer *lx, struct sf_brule *r)
 			lx->pos += w;
 			continue;
 		}
-		int prop = prop_lookup(lx, at, w);
+		bool old;
+		int prop = prop_lookup(lx, at, w, &old);
 		if (prop < 0) {
 			size_t j = at + w;
 			while (j < lx->len && is_blank(lx->s[j]))
@@ -314,7 +321,7 @@ static int parse_conditions(struct lexer *lx, struct sf_brule *r)
 			return junk_error(lx, at);
 		}
 		lx->pos += w;
-		if (parse_condition(lx, r, at, prop, &cap) < 0)
+		if (parse_condition(lx, r, at, prop, old, &cap) < 0)
 			return -1;
 	}
 	if (r->nconds == 0)
@@ -436,8 +443,9 @@ static int parse_selector(struct lexer *lx, struct sf_brule *r)
 	}
 	/* "size <= 40" with no type: the last name read was a property. */
 	const struct sf_bterm *last = r->nterms ? &r->terms[r->nterms - 1] : NULL;
+	bool old;
 	if (last && last->bare == last->name &&
-	    prop_lookup(lx, last->col - 1, strlen(last->name)) >= 0 &&
+	    prop_lookup(lx, last->col - 1, strlen(last->name), &old) >= 0 &&
 	    lx->pos < lx->len && is_op_char(lx->s[lx->pos]))
 		return lex_error(lx, last->col - 1, "expected a type name before '%s'",
 				 last->name);

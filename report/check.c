@@ -144,7 +144,7 @@ void sf_render_check_text(struct strbuf *out, const struct sf_bresult *r,
 
 /*
  * The field of a `show` type object that a budget property limits: the
- * budget's words are short ("holes" is bytes there), the JSON's are the
+ * budget's words are short ("hole_bytes" there), the JSON's are the
  * one vocabulary of every document.
  */
 static const char *json_property(enum sf_bprop p)
@@ -309,10 +309,14 @@ static void sarif_rules(struct strbuf *out)
 	sb_adds(out, "\"rules\":[");
 	for (int p = 0; p < SF_BP_COUNT; p++) {
 		const char *name = sf_bprop_name(p);
-		/* "SizeBudget": SARIF rule names are identifiers in PascalCase */
-		sb_addf(out, "%s{\"id\":\"budget-%s\",\"name\":\"%c%sBudget\","
-			"\"shortDescription\":{\"text\":", p ? "," : "", name,
-			toupper((unsigned char)name[0]), name + 1);
+		sb_addf(out, "%s{\"id\":\"budget-%s\",\"name\":\"", p ? "," : "", name);
+		/* "SizeBudget", "HoleBytesBudget": SARIF rule names are
+		 * identifiers in PascalCase */
+		for (const char *c = name; *c; c++)
+			if (*c != '_')
+				sb_addch(out, c == name || c[-1] == '_' ?
+					 (char)toupper((unsigned char)*c) : *c);
+		sb_adds(out, "Budget\",\"shortDescription\":{\"text\":");
 		json_str(out, sarif_help[p]);
 		sb_adds(out, "},\"defaultConfiguration\":{\"level\":\"error\"}}");
 	}
@@ -539,4 +543,31 @@ void sf_render_budget_pins(struct strbuf *out, const struct sf_budget_pins *p,
 		else
 			pin_rule(out, pin, p->width);
 	}
+}
+
+void sf_render_budget_notes(struct strbuf *out, const struct sf_budget *b)
+{
+	const struct sf_brule *first = NULL;
+	const struct sf_bcond *at = NULL;
+	size_t lines = 0;
+
+	for (size_t i = 0; i < b->nrules; i++) {
+		const struct sf_brule *r = &b->rules[i];
+		bool old = false;
+		for (uint32_t j = 0; j < r->nconds; j++)
+			if (r->conds[j].old_holes && !old) {
+				old = true;
+				if (!first)
+					first = r, at = &r->conds[j];
+			}
+		lines += old;
+	}
+	if (!first)
+		return;
+	sb_addf(out, "%s:%u:%u: note: 'holes' in a budget is deprecated: write "
+		"'hole_bytes' (bytes in holes, as 'holes' is read for now)",
+		b->path, first->line, at->col);
+	if (lines > 1)
+		sb_addf(out, "; %zu rules use it", lines);
+	sb_addch(out, '\n');
 }

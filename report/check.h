@@ -56,6 +56,12 @@ void sf_render_check_markdown(struct strbuf *out, const struct sf_bresult *r,
  * command, then one rule a line ("struct st_table  size <= 48", the names
  * padded to p->width), and a comment for each name it cannot write.
  */
+/*
+ * The budget's deprecated words, as one line ending in a newline (nothing
+ * when there is none): "PATH:LINE:COL: note: 'holes' in a budget is
+ * deprecated: ..." at the first rule that says `holes`.
+ */
+void sf_render_budget_notes(struct strbuf *out, const struct sf_budget *b);
 void sf_render_budget_pins(struct strbuf *out, const struct sf_budget_pins *p,
 			   const char *inputs);
 

@@ -101,7 +101,7 @@ tcase "every property and every operator, against the compiler and pahole"
 # must report v as the measured value.
 "$PY" - "$T/facts" "$T/matrix.budget" "$T/matrix.expect" <<'PYEOF'
 import sys
-props = ["size", "holes", "padding", "waste", "members", "cachelines", "align"]
+props = ["size", "hole_bytes", "padding", "waste", "members", "cachelines", "align"]
 ops = [("<=", "pass"), ("<", "fail"), ("==", "pass"), (">=", "pass"), (">", "fail")]
 out = open(sys.argv[2], "w")
 exp = open(sys.argv[3], "w")
@@ -110,7 +110,7 @@ line = 1
 for l in open(sys.argv[1]):
     name, size, align, members, holes, padding = l.split()
     size, align, members, holes, padding = map(int, (size, align, members, holes, padding))
-    v = {"size": size, "holes": holes, "padding": padding, "waste": holes + padding,
+    v = {"size": size, "hole_bytes": holes, "padding": padding, "waste": holes + padding,
          "members": members, "cachelines": (size + 63) // 64, "align": align}
     for p in props:
         for op, status in ops:
@@ -227,7 +227,7 @@ struct RHash + struct st_table   fits 80 in ruby-3.3
 struct RHash + struct st_table   fits 64
 struct RHash + struct st_table   fits $sum
 struct RHash + struct st_table   fits 64 in 32,64,$sum,128
-struct RHash + struct st_table   cachelines == $(( (sum + 63) / 64 ))  holes == $(fact st_table holes)
+struct RHash + struct st_table   cachelines == $(( (sum + 63) / 64 ))  hole_bytes == $(fact st_table holes)
 wide + wide + wide + wide + wide fits 640 in ruby-3.3
 EOF
 sf check --budget "$T/fits.budget" --format json "$T/gate.o"
@@ -252,7 +252,7 @@ assert_grep "$T/out" "$T/fits.budget:8: struct wide + struct wide + struct wide 
 # ---------------------------------------------------------------- globs
 
 tcase "* checks every type"
-printf '* holes <= 0\n* size >= 1\n' >"$T/star.budget"
+printf '* hole_bytes <= 0\n* size >= 1\n' >"$T/star.budget"
 sf check --budget "$T/star.budget" --format json "$T/gate.o"
 assert_eq "$RC" 1 "exit status"
 ntypes=$(wc -l <"$T/types")
@@ -285,7 +285,7 @@ tcase "optional rules are skipped when their type is missing"
 cat >"$T/opt.budget" <<EOF
 struct nosuch size <= 1 optional
 optional_t + struct RHash fits 64 optional
-struct zz_* holes == 0  optional
+struct zz_* hole_bytes == 0  optional
 struct st_table size == $(fact st_table size)
 EOF
 sf check --budget "$T/opt.budget" --format json "$T/gate.o"
@@ -323,7 +323,7 @@ assert_match "$(cat "$T/err")" "^structfit: $T/missing2.budget:1:1: no type in $
 cat >"$T/fmt.budget" <<EOF
 # two broken rules, one holding, one skipped
 struct st_table   size <= $(( $(fact st_table size) - 8 ))
-struct rb_*       holes == 0
+struct rb_*       hole_bytes == 0
 struct RHash      size <= 4096
 struct nosuch     size <= 1   optional
 EOF
@@ -335,7 +335,7 @@ sf check --budget "$T/fmt.budget" "$T/gate.o"
 assert_eq "$RC" 1 "exit status"
 assert_eq "$(wc -l <"$T/out")" 3 "lines (two failures + summary)"
 assert_match "$(sed -n 1p "$T/out")" "^$T/fmt.budget:2: struct st_table: size is $(fact st_table size), budget says size <= $(( $(fact st_table size) - 8 )) \(declared at .*check/gate\.c:$(decl_line st_table)\)$" "st_table line"
-assert_match "$(sed -n 2p "$T/out")" "^$T/fmt.budget:3: struct rb_node: holes is $(fact rb_node holes), budget says holes == 0 \(declared at .*check/gate\.c:$(decl_line rb_node)\)$" "rb_node line"
+assert_match "$(sed -n 2p "$T/out")" "^$T/fmt.budget:3: struct rb_node: hole_bytes is $(fact rb_node holes), budget says hole_bytes == 0 \(declared at .*check/gate\.c:$(decl_line rb_node)\)$" "rb_node line"
 assert_eq "$(sed -n 3p "$T/out")" "$T/fmt.budget: 2 of 4 rules broken (2 failures in 4 checks), 1 optional rule skipped (type not found)" "summary"
 sf check --budget "$T/fmt.budget" --source-root "$TD" "$T/gate.o"
 assert_match "$(sed -n 1p "$T/out")" "\(declared at check/gate\.c:$(decl_line st_table)\)$" "--source-root makes the path relative"
@@ -482,7 +482,7 @@ if is_json "$T/out"; then
 		assert_eq "$(jget "$T/out" "$loc[\"region\"][\"startLine\"]")" "$(decl_line "$s")" "result $i at struct $s"
 		i=$((i + 1))
 	done
-	assert_eq "$(jget "$T/out" '[r["ruleId"] for r in d["runs"][0]["results"]]')" '["budget-size", "budget-holes"]' "rule ids"
+	assert_eq "$(jget "$T/out" '[r["ruleId"] for r in d["runs"][0]["results"]]')" '["budget-size", "budget-hole_bytes"]' "rule ids"
 	assert_eq "$(jget "$T/out" 'd["runs"][0]["results"][0]["relatedLocations"][0]["physicalLocation"]["region"]["startLine"]')" 2 "related location: the budget rule"
 else
 	fail "not JSON"
@@ -518,7 +518,7 @@ sf check --budget "$T/fmt.budget" --format github "$T/gate.o"
 assert_eq "$RC" 1 "exit status"
 assert_eq "$(grep -c '^::error ' "$T/out")" 2 "annotations"
 assert_match "$(sed -n 1p "$T/out")" "^::error file=[^,]*check/gate\.c,line=$(decl_line st_table),title=structfit budget \([^)]*%3A2\)::struct st_table: size is $(fact st_table size), budget says size <= " "st_table annotation"
-assert_match "$(sed -n 2p "$T/out")" "^::error file=[^,]*check/gate\.c,line=$(decl_line rb_node),title=[^:]*::struct rb_node: holes is $(fact rb_node holes)" "rb_node annotation"
+assert_match "$(sed -n 2p "$T/out")" "^::error file=[^,]*check/gate\.c,line=$(decl_line rb_node),title=[^:]*::struct rb_node: hole_bytes is $(fact rb_node holes)" "rb_node annotation"
 assert_match "$(sed -n 3p "$T/out")" "2 of 4 rules broken" "summary line"
 
 tcase "--format rejects other formats"

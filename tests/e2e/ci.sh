@@ -264,7 +264,7 @@ done
 tcase "budget comments stay out of the rule text (JSON, JUnit, SARIF, Markdown)"
 cat >"$T/c.budget" <<'B'
 struct st_table size <= 48   # one < two, a comment with <= and # inside
-*   holes <= 16  # no struct hides more than 16 bytes
+*   hole_bytes <= 16  # no struct hides more than 16 bytes
 B
 for fmt in json junit sarif markdown; do
 	sf check --budget "$T/c.budget" --format "$fmt" "$REPO/build/hash.o"
@@ -273,8 +273,8 @@ for fmt in json junit sarif markdown; do
 	assert_no_grep "$T/out" "hides" "$fmt"
 	cp "$T/out" "$T/c.$fmt"
 done
-assert_eq "$(jget "$T/c.json" '[r["rule"] for r in d["rules"]]')" '["struct st_table size <= 48", "* holes <= 16"]' "JSON rule text"
-assert_grep "$T/c.junit" "name=\"$T/c.budget:2: * holes &lt;= 16\"" "JUnit case name"
+assert_eq "$(jget "$T/c.json" '[r["rule"] for r in d["rules"]]')" '["struct st_table size <= 48", "* hole_bytes <= 16"]' "JSON rule text"
+assert_grep "$T/c.junit" "name=\"$T/c.budget:2: * hole_bytes &lt;= 16\"" "JUnit case name"
 
 tcase "check --format markdown: one table row per failure"
 sf check --budget "$REPO/structfit.budget" --source-root "$REPO" --format markdown "$REPO/build/hash.o"
@@ -336,7 +336,7 @@ tcase "check --baseline fails only on what grew or newly broke"
 sed 's/^\tst_index_t \*bins;$/\tst_index_t *bins, *more;/' "$REPO/src/hash.c" >"$T/grown.c"
 grep -q 'more;' "$T/grown.c" || fail "could not grow st_table"
 gcc -g -c "$T/grown.c" -o "$T/grown.o" 2>/dev/null || fail "gcc cannot build the grown table"
-printf 'struct st_table  size <= 48\nstruct rb_shape  holes == 0\n' >"$T/base.budget"
+printf 'struct st_table  size <= 48\nstruct rb_shape  hole_bytes == 0\n' >"$T/base.budget"
 sf check --budget "$T/base.budget" "$REPO/build/hash.o"
 assert_eq "$RC" 1 "without a baseline: broken"
 sf check --budget "$T/base.budget" --baseline "$REPO/build-phys/hash.o" "$REPO/build/hash.o"

@@ -394,15 +394,15 @@ million() {
 }
 
 tcase "a struct with a million int members"
-million int 'struct many size == 4000000 members == 1000000 holes == 0 padding == 0 align == 4' \
+million int 'struct many size == 4000000 members == 1000000 hole_bytes == 0 padding == 0 align == 4' \
 	'/* size: 4000000, cachelines: 62500, members: 1000000 */'
 
 tcase "a struct with a million members of a declared-only struct type"
-million opaque 'struct opq size == 8000000 members == 1000000 holes == 0 padding == 0' \
+million opaque 'struct opq size == 8000000 members == 1000000 hole_bytes == 0 padding == 0' \
 	'/* size: 8000000, cachelines: 125000, members: 1000000 */'
 
 tcase "a C++ class with a million bases"
-million base 'class derived size == 4000000 members == 1000000 holes == 0 padding == 0' \
+million base 'class derived size == 4000000 members == 1000000 hole_bytes == 0 padding == 0' \
 	'/* size: 4000000, cachelines: 62500, members: 1000000 */'
 
 # ---------------------------------------------------------------- truncation

@@ -86,7 +86,7 @@ cp "$TD/diff/before.c" "$TD/diff/after.c" "$W/src/"
 		cp ../st_table.o ../conn.o ../dir/sub/ &&
 		ar rcs ../lib.a ../st_table.o ../conn.o ../widget.o
 ) 2>"$T/cc.err" || fail "cannot build the workspace: $(head -n 3 "$T/cc.err" | tr '\n' ' ')"
-printf 'struct st_table size <= 48\nstruct RHash + struct st_table fits 80 in ruby-3.3 optional\n* holes <= 100000 optional\n' >"$W/gate.budget"
+printf 'struct st_table size <= 48\nstruct RHash + struct st_table fits 80 in ruby-3.3 optional\n* hole_bytes <= 100000 optional\n' >"$W/gate.budget"
 printf 'struct st_table size <= 8\n' >"$W/broken.budget"
 chmod 0444 "$W/st_table.o"
 assert_eq "$(find "$W" -type f | wc -l | tr -d ' ')" 16 "files in the workspace"

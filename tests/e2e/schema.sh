@@ -65,7 +65,7 @@ struct st_table                  size <= 40   # broken: 48
 struct RHash + struct st_table   fits 64 in ruby-3.3
 struct rb_*                      waste == 0  optional
 *                                align <= 64
-struct robj                      holes <= 0  padding <= 0  members >= 1
+struct robj                      hole_bytes <= 0  padding <= 0  members >= 1
 struct wide                      cachelines <= 1  fits 32 in 32,64
 EOF
 if [ "$ok" = 1 ]; then

@@ -366,7 +366,8 @@ static void test_parse_in_pieces(void **state)
 static void test_describe(void **state)
 {
 	(void)state;
-	struct sf_budget *b = parse_ok("a holes >= 3 fits 64 in ruby-3.3 fits 7\n");
+	struct sf_budget *b = parse_ok("a holes >= 3 fits 64 in ruby-3.3 fits 7 "
+				       "hole_bytes < 9\n");
 	struct strbuf sb = STRBUF_INIT;
 
 	sf_bcond_describe(&sb, &b->rules[0].conds[0]);
@@ -374,7 +375,14 @@ static void test_describe(void **state)
 	sf_bcond_describe(&sb, &b->rules[0].conds[1]);
 	sb_adds(&sb, "|");
 	sf_bcond_describe(&sb, &b->rules[0].conds[2]);
-	assert_string_equal(sb.buf, "holes >= 3|fits 64 in ruby-3.3|fits 7");
+	sb_adds(&sb, "|");
+	sf_bcond_describe(&sb, &b->rules[0].conds[3]);
+	/* the deprecated `holes` is hole_bytes, marked for check's note */
+	assert_string_equal(sb.buf, "hole_bytes >= 3|fits 64 in ruby-3.3|fits 7|"
+			    "hole_bytes < 9");
+	assert_true(b->rules[0].conds[0].old_holes);
+	assert_false(b->rules[0].conds[3].old_holes);
+	assert_int_equal(b->rules[0].conds[0].prop, b->rules[0].conds[3].prop);
 	sb_release(&sb);
 	sf_budget_free(b);
 }
