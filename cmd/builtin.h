@@ -13,7 +13,8 @@
  *                options that mean the same everywhere (sf_getopt_next),
  *                loading inputs, finding types, the error line and the
  *                error document of a machine --format
- *   srctree.c    what patch learns from the whole source tree
+ *   usage.c      each command's --help, made from the option table and
+ *                the command's option list (struct sf_command)
  *   NAME.c       one file per command: show, holes, suggest, fit,
  *                classes, check, diff, patch
  */

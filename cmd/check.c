@@ -34,12 +34,27 @@
 #include "report/check.h"
 #include "version.h"
 
-static const char check_usage[] =
-	"usage: structfit check --budget FILE [--baseline OLD] [--source-root DIR]\n"
-	"                       [--format text|json|sarif|junit|github|markdown]\n"
-	"                       [--color[=WHEN]] ARTIFACT...\n"
-	"   or: structfit check --write-budget FILE [--force] ARTIFACT...\n"
-	"\n"
+static const struct sf_opt_use check_opts[] = {
+	{ "budget", SF_U_REQUIRED | SF_U_FORM1, "the budget to check ('-': standard input)",
+	  NULL },
+	{ "baseline", SF_U_FORM1, "fail only on what grew, or newly broke a rule, since "
+	  "the build OLD (an artifact or directory)", NULL },
+	{ "format", SF_U_FORM1, "; on exit 2 a document carrying the error", NULL },
+	{ "source-root", SF_U_FORM1, "report source paths relative to DIR", NULL },
+	{ "write-budget", SF_U_REQUIRED | SF_U_FORM2, "write a budget pinning today's "
+	  "sizes (size <= now; '-': standard output)", NULL },
+	{ "force", SF_U_FORM2, NULL, NULL },
+	{ "color", 0, NULL, NULL },
+	{ "debug-dir", SF_U_MANY, NULL, NULL },
+	{ "jobs", 0, NULL, NULL },
+	{ "help", 0, NULL, NULL },
+	SF_U_END,
+};
+
+static const struct sf_command check_command = {
+	.name = "check",
+	.operands = "ARTIFACT...",
+	.intro =
 	"Check the layouts in ARTIFACT's DWARF against a budget file, one rule a line:\n"
 	"\n"
 	"  struct st_table                 size <= 40\n"
@@ -56,27 +71,12 @@ static const char check_usage[] =
 	"32,64,96); 'fits N' alone: size <= N.  'A + B' sums types (one allocation\n"
 	"holding both); '*' or a glob such as 'struct rb_*' checks every type it\n"
 	"matches.  A rule whose type is missing is an error unless the line\n"
-	"says 'optional'.  '#' starts a comment.  An empty budget is an error.\n"
-	"\n"
-	"  -b, --budget FILE        the budget to check ('-': standard input)\n"
-	"      --baseline OLD       fail only on what grew, or newly broke a rule,\n"
-	"                           since the build OLD (an artifact or directory)\n"
-	"  -f, --format FMT         text (default), json, sarif, junit, github or\n"
-	"                           markdown; on exit 2 a document carrying the error\n"
-	"  -R, --source-root DIR    report source paths relative to DIR\n"
-	"      --color[=WHEN]       colour text output: auto (default: on a terminal,\n"
-	"                           unless NO_COLOR is set or TERM=dumb), always, never\n"
-	"  -w, --write-budget FILE  write a budget pinning today's sizes (size <= now;\n"
-	"                           '-': standard output)\n"
-	"      --force              let --write-budget replace an existing FILE\n"
-	"      --debug-dir DIR      look for separate debug files under DIR first\n"
-	"                           (repeatable; then /usr/lib/debug)\n"
-	"  -j, --jobs N             read the inputs on N threads (default: one per\n"
-	"                           online CPU)\n"
-	"  -h, --help               this help\n"
-	"\n"
+	"says 'optional'.  '#' starts a comment.  An empty budget is an error.\n",
+	.opts = check_opts,
+	.outro =
 	"Exit status: 0 every rule holds, 1 a rule is broken, 2 usage error or\n"
-	"unusable input (budget file or artifact).\n";
+	"unusable input (budget file or artifact).\n",
+};
 
 struct check_opts {
 	struct sf_common_opts co;
@@ -89,14 +89,10 @@ struct check_opts {
 /* SF_GO_ON, or the exit status (after --help or an error). */
 static int parse_check_opts(int argc, char **argv, struct check_opts *o)
 {
-	static const char *const names[] = {
-		"budget", "format", "write-budget", "force", "source-root", "baseline",
-		"color", NULL,
-	};
 	struct sf_getopt g;
 	int c;
 
-	sf_getopt_init(&g, "check", names, check_usage, &o->co);
+	sf_getopt_init(&g, &check_command, &o->co);
 	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
 		case 'b':

@@ -18,20 +18,25 @@
 #include "lib/xalloc.h"
 #include "report/suggest.h"
 
-static const char classes_usage[] =
-	"usage: structfit classes [--format text|json] [--color[=WHEN]] [NAME|LIST]\n"
-	"\n"
-	"List the size-class presets that --classes accepts, with where their numbers\n"
-	"come from; with NAME, that preset's classes; with a list like 32,64,96, check\n"
-	"it the way --classes does.\n"
-	"\n"
-	"  -f, --format FMT   text (default) or json\n"
-	"      --color[=WHEN] colour text output: auto (default: on a terminal,\n"
-	"                     unless NO_COLOR is set or TERM=dumb), always, never\n"
-	"  -h, --help         this help\n"
-	"\n"
+static const struct sf_opt_use classes_opts[] = {
+	{ "format", 0, NULL, NULL },
+	{ "color", 0, NULL, NULL },
+	{ "help", 0, NULL, NULL },
+	SF_U_END,
+};
+
+static const struct sf_command classes_command = {
+	.name = "classes",
+	.operands = "[NAME|LIST]",
+	.intro =
+	"List the size-class presets (the SPEC that suggest and fit take), with where\n"
+	"their numbers come from; with NAME, that preset's classes; with a list like\n"
+	"32,64,96, check it as suggest and fit would.\n",
+	.opts = classes_opts,
+	.outro =
 	"Presets: ruby-3.3, jemalloc, glibc, mimalloc, tcmalloc, kmalloc, cacheline.\n"
-	"Exit status: 0 ok, 2 unknown preset or bad list.\n";
+	"Exit status: 0 ok, 2 unknown preset or bad list.\n",
+};
 
 static int write_out(struct strbuf *sb, enum sf_format format, enum sf_color_mode color)
 {
@@ -82,11 +87,10 @@ static int show_one(const char *spec, enum sf_format format, enum sf_color_mode 
 
 int cmd_classes(int argc, char **argv)
 {
-	static const char *const names[] = { "format", "color", NULL };
 	struct sf_common_opts co = SF_COMMON_OPTS(1u << SF_FMT_TEXT | 1u << SF_FMT_JSON);
 	struct sf_getopt g;
 
-	sf_getopt_init(&g, "classes", names, classes_usage, &co);
+	sf_getopt_init(&g, &classes_command, &co);
 	/* every option of this command is a shared one */
 	while (sf_getopt_next(&g, argc, argv) != -1)
 		;

@@ -475,6 +475,11 @@ static const char *const format_names[] = {
 
 #define NFORMATS (sizeof(format_names) / sizeof(format_names[0]))
 
+const char *sf_format_name(enum sf_format f)
+{
+	return (size_t)f < NFORMATS ? format_names[f] : "?";
+}
+
 /* --format FMT among the allowed ones; remembered for the error document. */
 static int parse_format(const char *s, unsigned allowed_mask, enum sf_format *out)
 {
@@ -633,7 +638,8 @@ const struct sf_option sf_options[] = {
 	{ SF_O_ORIGIN, "origin", no_argument, NULL, "show",
 	  "name the file each type was read from" },
 	{ SF_O_COLOR, "color", optional_argument, "WHEN", TEXT_CMDS,
-	  "colour text: auto (a terminal, NO_COLOR unset, TERM not dumb), always, never" },
+	  "colour text output: auto (default: on a terminal, unless NO_COLOR is set or "
+	  "TERM=dumb), always, never" },
 	{ SF_O_COLOR, "colour", optional_argument, "WHEN", TEXT_CMDS, NULL },
 	{ 'm', "min-waste", required_argument, "N", "holes",
 	  "only types wasting at least N bytes" },
@@ -720,6 +726,14 @@ static int has_word(const char *list, const char *w)
 	return 0;
 }
 
+const struct sf_option *sf_option_row(const struct sf_option *table, const char *name)
+{
+	for (const struct sf_option *o = table ? table : sf_options; o->name; o++)
+		if (!strcmp(o->name, name))
+			return o;
+	return NULL;
+}
+
 static void add_row(struct sf_getopt *g, size_t *nl, size_t *ns,
 		    const struct sf_option *o)
 {
@@ -732,35 +746,55 @@ static void add_row(struct sf_getopt *g, size_t *nl, size_t *ns,
 	g->optstring[(*ns)++] = (char)o->id;
 	if (o->has_arg == required_argument)
 		g->optstring[(*ns)++] = ':';
-	if (o->id == 't')
+	if (o->id == 't' && g->table == sf_options)
 		memcpy(g->optstring + *ns, "C:", 2), *ns += 2;
 }
 
-void sf_getopt_init(struct sf_getopt *g, const char *cmd, const char *const *names,
-		    const char *usage, struct sf_common_opts *co)
+/* Whether the command's option list names `name`. */
+static int lists(const struct sf_command *command, const char *name)
+{
+	for (const struct sf_opt_use *u = command->opts; u->name || u->help; u++)
+		if (u->name && !strcmp(u->name, name))
+			return 1;
+	return 0;
+}
+
+void sf_getopt_init(struct sf_getopt *g, const struct sf_command *command,
+		    struct sf_common_opts *co)
 {
 	size_t nl = 0, ns = 1;
 
 	memset(g, 0, sizeof(*g));
-	g->cmd = cmd;
-	g->usage = usage;
+	g->cmd = command->name;
+	g->command = command;
+	g->table = command->table ? command->table : sf_options;
 	g->co = co;
 	g->status = SF_GO_ON;
 	g->optstring[0] = ':';   /* a missing value is ':', not '?' */
-	for (size_t i = 0; names[i]; i++) {
-		size_t before = nl;
-		for (const struct sf_option *o = sf_options; o->name; o++)
-			if (!strcmp(o->name, names[i]) ||
-			    (o->id == SF_O_COLOR && !strcmp(names[i], "color")))
-				add_row(g, &nl, &ns, o);
-		assert(nl > before);   /* every name is a row */
-		(void)before;
-	}
-	for (const struct sf_option *o = sf_options; o->name; o++)
-		if (o->id == 'h' ||
-		    ((o->id == SF_O_DEBUG_DIR || o->id == 'j') && has_word(o->commands, cmd)))
+	for (const struct sf_option *o = g->table; o->name; o++) {
+		/* an alias row (no help) comes with the row of its id */
+		const struct sf_option *main_row = o;
+		while (!main_row->help && main_row > g->table && main_row[-1].id == o->id)
+			main_row--;
+		int listed = lists(command, main_row->name);
+		/* the table's commands and the command's list say the same */
+		assert(listed == has_word(o->commands, g->cmd));
+		if (listed)
 			add_row(g, &nl, &ns, o);
+	}
+	for (const struct sf_opt_use *u = command->opts; u->name || u->help; u++)
+		assert(!u->name || sf_option_row(g->table, u->name));
 	assert(ns < sizeof(g->optstring));
+}
+
+/* --help: the command's usage on stdout (main() checks the write). */
+static void print_usage(const struct sf_getopt *g)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sf_usage(&sb, g->command, g->co->formats);
+	fwrite(sb.buf, 1, sb.len, stdout);
+	sb_release(&sb);
 }
 
 /*
@@ -772,6 +806,8 @@ static int take_shared(struct sf_getopt *g, int c, const char *arg)
 	struct sf_common_opts *co = g->co;
 	int rc = 0;
 
+	if (g->table != sf_options)   /* its own letters: only --help */
+		return c == 'h' ? (print_usage(g), 1) : 0;
 	switch (c) {
 	case SF_O_DEBUG_DIR:
 		add_debug_dir(co, arg);
@@ -780,7 +816,7 @@ static int take_shared(struct sf_getopt *g, int c, const char *arg)
 		rc = parse_jobs(arg, &co->jobs);
 		break;
 	case 'h':
-		fputs(g->usage, stdout);
+		print_usage(g);
 		return 1;
 	case 'f':
 		if (parse_format(arg, co->formats, &co->format) < 0) {
@@ -826,44 +862,7 @@ int sf_getopt_next(struct sf_getopt *g, int argc, char **argv)
 	} while (shared > 0 && c != 'h');
 	if (shared)   /* --help, or a bad value */
 		g->status = shared > 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
-	return shared ? -1 : c == 'C' ? 't' : c;
-}
-
-/* text at column 8, words wrapped before column 78 */
-static void print_wrapped(FILE *f, const char *text)
-{
-	size_t col = 0;
-
-	for (const char *p = text; *p;) {
-		size_t n = strcspn(p, " ");
-		if (col && col + 1 + n > 70) {
-			fputc('\n', f);
-			col = 0;
-		}
-		fprintf(f, "%s%.*s", col ? " " : "        ", (int)n, p);
-		col += n + (col != 0);
-		p += n;
-		p += *p == ' ';
-	}
-	fputc('\n', f);
-}
-
-void sf_print_options(FILE *f)
-{
-	fputs("One letter means one thing in every command that takes it:\n\n", f);
-	for (const struct sf_option *o = sf_options; o->name; o++) {
-		char head[64];
-		if (!o->help)
-			continue;
-		int opt = o->has_arg == optional_argument;
-		snprintf(head, sizeof(head), "%c%c%c --%s%s%s%s", o->id < 256 ? '-' : ' ',
-			 o->id < 256 ? o->id : ' ', o->id < 256 ? ',' : ' ', o->name,
-			 !o->arg ? "" : opt ? "[=" : " ", o->arg ? o->arg : "",
-			 o->arg && opt ? "]" : "");
-		fprintf(f, "  %-27s %s\n", head,
-			strcmp(o->commands, ALL) ? o->commands : "(every command)");
-		print_wrapped(f, o->help);
-	}
+	return shared ? -1 : c == 'C' && g->table == sf_options ? 't' : c;
 }
 
 /* ------------------------------------------------------------ type names */

@@ -180,9 +180,10 @@ void sf_free_only_names(const char **only);
 /*
  * The one table of options (cmd/common.c): every option of every command
  * is a row, so a short letter has one meaning in all commands, as in git
- * and the GNU tools.  A command lists the long names it takes and gets its
- * getopt_long tables built from the rows; getopt then returns the row's
- * `id`: its short letter, or an SF_O_* code for an option with none.
+ * and the GNU tools.  A command lists the long names it takes (struct
+ * sf_command below) and gets its getopt_long tables and its --help built
+ * from the rows; getopt then returns the row's `id`: its short letter, or
+ * an SF_O_* code for an option with none.
  */
 enum sf_opt_id {
 	SF_O_ORIGIN = 256,
@@ -213,14 +214,17 @@ struct sf_option {
 	const char *name;        /* the long name */
 	int has_arg;             /* no_argument, required_argument, optional_argument */
 	const char *arg;         /* "NAME" in the help table, or NULL */
-	const char *commands;    /* the commands that take it, space-separated */
-	const char *help;        /* what it means, in every one of them */
+	const char *commands;    /* the commands that take it, space-separated:
+	                          * the ones whose option list names it
+	                          * (asserted by sf_getopt_init) */
+	const char *help;        /* what it means, in every one of them (a
+	                          * command's list may word it its own way) */
 };
 
 /* The rows, ended by one whose name is NULL. */
 extern const struct sf_option sf_options[];
 
-#define SF_MAX_OPTS 24
+#define SF_MAX_OPTS 48
 
 /*
  * The options that mean the same in every command taking them, parsed in
@@ -251,10 +255,55 @@ struct sf_common_opts {
 
 void sf_common_opts_release(struct sf_common_opts *co);
 
-/* A command's getopt_long tables, built from the rows it names. */
+/*
+ * One row of a command's option list (cmd/NAME.c), in the order its --help
+ * prints them, as git's struct option arrays: the options it takes are
+ * exactly the rows that name one (`name`, a long name of the option table),
+ * and its usage text is made from the same rows (cmd/usage.c), so what a
+ * command accepts and what its help says cannot drift apart.  A row without
+ * a name is a paragraph of prose (`help`, lines ending in "\n") printed
+ * between the options; the list ends with a row with neither.
+ */
+struct sf_opt_use {
+	const char *name;        /* the long name; NULL: a paragraph */
+	unsigned flags;          /* SF_U_*: how the synopsis spells it */
+	const char *help;        /* this command's words; NULL: the table's */
+	const char *arg;         /* this command's spelling of the value; NULL:
+	                          * the table's (--format: FMT, and its values
+	                          * in the synopsis) */
+};
+
+#define SF_U_REQUIRED 1u         /* synopsis: no brackets */
+#define SF_U_MANY     2u         /* synopsis: "..." (repeatable) */
+#define SF_U_SHORT    4u         /* synopsis: by its letter (-t NAME) */
+#define SF_U_OR_NEXT  8u         /* synopsis: [this | the next row] */
+#define SF_U_FORM1    16u        /* only in the first synopsis line */
+#define SF_U_FORM2    32u        /* only in the second ("or:") line */
+
+#define SF_U_END { NULL, 0, NULL, NULL }
+
+/*
+ * A command's help: "usage: structfit NAME [options] OPERANDS" (a second
+ * "or:" line when rows are SF_U_FORM2), the intro, the option rows and
+ * paragraphs, the outro; each text "\n"-ended lines, blocks apart by a
+ * blank line.  `table` is the option table the names are looked up in
+ * (NULL: sf_options; a command with letters of its own, as pahole's, brings
+ * its own, and then only --help is taken for it).
+ */
+struct sf_command {
+	const char *name;
+	const char *operands;        /* "FILE...", "OLD NEW" */
+	const char *intro;
+	const struct sf_opt_use *opts;
+	const char *outro;
+	const struct sf_option *table;
+};
+
+/* A command's getopt_long tables, built from its option list. */
 struct sf_getopt {
 	const char *cmd;
-	const char *usage;           /* printed by --help */
+	const struct sf_command *command;
+	const struct sf_option *table;
 	struct sf_common_opts *co;   /* where the shared options go */
 	int status;                  /* after the end: SF_GO_ON or an exit status */
 	char optstring[2 * SF_MAX_OPTS + 4];
@@ -262,13 +311,14 @@ struct sf_getopt {
 };
 
 /*
- * Build g for command cmd from the long names (NULL-terminated); "help"
- * is always added, "debug-dir" and "jobs" to every command that reads
- * inputs.  -C (pahole's spelling of -t) comes with "type".  The shared options
- * among the names are parsed into *co, --help prints usage.
+ * Build g for the command from its option list.  The table's rows and the
+ * list must agree: a row naming the command is in its list and the other
+ * way round (asserted).  -C (pahole's spelling of -t) comes with "type".
+ * The shared options are parsed into *co, --help prints the usage
+ * (sf_usage).
  */
-void sf_getopt_init(struct sf_getopt *g, const char *cmd, const char *const *names,
-		    const char *usage, struct sf_common_opts *co);
+void sf_getopt_init(struct sf_getopt *g, const struct sf_command *command,
+		    struct sf_common_opts *co);
 /*
  * getopt_long over g: the id of the next option that is the command's
  * own (-C comes back as 't'), or -1 when the parsing is over.  Then
@@ -278,6 +328,19 @@ void sf_getopt_init(struct sf_getopt *g, const char *cmd, const char *const *nam
  * are taken here, into g->co (sf_load_inputs looks under DIR, on N threads).
  */
 int sf_getopt_next(struct sf_getopt *g, int argc, char **argv);
+
+/* The row of `table` (NULL: sf_options) called `name`, or NULL. */
+const struct sf_option *sf_option_row(const struct sf_option *table, const char *name);
+
+/*
+ * The usage text of a command (cmd/usage.c), made from its option list and
+ * the table's rows: `formats` (1u << SF_FMT_*) the --format values it
+ * takes.
+ */
+void sf_usage(struct strbuf *sb, const struct sf_command *command, unsigned formats);
+
+/* The name of format f ("text", "json", ...). */
+const char *sf_format_name(enum sf_format f);
 
 /* The option table as `structfit help options` prints it. */
 void sf_print_options(FILE *f);

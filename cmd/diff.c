@@ -21,32 +21,32 @@
 #include "report/diff.h"
 #include "version.h"
 
-static const char diff_usage[] =
-	"usage: structfit diff [-t NAME]... [--format text|json|github|sarif|markdown]\n"
-	"                      [--fail-on-growth] [--source-root DIR] [--color[=WHEN]]\n"
-	"                      OLD NEW\n"
-	"\n"
+static const struct sf_opt_use diff_opts[] = {
+	{ "type", SF_U_SHORT | SF_U_MANY, "only this type (repeatable): 'st_table', "
+	  "'struct st_table', a typedef name or a list 'a,b' (-C NAME is the same)", NULL },
+	{ "format", 0, "; on exit 2 a document carrying the error", NULL },
+	{ "fail-on-growth", 0, NULL, NULL },
+	{ "source-root", 0, "show source paths relative to DIR", NULL },
+	{ "color", 0, NULL, NULL },
+	{ "debug-dir", SF_U_MANY, NULL, NULL },
+	{ "jobs", 0, NULL, NULL },
+	{ "help", 0, NULL, NULL },
+	SF_U_END,
+};
+
+static const struct sf_command diff_command = {
+	.name = "diff",
+	.operands = "OLD NEW",
+	.intro =
 	"Compare the struct layouts of two builds (each an object, library, executable,\n"
 	"archive or directory): types added, removed and changed - size, alignment,\n"
 	"members added, removed, moved or retyped, holes gained or lost - the types\n"
-	"that grew most first.\n"
-	"\n"
-	"  -t, --type NAME     only this type (repeatable): 'st_table', 'struct st_table',\n"
-	"                      a typedef name or a list 'a,b' (-C NAME is the same)\n"
-	"  -f, --format FMT    text (default), json, github, sarif or markdown; on\n"
-	"                      exit 2 a document carrying the error\n"
-	"      --fail-on-growth  exit 1 when a type grew\n"
-	"  -R, --source-root DIR  show source paths relative to DIR\n"
-	"      --color[=WHEN]  colour text output: auto (default: on a terminal,\n"
-	"                      unless NO_COLOR is set or TERM=dumb), always, never\n"
-	"      --debug-dir DIR    look for separate debug files under DIR first\n"
-	"                         (repeatable; then /usr/lib/debug)\n"
-	"  -j, --jobs N           read the inputs on N threads (default: one per\n"
-	"                         online CPU)\n"
-	"  -h, --help          this help\n"
-	"\n"
+	"that grew most first.\n",
+	.opts = diff_opts,
+	.outro =
 	"Exit status: 0 ok, 1 a type grew (with --fail-on-growth), 2 usage error or\n"
-	"unusable input.\n";
+	"unusable input.\n",
+};
 
 struct diff_opts {
 	struct sf_common_opts co;
@@ -58,13 +58,10 @@ struct diff_opts {
 /* SF_GO_ON, or the exit status (after --help or an error). */
 static int parse_diff_opts(int argc, char **argv, struct diff_opts *o)
 {
-	static const char *const names[] = {
-		"type", "format", "fail-on-growth", "source-root", "color", NULL,
-	};
 	struct sf_getopt g;
 	int c;
 
-	sf_getopt_init(&g, "diff", names, diff_usage, &o->co);
+	sf_getopt_init(&g, &diff_command, &o->co);
 	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
 		case 't':

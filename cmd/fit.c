@@ -26,34 +26,34 @@
 #include "lib/xalloc.h"
 #include "report/suggest.h"
 
-static const char fit_usage[] =
-	"usage: structfit fit -t NAME[+NAME...] --classes SPEC [--overhead BYTES]\n"
-	"                     [--count N] [--narrow MEMBER=BYTES]... [--reorder]\n"
-	"                     [--format text|json] [--color[=WHEN]] FILE...\n"
-	"\n"
+static const struct sf_opt_use fit_opts[] = {
+	{ "type", SF_U_SHORT | SF_U_REQUIRED, "the type, or types whose sizes add up "
+	  "(-t may be repeated): e.g. RHash+st_table; -C is the same", "NAME[+NAME...]" },
+	{ "classes", SF_U_REQUIRED, "ruby-3.3, jemalloc, glibc, mimalloc, tcmalloc, "
+	  "kmalloc, cacheline, or a list 32,64,96 (required)", NULL },
+	{ "overhead", 0, "bytes added to the sum (allocator header, ...)", NULL },
+	{ "count", 0, "instances: total memory and bytes lost", NULL },
+	{ "narrow", SF_U_MANY, "fit as if member M were BYTES wide (repeatable); TYPE.M "
+	  "when several types have an M", NULL },
+	{ "reorder", 0, "fit each type in its best member order", NULL },
+	{ "format", 0, NULL, NULL },
+	{ "color", 0, NULL, NULL },
+	{ "debug-dir", SF_U_MANY, NULL, NULL },
+	{ "jobs", 0, NULL, NULL },
+	{ "help", 0, NULL, NULL },
+	SF_U_END,
+};
+
+static const struct sf_command fit_command = {
+	.name = "fit",
+	.operands = "FILE...",
+	.intro =
 	"The size class that type NAME (or the sum of the types, plus --overhead)\n"
 	"lands in, the bytes lost to rounding up to it, and how many bytes must go\n"
-	"to reach the next smaller class.\n"
-	"\n"
-	"  -t, --type NAME[+NAME]   the type, or types whose sizes add up (-t may be\n"
-	"                           repeated): e.g. RHash+st_table; -C is the same\n"
-	"  -k, --classes SPEC       ruby-3.3, jemalloc, glibc, mimalloc, tcmalloc,\n"
-	"                           kmalloc, cacheline, or a list 32,64,96 (required)\n"
-	"  -o, --overhead BYTES     bytes added to the sum (allocator header, ...)\n"
-	"  -N, --count N            instances: total memory and bytes lost\n"
-	"  -n, --narrow M=BYTES     fit as if member M were BYTES wide (repeatable);\n"
-	"                           TYPE.M when several types have an M\n"
-	"  -r, --reorder            fit each type in its best member order\n"
-	"  -f, --format FMT         text (default) or json\n"
-	"      --color[=WHEN]       colour text output: auto (default: on a terminal,\n"
-	"                           unless NO_COLOR is set or TERM=dumb), always, never\n"
-	"      --debug-dir DIR      look for separate debug files under DIR first\n"
-	"                           (repeatable; then /usr/lib/debug)\n"
-	"  -j, --jobs N             read the inputs on N threads (default: one per\n"
-	"                           online CPU)\n"
-	"  -h, --help               this help\n"
-	"\n"
-	"Exit status: 0 ok, 2 usage error or unusable input.\n";
+	"to reach the next smaller class.\n",
+	.opts = fit_opts,
+	.outro = "Exit status: 0 ok, 2 usage error or unusable input.\n",
+};
 
 struct fit_opts {
 	struct sf_common_opts co;
@@ -69,15 +69,11 @@ struct fit_opts {
 /* SF_GO_ON, or the exit status (after --help or an error). */
 static int parse_fit_opts(int argc, char **argv, struct fit_opts *o)
 {
-	static const char *const names[] = {
-		"type", "classes", "overhead", "count", "narrow", "reorder", "format",
-		"color", NULL,
-	};
 	struct sf_err err = SF_ERR_INIT;
 	struct sf_getopt g;
 	int c;
 
-	sf_getopt_init(&g, "fit", names, fit_usage, &o->co);
+	sf_getopt_init(&g, &fit_command, &o->co);
 	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
 		case 't':

@@ -19,51 +19,45 @@
 #include "report/html.h"
 #include "report/report.h"
 
-static const char holes_usage[] =
-	"usage: structfit holes [--min-waste N] [--sort waste|size|name] [--limit N]\n"
-	"                       [--under DIR]... [--exclude-system] [--reorderable]\n"
-	"                       [--counts FILE] [--slabinfo[=FILE]]\n"
-	"                       [--slab-map CACHE=TYPE]... [--verbose]\n"
-	"                       [--format text|json|html] [--cacheline N] [--color[=WHEN]]\n"
-	"                       FILE...\n"
-	"\n"
+static const struct sf_opt_use holes_opts[] = {
+	{ "min-waste", 0, "only types wasting at least N bytes (default 1)", NULL },
+	{ "sort", 0, "waste (default), size or name", NULL },
+	{ "limit", 0, "at most N lines (N >= 1)", NULL },
+	{ "under", SF_U_MANY, NULL, NULL },
+	{ "exclude-system", 0, NULL, NULL },
+	{ "reorderable", 0, "only types a member reorder shrinks (as suggest finds it, "
+	  "leading struct member pinned), with the size it reaches and the bytes it "
+	  "saves", NULL },
+	{ "counts", 0, "instances alive: lines 'TYPE COUNT' (# comments); adds live and "
+	  "live_waste (instances x waste, and live_saves with --reorderable) and ranks "
+	  "by live_waste, the types not counted after", NULL },
+	{ "slabinfo", 0, "the same from a kernel's slabinfo (default /proc/slabinfo): "
+	  "each cache matched to its struct by name (dentry; X_cache, X_cachep -> X; "
+	  "X_cache -> X_info) when its object size can hold it", NULL },
+	{ "slab-map", SF_U_MANY, "the struct CACHE holds (repeatable)", NULL },
+	{ "verbose", 0, "list the caches not matched or rejected by size", NULL },
+	{ "format", 0, " (ranking + maps)", NULL },
+	{ "cacheline", 0, "cacheline size for the html maps (default 64)", NULL },
+	{ "source-root", 0, "show source paths relative to DIR", NULL },
+	{ "color", 0, NULL, NULL },
+	{ "debug-dir", SF_U_MANY, NULL, NULL },
+	{ "jobs", 0, NULL, NULL },
+	{ "help", 0, NULL, NULL },
+	SF_U_END,
+};
+
+static const struct sf_command holes_command = {
+	.name = "holes",
+	.operands = "FILE...",
+	.intro =
 	"Rank the structs, unions and classes of FILE by the bytes they waste\n"
 	"(holes + trailing padding), one line each.  A 'public' column says why\n"
 	"changing a layout breaks others: packed (a wire or file format), installed\n"
 	"(its header is under /usr/include or a PREFIX/include), include (in the\n"
-	"project's include/ directory, relative to --source-root or the build's).\n"
-	"\n"
-	"  -m, --min-waste N   only types wasting at least N bytes (default 1)\n"
-	"  -s, --sort KEY      waste (default), size or name\n"
-	"  -l, --limit N       at most N lines (N >= 1)\n"
-	"      --under DIR     only types declared in a file under DIR (repeatable)\n"
-	"      --exclude-system  leave out types declared under /usr/include and the\n"
-	"                      compilers' include directories\n"
-	"      --reorderable   only types a member reorder shrinks (as suggest\n"
-	"                      finds it, leading struct member pinned), with the\n"
-	"                      size it reaches and the bytes it saves\n"
-	"      --counts FILE   instances alive: lines 'TYPE COUNT' (# comments);\n"
-	"                      adds live and live_waste (instances x waste, and\n"
-	"                      live_saves with --reorderable) and ranks by\n"
-	"                      live_waste, the types not counted after\n"
-	"      --slabinfo[=FILE]  the same from a kernel's slabinfo (default\n"
-	"                      /proc/slabinfo): each cache matched to its struct\n"
-	"                      by name (dentry; X_cache, X_cachep -> X; X_cache\n"
-	"                      -> X_info) when its object size can hold it\n"
-	"      --slab-map CACHE=TYPE  the struct CACHE holds (repeatable)\n"
-	"      --verbose       list the caches not matched or rejected by size\n"
-	"  -f, --format FMT    text (default), json or html (ranking + maps)\n"
-	"  -c, --cacheline N   cacheline size for the html maps (default 64)\n"
-	"  -R, --source-root DIR  show source paths relative to DIR\n"
-	"      --color[=WHEN]  colour text output: auto (default: on a terminal,\n"
-	"                      unless NO_COLOR is set or TERM=dumb), always, never\n"
-	"      --debug-dir DIR    look for separate debug files under DIR first\n"
-	"                         (repeatable; then /usr/lib/debug)\n"
-	"  -j, --jobs N           read the inputs on N threads (default: one per\n"
-	"                         online CPU)\n"
-	"  -h, --help          this help\n"
-	"\n"
-	"Exit status: 0 ok, 2 usage error or unusable input.\n";
+	"project's include/ directory, relative to --source-root or the build's).\n",
+	.opts = holes_opts,
+	.outro = "Exit status: 0 ok, 2 usage error or unusable input.\n",
+};
 
 struct holes_opts {
 	struct sf_common_opts co;
@@ -75,16 +69,11 @@ struct holes_opts {
 /* SF_GO_ON, or the exit status (after --help or an error). */
 static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 {
-	static const char *const names[] = {
-		"min-waste", "sort", "limit", "format", "cacheline", "source-root", "color",
-		"reorderable", "under", "exclude-system", "counts", "slabinfo",
-		"slab-map", "verbose", NULL,
-	};
 	struct sf_getopt g;
 	uint64_t v;
 	int c;
 
-	sf_getopt_init(&g, "holes", names, holes_usage, &o->co);
+	sf_getopt_init(&g, &holes_command, &o->co);
 	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
 		case 'm':

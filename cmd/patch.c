@@ -52,48 +52,33 @@
 #include "report/reasons.h"
 #include "report/udiff.h"
 
-static const char patch_usage[] =
-	"usage: structfit patch -t NAME [--narrow MEMBER=BYTES]... [--pin MEMBER]...\n"
-	"                       [--max-moves N] [--source-root DIR] [--apply]\n"
-	"                       [--allow-abi-change] [--saturate | --allow-truncation]\n"
-	"                       [--color[=WHEN]] FILE...\n"
-	"\n"
-	"Write the reorder that `structfit suggest` proposes for struct NAME (and the\n"
-	"narrowings chosen with --narrow) as a unified diff against the struct's source\n"
-	"file, found from the DWARF.  Apply it from the source root with `git apply` or\n"
-	"`patch -p1`.  Each member keeps its comments and attributes; declarations that\n"
-	"share a line are split when members move between them; bit-field runs stay\n"
-	"together; a narrowed member gets a fixed-width type and a comment with the\n"
-	"range it holds now: check that every value it takes fits.\n"
-	"\n"
-	"  -t, --type NAME          the struct: 'st_table', 'struct st_table', or a\n"
-	"                           typedef name (-C NAME is the same, as in pahole)\n"
-	"  -n, --narrow M=BYTES     narrow member M to 1, 2, 4 or 8 bytes (repeatable)\n"
-	"  -p, --pin MEMBER         keep MEMBER at its offset (repeatable)\n"
-	"      --no-pin-first       let a leading struct member move too\n"
-	"      --max-moves N        the smallest order that moves at most N members\n"
-	"                           (N >= 1): the size suggest --max-moves N promises\n"
-	"      --niche MEMBER       Rust: the newtype in MEMBER's Option gets a NonNull\n"
-	"                           for its raw pointer (the niche suggest proposes)\n"
-	"  -R, --source-root DIR    the source tree (default: the current directory);\n"
-	"                           diff paths are relative to it\n"
-	"      --apply              write the files in place instead of printing the diff\n"
-	"      --allow-abi-change   patch a public type all the same (see below)\n"
-	"      --color[=WHEN]       colour the diff: auto (default: on a terminal, unless\n"
-	"                           NO_COLOR is set or TERM=dumb), always, never\n"
-	"      --debug-dir DIR      look for separate debug files under DIR first\n"
-	"                           (repeatable; then /usr/lib/debug)\n"
-	"  -j, --jobs N             read the inputs on N threads (default: one per\n"
-	"                           online CPU)\n"
-	"  -h, --help               this help\n"
-	"\n"
+static const struct sf_opt_use patch_opts[] = {
+	{ "type", SF_U_SHORT | SF_U_REQUIRED, "the struct: 'st_table', 'struct st_table', "
+	  "or a typedef name (-C NAME is the same, as in pahole)", NULL },
+	{ "narrow", SF_U_MANY, "narrow member M to 1, 2, 4 or 8 bytes (repeatable)", NULL },
+	{ "pin", SF_U_MANY, "keep MEMBER at its offset (repeatable)", NULL },
+	{ "no-pin-first", 0, "let a leading struct member move too", NULL },
+	{ "max-moves", 0, "the smallest order that moves at most N members (at least 1): the "
+	  "size suggest --max-moves N promises", NULL },
+	{ "niche", 0, "Rust: the newtype in MEMBER's Option gets a NonNull for its raw "
+	  "pointer (the niche suggest proposes)", NULL },
+	{ "source-root", 0, "the source tree (default: the current directory); diff "
+	  "paths are relative to it", NULL },
+	{ "apply", 0, NULL, NULL },
+	{ "allow-abi-change", 0, "patch a public type all the same (see below)", NULL },
+	{ "color", 0, "colour the diff: auto (default: on a terminal, unless NO_COLOR is "
+	  "set or TERM=dumb), always, never", NULL },
+	{ "debug-dir", SF_U_MANY, NULL, NULL },
+	{ "jobs", 0, NULL, NULL },
+	{ "help", 0, NULL, NULL },
+	{ .help =
 	"Rust: the one .rs file under the source root that declares the struct (rustc\n"
 	"names no file); a default-representation struct keeps its field order (rustc\n"
 	"orders it) and only field types change; a #[repr(C)] one is reordered; tuple\n"
 	"and generic structs and enums are refused;\n"
 	"--niche rewrites the newtype (a tuple struct over one raw pointer) and the\n"
-	"calls that build it, each then checked for null at run time.\n"
-	"\n"
+	"calls that build it, each then checked for null at run time.\n" },
+	{ .help =
 	"Members that move change the meaning of positional initializers ({a, b, ...}),\n"
 	"offsetof and static_assert: every C file under the source root is searched for\n"
 	"those of the struct (typedef names too), and each one found is a refusal that\n"
@@ -101,31 +86,45 @@ static const char patch_usage[] =
 	"in a generated file (a banner in its first lines, a build directory) is\n"
 	"patched in its source of truth (a .h.in) or refused.  Members under #if stay\n"
 	"whole and move as one block (in place when another branch declares members);\n"
-	"types spelled with object-like macros are expanded.\n"
-	"\n"
-	"  --allow-layout-uses      patch despite positional initializers, offsetof or\n"
-	"                           static_assert: the header names each place\n"
-	"\n"
+	"types spelled with object-like macros are expanded.\n" },
+	{ "allow-layout-uses", 0, "patch despite positional initializers, offsetof or "
+	  "static_assert: the header names each place", NULL },
+	{ .help =
 	"A narrowing is checked against every store to the member under the source\n"
 	"root (assignment, op=, ++/--, designated initializer, address taken, found by\n"
 	"name): a store of a literal that fits is safe; any other may not fit and is a\n"
-	"refusal naming its file:line.  A pointer is never narrowed to an integer.\n"
-	"\n"
-	"  --saturate               rewrite each such store that is a whole statement\n"
-	"                           (p->m = e;, in the struct's file) to clamp e at the\n"
-	"                           new maximum, evaluated once\n"
-	"  --allow-truncation       narrow all the same: the header lists each store\n"
-	"\n"
+	"refusal naming its file:line.  A pointer is never narrowed to an integer.\n" },
+	{ "saturate", SF_U_OR_NEXT, "rewrite each such store that is a whole statement "
+	  "(p->m = e;, in the struct's file) to clamp e at the new maximum, evaluated once",
+	  NULL },
+	{ "allow-truncation", 0, "narrow all the same: the header lists each store", NULL },
+	{ .help =
 	"A public type is refused unless --allow-abi-change is given: a packed struct\n"
 	"(its bytes are a wire or file format) or one declared in an installed header\n"
 	"(/usr/include, a compiler's include directory, a PREFIX/include outside the\n"
 	"project) or in the project's include/ directory: programs built against\n"
-	"the old layout would read it wrongly.\n"
-	"\n"
+	"the old layout would read it wrongly.\n" },
+	SF_U_END,
+};
+
+static const struct sf_command patch_command = {
+	.name = "patch",
+	.operands = "FILE...",
+	.intro =
+	"Write the reorder that `structfit suggest` proposes for struct NAME (and the\n"
+	"narrowings chosen with --narrow) as a unified diff against the struct's source\n"
+	"file, found from the DWARF.  Apply it from the source root with `git apply` or\n"
+	"`patch -p1`.  Each member keeps its comments and attributes; declarations that\n"
+	"share a line are split when members move between them; bit-field runs stay\n"
+	"together; a narrowed member gets a fixed-width type and a comment with the\n"
+	"range it holds now: check that every value it takes fits.\n",
+	.opts = patch_opts,
+	.outro =
 	"Refuses (exit 2, nothing written) when the source no longer matches the build's\n"
 	"DWARF, when members come from macros or sit under nested #if, when the struct\n"
 	"shares a line with other code, or when the source file is missing.\n"
-	"Exit status: 0 ok (also when there is nothing to change), 2 usage or input error.\n";
+	"Exit status: 0 ok (also when there is nothing to change), 2 usage or input error.\n",
+};
 
 struct patch_opts {
 	struct sf_common_opts co;
@@ -147,16 +146,11 @@ struct patch_opts {
 /* SF_GO_ON, or the exit status (after --help or an error). */
 static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 {
-	static const char *const names[] = {
-		"type", "narrow", "pin", "no-pin-first", "max-moves", "source-root", "apply",
-		"color", "niche", "allow-layout-uses", "allow-abi-change", "saturate",
-		"allow-truncation", NULL,
-	};
 	struct sf_err err = SF_ERR_INIT;
 	struct sf_getopt g;
 	int c;
 
-	sf_getopt_init(&g, "patch", names, patch_usage, &o->co);
+	sf_getopt_init(&g, &patch_command, &o->co);
 	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
 		case 't':

@@ -31,30 +31,32 @@
 #include "report/html.h"
 #include "report/report.h"
 
-static const char show_usage[] =
-	"usage: structfit show [-t NAME]... [--format text|json|html] [--cacheline N]\n"
-	"                      [--origin] [--color[=WHEN]] FILE...\n"
-	"\n"
+static const struct sf_opt_use show_opts[] = {
+	{ "type", SF_U_SHORT | SF_U_MANY, "only this type (repeatable): 'st_table', "
+	  "'struct st_table', a typedef name, a glob 'rb_*' or a list 'a,b' (-C NAME is "
+	  "the same, as in pahole)", NULL },
+	{ "format", 0, NULL, NULL },
+	{ "cacheline", 0, NULL, NULL },
+	{ "origin", 0, NULL, NULL },
+	{ "source-root", 0, "show source paths relative to DIR", NULL },
+	{ "color", 0, NULL, NULL },
+	{ "debug-dir", SF_U_MANY, NULL, NULL },
+	{ "jobs", 0, NULL, NULL },
+	{ "help", 0, NULL, NULL },
+	SF_U_END,
+};
+
+static const struct sf_command show_command = {
+	.name = "show",
+	.operands = "FILE...",
+	.intro =
 	"Print the layout of every struct, union and class defined in FILE's DWARF,\n"
-	"with its holes, padding and cacheline boundaries, as pahole does.\n"
-	"\n"
-	"  -t, --type NAME     only this type (repeatable): 'st_table', 'struct st_table',\n"
-	"                      a typedef name, a glob 'rb_*' or a list 'a,b' (-C NAME\n"
-	"                      is the same, as in pahole)\n"
-	"  -f, --format FMT    text (default), json or html\n"
-	"  -c, --cacheline N   cacheline size in bytes (default 64)\n"
-	"      --origin        name the file each type was read from\n"
-	"  -R, --source-root DIR  show source paths relative to DIR\n"
-	"      --color[=WHEN]  colour text output: auto (default: on a terminal,\n"
-	"                      unless NO_COLOR is set or TERM=dumb), always, never\n"
-	"      --debug-dir DIR look for separate debug files under DIR first\n"
-	"                      (repeatable; then /usr/lib/debug)\n"
-	"  -j, --jobs N        read the inputs on N threads (default: one per\n"
-	"                      online CPU)\n"
-	"  -h, --help          this help\n"
-	"\n"
+	"with its holes, padding and cacheline boundaries, as pahole does.\n",
+	.opts = show_opts,
+	.outro =
 	"FILE: ELF object, shared library, executable, .debug file, archive or directory.\n"
-	"Exit status: 0 ok, 2 usage error or unusable input.\n";
+	"Exit status: 0 ok, 2 usage error or unusable input.\n",
+};
 
 struct show_opts {
 	struct sf_common_opts co;
@@ -67,13 +69,10 @@ struct show_opts {
 /* SF_GO_ON, or the exit status (after --help or an error). */
 static int parse_show_opts(int argc, char **argv, struct show_opts *o)
 {
-	static const char *const names[] = {
-		"type", "format", "cacheline", "origin", "source-root", "color", NULL,
-	};
 	struct sf_getopt g;
 	int c;
 
-	sf_getopt_init(&g, "show", names, show_usage, &o->co);
+	sf_getopt_init(&g, &show_command, &o->co);
 	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
 		case 't':

@@ -34,52 +34,50 @@
 #include "lib/xalloc.h"
 #include "report/suggest.h"
 
-static const char suggest_usage[] =
-	"usage: structfit suggest -t NAME [--pin MEMBER]... [--no-pin-first]\n"
-	"                         [--max-moves N] [--narrow MEMBER=BYTES]...\n"
-	"                         [--classes SPEC]\n"
-	"                         [--header NAME|BYTES] [--under DIR]... [--exclude-system]\n"
-	"                         [--format text|json|html] [--color[=WHEN]] FILE...\n"
-	"\n"
+static const struct sf_opt_use suggest_opts[] = {
+	{ "type", SF_U_SHORT | SF_U_REQUIRED, "the struct: 'st_table', 'struct st_table', "
+	  "or a typedef name (-C NAME is the same, as in pahole)", NULL },
+	{ "pin", SF_U_MANY, "keep MEMBER at its offset (repeatable)", NULL },
+	{ "no-pin-first", 0, NULL, NULL },
+	{ "max-moves", 0, "the smallest order that moves at most N members (at least 1), "
+	  "for the reorder and each narrowing", NULL },
+	{ "narrow", SF_U_MANY, "apply this narrowing first (repeatable); the search goes "
+	  "on from there", NULL },
+	{ "classes", 0, "size classes: ruby-3.3, jemalloc, glibc, mimalloc, tcmalloc, "
+	  "kmalloc, cacheline, or a list 32,64,96", NULL },
+	{ "header", 0, "bytes allocated in front of the struct (a number, or the size "
+	  "of type NAME): counted for classes", NULL },
+	{ "under", SF_U_MANY, "only a definition declared in a file under DIR "
+	  "(repeatable): picks one of several same-named", NULL },
+	{ "exclude-system", 0, "never a definition from /usr/include or the compilers' "
+	  "include directories", NULL },
+	{ "format", 0, " (current and proposed layouts side by side)", NULL },
+	{ "color", 0, NULL, NULL },
+	{ "debug-dir", SF_U_MANY, NULL, NULL },
+	{ "jobs", 0, NULL, NULL },
+	{ "help", 0, NULL, NULL },
+	SF_U_END,
+};
+
+static const struct sf_command suggest_command = {
+	.name = "suggest",
+	.operands = "FILE...",
+	.intro =
 	"Propose the member order that makes struct NAME smallest while moving the\n"
 	"fewest members, and the narrowings (an integer, enum or pointer member made\n"
 	"1, 2 or 4 bytes wide; a pointer becomes a 4-byte index) that make it smaller\n"
 	"still, best first, with the size class it lands in.  structfit cannot know\n"
 	"the values a member holds: each narrowing says what range the new width\n"
-	"holds, and you must check that every value fits.\n"
-	"\n"
-	"  -t, --type NAME          the struct: 'st_table', 'struct st_table', or a\n"
-	"                           typedef name (-C NAME is the same, as in pahole)\n"
-	"  -p, --pin MEMBER         keep MEMBER at its offset (repeatable)\n"
-	"      --no-pin-first       let a leading struct member (C-style base) move\n"
-	"      --max-moves N        the smallest order that moves at most N members\n"
-	"                           (N >= 1), for the reorder and each narrowing\n"
-	"  -n, --narrow M=BYTES     apply this narrowing first (repeatable); the\n"
-	"                           search goes on from there\n"
-	"  -k, --classes SPEC       size classes: ruby-3.3, jemalloc, glibc, mimalloc,\n"
-	"                           tcmalloc, kmalloc, cacheline, or a list 32,64,96\n"
-	"  -H, --header NAME|BYTES  bytes allocated in front of the struct (a number,\n"
-	"                           or the size of type NAME): counted for classes\n"
-	"      --under DIR          only a definition declared in a file under DIR\n"
-	"                           (repeatable): picks one of several same-named\n"
-	"      --exclude-system     never a definition from /usr/include or the\n"
-	"                           compilers' include directories\n"
-	"  -f, --format FMT         text (default), json, or html (current and\n"
-	"                           proposed layouts side by side)\n"
-	"      --color[=WHEN]       colour text output: auto (default: on a terminal,\n"
-	"                           unless NO_COLOR is set or TERM=dumb), always, never\n"
-	"      --debug-dir DIR      look for separate debug files under DIR first\n"
-	"                           (repeatable; then /usr/lib/debug)\n"
-	"  -j, --jobs N             read the inputs on N threads (default: one per\n"
-	"                           online CPU)\n"
-	"  -h, --help               this help\n"
-	"\n"
+	"holds, and you must check that every value fits.\n",
+	.opts = suggest_opts,
+	.outro =
 	"A public type (packed, or declared in an installed header or the project's\n"
 	"include/ directory) is said so: every proposal changes its ABI or format.\n"
 	"Bit-field runs that share storage move together.  Up to 12 members (units)\n"
 	"the search is exact; beyond, the size is still minimal when the search fits\n"
 	"its budget, and the fewest moves are found by a heuristic (the output says so).\n"
-	"Exit status: 0 ok, 2 usage error or unusable input.\n";
+	"Exit status: 0 ok, 2 usage error or unusable input.\n",
+};
 
 struct suggest_opts {
 	struct sf_common_opts co;
@@ -120,15 +118,11 @@ static int parse_header(struct suggest_opts *o)
 /* SF_GO_ON, or the exit status (after --help or an error). */
 static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 {
-	static const char *const names[] = {
-		"type", "pin", "no-pin-first", "max-moves", "narrow", "classes", "header",
-		"format", "color", "under", "exclude-system", NULL,
-	};
 	struct sf_err err = SF_ERR_INIT;
 	struct sf_getopt g;
 	int c;
 
-	sf_getopt_init(&g, "suggest", names, suggest_usage, &o->co);
+	sf_getopt_init(&g, &suggest_command, &o->co);
 	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
 		switch (c) {
 		case 't':

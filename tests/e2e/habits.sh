@@ -325,17 +325,85 @@ else
 	assert_grep "$T/man.txt" "NO_COLOR" "NO_COLOR"
 fi
 
-for c in $COMMANDS; do
-	tcase "every option of '$c --help' is in the man page and the completion"
-	opts=$(long_opts "$c")
-	[ -n "$opts" ] || [ "$c" = classes ] || fail "no long option in '$c --help'"
-	for o in $opts; do
-		grep -qF -- "${o//-/\\-}" "$MAN" || fail "man page lacks $o"
-		# the completion lists a command's options on its own "cmd)" line
-		grep -E "^[[:space:]]*$c\) opts=" "$COMPLETION" | grep -qE -- "$o( |\")" ||
-			fail "completion of '$c' lacks $o"
+# accepted_long CMD: the long options CMD takes, found by asking it: every
+# long name of 'structfit help options' and every one its --help mentions,
+# given alone; the ones it does not refuse as an unknown option.  getopt
+# takes a unique abbreviation (holes --count is --counts): a name that
+# begins another one taken is that one's abbreviation, left out.
+accepted_long() {
+	local o
+	{ "$SF" help options | sed -nE 's/^  (-[A-Za-z],|   ) --([a-z][a-z0-9-]*).*/--\2/p'
+	  "$SF" "$1" --help | grep -oE -- '--[a-z][a-z0-9-]*'; } | sort -u |
+	while read -r o; do
+		timeout 20 "$SF" "$1" "$o" </dev/null >/dev/null 2>"$T/probe.err"
+		grep -qF -- "unknown option '$o'" "$T/probe.err" || echo "$o"
+	done >"$T/taken.txt"
+	while read -r o; do
+		grep -q -- "^$o." "$T/taken.txt" || echo "$o"
+	done <"$T/taken.txt"
+}
+
+# accepted_short CMD: the letters CMD takes ("-x" a line), asked the same way
+accepted_short() {
+	local l
+	for l in {a..z} {A..Z}; do
+		timeout 20 "$SF" "$1" "-$l" </dev/null >/dev/null 2>"$T/probe.err"
+		grep -qF -- "unknown option '-$l'" "$T/probe.err" || printf '%s\n' "-$l"
 	done
+}
+
+# man_section CMD: CMD's part of the man page (its .SS up to the next .SS or
+# .SH), then COMMON OPTIONS, which every command shares
+man_section() {
+	awk -v c="$1" '/^\.S[SH] / { on = index($0, "\"structfit " c " ") == 5 ||
+	                                   index($0, "\"COMMON OPTIONS\"") } on' "$MAN"
+}
+
+for c in $COMMANDS; do
+	tcase "$c: the options it takes are the ones its --help, man page and completion list"
+	"$SF" "$c" --help >"$T/help.txt" 2>/dev/null
+	accepted_long "$c" >"$T/accepted.txt"
+	assert_grep "$T/accepted.txt" "--help" "probing finds --help"
+	long_opts "$c" >"$T/listed.txt"
+	echo --help >>"$T/listed.txt"
+	assert_eq "$(sort -u "$T/listed.txt" | tr '\n' ' ')" "$(tr '\n' ' ' <"$T/accepted.txt")" \
+		"$c: the rows of its --help are the long options it takes"
+	mentioned=$(grep -oE -- '--[a-z][a-z0-9-]*' "$T/help.txt" | sort -u)
+	for o in $mentioned; do
+		grep -qx -- "$o" "$T/accepted.txt" || fail "$c --help mentions $o, which $c refuses"
+	done
+	# every letter it takes is a row of its help, or -C (-t's pahole spelling)
+	accepted_short "$c" >"$T/letters-taken.txt"
+	sed -nE 's/^  (-[A-Za-z]), --.*/\1/p' "$T/help.txt" | sort -u >"$T/letters-listed.txt"
+	grep -q -- '^-t$' "$T/letters-listed.txt" && echo -C >>"$T/letters-listed.txt"
+	assert_eq "$(sort -u "$T/letters-taken.txt" | tr '\n' ' ')" \
+		"$(sort -u "$T/letters-listed.txt" | tr '\n' ' ')" "$c: the letters it takes are its help's"
+	man_section "$c" >"$T/man-section.txt"
+	assert_ne "$(wc -l <"$T/man-section.txt")" 0 "$c has a man section"
+	for o in $(cat "$T/accepted.txt"); do
+		grep -qF -- "${o//-/\\-}" "$T/man-section.txt" ||
+			fail "$c's man section (or COMMON OPTIONS) lacks $o"
+	done
+	# the completion lists a command's options on its own "cmd)" line
+	completed=$( { echo --help; grep -E "^[[:space:]]*$c\) opts=" "$COMPLETION" |
+		grep -oE -- '--[a-z][a-z0-9-]*'; } | sort -u | tr '\n' ' ')
+	assert_eq "$completed" "$(tr '\n' ' ' <"$T/accepted.txt")" \
+		"$c: the completion offers the long options it takes"
 done
+
+tcase "the completion's letters mean what the one table says"
+opt_table >"$T/letters.txt"
+# the letters whose option takes a value: those the completion must map
+"$SF" help options | sed -nE 's/^  (-[A-Za-z]), --[a-z-]+ [^ ].*/\1/p' >"$T/valued.txt"
+sed -nE 's/^[[:space:]]*(-[A-Za-z])( \| -C)?\) opt=(--[a-z-]+) ;;.*/\1 \3/p' "$COMPLETION" >"$T/comp-letters.txt"
+assert_ne "$(wc -l <"$T/comp-letters.txt")" 0 "letter lines in the completion"
+while read -r short long; do
+	assert_eq "$long" "$(awk -v s="$short" '$1 == s { print $2 }' "$T/letters.txt")" \
+		"completion: $short"
+done <"$T/comp-letters.txt"
+assert_eq "$(sort "$T/valued.txt" | tr '\n' ' ')" \
+	"$(cut -d' ' -f1 "$T/comp-letters.txt" | sort | tr '\n' ' ')" \
+	"the completion maps every letter of the table whose option takes a value"
 
 tcase "bash completion completes commands, options and values"
 if ! have bash; then
