@@ -235,7 +235,9 @@ static void cv_type(struct loader *l, struct bt *b, const struct btf_type *t,
 	if ((to->flags & B_PTR) || to->right[0] == ')') {
 		b->left = icat(l, to->left, " ", word);
 	} else {
-		b->left = icat(l, word, " ", to->left);
+		/* said once: see dwarf/types.c cv_type */
+		b->left = (to->flags & B_ARRAY) && sf_spelling_has_word(to->left, word)
+			? to->left : icat(l, word, " ", to->left);
 		b->flags |= to->flags & (B_ARRAY | B_FUNC);
 		/* pahole shows a qualified anonymous type's body too */
 		b->anon = to->anon;

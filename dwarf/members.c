@@ -317,6 +317,21 @@ static void place_bitfield(struct sf_member *m, const struct sf_die *c, int msb)
 	m->flags |= SF_MF_BITFIELD;
 }
 
+/* "const struct" of "const struct {...}": what goes before the body of
+ * a (qualified) anonymous aggregate member. */
+static const char *anon_keyword(struct sf_reader *r, const struct tinfo *mt)
+{
+	const char *brace = strstr(mt->left, " {...}");
+
+	if (!brace || brace == mt->left || !strcmp(mt->left, mt->anon->left))
+		return mt->anon->keyword;
+	struct strbuf sb = STRBUF_INIT;
+	sb_add(&sb, mt->left, (size_t)(brace - mt->left));
+	const char *k = rd_icat(r, sb.buf, "", "");	/* by content */
+	sb_release(&sb);
+	return k;
+}
+
 static void set_type_of_member(struct sf_reader *r, struct sf_member *m, struct tinfo *mt,
 			       struct mvec *v, unsigned depth)
 {
@@ -359,7 +374,7 @@ static void set_type_of_member(struct sf_reader *r, struct sf_member *m, struct 
 		if (x) {
 			m->nested = sf_nested_clone(&x->t, m->offset, depth, MAX_LAYOUT_DEPTH,
 						    arena_for_clone, &r->arena);
-			m->type_name = mt->anon->keyword;
+			m->type_name = anon_keyword(r, mt);
 			m->type_suffix = (mt->flags & TI_ARRAY) ? mt->right : rd_empty(r);
 			if (x->t.flags & SF_TF_INCOMPLETE)
 				m->flags |= SF_MF_INCOMPLETE;

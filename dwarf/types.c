@@ -21,6 +21,7 @@
 #include <dwarf.h>
 
 #include "model/abi.h"
+#include "model/spelling.h"
 #include "lib/hash.h"
 #include "lib/xalloc.h"
 
@@ -235,18 +236,6 @@ static void pointer_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 	ti->align = sf_abi_align(uh->abi, SF_ABI_POINTER, ti->size);
 }
 
-/* Whether spelling s holds word as a whole word ("const volatile int"). */
-static bool has_word(const char *s, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = strstr(s, word); p; p = strstr(p + 1, word))
-		if ((p == s || p[-1] == ' ' || p[-1] == '*') &&
-		    (p[n] == ' ' || p[n] == '\0'))
-			return true;
-	return false;
-}
-
 static void cv_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 		    const struct sf_die *d, const char *word, unsigned depth)
 {
@@ -257,18 +246,21 @@ static void cv_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 	if ((t->flags & TI_PTR) || t->right[0] == ')') {
 		ti->left = rd_spell(r, t->left, " ", word);
 		ti->right = t->right;
-	} else if ((t->flags & TI_ARRAY) && has_word(t->left, word)) {
-		/* gcc qualifies an array and its element both (volatile ->
-		 * array -> volatile -> int); the qualifier of an array is its
-		 * element's (C11 6.7.3p9), said once, as gdb does */
-		ti->left = t->left;
-		ti->right = t->right;
-		ti->flags |= t->flags & (TI_ARRAY | TI_FUNC);
-	} else {
-		ti->left = rd_spell(r, word, " ", t->left);
-		ti->right = t->right;
-		ti->flags |= t->flags & (TI_ARRAY | TI_FUNC);
+		return;
 	}
+	/* gcc qualifies an array and its element both (volatile -> array
+	 * -> volatile -> int); the qualifier of an array is its element's
+	 * (C11 6.7.3p9), said once, as gdb does */
+	if ((t->flags & TI_ARRAY) && sf_spelling_has_word(t->left, word))
+		ti->left = t->left;
+	else
+		ti->left = rd_spell(r, word, " ", t->left);
+	ti->right = t->right;
+	ti->flags |= t->flags & (TI_ARRAY | TI_FUNC);
+	/* a qualified anonymous aggregate is shown nested, its body laid
+	 * out (vm_fault's `const struct { ... };`), as an unqualified one */
+	ti->anon = t->anon;
+	ti->anon_enum = t->anon_enum;
 }
 
 static void typedef_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,

@@ -245,3 +245,14 @@ bool sf_spell_name_eq(const char *a, const char *b)
 		return !strcmp(a, b);
 	return sf_spell_eq(a, b);
 }
+
+bool sf_spelling_has_word(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = strstr(s, word); p; p = strstr(p + 1, word))
+		if ((p == s || p[-1] == ' ' || p[-1] == '*') &&
+		    (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}

@@ -27,6 +27,14 @@
 
 #include "lib/strbuf.h"
 
+/*
+ * Whether spelling s says word as a whole word ("const" in "const
+ * volatile int", in "char * const"): a qualifier said on an array is its
+ * element's, and a loader that passes an array qualified as its element
+ * already is says it once.
+ */
+bool sf_spelling_has_word(const char *s, const char *word);
+
 /* The base-type words of one run, counted (the order C ignores). */
 struct sf_basewords {
 	unsigned char nlong, nshort, nint, nchar, nsigned, nunsigned;

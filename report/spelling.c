@@ -389,8 +389,7 @@ static void name_dims(struct strbuf *sb, const char *name, const char *dims)
  * padding, as pahole does.
  */
 static void pahole_decl(struct strbuf *sb, const char *type_name,
-			const char *name, const char *dims, int spacing,
-			bool drop_const)
+			const char *name, const char *dims, int spacing)
 {
 	struct spelling sp;
 	size_t n = strlen(type_name);
@@ -402,7 +401,7 @@ static void pahole_decl(struct strbuf *sb, const char *type_name,
 	}
 	struct level *top = &sp.lv[sp.nlv - 1];
 	bool cnst = outermost_is_const(top);
-	if (cnst && !(drop_const && sp.nlv == 1)) {
+	if (cnst) {
 		sb_adds(sb, "const ");
 		spacing -= 6;
 	}
@@ -478,7 +477,9 @@ void sf_pahole_member_decl(struct strbuf *sb, const struct sf_member *m,
 	}
 	struct strbuf dims = STRBUF_INIT;
 	sf_pahole_dims(&dims, suffix, flex_ok);
-	/* pahole drops the const of a zero-length array's element */
-	pahole_decl(sb, type, name, dims.buf, ts, is_zero_dim(suffix));
+	/* pahole 1.24 drops the const of a zero-length array's element
+	 * when it is said once (clang: `char iname[]` for `const char
+	 * iname[]`); said as the source has it here (show.sh) */
+	pahole_decl(sb, type, name, dims.buf, ts);
 	sb_release(&dims);
 }

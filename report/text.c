@@ -51,6 +51,10 @@ struct render {
 	bool in_union;
 	/* `typedef struct {...} name;`: its header has no name */
 	const struct sf_type *typedef_top;
+	/* the qualifiers of the anonymous member whose header is next
+	 * ("const " of `const struct { ... };`), said once by header() */
+	const char *quals;
+	size_t quals_len;
 };
 
 /* Cursor over a layout's per-member notes, all sorted by member index. */
@@ -181,6 +185,12 @@ static void render_nested_member(struct render *r, const struct sf_member *m,
 	if (pointee) {
 		sb_addf(&ptr, "* %s", name ? name : "");
 		after = ptr.buf;
+	}
+	/* "const struct": a qualified anonymous member says its qualifiers */
+	const char *kw = m->type_name ? strrchr(m->type_name, ' ') : NULL;
+	if (kw && !pointee) {
+		r->quals = m->type_name;
+		r->quals_len = (size_t)(kw + 1 - m->type_name);
 	}
 	if (nt->kind == SF_KIND_UNION)
 		render_union(r, nt, nl, indent, its, after);
@@ -548,6 +558,8 @@ static void header(struct render *r, const struct sf_type *t)
 
 	if (t == r->typedef_top)
 		sb_adds(sb, "typedef ");
+	sb_add(sb, r->quals ? r->quals : "", r->quals_len);
+	r->quals = NULL, r->quals_len = 0;
 	sb_adds(sb, kind_word(t));
 	if (t->name && t->name[0] && t != r->typedef_top)
 		sb_addf(sb, " %s", t->name);

@@ -16,7 +16,10 @@
 #    path is the file's, not the compilation directory twice; checked
 #    against the files themselves;
 #  - a qualified array (valgrind's sched_lock futex[16]): its qualifier
-#    once, as gdb prints it (gcc qualifies the array and its element).
+#    once, as gdb prints it (gcc qualifies the array and its element);
+#  - a const anonymous struct member (vm_fault): its body shown and laid
+#    out as an unqualified one's, from DWARF and from BTF; a flexible
+#    array's const element kept (pahole 1.24 drops it for clang).
 . "$(dirname "$0")/lib.sh"
 
 SRC=$TD/right
@@ -161,6 +164,35 @@ for cc in gcc clang; do
 		sf_ok show -t qualarray "$T/q.o"
 		assert_no_grep "$T/out" "volatile volatile" "show: volatile once"
 		assert_no_grep "$T/out" "const const" "show: const once"
+	done
+done
+
+for cc in gcc clang; do
+	for dw in 4 5; do
+		tcase "$cc DWARF $dw: a const anonymous struct is shown and laid out; a const flexible array stays const"
+		need "$cc" || continue
+		compile_or_fail "$cc" x86_64 "$dw" "$T/aq.o" "$SRC/anonq.c" || continue
+		sf_ok show -t anonq "$T/aq.o"
+		cp "$T/out" "$T/aq.txt"
+		# gcc writes the const; clang's member points at the struct itself
+		kw="const struct {"
+		[ "$cc" = clang ] && kw="struct {"
+		assert_grep "$T/aq.txt" "	$kw" "the anonymous member opens its body"
+		assert_grep "$T/aq.txt" "/* XXX 4 bytes hole, try to pack */" "the hole inside it is seen"
+		assert_match "$(grep -F pgoff "$T/aq.txt")" "^		long( int)? +pgoff; +/\*    16     8 \*/$" "its members, at their offsets"
+		assert_grep "$T/aq.txt" "	const char                 iname[];              /*    28     0 */" "iname keeps its const"
+		assert_no_grep "$T/aq.txt" "{...}" "nothing left unexpanded"
+		sf_ok show --format json -t anonq "$T/aq.o"
+		assert_eq "$(jget "$T/out" '[[m["type"], len(m["nested"]["members"]) if m.get("nested") else 0] for m in t("anonq")["members"]]')" \
+			"[[\"${kw% \{}\", 3], [\"int\", 0], [\"const char[]\", 0]]" "JSON: type and nested members"
+		if [ "$cc$dw" = gcc5 ] && have pahole; then
+			cp "$T/aq.o" "$T/aq.btf.o" && pahole -J "$T/aq.btf.o" >/dev/null 2>&1 &&
+				objcopy --strip-debug "$T/aq.btf.o" ||
+				{ fail "pahole -J made no BTF"; continue; }
+			sf_ok show -t anonq "$T/aq.btf.o"
+			cmp -s "$T/out" "$T/aq.txt" ||
+				{ fail "BTF's block differs from DWARF's (const lost?)"; diff "$T/aq.txt" "$T/out" >"$T/d"; detail "$T/d"; }
+		fi
 	done
 done
 
