@@ -601,6 +601,18 @@ static int narrowing_stores(const struct patch_opts *o, const struct sf_type *t,
 	return rc;
 }
 
+/* A C++ class the rewriter refused (layout/cxxwhy.h): report/ words it. */
+static int refuse_cxx(const struct sf_source *src, const struct sf_type *t,
+		      const struct sf_cxx_why *why)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	sf_render_patch_cxx(&line, src->rel, t, why);
+	int rc = sf_die_long(line.buf);
+	sb_release(&line);
+	return rc;
+}
+
 /* Not an error: the line on stderr, exit 0. */
 static int nothing_to_patch(const struct sf_type *t, int kept_if)
 {
@@ -639,7 +651,7 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 		sf_die_usage("enum %s: patch rewrites structs only", t->name);
 		goto out_ts;
 	}
-	if (t->kind != SF_KIND_STRUCT || (t->flags & SF_TF_CXX)) {
+	if (t->kind == SF_KIND_UNION || (t->kind == SF_KIND_CLASS && !(t->flags & SF_TF_CXX))) {
 		sf_die_usage("%s %s: patch rewrites C structs only",
 			     sf_type_kind_name(t), t->name);
 		goto out_ts;
@@ -690,9 +702,13 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 		goto out_plan;
 	struct sf_srcpatch_plan sp = { keep_order ? NULL : pl.order, t->nmembers, pl.narrow,
 				       pl.nnarrow, pl.moved, &tree.macros };
+	struct sf_srcpatch_info info;
 	if (rust ? sf_rustpatch_make(src.path, base.buf, base.len, t, &sp, &neu, &err) < 0
-		 : sf_srcpatch_make(src.path, base.buf, base.len, t, &sp, &neu, NULL, &err) < 0) {
-		sf_report_err(&err);
+		 : sf_srcpatch_make(src.path, base.buf, base.len, t, &sp, &neu, &info, &err) < 0) {
+		if (!rust && info.why.kind)
+			refuse_cxx(&src, t, &info.why);
+		else
+			sf_report_err(&err);
 		goto out_plan;
 	}
 	struct sf_patch_view pv = { t, src.rel, pl.old_size, pl.new_size, pl.moves,

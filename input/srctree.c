@@ -35,12 +35,17 @@ struct file_list {
 	size_t n, cap;
 };
 
-static int is_c_file(const char *name)
+/* A C file; with cxx (a C++ class's tree) C++ sources and headers too. */
+static int is_c_file(const char *name, int cxx)
 {
 	static const char *const ext[] = { ".c", ".h", ".h.in", ".c.in", ".inc", NULL };
+	static const char *const cxx_ext[] = {
+		".c", ".h", ".h.in", ".c.in", ".inc", ".cc", ".cpp", ".cxx", ".C", ".c++",
+		".hh", ".hpp", ".hxx", ".H", ".h++", ".ipp", ".tcc", NULL
+	};
 	size_t len = strlen(name);
 
-	for (const char *const *e = ext; *e; e++) {
+	for (const char *const *e = cxx ? cxx_ext : ext; *e; e++) {
 		size_t k = strlen(*e);
 		if (len > k && !strcmp(name + len - k, *e))
 			return 1;
@@ -50,6 +55,7 @@ static int is_c_file(const char *name)
 
 struct lists {
 	struct file_list *c, *other;
+	int cxx;
 };
 
 /* c gets the C files, other every other file (an #include may name one). */
@@ -62,7 +68,7 @@ static int visit(void *arg, const struct sf_walk_entry *e)
 	if (S_ISDIR(e->st.st_mode))
 		return e->depth + 1 < MAX_DEPTH ? SF_WALK_DESCEND : SF_WALK_SKIP;
 	if (S_ISREG(e->st.st_mode) && (uint64_t)e->st.st_size <= MAX_FILE_BYTES) {
-		struct file_list *to = is_c_file(e->name) ? ls->c : ls->other;
+		struct file_list *to = is_c_file(e->name, ls->cxx) ? ls->c : ls->other;
 		SF_GROW(to->rel, to->n, to->cap);
 		to->rel[to->n++] = sf_xstrdup(e->rel);
 	}
@@ -118,7 +124,8 @@ static void find_defs(struct sf_srctree *st, const struct sf_type *t,
 		      const char *rel, const struct strbuf *text)
 {
 	struct sf_err err = SF_ERR_INIT;
-	struct sf_cdecl_ctx x = { rel, t->name, { 0 }, &err, &st->macros };
+	struct sf_cdecl_ctx x = { .path = rel, .tname = t->name, .err = &err,
+				   .macros = &st->macros };
 	struct sf_cdecl_def d[16];
 
 	if (!mentions_name(&st->names, text))
@@ -272,8 +279,11 @@ void sf_srctree_scan(const char *root, const struct sf_type *t,
 
 	memset(st, 0, sizeof(*st));
 	st->root = sf_xstrdup(root);
-	st->names.tag = t->name;
-	struct lists ls = { &fl, &other };
+	int cxx = (t->flags & SF_TF_CXX) != 0;
+	st->names.tag = cxx ? sf_cdecl_last_name(t->name) : t->name;
+	if (cxx)
+		sf_typenames_add(&st->names, st->names.tag);
+	struct lists ls = { &fl, &other, cxx };
 	struct sf_walk w = { .visit = visit, .arg = &ls };
 
 	sf_walk_dir(root, &w);

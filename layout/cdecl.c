@@ -66,6 +66,142 @@ static int definition_at(struct sf_lexed *lx, size_t ci, const char *name,
 	return 1;
 }
 
+/* ---------------------------------------------------- C++ definitions */
+
+const char *sf_cdecl_last_name(const char *name)
+{
+	const char *last = name;
+	int angle = 0;
+
+	for (const char *s = name; *s; s++) {
+		if (*s == '<')
+			angle++;
+		else if (*s == '>' && angle)
+			angle--;
+		else if (!angle && s[0] == ':' && s[1] == ':')
+			last = s + 2;
+	}
+	return last;
+}
+
+/* The code index one past the bracket group opening at ci (any kind). */
+static size_t skip_group(const struct sf_lexed *lx, size_t ci, size_t end)
+{
+	size_t depth = 0;
+
+	for (; ci < end; ci++) {
+		if (ct_punct(lx, ci, '(') || ct_punct(lx, ci, '[') || ct_punct(lx, ci, '{'))
+			depth++;
+		else if ((ct_punct(lx, ci, ')') || ct_punct(lx, ci, ']') ||
+			  ct_punct(lx, ci, '}')) && --depth == 0)
+			return ci + 1;
+	}
+	return end;
+}
+
+/*
+ * The name the `{` at ci opens a scope of, into out: a namespace's
+ * (`namespace a::b {`: "a::b"; an unnamed one "(anonymous namespace)") or
+ * a class's; "" for any other brace.  Read back to the previous `;`, `{`
+ * or `}`.
+ */
+static void scope_name(const struct sf_lexed *lx, size_t ci, struct strbuf *out)
+{
+	size_t k = ci;
+
+	sb_setlen(out, 0);
+	while (k > 0 && !ct_punct(lx, k - 1, ';') && !ct_punct(lx, k - 1, '{') &&
+	       !ct_punct(lx, k - 1, '}'))
+		k--;
+	for (size_t j = k; j < ci; j++) {
+		if (ct_is(lx, j, "namespace")) {
+			if (j + 1 == ci)
+				sb_adds(out, "(anonymous namespace)");
+			for (size_t n = j + 1; n < ci; n++)
+				sf_clex_spelled(lx, n, n + 1, out);
+			return;
+		}
+		if ((ct_is(lx, j, "class") || ct_is(lx, j, "struct") ||
+		     ct_is(lx, j, "union")) && (j == 0 || !ct_is(lx, j - 1, "enum"))) {
+			size_t n = sf_clex_skip_attributes(lx, j + 1, ci);
+			if (n < ci && ct_ident(lx, n))
+				sf_clex_spelled(lx, n, n + 1, out);
+			return;
+		}
+	}
+}
+
+/* The scopes around code token ci, outermost first: "net::Conn". */
+static void scope_at(const struct sf_lexed *lx, size_t ci, struct strbuf *out)
+{
+	struct strbuf name = STRBUF_INIT;
+	size_t *len = sf_xcalloc(ci + 2, sizeof(size_t)), depth = 0;
+
+	sb_setlen(out, 0);
+	for (size_t k = 0; k < ci; k++) {
+		if (ct_punct(lx, k, '{')) {
+			len[depth++] = out->len;
+			scope_name(lx, k, &name);
+			if (name.len) {
+				if (out->len)
+					sb_adds(out, "::");
+				sb_add(out, name.buf, name.len);
+			}
+		} else if (ct_punct(lx, k, '}') && depth) {
+			sb_setlen(out, len[--depth]);
+		}
+	}
+	free(len);
+	sb_release(&name);
+}
+
+/*
+ * At code token ci, a C++ definition of class `qual::name`: `class|struct
+ * NAME [final] [: bases] {` in the scopes qual names.
+ */
+static int cxx_definition_at(struct sf_lexed *lx, size_t ci, const char *qual,
+			     size_t *open, uint32_t *line)
+{
+	const char *name = sf_cdecl_last_name(qual);
+
+	if (!(ct_is(lx, ci, "class") || ct_is(lx, ci, "struct")) ||
+	    (ci > 0 && ct_is(lx, ci - 1, "enum")))
+		return 0;
+	size_t k = sf_clex_skip_attributes(lx, ci + 1, lx->ncode);
+	if (k >= lx->ncode || !ct_is(lx, k, name))
+		return 0;
+	size_t o = sf_clex_skip_attributes(lx, k + 1, lx->ncode);
+	if (ct_is(lx, o, "final"))
+		o++;
+	if (ct_punct(lx, o, ':') && !ct_punct(lx, o + 1, ':'))
+		while (o < lx->ncode && !ct_punct(lx, o, '{') && !ct_punct(lx, o, ';'))
+			o = ct_punct(lx, o, '(') ? skip_group(lx, o, lx->ncode) : o + 1;
+	if (!ct_punct(lx, o, '{'))
+		return 0;
+	struct strbuf scope = STRBUF_INIT;
+	scope_at(lx, ci, &scope);
+	int ok = (size_t)(name - qual) == (scope.len ? scope.len + 2 : 0) &&
+		 !strncmp(qual, scope.buf, scope.len);
+	sb_release(&scope);
+	if (!ok)
+		return 0;
+	*open = o;
+	*line = ct_line(lx, k);
+	return 1;
+}
+
+/* A definition of t at ci, in C's or (for a C++ model) C++'s forms. */
+static int def_at(struct sf_lexed *lx, size_t ci, const struct sf_type *t, int cxx,
+		  size_t *open, uint32_t *line)
+{
+	if (cxx && cxx_definition_at(lx, ci, t->name, open, line))
+		return 1;
+	if (cxx && ct_is(lx, ci, "struct"))
+		return 0;        /* in another scope: only the typedef form is C's */
+	return definition_at(lx, ci, cxx ? sf_cdecl_last_name(t->name) : t->name,
+			     open, line);
+}
+
 /*
  * Find the definition of struct t->name: the one the DWARF's decl_line
  * names, else the only one in the file.
@@ -80,7 +216,7 @@ static int find_definition(struct sf_cdecl_ctx *x, const struct sf_type *t,
 	for (size_t ci = 0; ci + 2 < lx->ncode; ci++) {
 		size_t open;
 		uint32_t line;
-		if (!definition_at(lx, ci, t->name, &open, &line))
+		if (!def_at(lx, ci, t, x->cxx, &open, &line))
 			continue;
 		nfound++;
 		if (any == NONE) {
@@ -277,7 +413,7 @@ static size_t declarator_start(const struct sf_lexed *lx, size_t first,
 	size_t j = name;
 	while (j > first) {
 		size_t k = j - 1;
-		if (ct_punct(lx, k, '*') || ct_punct(lx, k, '^') ||
+		if (ct_punct(lx, k, '*') || ct_punct(lx, k, '^') || ct_punct(lx, k, '&') ||
 		    (ct_punct(lx, k, '(') && lx->pkind[k] == PK_GROUP) ||
 		    sf_clex_is_qualifier(lx, k))
 			j = k;
@@ -289,11 +425,18 @@ static size_t declarator_start(const struct sf_lexed *lx, size_t first,
 	return j;
 }
 
+/* A single `:` at ci (not half of `::`). */
+static int lone_colon(const struct sf_lexed *lx, size_t ci)
+{
+	return ct_punct(lx, ci, ':') && !ct_punct(lx, ci + 1, ':') &&
+	       !(ci > 0 && ct_punct(lx, ci - 1, ':'));
+}
+
 /* Top-level `:` of a bit-field in [first, end), or NONE. */
 static size_t bitfield_colon(const struct sf_lexed *lx, size_t first, size_t end)
 {
 	for (size_t ci = first; ci < end; ci++)
-		if (!lx->flags[ci] && ct_punct(lx, ci, ':'))
+		if (!lx->flags[ci] && lone_colon(lx, ci))
 			return ci;
 	return NONE;
 }
@@ -360,6 +503,92 @@ static void drop_param_names(const struct sf_lexed *lx, size_t open, uint8_t *dr
 	}
 }
 
+/* C++ words a type's spelling may carry that the comparison leaves out. */
+static int cxx_noise(const char *w, size_t n)
+{
+	static const char *const words[] = {
+		"mutable", "typename", "class", "struct", "union", "enum", NULL
+	};
+	return sf_clex_word_in(w, n, words);
+}
+
+/*
+ * C++: keep[0..n) without what the comparison leaves out - `[[...]]`,
+ * elaborated and storage words, qualifiers (`std::`, `::`), template
+ * arguments.  Returns the new n.
+ */
+static size_t cxx_type_tokens(const struct sf_lexed *lx, size_t *keep, size_t n)
+{
+	size_t o = 0;
+	int angle = 0, attr = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t ci = keep[i];
+		const struct sf_tok *t = ct(lx, ci);
+		if (ct_punct(lx, ci, '[') && i + 1 < n && ct_punct(lx, keep[i + 1], '[') && !attr) {
+			attr = 2;
+			i++;
+			continue;
+		}
+		if (attr) {
+			attr -= ct_punct(lx, ci, ']');
+			continue;
+		}
+		if (ct_punct(lx, ci, '<') || (ct_punct(lx, ci, '>') && angle)) {
+			angle += ct_punct(lx, ci, '<') ? 1 : -1;
+			continue;
+		}
+		if (angle || ct_punct(lx, ci, ':') ||
+		    (t->kind == TK_IDENT && i + 1 < n && ct_punct(lx, keep[i + 1], ':')) ||
+		    (t->kind == TK_IDENT && cxx_noise(lx->text + t->start, t->end - t->start)))
+			continue;
+		keep[o++] = ci;
+	}
+	return o;
+}
+
+/* Text s without C++'s qualifiers, template arguments and elaborated words. */
+static void cxx_strip(const char *s, struct strbuf *out)
+{
+	int angle = 0;
+
+	while (*s) {
+		if (*s == '<' || (*s == '>' && angle)) {
+			angle += *s++ == '<' ? 1 : -1;
+			continue;
+		}
+		if (angle || *s == ':') {
+			s++;
+			continue;
+		}
+		if (isalpha((unsigned char)*s) || *s == '_') {
+			const char *e = s;
+			while (isalnum((unsigned char)*e) || *e == '_')
+				e++;
+			if (!(e[0] == ':' && e[1] == ':') && !cxx_noise(s, (size_t)(e - s)))
+				sb_add(out, s, (size_t)(e - s));
+			s = e;
+			continue;
+		}
+		sb_addch(out, *s++);
+	}
+}
+
+/* The canonical spelling of m's type as cxx_type_tokens leaves the source's. */
+static void cxx_canon_member(const struct sf_member *m, struct strbuf *out)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	struct sf_member c = *m;
+
+	cxx_strip(m->type_name, &a);
+	cxx_strip(m->type_suffix ? m->type_suffix : "", &b);
+	c.type_name = a.buf;
+	c.type_suffix = b.buf;
+	sf_ctype_canon_member(&c, out);
+	sb_release(&a);
+	sb_release(&b);
+}
+
 /*
  * Check declarator [first, end) of a declaration starting at dfirst whose
  * specifiers end at spec_end, against model member m.
@@ -392,7 +621,12 @@ static int check_type(struct sf_cdecl_ctx *x, size_t dfirst, size_t spec_end,
 			break;
 		keep[n++] = ci;
 	}
-	sf_ctype_canon_member(m, &mod);
+	if (x->cxx) {
+		n = cxx_type_tokens(lx, keep, n);
+		cxx_canon_member(m, &mod);
+	} else {
+		sf_ctype_canon_member(m, &mod);
+	}
 	if (!sf_ctype_same(lx, keep, n, mod.buf, x->macros)) {
 		struct strbuf said = STRBUF_INIT;
 		sf_clex_spelled(lx, dfirst, spec_end, &said);
@@ -443,7 +677,7 @@ static void add_dtor(struct sf_cstruct *p, size_t first, size_t last, size_t nam
 {
 	SF_GROW(p->dtors, p->ndtors, p->dtor_cap);
 	p->dtors[p->ndtors++] = (struct sf_dtor){ first, last, name, member,
-					       (uint32_t)p->ndecls };
+					       (uint32_t)p->ndecls, NONE };
 }
 
 static int match_body(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t open, size_t close,
@@ -576,6 +810,18 @@ static int name_not_found(struct sf_cdecl_ctx *x, const struct decl_walk *w,
 			w->model->members[mi].name);
 }
 
+/* C++: where declarator [chunk, end)'s default member initializer starts
+ * (its `=`, or the `{` of `x{3}`), else end. */
+static size_t init_start(const struct sf_lexed *lx, size_t chunk, size_t end)
+{
+	for (size_t ci = chunk; ci < end; ci++)
+		if (!lx->flags[ci] && (ct_punct(lx, ci, '=') ||
+				       (ct_punct(lx, ci, '{') && ci > chunk &&
+					(ct_ident(lx, ci - 1) || ct_punct(lx, ci - 1, ']')))))
+			return ci;
+	return end;
+}
+
 /* Named declarator [chunk, end) against member *mi. */
 static int match_named(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
 		       struct decl_walk *w, size_t cstart, size_t chunk,
@@ -583,7 +829,9 @@ static int match_named(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
 {
 	struct sf_lexed *lx = &x->lx;
 	const struct sf_member *m = &w->model->members[*mi];
-	size_t first = w->d.first;
+	size_t first = w->d.first, full = end;
+	if (x->cxx)
+		end = init_start(lx, chunk, end);
 	size_t name = find_name(lx, chunk, end, m->name);
 
 	if (name == NONE)
@@ -602,7 +850,9 @@ static int match_named(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
 		return mac != NONE ? macro_error(x, mac) : -1;
 	}
 	if (w->record)
-		add_dtor(p, dstart, end - 1, name, *mi);
+		add_dtor(p, dstart, full - 1, name, *mi);
+	if (w->record && full != end)
+		p->dtors[p->ndtors - 1].init = end;
 	if (w->d.has_body &&
 	    check_nested(x, p, first, w->d.semi, w->open_body, m) < 0)
 		return -1;
@@ -611,13 +861,25 @@ static int match_named(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
 	return 0;
 }
 
+/* C++: whether the `{` at ci opens a struct/union/class/enum body (not a
+ * brace initializer `x{3}`): after the keyword, or its tag. */
+static int tag_body(const struct sf_lexed *lx, size_t first, size_t ci)
+{
+	size_t k = ci;
+	if (k > first && ct_ident(lx, k - 1) && !ct_is(lx, k - 1, "struct") &&
+	    !ct_is(lx, k - 1, "union") && !ct_is(lx, k - 1, "class") && !ct_is(lx, k - 1, "enum"))
+		k--;
+	return k > first && (ct_is(lx, k - 1, "struct") || ct_is(lx, k - 1, "union") ||
+			     ct_is(lx, k - 1, "class") || ct_is(lx, k - 1, "enum"));
+}
+
 /* Where a nested body opens: the specifiers run at least to its `}`. */
-static void find_body(const struct sf_lexed *lx, struct decl_walk *w)
+static void find_body(const struct sf_lexed *lx, struct decl_walk *w, int cxx)
 {
 	w->open_body = NONE;
 	w->after_body = w->d.first;
 	for (size_t ci = w->d.first; ci < w->d.semi; ci++)
-		if (ct_punct(lx, ci, '{')) {
+		if (ct_punct(lx, ci, '{') && (!cxx || tag_body(lx, w->d.first, ci))) {
 			w->d.has_body = 1;
 			w->open_body = ci;
 			w->after_body = lx->match[ci] + 1;
@@ -633,9 +895,20 @@ static int match_declarators(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
 	size_t chunk = w->after_body;   /* where the next declarator may start */
 	size_t cstart = w->d.first;
 
+	int angle = 0, init = 0;     /* C++: inside <...>; in an initializer */
+
 	for (size_t ci = chunk; ci <= w->d.semi; ci++) {
-		if (ci < w->d.semi && !(ct_punct(lx, ci, ',') && !lx->flags[ci]))
+		if (x->cxx && ci < w->d.semi && !lx->flags[ci]) {
+			if (ct_punct(lx, ci, '='))
+				init = 1;
+			else if (!init && ct_punct(lx, ci, '<'))
+				angle++;
+			else if (!init && ct_punct(lx, ci, '>') && angle)
+				angle--;
+		}
+		if (ci < w->d.semi && !(ct_punct(lx, ci, ',') && !lx->flags[ci] && !angle))
 			continue;
+		init = 0;
 		if (*mi >= w->model->nmembers)
 			return extra_declarator(x, chunk, ci, cstart);
 		if (!w->model->members[*mi].name[0])
@@ -659,7 +932,7 @@ static int match_decl(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t first
 	struct sf_lexed *lx = &x->lx;
 	struct decl_walk w = {
 		{ first, semi, first, (uint32_t)p->ndtors, 0, ct_line(lx, first),
-		  ct_line(lx, semi), 0, 0, 0, -1 },
+		  ct_line(lx, semi), 0, 0, 0, -1, 0 },
 		model, NONE, first, 0, record
 	};
 
@@ -674,13 +947,14 @@ static int match_decl(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t first
 	} else {
 		if (looks_like_macro(lx, first, semi))
 			return macro_error(x, first);
-		find_body(lx, &w);
+		find_body(lx, &w, x->cxx);
 		if (match_declarators(x, p, &w, mi) < 0)
 			return -1;
 	}
 	if (record) {
 		w.d.nd = (uint32_t)(p->ndtors - w.d.d0);
 		w.d.block = p->cur_block;
+		w.d.access = p->cur_access;
 		SF_GROW(p->decls, p->ndecls, p->decl_cap);
 		p->decls[p->ndecls++] = w.d;
 	}
@@ -702,12 +976,29 @@ static int block_of(const struct sf_cstruct *p, size_t ti, uint32_t *branch)
 	return -1;
 }
 
-/* The declarations of a body: [first[i], semi[i]) code tokens. */
+/*
+ * The declarations of a body: [first[i], semi[i]) code tokens, semi[i]
+ * the `;` (or, for a C++ member function's body, its `}`).  kind[i]: a
+ * data member's declaration, one that stays (C++), or an access label.
+ */
+enum { DK_DATA = 0, DK_FIXED, DK_LABEL };
+
 struct decl_list {
 	size_t *first, *semi;
-	size_t n, cap, cap2;
+	uint8_t *kind;
+	size_t n, cap, cap2, cap3;
 	size_t rest;             /* code tokens after the last `;`, or close */
 };
+
+static void push_decl(struct decl_list *dl, size_t first, size_t semi, uint8_t kind)
+{
+	SF_GROW(dl->first, dl->n, dl->cap);
+	SF_GROW(dl->semi, dl->n, dl->cap2);
+	SF_GROW(dl->kind, dl->n, dl->cap3);
+	dl->first[dl->n] = first;
+	dl->kind[dl->n] = kind;
+	dl->semi[dl->n++] = semi;
+}
 
 static void split_decls(const struct sf_lexed *lx, size_t open, size_t close,
 			struct decl_list *dl)
@@ -715,7 +1006,6 @@ static void split_decls(const struct sf_lexed *lx, size_t open, size_t close,
 	size_t first = open + 1;
 	int depth = 0;
 
-	memset(dl, 0, sizeof(*dl));
 	for (size_t ci = open + 1; ci < close; ci++) {
 		if (ct_punct(lx, ci, '(') || ct_punct(lx, ci, '[') || ct_punct(lx, ci, '{'))
 			depth++;
@@ -724,15 +1014,155 @@ static void split_decls(const struct sf_lexed *lx, size_t open, size_t close,
 			depth--;
 		if (depth || !ct_punct(lx, ci, ';'))
 			continue;
-		if (ci > first) {    /* else a stray `;` */
-			SF_GROW(dl->first, dl->n, dl->cap);
-			SF_GROW(dl->semi, dl->n, dl->cap2);
-			dl->first[dl->n] = first;
-			dl->semi[dl->n++] = ci;
-		}
+		if (ci > first)      /* else a stray `;` */
+			push_decl(dl, first, ci, DK_DATA);
 		first = ci + 1;
 	}
 	dl->rest = first;
+}
+
+/* A `(` at ci that opens a function's parameters: after a name that is
+ * not an operator word or attribute, and not a declarator's `(*f)`. */
+static int fn_paren(const struct sf_lexed *lx, size_t ci, size_t first)
+{
+	static const char *const not_fn[] = {
+		"decltype", "sizeof", "alignof", "noexcept", "typeof",
+		"__typeof__", "__typeof", "static_assert", "_Static_assert", NULL
+	};
+	if (ci == first || !ct_ident(lx, ci - 1) || ct_punct(lx, ci + 1, '*') ||
+	    ct_punct(lx, ci + 1, '^') || ct_punct(lx, ci + 1, '&'))
+		return 0;
+	const struct sf_tok *t = ct(lx, ci - 1);
+	return !sf_clex_word_in(lx->text + t->start, t->end - t->start, not_fn) &&
+	       !sf_clex_is_attribute(lx->text + t->start, t->end - t->start);
+}
+
+/* The last token of a function body opening at `{` ci (its `;` after). */
+static size_t body_end(const struct sf_lexed *lx, size_t ci, size_t close)
+{
+	size_t e = skip_group(lx, ci, close) - 1;
+	return ct_punct(lx, e + 1, ';') && e + 1 < close ? e + 1 : e;
+}
+
+/* A constructor's `: a(x), b{y} {...}` from its `:` at ci: the body's end. */
+static size_t mem_init_end(const struct sf_lexed *lx, size_t ci, size_t close)
+{
+	size_t k = ci + 1;
+
+	for (;;) {
+		while (k < close && !ct_punct(lx, k, '(') && !ct_punct(lx, k, '{'))
+			k++;
+		if (k >= close)
+			return close;
+		k = skip_group(lx, k, close);
+		while (ct_punct(lx, k, '.'))
+			k++;         /* a pack expansion's ... */
+		if (!ct_punct(lx, k, ','))
+			break;
+		k++;
+	}
+	return ct_punct(lx, k, '{') ? body_end(lx, k, close) : k;
+}
+
+/*
+ * The last token of the C++ member declaration from i: its `;`, or the
+ * `}` of a member function's body (*fn set for a function).
+ */
+static size_t cxx_decl_end(const struct sf_lexed *lx, size_t i, size_t close, int *fn)
+{
+	int eq = 0, angle = 0;
+
+	*fn = 0;
+	for (size_t j = i; j < close;) {
+		if (!eq && ct_is(lx, j, "operator")) {
+			*fn = 1;
+			j = ct_punct(lx, j + 1, '(') ? skip_group(lx, j + 1, close) : j + 1;
+			while (j < close && !ct_punct(lx, j, '('))
+				j++;
+			continue;
+		}
+		if (ct_punct(lx, j, ';'))
+			return j;
+		if (ct_punct(lx, j, '='))
+			eq = 1;
+		else if (!eq && ct_punct(lx, j, '<'))
+			angle++;
+		else if (!eq && ct_punct(lx, j, '>') && angle)
+			angle--;
+		else if (*fn && !eq && !angle && lone_colon(lx, j))
+			return mem_init_end(lx, j, close);
+		if (ct_punct(lx, j, '(') && !eq && !angle && fn_paren(lx, j, i))
+			*fn = 1;
+		if (ct_punct(lx, j, '{') && *fn && !eq)
+			return body_end(lx, j, close);
+		if (ct_punct(lx, j, '(') || ct_punct(lx, j, '[') || ct_punct(lx, j, '{'))
+			j = skip_group(lx, j, close);
+		else
+			j++;
+	}
+	return close;
+}
+
+/* What a C++ declaration [first, semi) that is no function is. */
+static uint8_t cxx_kind(const struct sf_lexed *lx, size_t first, size_t semi)
+{
+	static const char *const fixed[] = {
+		"static", "using", "typedef", "friend", "template", "static_assert",
+		"_Static_assert", "constexpr", "inline", "thread_local", "extern",
+		"namespace", NULL
+	};
+	size_t k = sf_clex_skip_attributes(lx, first, semi);
+
+	for (size_t j = k; j < semi && !ct_punct(lx, j, '='); j++) {
+		const struct sf_tok *t = ct(lx, j);
+		if (ct_punct(lx, j, '{'))
+			break;
+		if (t->kind == TK_IDENT &&
+		    sf_clex_word_in(lx->text + t->start, t->end - t->start, fixed))
+			return DK_FIXED;
+	}
+	if (!(ct_is(lx, k, "class") || ct_is(lx, k, "struct") || ct_is(lx, k, "union") ||
+	      ct_is(lx, k, "enum")))
+		return DK_DATA;
+	/* a nested type's definition or declaration, with no declarator */
+	size_t n = sf_clex_skip_attributes(lx, k + 1, semi);
+	if (ct_is(lx, k, "enum") && (ct_is(lx, n, "class") || ct_is(lx, n, "struct")))
+		return DK_FIXED;
+	if (!ct_ident(lx, n) && !ct_is(lx, k, "enum"))
+		return DK_DATA;      /* an anonymous struct or union member */
+	if (n + 1 == semi)
+		return DK_FIXED;
+	for (size_t j = n; j < semi; j++)
+		if (ct_punct(lx, j, '{'))
+			return skip_group(lx, j, semi) == semi ? DK_FIXED : DK_DATA;
+	return DK_DATA;
+}
+
+/* The C++ body's declarations, labels and members that stay included. */
+static void split_cxx(const struct sf_lexed *lx, size_t open, size_t close,
+		      struct decl_list *dl)
+{
+	size_t i = open + 1;
+
+	while (i < close) {
+		if (ct_punct(lx, i, ';')) {
+			i++;
+			continue;
+		}
+		if ((ct_is(lx, i, "public") || ct_is(lx, i, "protected") ||
+		     ct_is(lx, i, "private")) && lone_colon(lx, i + 1)) {
+			push_decl(dl, i, i + 1, DK_LABEL);
+			i += 2;
+			continue;
+		}
+		int fn;
+		size_t e = cxx_decl_end(lx, i, close, &fn);
+		if (e >= close)
+			break;
+		push_decl(dl, i, e, fn ? DK_FIXED : cxx_kind(lx, i, e));
+		i = e + 1;
+	}
+	dl->rest = i;
 }
 
 /* A directive inside declaration [first, semi] (never a whole line of its own). */
@@ -750,14 +1180,61 @@ static int directive_inside(struct sf_cdecl_ctx *x, size_t first, size_t semi)
 	return 0;
 }
 
+/* A C++ refusal, as data for report/ (x->why); the message is its code. */
+static int cxx_refuse(struct sf_cdecl_ctx *x, enum sf_cxx_refusal kind, uint32_t line)
+{
+	x->why.kind = kind;
+	x->why.line = line;
+	return sf_error_at(x->err, x->path, line, 0, "C++ refusal %d", (int)kind);
+}
+
+/* Whether code token ci is alone on its line with the one after it. */
+static int alone_on_line(const struct sf_lexed *lx, size_t first, size_t last)
+{
+	uint32_t l = ct_line(lx, first);
+	return (first == 0 || ct(lx, first - 1)->end_line < l) &&
+	       (last + 1 >= lx->ncode || ct_line(lx, last + 1) > ct(lx, last)->end_line);
+}
+
+/*
+ * A top-level C++ access label or declaration that stays, dl[i]: its lines
+ * marked in p->line_kind, a label's access made the current one.
+ */
+static int note_fixed(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
+		      const struct decl_list *dl, size_t i)
+{
+	const struct sf_lexed *lx = &x->lx;
+	size_t first = dl->first[i], last = dl->semi[i];
+
+	if (dl->kind[i] == DK_LABEL) {
+		if (!alone_on_line(lx, first, last))
+			return cxx_refuse(x, SF_CXX_LABEL_LINE, ct_line(lx, first));
+		p->cur_access = ct_is(lx, first, "public") ? SF_ACC_PUBLIC :
+				ct_is(lx, first, "protected") ? SF_ACC_PROTECTED :
+				SF_ACC_PRIVATE;
+		p->line_kind[ct_line(lx, first)] = SF_LINE_LABEL | p->cur_access;
+		if (!p->label_line)
+			p->label_line = ct_line(lx, first);
+		p->nlabels++;
+		return 0;
+	}
+	for (uint32_t l = ct_line(lx, first); l <= ct(lx, last)->end_line; l++)
+		p->line_kind[l] = SF_LINE_FIXED | p->cur_access;
+	return 0;
+}
+
 /* Declarations dl[a, e) against the model from *mi. */
 static int match_decls(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
 		       const struct decl_list *dl, size_t a, size_t e,
 		       const struct sf_type *model, uint32_t *mi, int record)
 {
-	for (size_t i = a; i < e; i++)
-		if (match_decl(x, p, dl->first[i], dl->semi[i], model, mi, record) < 0)
+	for (size_t i = a; i < e; i++) {
+		if (dl->kind[i] == DK_LABEL)
+			return cxx_refuse(x, SF_CXX_LABEL_IN_IF, ct_line(&x->lx, dl->first[i]));
+		if (dl->kind[i] == DK_DATA &&
+		    match_decl(x, p, dl->first[i], dl->semi[i], model, mi, record) < 0)
 			return -1;
+	}
 	return 0;
 }
 
@@ -826,9 +1303,19 @@ static int match_body(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t open,
 
 	if (!model)
 		return 0;
-	split_decls(lx, open, close, &dl);
+	memset(&dl, 0, sizeof(dl));
+	if (x->cxx)
+		split_cxx(lx, open, close, &dl);
+	else
+		split_decls(lx, open, close, &dl);
 	for (size_t i = 0; i < dl.n && rc == 0;) {
 		int b = open == p->open_ci ? block_of(p, lx->code[dl.first[i]], &br) : -1;
+		if (dl.kind[i] != DK_DATA && b < 0) {
+			if (open == p->open_ci && record)
+				rc = note_fixed(x, p, &dl, i);
+			i++;
+			continue;
+		}
 		rc = directive_inside(x, dl.first[i], dl.semi[i]);
 		if (rc == 0 && b >= 0)
 			rc = match_block(x, p, &dl, &i, b, model, &mi, record);
@@ -839,6 +1326,7 @@ static int match_body(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t open,
 	size_t first = dl.rest;
 	free(dl.first);
 	free(dl.semi);
+	free(dl.kind);
 	if (rc < 0)
 		return -1;
 	if (first < close) {
@@ -1006,16 +1494,53 @@ void sf_cdecl_free(struct sf_cstruct *p)
 	free(p->dtor_of);
 	free(p->units);
 	free(p->blocks);
+	free(p->line_kind);
 	memset(p, 0, sizeof(*p));
 }
 
 /* Find, check and analyze t's definition in x's text. */
+/* A C++ body's lines: comments right above a declaration that stays go
+ * with it; no data member may share a line with one. */
+static int cxx_lines(struct sf_cdecl_ctx *x, struct sf_cstruct *p)
+{
+	const struct sf_lexed *lx = &x->lx;
+	uint8_t *lk = classify_lines(lx, p);
+	uint32_t open_line = ct_line(lx, p->open_ci);
+	int rc = 0;
+
+	for (uint32_t l = ct_line(lx, p->close_ci); l > open_line + 1; l--)
+		if ((p->line_kind[l] & 0xf0) == SF_LINE_FIXED && lk[l - 1] == 1 &&
+		    !p->line_kind[l - 1])
+			p->line_kind[l - 1] = p->line_kind[l];
+	for (size_t i = 0; i < p->nunits && rc == 0; i++)
+		for (uint32_t l = p->units[i].l0; l <= p->units[i].l1 && rc == 0; l++)
+			if (p->line_kind[l] && p->units[i].block < 0)
+				rc = cxx_refuse(x, SF_CXX_SHARED_LINE, l);
+	free(lk);
+	return rc;
+}
+
+/* C++: the class's default access and the per-line kinds to fill. */
+static void cxx_start(struct sf_cdecl_ctx *x, const struct sf_type *t, struct sf_cstruct *p)
+{
+	x->cxx = p->cxx = (t->flags & SF_TF_CXX) != 0;
+	if (!p->cxx)
+		return;
+	p->line_kind = sf_xcalloc(x->lx.nlines + 2, 1);
+}
+
 int sf_cdecl_parse(struct sf_cdecl_ctx *x, const struct sf_type *t, struct sf_cstruct *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->t = t;
 	p->cur_block = -1;
-	if (find_definition(x, t, p) < 0 || check_body_shape(x, p) < 0 ||
+	cxx_start(x, t, p);
+	if (find_definition(x, t, p) < 0)
+		return -1;
+	if (p->cxx)
+		p->default_access = p->cur_access = ct_is(&x->lx, p->name_ci, "class") ?
+			SF_ACC_PRIVATE : SF_ACC_PUBLIC;
+	if (check_body_shape(x, p) < 0 ||
 	    match_body(x, p, p->open_ci, p->close_ci, t, 1) < 0)
 		return -1;
 	assert(p->ndtors == t->nmembers);
@@ -1024,7 +1549,7 @@ int sf_cdecl_parse(struct sf_cdecl_ctx *x, const struct sf_type *t, struct sf_cs
 		p->dtor_of[p->dtors[i].member] = (uint32_t)i;
 	find_trailing_comments(&x->lx, p);
 	build_units(&x->lx, p);
-	return 0;
+	return p->cxx ? cxx_lines(x, p) : 0;
 }
 
 size_t sf_cdecl_definitions(struct sf_cdecl_ctx *x, const struct sf_type *t,
@@ -1034,12 +1559,18 @@ size_t sf_cdecl_definitions(struct sf_cdecl_ctx *x, const struct sf_type *t,
 	struct sf_err quiet, *loud = x->err;
 	size_t n = 0;
 
+	struct sf_member *v;
+	struct sf_type dt;
+
+	sf_cdecl_declared(t, &dt, &v, NULL);
+	t = &dt;
 	x->err = &quiet;
+	x->cxx = (t->flags & SF_TF_CXX) != 0;
 	for (size_t ci = 0; ci + 2 < lx->ncode; ci++) {
 		struct sf_cstruct p;
 		size_t open;
 		uint32_t line;
-		if (!definition_at(lx, ci, t->name, &open, &line))
+		if (!def_at(lx, ci, t, x->cxx, &open, &line))
 			continue;
 		memset(&p, 0, sizeof(p));
 		p.t = t;
@@ -1054,6 +1585,34 @@ size_t sf_cdecl_definitions(struct sf_cdecl_ctx *x, const struct sf_type *t,
 		n++;
 		sf_cdecl_free(&p);
 	}
+	free(v);
 	x->err = loud;
 	return n;
+}
+
+void sf_cdecl_declared(const struct sf_type *t, struct sf_type *out,
+		       struct sf_member **v, uint32_t *map)
+{
+	const uint16_t undeclared = SF_MF_BASE | SF_MF_VIRTUAL_BASE | SF_MF_VPTR;
+	uint32_t n = 0;
+
+	*out = *t;
+	*v = NULL;
+	for (uint32_t i = 0; i < t->nmembers; i++)
+		if (t->members[i].flags & undeclared) {
+			*v = sf_xcalloc(t->nmembers + 1, sizeof(**v));
+			break;
+		}
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		int keep = !(t->members[i].flags & undeclared);
+		if (map)
+			map[i] = keep ? n : UINT32_MAX;
+		if (keep && *v)
+			(*v)[n] = t->members[i];
+		n += keep;
+	}
+	if (*v) {
+		out->members = *v;
+		out->nmembers = n;
+	}
 }

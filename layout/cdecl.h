@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include "clex.h"
+#include "cxxwhy.h"
 #include "lib/err.h"
 #include "model/model.h"
 
@@ -48,6 +49,9 @@ struct sf_dtor {
 	size_t name;             /* code index of the name; SF_CLEX_NONE: anonymous */
 	uint32_t member;         /* index in the model */
 	uint32_t decl;
+	size_t init;             /* C++: code index of its default member
+	                          * initializer's `=` or `{` (up to last),
+	                          * else SF_CLEX_NONE */
 };
 
 struct sf_decl {
@@ -59,6 +63,22 @@ struct sf_decl {
 	int is_assert;
 	int has_body;
 	int block;               /* index in blocks[] of its #if, or -1 */
+	uint8_t access;          /* C++: enum sf_access of its section, else 0 */
+};
+
+/* C++ access, as the label spells it; SF_ACC_NONE in C. */
+enum sf_access {
+	SF_ACC_NONE = 0,
+	SF_ACC_PUBLIC,
+	SF_ACC_PROTECTED,
+	SF_ACC_PRIVATE,
+};
+
+/* What a line of a C++ body is to the rewriter (sf_cstruct.line_kind). */
+enum {
+	SF_LINE_FREE = 0,        /* blank, comment, or a data member's */
+	SF_LINE_LABEL = 1 << 4,  /* an access label; | its enum sf_access */
+	SF_LINE_FIXED = 2 << 4,  /* a declaration that stays; | its access */
 };
 
 struct sf_unit {
@@ -100,6 +120,13 @@ struct sf_cstruct {
 	struct sf_cblock *blocks;
 	size_t nblocks, block_cap;
 	int cur_block;           /* while matching: the block being recorded */
+	/* C++ only (NULL / 0 in C) */
+	int cxx;
+	uint8_t default_access;  /* private for `class`, public for `struct` */
+	uint8_t cur_access;      /* while matching: the section's */
+	uint8_t *line_kind;      /* per line of the file: SF_LINE_* | access */
+	uint32_t label_line;     /* a label's line (its indent), else 0 */
+	uint32_t nlabels;
 };
 
 struct sf_cdecl_ctx {
@@ -108,6 +135,8 @@ struct sf_cdecl_ctx {
 	struct sf_lexed lx;
 	struct sf_err *err;
 	const struct sf_cmacros *macros;   /* may be NULL */
+	int cxx;                 /* set by sf_cdecl_parse from the model */
+	struct sf_cxx_why why;   /* a C++ refusal's reason (kind 0: none) */
 };
 
 /*
@@ -131,5 +160,19 @@ struct sf_cdecl_def {
 };
 size_t sf_cdecl_definitions(struct sf_cdecl_ctx *x, const struct sf_type *t,
 			    struct sf_cdecl_def *out, size_t max);
+
+/*
+ * t as its source declares it: without the members no declaration
+ * spells (C++ bases, virtual bases, the vptr).  *v is malloc'ed (NULL
+ * when t has none of them, and *out is then a copy of *t); map[i] (when
+ * not NULL, t->nmembers entries) gets the declared index of t's member i,
+ * or UINT32_MAX.
+ */
+void sf_cdecl_declared(const struct sf_type *t, struct sf_type *out,
+		       struct sf_member **v, uint32_t *map);
+
+/* The last component of a C++ qualified name ("Conn" of "net::Conn"),
+ * template arguments left alone. */
+const char *sf_cdecl_last_name(const char *name);
 
 #endif

@@ -303,7 +303,22 @@ int sf_clex_brackets(struct sf_lexed *lx, size_t first, size_t end)
  */
 size_t sf_clex_skip_attributes(const struct sf_lexed *lx, size_t ci, size_t end)
 {
-	while (ci + 1 < end && ct_ident(lx, ci)) {
+	while (ci + 1 < end && (ct_ident(lx, ci) || ct_punct(lx, ci, '['))) {
+		if (ct_punct(lx, ci, '[')) {
+			/* [[...]] (C23, C++11); a lone [ is not an attribute */
+			size_t j = ci, depth = 0;
+			if (!ct_punct(lx, ci + 1, '['))
+				break;
+			for (; j < end; j++)
+				if (ct_punct(lx, j, '['))
+					depth++;
+				else if (ct_punct(lx, j, ']') && --depth == 0)
+					break;
+			if (j >= end)
+				return end;
+			ci = j + 1;
+			continue;
+		}
 		const struct sf_tok *t = ct(lx, ci);
 		if (!sf_clex_is_attribute(lx->text + t->start, t->end - t->start))
 			break;

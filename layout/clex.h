@@ -171,7 +171,7 @@ int sf_clex_brackets(struct sf_lexed *lx, size_t first, size_t end);
 size_t sf_clex_matching_brace(const struct sf_lexed *lx, size_t open);
 
 /*
- * Skip attributes (`__attribute__((...))`, `__packed`) from ci; returns
+ * Skip attributes (`__attribute__((...))`, `__packed`, `[[...]]`) from ci; returns
  * the next code index (end when one does not close before end).
  */
 size_t sf_clex_skip_attributes(const struct sf_lexed *lx, size_t ci, size_t end);

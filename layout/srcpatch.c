@@ -52,7 +52,29 @@ struct emit {
 	struct strbuf *out;
 	uint32_t split;
 	int last_blank;              /* the last lines emitted were a blank block */
+	/* C++: what each stretch of out is (SF_LINE_* | access), by offset */
+	struct chunk {
+		size_t off;
+		uint8_t kind;
+	} *ck;
+	size_t nck, ck_cap;
 };
+
+/* C++: what is emitted from here on is of kind k (cdecl.h's SF_LINE_*). */
+static void mark(struct emit *e, uint8_t k)
+{
+	if (!e->p->cxx)
+		return;
+	SF_GROW(e->ck, e->nck, e->ck_cap);
+	e->ck[e->nck++] = (struct chunk){ e->out->len, k };
+}
+
+/* The access section of model member m (C++). */
+static uint8_t member_kind(const struct emit *e, uint32_t m)
+{
+	const struct sf_cstruct *p = e->p;
+	return SF_LINE_FIXED | p->decls[p->dtors[p->dtor_of[m]].decl].access;
+}
 
 static void emit_lines(struct emit *e, uint32_t l0, uint32_t l1)
 {
@@ -294,6 +316,7 @@ static int emit_piece(struct emit *e, uint32_t member)
 					"struct %s: a comment ends on line %u "
 					"before a member that must move; put it on lines "
 					"of its own", e->x->tname, d->line0);
+	mark(e, member_kind(e, member));
 	if (member == lead_owner(e, u) && u->code0 > u->l0)
 		emit_lines(e, u->l0, u->code0 - 1);
 	decl_comments(lx, d, &p->dtors[d->d0],
@@ -426,7 +449,14 @@ static void emit_free_before(struct emit *e, const struct free_block *fb,
 		int blank = blank_lines(lx, fb[i].l0, fb[i].l1);
 		if (blank && e->last_blank)
 			continue;
-		emit_lines(e, fb[i].l0, fb[i].l1);
+		if (e->p->cxx) {
+			for (uint32_t l = fb[i].l0; l <= fb[i].l1; l++) {
+				mark(e, e->p->line_kind[l]);
+				emit_lines(e, l, l);
+			}
+		} else {
+			emit_lines(e, fb[i].l0, fb[i].l1);
+		}
 		e->last_blank = blank;
 	}
 }
@@ -453,6 +483,7 @@ static int emit_body(struct emit *e)
 
 	for (size_t i = 0; i < nfb; i++)
 		anchor[i] = free_anchor(e, &fb[i]);
+	mark(e, SF_LINE_FREE);
 	for (uint32_t pos = 0; pos < e->plan->norder && rc == 0;) {
 		uint32_t m = e->plan->order[pos];
 		const struct sf_unit *u = unit_of(p, m);
@@ -460,6 +491,7 @@ static int emit_body(struct emit *e)
 		if (m == u->m0 && unit_intact(e, u, pos)) {
 			for (uint32_t k = 0; k < u->nm; k++)
 				emit_free_before(e, fb, anchor, done, nfb, u->m0 + k);
+			mark(e, member_kind(e, u->m0));
 			emit_lines(e, u->l0, u->l1);
 			e->last_blank = 0;
 			pos += u->nm;
@@ -482,6 +514,63 @@ static int emit_body(struct emit *e)
 	free(done);
 	free(fb);
 	return rc;
+}
+
+/* A label `public:` for access a, indented as the body's first label (or
+ * as the class head). */
+static void add_label(const struct emit *e, uint8_t a, struct strbuf *sb)
+{
+	static const char *const words[] = { "", "public", "protected", "private" };
+	const struct sf_lexed *lx = &e->x->lx;
+	uint32_t l = e->p->label_line ? e->p->label_line : ct_line(lx, e->p->name_ci);
+	size_t o = lx->line_start[l];
+
+	while (lx->text[o] == ' ' || lx->text[o] == '\t')
+		sb_addch(sb, lx->text[o++]);
+	sb_addf(sb, "%s:%s", words[a], e->eol);
+}
+
+/*
+ * C++: the body emitted from `off` with its access labels made right.  A
+ * label stays when the first declaration after it (before another label)
+ * is of its access - unless a label written here already opened that
+ * access; a declaration of another access than the current one gets a
+ * label of its own.  So no label is empty or says again what the one
+ * before it said, and every member and declaration keeps its access.
+ */
+static void relabel(struct emit *e, size_t off)
+{
+	struct strbuf nb = STRBUF_INIT;
+	uint8_t cur = e->p->default_access;
+	int synth = 0;
+
+	for (size_t i = 0; i < e->nck; i++) {
+		size_t a = e->ck[i].off;
+		size_t b = i + 1 < e->nck ? e->ck[i + 1].off : e->out->len;
+		uint8_t k = e->ck[i].kind & 0xf0, acc = e->ck[i].kind & 0x0f;
+		if (k == SF_LINE_LABEL) {
+			uint8_t next = 0;
+			for (size_t j = i + 1; j < e->nck && !next; j++) {
+				if ((e->ck[j].kind & 0xf0) == SF_LINE_LABEL)
+					break;
+				if ((e->ck[j].kind & 0xf0) == SF_LINE_FIXED)
+					next = e->ck[j].kind & 0x0f;
+			}
+			if (next != acc || (acc == cur && synth))
+				continue;
+			cur = acc;
+			synth = 0;
+		} else if (k == SF_LINE_FIXED && acc != cur) {
+			add_label(e, acc, &nb);
+			cur = acc;
+			synth = 1;
+		}
+		sb_add(&nb, e->out->buf + a, b - a);
+	}
+	assert(e->nck && e->ck[0].off == off);
+	sb_setlen(e->out, off);
+	sb_add(e->out, nb.buf, nb.len);
+	sb_release(&nb);
 }
 
 /*
@@ -617,15 +706,103 @@ static int check_model(struct sf_cdecl_ctx *x, const struct sf_type *t)
 		return sf_error_at(x->err, x->path, 0, 0,
 				"an anonymous struct cannot be found in "
 				"the source");
-	if (t->kind != SF_KIND_STRUCT || (t->flags & SF_TF_CXX))
+	if (t->kind == SF_KIND_UNION || (t->kind == SF_KIND_CLASS && !(t->flags & SF_TF_CXX)))
 		return sf_error_at(x->err, x->path, 0, 0,
 				"%s %s: patch rewrites C structs only",
 						sf_type_kind_name(t), t->name);
-	for (uint32_t i = 0; i < t->nmembers; i++)
+	for (uint32_t i = 0; i < t->nmembers && !(t->flags & SF_TF_CXX); i++)
 		if (t->members[i].flags & (SF_MF_BASE | SF_MF_VIRTUAL_BASE | SF_MF_VPTR))
 			return sf_error_at(x->err, x->path, 0, 0,
 					"struct %s has C++ bases; patch "
 					"rewrites C structs only", t->name);
+	return 0;
+}
+
+/*
+ * A C++ class as its source declares it (cdecl.h's sf_cdecl_declared: no
+ * bases, no vptr) and the plan over it.  The ABI places bases and the
+ * vptr: an order that moves one is refused (SF_CXX_FIXED_MOVES).
+ */
+struct declared {
+	struct sf_type t;
+	struct sf_member *v;
+	uint32_t *map, *order;
+	uint8_t *moved;
+	struct sf_srcpatch_narrow *narrow;
+	struct sf_srcpatch_plan plan;
+};
+
+static int declared_plan(struct sf_cdecl_ctx *x, const struct sf_type *t,
+			 const struct sf_srcpatch_plan *plan, struct declared *d)
+{
+	uint32_t n = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->plan = *plan;
+	d->map = sf_xcalloc(t->nmembers + 1, sizeof(uint32_t));
+	sf_cdecl_declared(t, &d->t, &d->v, d->map);
+	if (!d->v || !plan->order)
+		return 0;
+	d->order = sf_xcalloc(t->nmembers + 1, sizeof(uint32_t));
+	d->moved = sf_xcalloc(t->nmembers + 1, 1);
+	d->narrow = sf_xcalloc(plan->nnarrow + 1, sizeof(*d->narrow));
+	for (uint32_t i = 0; i < plan->norder && i < t->nmembers; i++) {
+		uint32_t m = plan->order[i];
+		if (m >= t->nmembers)
+			continue;    /* check_plan says so */
+		if (d->map[m] != UINT32_MAX) {
+			d->order[n++] = d->map[m];
+			continue;
+		}
+		if (m != i) {
+			x->why = (struct sf_cxx_why){ SF_CXX_FIXED_MOVES, 0, t->members[m].name };
+			return sf_error_at(x->err, x->path, 0, 0, "C++ refusal %d",
+					   (int)SF_CXX_FIXED_MOVES);
+		}
+	}
+	for (uint32_t i = 0; i < t->nmembers && plan->moved; i++)
+		if (d->map[i] != UINT32_MAX)
+			d->moved[d->map[i]] = plan->moved[i];
+	for (size_t i = 0; i < plan->nnarrow; i++)
+		d->narrow[i] = (struct sf_srcpatch_narrow){ d->map[plan->narrow[i].member],
+							    plan->narrow[i].bytes };
+	d->plan.order = d->order;
+	d->plan.norder = n;
+	d->plan.moved = plan->moved ? d->moved : NULL;
+	d->plan.narrow = d->narrow;
+	return 0;
+}
+
+static void declared_free(struct declared *d)
+{
+	free(d->v);
+	free(d->map);
+	free(d->order);
+	free(d->moved);
+	free(d->narrow);
+}
+
+/* C++: a [[no_unique_address]] member that would move (its place is the ABI's). */
+static int nua_moves(struct sf_cdecl_ctx *x, const struct sf_cstruct *p,
+		     const uint8_t *kept)
+{
+	const struct sf_lexed *lx = &x->lx;
+
+	for (size_t i = 0; i < p->ndecls; i++) {
+		const struct sf_decl *d = &p->decls[i];
+		int nua = 0;
+		for (size_t ci = d->first; ci < d->semi; ci++)
+			nua |= ct_is(lx, ci, "no_unique_address");
+		for (uint32_t k = 0; nua && k < d->nd; k++) {
+			uint32_t m = p->dtors[d->d0 + k].member;
+			if (kept[m])
+				continue;
+			x->why = (struct sf_cxx_why){ SF_CXX_FIXED_MOVES, d->line0,
+						      p->t->members[m].name };
+			return sf_error_at(x->err, x->path, d->line0, 0, "C++ refusal %d",
+					   (int)SF_CXX_FIXED_MOVES);
+		}
+	}
 	return 0;
 }
 
@@ -684,6 +861,7 @@ static int includes_stdint(const struct sf_lexed *lx, size_t before)
 		if (!strstr(line, "include"))
 			continue;
 		if (strstr(line, "<stdint.h>") || strstr(line, "<inttypes.h>") ||
+		    strstr(line, "<cstdint>") || strstr(line, "<cinttypes>") ||
 		    strstr(line, "\"stdint.h\""))
 			return 1;
 	}
@@ -722,7 +900,8 @@ static int verify_result(struct sf_cdecl_ctx *x, const struct strbuf *out,
 	struct sf_member *members;
 	struct sf_type e = expected_model(t, plan, narrow_to, have_stdint, &members);
 	struct sf_err err2 = SF_ERR_INIT;
-	struct sf_cdecl_ctx y = { x->path, x->tname, { 0 }, &err2, x->macros };
+	struct sf_cdecl_ctx y = { .path = x->path, .tname = x->tname, .err = &err2,
+				   .macros = x->macros };
 	struct sf_cstruct p2;
 
 	sf_clex(&y.lx, out->buf, out->len);
@@ -745,55 +924,80 @@ static const char *detect_eol(const struct sf_lexed *lx, uint32_t line)
 	       "\r\n" : "\n";
 }
 
+/* The new text of x's file into res, per e (whose kept/out are set). */
+static int rewrite(struct sf_cdecl_ctx *x, struct sf_cstruct *p, const struct sf_type *t,
+		   const struct sf_srcpatch_plan *plan, const uint32_t *narrow_to,
+		   struct strbuf *res, struct sf_srcpatch_info *info)
+{
+	uint32_t open_line = ct_line(&x->lx, p->open_ci);
+	uint32_t close_line = ct_line(&x->lx, p->close_ci);
+	uint8_t *kept = kept_members(plan, t->nmembers);
+	struct emit e = { x, p, t, plan, narrow_to, kept, detect_eol(&x->lx, open_line),
+			  includes_stdint(&x->lx, p->name_ci), res, 0, 0, NULL, 0, 0 };
+	int rc = p->cxx ? nua_moves(x, p, kept) : 0;
+
+	emit_range(&e, 0, x->lx.line_start[open_line + 1]);
+	size_t body = res->len;
+	if (rc == 0)
+		rc = emit_body(&e);
+	if (rc == 0) {
+		if (p->cxx)
+			relabel(&e, body);
+		emit_range(&e, x->lx.line_start[close_line], x->lx.len);
+		rc = verify_result(x, res, t, plan, narrow_to, e.have_stdint);
+	}
+	if (rc == 0 && info) {
+		info->open_line = open_line;
+		info->close_line = close_line;
+		info->found_line = ct_line(&x->lx, p->name_ci);
+		info->uses_stdint = e.have_stdint;
+		info->split_decls = e.split;
+	}
+	free(kept);
+	free(e.ck);
+	return rc;
+}
+
 int sf_srcpatch_make(const char *path, const char *text, size_t len,
-		     const struct sf_type *t,
-		     const struct sf_srcpatch_plan *plan, struct strbuf *out,
+		     const struct sf_type *t0,
+		     const struct sf_srcpatch_plan *plan0, struct strbuf *out,
 		     struct sf_srcpatch_info *info, struct sf_err *err)
 {
-	struct sf_cdecl_ctx x = { path, t->name, { 0 }, err, plan->macros };
+	struct sf_cdecl_ctx x = { .path = path, .tname = t0->name, .err = err,
+				   .macros = plan0->macros };
 	struct sf_cstruct p;
 	struct strbuf res = STRBUF_INIT;
-	uint32_t *narrow_to;
+	struct declared d;
+	uint32_t *narrow_to = NULL;
 	int rc;
 
-	if (check_model(&x, t) < 0)
+	memset(&p, 0, sizeof(p));
+	if (info)
+		info->why = (struct sf_cxx_why){ SF_CXX_NONE, 0, NULL };
+	if (check_model(&x, t0) < 0)
 		return -1;
-	narrow_to = sf_xcalloc(t->nmembers + 1, sizeof(uint32_t));
-	if (check_plan(&x, t, plan, narrow_to) < 0) {
-		free(narrow_to);
-		return -1;
-	}
-	sf_clex(&x.lx, text, len);
-	rc = sf_cdecl_parse(&x, t, &p);
+	rc = declared_plan(&x, t0, plan0, &d);
+	const struct sf_type *t = &d.t;
+	const struct sf_srcpatch_plan *plan = &d.plan;
 	if (rc == 0) {
-		uint32_t open_line = ct_line(&x.lx, p.open_ci);
-		uint32_t close_line = ct_line(&x.lx, p.close_ci);
-		uint8_t *kept = kept_members(plan, t->nmembers);
-		struct emit e = { &x, &p, t, plan, narrow_to, kept,
-				  detect_eol(&x.lx, open_line),
-				  includes_stdint(&x.lx, p.name_ci), &res, 0, 0 };
-
-		emit_range(&e, 0, x.lx.line_start[open_line + 1]);
-		rc = emit_body(&e);
-		if (rc == 0) {
-			emit_range(&e, x.lx.line_start[close_line], len);
-			rc = verify_result(&x, &res, t, plan, narrow_to, e.have_stdint);
-		}
-		if (rc == 0 && info) {
-			info->open_line = open_line;
-			info->close_line = close_line;
-			info->found_line = ct_line(&x.lx, p.name_ci);
-			info->uses_stdint = e.have_stdint;
-			info->split_decls = e.split;
-		}
-		free(kept);
+		narrow_to = sf_xcalloc(t->nmembers + 1, sizeof(uint32_t));
+		rc = check_plan(&x, t, plan, narrow_to);
+	}
+	if (rc == 0) {
+		sf_clex(&x.lx, text, len);
+		rc = sf_cdecl_parse(&x, t, &p);
+		if (rc == 0)
+			rc = rewrite(&x, &p, t, plan, narrow_to, &res, info);
 	}
 	if (rc == 0)
 		sb_add(out, res.buf, res.len);
+	if (info)
+		info->why = x.why;
 	sb_release(&res);
 	sf_cdecl_free(&p);
 	sf_clex_free(&x.lx);
 	free(narrow_to);
+	declared_free(&d);
 	return rc;
 }
 
@@ -802,7 +1006,7 @@ int sf_srcpatch_blocks(const char *path, const char *text, size_t len,
 		       struct sf_srcpatch_block **out, size_t *n,
 		       struct sf_err *err)
 {
-	struct sf_cdecl_ctx x = { path, t->name, { 0 }, err, macros };
+	struct sf_cdecl_ctx x = { .path = path, .tname = t->name, .err = err, .macros = macros };
 	struct sf_cstruct p;
 	int rc;
 

@@ -42,6 +42,7 @@
 #include "lib/err.h"
 #include "lib/strbuf.h"
 #include "clex.h"
+#include "cxxwhy.h"
 #include "model/model.h"
 
 /* Narrow member `member` (index in t->members) to `bytes` (1, 2, 4, 8). */
@@ -75,6 +76,7 @@ struct sf_srcpatch_info {
 	uint32_t found_line;     /* line of the struct's name in the source */
 	int uses_stdint;         /* <stdint.h> or <inttypes.h> included above it */
 	uint32_t split_decls;    /* declarations split into one member a line */
+	struct sf_cxx_why why;   /* on a C++ refusal: what (report/ words it) */
 };
 
 /*

@@ -145,6 +145,15 @@ static void add_plain(struct sf_typenames *tn, const struct sf_lexed *lx,
 	tn->plain[tn->nplain++] = sf_xstrdup(sf_clex_text(lx, ci, buf, sizeof(buf)));
 }
 
+void sf_typenames_add(struct sf_typenames *tn, const char *name)
+{
+	for (size_t i = 0; i < tn->nplain; i++)
+		if (!strcmp(tn->plain[i], name))
+			return;
+	SF_GROW(tn->plain, tn->nplain, tn->cap);
+	tn->plain[tn->nplain++] = sf_xstrdup(name);
+}
+
 /* The code index of the bracket closing the one at ci, or NONE. */
 static size_t closer(const struct sf_lexed *lx, size_t ci)
 {
@@ -440,6 +449,14 @@ static void scan_declaration(struct sf_lexed *lx, size_t ci, uint8_t kind,
 			if (!d.not_object)
 				check_init(lx, ci + 1, d.dims, d.name, kind, v, n);
 			size_t c = closer(lx, ci + 1);
+			if (c == NONE)
+				return;
+			ci = c;
+		} else if (ct_punct(lx, ci, '{') && d.name != NONE && d.name + 1 == ci) {
+			/* C++'s `T x{1, 2}`: the same by position */
+			if (!d.not_object)
+				check_init(lx, ci, d.dims, d.name, kind, v, n);
+			size_t c = closer(lx, ci);
 			if (c == NONE)
 				return;
 			ci = c;

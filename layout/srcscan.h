@@ -74,6 +74,9 @@ void sf_srcscan_typedefs(const struct sf_lexed *lx, const char *name,
 			 struct sf_typenames *tn);
 void sf_typenames_release(struct sf_typenames *tn);
 
+/* Add a plain name the type goes by (a C++ class's own name). */
+void sf_typenames_add(struct sf_typenames *tn, const char *name);
+
 /*
  * Add the object-like macros that name the type: `#define COMMAND_STRUCT
  * redisCommand` (the tag: Redis's command table is a `struct

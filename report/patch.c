@@ -14,7 +14,7 @@ void sf_render_patch_header(struct strbuf *out, const struct sf_patch_view *v)
 {
 	const struct sf_type *t = v->type;
 
-	sb_addf(out, "structfit patch: struct %s in %s: %llu -> %llu bytes",
+	sb_addf(out, "structfit patch: %s %s in %s: %llu -> %llu bytes", sf_type_kind_name(v->type),
 		t->name, v->rel, (unsigned long long)v->old_size,
 		(unsigned long long)v->new_size);
 	if (v->moves)
@@ -346,4 +346,36 @@ void sf_render_patch_wconversion(struct strbuf *note)
 {
 	sb_adds(note, "  build once with -Wconversion: a store the scan cannot see (through "
 		"a macro or a pointer) is then a warning\n");
+}
+
+void sf_render_patch_cxx(struct strbuf *out, const char *rel, const struct sf_type *t,
+			 const struct sf_cxx_why *why)
+{
+	sb_adds(out, rel);
+	if (why->line)
+		sb_addf(out, ":%u", why->line);
+	sb_addf(out, ": %s %s: ", sf_type_kind_name(t), t->name);
+	switch (why->kind) {
+	case SF_CXX_LABEL_LINE:
+		sb_adds(out, "an access label shares its line with other code; put it "
+			"on a line of its own");
+		break;
+	case SF_CXX_SHARED_LINE:
+		sb_adds(out, "a data member shares this line with a declaration that "
+			"stays (a member function, a static member, a type, an access "
+			"label); put them on lines of their own");
+		break;
+	case SF_CXX_LABEL_IN_IF:
+		sb_adds(out, "an access label inside an #if block; structfit does not "
+			"move members across it");
+		break;
+	case SF_CXX_FIXED_MOVES:
+		sb_addf(out, "the smaller order moves '%s', whose place the ABI fixes (a "
+			"base, the vptr or a [[no_unique_address]] member); not offered "
+			"for patching", why->member ? why->member : "?");
+		break;
+	case SF_CXX_NONE:
+		sb_adds(out, "refused");
+		break;
+	}
 }

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "layout/cxxwhy.h"
 #include "layout/rust.h"
 #include "layout/srcscan.h"
 #include "layout/srcpatch.h"
@@ -100,6 +101,13 @@ int sf_render_patch_truth(struct strbuf *note, struct strbuf *err,
 int sf_render_patch_uses(struct strbuf *note, struct strbuf *err,
 			 const struct sf_srcuse *uses, size_t nuses, int moves,
 			 int allow, const char *tname, size_t nfiles);
+
+/*
+ * Why a C++ class's source is not rewritten (layout/cxxwhy.h), as the one
+ * line "REL:LINE: class NAME: ..." (without "structfit: ").
+ */
+void sf_render_patch_cxx(struct strbuf *out, const char *rel, const struct sf_type *t,
+			 const struct sf_cxx_why *why);
 
 /*
  * Nothing to patch: no smaller order for t (`kept_if`: none once its #if

@@ -1027,6 +1027,7 @@ static void test_refuse_bad_plan(void **state)
 		       "bytes: the new width is not smaller");
 	struct sf_srcpatch_narrow same = { 3, 4 };
 	expect_refusal(st_src, &mo.t, id, &same, 1, "not smaller");
+	mo.t.kind = SF_KIND_UNION;
 	mo.t.flags |= SF_TF_CXX;
 	expect_refusal(st_src, &mo.t, id, NULL, 0, "C structs only");
 }

@@ -1,0 +1,30 @@
+/*
+ * cxxwhy.h - why a C++ class's source cannot be rewritten by patch, as
+ * data: layout/cdecl.c and layout/srcpatch.c fill it, report/patch.c
+ * words it (the message they leave in their sf_err is only its code).
+ *
+ *   struct sf_cxx_why { kind, line in the file, member's name }
+ */
+#ifndef SF_CXXWHY_H
+#define SF_CXXWHY_H
+
+#include <stdint.h>
+
+/* Why a C++ definition cannot be rewritten, as data (report/ words it). */
+enum sf_cxx_refusal {
+	SF_CXX_NONE = 0,
+	SF_CXX_LABEL_LINE,       /* an access label shares its line with code */
+	SF_CXX_SHARED_LINE,      /* a data member shares a line with a
+	                          * declaration that stays */
+	SF_CXX_LABEL_IN_IF,      /* an access label inside an #if block */
+	SF_CXX_FIXED_MOVES,      /* the order moves a base, the vptr or a
+	                          * [[no_unique_address]] member */
+};
+
+struct sf_cxx_why {
+	enum sf_cxx_refusal kind;
+	uint32_t line;           /* in the file, 0 when none */
+	const char *member;      /* SF_CXX_FIXED_MOVES: the member's name */
+};
+
+#endif
