@@ -711,6 +711,10 @@ const struct sf_option sf_options[] = {
 	  "variable, a wide literal) to clamp at the new maximum" },
 	{ SF_O_ALLOW_TRUNCATION, "allow-truncation", no_argument, NULL, "patch",
 	  "narrow even though stores may not fit (the header lists each one)" },
+	{ SF_O_ALLOW_INIT_ORDER, "allow-init-order", no_argument, NULL, "patch",
+	  "C++: reorder even though a constructor's member initializer reads a "
+	  "member whose order relative to it changes (the header lists those that "
+	  "now run before what they read)" },
 	{ 'h', "help", no_argument, NULL, ALL, "this help" },
 	{ 0, NULL, 0, NULL, NULL, NULL },
 };

@@ -207,6 +207,7 @@ enum sf_opt_id {
 	SF_O_VERBOSE,
 	SF_O_SATURATE,
 	SF_O_ALLOW_TRUNCATION,
+	SF_O_ALLOW_INIT_ORDER,
 };
 
 struct sf_option {

@@ -36,6 +36,7 @@
 #include "input/srctree.h"
 #include "narrowarg.h"
 #include "layout/applydiff.h"
+#include "layout/ctorinit.h"
 #include "layout/narrow.h"
 #include "layout/plan.h"
 #include "layout/public.h"
@@ -99,6 +100,16 @@ static const struct sf_opt_use patch_opts[] = {
 	  NULL },
 	{ "allow-truncation", 0, "narrow all the same: the header lists each store", NULL },
 	{ .help =
+	"C++ classes and structs: each member keeps its access (labels are written\n"
+	"where the new order needs them, none left empty); member functions, static\n"
+	"members, types, using and friend stay where they are; default member\n"
+	"initializers move with their member; bases, the vptr and [[no_unique_address]]\n"
+	"members stay in place.  Every constructor's member-initializer list under the\n"
+	"source root is put in the new order (the same diff).\n" },
+	{ "allow-init-order", 0, "patch even though an initializer reads a member whose "
+	  "order relative to it changes (b_(a_ * 2)): the header lists those now run "
+	  "before what they read", NULL },
+	{ .help =
 	"A public type is refused unless --allow-abi-change is given: a packed struct\n"
 	"(its bytes are a wire or file format) or one declared in an installed header\n"
 	"(/usr/include, a compiler's include directory, a PREFIX/include outside the\n"
@@ -141,6 +152,7 @@ struct patch_opts {
 	bool allow_uses;         /* --allow-layout-uses */
 	bool saturate;           /* --saturate: clamp wide stores */
 	bool allow_truncation;   /* --allow-truncation */
+	bool allow_init_order;   /* --allow-init-order (C++) */
 };
 
 /* SF_GO_ON, or the exit status (after --help or an error). */
@@ -189,6 +201,9 @@ static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 			break;
 		case SF_O_ALLOW_TRUNCATION:
 			o->allow_truncation = true;
+			break;
+		case SF_O_ALLOW_INIT_ORDER:
+			o->allow_init_order = true;
 			break;
 		}
 	}
@@ -340,39 +355,78 @@ out:
 
 /* ------------------------------------------------------------- command */
 
-/*
- * The new text of src as a diff on stdout (msg, the header, above it), or
- * written in place with --apply (msg alone); checked first: every hunk
- * applies to the file as it is and gives the new text.
- */
-static int emit(const struct patch_opts *o, const struct sf_source *src,
-		const struct strbuf *old, const struct strbuf *neu, struct strbuf *msg)
-{
-	struct strbuf diff = STRBUF_INIT, back = STRBUF_INIT;
-	struct sf_err err = SF_ERR_INIT;
-	int rc = SF_EXIT_ERROR;
+/* One file a patch changes: where it is, its text now and after. */
+struct out_file {
+	struct sf_source src;
+	struct strbuf old, neu;
+};
 
-	sf_udiff_render(&diff, src->rel, old->buf, old->len, neu->buf, neu->len,
+/* The diff of f into diff; -1 after the message when it does not apply back. */
+static int file_diff(const struct out_file *f, struct strbuf *diff)
+{
+	struct strbuf one = STRBUF_INIT, back = STRBUF_INIT;
+	struct sf_err err = SF_ERR_INIT;
+	int rc = 0;
+
+	sf_udiff_render(&one, f->src.rel, f->old.buf, f->old.len, f->neu.buf, f->neu.len,
 			SF_UDIFF_CONTEXT);
-	if (sf_udiff_apply(src->rel, old->buf, old->len, diff.buf, diff.len, &back, &err) < 0 ||
-	    back.len != neu->len || memcmp(back.buf, neu->buf, neu->len)) {
+	if (sf_udiff_apply(f->src.rel, f->old.buf, f->old.len, one.buf, one.len, &back,
+			   &err) < 0 ||
+	    back.len != f->neu.len || memcmp(back.buf, f->neu.buf, f->neu.len)) {
 		if (!err.msg[0])
-			sf_error_at(&err, src->rel, 0, 0, "internal error: the diff does "
+			sf_error_at(&err, f->src.rel, 0, 0, "internal error: the diff does "
 				    "not rebuild the new text");
-		sf_report_err(&err);
-	} else if (o->apply) {
-		if (!write_atomic(src->path, neu->buf, neu->len, old)) {
+		rc = sf_report_err(&err);
+	}
+	sb_add(diff, one.buf, one.len);
+	sb_release(&one);
+	sb_release(&back);
+	return rc;
+}
+
+/*
+ * The new texts of f[0..n) as one diff on stdout (msg, the header, above
+ * it), or written in place with --apply (msg alone); checked first: every
+ * hunk applies to its file as it is and gives the new text.
+ */
+static int emit_files(const struct patch_opts *o, const struct out_file *f, size_t n,
+		      struct strbuf *msg)
+{
+	struct strbuf diff = STRBUF_INIT;
+	int rc = SF_EXIT_OK;
+
+	for (size_t i = 0; i < n && rc == SF_EXIT_OK; i++)
+		if (file_diff(&f[i], &diff))
+			rc = SF_EXIT_ERROR;
+	if (rc == SF_EXIT_OK && o->apply) {
+		for (size_t i = 0; i < n && rc == SF_EXIT_OK; i++)
+			if (write_atomic(f[i].src.path, f[i].neu.buf, f[i].neu.len, &f[i].old))
+				rc = SF_EXIT_ERROR;
+		if (rc == SF_EXIT_OK) {
 			fputs(msg->buf, stdout);
 			rc = fflush(stdout) == 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
 		}
-	} else {
+	} else if (rc == SF_EXIT_OK) {
 		sb_addch(msg, '\n');
 		sb_add(msg, diff.buf, diff.len);
 		rc = sf_write_output(msg, true, o->co.color, SF_PAINT_PATCH) ?
 			SF_EXIT_ERROR : SF_EXIT_OK;
 	}
 	sb_release(&diff);
-	sb_release(&back);
+	return rc;
+}
+
+/* The new text of src alone (emit_files of one file). */
+static int emit(const struct patch_opts *o, const struct sf_source *src,
+		const struct strbuf *old, const struct strbuf *neu, struct strbuf *msg)
+{
+	struct out_file f = { *src, STRBUF_INIT, STRBUF_INIT };
+
+	sb_add(&f.old, old->buf, old->len);
+	sb_add(&f.neu, neu->buf, neu->len);
+	int rc = emit_files(o, &f, 1, msg);
+	sb_release(&f.old);
+	sb_release(&f.neu);
 	return rc;
 }
 
@@ -613,6 +667,104 @@ static int refuse_cxx(const struct sf_source *src, const struct sf_type *t,
 	return rc;
 }
 
+/* The hazards rd[0..n) of file rel: a refusal (nonzero) unless allowed,
+ * then the header's notes. */
+static int init_reads(const struct patch_opts *o, const struct sf_type *dt, const char *rel,
+		      const struct sf_ctor_read *rd, size_t n, struct strbuf *note)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc = 0;
+
+	if (n && !o->allow_init_order) {
+		sf_render_patch_init_order(&err, rel, dt, rd, n);
+		rc = sf_die_long(err.buf);
+	}
+	for (size_t i = 0; i < n && !rc; i++)
+		sf_render_patch_init_note(note, rel, dt, &rd[i]);
+	sb_release(&err);
+	return rc;
+}
+
+/* C++: f's new text with t's initializer lists in the new order (pos);
+ * the lists changed added to *lists. */
+static int ctor_file(const struct patch_opts *o, const struct sf_type *dt,
+		     const uint32_t *pos, struct out_file *f, size_t *lists,
+		     struct strbuf *note)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct sf_ctor_read *rd = NULL;
+	size_t nrd = 0;
+	size_t k = sf_ctorinit_rewrite(f->neu.buf, f->neu.len, dt, pos, &out, &rd, &nrd);
+	int rc = init_reads(o, dt, f->src.rel, rd, nrd, note);
+
+	if (k) {
+		sb_setlen(&f->neu, 0);
+		sb_add(&f->neu, out.buf, out.len);
+	}
+	*lists += k;
+	sb_release(&out);
+	free(rd);
+	return rc;
+}
+
+/*
+ * C++: the constructors' member-initializer lists put in the new order -
+ * in the class's file (f[0], its new text) and in every other C/C++ file
+ * under the source root, each changed one appended to *f (*nf).  Nonzero
+ * after a refusal (an initializer reading a member it now passes).
+ */
+static int ctor_lists(const struct patch_opts *o, const struct sf_type *t, const struct plan *pl,
+		      const struct sf_srctree *tree, struct out_file **f, size_t *nf,
+		      struct strbuf *note)
+{
+	struct sf_type dt;
+	struct sf_member *v;
+	uint32_t *map = sf_xcalloc(t->nmembers + 1, sizeof(uint32_t));
+	uint32_t *pos = sf_xcalloc(t->nmembers + 1, sizeof(uint32_t)), np = 0;
+	size_t lists = 0;
+	int rc;
+
+	sf_cdecl_declared(t, &dt, &v, map);
+	for (uint32_t i = 0; i < t->nmembers; i++)
+		if (map[pl->order[i]] != UINT32_MAX)
+			pos[map[pl->order[i]]] = np++;
+	rc = ctor_file(o, &dt, pos, &(*f)[0], &lists, note);
+	for (size_t i = 0; i < tree->ncrel && !rc; i++) {
+		struct out_file g = { { NULL, NULL }, STRBUF_INIT, STRBUF_INIT };
+		if (!strcmp(tree->crel[i], (*f)[0].src.rel))
+			continue;
+		g.src.rel = sf_xstrdup(tree->crel[i]);
+		struct strbuf e = STRBUF_INIT;
+		sb_addf(&e, "%s/%s", tree->root, tree->crel[i]);
+		g.src.path = sb_detach(&e);
+		size_t before = lists;
+		if (sf_source_read(g.src.path, &g.old, &e) == 0 &&
+		    strstr(g.old.buf, sf_cdecl_last_name(t->name))) {
+			sb_add(&g.neu, g.old.buf, g.old.len);
+			rc = ctor_file(o, &dt, pos, &g, &lists, note);
+		}
+		sb_release(&e);
+		if (lists > before && !rc) {
+			*f = sf_xreallocarray(*f, *nf + 1, sizeof(**f));
+			(*f)[(*nf)++] = g;
+			continue;
+		}
+		sf_source_release(&g.src);
+		sb_release(&g.old);
+		sb_release(&g.neu);
+	}
+	const char **rels = sf_xcalloc(*nf + 1, sizeof(*rels));
+	for (size_t i = 0; i < *nf; i++)
+		rels[i] = (*f)[i].src.rel;
+	if (!rc)
+		sf_render_patch_ctor_lists(note, lists, rels, *nf);
+	free(rels);
+	free(v);
+	free(map);
+	free(pos);
+	return rc;
+}
+
 /* Not an error: the line on stderr, exit 0. */
 static int nothing_to_patch(const struct sf_type *t, int kept_if)
 {
@@ -711,10 +863,26 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 			sf_report_err(&err);
 		goto out_plan;
 	}
+	struct out_file *outs = sf_xcalloc(1, sizeof(*outs));
+	size_t nfiles_out = 1;
+	outs[0] = (struct out_file){ src, STRBUF_INIT, STRBUF_INIT };
+	sb_add(&outs[0].old, old.buf, old.len);
+	sb_add(&outs[0].neu, neu.buf, neu.len);
+	if (!rust && (t->flags & SF_TF_CXX) && pl.moves &&
+	    ctor_lists(o, t, &pl, &tree, &outs, &nfiles_out, &note))
+		goto out_files;
 	struct sf_patch_view pv = { t, src.rel, pl.old_size, pl.new_size, pl.moves,
 				    pl.narrow, pl.nnarrow, &note };
 	sf_render_patch_header(&msg, &pv);
-	rc = emit(o, &src, &old, &neu, &msg);
+	rc = emit_files(o, outs, nfiles_out, &msg);
+out_files:
+	for (size_t i = 0; i < nfiles_out; i++) {
+		if (i)
+			sf_source_release(&outs[i].src);
+		sb_release(&outs[i].old);
+		sb_release(&outs[i].neu);
+	}
+	free(outs);
 out_plan:
 	plan_release(&pl);
 out_ts:

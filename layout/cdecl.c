@@ -131,8 +131,7 @@ static void scope_name(const struct sf_lexed *lx, size_t ci, struct strbuf *out)
 	}
 }
 
-/* The scopes around code token ci, outermost first: "net::Conn". */
-static void scope_at(const struct sf_lexed *lx, size_t ci, struct strbuf *out)
+void sf_cdecl_scope_at(const struct sf_lexed *lx, size_t ci, struct strbuf *out)
 {
 	struct strbuf name = STRBUF_INIT;
 	size_t *len = sf_xcalloc(ci + 2, sizeof(size_t)), depth = 0;
@@ -179,7 +178,7 @@ static int cxx_definition_at(struct sf_lexed *lx, size_t ci, const char *qual,
 	if (!ct_punct(lx, o, '{'))
 		return 0;
 	struct strbuf scope = STRBUF_INIT;
-	scope_at(lx, ci, &scope);
+	sf_cdecl_scope_at(lx, ci, &scope);
 	int ok = (size_t)(name - qual) == (scope.len ? scope.len + 2 : 0) &&
 		 !strncmp(qual, scope.buf, scope.len);
 	sb_release(&scope);

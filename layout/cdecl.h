@@ -161,18 +161,8 @@ struct sf_cdecl_def {
 size_t sf_cdecl_definitions(struct sf_cdecl_ctx *x, const struct sf_type *t,
 			    struct sf_cdecl_def *out, size_t max);
 
-/*
- * t as its source declares it: without the members no declaration
- * spells (C++ bases, virtual bases, the vptr).  *v is malloc'ed (NULL
- * when t has none of them, and *out is then a copy of *t); map[i] (when
- * not NULL, t->nmembers entries) gets the declared index of t's member i,
- * or UINT32_MAX.
- */
-void sf_cdecl_declared(const struct sf_type *t, struct sf_type *out,
-		       struct sf_member **v, uint32_t *map);
-
-/* The last component of a C++ qualified name ("Conn" of "net::Conn"),
- * template arguments left alone. */
-const char *sf_cdecl_last_name(const char *name);
+/* The namespaces and classes around code token ci of lx, outermost
+ * first: "net::Conn" (a `namespace {` is "(anonymous namespace)"). */
+void sf_cdecl_scope_at(const struct sf_lexed *lx, size_t ci, struct strbuf *out);
 
 #endif

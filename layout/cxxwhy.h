@@ -4,11 +4,16 @@
  * words it (the message they leave in their sf_err is only its code).
  *
  *   struct sf_cxx_why { kind, line in the file, member's name }
+ *
+ * And the two facts of a C++ class every C++ step needs (cdecl.c): its
+ * declared members and its own name.
  */
 #ifndef SF_CXXWHY_H
 #define SF_CXXWHY_H
 
 #include <stdint.h>
+
+#include "model/model.h"
 
 /* Why a C++ definition cannot be rewritten, as data (report/ words it). */
 enum sf_cxx_refusal {
@@ -26,5 +31,19 @@ struct sf_cxx_why {
 	uint32_t line;           /* in the file, 0 when none */
 	const char *member;      /* SF_CXX_FIXED_MOVES: the member's name */
 };
+
+/*
+ * t as its source declares it: without the members no declaration
+ * spells (C++ bases, virtual bases, the vptr).  *v is malloc'ed (NULL
+ * when t has none of them, and *out is then a copy of *t); map[i] (when
+ * not NULL, t->nmembers entries) gets the declared index of t's member i,
+ * or UINT32_MAX.
+ */
+void sf_cdecl_declared(const struct sf_type *t, struct sf_type *out,
+		       struct sf_member **v, uint32_t *map);
+
+/* The last component of a C++ qualified name ("Conn" of "net::Conn"),
+ * template arguments left alone. */
+const char *sf_cdecl_last_name(const char *name);
 
 #endif

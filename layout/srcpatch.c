@@ -483,6 +483,11 @@ static int emit_body(struct emit *e)
 
 	for (size_t i = 0; i < nfb; i++)
 		anchor[i] = free_anchor(e, &fb[i]);
+	/* C++: what comes before every data member (the public functions of a
+	 * class) stays first, in front of the first member of the new order */
+	for (size_t i = 0; p->cxx && i < nfb && e->plan->norder; i++)
+		if (fb[i].mbefore == 0)
+			anchor[i] = e->plan->order[0];
 	mark(e, SF_LINE_FREE);
 	for (uint32_t pos = 0; pos < e->plan->norder && rc == 0;) {
 		uint32_t m = e->plan->order[pos];

@@ -379,3 +379,40 @@ void sf_render_patch_cxx(struct strbuf *out, const char *rel, const struct sf_ty
 		break;
 	}
 }
+
+void sf_render_patch_init_order(struct strbuf *err, const char *rel, const struct sf_type *dt,
+				const struct sf_ctor_read *rd, size_t n)
+{
+	sb_addf(err, "%s %s: the new order changes what constructors' member "
+		"initializers read: ", sf_type_kind_name(dt), dt->name);
+	for (size_t i = 0; i < n; i++)
+		sb_addf(err, "%s%s:%u: %s's initializer reads %s and would run %s it", i ? "; " : "",
+			rel, rd[i].line, dt->members[rd[i].member].name,
+			dt->members[rd[i].reads].name, rd[i].now_before ? "before" : "after");
+	sb_adds(err, "; --allow-init-order patches it all the same");
+}
+
+void sf_render_patch_init_note(struct strbuf *note, const char *rel, const struct sf_type *dt,
+			       const struct sf_ctor_read *r)
+{
+	if (r->now_before)
+		sb_addf(note, "  %s:%u: %s's initializer now runs before %s, which it reads\n",
+			rel, r->line, dt->members[r->member].name, dt->members[r->reads].name);
+}
+
+void sf_render_patch_ctor_lists(struct strbuf *note, size_t lists, const char *const *rels,
+				size_t n)
+{
+	if (!lists) {
+		sb_adds(note, "  no constructor initializer list names the members that move\n");
+		return;
+	}
+	sb_addf(note, "  %zu constructor initializer list%s put in the new declaration order "
+		"(-Wreorder)", lists, lists == 1 ? "" : "s");
+	if (n > 1) {
+		sb_adds(note, "; also changed:");
+		for (size_t i = 1; i < n; i++)
+			sb_addf(note, " %s", rels[i]);
+	}
+	sb_addch(note, '\n');
+}

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "layout/ctorinit.h"
 #include "layout/cxxwhy.h"
 #include "layout/rust.h"
 #include "layout/srcscan.h"
@@ -108,6 +109,22 @@ int sf_render_patch_uses(struct strbuf *note, struct strbuf *err,
  */
 void sf_render_patch_cxx(struct strbuf *out, const char *rel, const struct sf_type *t,
 			 const struct sf_cxx_why *why);
+
+/*
+ * C++ constructors' initializers that read a member whose order relative
+ * to theirs changes (rd[0..n), in file rel; dt: the class as declared):
+ * the refusal line (without "structfit: "), or one header note for each
+ * that now runs before what it reads.
+ */
+void sf_render_patch_init_order(struct strbuf *err, const char *rel, const struct sf_type *dt,
+				const struct sf_ctor_read *rd, size_t n);
+void sf_render_patch_init_note(struct strbuf *note, const char *rel, const struct sf_type *dt,
+			       const struct sf_ctor_read *r);
+
+/* The note: how many constructor initializer lists were put in the new
+ * order, and the files the patch changes (rels[0..n), the class's first). */
+void sf_render_patch_ctor_lists(struct strbuf *note, size_t lists, const char *const *rels,
+				size_t n);
 
 /*
  * Nothing to patch: no smaller order for t (`kept_if`: none once its #if

@@ -22,6 +22,7 @@
 
 #include "model/model.h"
 #include "layout/srcpatch.h"
+#include "layout/ctorinit.h"
 #include "lib/strbuf.h"
 #include "layout/applydiff.h"
 #include "report/udiff.h"
@@ -1032,6 +1033,192 @@ static void test_refuse_bad_plan(void **state)
 	expect_refusal(st_src, &mo.t, id, NULL, 0, "C structs only");
 }
 
+/* ---- C++ ------------------------------------------------------------- */
+
+static const char cxx_src[] =
+	"namespace net {\n"
+	"class C {\n"
+	"public:\n"
+	"    C() : a_('y'), b_('z'), i_(0) {}\n"
+	"    int get() const { return b_; }\n"
+	"    static int n;\n"
+	"\n"
+	"protected:\n"
+	"    char a_ = 'x';   // a\n"
+	"    double d_{2.5};\n"
+	"\n"
+	"private:\n"
+	"    char b_;\n"
+	"    struct Inner { int k; };\n"
+	"    int i_ = 3;\n"
+	"};\n"
+	"}\n";
+
+static const struct mspec cxx_members[] = {
+	{ "a_", "char", "", 0, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	{ "d_", "double", "", 8, 8, 0, 0, SF_T_FLOAT, 0 },
+	{ "b_", "char", "", 16, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	{ "i_", "int", "", 20, 4, 0, 0, SF_T_INT, SF_MF_SIGNED },
+};
+
+static void cxx_model(struct model *mo)
+{
+	build(mo, "net::C", 24, 2, cxx_members, 4);
+	mo->t.kind = SF_KIND_CLASS;
+	mo->t.flags |= SF_TF_CXX;
+}
+
+/* Members keep their access: a label where the new order needs one, the
+ * original ones kept where their section still starts, none empty; the
+ * default member initializers and comments move with their members;
+ * functions, static members and nested types stay. */
+static void test_cxx_access_labels(void **state)
+{
+	(void)state;
+	struct model mo;
+	cxx_model(&mo);
+	uint32_t order[] = { 1, 3, 0, 2 };   /* d_, i_, a_, b_ */
+	expect_text(cxx_src, &mo.t, order, NULL, 0,
+		"namespace net {\n"
+		"class C {\n"
+		"public:\n"
+		"    C() : a_('y'), b_('z'), i_(0) {}\n"
+		"    int get() const { return b_; }\n"
+		"    static int n;\n"
+		"\n"
+		"protected:\n"
+		"    double d_{2.5};\n"
+		"private:\n"
+		"    int i_ = 3;\n"
+		"protected:\n"
+		"    char a_ = 'x';   // a\n"
+		"\n"
+		"private:\n"
+		"    char b_;\n"
+		"    struct Inner { int k; };\n"
+		"};\n"
+		"}\n");
+}
+
+/* A section emptied of its members loses its label; a label the order
+ * makes redundant is not written twice. */
+static void test_cxx_no_empty_label(void **state)
+{
+	(void)state;
+	static const char src[] =
+		"struct S {\n"
+		"    char a;\n"
+		"private:\n"
+		"    double d;\n"
+		"public:\n"
+		"    char b;\n"
+		"};\n";
+	static const struct mspec ms[] = {
+		{ "a", "char", "", 0, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "d", "double", "", 8, 8, 0, 0, SF_T_FLOAT, 0 },
+		{ "b", "char", "", 16, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	};
+	struct model mo;
+	build(&mo, "S", 24, 1, ms, 3);
+	mo.t.flags |= SF_TF_CXX;
+	uint32_t order[] = { 1, 0, 2 };      /* d, a, b */
+	expect_text(src, &mo.t, order, NULL, 0,
+		"struct S {\n"
+		"private:\n"
+		"    double d;\n"
+		"public:\n"
+		"    char a;\n"
+		"    char b;\n"
+		"};\n");
+}
+
+/* The refusals come back as data (layout/cxxwhy.h), with the line. */
+static void test_cxx_refusals(void **state)
+{
+	(void)state;
+	static const char src[] =
+		"struct S {\n"
+		"public: char a;\n"
+		"    double d;\n"
+		"    char b;\n"
+		"};\n";
+	static const struct mspec ms[] = {
+		{ "a", "char", "", 0, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "d", "double", "", 8, 8, 0, 0, SF_T_FLOAT, 0 },
+		{ "b", "char", "", 16, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	};
+	struct model mo;
+	build(&mo, "S", 24, 1, ms, 3);
+	mo.t.flags |= SF_TF_CXX;
+	uint32_t order[] = { 1, 0, 2 };
+	struct sf_srcpatch_plan plan = { order, 3, NULL, 0, NULL, NULL };
+	struct sf_srcpatch_info info;
+	struct sf_err err = SF_ERR_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	assert_int_equal(sf_srcpatch_make("t.h", src, strlen(src), &mo.t, &plan, &sb, &info,
+					  &err), -1);
+	assert_int_equal(info.why.kind, SF_CXX_LABEL_LINE);
+	assert_int_equal(info.why.line, 2);
+	assert_int_equal(sb.len, 0);
+	/* a base the order would move */
+	struct model mb;
+	static const struct mspec mbs[] = {
+		{ "Base", "struct Base", "", 0, 4, 0, 0, SF_T_STRUCT, SF_MF_BASE },
+		{ "a", "char", "", 4, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	};
+	build(&mb, "D", 8, 1, mbs, 2);
+	mb.t.flags |= SF_TF_CXX;
+	uint32_t swap[] = { 1, 0 };
+	struct sf_srcpatch_plan p2 = { swap, 2, NULL, 0, NULL, NULL };
+	static const char dsrc[] = "struct D : Base {\n    char a;\n};\n";
+	assert_int_equal(sf_srcpatch_make("d.h", dsrc, strlen(dsrc), &mb.t, &p2, &sb, &info,
+					  &err), -1);
+	assert_int_equal(info.why.kind, SF_CXX_FIXED_MOVES);
+	assert_string_equal(info.why.member, "Base");
+	sb_release(&sb);
+}
+
+/* Constructor initializer lists (layout/ctorinit.h): in the class and out
+ * of line, put in the new order; bases keep their slots; a read of a
+ * member whose order relative to the reader changes is reported. */
+static void test_cxx_ctor_lists(void **state)
+{
+	(void)state;
+	struct model mo;
+	cxx_model(&mo);
+	uint32_t pos[] = { 2, 0, 3, 1 };     /* d_, i_, a_, b_ */
+	static const char src[] =
+		"namespace net {\n"
+		"C::C(int v)\n"
+		"    : Base(v), a_('y'),\n"
+		"      d_(v * 2.0), b_(a_), i_{v} {}\n"
+		"}\n"
+		"other::C::C() : a_(1), d_(2) {}\n";
+	struct strbuf out = STRBUF_INIT;
+	struct sf_ctor_read *rd = NULL;
+	size_t nrd = 0;
+	assert_int_equal(sf_ctorinit_rewrite(src, strlen(src), &mo.t, pos, &out, &rd, &nrd), 1);
+	assert_string_equal(out.buf,
+		"namespace net {\n"
+		"C::C(int v)\n"
+		"    : Base(v), d_(v * 2.0),\n"
+		"      i_{v}, a_('y'), b_(a_) {}\n"
+		"}\n"
+		"other::C::C() : a_(1), d_(2) {}\n");
+	assert_int_equal(nrd, 0);    /* b_ reads a_: both move, a_ still first */
+	sb_release(&out);
+	/* d_ reads a_, and now runs before it */
+	static const char src2[] = "namespace net { C::C() : a_(1), d_(a_ + 1.0) {} }\n";
+	sf_ctorinit_rewrite(src2, strlen(src2), &mo.t, pos, &out, &rd, &nrd);
+	assert_string_equal(out.buf, "namespace net { C::C() : d_(a_ + 1.0), a_(1) {} }\n");
+	assert_int_equal(nrd, 1);
+	assert_int_equal(rd[0].member, 1);
+	assert_int_equal(rd[0].reads, 0);
+	assert_int_equal(rd[0].now_before, 1);
+	free(rd);
+	sb_release(&out);
+}
+
 /* ---- helpers --------------------------------------------------------- */
 
 static void test_types_and_ranges(void **state)
@@ -1179,6 +1366,10 @@ int main(void)
 		cmocka_unit_test(test_refuse_macro_members),
 		cmocka_unit_test(test_refuse_one_line),
 		cmocka_unit_test(test_refuse_bad_plan),
+		cmocka_unit_test(test_cxx_access_labels),
+		cmocka_unit_test(test_cxx_no_empty_label),
+		cmocka_unit_test(test_cxx_refusals),
+		cmocka_unit_test(test_cxx_ctor_lists),
 		cmocka_unit_test(test_types_and_ranges),
 		cmocka_unit_test(test_udiff_st_table),
 		cmocka_unit_test(test_udiff_edges),
