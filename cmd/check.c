@@ -168,6 +168,7 @@ static int eval_baseline(struct sf_budget *b, const struct check_opts *o,
 	char *path = (char *)o->baseline;
 	struct sf_typeset *ts = sf_load_inputs(&o->co, &path, 1, wanted);
 	struct sf_err err = SF_ERR_INIT;
+	struct sf_budget_miss miss;
 	int rc = 0;
 
 	if (!ts)
@@ -177,8 +178,8 @@ static int eval_baseline(struct sf_budget *b, const struct check_opts *o,
 		optional[i] = b->rules[i].optional;
 		b->rules[i].optional = true;
 	}
-	if (sf_budget_eval(b, ts, o->baseline, base, &err) < 0)
-		rc = (sf_report_err(&err), -1);
+	if (sf_budget_eval(b, ts, o->baseline, base, &miss) < 0)
+		rc = (sf_budget_miss_err(b, &miss, &err), sf_report_err(&err), -1);
 	for (size_t i = 0; i < b->nrules; i++)
 		b->rules[i].optional = optional[i];
 	free(optional);
@@ -197,12 +198,14 @@ static int evaluate(struct sf_budget *b, const struct check_opts *o,
 	struct sf_typeset *ts = sf_load_inputs_at(&o->co, files, nfiles, wanted, o->co.source_root);
 	struct sf_bresult base;
 	struct sf_err err = SF_ERR_INIT;
+	struct sf_budget_miss miss;
 	int rc = -1;
 
 	if (!ts)
 		goto out;
 	char *inputs = join_inputs(files, nfiles);
-	if (sf_budget_eval(b, ts, inputs, res, &err) < 0) {
+	if (sf_budget_eval(b, ts, inputs, res, &miss) < 0) {
+		sf_budget_miss_err(b, &miss, &err);
 		sf_report_err(&err);
 	} else if (o->baseline && eval_baseline(b, o, wanted, &base) < 0) {
 		sf_bresult_release(res);
@@ -259,23 +262,26 @@ static int read_budget(int fd, const char *name, struct sf_budget **out,
 {
 	enum { PIECE = 65536 };
 	struct sf_budget_parser *p = sf_budget_parser_new(name);
+	struct sf_budget_problem why;
 	char *buf = sf_xmalloc(PIECE);
 	ssize_t n;
 
 	while ((n = read(fd, buf, PIECE)) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 || sf_budget_parser_feed(p, buf, (size_t)n, err) < 0) {
+		if (n < 0 || sf_budget_parser_feed(p, buf, (size_t)n, &why) < 0) {
 			if (n < 0)
 				sf_error_at(err, name, 0, 0, "%s", strerror(errno ? errno : EIO));
+			else
+				sf_budget_problem_err(name, &why, err);
 			free(buf);
 			sf_budget_parser_free(p);
 			return -1;
 		}
 	}
 	free(buf);
-	if (sf_budget_parser_finish(p, out, err) < 0)
-		return -1;
+	if (sf_budget_parser_finish(p, out, &why) < 0)
+		return sf_budget_problem_err(name, &why, err);
 	/* an empty budget checks nothing: a CI gate that silently passes */
 	if ((*out)->nrules == 0) {
 		sf_budget_free(*out);

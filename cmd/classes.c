@@ -16,6 +16,7 @@
 #include "lib/color.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "report/reasons.h"
 #include "report/suggest.h"
 
 static const struct sf_opt_use classes_opts[] = {
@@ -73,10 +74,13 @@ static int show_one(const char *spec, enum sf_format format, enum sf_color_mode 
 {
 	struct sf_classes c;
 	struct sf_err err = SF_ERR_INIT;
+	struct sf_classes_refusal why;
 	struct strbuf sb = STRBUF_INIT;
 
-	if (sf_classes_parse(spec, &c, &err) < 0)
+	if (sf_classes_parse(spec, &c, &why) < 0) {
+		sf_classes_refusal_err(&why, &err);
 		return sf_die_usage("classes: %s", err.msg);
+	}
 	if (format == SF_FMT_JSON)
 		sf_render_classes_json(&sb, &c, 1);
 	else

@@ -24,6 +24,7 @@
 #include "lib/xalloc.h"
 #include "report/ci.h"
 #include "report/reasons.h"
+#include "report/reasons.h"
 #include "version.h"
 
 /* The last error printed, and the --format the command line asked for,
@@ -538,10 +539,13 @@ static void release_classes(struct sf_common_opts *co)
 static int parse_classes(const char *spec, struct sf_common_opts *co)
 {
 	struct sf_err err = SF_ERR_INIT;
+	struct sf_classes_refusal why;
 
 	release_classes(co);
-	if (sf_classes_parse(spec, &co->classes, &err) < 0)
+	if (sf_classes_parse(spec, &co->classes, &why) < 0) {
+		sf_classes_refusal_err(&why, &err);
 		return sf_die_usage("--classes: %s", err.msg), -1;
+	}
 	co->have_classes = true;
 	return 0;
 }

@@ -126,9 +126,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sf_budget *b = NULL;
 	struct sf_err err;
+	struct sf_budget_problem why;
+	struct sf_budget_miss miss;
 
 	err.msg[0] = '\0';
-	if (sf_budget_parse(BUDGET_PATH, (const char *)data, size, &b, &err) < 0) {
+	if (sf_budget_parse(BUDGET_PATH, (const char *)data, size, &b, &why) < 0) {
+		sf_budget_problem_err(BUDGET_PATH, &why, &err);
 		check_message(&err);
 		return 0;
 	}
@@ -142,7 +145,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sf_typeset *ts = model();
 	struct sf_bresult res;
 	err.msg[0] = '\0';
-	if (sf_budget_eval(b, ts, "fuzz.o", &res, &err) == 0) {
+	if (sf_budget_eval(b, ts, "fuzz.o", &res, &miss) == 0) {
 		struct sf_check_opts o = { .tool_version = "0", .source_root = "/src" };
 		sf_render_check_text(&sb, &res, &o);
 		sf_render_check_json(&sb, &res, &o);
@@ -152,7 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sf_render_check_markdown(&sb, &res, &o);
 		/* --baseline against the same build: every failure is known */
 		struct sf_bresult again;
-		if (sf_budget_eval(b, ts, "fuzz.o", &again, &err) == 0) {
+		if (sf_budget_eval(b, ts, "fuzz.o", &again, &miss) == 0) {
 			size_t n = again.nfails;
 			sf_bresult_drop_known(&again, &res);
 			if (again.nfails != 0 || again.nknown != n || again.nbroken != 0)
@@ -161,6 +164,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		sf_bresult_release(&res);
 	} else {
+		sf_budget_miss_err(b, &miss, &err);
 		check_message(&err);
 	}
 	sb_reset(&sb);

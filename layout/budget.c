@@ -12,7 +12,6 @@
 
 #include <assert.h>
 #include <fnmatch.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -249,10 +248,10 @@ static size_t only_in(const struct sf_type **v, size_t n, const char *file)
 	return k;
 }
 
-/* "type 'struct x' not found in INPUTS", or, with @FILE and definitions
- * elsewhere, where they are. */
-static void not_found_what(char *what, size_t size, const struct sf_typeset *ts,
-			   const struct sf_bterm *term, const char *inputs);
+/* Term `term` of rule ri (-1: its glob) found nothing: miss says so. */
+static int not_found(struct sf_budget_miss *miss, uint32_t ri, int term,
+		     const struct sf_typeset *ts, const struct sf_bterm *t,
+		     const char *inputs);
 
 /* Every definition of `name` (declarations dropped); free() the array. */
 static size_t find_defs(const struct sf_typeset *ts, const char *name,
@@ -274,17 +273,9 @@ static size_t find_defs(const struct sf_typeset *ts, const char *name,
 	return k;
 }
 
-/* `what` is the problem ("type 'X' not found in a.o"), said at the rule. */
-static int not_found(const struct sf_budget *b, const struct sf_brule *r,
-		     uint32_t col, const char *what, struct sf_err *err)
-{
-	return sf_error_at(err, b->path, r->line, col, "%s (add 'optional' to the rule "
-			   "if it may be absent)", what);
-}
-
 static int eval_single(struct sf_bresult *res, uint32_t ri,
 		       const struct sf_typeset *ts, const char *inputs,
-		       struct sf_err *err)
+		       struct sf_budget_miss *miss)
 {
 	const struct sf_brule *r = &res->budget->rules[ri];
 	const struct sf_type **defs;
@@ -300,11 +291,8 @@ static int eval_single(struct sf_bresult *res, uint32_t ri,
 		eval_subject(res, ri, defs[i], NULL, &m);
 	}
 	free(defs);
-	if (n == 0 && !r->optional) {
-		char what[1200];
-		not_found_what(what, sizeof(what), ts, &r->terms[0], inputs);
-		return not_found(res->budget, r, r->terms[0].col, what, err);
-	}
+	if (n == 0 && !r->optional)
+		return not_found(miss, ri, 0, ts, &r->terms[0], inputs);
 	res->stats[ri].skipped = n == 0;
 	return 0;
 }
@@ -322,7 +310,7 @@ static const struct sf_type *largest(const struct sf_type **defs, size_t n)
 /* A sum: each term's largest definition, measured as one object. */
 static int eval_sum(struct sf_bresult *res, uint32_t ri,
 		    const struct sf_typeset *ts, const char *inputs,
-		    struct sf_err *err)
+		    struct sf_budget_miss *miss)
 {
 	const struct sf_brule *r = &res->budget->rules[ri];
 	struct sf_measure acc = { 0 };
@@ -340,9 +328,7 @@ static int eval_sum(struct sf_bresult *res, uint32_t ri,
 				res->stats[ri].skipped = true;
 				return 0;
 			}
-			char what[1200];
-			not_found_what(what, sizeof(what), ts, &r->terms[i], inputs);
-			return not_found(res->budget, r, r->terms[i].col, what, err);
+			return not_found(miss, ri, (int)i, ts, &r->terms[i], inputs);
 		}
 		const struct sf_type *t = largest(defs, n);
 		free(defs);
@@ -358,28 +344,22 @@ static int eval_sum(struct sf_bresult *res, uint32_t ri,
 	return 0;
 }
 
-static void not_found_what(char *what, size_t size, const struct sf_typeset *ts,
-			   const struct sf_bterm *term, const char *inputs)
+static int not_found(struct sf_budget_miss *miss, uint32_t ri, int term,
+		     const struct sf_typeset *ts, const struct sf_bterm *t,
+		     const char *inputs)
 {
-	const struct sf_type **defs;
-	size_t n = term->file ? find_defs(ts, term->name, &defs) : 0;
-
-	if (!term->file)
-		defs = NULL;
-	if (n == 0) {
-		snprintf(what, size, "type '%s%s%s' not found in %s", term->name,
-			 term->file ? "@" : "", term->file ? term->file : "", inputs);
-	} else {
-		struct strbuf sb = STRBUF_INIT;
-		for (size_t i = 0; i < n && i < 4; i++)
-			sb_addf(&sb, "%s%s:%u", i ? ", " : "", defs[i]->decl_file,
-				defs[i]->decl_line);
-		snprintf(what, size, "no definition of '%s' in %s is declared in a file "
-			 "'%s' (it is declared at %s%s)", term->name, inputs, term->file,
-			 sb.buf, n > 4 ? ", ..." : "");
-		sb_release(&sb);
+	memset(miss, 0, sizeof(*miss));
+	miss->rule = ri;
+	miss->term = term;
+	miss->inputs = inputs;
+	if (t && t->file) {
+		const struct sf_type **defs;
+		miss->ndefs = find_defs(ts, t->name, &defs);
+		for (size_t i = 0; i < miss->ndefs && i < SF_BUDGET_MISS_DEFS; i++)
+			miss->defs[i] = defs[i];
+		free(defs);
 	}
-	free(defs);
+	return -1;
 }
 
 static bool glob_matches(const struct sf_brule *r, const struct sf_type *t)
@@ -436,7 +416,7 @@ static int fail_cmp(const void *a, const void *b)
 
 int sf_budget_eval(const struct sf_budget *b, const struct sf_typeset *ts,
 		   const char *inputs, struct sf_bresult *out,
-		   struct sf_err *err)
+		   struct sf_budget_miss *miss)
 {
 	memset(out, 0, sizeof(*out));
 	out->budget = b;
@@ -446,19 +426,13 @@ int sf_budget_eval(const struct sf_budget *b, const struct sf_typeset *ts,
 		const struct sf_brule *r = &b->rules[ri];
 		int rc = 0;
 		if (r->is_glob) {
-			if (out->stats[ri].checked == 0 && !r->optional) {
-				char what[700];
-				snprintf(what, sizeof(what), "no type in %s matches '%s%s%s'",
-					 inputs,
-					 r->glob_kind >= 0 ? sf_kind_name(r->glob_kind) : "",
-					 r->glob_kind >= 0 ? " " : "", r->glob);
-				rc = not_found(b, r, r->col, what, err);
-			}
+			if (out->stats[ri].checked == 0 && !r->optional)
+				rc = not_found(miss, (uint32_t)ri, -1, ts, NULL, inputs);
 			out->stats[ri].skipped = out->stats[ri].checked == 0;
 		} else if (r->nterms == 1) {
-			rc = eval_single(out, (uint32_t)ri, ts, inputs, err);
+			rc = eval_single(out, (uint32_t)ri, ts, inputs, miss);
 		} else {
-			rc = eval_sum(out, (uint32_t)ri, ts, inputs, err);
+			rc = eval_sum(out, (uint32_t)ri, ts, inputs, miss);
 		}
 		if (rc < 0) {
 			sf_bresult_release(out);

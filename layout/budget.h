@@ -125,24 +125,64 @@ struct sf_budget {
 	size_t cap;
 };
 
+/* Why a budget file was refused, as data: report/check.c words it. */
+enum sf_bproblem {
+	SF_BPR_NUL = 1,             /* a NUL byte: binary, not text */
+	SF_BPR_CONTROL,             /* the control byte `byte`: binary, not text */
+	SF_BPR_LONG_LINE,           /* a line longer than SF_BUDGET_MAX_LINE */
+	SF_BPR_JUNK,                /* `tok` is neither a condition nor the end */
+	SF_BPR_NO_NUMBER,           /* nothing after `word` */
+	SF_BPR_NOT_NUMBER,          /* `tok` where a number goes after `word` */
+	SF_BPR_NUMBER_TOO_LARGE,    /* the number `tok` is past 2^64-1 */
+	SF_BPR_AFTER_NUMBER,        /* `tok` right after the number `text` */
+	SF_BPR_NO_OPERATOR,         /* nothing after the property `word` */
+	SF_BPR_BAD_OPERATOR_AFTER,  /* `tok`, no operator, after the property `word` */
+	SF_BPR_BAD_OPERATOR,        /* operator characters `text` that are no operator */
+	SF_BPR_NO_CLASSES,          /* `fits N in` and no SPEC */
+	SF_BPR_BAD_CLASSES,         /* the SPEC `text`, refused as `classes` says */
+	SF_BPR_UNKNOWN_PROPERTY,    /* the word `text` before an operator */
+	SF_BPR_NO_CONDITION,        /* a selector and no condition */
+	SF_BPR_NO_NAME_AFTER,       /* the kind word `word` and no name */
+	SF_BPR_NO_NAME,             /* no name where a term starts */
+	SF_BPR_NO_NAME_BEFORE_AT,   /* "@FILE" with no name */
+	SF_BPR_NO_FILE_AFTER_AT,    /* "NAME@" with no file */
+	SF_BPR_PATTERN_IN_SUM,      /* a glob in a sum */
+	SF_BPR_NO_NAME_BEFORE,      /* the property `text` where the type name goes */
+};
+
+struct sf_budget_problem {
+	enum sf_bproblem code;
+	uint32_t line, col;         /* where, 1-based */
+	const char *word;           /* a word of the language ("fits", "<=",
+	                             * "size", "struct"), static; or NULL */
+	char tok[32];               /* the token found: up to a blank, cut at 24
+	                             * bytes with "..." */
+	char text[512];             /* a span of the line as written, cut */
+	unsigned byte;              /* SF_BPR_CONTROL */
+	/* SF_BPR_BAD_CLASSES: why SPEC (`text`) was refused; its spec is NULL
+	 * (the rule's copy is gone): word it over `text` */
+	struct sf_classes_refusal classes;
+};
+
 /*
  * Parse a budget handed over in pieces as it is read (cmd/ reads the
- * file; nothing here does I/O).  `path` names the budget in errors and is
- * kept as b->path.  A feed that refuses a line returns -1 with err set to
- * "PATH:LINE:COL: problem"; the parser takes nothing more then: free it.
- * finish parses a last line without its newline, and frees the parser
- * whatever it returns: 0 with *out (which may hold no rule), or -1.
+ * file; nothing here does I/O).  `path` is kept as b->path.  A feed that
+ * refuses a line returns -1 with why saying what and where (the caller
+ * words it, report/check.h: "PATH:LINE:COL: problem"); the parser takes
+ * nothing more then: free it.  finish parses a last line without its
+ * newline, and frees the parser whatever it returns: 0 with *out (which
+ * may hold no rule), or -1.
  */
 struct sf_budget_parser;
 struct sf_budget_parser *sf_budget_parser_new(const char *path);
 int sf_budget_parser_feed(struct sf_budget_parser *p, const char *buf, size_t len,
-			  struct sf_err *err);
+			  struct sf_budget_problem *why);
 int sf_budget_parser_finish(struct sf_budget_parser *p, struct sf_budget **out,
-			    struct sf_err *err);
+			    struct sf_budget_problem *why);
 void sf_budget_parser_free(struct sf_budget_parser *p);
 /* The same over `len` bytes in memory at once. */
 int sf_budget_parse(const char *path, const char *buf, size_t len,
-		    struct sf_budget **out, struct sf_err *err);
+		    struct sf_budget **out, struct sf_budget_problem *why);
 void sf_budget_free(struct sf_budget *b);
 
 /* "size", "<=": the spellings the parser accepts. */
@@ -210,15 +250,29 @@ struct sf_bresult {
 	size_t nknown;          /* failures dropped as already in the baseline */
 };
 
+/* A non-optional rule that found nothing, as data (report/check.h words it). */
+#define SF_BUDGET_MISS_DEFS 4
+struct sf_budget_miss {
+	uint32_t rule;               /* index in budget->rules */
+	int term;                    /* the term that found nothing, or -1: the
+	                              * rule's glob matched no type */
+	const char *inputs;          /* as given to sf_budget_eval */
+	/* a NAME@FILE term whose name has definitions in other files: how
+	 * many, and the first SF_BUDGET_MISS_DEFS of them (pointing into ts) */
+	size_t ndefs;
+	const struct sf_type *defs[SF_BUDGET_MISS_DEFS];
+};
+
 /*
  * Evaluate every rule over ts.  `inputs` names the artifacts in messages
  * ("a.o and b.o").  A non-optional rule whose type (or glob) finds nothing
- * is an error: -1 with err "BUDGET:LINE:COL: type 'X' not found in INPUTS".
- * Otherwise 0, with out filled (release it with sf_bresult_release).
+ * is an error: -1 with miss saying which (worded "BUDGET:LINE:COL: type
+ * 'X' not found in INPUTS ..." by report/check.h).  Otherwise 0, with out
+ * filled (release it with sf_bresult_release).
  */
 int sf_budget_eval(const struct sf_budget *b, const struct sf_typeset *ts,
 		   const char *inputs, struct sf_bresult *out,
-		   struct sf_err *err);
+		   struct sf_budget_miss *miss);
 void sf_bresult_release(struct sf_bresult *r);
 
 /*

@@ -8,18 +8,20 @@
  * refuses binary input (a NUL or another control byte) and lines longer
  * than SF_BUDGET_MAX_LINE as soon as it sees them - so a reader that stops
  * at the first refusal pays 64 KiB for a 10 MB line or a 1 GB binary, not
- * 1 GB - and hands each complete line to parse_line().  The lexer (struct lexer) walks one line with a cursor and
- * knows every place an error can be reported with its exact column:
+ * 1 GB - and hands each complete line to parse_line().  The lexer (struct
+ * lexer) walks one line with a cursor and knows every place an error can
+ * be reported with its exact column:
  *
  *   "struct st_table  size <= 40  # comment"
  *    ^selector        ^prop ^op ^number  ^ end of the rule
+ *
+ * A refusal is data (struct sf_budget_problem: a code, the place, the
+ * words and tokens it names); report/check.c makes the sentence.
  */
 #include "budget_int.h"
 
 #include <assert.h>
 #include <ctype.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,19 +29,14 @@
 #include "lib/checked.h"
 #include "lib/xalloc.h"
 
-#define PROPS_EXPECTED \
-	"size, hole_bytes, padding, waste, members, cachelines, align or fits"
-#define OPS_EXPECTED "<=, <, ==, >=, >"
-
 /* ------------------------------------------------------------ the lexer */
 
 struct lexer {
-	const char *path;
 	const char *s;          /* the line, without its newline; not NUL-terminated */
 	size_t len;
 	size_t pos;
 	uint32_t line;
-	struct sf_err *err;
+	struct sf_budget_problem *why;
 };
 
 static bool is_blank(int c)
@@ -122,26 +119,44 @@ static void token_at(const struct lexer *lx, size_t at, char *buf, size_t bufsz)
 	strcpy(buf + n, more ? "..." : "");
 }
 
-__attribute__((format(printf, 3, 4)))
-static int lex_error(const struct lexer *lx, size_t at, const char *fmt, ...)
+/* Refuse the line with `code` at `at` (0-based); the caller adds what
+ * the problem names.  Always -1. */
+static int refuse(const struct lexer *lx, size_t at, enum sf_bproblem code)
 {
-	char msg[512];
-	va_list ap;
+	struct sf_budget_problem *why = lx->why;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return sf_error_at(lx->err, lx->path, lx->line, (unsigned)(at + 1), "%s", msg);
+	memset(why, 0, sizeof(*why));
+	why->code = code;
+	why->line = lx->line;
+	why->col = (uint32_t)(at + 1);
+	return -1;
+}
+
+/* The same, naming the token at tok_at. */
+static int refuse_tok(const struct lexer *lx, size_t at, enum sf_bproblem code,
+		      size_t tok_at)
+{
+	refuse(lx, at, code);
+	token_at(lx, tok_at, lx->why->tok, sizeof(lx->why->tok));
+	return -1;
+}
+
+/* The same, naming the n bytes of the line at from (cut to fit). */
+static int refuse_text(const struct lexer *lx, size_t at, enum sf_bproblem code,
+		       size_t from, size_t n)
+{
+	refuse(lx, at, code);
+	if (n > sizeof(lx->why->text) - 1)
+		n = sizeof(lx->why->text) - 1;
+	memcpy(lx->why->text, lx->s + from, n);
+	lx->why->text[n] = 0;
+	return -1;
 }
 
 /* Something that is neither a condition nor the end of the rule. */
 static int junk_error(const struct lexer *lx, size_t at)
 {
-	char tok[32];
-
-	token_at(lx, at, tok, sizeof(tok));
-	return lex_error(lx, at, "unexpected '%s': expected a condition (" PROPS_EXPECTED
-			 "), 'optional' or the end of the line", tok);
+	return refuse_tok(lx, at, SF_BPR_JUNK, at);
 }
 
 /* ------------------------------------------------------------ numbers */
@@ -159,14 +174,16 @@ static int parse_number(struct lexer *lx, const char *what, uint64_t *out)
 {
 	skip_blanks(lx);
 	size_t at = lx->pos;
-	char tok[32];
 
-	if (at_end(lx))
-		return lex_error(lx, at, "expected a number after '%s'", what);
+	if (at_end(lx)) {
+		refuse(lx, at, SF_BPR_NO_NUMBER);
+		lx->why->word = what;
+		return -1;
+	}
 	if (!isdigit((unsigned char)lx->s[at])) {
-		token_at(lx, at, tok, sizeof(tok));
-		return lex_error(lx, at, "expected a number after '%s', found '%s'",
-				 what, tok);
+		refuse_tok(lx, at, SF_BPR_NOT_NUMBER, at);
+		lx->why->word = what;
+		return -1;
 	}
 	unsigned base = 10;
 	size_t i = at;
@@ -182,16 +199,14 @@ static int parse_number(struct lexer *lx, const char *what, uint64_t *out)
 			(isdigit((unsigned char)lx->s[i]) ? lx->s[i] - '0' : -1);
 		if (d < 0)
 			break;
-		if (v > (UINT64_MAX - (uint64_t)d) / base) {
-			token_at(lx, at, tok, sizeof(tok));
-			return lex_error(lx, at, "number '%s' is too large", tok);
-		}
+		if (v > (UINT64_MAX - (uint64_t)d) / base)
+			return refuse_tok(lx, at, SF_BPR_NUMBER_TOO_LARGE, at);
 		v = v * base + (uint64_t)d;
 	}
 	if (i < lx->len && !is_blank(lx->s[i]) && lx->s[i] != '#') {
-		token_at(lx, i, tok, sizeof(tok));
-		return lex_error(lx, i, "unexpected '%s' after the number %.*s",
-				 tok, (int)(i - at), lx->s + at);
+		refuse_text(lx, i, SF_BPR_AFTER_NUMBER, at, i - at);
+		token_at(lx, i, lx->why->tok, sizeof(lx->why->tok));
+		return -1;
 	}
 	lx->pos = i;
 	*out = v;
@@ -204,17 +219,16 @@ static int parse_op(struct lexer *lx, const char *prop, uint8_t *op)
 {
 	skip_blanks(lx);
 	size_t at = lx->pos, n = 0;
-	char tok[32];
 
 	while (at + n < lx->len && is_op_char(lx->s[at + n]))
 		n++;
 	if (n == 0) {
 		if (at_end(lx))
-			return lex_error(lx, at, "expected an operator (" OPS_EXPECTED
-					 ") after '%s'", prop);
-		token_at(lx, at, tok, sizeof(tok));
-		return lex_error(lx, at, "bad operator '%s' after '%s' (expected "
-				 OPS_EXPECTED ")", tok, prop);
+			refuse(lx, at, SF_BPR_NO_OPERATOR);
+		else
+			refuse_tok(lx, at, SF_BPR_BAD_OPERATOR_AFTER, at);
+		lx->why->word = prop;
+		return -1;
 	}
 	for (size_t i = 0; i <= SF_BOP_GT; i++) {
 		const char *name = sf_bop_name((enum sf_bop)i);
@@ -224,14 +238,13 @@ static int parse_op(struct lexer *lx, const char *prop, uint8_t *op)
 			return 0;
 		}
 	}
-	return lex_error(lx, at, "bad operator '%.*s' (expected " OPS_EXPECTED ")",
-			 (int)n, lx->s + at);
+	return refuse_text(lx, at, SF_BPR_BAD_OPERATOR, at, n);
 }
 
 /* `fits N [in SPEC]`, the word `fits` already read. */
 static int parse_fits(struct lexer *lx, struct sf_bcond *c)
 {
-	struct sf_err why = SF_ERR_INIT;
+	struct sf_classes_refusal why;
 
 	c->op = SF_BOP_LE;
 	if (parse_number(lx, "fits", &c->limit) < 0)
@@ -249,11 +262,14 @@ static int parse_fits(struct lexer *lx, struct sf_bcond *c)
 	while (at + n < lx->len && !is_blank(lx->s[at + n]) && lx->s[at + n] != '#')
 		n++;
 	if (n == 0)
-		return lex_error(lx, at, "expected size classes after 'in' (a preset "
-				 "such as ruby-3.3, or a list such as 32,64,96)");
+		return refuse(lx, at, SF_BPR_NO_CLASSES);
 	c->spec = sf_xstrndup(lx->s + at, n);
-	if (sf_classes_parse(c->spec, &c->classes, &why) < 0)
-		return lex_error(lx, at, "bad size classes %s", why.msg);
+	if (sf_classes_parse(c->spec, &c->classes, &why) < 0) {
+		refuse_text(lx, at, SF_BPR_BAD_CLASSES, at, n);
+		lx->why->classes = why;
+		lx->why->classes.spec = NULL;   /* c->spec goes with the rule */
+		return -1;
+	}
 	lx->pos = at + n;
 	return 0;
 }
@@ -315,9 +331,7 @@ static int parse_conditions(struct lexer *lx, struct sf_brule *r)
 			while (j < lx->len && is_blank(lx->s[j]))
 				j++;
 			if (j < lx->len && is_op_char(lx->s[j]))
-				return lex_error(lx, at, "unknown property '%.*s' "
-						 "(expected " PROPS_EXPECTED ")",
-						 (int)w, lx->s + at);
+				return refuse_text(lx, at, SF_BPR_UNKNOWN_PROPERTY, at, w);
 			return junk_error(lx, at);
 		}
 		lx->pos += w;
@@ -325,8 +339,7 @@ static int parse_conditions(struct lexer *lx, struct sf_brule *r)
 			return -1;
 	}
 	if (r->nconds == 0)
-		return lex_error(lx, lx->pos, "expected a condition (" PROPS_EXPECTED
-				 ") after the type");
+		return refuse(lx, lx->pos, SF_BPR_NO_CONDITION);
 	return 0;
 }
 
@@ -373,32 +386,34 @@ static int parse_term(struct lexer *lx, struct sf_brule *r, size_t *cap)
 			skip_blanks(lx);
 		} else if (after >= lx->len || lx->s[after] == '#' ||
 			   lx->s[after] == '+') {
-			return lex_error(lx, after, "expected a type name after '%s'",
-					 sf_kind_name(kind));
+			refuse(lx, after, SF_BPR_NO_NAME_AFTER);
+			lx->why->word = sf_kind_name(kind);
+			return -1;
 		} else {
 			kind = -1; /* "struct<...>" or similar: a name of its own */
 		}
 	}
 	size_t at = lx->pos;
-	if (at_end(lx) || lx->s[at] == '+')
-		return lex_error(lx, at, kind >= 0 ? "expected a type name after '%s'"
-				 : "expected a type name%s", kind >= 0 ?
-				 sf_kind_name(kind) : "");
+	if (at_end(lx) || lx->s[at] == '+') {
+		refuse(lx, at, kind >= 0 ? SF_BPR_NO_NAME_AFTER : SF_BPR_NO_NAME);
+		lx->why->word = kind >= 0 ? sf_kind_name(kind) : NULL;
+		return -1;
+	}
 	size_t whole = sf_budget_name_len(lx->s, lx->len, at);
 	assert(whole > 0);
 	size_t n = at_sign(lx->s + at, whole);
 	char *file = NULL;
 	if (n < whole) {
 		if (n == 0)
-			return lex_error(lx, at, "expected a type name before '@'");
+			return refuse(lx, at, SF_BPR_NO_NAME_BEFORE_AT);
 		if (n + 1 == whole)
-			return lex_error(lx, at + whole, "expected a file name after '@'");
+			return refuse(lx, at + whole, SF_BPR_NO_FILE_AFTER_AT);
 		file = sf_xstrndup(lx->s + at + n + 1, whole - n - 1);
 	}
 	if (sf_name_is_glob(lx->s + at, n)) {
 		if (r->nterms || r->is_glob) {
 			free(file);
-			return lex_error(lx, at, "a pattern cannot be part of a sum");
+			return refuse(lx, at, SF_BPR_PATTERN_IN_SUM);
 		}
 		r->is_glob = true;
 		r->glob_kind = kind;
@@ -408,7 +423,7 @@ static int parse_term(struct lexer *lx, struct sf_brule *r, size_t *cap)
 	} else {
 		if (r->is_glob) {
 			free(file);
-			return lex_error(lx, start, "a pattern cannot be part of a sum");
+			return refuse(lx, start, SF_BPR_PATTERN_IN_SUM);
 		}
 		struct strbuf sb = STRBUF_INIT;
 		if (kind >= 0)
@@ -447,8 +462,8 @@ static int parse_selector(struct lexer *lx, struct sf_brule *r)
 	if (last && last->bare == last->name &&
 	    prop_lookup(lx, last->col - 1, strlen(last->name), &old) >= 0 &&
 	    lx->pos < lx->len && is_op_char(lx->s[lx->pos]))
-		return lex_error(lx, last->col - 1, "expected a type name before '%s'",
-				 last->name);
+		return refuse_text(lx, last->col - 1, SF_BPR_NO_NAME_BEFORE,
+				   last->col - 1, strlen(last->name));
 	return 0;
 }
 
@@ -477,9 +492,9 @@ static char *rule_text(const struct lexer *lx, size_t from, size_t to)
 }
 
 static int parse_line(struct sf_budget *b, const char *s, size_t len,
-		      uint32_t line, struct sf_err *err)
+		      uint32_t line, struct sf_budget_problem *why)
 {
-	struct lexer lx = { b->path, s, len, 0, line, err };
+	struct lexer lx = { s, len, 0, line, why };
 	struct sf_brule r = { .line = line, .glob_kind = -1 };
 
 	/* A UTF-8 byte order mark some editors write is not part of a rule. */
@@ -511,36 +526,33 @@ struct sf_budget_parser {
 	bool failed;            /* a feed said -1: nothing more is taken */
 };
 
-static int feed_error(struct sf_budget_parser *p, size_t col, const char *what,
-		      struct sf_err *err)
+static int feed_error(struct sf_budget_parser *p, enum sf_bproblem code, unsigned byte,
+		      struct sf_budget_problem *why)
 {
-	return sf_error_at(err, p->b->path, p->lineno, (unsigned)col, "%s", what);
+	memset(why, 0, sizeof(*why));
+	why->code = code;
+	why->line = p->lineno;
+	why->col = (uint32_t)(p->line.len + 1);
+	why->byte = byte;
+	return -1;
 }
 
-static int feed(struct sf_budget_parser *p, unsigned char c, struct sf_err *err)
+static int feed(struct sf_budget_parser *p, unsigned char c,
+		struct sf_budget_problem *why)
 {
-	char what[128];
-
 	if (c == '\n') {
-		if (parse_line(p->b, p->line.buf, p->line.len, p->lineno, err) < 0)
+		if (parse_line(p->b, p->line.buf, p->line.len, p->lineno, why) < 0)
 			return -1;
 		sb_reset(&p->line);
 		p->lineno++;
 		return 0;
 	}
 	if (c == 0)
-		return feed_error(p, p->line.len + 1,
-				  "NUL byte: a budget file is text, this looks binary", err);
-	if ((c < 0x20 && !is_blank(c)) || c == 0x7f) {
-		snprintf(what, sizeof(what), "control character 0x%02x: a budget "
-			 "file is text, this looks binary", c);
-		return feed_error(p, p->line.len + 1, what, err);
-	}
-	if (p->line.len >= SF_BUDGET_MAX_LINE) {
-		snprintf(what, sizeof(what), "line longer than %u bytes",
-			 SF_BUDGET_MAX_LINE);
-		return feed_error(p, p->line.len + 1, what, err);
-	}
+		return feed_error(p, SF_BPR_NUL, c, why);
+	if ((c < 0x20 && !is_blank(c)) || c == 0x7f)
+		return feed_error(p, SF_BPR_CONTROL, c, why);
+	if (p->line.len >= SF_BUDGET_MAX_LINE)
+		return feed_error(p, SF_BPR_LONG_LINE, c, why);
 	sb_addch(&p->line, c);
 	return 0;
 }
@@ -557,11 +569,11 @@ struct sf_budget_parser *sf_budget_parser_new(const char *path)
 }
 
 int sf_budget_parser_feed(struct sf_budget_parser *p, const char *buf, size_t len,
-			  struct sf_err *err)
+			  struct sf_budget_problem *why)
 {
 	assert(!p->failed);
 	for (size_t i = 0; i < len; i++)
-		if (feed(p, (unsigned char)buf[i], err) < 0) {
+		if (feed(p, (unsigned char)buf[i], why) < 0) {
 			p->failed = true;
 			return -1;
 		}
@@ -578,13 +590,13 @@ void sf_budget_parser_free(struct sf_budget_parser *p)
 }
 
 int sf_budget_parser_finish(struct sf_budget_parser *p, struct sf_budget **out,
-			    struct sf_err *err)
+			    struct sf_budget_problem *why)
 {
 	int rc = 0;
 
 	assert(!p->failed);
 	if (p->line.len)
-		rc = parse_line(p->b, p->line.buf, p->line.len, p->lineno, err);
+		rc = parse_line(p->b, p->line.buf, p->line.len, p->lineno, why);
 	*out = NULL;
 	if (rc == 0) {
 		*out = p->b;
@@ -595,14 +607,14 @@ int sf_budget_parser_finish(struct sf_budget_parser *p, struct sf_budget **out,
 }
 
 int sf_budget_parse(const char *path, const char *buf, size_t len,
-		    struct sf_budget **out, struct sf_err *err)
+		    struct sf_budget **out, struct sf_budget_problem *why)
 {
 	struct sf_budget_parser *p = sf_budget_parser_new(path);
 
-	if (sf_budget_parser_feed(p, buf, len, err) < 0) {
+	if (sf_budget_parser_feed(p, buf, len, why) < 0) {
 		sf_budget_parser_free(p);
 		*out = NULL;
 		return -1;
 	}
-	return sf_budget_parser_finish(p, out, err);
+	return sf_budget_parser_finish(p, out, why);
 }

@@ -159,26 +159,21 @@ static void gen_cacheline(struct vec *a)
 	push(a, 128);
 }
 
+/* What each preset's numbers come from is said by report/ (report/reasons.c,
+ * sf_classes_source), in this order. */
 struct preset {
 	const char *name;
-	const char *source;
 	void (*gen)(struct vec *a);
 };
 
 static const struct preset presets[] = {
-	{ "ruby-3.3", "Ruby 3.3 GC heap slot sizes: 40 << i for 5 size pools (gc.c)",
-	  gen_ruby33 },
-	{ "jemalloc", "jemalloc 5 classes, 16-byte quantum, 4 KiB pages: small to 14336, "
-	  "large from 16 KiB (listed to 1 GiB)", gen_jemalloc },
-	{ "glibc", "glibc malloc usable sizes: max(32, roundup16(n + 8)) - 8, "
-	  "below the 128 KiB mmap threshold", gen_glibc },
-	{ "mimalloc", "mimalloc 2.x bins (page-queue.c mi_bin), 64-bit, up to 128 KiB",
-	  gen_mimalloc },
-	{ "tcmalloc", "tcmalloc legacy_size_classes.cc, 16-byte alignment, 8 KiB pages "
-	  "(build-dependent)", gen_tcmalloc },
-	{ "kmalloc", "Linux kmalloc caches, SLUB on x86_64 (mm/slab_common.c kmalloc_info)",
-	  gen_kmalloc },
-	{ "cacheline", "cache lines: 64 bytes, and 128-byte line pairs", gen_cacheline },
+	{ "ruby-3.3", gen_ruby33 },
+	{ "jemalloc", gen_jemalloc },
+	{ "glibc", gen_glibc },
+	{ "mimalloc", gen_mimalloc },
+	{ "tcmalloc", gen_tcmalloc },
+	{ "kmalloc", gen_kmalloc },
+	{ "cacheline", gen_cacheline },
 };
 
 #define NPRESETS (sizeof(presets) / sizeof(presets[0]))
@@ -186,6 +181,12 @@ static const struct preset presets[] = {
 size_t sf_classes_npresets(void)
 {
 	return NPRESETS;
+}
+
+const char *sf_classes_preset_name(size_t i)
+{
+	assert(i < NPRESETS);
+	return presets[i].name;
 }
 
 void sf_classes_preset(size_t i, struct sf_classes *c)
@@ -196,7 +197,7 @@ void sf_classes_preset(size_t i, struct sf_classes *c)
 	presets[i].gen(&a);
 	assert(a.n > 0);
 	c->name = presets[i].name;
-	c->source = presets[i].source;
+	c->preset = (int)i;
 	c->v = a.v;
 	c->n = a.n;
 }
@@ -227,7 +228,18 @@ static int parse_item(const char *s, const char *e, uint64_t *out)
 	return 0;
 }
 
-static int parse_list(const char *spec, struct sf_classes *c, struct sf_err *err)
+/* Fill why (its spec already set) for the item [p, e) of the list. */
+static int refuse_item(struct sf_classes_refusal *why, enum sf_classes_problem code,
+		       const char *p, const char *e)
+{
+	why->code = code;
+	why->item = (size_t)(p - why->spec);
+	why->item_len = (size_t)(e - p);
+	return -1;
+}
+
+static int parse_list(const char *spec, struct sf_classes *c,
+		      struct sf_classes_refusal *why)
 {
 	struct vec a = { NULL, 0, 0 };
 	const char *p = spec;
@@ -239,20 +251,18 @@ static int parse_list(const char *spec, struct sf_classes *c, struct sf_err *err
 		uint64_t v;
 		int rc = parse_item(p, e, &v);
 		if (rc < 0 || v == 0 || (a.n && v <= a.v[a.n - 1])) {
-			if (rc == -1 && p == e)
-				sf_error(err, "'%s': empty item in the class list", spec);
-			else if (rc == -1)
-				sf_error(err, "'%s': '%.*s' is not a preset or a byte count "
-					 "(presets: see 'structfit classes')", spec, (int)(e - p), p);
+			if (rc == -1)
+				refuse_item(why, p == e ? SF_CLP_EMPTY_ITEM :
+					    SF_CLP_NOT_NUMBER, p, e);
 			else if (rc == -2)
-				sf_error(err, "'%s': class '%.*s' is too large", spec,
-					 (int)(e - p), p);
+				refuse_item(why, SF_CLP_TOO_LARGE, p, e);
 			else if (v == 0)
-				sf_error(err, "'%s': a class of 0 bytes", spec);
-			else
-				sf_error(err, "'%s': classes must be strictly increasing "
-					 "(%llu after %llu)", spec, (unsigned long long)v,
-					 (unsigned long long)a.v[a.n - 1]);
+				refuse_item(why, SF_CLP_ZERO, p, e);
+			else {
+				refuse_item(why, SF_CLP_NOT_INCREASING, p, e);
+				why->value = v;
+				why->prev = a.v[a.n - 1];
+			}
 			free(a.v);
 			return -1;
 		}
@@ -263,20 +273,25 @@ static int parse_list(const char *spec, struct sf_classes *c, struct sf_err *err
 		p = e + 1;
 	}
 	c->name = "list";
-	c->source = "user list";
+	c->preset = SF_CLASSES_LIST;
 	c->v = a.v;
 	c->n = a.n;
 	return 0;
 }
 
-int sf_classes_parse(const char *spec, struct sf_classes *c, struct sf_err *err)
+int sf_classes_parse(const char *spec, struct sf_classes *c,
+		     struct sf_classes_refusal *why)
 {
 	const char *s = spec;
 
+	memset(why, 0, sizeof(*why));
+	why->spec = spec;
 	while (is_blank(*s))
 		s++;
-	if (!*s)
-		return sf_error(err, "empty class list");
+	if (!*s) {
+		why->code = SF_CLP_EMPTY;
+		return -1;
+	}
 	for (size_t i = 0; i < NPRESETS; i++) {
 		if (!strcmp(s, presets[i].name)) {
 			sf_classes_preset(i, c);
@@ -284,11 +299,11 @@ int sf_classes_parse(const char *spec, struct sf_classes *c, struct sf_err *err)
 		}
 	}
 	/* A word with no digit or comma in it is a misspelt preset name. */
-	if (!strpbrk(s, "0123456789,"))
-		return sf_error(err, "'%s': unknown preset (known: ruby-3.3, jemalloc, "
-				"glibc, mimalloc, tcmalloc, kmalloc, cacheline) and not a "
-				"list like 32,64,96", spec);
-	return parse_list(spec, c, err);
+	if (!strpbrk(s, "0123456789,")) {
+		why->code = SF_CLP_UNKNOWN_NAME;
+		return -1;
+	}
+	return parse_list(spec, c, why);
 }
 
 void sf_classes_release(struct sf_classes *c)

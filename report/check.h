@@ -18,6 +18,7 @@
 #define SF_REPORT_CHECK_H
 
 #include "layout/budget.h"
+#include "lib/err.h"
 #include "lib/strbuf.h"
 
 struct sf_check_opts {
@@ -64,5 +65,18 @@ void sf_render_check_markdown(struct strbuf *out, const struct sf_bresult *r,
 void sf_render_budget_notes(struct strbuf *out, const struct sf_budget *b);
 void sf_render_budget_pins(struct strbuf *out, const struct sf_budget_pins *p,
 			   const char *inputs);
+
+/*
+ * The refusals of a budget, worded (budgetmsg.c) into err, which names the
+ * budget file `path` with the line and column: returns -1.
+ *
+ *   b.txt:3:17: expected a number after '<=', found 'x'
+ *   b.txt:2:1: type 'struct nosuch' not found in a.o (add 'optional' to the
+ *   rule if it may be absent)
+ */
+int sf_budget_problem_err(const char *path, const struct sf_budget_problem *p,
+			  struct sf_err *err);
+int sf_budget_miss_err(const struct sf_budget *b, const struct sf_budget_miss *m,
+		       struct sf_err *err);
 
 #endif

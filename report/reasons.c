@@ -142,6 +142,66 @@ int sf_plan_refusal_err(const struct sf_plan_refusal *r, struct sf_err *err)
 	return -1;
 }
 
+/* ------------------------------------------------------------ size classes */
+
+/* In layout/classes.c's order of presets. */
+static const char *const preset_sources[] = {
+	"Ruby 3.3 GC heap slot sizes: 40 << i for 5 size pools (gc.c)",
+	"jemalloc 5 classes, 16-byte quantum, 4 KiB pages: small to 14336, "
+	"large from 16 KiB (listed to 1 GiB)",
+	"glibc malloc usable sizes: max(32, roundup16(n + 8)) - 8, "
+	"below the 128 KiB mmap threshold",
+	"mimalloc 2.x bins (page-queue.c mi_bin), 64-bit, up to 128 KiB",
+	"tcmalloc legacy_size_classes.cc, 16-byte alignment, 8 KiB pages "
+	"(build-dependent)",
+	"Linux kmalloc caches, SLUB on x86_64 (mm/slab_common.c kmalloc_info)",
+	"cache lines: 64 bytes, and 128-byte line pairs",
+};
+
+const char *sf_classes_source(const struct sf_classes *c)
+{
+	if (c->preset == SF_CLASSES_LIST)
+		return "user list";
+	assert(sf_classes_npresets() == sizeof(preset_sources) / sizeof(preset_sources[0]));
+	assert(c->preset >= 0 && (size_t)c->preset < sf_classes_npresets());
+	return preset_sources[c->preset];
+}
+
+int sf_classes_refusal_err(const struct sf_classes_refusal *r, struct sf_err *err)
+{
+	const char *spec = r->spec;
+	size_t len = strlen(spec);
+	size_t at = r->item < len ? r->item : len;
+	int n = (int)(r->item_len < len - at ? r->item_len : len - at);
+	struct strbuf known = STRBUF_INIT;
+
+	switch (r->code) {
+	case SF_CLP_EMPTY:
+		return sf_error(err, "empty class list");
+	case SF_CLP_UNKNOWN_NAME:
+		for (size_t i = 0; i < sf_classes_npresets(); i++)
+			sb_addf(&known, "%s%s", i ? ", " : "", sf_classes_preset_name(i));
+		sf_error(err, "'%s': unknown preset (known: %s) and not a list like "
+			 "32,64,96", spec, known.buf);
+		sb_release(&known);
+		return -1;
+	case SF_CLP_EMPTY_ITEM:
+		return sf_error(err, "'%s': empty item in the class list", spec);
+	case SF_CLP_NOT_NUMBER:
+		return sf_error(err, "'%s': '%.*s' is not a preset or a byte count "
+				"(presets: see 'structfit classes')", spec, n, spec + at);
+	case SF_CLP_TOO_LARGE:
+		return sf_error(err, "'%s': class '%.*s' is too large", spec, n, spec + at);
+	case SF_CLP_ZERO:
+		return sf_error(err, "'%s': a class of 0 bytes", spec);
+	case SF_CLP_NOT_INCREASING:
+		return sf_error(err, "'%s': classes must be strictly increasing "
+				"(%" PRIu64 " after %" PRIu64 ")", spec, r->value, r->prev);
+	}
+	assert(!"a class SPEC that was not refused");
+	return -1;
+}
+
 /* ------------------------------------------------------------ public layouts */
 
 const char *sf_public_word(enum sf_public p)

@@ -1,7 +1,8 @@
 /*
  * reasons.h - the words for what layout/ returns as data: why a member
  * cannot be narrowed, what the code must do past a narrowed member's
- * range, why a plan was refused, why a type's layout is public.
+ * range, why a plan was refused, why a type's layout is public, where a
+ * size-class preset's numbers come from and why a class SPEC was refused.
  *
  * layout/ says what and with which names and numbers (enums and the
  * structs around them); each sentence a user reads about it is made here,
@@ -13,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "layout/classes.h"
 #include "layout/narrow.h"
 #include "layout/plan.h"
 #include "layout/public.h"
@@ -35,6 +37,14 @@ void sf_narrow_overflow(const struct sf_member *m, uint64_t bytes, char *buf, si
  * struct loose has no member 'zz'") into err; returns -1.
  */
 int sf_plan_refusal_err(const struct sf_plan_refusal *r, struct sf_err *err);
+
+/* Where c's numbers come from, one line: "Ruby 3.3 GC heap slot sizes:
+ * ...", "user list". */
+const char *sf_classes_source(const struct sf_classes *c);
+
+/* Why a SPEC was refused, without an option name ("'x': unknown preset
+ * (known: ...) and not a list like 32,64,96") into err; returns -1. */
+int sf_classes_refusal_err(const struct sf_classes_refusal *r, struct sf_err *err);
 
 /* "packed", "installed", "include": the one word a column or a JSON
  * field carries ("" for SF_PUBLIC_NO). */

@@ -1237,7 +1237,7 @@ void sf_render_classes_text(struct strbuf *out, const struct sf_classes *c)
 	char item[96];
 
 	sb_addf(out, "%s: %zu class%s; %s\n", c->name, c->n, c->n == 1 ? "" : "es",
-		c->source);
+		sf_classes_source(c));
 	for (size_t i = 0; i < c->n;) {
 		size_t run = run_length(c, i);
 		if (run >= RUN_MIN) {
@@ -1260,7 +1260,7 @@ void sf_render_classes_list_text(struct strbuf *out, const struct sf_classes *al
 {
 	for (size_t i = 0; i < n; i++)
 		sb_addf(out, "%-10s %5zu %6" PRIu64 " .. %-10" PRIu64 "  %s\n", all[i].name,
-			all[i].n, all[i].v[0], all[i].v[all[i].n - 1], all[i].source);
+			all[i].n, all[i].v[0], all[i].v[all[i].n - 1], sf_classes_source(&all[i]));
 }
 
 void sf_render_classes_json(struct strbuf *out, const struct sf_classes *all, size_t n)
@@ -1272,7 +1272,7 @@ void sf_render_classes_json(struct strbuf *out, const struct sf_classes *all, si
 		sb_adds(out, i ? ",\n{\"classes\":" : "\n{\"classes\":");
 		json_classes_name(out, &all[i]);
 		sb_adds(out, ",\"source\":");
-		sb_add_json_str(out, all[i].source);
+		sb_add_json_str(out, sf_classes_source(&all[i]));
 		sb_adds(out, ",\"sizes\":[");
 		for (size_t k = 0; k < all[i].n; k++)
 			sb_addf(out, "%s%" PRIu64, k ? "," : "", all[i].v[k]);

@@ -15,13 +15,13 @@
 #include <cmocka.h>
 
 #include "layout/classes.h"
+#include "report/reasons.h"
 
 static void load(const char *spec, struct sf_classes *c)
 {
-	struct sf_err err = SF_ERR_INIT;
+	struct sf_classes_refusal why;
 
-	assert_int_equal(sf_classes_parse(spec, c, &err), 0);
-	assert_string_equal(err.msg, "");
+	assert_int_equal(sf_classes_parse(spec, c, &why), 0);
 }
 
 static void expect_prefix(const char *spec, const uint64_t *want, size_t n)
@@ -43,7 +43,9 @@ static void test_presets_sorted(void **state)
 		struct sf_classes c;
 		sf_classes_preset(i, &c);
 		assert_non_null(c.name);
-		assert_non_null(c.source);
+		assert_int_equal(c.preset, (int)i);
+		assert_string_equal(c.name, sf_classes_preset_name(i));
+		assert_true(strlen(sf_classes_source(&c)) > 10);
 		assert_true(c.n >= 2);
 		assert_true(c.v[0] > 0);
 		for (size_t k = 1; k < c.n; k++)
@@ -120,9 +122,13 @@ static void expect_error(const char *spec, const char *needle)
 {
 	struct sf_classes c = { 0 };
 	struct sf_err err = SF_ERR_INIT;
+	struct sf_classes_refusal why;
 
-	assert_int_equal(sf_classes_parse(spec, &c, &err), -1);
-	assert_non_null(strstr(err.msg, needle));
+	assert_int_equal(sf_classes_parse(spec, &c, &why), -1);
+	assert_ptr_equal(why.spec, spec);
+	assert_int_equal(sf_classes_refusal_err(&why, &err), -1);
+	if (!strstr(err.msg, needle))
+		fail_msg("'%s': got '%s', expected '%s'", spec, err.msg, needle);
 	assert_null(c.v);
 }
 
@@ -135,6 +141,8 @@ static void test_parse_lists(void **state)
 	assert_int_equal(c.n, 3);
 	assert_int_equal(c.v[2], 96);
 	assert_string_equal(c.name, "list");
+	assert_int_equal(c.preset, SF_CLASSES_LIST);
+	assert_string_equal(sf_classes_source(&c), "user list");
 	sf_classes_release(&c);
 	load(" 40 , 80 ", &c);
 	assert_int_equal(c.n, 2);
@@ -155,7 +163,8 @@ static void test_parse_lists(void **state)
 	expect_error("32,x4", "'x4' is not");
 	expect_error("32,-4", "'-4' is not");
 	expect_error("32,4k", "'4k' is not");
-	expect_error("jemaloc", "unknown preset");
+	expect_error("jemaloc", "'jemaloc': unknown preset (known: ruby-3.3, jemalloc, "
+		     "glibc, mimalloc, tcmalloc, kmalloc, cacheline) and not a list like 32,64,96");
 	expect_error("99999999999999999999999", "too large");
 }
 

@@ -103,12 +103,12 @@ static void test_st_table(void **state)
 	struct sf_typeset *ts = sf_typeset_new();
 	struct sf_type *t = build(ts, "st_table", st_table, 9);
 	struct sf_classes cls;
-	struct sf_err err;
+	struct sf_classes_refusal cls_why;
 	struct sf_narrow_result res;
 
 	(void)state;
 	assert_int_equal(t->size, 48);
-	assert_int_equal(sf_classes_parse("64,80", &cls, &err), 0);
+	assert_int_equal(sf_classes_parse("64,80", &cls, &cls_why), 0);
 	struct sf_narrow_opts o = { &cls, 24, 0, NULL, true, 0, false };
 	sf_narrow_search(t, &o, &res);
 
@@ -240,14 +240,14 @@ static void test_redis_object(void **state)
 	struct sf_typeset *ts = sf_typeset_new();
 	struct sf_type *t = build(ts, "redisObject", robj, 5);
 	struct sf_classes cls;
-	struct sf_err err;
+	struct sf_classes_refusal cls_why;
 	struct sf_narrow_result res;
 
 	(void)state;
 	assert_int_equal(t->size, 16);
 	assert_int_equal(t->members[2].bit_offset, 8);
 	assert_int_equal(t->members[3].offset, 4);
-	assert_int_equal(sf_classes_parse("12,16", &cls, &err), 0);
+	assert_int_equal(sf_classes_parse("12,16", &cls, &cls_why), 0);
 	struct sf_narrow_opts o = { &cls, 0, 0, NULL, true, 0, false };
 	sf_narrow_search(t, &o, &res);
 	/* only the pointer, as a 4-byte index: 12 bytes, 4-byte aligned */
@@ -301,12 +301,12 @@ static void test_pairs(void **state)
 	struct sf_typeset *ts = sf_typeset_new();
 	struct sf_type *t = build(ts, "three", three, 3);
 	struct sf_classes cls;
-	struct sf_err err;
+	struct sf_classes_refusal cls_why;
 	struct sf_narrow_result res;
 
 	(void)state;
 	assert_int_equal(t->size, 12);
-	assert_int_equal(sf_classes_parse("8,12", &cls, &err), 0);
+	assert_int_equal(sf_classes_parse("8,12", &cls, &cls_why), 0);
 	struct sf_narrow_opts o = { &cls, 0, 0, NULL, true, 0, false };
 	sf_narrow_search(t, &o, &res);
 	assert_true(res.pairs_searched);
