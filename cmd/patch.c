@@ -9,8 +9,9 @@
  *      --narrow applied, --pin kept, the reorder searched), the one
  *      `suggest` makes, giving the new member order and the size it
  *      promises;
- *   2. find the source file under the source root (the current directory,
- *      or --source-root DIR) and, for C, its source of truth and the code
+ *   2. pick the source root (--source-root DIR, else the build's directory
+ *      the DWARF records, else the current directory: input/srctree.h),
+ *      find the source file under it and, for C, its source of truth and the code
  *      that depends on the layout (input/srctree.h: refusals come back as
  *      text, printed here);
  *   3. rewrite the struct body (layout/srcpatch.c), render the diff with
@@ -24,6 +25,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,8 +65,9 @@ static const struct sf_opt_use patch_opts[] = {
 	  "size suggest --max-moves N promises", NULL },
 	{ "niche", 0, "Rust: the newtype in MEMBER's Option gets a NonNull for its raw "
 	  "pointer (the niche suggest proposes)", NULL },
-	{ "source-root", 0, "the source tree (default: the current directory); diff "
-	  "paths are relative to it", NULL },
+	{ "source-root", 0, "the source tree (default: the build's directory the DWARF "
+	  "records, else the current directory); diff paths are relative to it, the "
+	  "header says it", NULL },
 	{ "apply", 0, NULL, NULL },
 	{ "allow-abi-change", 0, "patch a public type all the same (see below)", NULL },
 	{ "color", 0, "colour the diff: auto (default: on a terminal, unless NO_COLOR is "
@@ -290,11 +293,28 @@ static int read_text(const char *path, struct strbuf *text)
 	return rc;
 }
 
-/* The Rust struct's file and its text, or exit 2 after the message. */
-static int rust_source(const struct sf_type *t, const char *root, struct sf_source *src,
-		       struct strbuf *text)
+/*
+ * The source root for t (srctree.h: --source-root, else the build's
+ * directory, else the current directory), or exit 2 after the message.
+ */
+static int pick_root(const struct patch_opts *o, const struct sf_type *t,
+		     struct sf_source_root *root)
 {
 	struct strbuf err = STRBUF_INIT;
+	int rc = sf_source_root(t, o->co.source_root, root, &err) ? sf_die_long(err.buf) : 0;
+
+	sb_release(&err);
+	return rc;
+}
+
+/* The Rust struct's file and its text, or exit 2 after the message. */
+static int rust_source(const struct patch_opts *o, const struct sf_type *t,
+		       struct sf_source_root *root, struct sf_source *src, struct strbuf *text)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	if (pick_root(o, t, root))
+		return SF_EXIT_ERROR;
 	int rc = sf_source_find_rust(t, root, src, &err) ? sf_die_long(err.buf) : 0;
 
 	sb_release(&err);
@@ -354,6 +374,22 @@ out:
 }
 
 /* ------------------------------------------------------------- command */
+
+/* The header's line on the source root: "." when it is the current
+ * directory, relative when below it (not /), else its real path. */
+static void say_root(struct strbuf *msg, const struct sf_source_root *root)
+{
+	char cwd[PATH_MAX];
+	const char *shown = root->real;
+
+	if (realpath(".", cwd)) {
+		if (!strcmp(cwd, root->real))
+			shown = ".";
+		else if (strcmp(cwd, "/") && sf_path_below(root->real, cwd))
+			shown = sf_path_below(root->real, cwd);
+	}
+	sf_render_patch_root(msg, shown, root->from, root->comp_dir);
+}
 
 /* One file a patch changes: where it is, its text now and after. */
 struct out_file {
@@ -457,6 +493,7 @@ static int patch_niche(const struct patch_opts *o, const struct sf_type *t,
 	struct strbuf old = STRBUF_INIT, neu = STRBUF_INIT, msg = STRBUF_INIT;
 	struct strbuf sites = STRBUF_INIT;
 	struct sf_source src = { NULL, NULL };
+	struct sf_source_root root = { NULL, SF_ROOT_OPTION, "" };
 	struct sf_err err = SF_ERR_INIT;
 	int rc = SF_EXIT_ERROR;
 	long n;
@@ -468,16 +505,18 @@ static int patch_niche(const struct patch_opts *o, const struct sf_type *t,
 			     "pointer; write NonNull there by hand", t->name, o->niche, ni->payload);
 		return SF_EXIT_ERROR;
 	}
-	if (rust_source(nt, o->co.source_root, &src, &old))
+	if (rust_source(o, nt, &root, &src, &old))
 		goto out;
-	if ((n = sf_rustpatch_nonnull(src.path, old.buf, old.len, nt->name, &neu, &sites,
+	if ((n = sf_rustpatch_nonnull(src.rel, old.buf, old.len, nt->name, &neu, &sites,
 				      &err)) < 0) {
 		sf_report_err(&err);
 		goto out;
 	}
 	sf_render_patch_niche_header(&msg, t, o->niche, ni, nt->name, src.rel, n, sites.buf);
+	say_root(&msg, &root);
 	rc = emit(o, &src, &old, &neu, &msg);
 out:
+	sf_source_root_release(&root);
 	sf_source_release(&src);
 	sb_release(&old);
 	sb_release(&neu);
@@ -502,7 +541,7 @@ static int c_text(const struct patch_opts *o, const struct sf_type *t,
 
 	if (read_text(src->path, old))
 		return SF_EXIT_ERROR;
-	if (sf_srcpatch_blocks(src->path, old->buf, old->len, t, &tree->macros, &blk,
+	if (sf_srcpatch_blocks(src->rel, old->buf, old->len, t, &tree->macros, &blk,
 			       &nblk, &err) < 0)
 		return sf_report_err(&err);
 	if (!nblk)
@@ -528,7 +567,7 @@ static int c_text(const struct patch_opts *o, const struct sf_type *t,
  * --allow-layout-uses).  What it found goes to note, for the header.
  */
 static int c_source(const struct patch_opts *o, const struct sf_type *t,
-		    struct sf_typeset *ts, struct sf_source *src,
+		    struct sf_typeset *ts, struct sf_source_root *root, struct sf_source *src,
 		    struct sf_srctree *tree, struct strbuf *old, struct plan *pl,
 		    struct strbuf *note)
 {
@@ -536,7 +575,9 @@ static int c_source(const struct patch_opts *o, const struct sf_type *t,
 	struct sf_srctruth truth;
 	int rc = SF_EXIT_ERROR;
 
-	if (sf_srctree_locate(t, o->co.source_root, tree, src, &truth, &why) ||
+	if (pick_root(o, t, root))
+		return SF_EXIT_ERROR;
+	if (sf_srctree_locate(t, root, tree, src, &truth, &why) ||
 	    sf_render_patch_truth(note, &why, tree->defs, tree->ndefs, &truth, src->rel,
 				  t->name))
 		goto refused;
@@ -554,6 +595,29 @@ out:
 }
 
 /*
+ * t's file as messages show it: relative to the source root when below it
+ * (the root as patch would pick it), else as the DWARF names it.
+ */
+static char *root_shown_file(const struct sf_type *t, const struct patch_opts *o)
+{
+	struct sf_source_root root;
+	struct strbuf err = STRBUF_INIT;
+	struct sf_err e = SF_ERR_INIT;
+	struct sf_srcroot sr;
+	char *file = NULL;
+
+	if (sf_source_root(t, o->co.source_root, &root, &err) == 0) {
+		if (sf_srcroot_init(&sr, root.real, &e) == 0) {
+			file = sf_srcroot_show(&sr, t->decl_file);
+			sf_srcroot_release(&sr);
+		}
+		sf_source_root_release(&root);
+	}
+	sb_release(&err);
+	return file ? file : sf_xstrdup(t->decl_file);
+}
+
+/*
  * A public type (layout/public.h) is not rewritten unless asked: what
  * was built against its old layout - other programs, files, the network -
  * would read the new one wrongly, and no rebuild here reaches them.
@@ -564,11 +628,13 @@ static int refuse_public(const struct sf_type *t, const struct patch_opts *o)
 
 	if (pub == SF_PUBLIC_NO || o->allow_abi_change)
 		return 0;
+	char *file = root_shown_file(t, o);
 	sf_die_usage("%s %s (%s:%u): public %s: %s; patch refuses to change it, as what "
 		     "was built against the old layout would break (--allow-abi-change "
 		     "patches it all the same)", sf_type_kind_name(t), t->name,
-		     t->decl_file, t->decl_line, pub == SF_PUBLIC_PACKED ? "format" : "ABI",
+		     file, t->decl_line, pub == SF_PUBLIC_PACKED ? "format" : "ABI",
 		     sf_public_why(pub));
+	free(file);
 	return -1;
 }
 
@@ -784,6 +850,7 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	struct strbuf old = STRBUF_INIT, neu = STRBUF_INIT, msg = STRBUF_INIT;
 	struct strbuf base = STRBUF_INIT;   /* old, its stores saturated */
 	struct sf_source src = { NULL, NULL };
+	struct sf_source_root root = { NULL, SF_ROOT_OPTION, "" };
 	struct sf_err err = SF_ERR_INIT;
 	struct sf_srctree tree;
 	struct strbuf note = STRBUF_INIT;
@@ -842,8 +909,8 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 		rc = nothing_to_patch(t, 0);
 		goto out_plan;
 	}
-	if (rust ? rust_source(t, o->co.source_root, &src, &old)
-		 : c_source(o, t, ts, &src, &tree, &old, &pl, &note))
+	if (rust ? rust_source(o, t, &root, &src, &old)
+		 : c_source(o, t, ts, &root, &src, &tree, &old, &pl, &note))
 		goto out_plan;
 	if (!pl.moves && !pl.nnarrow) {
 		rc = nothing_to_patch(t, 1);
@@ -855,8 +922,8 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	struct sf_srcpatch_plan sp = { keep_order ? NULL : pl.order, t->nmembers, pl.narrow,
 				       pl.nnarrow, pl.moved, &tree.macros };
 	struct sf_srcpatch_info info;
-	if (rust ? sf_rustpatch_make(src.path, base.buf, base.len, t, &sp, &neu, &err) < 0
-		 : sf_srcpatch_make(src.path, base.buf, base.len, t, &sp, &neu, &info, &err) < 0) {
+	if (rust ? sf_rustpatch_make(src.rel, base.buf, base.len, t, &sp, &neu, &err) < 0
+		 : sf_srcpatch_make(src.rel, base.buf, base.len, t, &sp, &neu, &info, &err) < 0) {
 		if (!rust && info.why.kind)
 			refuse_cxx(&src, t, &info.why);
 		else
@@ -874,6 +941,7 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	struct sf_patch_view pv = { t, src.rel, pl.old_size, pl.new_size, pl.moves,
 				    pl.narrow, pl.nnarrow, &note };
 	sf_render_patch_header(&msg, &pv);
+	say_root(&msg, &root);
 	rc = emit_files(o, outs, nfiles_out, &msg);
 out_files:
 	for (size_t i = 0; i < nfiles_out; i++) {
@@ -886,6 +954,7 @@ out_files:
 out_plan:
 	plan_release(&pl);
 out_ts:
+	sf_source_root_release(&root);
 	sf_source_release(&src);
 	sb_release(&old);
 	sb_release(&neu);

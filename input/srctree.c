@@ -387,15 +387,150 @@ int sf_source_read(const char *path, struct strbuf *text, struct strbuf *err)
 	return -1;
 }
 
-/* The real path of the source root (NULL: "."), or -1 after a message. */
-static int real_root(const char *root_opt, char *rootreal, struct strbuf *err)
+/* The real path of dir into out, or -1 after a message. */
+static int real_dir(const char *dir, char *out, struct strbuf *err)
 {
-	const char *root = root_opt ? root_opt : ".";
-
-	if (realpath(root, rootreal))
+	if (realpath(dir, out))
 		return 0;
-	sb_addf(err, "%s: source root: %s", root, strerror(errno));
+	sb_addf(err, "%s: source root: %s", dir, strerror(errno));
 	return -1;
+}
+
+/* The input file t was read from ("lib.a(x.o)": lib.a), its directory in
+ * dir; "." when it names none. */
+static void origin_dir(const struct sf_type *t, struct strbuf *dir)
+{
+	const char *o = t->origin ? t->origin : "";
+	size_t n = strlen(o);
+	const char *paren = n && o[n - 1] == ')' ? strrchr(o, '(') : NULL;
+
+	if (paren)
+		n = (size_t)(paren - o);
+	while (n && o[n - 1] != '/')
+		n--;
+	if (!n)
+		sb_adds(dir, ".");
+	else
+		sb_add(dir, o, n);
+}
+
+/* The deepest directory both real paths a (a directory) and b are below. */
+static void common_dir(const char *a, const char *b, char *out)
+{
+	size_t k = 0, last = 0;
+
+	for (; a[k] && a[k] == b[k]; k++)
+		if (a[k] == '/')
+			last = k;
+	if (!a[k] && b[k] == '/')
+		last = k;
+	memcpy(out, a, last);
+	out[last ? last : 1] = '\0';
+	if (!last)
+		out[0] = '/';
+}
+
+/*
+ * A relative comp dir was relative to wherever the build ran, which the
+ * DWARF does not say: taken from the input file's directory, or the
+ * nearest directory above it that holds t's (relative) file - an object
+ * written to build/ by a compiler run in the project's top directory.
+ */
+static void relative_root(const char *df, char *real)
+{
+	char d[PATH_MAX];
+	size_t n = strlen(real);
+
+	if (!df[0] || df[0] == '/' || !strncmp(df, "../", 3) || n >= sizeof(d))
+		return;
+	memcpy(d, real, n + 1);
+	for (;;) {
+		char *c = join(n ? d : "/", df);
+		int found = is_file(c);
+		free(c);
+		if (found) {
+			strcpy(real, n ? d : "/");
+			return;
+		}
+		if (!n)
+			return;     /* nowhere: the comp dir, where it is not found */
+		while (n && d[n - 1] != '/')
+			n--;
+		d[n ? --n : 0] = '\0';
+	}
+}
+
+/*
+ * root->real from t's comp dir, when it is a directory here: itself, or
+ * the directory it shares with t's file when that is elsewhere.  0, or 1
+ * when there is none to take.
+ */
+static int comp_dir_root(const struct sf_type *t, struct sf_source_root *root)
+{
+	char real[PATH_MAX], df_real[PATH_MAX], common[PATH_MAX];
+	struct strbuf dir = STRBUF_INIT;
+	struct stat st;
+
+	if (t->comp_dir[0] != '/') {
+		origin_dir(t, &dir);
+		sb_addch(&dir, '/');
+	}
+	sb_adds(&dir, t->comp_dir);
+	int ok = realpath(dir.buf, real) && stat(real, &st) == 0 && S_ISDIR(st.st_mode);
+	sb_release(&dir);
+	if (!ok)
+		return 1;
+	root->from = t->comp_dir[0] == '/' ? SF_ROOT_COMP_DIR : SF_ROOT_COMP_DIR_REL;
+	char *df = t->decl_file ? sf_path_normalize(t->decl_file) : sf_xstrdup("");
+	if (root->from == SF_ROOT_COMP_DIR_REL)
+		relative_root(df, real);
+	if (df[0] == '/' && is_file(df) && realpath(df, df_real) &&
+	    !sf_path_below(df_real, real)) {
+		common_dir(real, df_real, common);
+		if (strcmp(common, "/")) {
+			strcpy(real, common);
+			root->from = SF_ROOT_COMMON;
+		}
+	}
+	free(df);
+	root->real = sf_xstrdup(real);
+	return 0;
+}
+
+int sf_source_root(const struct sf_type *t, const char *root_opt,
+		   struct sf_source_root *root, struct strbuf *err)
+{
+	char real[PATH_MAX];
+
+	root->real = NULL;
+	root->comp_dir = t->comp_dir ? t->comp_dir : "";
+	if (root_opt) {
+		root->from = SF_ROOT_OPTION;
+		if (real_dir(root_opt, real, err))
+			return -1;
+		root->real = sf_xstrdup(real);
+		return 0;
+	}
+	if (root->comp_dir[0] && !comp_dir_root(t, root))
+		return 0;
+	root->from = root->comp_dir[0] ? SF_ROOT_CWD_MISSING : SF_ROOT_CWD_NONE;
+	if (real_dir(".", real, err))
+		return -1;
+	if (!strcmp(real, "/")) {
+		sb_addf(err, "struct %s: %s; the current directory is /, too much to "
+			"search: pass --source-root DIR", t->name, root->comp_dir[0] ?
+			"the build's directory it records is not on this machine" :
+			"its debug info records no build directory");
+		return -1;
+	}
+	root->real = sf_xstrdup(real);
+	return 0;
+}
+
+void sf_source_root_release(struct sf_source_root *root)
+{
+	free(root->real);
+	root->real = NULL;
 }
 
 /* src: real, a real path below rootreal. */
@@ -433,13 +568,12 @@ static char *candidate(const char *df, const char *rootreal)
 	return cand;
 }
 
-int sf_source_find(const struct sf_type *t, const char *root_opt,
+int sf_source_find(const struct sf_type *t, const struct sf_source_root *root,
 		   struct sf_source *src, struct strbuf *err)
 {
-	char rootreal[PATH_MAX], real[PATH_MAX];
+	const char *rootreal = root->real;
+	char real[PATH_MAX];
 
-	if (real_root(root_opt, rootreal, err))
-		return -1;
 	if (!t->decl_file || !t->decl_file[0]) {
 		sb_addf(err, "struct %s: the DWARF names no source file for it", t->name);
 		return -1;
@@ -448,9 +582,9 @@ int sf_source_find(const struct sf_type *t, const char *root_opt,
 	char *cand = candidate(df, rootreal);
 	int rc = -1;
 	if (!cand) {
-		if (df[0] == '/' && is_file(df) && !root_opt)
-			sb_addf(err, "%s: outside the source root %s; run from the "
-				"source tree or pass --source-root DIR", df, rootreal);
+		if (df[0] == '/' && is_file(df) && root->from != SF_ROOT_OPTION)
+			sb_addf(err, "%s: outside the source root %s; pass "
+				"--source-root DIR", df, rootreal);
 		else
 			sb_addf(err, "%s: source file of struct %s not found (looked "
 				"under %s)", df, t->name, rootreal);
@@ -496,16 +630,15 @@ static int visit_rs(void *arg, const struct sf_walk_entry *e)
 	return SF_WALK_SKIP;
 }
 
-int sf_source_find_rust(const struct sf_type *t, const char *root_opt,
+int sf_source_find_rust(const struct sf_type *t, const struct sf_source_root *root,
 			struct sf_source *src, struct strbuf *err)
 {
-	char rootreal[PATH_MAX], real[PATH_MAX];
+	const char *rootreal = root->real;
+	char real[PATH_MAX];
 	struct rs_scan rs = { t, NULL, 0 };
 	struct sf_walk w = { .visit = visit_rs, .arg = &rs };
 	int rc = -1;
 
-	if (real_root(root_opt, rootreal, err))
-		return -1;
 	sf_walk_dir(rootreal, &w);
 	if (rs.n != 1)
 		sb_addf(err, "struct %s: %s .rs file under %s declares it; pass "
@@ -520,15 +653,13 @@ int sf_source_find_rust(const struct sf_type *t, const char *root_opt,
 	return rc;
 }
 
-int sf_srctree_locate(const struct sf_type *t, const char *root_opt,
+int sf_srctree_locate(const struct sf_type *t, const struct sf_source_root *root,
 		      struct sf_srctree *tree, struct sf_source *src,
 		      struct sf_srctruth *truth, struct strbuf *err)
 {
-	char rootreal[PATH_MAX];
-
-	if (sf_source_find(t, root_opt, src, err) || real_root(root_opt, rootreal, err))
+	if (sf_source_find(t, root, src, err))
 		return -1;
-	sf_srctree_scan(rootreal, t, tree);
+	sf_srctree_scan(root->real, t, tree);
 	sf_srcdefs_truth(tree->defs, tree->ndefs, src->rel, truth);
 	return 0;
 }

@@ -1,6 +1,7 @@
 /*
- * srctree.h - the source tree the user named (-R/--source-root DIR, else
- * the current directory): where `patch` finds the file to rewrite, and
+ * srctree.h - the source tree around a struct (-R/--source-root DIR, else
+ * the build's directory the DWARF records, else the current directory:
+ * sf_source_root): where `patch` finds the file to rewrite, and
  * what it learns from the whole tree first - which file is the struct's
  * source of truth, the code elsewhere that depends on its member order,
  * and the object-like macros its members may be spelled with.
@@ -84,11 +85,29 @@ struct sf_source {
 
 void sf_source_release(struct sf_source *src);
 
-/* root_opt: --source-root, or NULL for the current directory.  0, or -1
- * with the message in err. */
-int sf_source_find(const struct sf_type *t, const char *root_opt,
+/*
+ * The source root: root_opt (--source-root) when given; else the build's
+ * directory t's unit records (DW_AT_comp_dir; a relative one below the
+ * input file's directory), or, when t's file is elsewhere (an
+ * out-of-tree build: build/ beside src/), the directory both are below;
+ * else the current directory (no comp dir recorded, or not on this
+ * machine).  A root of / that was not asked for is refused: everything
+ * would be searched.  0, or -1 with the message in err.
+ */
+struct sf_source_root {
+	char *real;                  /* its real path */
+	enum sf_root_from from;      /* layout/srcscan.h */
+	const char *comp_dir;        /* t's, as recorded ("" when none) */
+};
+
+int sf_source_root(const struct sf_type *t, const char *root_opt,
+		   struct sf_source_root *r, struct strbuf *err);
+void sf_source_root_release(struct sf_source_root *r);
+
+/* The struct's file below root.  0, or -1 with the message in err. */
+int sf_source_find(const struct sf_type *t, const struct sf_source_root *root,
 		   struct sf_source *src, struct strbuf *err);
-int sf_source_find_rust(const struct sf_type *t, const char *root_opt,
+int sf_source_find_rust(const struct sf_type *t, const struct sf_source_root *root,
 			struct sf_source *src, struct strbuf *err);
 
 /*
@@ -98,7 +117,7 @@ int sf_source_find_rust(const struct sf_type *t, const char *root_opt,
  * words a refusal), or -1 with the message in err when the file is not
  * found.
  */
-int sf_srctree_locate(const struct sf_type *t, const char *root_opt,
+int sf_srctree_locate(const struct sf_type *t, const struct sf_source_root *root,
 		      struct sf_srctree *tree, struct sf_source *src,
 		      struct sf_srctruth *truth, struct strbuf *err);
 

@@ -179,4 +179,24 @@ struct sf_srctruth {
 void sf_srcdefs_truth(const struct sf_srcdef *defs, size_t n, const char *rel,
 		      struct sf_srctruth *out);
 
+/*
+ * Where patch's source root came from (input/srctree.c picks it,
+ * report/patch.c says it): --source-root, else the build's directory the
+ * DWARF records for the struct's unit (DW_AT_comp_dir; a relative one is
+ * taken from the input file's directory), else the current directory.
+ */
+enum sf_root_from {
+	SF_ROOT_OPTION,          /* --source-root DIR */
+	SF_ROOT_COMP_DIR,        /* DW_AT_comp_dir */
+	SF_ROOT_COMP_DIR_REL,    /* a relative DW_AT_comp_dir, from the input
+	                          * file's directory (or the nearest above it
+	                          * holding the struct's file) */
+	SF_ROOT_COMMON,          /* the comp dir's and the struct's file's common
+	                          * directory (an out-of-tree build) */
+	SF_ROOT_CWD_NONE,        /* the current directory: no comp dir recorded
+	                          * (dwz, split, BTF, JSON inputs may have none) */
+	SF_ROOT_CWD_MISSING,     /* the current directory: the comp dir is not
+	                          * on this machine (the build ran elsewhere) */
+};
+
 #endif

@@ -35,6 +35,38 @@ void sf_render_patch_header(struct strbuf *out, const struct sf_patch_view *v)
 			"only their types change\n");
 }
 
+void sf_render_patch_root(struct strbuf *out, const char *shown,
+			  enum sf_root_from from, const char *comp_dir)
+{
+	sb_addf(out, "  source root: %s", shown);
+	switch (from) {
+	case SF_ROOT_OPTION:
+		sb_adds(out, " (--source-root)");
+		break;
+	case SF_ROOT_COMP_DIR:
+		sb_adds(out, " (the build's directory, DW_AT_comp_dir)");
+		break;
+	case SF_ROOT_COMP_DIR_REL:
+		sb_addf(out, " (the build's directory is '%s', DW_AT_comp_dir, relative: "
+			"taken from the input file's directory, or the nearest above it "
+			"holding the struct's file)", comp_dir);
+		break;
+	case SF_ROOT_COMMON:
+		sb_addf(out, " (holds the build's directory %s, DW_AT_comp_dir, and the "
+			"struct's file)", comp_dir);
+		break;
+	case SF_ROOT_CWD_NONE:
+		sb_adds(out, " (the current directory: the debug info records no "
+			"build directory)");
+		break;
+	case SF_ROOT_CWD_MISSING:
+		sb_addf(out, " (the current directory: the build's directory %s is not "
+			"on this machine)", comp_dir);
+		break;
+	}
+	sb_adds(out, "; the diff's paths are relative to it\n");
+}
+
 void sf_render_patch_niche_header(struct strbuf *out, const struct sf_type *t,
 				  const char *member, const struct sf_niche *ni,
 				  const char *nt, const char *rel, long n,

@@ -46,6 +46,14 @@ struct sf_patch_view {
 void sf_render_patch_header(struct strbuf *out, const struct sf_patch_view *v);
 
 /*
+ * The header's last line: the source root (shown: "." for the current
+ * directory, else its path) and where it came from (layout/srcscan.h),
+ * comp_dir the build's directory the DWARF records ("" when none).
+ */
+void sf_render_patch_root(struct strbuf *out, const char *shown,
+			  enum sf_root_from from, const char *comp_dir);
+
+/*
  * --niche: newtype `nt` (in rel) made NonNull so its Option needs no tag;
  * `sites` constructing sites (lines listed in `lines`) now check for
  * null.  t and its member are what suggest proposed the niche for.

@@ -237,7 +237,11 @@ if fresh_tree "$T/build-host/proj" st_table.c; then
 	assert_eq "$RC" 0 "exit status: $(head -c 300 "$T/err")"
 	cp "$T/out" "$T/sr.diff"
 	assert_grep "$T/sr.diff" "--- a/st_table.c" "path relative to the source root"
-	cmp -s <(tail -n +2 "$T/sr.diff") <(tail -n +2 "$T/st_table.diff") ||
+	assert_grep "$T/sr.diff" "  source root: checkout/proj (--source-root); the diff's paths are relative to it" \
+		"the root said, relative to the current directory"
+	# the same patch but for the root's line
+	cmp -s <(tail -n +2 "$T/sr.diff" | grep -v '^  source root: ') \
+		<(tail -n +2 "$T/st_table.diff" | grep -v '^  source root: ') ||
 		fail "the patch differs from the one made in the build tree"
 	assert_eq "$(sums "$T/checkout/proj")" "$s1" "no file written without --apply"
 	run git -C "$T/checkout/proj" apply "$T/sr.diff"
