@@ -59,7 +59,9 @@ accepted() {
 	run git -C "$T/a" apply "$T/p.diff"
 	assert_eq "$RC" 0 "git apply: $(head -c 200 "$T/err")"
 	cp "$T/a/prog" "$T/b/prog"
-	run env -C "$T/b" "$SF" patch -t "$type" "$@" --apply prog
+	# prog was built in $T/a (its DW_AT_comp_dir, patch's default root):
+	# the copy in $T/b is patched by naming its root
+	run env -C "$T/b" "$SF" patch -t "$type" "$@" --source-root . --apply prog
 	assert_eq "$RC" 0 "patch --apply: $(head -c 200 "$T/err")"
 	for f in conn.h conn.cc bits.h agg.h main.cc; do
 		cmp -s "$T/a/$f" "$T/b/$f" || fail "git apply and patch --apply differ on $f"
