@@ -585,7 +585,7 @@ static int c_source(const struct patch_opts *o, const struct sf_type *t,
 	if ((rc = c_text(o, t, ts, src, tree, old, pl, note)))
 		goto out;
 	if (!sf_render_patch_uses(note, &why, tree->uses, tree->nuses, pl->moves > 0,
-				  o->allow_uses, t->name, tree->nfiles))
+				  o->allow_uses, t, tree->nfiles))
 		goto out;
 refused:
 	rc = sf_die_long(why.buf);

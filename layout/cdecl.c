@@ -11,6 +11,17 @@
  * brackets and nested bodies (clex.h's bracket flags); the specifiers are
  * what comes before the `*`/`(` run that leads to it.  Types are compared
  * by ctypes.h.
+ *
+ * C++ (cdecl.h): the definition is `class|struct NAME [final] [: bases]
+ * {` where the scopes around it (read back from each `{`: namespace or
+ * class names) make the model's qualified name.  The body is split by
+ * split_cxx(): an access label, a member function (its parameter list
+ * after a name, then its body - past a constructor's `: a(x), b{y}` - or
+ * its `;`), or a declaration up to `;` that is a data member unless a word
+ * (static, using, friend, ...) or a nested type's definition says it
+ * stays.  Labels and what stays are kept by line (line_kind) for
+ * srcpatch.c's relabelling; data members are matched as in C, their
+ * initializer cut off before the type is compared.
  */
 #include "cdecl.h"
 #include "ctypes.h"
@@ -422,6 +433,24 @@ static size_t declarator_start(const struct sf_lexed *lx, size_t first,
 	while (j < name && sf_clex_is_qualifier(lx, j))
 		j++;   /* `unsigned const x`: const belongs to the specifiers */
 	return j;
+}
+
+/*
+ * C++ declarations: an `=` starts an initializer (*eq); before one, `<`
+ * and `>` open and close template arguments (*angle).  Whether ci was one
+ * of those.
+ */
+static int angle_step(const struct sf_lexed *lx, size_t ci, int *eq, int *angle)
+{
+	if (ct_punct(lx, ci, '='))
+		*eq = 1;
+	else if (!*eq && ct_punct(lx, ci, '<'))
+		(*angle)++;
+	else if (!*eq && ct_punct(lx, ci, '>') && *angle)
+		(*angle)--;
+	else
+		return 0;
+	return 1;
 }
 
 /* A single `:` at ci (not half of `::`). */
@@ -897,14 +926,8 @@ static int match_declarators(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
 	int angle = 0, init = 0;     /* C++: inside <...>; in an initializer */
 
 	for (size_t ci = chunk; ci <= w->d.semi; ci++) {
-		if (x->cxx && ci < w->d.semi && !lx->flags[ci]) {
-			if (ct_punct(lx, ci, '='))
-				init = 1;
-			else if (!init && ct_punct(lx, ci, '<'))
-				angle++;
-			else if (!init && ct_punct(lx, ci, '>') && angle)
-				angle--;
-		}
+		if (x->cxx && ci < w->d.semi && !lx->flags[ci])
+			angle_step(lx, ci, &init, &angle);
 		if (ci < w->d.semi && !(ct_punct(lx, ci, ',') && !lx->flags[ci] && !angle))
 			continue;
 		init = 0;
@@ -1082,13 +1105,8 @@ static size_t cxx_decl_end(const struct sf_lexed *lx, size_t i, size_t close, in
 		}
 		if (ct_punct(lx, j, ';'))
 			return j;
-		if (ct_punct(lx, j, '='))
-			eq = 1;
-		else if (!eq && ct_punct(lx, j, '<'))
-			angle++;
-		else if (!eq && ct_punct(lx, j, '>') && angle)
-			angle--;
-		else if (*fn && !eq && !angle && lone_colon(lx, j))
+		if (!angle_step(lx, j, &eq, &angle) && *fn && !eq && !angle &&
+		    lone_colon(lx, j))
 			return mem_init_end(lx, j, close);
 		if (ct_punct(lx, j, '(') && !eq && !angle && fn_paren(lx, j, i))
 			*fn = 1;

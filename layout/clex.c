@@ -304,34 +304,27 @@ int sf_clex_brackets(struct sf_lexed *lx, size_t first, size_t end)
 size_t sf_clex_skip_attributes(const struct sf_lexed *lx, size_t ci, size_t end)
 {
 	while (ci + 1 < end && (ct_ident(lx, ci) || ct_punct(lx, ci, '['))) {
+		size_t open = ci + 1;
 		if (ct_punct(lx, ci, '[')) {
 			/* [[...]] (C23, C++11); a lone [ is not an attribute */
-			size_t j = ci, depth = 0;
 			if (!ct_punct(lx, ci + 1, '['))
 				break;
-			for (; j < end; j++)
-				if (ct_punct(lx, j, '['))
-					depth++;
-				else if (ct_punct(lx, j, ']') && --depth == 0)
-					break;
-			if (j >= end)
-				return end;
-			ci = j + 1;
-			continue;
+			open = ci;
+		} else {
+			const struct sf_tok *t = ct(lx, ci);
+			if (!sf_clex_is_attribute(lx->text + t->start, t->end - t->start))
+				break;
+			if (!ct_punct(lx, ci + 1, '(')) {
+				ci++;   /* a bare attribute macro */
+				continue;
+			}
 		}
-		const struct sf_tok *t = ct(lx, ci);
-		if (!sf_clex_is_attribute(lx->text + t->start, t->end - t->start))
-			break;
-		if (!ct_punct(lx, ci + 1, '(')) {
-			ci++;   /* a bare attribute macro */
-			continue;
-		}
-		int depth = 0;
-		size_t j = ci + 1;
+		char o = lx->text[ct(lx, open)->start], c = o == '[' ? ']' : ')';
+		size_t j = open, depth = 0;
 		for (; j < end; j++) {
-			if (ct_punct(lx, j, '('))
+			if (ct_punct(lx, j, o))
 				depth++;
-			else if (ct_punct(lx, j, ')') && --depth == 0)
+			else if (ct_punct(lx, j, c) && --depth == 0)
 				break;
 		}
 		if (j >= end)

@@ -17,6 +17,14 @@
  * The result is parsed again and matched against the model in the new
  * order (narrowed members with their new types): a rewrite that does not
  * read back as the intended struct is an internal error, never output.
+ *
+ * C++: the model is the class as declared (no bases, no vptr: an order
+ * moving one is refused, as is moving a [[no_unique_address]] member).
+ * While emitting, each stretch of the new body is marked (mark(): a
+ * label, something of an access - a member or a declaration that stays -
+ * or neither); relabel() then walks the marks, keeping an original label
+ * only where its section still starts and writing one wherever the access
+ * changes.  Whatever stands before every data member stays first.
  */
 #include "srcpatch.h"
 
@@ -1013,23 +1021,31 @@ int sf_srcpatch_blocks(const char *path, const char *text, size_t len,
 {
 	struct sf_cdecl_ctx x = { .path = path, .tname = t->name, .err = err, .macros = macros };
 	struct sf_cstruct p;
+	struct sf_type dt;
+	struct sf_member *v;
+	uint32_t lead = 0;       /* C++: bases and vptr before the declared members */
 	int rc;
 
 	*out = NULL;
 	*n = 0;
 	if (check_model(&x, t) < 0)
 		return -1;
+	sf_cdecl_declared(t, &dt, &v, NULL);
+	while (lead < t->nmembers &&
+	       (t->members[lead].flags & (SF_MF_BASE | SF_MF_VIRTUAL_BASE | SF_MF_VPTR)))
+		lead++;
 	sf_clex(&x.lx, text, len);
-	rc = sf_cdecl_parse(&x, t, &p);
+	rc = sf_cdecl_parse(&x, &dt, &p);
 	for (size_t b = 0; rc == 0 && b < p.nblocks; b++) {
 		const struct sf_cblock *k = &p.blocks[b];
 		if (!k->nm)
 			continue;        /* nothing compiled: lines that stay free */
 		*out = sf_xreallocarray(*out, *n + 1, sizeof(**out));
-		(*out)[(*n)++] = (struct sf_srcpatch_block){ k->m0, k->nm, k->if_line,
+		(*out)[(*n)++] = (struct sf_srcpatch_block){ k->m0 + lead, k->nm, k->if_line,
 							     k->endif_line, k->other_decls };
 	}
 	sf_cdecl_free(&p);
 	sf_clex_free(&x.lx);
+	free(v);
 	return rc;
 }

@@ -32,6 +32,13 @@
  *      move.
  *
  * Only the lines between the line of `{` and the line of `}` change.
+ *
+ * C++ classes and structs (SF_TF_CXX) too: access labels written where
+ * the new order needs them, member functions and the like left in place,
+ * default member initializers moving with their members (cdecl.h says how
+ * the body is read); a refusal particular to C++ comes back as data in
+ * info->why (layout/cxxwhy.h).  Constructors' initializer lists are
+ * ctorinit.h's.
  */
 #ifndef SF_SRCPATCH_H
 #define SF_SRCPATCH_H

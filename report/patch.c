@@ -250,9 +250,11 @@ static void describe_use(struct strbuf *sb, const struct sf_srcuse *s, const cha
 
 int sf_render_patch_uses(struct strbuf *note, struct strbuf *err,
 			 const struct sf_srcuse *uses, size_t nuses, int moves,
-			 int allow, const char *tname, size_t nfiles)
+			 int allow, const struct sf_type *t, size_t nfiles)
 {
 	struct strbuf list = STRBUF_INIT;
+	const char *tname = t->name, *kind = sf_type_kind_name(t);
+	const char *lang = t->flags & SF_TF_CXX ? "C/C++" : "C";
 	size_t n = 0;
 
 	for (size_t i = 0; i < nuses; i++) {
@@ -270,14 +272,14 @@ int sf_render_patch_uses(struct strbuf *note, struct strbuf *err,
 	}
 	int rc = 0;
 	if (!n) {
-		sb_addf(note, "  no %soffsetof or static_assert of struct %s in the "
-			"%zu C file%s under the source root\n",
-			moves ? "positional initializer, " : "", tname, nfiles,
+		sb_addf(note, "  no %soffsetof or static_assert of %s %s in the "
+			"%zu %s file%s under the source root\n",
+			moves ? "positional initializer, " : "", kind, tname, nfiles, lang,
 			nfiles == 1 ? "" : "s");
 	} else if (!allow) {
-		sb_addf(err, "struct %s: code depends on its layout: %s; rewrite that "
+		sb_addf(err, "%s %s: code depends on its layout: %s; rewrite that "
 			"(designated initializers .member = ... do not depend on the "
-			"order) or pass --allow-layout-uses to patch anyway", tname,
+			"order) or pass --allow-layout-uses to patch anyway", kind, tname,
 			list.buf);
 		rc = -1;
 	}

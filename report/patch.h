@@ -109,7 +109,7 @@ int sf_render_patch_truth(struct strbuf *note, struct strbuf *err,
  */
 int sf_render_patch_uses(struct strbuf *note, struct strbuf *err,
 			 const struct sf_srcuse *uses, size_t nuses, int moves,
-			 int allow, const char *tname, size_t nfiles);
+			 int allow, const struct sf_type *t, size_t nfiles);
 
 /*
  * Why a C++ class's source is not rewritten (layout/cxxwhy.h), as the one

@@ -16,6 +16,9 @@
 #   yjit                       testdata/rust/yjit.rs built with rustc -g, as
 #                              tests/e2e/rust.sh builds it
 #   rust/yjit.rs               its source (the Rust patch example)
+#   cxx/                       testdata/cxxpatch, while doc/patch.md's
+#                              sessions run (its C++ example; elsewhere its
+#                              headers would count among the C files)
 # A block that cannot be reproduced carries <!-- readme-test: skip WHY -->.
 . "$(dirname "$0")/lib.sh"
 
@@ -56,8 +59,10 @@ n=$(wc -l <"$README"); [ "$n" -le 500 ] || fail "README.md has $n lines (at most
 
 for doc in "$E2E_ROOT"/doc/*.md; do
 	tcase "every session of doc/$(basename "$doc") prints what it shows"
+	[ "$(basename "$doc")" = patch.md ] && mkdir -p "$W/cxx" && cp "$TD"/cxxpatch/* "$W/cxx/"
 	"$PY" "$E2E_ROOT/tests/readme-examples.py" "$doc" "$W" "$BIN" >"$T/doc-sessions" 2>&1
 	st=$?
+	rm -rf "$W/cxx"
 	# a doc without a session exits 1 with nothing run: that is fine here
 	if grep -q '^fail' "$T/doc-sessions"; then
 		fail "$(grep -c '^fail' "$T/doc-sessions") sessions differ: $(grep '^fail' "$T/doc-sessions" | head -n 3 | tr '\n' ' ')"
