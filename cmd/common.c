@@ -15,7 +15,9 @@
 #include <sys/stat.h>
 
 #include "input/input.h"
+#include "layout/plan.h"
 #include "layout/public.h"
+#include "layout/srcpatch.h"
 #include "lib/path.h"
 #include "report/report.h"
 #include "lib/checked.h"
@@ -96,6 +98,16 @@ int sf_report_refusal(const struct sf_plan_refusal *why)
 
 	sf_plan_refusal_err(why, &err);
 	return sf_report_err(&err);
+}
+
+struct sf_plan_group *sf_if_groups(const struct sf_srcpatch_block *blk, size_t n)
+{
+	struct sf_plan_group *g = sf_xcalloc(n + 1, sizeof(*g));
+
+	for (size_t i = 0; i < n; i++)
+		g[i] = (struct sf_plan_group){ blk[i].m0, blk[i].nm, !blk[i].other_decls,
+					       true };
+	return g;
 }
 
 int sf_error_document(const char *command)
@@ -689,7 +701,7 @@ const struct sf_option sf_options[] = {
 	  "write a budget pinning today's sizes" },
 	{ SF_O_FORCE, "force", no_argument, NULL, "check",
 	  "let --write-budget replace an existing FILE" },
-	{ 'R', "source-root", required_argument, "DIR", "show holes check diff patch",
+	{ 'R', "source-root", required_argument, "DIR", "show holes suggest check diff patch",
 	  "the source tree; paths are shown relative to it" },
 	{ SF_O_BASELINE, "baseline", required_argument, "OLD", "check",
 	  "fail only on what grew since the OLD build" },

@@ -63,6 +63,16 @@ int sf_report_err(const struct sf_err *err);
  * as sf_report_err does; returns 2. */
 struct sf_plan_refusal;
 int sf_report_refusal(const struct sf_plan_refusal *why);
+
+/*
+ * The plan groups (layout/plan.h) of a definition's #if blocks
+ * (layout/srcpatch.h), as patch and suggest --source-root take them: each
+ * whole, may_move when no other branch declares members (their sizes are
+ * not in the DWARF).  malloc'ed, n entries (at least one allocated).
+ */
+struct sf_srcpatch_block;
+struct sf_plan_group;
+struct sf_plan_group *sf_if_groups(const struct sf_srcpatch_block *blk, size_t n);
 /* sf_die_usage for a message of any length (a list of places): printed
  * whole; the error document gets its first 1,023 bytes.  Returns 2. */
 int sf_die_long(const char *msg);

@@ -546,10 +546,7 @@ static int c_text(const struct patch_opts *o, const struct sf_type *t,
 		return sf_report_err(&err);
 	if (!nblk)
 		return 0;
-	struct sf_plan_group *g = sf_xcalloc(nblk, sizeof(*g));
-	for (size_t i = 0; i < nblk; i++)
-		g[i] = (struct sf_plan_group){ blk[i].m0, blk[i].nm, !blk[i].other_decls,
-					       true };
+	struct sf_plan_group *g = sf_if_groups(blk, nblk);
 	plan_release(pl);
 	int rc = make_plan(t, o, g, nblk, ts, pl);
 	for (size_t i = 0; i < nblk; i++)

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "builtin.h"
 #include "common.h"
@@ -28,6 +29,8 @@
 #include "layout/public.h"
 #include "layout/reorder.h"
 #include "layout/rust.h"
+#include "layout/srcpatch.h"
+#include "input/srctree.h"
 #include "lib/checked.h"
 #include "lib/color.h"
 #include "lib/strbuf.h"
@@ -51,6 +54,8 @@ static const struct sf_opt_use suggest_opts[] = {
 	  "(repeatable): picks one of several same-named", NULL },
 	{ "exclude-system", 0, "never a definition from /usr/include or the compilers' "
 	  "include directories", NULL },
+	{ "source-root", 0, "read the definition where patch finds it under DIR and keep "
+	  "its #if blocks whole, as patch does", NULL },
 	{ "format", 0, " (current and proposed layouts side by side)", NULL },
 	{ "color", 0, NULL, NULL },
 	{ "debug-dir", SF_U_MANY, NULL, NULL },
@@ -175,7 +180,92 @@ struct suggestion {
 	struct sf_niche niches[SF_NICHE_MAX];
 	uint64_t niche_size[SF_NICHE_MAX];
 	size_t nniches;
+	/* the definition's #if blocks (none: nblk 0), in if_file */
+	struct sf_srcpatch_block *blk;
+	size_t nblk;
+	struct sf_plan_group *groups;
+	struct sf_suggest_ifblock *ifv;
+	char *if_file;
+	uint64_t if_size;                     /* without -R: the size with them whole */
 };
+
+/* The largest file the debug info names that suggest reads for #if blocks. */
+#define IF_SOURCE_MAX (64 << 20)
+
+/*
+ * The #if blocks of t's definition.  With --source-root, in its source
+ * of truth under the root, as patch finds and reads it (input/srctree.h,
+ * the tree's macros expanded): a file not found or a definition patch
+ * cannot read is an error (2).  Without, in the file the DWARF names,
+ * when it can be read and its definition parsed without the tree's
+ * macros; otherwise no blocks, and nothing is said.
+ */
+static int read_if_blocks(const struct sf_type *t, const struct suggest_opts *o,
+			  struct suggestion *s)
+{
+	struct strbuf text = STRBUF_INIT, why = STRBUF_INIT;
+	struct sf_err err = SF_ERR_INIT;
+	struct sf_srctree tree;
+	struct sf_source src = { NULL, NULL };
+	struct sf_srctruth truth;
+	int rc = 0;
+
+	memset(&tree, 0, sizeof(tree));
+	if ((t->flags & SF_TF_RUST) || !t->decl_file || !*t->decl_file)
+		return 0;
+	if (!o->co.source_root) {
+		struct stat st;
+		/* a path from the debug info: a regular file of sane size only
+		 * (never a FIFO or /dev/zero that the read would wait on) */
+		if (stat(t->decl_file, &st) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_size <= IF_SOURCE_MAX &&
+		    sf_source_read(t->decl_file, &text, &why) == 0 &&
+		    sf_srcpatch_blocks(t->decl_file, text.buf, text.len, t, NULL, &s->blk,
+				       &s->nblk, &err) < 0)
+			s->nblk = 0;
+		s->if_file = sf_xstrdup(t->decl_file);
+	} else if (sf_srctree_locate(t, o->co.source_root, &tree, &src, &truth, &why)) {
+		rc = sf_die_long(why.buf);
+	} else {
+		sf_source_to_truth(&src, &tree, &truth);
+		if (sf_source_read(src.path, &text, &why))
+			rc = sf_die_long(why.buf);
+		else if (sf_srcpatch_blocks(src.path, text.buf, text.len, t, &tree.macros,
+					    &s->blk, &s->nblk, &err) < 0)
+			rc = sf_report_err(&err);
+		s->if_file = sf_xstrdup(src.rel);
+	}
+	sf_srctree_release(&tree);
+	sf_source_release(&src);
+	sb_release(&text);
+	sb_release(&why);
+	return rc ? -1 : 0;
+}
+
+/* The smallest size patch's plan reaches with the blocks whole, or 0. */
+static uint64_t size_with_blocks(const struct sf_type *t, const struct sf_plan_opts *po,
+				 struct suggestion *s, struct sf_typeset *arena)
+{
+	struct sf_plan_refusal why;
+	struct sf_plan p;
+	uint64_t size = 0;
+
+	if (sf_plan_make_grouped(t, po, s->groups, s->nblk, arena, &p, &why) == 0 &&
+	    p.modeled && p.reorder.size != SF_NO_FIT)
+		size = sf_plan_new_size(&p);
+	sf_plan_release(&p);
+	return size;
+}
+
+/* The view's list of blocks, each pinned or moving as the plan made it. */
+static void list_blocks(struct suggestion *s)
+{
+	s->ifv = sf_xcalloc(s->nblk + 1, sizeof(*s->ifv));
+	for (size_t i = 0; i < s->nblk; i++)
+		s->ifv[i] = (struct sf_suggest_ifblock){ s->blk[i].if_line,
+							 s->blk[i].endif_line,
+							 s->groups[i].pinned };
+}
 
 /* Rust: the Options that a NonNull would make as small as their pointer. */
 static void compute_niches(const struct sf_type *t, struct suggestion *s,
@@ -204,7 +294,11 @@ static int compute(const struct sf_type *t, const struct suggest_opts *o,
 	struct sf_plan *p = &s->plan;
 	struct sf_plan_refusal why;
 
-	if (sf_plan_make(t, &po, arena, p, &why) < 0)
+	if (read_if_blocks(t, o, s) < 0)
+		return -1;
+	s->groups = sf_if_groups(s->blk, s->nblk);
+	if (sf_plan_make_grouped(t, &po, s->groups, o->co.source_root ? s->nblk : 0, arena,
+				 p, &why) < 0)
 		return sf_report_refusal(&why), -1;
 	sf_layout_compute(t, SF_CACHELINE, &s->type_layout);
 	if (p->nreq)
@@ -217,7 +311,11 @@ static int compute(const struct sf_type *t, const struct suggest_opts *o,
 	if (p->reorder.size < p->base->size && !sf_rust_compiler_orders(t)) {
 		s->proposed = sf_units_relayout(&p->units, &p->reorder, arena);
 		sf_layout_compute(s->proposed, SF_CACHELINE, &s->proposed_layout);
+		if (s->nblk && !o->co.source_root)
+			s->if_size = size_with_blocks(t, &po, s, arena);
 	}
+	if (s->nblk)
+		list_blocks(s);
 	struct sf_narrow_opts no = {
 		o->co.have_classes ? &o->co.classes : NULL, o->header, t->size, p->pin,
 		p->pin_first, o->max_moves, p->heuristic,
@@ -242,6 +340,10 @@ static void release(struct suggestion *s)
 		sf_layout_release(&s->proposed_layout);
 	if (s->best)
 		sf_layout_release(&s->best_layout);
+	free(s->blk);
+	free(s->groups);
+	free(s->ifv);
+	free(s->if_file);
 }
 
 /* Where header + each size the report shows lands (layout/classes.h). */
@@ -293,6 +395,8 @@ static int render(const struct sf_type *t, const struct suggest_opts *o,
 		.niches = s->niches, .niche_size = s->niche_size, .nniches = s->nniches,
 		.packed_size = sf_rust_packed_size(t),
 		.public = (uint8_t)sf_type_public(t),
+		.ifblocks = s->ifv, .nifblocks = s->ifv ? s->nblk : 0, .if_file = s->if_file,
+		.if_kept = o->co.source_root != NULL, .if_size = s->if_size,
 	};
 
 	if (o->co.format == SF_FMT_JSON)

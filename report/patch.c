@@ -90,7 +90,7 @@ void sf_render_patch_note_if(struct strbuf *out, uint32_t if_line, uint32_t endi
 			     int pinned, int other_decls)
 {
 	if (!pinned)
-		sb_addf(out, "  the members under the #if on lines %u-%u move as one block "
+		sb_addf(out, "  the members under the #if on lines %u-%u may move, as one block "
 			"(the build compiled one branch; no other branch declares "
 			"members)\n", if_line, endif_line);
 	else if (other_decls)

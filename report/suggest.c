@@ -591,6 +591,34 @@ static void text_packed(struct strbuf *out, const struct sf_suggest_view *v)
 	text_class_change(out, v, size, v->packed_class);
 }
 
+/*
+ * The #if blocks of the definition: with --source-root, kept whole in the
+ * reorder above (which names them); without, one line when keeping them
+ * whole, as patch does, costs part of the saving.
+ */
+static void text_ifblocks(struct strbuf *out, const struct sf_suggest_view *v)
+{
+	const struct sf_reorder *r = v->reorder;
+
+	if (!v->nifblocks || v->units->is_union || v->compiler_orders)
+		return;
+	if (v->if_kept) {
+		sb_addf(out, "#if block%s in %s kept whole, as patch keeps them:",
+			plural((uint32_t)v->nifblocks), v->if_file);
+		for (size_t i = 0; i < v->nifblocks; i++)
+			sb_addf(out, "%s lines %u-%u %s", i ? ";" : "", v->ifblocks[i].if_line,
+				v->ifblocks[i].endif_line, v->ifblocks[i].pinned ?
+				"stay in place" : "may move as one unit");
+		sb_addch(out, '\n');
+		return;
+	}
+	if (r->size >= v->base->size || v->if_size <= r->size)
+		return;
+	sb_addf(out, "#if blocks may cost part of the saving: with those of %s kept whole, "
+		"as patch keeps them, the smallest order is %" PRIu64 " bytes (--source-root "
+		"DIR promises what patch writes)\n", v->if_file, v->if_size);
+}
+
 void sf_render_suggest_text(struct strbuf *out, const struct sf_suggest_view *v)
 {
 	text_header(out, v);
@@ -602,6 +630,7 @@ void sf_render_suggest_text(struct strbuf *out, const struct sf_suggest_view *v)
 		return;
 	}
 	text_reorder(out, v);
+	text_ifblocks(out, v);
 	text_narrowings(out, v);
 	text_niches(out, v);
 	text_packed(out, v);

@@ -44,6 +44,12 @@
 #include "layout/rust.h"
 #include "lib/strbuf.h"
 
+/* An #if block of the definition (cmd/suggest.c read the source). */
+struct sf_suggest_ifblock {
+	uint32_t if_line, endif_line;
+	bool pinned;                           /* stays at its offset */
+};
+
 struct sf_suggest_view {
 	const struct sf_type *type;            /* as read from the DWARF */
 	const struct sf_layout *type_layout;   /* its holes */
@@ -78,6 +84,15 @@ struct sf_suggest_view {
 	uint64_t packed_size;                  /* under #[repr(packed)] */
 	uint8_t public;                        /* enum sf_public: why its layout
 						* is others' too (layout/public.h) */
+	/* #if blocks with compiled members, in if_file (none: nifblocks 0) */
+	const struct sf_suggest_ifblock *ifblocks;
+	size_t nifblocks;
+	const char *if_file;
+	bool if_kept;                          /* --source-root: the reorder keeps
+						* them whole (a line names them) */
+	uint64_t if_size;                      /* else: the smallest size with them
+						* whole; the text says so (one line)
+						* when it is larger than the reorder's */
 };
 
 void sf_render_suggest_text(struct strbuf *out, const struct sf_suggest_view *v);

@@ -89,7 +89,7 @@ assert_match "$(cat "$T/err")" "^structfit: --classes: 'nope': unknown preset" "
 CMDS=$(takers jobs)
 refused_alike "--jobs 0" --jobs 0 x.o
 CMDS=$(takers source-root)
-assert_eq "$CMDS" "show holes check diff patch" "--source-root's commands"
+assert_eq "$CMDS" "show holes suggest check diff patch" "--source-root's commands"
 
 tcase "a bad --format: one line naming the formats the command's usage names"
 with=""
