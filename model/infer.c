@@ -252,7 +252,12 @@ void sf_fit_to_neighbours(struct sf_type *t, int incomplete)
 
 int sf_is_empty_class(const struct sf_type *t)
 {
-	if (t->kind == SF_KIND_UNION || t->size != 1)
+	/* one byte, or what alignas asks of it: HotSpot's StackObj is an
+	 * empty class of 4 bytes, aligned 4, that takes no room as a base
+	 * (CodeOffsets' _values sits at its offset 0) */
+	bool sized = t->size == 1 ||
+		     ((t->flags & SF_TF_ALIGNED) && t->align == t->size);
+	if (t->kind == SF_KIND_UNION || !sized)
 		return 0;
 	for (uint32_t i = 0; i < t->nmembers; i++)
 		if (!(t->members[i].flags & SF_MF_BASE) || t->members[i].size)

@@ -60,7 +60,8 @@ uint64_t sf_data_size(const struct sf_type *t, const uint64_t *dsize);
  */
 void sf_fit_to_neighbours(struct sf_type *t, int incomplete);
 
-/* A C++ empty class: one byte, nothing but bases of no size. */
+/* A C++ empty class: one byte (or its alignas), nothing but bases of no
+ * size. */
 int sf_is_empty_class(const struct sf_type *t);
 
 /* Whether m[0..n) is in memory order (virtual bases last). */

@@ -103,6 +103,29 @@ EOF
 	done
 done
 
+for cxx in g++ clang++; do
+	for dw in 4 5; do
+		tcase "$cxx DWARF $dw: an empty base sized by alignas takes no room"
+		need "$cxx" || continue
+		probe_facts "$cxx" "$dw" "$T/facts" emptybase.h emptybase.cpp <<'EOF' || continue
+P("empty", sizeof(StackObjLike));
+P("over", sizeof(OverBase));
+P("values", offsetof(OverBase, values));
+P("after", sizeof(AfterBase));
+P("handle", offsetof(AfterBase, handle));
+EOF
+		assert_eq "$(fact "$T/facts" empty)" 4 "the compiler's sizeof(StackObjLike)"
+		sf_ok show --format json "$T/probe"
+		cp "$T/out" "$T/e.json"
+		assert_eq "$(jget "$T/e.json" '[[m["name"], m["offset"], m["size"]] for m in t("OverBase")["members"]]')" \
+			"[[\"StackObjLike\", 0, 0], [\"values\", $(fact "$T/facts" values), 32]]" "OverBase: the base has no room, values at the compiler's offset"
+		assert_eq "$(jget "$T/e.json" 't("OverBase")["size"]')" "$(fact "$T/facts" over)" "sizeof(OverBase)"
+		h=$(fact "$T/facts" handle)
+		assert_eq "$(jget "$T/e.json" '[[x["offset"], x["size"]] for x in t("AfterBase")["holes"]]')" \
+			"$([ "$h" = 0 ] && echo '[]' || echo "[[0, $h]]")" "AfterBase: every byte before handle is a hole"
+	done
+done
+
 # the narrowed declarations structfit proposes, as the compiler lays them out
 cat >"$T/narrowed.c" <<'EOF'
 #include <stdint.h>

@@ -546,8 +546,16 @@ static void test_empty_class(void **state)
 	struct sf_type g = { .name = "G", .kind = SF_KIND_STRUCT, .size = 1, .align = 1,
 			     .decl_file = "", .nmembers = 2, .members = gm };
 	struct sf_type u = e;
+	/* alignas(4): four bytes, still empty (HotSpot's StackObj); four
+	 * bytes without the attribute are not known to be */
+	struct sf_type a4 = e, n4 = e;
 
+	a4.size = a4.align = 4;
+	a4.flags = SF_TF_ALIGNED;
+	n4.size = n4.align = 4;
 	u.kind = SF_KIND_UNION;
+	assert_true(sf_is_empty_class(&a4));
+	assert_false(sf_is_empty_class(&n4));
 	assert_true(sf_is_empty_class(&e));
 	assert_true(sf_is_empty_class(&f));
 	assert_false(sf_is_empty_class(&g));

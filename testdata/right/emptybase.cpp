@@ -1,0 +1,3 @@
+#include "emptybase.h"
+OverBase over_base;
+AfterBase after_base;
