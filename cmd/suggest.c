@@ -208,9 +208,11 @@ static int read_if_blocks(const struct sf_type *t, const struct suggest_opts *o,
 	struct sf_srctree tree;
 	struct sf_source src = { NULL, NULL };
 	struct sf_srctruth truth;
+	struct sf_source_root root;
 	int rc = 0;
 
 	memset(&tree, 0, sizeof(tree));
+	memset(&root, 0, sizeof(root));
 	if ((t->flags & SF_TF_RUST) || !t->decl_file || !*t->decl_file)
 		return 0;
 	if (!o->co.source_root) {
@@ -224,7 +226,8 @@ static int read_if_blocks(const struct sf_type *t, const struct suggest_opts *o,
 				       &s->nblk, &err) < 0)
 			s->nblk = 0;
 		s->if_file = sf_xstrdup(t->decl_file);
-	} else if (sf_srctree_locate(t, o->co.source_root, &tree, &src, &truth, &why)) {
+	} else if (sf_source_root(t, o->co.source_root, &root, &why) ||
+		   sf_srctree_locate(t, &root, &tree, &src, &truth, &why)) {
 		rc = sf_die_long(why.buf);
 	} else {
 		sf_source_to_truth(&src, &tree, &truth);
@@ -237,6 +240,7 @@ static int read_if_blocks(const struct sf_type *t, const struct suggest_opts *o,
 	}
 	sf_srctree_release(&tree);
 	sf_source_release(&src);
+	sf_source_root_release(&root);
 	sb_release(&text);
 	sb_release(&why);
 	return rc ? -1 : 0;
