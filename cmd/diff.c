@@ -186,8 +186,11 @@ static int run_diff(const struct diff_opts *o, char *old_path, char *new_path)
 		struct sf_err err = SF_ERR_INIT;
 		size_t nnames = 0;
 		char **names = o->ntypes ? expand_names(o, old_ts, new_ts, &nnames) : NULL;
-		struct sf_diff_opts dopts = { (const char *const *)names, old_path, new_path };
-		int rc = sf_diff_compute(old_ts, new_ts, &dopts, &d, &err);
+		struct sf_diff_opts dopts = { (const char *const *)names };
+		const char *missing = NULL;
+		int rc = sf_diff_compute(old_ts, new_ts, &dopts, &d, &missing);
+		if (rc < 0)
+			sf_diff_missing_err(old_path, new_path, missing, &err);
 		for (size_t i = 0; i < nnames; i++)
 			free(names[i]);
 		free(names);

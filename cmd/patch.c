@@ -402,12 +402,13 @@ static int file_diff(const struct out_file *f, struct strbuf *diff)
 {
 	struct strbuf one = STRBUF_INIT, back = STRBUF_INIT;
 	struct sf_err err = SF_ERR_INIT;
+	struct sf_udiff_refusal why;
 	int rc = 0;
 
 	sf_udiff_render(&one, f->src.rel, f->old.buf, f->old.len, f->neu.buf, f->neu.len,
 			SF_UDIFF_CONTEXT);
-	if (sf_udiff_apply(f->src.rel, f->old.buf, f->old.len, one.buf, one.len, &back,
-			   &err) < 0 ||
+	if ((sf_udiff_apply(f->old.buf, f->old.len, one.buf, one.len, &back, &why) < 0 &&
+	     sf_udiff_refusal_err(f->src.rel, &why, &err) < 0) ||
 	    back.len != f->neu.len || memcmp(back.buf, f->neu.buf, f->neu.len)) {
 		if (!err.msg[0])
 			sf_error_at(&err, f->src.rel, 0, 0, "internal error: the diff does "
@@ -480,6 +481,19 @@ static const struct sf_niche *niche_of(const struct sf_type *t, const struct sf_
 	return NULL;
 }
 
+/* Rust struct t's text in base rewritten per sp into neu; -1 with err
+ * (the refusal worded) when it is not. */
+static int rust_rewrite(const char *path, const struct strbuf *base, const struct sf_type *t,
+			const struct sf_srcpatch_plan *sp, struct strbuf *neu,
+			struct sf_err *err)
+{
+	struct sf_rustpatch_refusal why;
+
+	if (sf_rustpatch_make(base->buf, base->len, t, sp, neu, &why) == 0)
+		return 0;
+	return sf_rustpatch_refusal_err(path, &why, err);
+}
+
 /*
  * --niche MEMBER: the newtype MEMBER's Option holds gets a NonNull for
  * its raw pointer, in the .rs file declaring the newtype.
@@ -495,6 +509,7 @@ static int patch_niche(const struct patch_opts *o, const struct sf_type *t,
 	struct sf_source src = { NULL, NULL };
 	struct sf_source_root root = { NULL, SF_ROOT_OPTION, "" };
 	struct sf_err err = SF_ERR_INIT;
+	struct sf_rustpatch_refusal rwhy;
 	int rc = SF_EXIT_ERROR;
 	long n;
 
@@ -507,8 +522,8 @@ static int patch_niche(const struct patch_opts *o, const struct sf_type *t,
 	}
 	if (rust_source(o, nt, &root, &src, &old))
 		goto out;
-	if ((n = sf_rustpatch_nonnull(src.rel, old.buf, old.len, nt->name, &neu, &sites,
-				      &err)) < 0) {
+	if ((n = sf_rustpatch_nonnull(old.buf, old.len, nt->name, &neu, &sites, &rwhy)) < 0) {
+		sf_rustpatch_refusal_err(src.rel, &rwhy, &err);
 		sf_report_err(&err);
 		goto out;
 	}
@@ -919,7 +934,7 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	struct sf_srcpatch_plan sp = { keep_order ? NULL : pl.order, t->nmembers, pl.narrow,
 				       pl.nnarrow, pl.moved, &tree.macros };
 	struct sf_srcpatch_info info;
-	if (rust ? sf_rustpatch_make(src.rel, base.buf, base.len, t, &sp, &neu, &err) < 0
+	if (rust ? rust_rewrite(src.rel, &base, t, &sp, &neu, &err) < 0
 		 : sf_srcpatch_make(src.rel, base.buf, base.len, t, &sp, &neu, &info, &err) < 0) {
 		if (!rust && info.why.kind)
 			refuse_cxx(&src, t, &info.why);

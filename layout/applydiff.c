@@ -29,13 +29,12 @@ struct reader {
 };
 
 struct applier {
-	const char *path;
 	struct sf_lines old;
 	size_t next_old;          /* first old line not yet copied or consumed */
 	struct reader r;
 	size_t hunk;              /* 1-based, for messages */
 	struct strbuf res;
-	struct sf_err *err;
+	struct sf_udiff_refusal *why;
 };
 
 /* The next line of the diff (without its '\n'); false at the end. */
@@ -96,10 +95,11 @@ static int parse_hunk_header(const char *l, size_t n, size_t v[4])
 	return 0;
 }
 
-static int refuse(struct applier *ap, const char *why)
+static int refuse(struct applier *ap, enum sf_udiff_problem code)
 {
-	return sf_error_at(ap->err, ap->path, 0, 0, "hunk %zu does not apply (%s)",
-			ap->hunk, why);
+	ap->why->code = code;
+	ap->why->hunk = ap->hunk;
+	return -1;
 }
 
 /* Anything before "--- ", then the "--- " and "+++ " lines. */
@@ -112,7 +112,7 @@ static int skip_headers(struct applier *ap)
 		;
 	if (!next_line(&ap->r, &l, &n) || !next_line(&ap->r, &l, &n) || n < 4 ||
 	    memcmp(l, "+++ ", 4))
-		return sf_error_at(ap->err, ap->path, 0, 0, "not a unified diff");
+		return refuse(ap, SF_UDIFF_NOT_A_DIFF);
 	return 0;
 }
 
@@ -153,9 +153,10 @@ static int hunk_line(struct applier *ap, const char *l, size_t n, size_t *ol, si
 		return 0;
 	}
 	if (op != ' ' && op != '-')
-		return refuse(ap, "bad line in hunk");
+		return refuse(ap, SF_UDIFF_BAD_LINE);
 	if (!old_line_is(ap, &body, no_eol))
-		return refuse(ap, op == ' ' ? "context differs" : "removed line differs");
+		return refuse(ap, op == ' ' ? SF_UDIFF_CONTEXT_DIFFERS :
+			      SF_UDIFF_REMOVED_DIFFERS);
 	if (op == ' ')
 		copy_old(ap, ap->next_old + 1);
 	else
@@ -172,26 +173,25 @@ static int apply_hunk(struct applier *ap, const char *l, size_t n)
 
 	ap->hunk++;
 	if (parse_hunk_header(l, n, h) < 0)
-		return refuse(ap, "bad hunk header");
+		return refuse(ap, SF_UDIFF_BAD_HEADER);
 	if (h[1] && h[0] == 0)
-		return refuse(ap, "bad line number");
+		return refuse(ap, SF_UDIFF_BAD_LINE_NUMBER);
 	size_t start = h[1] ? h[0] - 1 : h[0];   /* 0-based first old line */
 	if (start < ap->next_old || start > ap->old.n)
-		return refuse(ap, "out of order or past the end");
+		return refuse(ap, SF_UDIFF_OUT_OF_ORDER);
 	copy_old(ap, start);
 	while ((ol < h[1] || nl < h[3]) && next_line(&ap->r, &l, &n))
 		if (hunk_line(ap, l, n, &ol, &nl) < 0)
 			return -1;
 	if (ol != h[1] || nl != h[3])
-		return refuse(ap, "line counts differ from its header");
+		return refuse(ap, SF_UDIFF_COUNTS_DIFFER);
 	return 0;
 }
 
-int sf_udiff_apply(const char *path, const char *old, size_t oldlen,
-		   const char *diff, size_t difflen, struct strbuf *out,
-		   struct sf_err *err)
+int sf_udiff_apply(const char *old, size_t oldlen, const char *diff, size_t difflen,
+		   struct strbuf *out, struct sf_udiff_refusal *why)
 {
-	struct applier ap = { .path = path, .r = { diff, difflen, 0 }, .err = err };
+	struct applier ap = { .r = { diff, difflen, 0 }, .why = why };
 	const char *l;
 	size_t n;
 	int rc;

@@ -14,16 +14,31 @@
 
 #include <stddef.h>
 
-#include "lib/err.h"
 #include "lib/strbuf.h"
+
+/* Why a diff does not apply; report/udiff.c words it. */
+enum sf_udiff_problem {
+	SF_UDIFF_NOT_A_DIFF = 1,      /* no "--- " and "+++ " lines */
+	SF_UDIFF_BAD_LINE,            /* a hunk line that is not ' ', '-' or '+' */
+	SF_UDIFF_CONTEXT_DIFFERS,     /* a ' ' line is not the old line */
+	SF_UDIFF_REMOVED_DIFFERS,     /* a '-' line is not the old line */
+	SF_UDIFF_BAD_HEADER,          /* not "@@ -A[,B] +C[,D] @@" */
+	SF_UDIFF_BAD_LINE_NUMBER,     /* old line 0 with old lines to take */
+	SF_UDIFF_OUT_OF_ORDER,        /* before the previous hunk, or past the end */
+	SF_UDIFF_COUNTS_DIFFER,       /* the body's line counts are not the header's */
+};
+
+struct sf_udiff_refusal {
+	enum sf_udiff_problem code;
+	size_t hunk;                  /* 1-based; 0 with SF_UDIFF_NOT_A_DIFF */
+};
 
 /*
  * Apply a one-file unified diff to old text.  Appends the patched text to
- * out and returns 0; or returns -1 with err set to "PATH: hunk N does not
- * apply (...)" (or "PATH: not a unified diff") and out unchanged.
+ * out and returns 0; or returns -1 with why saying which hunk does not
+ * apply and why (or that it is not a unified diff), and out unchanged.
  */
-int sf_udiff_apply(const char *path, const char *old, size_t oldlen,
-		   const char *diff, size_t difflen, struct strbuf *out,
-		   struct sf_err *err);
+int sf_udiff_apply(const char *old, size_t oldlen, const char *diff, size_t difflen,
+		   struct strbuf *out, struct sf_udiff_refusal *why);
 
 #endif

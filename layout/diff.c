@@ -22,7 +22,6 @@
 #include "diff.h"
 
 #include <assert.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,16 +124,6 @@ static const struct sf_type *lookup_name(const struct sf_typeset *ts,
 	return first;
 }
 
-/* "OLD and NEW: type 'X' not found": the error names both builds. */
-static int not_found(const struct sf_diff_opts *o, const char *name, struct sf_err *err)
-{
-	char both[SF_ERR_MAX];
-
-	snprintf(both, sizeof(both), "%s and %s", o->old_label ? o->old_label : "old",
-		 o->new_label ? o->new_label : "new");
-	return sf_error_at(err, both, 0, 0, "type '%s' not found", name);
-}
-
 static void free_keys(struct key *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -145,7 +134,7 @@ static void free_keys(struct key *v, size_t n)
 static int collect_keys(const struct sf_typeset *old_ts,
 			const struct sf_typeset *new_ts,
 			const struct sf_diff_opts *o, struct key **out,
-			size_t *nout, struct sf_err *err)
+			size_t *nout, const char **missing)
 {
 	struct key *v = NULL;
 	size_t n = 0, cap = 0;
@@ -156,7 +145,8 @@ static int collect_keys(const struct sf_typeset *old_ts,
 			const struct sf_type *b = lookup_name(new_ts, *p);
 			if (!a && !b) {
 				free_keys(v, n);
-				return not_found(o, *p, err);
+				*missing = *p;
+				return -1;
 			}
 			if (a)
 				push_key(&v, &n, &cap, a);
@@ -550,13 +540,13 @@ static void compare_key(struct sf_diff *out, const struct sf_typeset *old_ts,
 int sf_diff_compute(const struct sf_typeset *old_ts,
 		    const struct sf_typeset *new_ts,
 		    const struct sf_diff_opts *opts, struct sf_diff *out,
-		    struct sf_err *err)
+		    const char **missing)
 {
 	struct key *keys = NULL;
 	size_t nkeys = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (collect_keys(old_ts, new_ts, opts, &keys, &nkeys, err) < 0)
+	if (collect_keys(old_ts, new_ts, opts, &keys, &nkeys, missing) < 0)
 		return -1;
 	out->compared = nkeys;
 	for (size_t i = 0; i < nkeys; i++)

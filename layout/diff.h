@@ -97,20 +97,17 @@ struct sf_diff_opts {
 	/* NULL-terminated names ("st_table", "struct st_table") to compare,
 	 * or NULL for every type. */
 	const char *const *only;
-	/* how the two builds are named in messages */
-	const char *old_label;
-	const char *new_label;
 };
 
 /*
  * Compare every type (or opts->only) of old_ts and new_ts.  A name of
- * opts->only found in neither build is an error: -1 with err set to
- * "OLD and NEW: type 'X' not found".
+ * opts->only found in neither build is an error: -1 with *missing that
+ * name (report/diff.h words it: "OLD and NEW: type 'X' not found").
  */
 int sf_diff_compute(const struct sf_typeset *old_ts,
 		    const struct sf_typeset *new_ts,
 		    const struct sf_diff_opts *opts, struct sf_diff *out,
-		    struct sf_err *err);
+		    const char **missing);
 void sf_diff_release(struct sf_diff *d);
 
 #endif

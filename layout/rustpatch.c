@@ -112,7 +112,7 @@ size_t sf_rustpatch_count(const char *text, size_t len, const char *name)
 
 /* The field on line l: name and type, or -1 and why. */
 static int parse_field(const char *s, const struct line *l, struct group *g,
-		       const char **why)
+		       enum sf_rustpatch_problem *why)
 {
 	size_t end = l->end, i;
 
@@ -135,7 +135,7 @@ static int parse_field(const char *s, const struct line *l, struct group *g,
 	g->name_len = i - g->name;
 	i = skip_blank(s, i, end);
 	if (!g->name_len || i >= end || s[i] != ':') {
-		*why = "a body line that is not `name: Type,`";
+		*why = SF_RUSTP_NOT_A_FIELD;
 		return -1;
 	}
 	i = skip_blank(s, i + 1, end);
@@ -149,12 +149,12 @@ static int parse_field(const char *s, const struct line *l, struct group *g,
 		else if ((c == '>' || c == ')' || c == ']') && depth > 0)
 			depth--;
 		else if (c == '{' || c == '}' || c == ';') {
-			*why = "a brace or ';' inside the struct body";
+			*why = SF_RUSTP_BRACE_IN_BODY;
 			return -1;
 		} else if (c == ',' && depth == 0) {
 			te = k;
 			if (skip_blank(s, k + 1, end) != end) {
-				*why = "two fields on one line";
+				*why = SF_RUSTP_TWO_FIELDS;
 				return -1;
 			}
 			break;
@@ -166,7 +166,7 @@ static int parse_field(const char *s, const struct line *l, struct group *g,
 		te--;
 	g->type_len = te - i;
 	if (!g->type_len) {
-		*why = "a field with no type";
+		*why = SF_RUSTP_NO_TYPE;
 		return -1;
 	}
 	return 0;
@@ -182,7 +182,7 @@ static bool is_aside(const char *s, const struct line *l)
 
 /* The groups of the body lines (open, close); -1 and why on refusal. */
 static long body_groups(const char *s, const struct line *ln, size_t open, size_t close,
-			struct group **out, const char **why)
+			struct group **out, enum sf_rustpatch_problem *why)
 {
 	size_t n = 0, cap = 0, first = open + 1;
 
@@ -259,22 +259,22 @@ static void emit_group(struct strbuf *out, const char *s, const struct line *ln,
 	sb_addch(out, '\n');
 }
 
-int sf_rustpatch_make(const char *path, const char *text, size_t len,
+int sf_rustpatch_make(const char *text, size_t len,
 		      const struct sf_type *t, const struct sf_srcpatch_plan *plan,
-		      struct strbuf *out, struct sf_err *err)
+		      struct strbuf *out, struct sf_rustpatch_refusal *refusal)
 {
 	const char *bare = last_segment(t->name);
 	struct line *ln;
 	struct group *g = NULL;
 	size_t n = split_lines(text, len, &ln), open = n, close = n;
-	const char *why = NULL;
+	enum sf_rustpatch_problem why = 0;
 	int rc = -1;
 
 	assert(plan->norder == t->nmembers);
+	*refusal = (struct sf_rustpatch_refusal){ 0, false, bare };
 	if (sf_rustpatch_count(text, len, t->name) != 1) {
-		sf_error_at(err, path, 0, 0,
-				"struct %s is declared %s here; nothing written", bare,
-			 sf_rustpatch_count(text, len, t->name) ? "more than once" : "nowhere");
+		refusal->code = sf_rustpatch_count(text, len, t->name) ?
+				SF_RUSTP_DECLARED_TWICE : SF_RUSTP_DECLARED_NOWHERE;
 		goto out;
 	}
 	for (size_t i = 0; i < n && open == n; i++) {
@@ -283,12 +283,12 @@ int sf_rustpatch_make(const char *path, const char *text, size_t len,
 			continue;
 		p = skip_blank(text, p, ln[i].end);
 		if (p < ln[i].end && text[p] == '(') {
-			why = "a tuple struct (its fields have no names to rewrite)";
+			why = SF_RUSTP_TUPLE;
 		} else if (p < ln[i].end && text[p] == '<') {
-			why = "a generic struct";
+			why = SF_RUSTP_GENERIC;
 		} else if (p >= ln[i].end || text[p] != '{' ||
 			   skip_blank(text, p + 1, ln[i].end) < ln[i].end - 1) {
-			why = "not `struct NAME {` ending its line";
+			why = SF_RUSTP_NOT_OPEN_LINE;
 		}
 		open = i;
 	}
@@ -300,15 +300,15 @@ int sf_rustpatch_make(const char *path, const char *text, size_t len,
 		}
 	}
 	if (!why && close == n)
-		why = "no closing brace";
+		why = SF_RUSTP_NO_CLOSE;
 	long ng = why ? -1 : body_groups(text, ln, open, close, &g, &why);
 	if (ng >= 0 && (size_t)ng != t->nmembers)
-		why = "its fields are not the ones the DWARF has (another version of the source?)";
+		why = SF_RUSTP_OTHER_FIELDS;
 	for (uint32_t i = 0; !why && i < t->nmembers; i++)
 		if (!group_named(text, g, (size_t)ng, t->members[i].name))
-			why = "its fields are not the ones the DWARF has (another version of the source?)";
+			why = SF_RUSTP_OTHER_FIELDS;
 	if (why) {
-		sf_error_at(err, path, 0, 0, "struct %s: %s; nothing written", bare, why);
+		refusal->code = why;
 		goto out;
 	}
 	sb_add(out, text, ln[open].end);
@@ -384,7 +384,7 @@ static size_t line_number(const char *s, size_t i)
  * and ends, and where T does; 0, or -1 and why.
  */
 static int nonnull_decl(const char *s, size_t len, const char *bare, size_t *ty,
-			size_t *ty_end, size_t *pointee, const char **why)
+			size_t *ty_end, size_t *pointee, enum sf_rustpatch_problem *why)
 {
 	struct line *ln;
 	size_t n = split_lines(s, len, &ln), p = 0, end = 0;
@@ -395,7 +395,7 @@ static int nonnull_decl(const char *s, size_t len, const char *bare, size_t *ty,
 	free(ln);
 	p = p ? skip_blank(s, p, end) : end;
 	if (p >= end || s[p] != '(') {
-		*why = "not a tuple struct `struct NAME(*const T);`";
+		*why = SF_RUSTP_NOT_POINTER_TUPLE;
 		return -1;
 	}
 	size_t close = past_matching(s, p, end);
@@ -406,7 +406,7 @@ static int nonnull_decl(const char *s, size_t len, const char *bare, size_t *ty,
 	else if (close && end - p > 4 && !strncmp(s + p, "*mut", 4))
 		q = p + 4;
 	if (q == p || (s[q] != ' ' && s[q] != '\t')) {
-		*why = "its field is not a raw pointer (`*const T` or `*mut T`) alone";
+		*why = SF_RUSTP_NOT_RAW_POINTER;
 		return -1;
 	}
 	*ty = p;
@@ -416,28 +416,30 @@ static int nonnull_decl(const char *s, size_t len, const char *bare, size_t *ty,
 		(*ty_end)--;
 	for (size_t k = *pointee; k < *ty_end; k++)
 		if (s[k] == ',') {
-			*why = "a tuple struct of more than one field";
+			*why = SF_RUSTP_TUPLE_OF_MANY;
 			return -1;
 		}
 	if (*ty_end == *pointee || skip_blank(s, close, end) >= end || s[skip_blank(s, close, end)] != ';') {
-		*why = "not a tuple struct `struct NAME(*const T);`";
+		*why = SF_RUSTP_NOT_POINTER_TUPLE;
 		return -1;
 	}
 	return 0;
 }
 
-long sf_rustpatch_nonnull(const char *path, const char *text, size_t len, const char *name,
-			  struct strbuf *out, struct strbuf *sites, struct sf_err *err)
+long sf_rustpatch_nonnull(const char *text, size_t len, const char *name,
+			  struct strbuf *out, struct strbuf *sites,
+			  struct sf_rustpatch_refusal *refusal)
 {
 	const char *bare = last_segment(name);
 	size_t blen = strlen(bare), ty = 0, ty_end = 0, pointee = 0, from = 0;
-	const char *why = NULL;
+	enum sf_rustpatch_problem why = 0;
 	long nsites = 0;
 	struct strbuf where = STRBUF_INIT, neu = STRBUF_INIT;
 
+	*refusal = (struct sf_rustpatch_refusal){ 0, true, bare };
 	if (sf_rustpatch_count(text, len, name) != 1)
-		why = sf_rustpatch_count(text, len, name) ? "declared more than once" :
-							      "declared nowhere";
+		why = sf_rustpatch_count(text, len, name) ? SF_RUSTP_DECLARED_TWICE :
+							      SF_RUSTP_DECLARED_NOWHERE;
 	else
 		nonnull_decl(text, len, bare, &ty, &ty_end, &pointee, &why);
 	for (size_t i = 0; !why && i + blen < len; i++) {
@@ -456,7 +458,7 @@ long sf_rustpatch_nonnull(const char *path, const char *text, size_t len, const 
 			continue;
 		size_t close = past_matching(text, open, len);
 		if (!close || skip_blank(text, open + 1, close - 1) == close - 1) {
-			why = "a constructing site without one argument";
+			why = SF_RUSTP_SITE_NOT_ONE_ARG;
 			break;
 		}
 		sb_add(&neu, text + from, open + 1 - from);
@@ -470,7 +472,7 @@ long sf_rustpatch_nonnull(const char *path, const char *text, size_t len, const 
 	if (why) {
 		sb_release(&neu);
 		sb_release(&where);
-		sf_error_at(err, path, 0, 0, "struct %s: %s; nothing written", bare, why);
+		refusal->code = why;
 		return -1;
 	}
 	sb_add(&neu, text + from, len - from);

@@ -25,10 +25,35 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "lib/err.h"
 #include "lib/strbuf.h"
 #include "model/model.h"
 #include "srcpatch.h"
+
+/* Why a struct's text is not rewritten; report/patch.c words it. */
+enum sf_rustpatch_problem {
+	SF_RUSTP_DECLARED_TWICE = 1,  /* `struct NAME` more than once in the text */
+	SF_RUSTP_DECLARED_NOWHERE,    /* ... or nowhere */
+	SF_RUSTP_NOT_A_FIELD,         /* a body line that is not `name: Type,` */
+	SF_RUSTP_BRACE_IN_BODY,       /* a brace or ';' inside the body */
+	SF_RUSTP_TWO_FIELDS,          /* two fields on one line */
+	SF_RUSTP_NO_TYPE,             /* a field with no type */
+	SF_RUSTP_TUPLE,               /* a tuple struct: no field names */
+	SF_RUSTP_GENERIC,             /* a generic struct */
+	SF_RUSTP_NOT_OPEN_LINE,       /* not `struct NAME {` ending its line */
+	SF_RUSTP_NO_CLOSE,            /* no closing brace */
+	SF_RUSTP_OTHER_FIELDS,        /* not the DWARF's fields (another version?) */
+	SF_RUSTP_NOT_POINTER_TUPLE,   /* NonNull: not `struct NAME(*const T);` */
+	SF_RUSTP_NOT_RAW_POINTER,     /* NonNull: the field is not a raw pointer alone */
+	SF_RUSTP_TUPLE_OF_MANY,       /* NonNull: more than one field */
+	SF_RUSTP_SITE_NOT_ONE_ARG,    /* NonNull: a constructing site without one argument */
+};
+
+struct sf_rustpatch_refusal {
+	enum sf_rustpatch_problem code;
+	bool nonnull;                 /* from sf_rustpatch_nonnull (not _make) */
+	const char *bare;             /* the struct's name, last path segment
+	                               * (points into the caller's name) */
+};
 
 /* How many times text declares `struct NAME` (NAME: the last path segment). */
 size_t sf_rustpatch_count(const char *text, size_t len, const char *name);
@@ -38,12 +63,12 @@ size_t sf_rustpatch_count(const char *text, size_t len, const char *name);
  * the new field order by index of t->members, or NULL to keep the
  * source's - rustc orders a default-representation struct itself;
  * narrow: new widths) and
- * append the whole new text to out.  Returns 0, or -1 with err = "PATH:
- * problem" and nothing appended.
+ * append the whole new text to out.  Returns 0, or -1 with why filled and
+ * nothing appended.
  */
-int sf_rustpatch_make(const char *path, const char *text, size_t len,
+int sf_rustpatch_make(const char *text, size_t len,
 		      const struct sf_type *t, const struct sf_srcpatch_plan *plan,
-		      struct strbuf *out, struct sf_err *err);
+		      struct strbuf *out, struct sf_rustpatch_refusal *why);
 
 /*
  * The NonNull niche: tuple struct NAME's one field, `*const T` or `*mut T`,
@@ -52,9 +77,10 @@ int sf_rustpatch_make(const char *path, const char *text, size_t len,
  * `NAME(core::ptr::NonNull::new((EXPR) as *mut T).expect(...))`: checked
  * at run time, since nothing here can see that EXPR is never null.  The
  * lines of those sites are appended to sites ("139, 150").  Returns how
- * many sites were rewritten, or -1 with err and nothing appended.
+ * many sites were rewritten, or -1 with why filled and nothing appended.
  */
-long sf_rustpatch_nonnull(const char *path, const char *text, size_t len, const char *name,
-			  struct strbuf *out, struct strbuf *sites, struct sf_err *err);
+long sf_rustpatch_nonnull(const char *text, size_t len, const char *name,
+			  struct strbuf *out, struct strbuf *sites,
+			  struct sf_rustpatch_refusal *why);
 
 #endif

@@ -24,6 +24,7 @@
 #include <assert.h>
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *const change_names[] = {
@@ -525,4 +526,14 @@ void sf_render_diff_sarif(struct strbuf *out, const struct sf_diff *d,
 		sarif_result(out, &d->types[i], o);
 	}
 	sb_adds(out, "]}]}\n");
+}
+
+int sf_diff_missing_err(const char *old_label, const char *new_label,
+			const char *name, struct sf_err *err)
+{
+	char both[SF_ERR_MAX];
+
+	snprintf(both, sizeof(both), "%s and %s", old_label ? old_label : "old",
+		 new_label ? new_label : "new");
+	return sf_error_at(err, both, 0, 0, "type '%s' not found", name);
 }

@@ -17,11 +17,17 @@
 #include "layout/diff.h"
 #include <stdbool.h>
 
+#include "lib/err.h"
 #include "lib/strbuf.h"
 
 void sf_render_diff_text(struct strbuf *out, const struct sf_diff *d);
 void sf_render_diff_json(struct strbuf *out, const struct sf_diff *d,
 			 const char *old_label, const char *new_label);
+
+/* "OLD and NEW: type 'NAME' not found" into err, naming both builds
+ * ("old" and "new" when a label is NULL); returns -1. */
+int sf_diff_missing_err(const char *old_label, const char *new_label,
+			const char *name, struct sf_err *err);
 
 /* What the CI formats need besides the diff. */
 struct sf_diff_ci_opts {

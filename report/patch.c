@@ -8,6 +8,8 @@
  */
 #include "patch.h"
 
+#include <assert.h>
+
 #include "layout/narrow.h"
 
 void sf_render_patch_header(struct strbuf *out, const struct sf_patch_view *v)
@@ -449,4 +451,46 @@ void sf_render_patch_ctor_lists(struct strbuf *note, size_t lists, const char *c
 			sb_addf(note, " %s", rels[i]);
 	}
 	sb_addch(note, '\n');
+}
+
+/* ------------------------------------------------------------ Rust refusals */
+
+static const char *rust_problem(enum sf_rustpatch_problem p)
+{
+	switch (p) {
+	case SF_RUSTP_DECLARED_TWICE: return "declared more than once";
+	case SF_RUSTP_DECLARED_NOWHERE: return "declared nowhere";
+	case SF_RUSTP_NOT_A_FIELD: return "a body line that is not `name: Type,`";
+	case SF_RUSTP_BRACE_IN_BODY: return "a brace or ';' inside the struct body";
+	case SF_RUSTP_TWO_FIELDS: return "two fields on one line";
+	case SF_RUSTP_NO_TYPE: return "a field with no type";
+	case SF_RUSTP_TUPLE: return "a tuple struct (its fields have no names to rewrite)";
+	case SF_RUSTP_GENERIC: return "a generic struct";
+	case SF_RUSTP_NOT_OPEN_LINE: return "not `struct NAME {` ending its line";
+	case SF_RUSTP_NO_CLOSE: return "no closing brace";
+	case SF_RUSTP_OTHER_FIELDS:
+		return "its fields are not the ones the DWARF has (another version of the source?)";
+	case SF_RUSTP_NOT_POINTER_TUPLE: return "not a tuple struct `struct NAME(*const T);`";
+	case SF_RUSTP_NOT_RAW_POINTER:
+		return "its field is not a raw pointer (`*const T` or `*mut T`) alone";
+	case SF_RUSTP_TUPLE_OF_MANY: return "a tuple struct of more than one field";
+	case SF_RUSTP_SITE_NOT_ONE_ARG: return "a constructing site without one argument";
+	}
+	assert(!"a Rust struct that was not refused");
+	return "?";
+}
+
+int sf_rustpatch_refusal_err(const char *path, const struct sf_rustpatch_refusal *r,
+			     struct sf_err *err)
+{
+	/* sf_rustpatch_make says where the struct is declared in a sentence
+	 * of its own */
+	if (!r->nonnull && (r->code == SF_RUSTP_DECLARED_TWICE ||
+			    r->code == SF_RUSTP_DECLARED_NOWHERE))
+		return sf_error_at(err, path, 0, 0, "struct %s is declared %s here; "
+				   "nothing written", r->bare,
+				   r->code == SF_RUSTP_DECLARED_TWICE ? "more than once" :
+				   "nowhere");
+	return sf_error_at(err, path, 0, 0, "struct %s: %s; nothing written", r->bare,
+			   rust_problem(r->code));
 }

@@ -22,9 +22,11 @@
 #include "layout/ctorinit.h"
 #include "layout/cxxwhy.h"
 #include "layout/rust.h"
+#include "layout/rustpatch.h"
 #include "layout/srcscan.h"
 #include "layout/srcpatch.h"
 #include "layout/srcstore.h"
+#include "lib/err.h"
 #include "lib/strbuf.h"
 #include "model/model.h"
 
@@ -138,6 +140,11 @@ void sf_render_patch_ctor_lists(struct strbuf *note, size_t lists, const char *c
  * Nothing to patch: no smaller order for t (`kept_if`: none once its #if
  * blocks stay whole).  A line for stderr, without "structfit: ".
  */
+/* Why Rust source PATH was not rewritten (layout/rustpatch.h), into err:
+ * "PATH: struct Tup: a generic struct; nothing written"; returns -1. */
+int sf_rustpatch_refusal_err(const char *path, const struct sf_rustpatch_refusal *r,
+			     struct sf_err *err);
+
 void sf_render_patch_nothing(struct strbuf *out, const struct sf_type *t, int kept_if);
 
 #endif

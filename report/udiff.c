@@ -191,3 +191,24 @@ size_t sf_udiff_render(struct strbuf *out, const char *path,
 	free(b.v);
 	return nhunks;
 }
+
+int sf_udiff_refusal_err(const char *path, const struct sf_udiff_refusal *r,
+			 struct sf_err *err)
+{
+	const char *why = NULL;
+
+	switch (r->code) {
+	case SF_UDIFF_NOT_A_DIFF:
+		return sf_error_at(err, path, 0, 0, "not a unified diff");
+	case SF_UDIFF_BAD_LINE: why = "bad line in hunk"; break;
+	case SF_UDIFF_CONTEXT_DIFFERS: why = "context differs"; break;
+	case SF_UDIFF_REMOVED_DIFFERS: why = "removed line differs"; break;
+	case SF_UDIFF_BAD_HEADER: why = "bad hunk header"; break;
+	case SF_UDIFF_BAD_LINE_NUMBER: why = "bad line number"; break;
+	case SF_UDIFF_OUT_OF_ORDER: why = "out of order or past the end"; break;
+	case SF_UDIFF_COUNTS_DIFFER: why = "line counts differ from its header"; break;
+	}
+	assert(why);
+	return sf_error_at(err, path, 0, 0, "hunk %zu does not apply (%s)", r->hunk,
+			   why ? why : "?");
+}

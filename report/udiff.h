@@ -25,6 +25,8 @@
 
 #include <stddef.h>
 
+#include "layout/applydiff.h"
+#include "lib/err.h"
 #include "lib/strbuf.h"
 
 #define SF_UDIFF_CONTEXT 3
@@ -38,5 +40,11 @@
 size_t sf_udiff_render(struct strbuf *out, const char *path,
 		       const char *old, size_t oldlen,
 		       const char *new_text, size_t newlen, unsigned context);
+
+/* Why a diff of PATH does not apply (layout/applydiff.h), worded into err:
+ * "PATH: hunk N does not apply (context differs)", "PATH: not a unified
+ * diff"; returns -1. */
+int sf_udiff_refusal_err(const char *path, const struct sf_udiff_refusal *r,
+			 struct sf_err *err);
 
 #endif

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "layout/applydiff.h"
+#include "report/udiff.h"
 
 static const char old_text[] = "1\n2\n3\n4\n5\n6\n7\n8\n9\n";
 
@@ -21,9 +22,12 @@ static const char old_text[] = "1\n2\n3\n4\n5\n6\n7\n8\n9\n";
 static int apply(const char *old, const char *diff, struct strbuf *out, const char **msg)
 {
 	static struct sf_err err;
+	struct sf_udiff_refusal why;
 
 	err.msg[0] = '\0';
-	int rc = sf_udiff_apply("f.c", old, strlen(old), diff, strlen(diff), out, &err);
+	int rc = sf_udiff_apply(old, strlen(old), diff, strlen(diff), out, &why);
+	if (rc < 0)
+		sf_udiff_refusal_err("f.c", &why, &err);
 	*msg = err.msg;
 	return rc;
 }

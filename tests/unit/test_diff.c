@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "layout/diff.h"
+#include "report/diff.h"
 #include "model/typeset.h"
 #include "lib/xalloc.h"
 
@@ -137,9 +138,9 @@ static void test_whole_diff(void **state)
 {
 	struct pair *p = *state;
 	struct sf_diff d;
-	struct sf_err err = SF_ERR_INIT;
+	const char *missing = NULL;
 
-	assert_int_equal(sf_diff_compute(p->old, p->new, NULL, &d, &err), 0);
+	assert_int_equal(sf_diff_compute(p->old, p->new, NULL, &d, &missing), 0);
 	assert_int_equal(d.compared, 6);
 	assert_int_equal(d.nchanged, 3);
 	assert_int_equal(d.nadded, 1);
@@ -213,11 +214,12 @@ static void test_only(void **state)
 {
 	struct pair *p = *state;
 	struct sf_diff d;
-	struct sf_err err = SF_ERR_INIT;
+	const char *missing = NULL;
 	const char *only[] = { "struct hole", "same", "gone", NULL };
-	struct sf_diff_opts o = { only, "a.o", "b.o" };
+	struct sf_diff_opts o = { only };
+	struct sf_err err = SF_ERR_INIT;
 
-	assert_int_equal(sf_diff_compute(p->old, p->new, &o, &d, &err), 0);
+	assert_int_equal(sf_diff_compute(p->old, p->new, &o, &d, &missing), 0);
 	assert_int_equal(d.compared, 3);
 	assert_int_equal(d.n, 2);
 	assert_int_equal(d.ngrown, 0);
@@ -227,7 +229,9 @@ static void test_only(void **state)
 
 	const char *bad[] = { "same", "nosuch", NULL };
 	o.only = bad;
-	assert_int_equal(sf_diff_compute(p->old, p->new, &o, &d, &err), -1);
+	assert_int_equal(sf_diff_compute(p->old, p->new, &o, &d, &missing), -1);
+	assert_string_equal(missing, "nosuch");
+	assert_int_equal(sf_diff_missing_err("a.o", "b.o", missing, &err), -1);
 	assert_string_equal(err.msg, "a.o and b.o: type 'nosuch' not found");
 }
 
@@ -235,9 +239,9 @@ static void test_identical(void **state)
 {
 	struct pair *p = *state;
 	struct sf_diff d;
-	struct sf_err err = SF_ERR_INIT;
+	const char *missing = NULL;
 
-	assert_int_equal(sf_diff_compute(p->old, p->old, NULL, &d, &err), 0);
+	assert_int_equal(sf_diff_compute(p->old, p->old, NULL, &d, &missing), 0);
 	assert_int_equal(d.n, 0);
 	assert_int_equal(d.compared, 5);
 	sf_diff_release(&d);
@@ -269,8 +273,8 @@ static void test_anonymous_members(void **state)
 		sf_typeset_add(sets[s], t);
 	}
 	struct sf_diff d;
-	struct sf_err err = SF_ERR_INIT;
-	assert_int_equal(sf_diff_compute(a, b, NULL, &d, &err), 0);
+	const char *missing = NULL;
+	assert_int_equal(sf_diff_compute(a, b, NULL, &d, &missing), 0);
 	assert_int_equal(d.n, 1);
 	assert_string_equal(d.types[0].new->name, "outer");
 	assert_int_equal(d.types[0].nmembers, 1);
@@ -293,7 +297,7 @@ static void test_same_name_definitions(void **state)
 	(void)state;
 	struct sf_typeset *a = sf_typeset_new(), *b = sf_typeset_new();
 	struct sf_diff d;
-	struct sf_err err = SF_ERR_INIT;
+	const char *missing = NULL;
 	const struct sf_type *bench_old, *bench_new, *other;
 
 	bench_old = mk_at(a, SF_KIND_STRUCT, "config", 8, 4, grows_old, 2, "/p/bench.c", 9);
@@ -301,7 +305,7 @@ static void test_same_name_definitions(void **state)
 	bench_new = mk_at(b, SF_KIND_STRUCT, "config", 16, 8, grows_new, 3, "/p/bench.c", 9);
 	mk_at(b, SF_KIND_STRUCT, "config", 24, 8, reord_old, 3, "/p/cli.c", 5);
 	other = mk_at(b, SF_KIND_STRUCT, "config", 8, 8, one, 1, "/p/other.c", 2);
-	assert_int_equal(sf_diff_compute(a, b, NULL, &d, &err), 0);
+	assert_int_equal(sf_diff_compute(a, b, NULL, &d, &missing), 0);
 	assert_int_equal(d.n, 2);
 	assert_int_equal(d.types[0].status, SF_D_CHANGED);
 	assert_ptr_equal(d.types[0].old, bench_old);
@@ -319,7 +323,7 @@ static void test_same_name_definitions(void **state)
 	b = sf_typeset_new();
 	bench_new = mk_at(b, SF_KIND_STRUCT, "config", 16, 8, grows_new, 3, "/q/bench.c", 30);
 	mk_at(b, SF_KIND_STRUCT, "config", 24, 8, reord_old, 3, "/q/cli.c", 5);
-	assert_int_equal(sf_diff_compute(a, b, NULL, &d, &err), 0);
+	assert_int_equal(sf_diff_compute(a, b, NULL, &d, &missing), 0);
 	assert_int_equal(d.n, 1);
 	assert_ptr_equal(d.types[0].old, bench_old);
 	assert_ptr_equal(d.types[0].new, bench_new);
@@ -330,7 +334,7 @@ static void test_same_name_definitions(void **state)
 	b = sf_typeset_new();
 	mk_at(b, SF_KIND_STRUCT, "config", 24, 8, reord_old, 3, "/p/cli.c", 5);
 	bench_new = mk_at(b, SF_KIND_STRUCT, "config", 16, 8, grows_new, 3, "/p/renamed.c", 1);
-	assert_int_equal(sf_diff_compute(a, b, NULL, &d, &err), 0);
+	assert_int_equal(sf_diff_compute(a, b, NULL, &d, &missing), 0);
 	assert_int_equal(d.n, 1);
 	assert_int_equal(d.types[0].status, SF_D_CHANGED);
 	assert_ptr_equal(d.types[0].new, bench_new);

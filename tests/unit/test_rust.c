@@ -18,6 +18,7 @@
 
 #include "layout/rust.h"
 #include "layout/rustpatch.h"
+#include "report/patch.h"
 #include "lib/strbuf.h"
 #include "model_util.h"
 
@@ -117,6 +118,18 @@ static const char header_src[] =
 	"}\n"
 	"pub struct Tup(*const u8);\n";
 
+/* sf_rustpatch_make on "h.rs", its refusal worded into err */
+static int rust_make(const char *text, size_t len, const struct sf_type *t,
+		     const struct sf_srcpatch_plan *plan, struct strbuf *out,
+		     struct sf_err *err)
+{
+	struct sf_rustpatch_refusal why;
+
+	if (sf_rustpatch_make(text, len, t, plan, out, &why) == 0)
+		return 0;
+	return sf_rustpatch_refusal_err("h.rs", &why, err);
+}
+
 static void test_rustpatch_reorder_and_narrow(void **state)
 {
 	(void)state;
@@ -127,7 +140,7 @@ static void test_rustpatch_reorder_and_narrow(void **state)
 	struct strbuf out = STRBUF_INIT;
 	struct sf_err err = SF_ERR_INIT;
 
-	assert_int_equal(sf_rustpatch_make("h.rs", header_src, strlen(header_src), &t, &plan,
+	assert_int_equal(rust_make(header_src, strlen(header_src), &t, &plan,
 					   &out, &err), 0);
 	/* id moves up (gaining its comma), len follows with its comment */
 	assert_string_equal(out.buf,
@@ -143,7 +156,7 @@ static void test_rustpatch_reorder_and_narrow(void **state)
 	sb_release(&out);
 	/* order NULL: rustc orders the fields, the source keeps its order */
 	plan.order = NULL;
-	assert_int_equal(sf_rustpatch_make("h.rs", header_src, strlen(header_src), &t, &plan,
+	assert_int_equal(rust_make(header_src, strlen(header_src), &t, &plan,
 					   &out, &err), 0);
 	assert_non_null(strstr(out.buf, "    tag: u8,\n    // bytes that follow\n    len: u16,"));
 	sb_release(&out);
@@ -159,12 +172,12 @@ static void test_rustpatch_refusals(void **state)
 	struct strbuf out = STRBUF_INIT;
 	struct sf_err err = SF_ERR_INIT;
 
-	assert_int_equal(sf_rustpatch_make("h.rs", header_src, strlen(header_src), &tup, &plan,
+	assert_int_equal(rust_make(header_src, strlen(header_src), &tup, &plan,
 					   &out, &err), -1);
 	assert_non_null(strstr(err.msg, "a tuple struct"));
 	/* fields that are not the DWARF's: another version of the source */
 	plan.norder = 5;
-	assert_int_equal(sf_rustpatch_make("h.rs", header_src, strlen(header_src), &other,
+	assert_int_equal(rust_make(header_src, strlen(header_src), &other,
 					   &plan, &out, &err), -1);
 	assert_non_null(strstr(err.msg, "not the ones the DWARF has"));
 	assert_int_equal(out.len, 0);

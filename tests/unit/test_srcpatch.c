@@ -1247,14 +1247,15 @@ static void diff_roundtrip(const char *a, const char *b, const char *want)
 {
 	struct strbuf d = STRBUF_INIT, res = STRBUF_INIT;
 	struct sf_err err = SF_ERR_INIT;
+	struct sf_udiff_refusal why;
 
 	sf_udiff_render(&d, "src/x.c", a, strlen(a), b, strlen(b), 3);
 	if (want && strcmp(d.buf, want)) {
 		print_error("--- want\n%s--- got\n%s---\n", want, d.buf);
 		fail();
 	}
-	if (sf_udiff_apply("src/x.c", a, strlen(a), d.buf, d.len, &res, &err) < 0)
-		fail_msg("apply: %s", err.msg);
+	if (sf_udiff_apply(a, strlen(a), d.buf, d.len, &res, &why) < 0)
+		fail_msg("apply: %s", (sf_udiff_refusal_err("src/x.c", &why, &err), err.msg));
 	assert_string_equal(res.buf, b);
 	sb_release(&d);
 	sb_release(&res);
@@ -1317,25 +1318,36 @@ static void test_udiff_edges(void **state)
 	sb_release(&d);
 }
 
+/* sf_udiff_apply on a file "f", its refusal worded into err */
+static int apply_f(const char *old, size_t oldlen, const char *diff, size_t difflen,
+		   struct strbuf *out, struct sf_err *err)
+{
+	struct sf_udiff_refusal why;
+
+	if (sf_udiff_apply(old, oldlen, diff, difflen, out, &why) == 0)
+		return 0;
+	return sf_udiff_refusal_err("f", &why, err);
+}
+
 static void test_udiff_apply_strict(void **state)
 {
 	(void)state;
 	struct strbuf out = STRBUF_INIT;
 	struct sf_err err = SF_ERR_INIT;
 	const char *diff = "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n 1\n-2\n+X\n 3\n";
-	assert_int_equal(sf_udiff_apply("f", "1\n2\n3\n", 6, diff, strlen(diff), &out, &err), 0);
+	assert_int_equal(apply_f("1\n2\n3\n", 6, diff, strlen(diff), &out, &err), 0);
 	assert_string_equal(out.buf, "1\nX\n3\n");
 	sb_reset(&out);
 	/* the file changed under the patch: refused, nothing produced */
-	assert_int_equal(sf_udiff_apply("f", "1\n2b\n3\n", 7, diff, strlen(diff), &out, &err), -1);
+	assert_int_equal(apply_f("1\n2b\n3\n", 7, diff, strlen(diff), &out, &err), -1);
 	assert_string_equal(err.msg, "f: hunk 1 does not apply (removed line differs)");
 	assert_int_equal(out.len, 0);
-	assert_int_equal(sf_udiff_apply("f", "0\n2\n3\n", 6, diff, strlen(diff), &out, &err), -1);
+	assert_int_equal(apply_f("0\n2\n3\n", 6, diff, strlen(diff), &out, &err), -1);
 	assert_string_equal(err.msg, "f: hunk 1 does not apply (context differs)");
 	const char *bad = "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n 1\n-2\n";
-	assert_int_equal(sf_udiff_apply("f", "1\n2\n3\n", 6, bad, strlen(bad), &out, &err), -1);
+	assert_int_equal(apply_f("1\n2\n3\n", 6, bad, strlen(bad), &out, &err), -1);
 	assert_string_equal(err.msg, "f: hunk 1 does not apply (line counts differ from its header)");
-	assert_int_equal(sf_udiff_apply("f", "1\n", 2, "junk\n", 5, &out, &err), -1);
+	assert_int_equal(apply_f("1\n", 2, "junk\n", 5, &out, &err), -1);
 	assert_string_equal(err.msg, "f: not a unified diff");
 	sb_release(&out);
 }
