@@ -132,7 +132,8 @@ run: deps
 	@sh tests/example.sh
 
 # The folder rules (tests/folders.sh): includes point down the data flow,
-# layout/ does no I/O.  Reads the sources only: run before the unit tests.
+# layout/ does no I/O and words nothing (tests/folders.words: what is left).
+# Reads the sources only: run before the unit tests.
 folders:
 	@sh tests/folders.sh
 

@@ -13,7 +13,12 @@
 #   dwarf/, btf/  include no layout/, report/, cmd/ or input/ (input/ is
 #             above the loaders); dwarf/ no btf/ and btf/ no dwarf/ (peers)
 #   layout/   includes no report/, cmd/, input/, dwarf/ or btf/, and calls
-#             no I/O: the names below, outside comments and string literals
+#             no I/O: the names below, outside comments and string literals;
+#             and words nothing (report/ does): no string literal in layout/
+#             holds an option word ("--" and a letter) or a sentence (two
+#             words in a row, the second of two letters or more: "is not",
+#             "a pattern"), outside comments, #include lines and the
+#             assert(!"...") idiom
 #   report/   includes no cmd/, input/, dwarf/ or btf/
 #
 # Allowed for good (the reason is the rule's own):
@@ -23,6 +28,10 @@
 # Allowed for now: tests/folders.allow lists edges that break a rule and
 # are to go ("FILE INCLUDE reason").  Each is printed as a known exception
 # while it exists; a line whose edge is gone fails, so the list only shrinks.
+# tests/folders.words does the same for layout/'s literals: "FILE<TAB>ERE
+# <TAB>reason", the ERE matched against the literal's text (between the
+# quotes, escapes as written); data that reads like words (type spellings,
+# C code patch writes) is listed there for good, with its reason.
 #
 # Each file checked is one case, each allowlist line one more.  A failure
 # prints FILE:LINE and the rule; the last line is exactly
@@ -67,9 +76,11 @@ function fail(where, what) {
 }
 
 # The line with comments and the insides of string and character literals
-# blanked (state kept across lines in incomment).
-function strip(s,    out, i, c, q, n) {
-	out = ""; n = length(s)
+# blanked (state kept across lines in incomment).  The double-quoted
+# literals go to lit[1..nlit] (not those of an #include line, nor
+# the assert(!"...") idiom).
+function strip(s,    out, i, c, q, n, text, start) {
+	out = ""; n = length(s); nlit = 0
 	for (i = 1; i <= n; i++) {
 		c = substr(s, i, 1)
 		if (incomment) {
@@ -79,13 +90,16 @@ function strip(s,    out, i, c, q, n) {
 		if (c == "/" && substr(s, i + 1, 1) == "*") { incomment = 1; i++; out = out " "; continue }
 		if (c == "/" && substr(s, i + 1, 1) == "/") break
 		if (c == "\"" || c == "\047") {
-			q = c; out = out q
+			q = c; text = ""; start = i
 			for (i++; i <= n; i++) {
 				c = substr(s, i, 1)
-				if (c == "\\") { i++; continue }
+				if (c == "\\") { text = text substr(s, i, 2); i++; continue }
 				if (c == q) break
+				text = text c
 			}
-			out = out q
+			if (q == "\"" && out !~ /^[ \t]*#[ \t]*include/ && out !~ /![ \t]*$/)
+				lit[++nlit] = text
+			out = out q q
 			continue
 		}
 		out = out c
@@ -96,6 +110,15 @@ function strip(s,    out, i, c, q, n) {
 BEGIN {
 	io = "(^|[^A-Za-z0-9_.>])(fopen|fdopen|freopen|fclose|fread|fwrite|fflush|fprintf|printf|vprintf|vfprintf|dprintf|puts|fputs|putchar|fputc|putc|getc|fgetc|fgets|getchar|getline|open|openat|creat|read|pread|write|pwrite|close|stat|fstat|lstat|fstatat|opendir|readdir|closedir|mmap|popen|system|getenv|secure_getenv|perror)[ \t]*\\("
 	std = "(^|[^A-Za-z0-9_])(stdin|stdout|stderr)([^A-Za-z0-9_]|$)"
+}
+
+FILENAME == wordsfile {
+	if ($0 ~ /^[ \t]*(#|$)/)
+		next
+	nwords++
+	split($0, wf, "\t")
+	wfile[nwords] = wf[1]; wre[nwords] = wf[2]; wline[nwords] = FNR; wreason[nwords] = wf[3]
+	next
 }
 
 FILENAME == allowfile {
@@ -126,11 +149,38 @@ FNR == 1 { nfiles++; incomment = 0; seen[FILENAME] = 1 }
 	}
 }
 
+# Why a literal of layout/ is words ("" when it is not).
+function wordy(t) {
+	if (t ~ /--[A-Za-z]/)
+		return "an option word: cmd/ knows the options, report/ says them"
+	if (t ~ /[A-Za-z]+ [A-Za-z][A-Za-z]/)
+		return "a sentence: layout/ returns reasons as data, report/ words them"
+	return ""
+}
+
+# The tests/folders.words line that lets FILE hold literal t, or 0.
+function words_allowed(file, t,    k) {
+	for (k = 1; k <= nwords; k++)
+		if (wfile[k] == file && t ~ wre[k])
+			return k
+	return 0
+}
+
 folder(FILENAME) == "layout" {
 	s = strip($0)
 	if (match(s, io) || match(s, std)) {
 		call = substr(s, RSTART, RLENGTH); sub(/^[^A-Za-z_]/, "", call); sub(/[ \t]*\($/, "", call)
 		fail(FILENAME ":" FNR, "calls " call ": layout/ does no I/O (cmd/ reads and writes, report/ words)")
+	}
+	for (li = 1; li <= nlit; li++) {
+		why = wordy(lit[li])
+		if (why == "")
+			continue
+		k = words_allowed(FILENAME, lit[li])
+		if (k)
+			wused[k]++
+		else
+			fail(FILENAME ":" FNR, "\"" lit[li] "\" is " why)
 	}
 }
 
@@ -143,7 +193,15 @@ END {
 		print "folders: FAIL " allowfile ":" aline[k] ": " afile[k] " no longer includes \"" ainc[k] "\": remove the line (the list only shrinks)"
 		nstale++
 	}
-	printf "folders: %d passed, %d failed\n", nfiles - nbad + nallow - nstale, nbad + nstale
+	for (k = 1; k <= nwords; k++) {
+		if (wused[k]) {
+			print "folders: known words " wfile[k] ": " wused[k] " literal(s) /" wre[k] "/ (" wreason[k] "; " wordsfile ":" wline[k] ")"
+			continue
+		}
+		print "folders: FAIL " wordsfile ":" wline[k] ": no literal of " wfile[k] " matches /" wre[k] "/ any more: remove the line (the list only shrinks)"
+		nstale++
+	}
+	printf "folders: %d passed, %d failed\n", nfiles - nbad + nallow + nwords - nstale, nbad + nstale
 	exit (nbad + nstale) ? 1 : 0
 }
-' allowfile=tests/folders.allow tests/folders.allow $files
+ ' allowfile=tests/folders.allow wordsfile=tests/folders.words tests/folders.allow tests/folders.words $files
