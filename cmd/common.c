@@ -26,13 +26,13 @@
 #include "lib/xalloc.h"
 #include "report/ci.h"
 #include "report/reasons.h"
-#include "report/reasons.h"
 #include "version.h"
 
 /* The last error printed, and the --format the command line asked for,
  * for the error document main() writes after the command returned 2
  * (cmd/ only: one command per process).  No loader reads them: what the
- * loader is told travels in struct sf_common_opts (sf_load_inputs). */
+ * loader is told travels in struct sf_common_opts (sf_load_inputs), and
+ * input/, dwarf/ and btf/ include nothing of cmd/ (tests/folders.sh). */
 static struct sf_err last_error;
 static enum sf_format asked_format;
 static bool format_asked;

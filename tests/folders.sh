@@ -20,6 +20,8 @@
 #             "a pattern"), outside comments, #include lines and the
 #             assert(!"...") idiom
 #   report/   includes no cmd/, input/, dwarf/ or btf/
+#   input/    includes no cmd/: what the loaders are told comes down in
+#             arguments (struct sf_common_opts), never from cmd/'s state
 #
 # Allowed for good (the reason is the rule's own):
 #   dwarf/ -> input/elfobj.h: the image the input room hands to the DWARF
@@ -39,7 +41,7 @@
 
 cd "$(dirname "$0")/.." || exit 2
 
-files=$(find model lib dwarf btf layout report -name '*.[ch]' | LC_ALL=C sort)
+files=$(find model lib input dwarf btf layout report -name '*.[ch]' | LC_ALL=C sort)
 [ -n "$files" ] || { echo "folders: no sources found"; echo "folders: 0 passed, 1 failed"; exit 1; }
 
 # shellcheck disable=SC2086
@@ -65,6 +67,8 @@ function forbidden(file, target,    f, t) {
 	}
 	if (f == "layout" && (t == "report" || t == "cmd" || t == "input" || t == "dwarf" || t == "btf"))
 		return "layout/ is pure computation over the model: no report/, cmd/, input/, dwarf/ or btf/"
+	if (f == "input" && t == "cmd")
+		return "input/ is below cmd/: the loaders are told what they need in arguments, never read cmd/ state"
 	if (f == "report" && (t == "cmd" || t == "input" || t == "dwarf" || t == "btf"))
 		return "report/ renders what layout/ computed: no cmd/, input/, dwarf/ or btf/"
 	return ""
