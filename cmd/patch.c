@@ -854,6 +854,17 @@ static int nothing_to_patch(const struct sf_type *t, int kept_if)
 	return SF_EXIT_OK;
 }
 
+/* Structs only (C, C++, Rust): nonzero after the message. */
+static int refuse_kind(const struct sf_type *t)
+{
+	if ((t->flags & SF_TF_RUST) && t->nvariants)
+		return sf_die_usage("enum %s: patch rewrites structs only", t->name);
+	if (t->kind == SF_KIND_UNION || (t->kind == SF_KIND_CLASS && !(t->flags & SF_TF_CXX)))
+		return sf_die_usage("%s %s: patch rewrites C structs only",
+				    sf_type_kind_name(t), t->name);
+	return 0;
+}
+
 static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 {
 	char *bare = sf_bare_name(o->type);
@@ -878,16 +889,7 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	if (!t)
 		goto out_ts;
 	bool rust = t->flags & SF_TF_RUST;
-	if (rust && t->nvariants) {
-		sf_die_usage("enum %s: patch rewrites structs only", t->name);
-		goto out_ts;
-	}
-	if (t->kind == SF_KIND_UNION || (t->kind == SF_KIND_CLASS && !(t->flags & SF_TF_CXX))) {
-		sf_die_usage("%s %s: patch rewrites C structs only",
-			     sf_type_kind_name(t), t->name);
-		goto out_ts;
-	}
-	if (refuse_public(t, o))
+	if (refuse_kind(t) || refuse_public(t, o))
 		goto out_ts;
 	if (o->niche) {
 		if (!rust) {
