@@ -84,7 +84,8 @@ static const struct sf_opt_use patch_opts[] = {
 	"calls that build it, each then checked for null at run time.\n" },
 	{ .help =
 	"Members that move change the meaning of positional initializers ({a, b, ...}),\n"
-	"offsetof and static_assert: every C file under the source root is searched for\n"
+	"offsetof and static_assert: the C files under the source root that name the\n"
+	"struct or include its file (directly or through headers) are searched for\n"
 	"those of the struct (typedef names too), and each one found is a refusal that\n"
 	"names it; designated initializers ({.a = ...}) are unaffected.  A struct found\n"
 	"in a generated file (a banner in its first lines, a build directory) is\n"
@@ -94,8 +95,8 @@ static const struct sf_opt_use patch_opts[] = {
 	{ "allow-layout-uses", 0, "patch despite positional initializers, offsetof or "
 	  "static_assert: the header names each place", NULL },
 	{ .help =
-	"A narrowing is checked against every store to the member under the source\n"
-	"root (assignment, op=, ++/--, designated initializer, address taken, found by\n"
+	"A narrowing is checked against every store to the member in those files\n"
+	"(assignment, op=, ++/--, designated initializer, address taken, found by\n"
 	"name): a store of a literal that fits is safe; any other may not fit and is a\n"
 	"refusal naming its file:line.  A pointer is never narrowed to an integer.\n" },
 	{ "saturate", SF_U_OR_NEXT, "rewrite each such store that is a whole statement "
@@ -597,7 +598,7 @@ static int c_source(const struct patch_opts *o, const struct sf_type *t,
 	if ((rc = c_text(o, t, ts, src, tree, old, pl, note)))
 		goto out;
 	if (!sf_render_patch_uses(note, &why, tree->uses, tree->nuses, pl->moves > 0,
-				  o->allow_uses, t, tree->nfiles))
+				  o->allow_uses, t, tree->nfiles, tree->nread))
 		goto out;
 refused:
 	rc = sf_die_long(why.buf);
@@ -720,7 +721,7 @@ static int narrowing_stores(const struct patch_opts *o, const struct sf_type *t,
 			nrew += rewrite[i];
 		}
 		if (sf_render_patch_stores(note, &err, m, bytes, v, n, rewrite, o->saturate,
-					   o->allow_truncation, tree->ncrel) < 0)
+					   o->allow_truncation, tree->ncrel, tree->nread) < 0)
 			rc = sf_die_long(err.buf);
 		else if (nrew)
 			saturate_stores(m, bytes, &r, text);

@@ -2,7 +2,10 @@
  * srctree.c - the source tree around a patched struct (see srctree.h):
  * the file to patch found, and the tree walked (lib/walk.h) and lexed.
  *
- * Two passes over the sorted list of C files under the root: the first
+ * The sorted list of C files under the root is first cut to the files
+ * around the struct (bound_files: each read once for its #include names,
+ * an array of struct cinfo parallel to the list, marked up and down the
+ * include graph by base name).  Two passes over what is left: the first
  * collects definitions, typedef names and macros (a use through a typedef
  * declared in another file needs every name first), the second the uses.
  * Files are read again in the second pass rather than kept: a tree may be
@@ -75,11 +78,6 @@ static int visit(void *arg, const struct sf_walk_entry *e)
 	return SF_WALK_SKIP;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The text of root/rel, or -1 (unreadable, or not text: skipped). */
 static int read_file(const char *root, const char *rel, struct strbuf *sb)
 {
@@ -89,6 +87,194 @@ static int read_file(const char *root, const char *rel, struct strbuf *sb)
 	int rc = sf_read_file(path.buf, sb);
 	sb_release(&path);
 	return rc < 0 || !sf_is_text(sb) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------ bounding */
+
+/*
+ * What one read of a C file tells, before anything is lexed: the names its
+ * #include lines give (the last component: "../big.h" and <proj/big.h> are
+ * big.h, as -I directories are not known), and whether it names the
+ * struct's tag as a word.
+ */
+struct cinfo {
+	char **inc;
+	size_t ninc, cap;
+	bool names;
+	bool mark;       /* to be lexed */
+};
+
+static bool ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '$';
+}
+
+/* Whether s holds w as a whole identifier. */
+static bool names_word(const char *s, size_t len, const char *w)
+{
+	size_t k = strlen(w);
+	const char *end = s + len;
+
+	for (const char *p = s; k && p < end && (p = memmem(p, (size_t)(end - p), w, k)); p++)
+		if ((p == s || !ident_char(p[-1])) && (p + k == end || !ident_char(p[k])))
+			return true;
+	return false;
+}
+
+/* The name an #include line at q (after "include") gives, added to ci. */
+static void add_include(const char *q, const char *le, struct cinfo *ci)
+{
+	while (q < le && (*q == ' ' || *q == '\t'))
+		q++;
+	if (q >= le || (*q != '"' && *q != '<'))
+		return;
+	const char *e = memchr(q + 1, *q == '"' ? '"' : '>', (size_t)(le - q - 1));
+	if (!e)
+		return;
+	const char *b = e;
+	while (b > q + 1 && b[-1] != '/')
+		b--;
+	if (b == e)
+		return;
+	SF_GROW(ci->inc, ci->ninc, ci->cap);
+	ci->inc[ci->ninc++] = sf_xstrndup(b, (size_t)(e - b));
+}
+
+/* Every "#include NAME" line of s (a commented-out one too: more is safe). */
+static void scan_includes(const char *s, size_t len, struct cinfo *ci)
+{
+	const char *end = s + len;
+
+	for (const char *p = s; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end, *q = p;
+		while (q < le && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q < le && *q == '#') {
+			for (q++; q < le && (*q == ' ' || *q == '\t'); q++)
+				;
+			if (le - q > 7 && !memcmp(q, "include", 7))
+				add_include(q + 7, le, ci);
+		}
+		p = le + 1;
+	}
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool in_sorted(char *const *v, size_t n, const char *name)
+{
+	return n && bsearch(&name, v, n, sizeof(*v), cmp_str);
+}
+
+/* The base names of the marked files (and `seed`), sorted; *k of them. */
+static const char **marked_names(const struct file_list *fl, const struct cinfo *ci,
+				 const char *seed, size_t *k)
+{
+	const char **v = sf_xcalloc(fl->n + 2, sizeof(*v));
+
+	*k = 0;
+	v[(*k)++] = seed;
+	for (size_t i = 0; i < fl->n; i++)
+		if (ci[i].mark)
+			v[(*k)++] = base_name(fl->rel[i]);
+	qsort(v, *k, sizeof(*v), cmp_str);
+	return v;
+}
+
+/*
+ * Up: the files that include a marked one (by its base name, or the
+ * struct's own file's), directly or through headers, marked, until none
+ * is added.
+ */
+static void mark_includers(const struct file_list *fl, struct cinfo *ci, const char *seed)
+{
+	for (bool more = true; more;) {
+		size_t k;
+		const char **names = marked_names(fl, ci, seed, &k);
+		more = false;
+		for (size_t i = 0; i < fl->n; i++)
+			for (size_t j = 0; !ci[i].mark && j < ci[i].ninc; j++)
+				if (in_sorted((char *const *)names, k, ci[i].inc[j]))
+					more = ci[i].mark = true;
+		free(names);
+	}
+}
+
+/*
+ * Down: the files a marked one includes, and theirs (the macros and
+ * typedef names a marked file sees), marked, until none is added.
+ */
+static void mark_included(const struct file_list *fl, struct cinfo *ci)
+{
+	for (bool more = true; more;) {
+		char **inc = NULL;
+		size_t n = 0, cap = 0;
+		for (size_t i = 0; i < fl->n; i++)
+			for (size_t j = 0; ci[i].mark && j < ci[i].ninc; j++) {
+				SF_GROW(inc, n, cap);
+				inc[n++] = ci[i].inc[j];
+			}
+		if (n)
+			qsort(inc, n, sizeof(*inc), cmp_str);
+		more = false;
+		for (size_t i = 0; i < fl->n; i++)
+			if (!ci[i].mark && in_sorted(inc, n, base_name(fl->rel[i])))
+				more = ci[i].mark = true;
+		free(inc);
+	}
+}
+
+/*
+ * fl cut to the files that matter for the struct named tag (a C++ class by
+ * its own name), whose file is seed_rel:
+ * each C file is read once (not lexed) for its #include names and the
+ * tag; kept are the struct's file, the files naming its tag (its other
+ * definitions, a .h.in, declarations of its typedefs and holders), every
+ * file including one of those directly or through headers (where a use
+ * or a store can be: they need the whole type), and what those include
+ * (macros, typedef names).  *nread counts the files read.
+ */
+static void bound_files(const char *root, const char *tag, const char *seed_rel,
+			struct file_list *fl, size_t *nread)
+{
+	struct cinfo *ci = sf_xcalloc(fl->n + 1, sizeof(*ci));
+	size_t k = 0;
+
+	*nread = 0;
+	for (size_t i = 0; i < fl->n; i++) {
+		struct strbuf text = STRBUF_INIT;
+		if (read_file(root, fl->rel[i], &text) == 0) {
+			(*nread)++;
+			scan_includes(text.buf, text.len, &ci[i]);
+			ci[i].names = names_word(text.buf, text.len, tag);
+		}
+		ci[i].mark = ci[i].names || !strcmp(fl->rel[i], seed_rel);
+		sb_release(&text);
+	}
+	mark_includers(fl, ci, base_name(seed_rel));
+	mark_included(fl, ci);
+	for (size_t i = 0; i < fl->n; i++) {
+		if (ci[i].mark)
+			fl->rel[k++] = fl->rel[i];
+		else
+			free(fl->rel[i]);
+		for (size_t j = 0; j < ci[i].ninc; j++)
+			free(ci[i].inc[j]);
+		free(ci[i].inc);
+	}
+	fl->n = k;
+	free(ci);
 }
 
 /* ------------------------------------------------------------ generated */
@@ -143,12 +329,6 @@ static void find_defs(struct sf_srctree *st, const struct sf_type *t,
 		why_generated(&x.lx, rel, s);
 	}
 	sf_clex_free(&x.lx);
-}
-
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
 }
 
 /*
@@ -272,7 +452,7 @@ static void second_pass(struct sf_srctree *st, const struct file_list *fl)
 	}
 }
 
-void sf_srctree_scan(const char *root, const struct sf_type *t,
+void sf_srctree_scan(const char *root, const struct sf_type *t, const char *seed_rel,
 		     struct sf_srctree *st)
 {
 	struct file_list fl = { NULL, 0, 0 }, other = { NULL, 0, 0 };
@@ -291,6 +471,7 @@ void sf_srctree_scan(const char *root, const struct sf_type *t,
 		qsort(fl.rel, fl.n, sizeof(*fl.rel), cmp_str);
 	if (other.n)
 		qsort(other.rel, other.n, sizeof(*other.rel), cmp_str);
+	bound_files(root, st->names.tag, seed_rel, &fl, &st->nread);
 	first_pass(st, t, &fl, &other);
 	second_pass(st, &fl);
 	st->crel = fl.rel;      /* kept: sf_srctree_stores reads them again */
@@ -659,7 +840,7 @@ int sf_srctree_locate(const struct sf_type *t, const struct sf_source_root *root
 {
 	if (sf_source_find(t, root, src, err))
 		return -1;
-	sf_srctree_scan(root->real, t, tree);
+	sf_srctree_scan(root->real, t, src->rel, tree);
 	sf_srcdefs_truth(tree->defs, tree->ndefs, src->rel, truth);
 	return 0;
 }

@@ -15,8 +15,16 @@
  *
  * sf_srctree_scan() walks the source root once (C files: .c, .h, .h.in,
  * .c.in, .inc, and any file a C file #includes by name, such as Redis's
- * commands.def; hidden directories and symbolic links skipped), lexes
- * each file and keeps, for struct t:
+ * commands.def; hidden directories and symbolic links skipped; other
+ * files are listed, never opened unless so included).  Each C file is
+ * read once, not lexed, for its #include names and whether it names the
+ * struct's tag; lexed are only the files around the struct (nfiles of
+ * nread): its own file, the files naming its tag (its other definitions,
+ * typedefs, holders), every file including one of those directly or
+ * through headers (by base name, as -I directories are unknown: more is
+ * safe), and what those include (macros, typedef names).  A use or a
+ * store of the struct needs its whole type, so it is in one of them.
+ * From those it keeps, for struct t:
  *
  *   defs[]    every definition of struct t->name (layout/srcscan.h's
  *             struct sf_srcdef), whether it matches the build's DWARF (a
@@ -27,7 +35,7 @@
  *             struct, and of the structs that hold it by value
  *             (layout/srcscan.h), by file and line (not in a file that
  *             defines another struct of the same name);
- *   macros    the object-like #defines of every file.
+ *   macros    the object-like #defines of those files.
  *
  * sf_srctree_locate() does it all for a C struct, with the verdict on
  * which file to patch (layout/srcscan.h), and sf_source_to_truth() moves
@@ -51,7 +59,8 @@
 
 struct sf_srctree {
 	char *root;              /* real path of the source root */
-	size_t nfiles;           /* C files read */
+	size_t nread;            /* C files under the root (each read once) */
+	size_t nfiles;           /* of those, the ones that matter, lexed */
 	struct sf_srcdef *defs;
 	size_t ndefs;
 	struct sf_srcuse *uses;
@@ -71,8 +80,9 @@ void sf_srctree_stores(const struct sf_srctree *st, const char *member,
 		       const struct sf_store_range *r, struct sf_srcstore **v, size_t *n);
 
 
-/* Walk root (a real path) for struct t.  Never fails: unreadable files are skipped. */
-void sf_srctree_scan(const char *root, const struct sf_type *t,
+/* Walk root (a real path) for struct t, defined in seed_rel (below the
+ * root).  Never fails: unreadable files are skipped. */
+void sf_srctree_scan(const char *root, const struct sf_type *t, const char *seed_rel,
 		     struct sf_srctree *st);
 void sf_srctree_release(struct sf_srctree *st);
 

@@ -250,9 +250,25 @@ static void describe_use(struct strbuf *sb, const struct sf_srcuse *s, const cha
 	}
 }
 
+/*
+ * "the 3 C files under the source root", or, when the search was cut to
+ * the files around the struct (input/srctree.h), "the 2 C files that see
+ * the struct (of 10003 under the source root)".
+ */
+static void files_searched(struct strbuf *sb, size_t nfiles, size_t nread,
+			   const char *lang, const char *kind)
+{
+	sb_addf(sb, "the %zu %s file%s ", nfiles, lang, nfiles == 1 ? "" : "s");
+	if (nfiles >= nread)
+		sb_adds(sb, "under the source root");
+	else
+		sb_addf(sb, "that see the %s (of %zu under the source root)", kind, nread);
+}
+
 int sf_render_patch_uses(struct strbuf *note, struct strbuf *err,
 			 const struct sf_srcuse *uses, size_t nuses, int moves,
-			 int allow, const struct sf_type *t, size_t nfiles)
+			 int allow, const struct sf_type *t, size_t nfiles,
+			 size_t nread)
 {
 	struct strbuf list = STRBUF_INIT;
 	const char *tname = t->name, *kind = sf_type_kind_name(t);
@@ -274,10 +290,10 @@ int sf_render_patch_uses(struct strbuf *note, struct strbuf *err,
 	}
 	int rc = 0;
 	if (!n) {
-		sb_addf(note, "  no %soffsetof or static_assert of %s %s in the "
-			"%zu %s file%s under the source root\n",
-			moves ? "positional initializer, " : "", kind, tname, nfiles, lang,
-			nfiles == 1 ? "" : "s");
+		sb_addf(note, "  no %soffsetof or static_assert of %s %s in ",
+			moves ? "positional initializer, " : "", kind, tname);
+		files_searched(note, nfiles, nread, lang, kind);
+		sb_addch(note, '\n');
 	} else if (!allow) {
 		sb_addf(err, "%s %s: code depends on its layout: %s; rewrite that "
 			"(designated initializers .member = ... do not depend on the "
@@ -316,7 +332,8 @@ static const char *store_why(const struct sf_store *s, bool saturate)
 int sf_render_patch_stores(struct strbuf *note, struct strbuf *err,
 			   const struct sf_member *m, unsigned bytes,
 			   const struct sf_srcstore *v, size_t n, const bool *rewrite,
-			   bool saturate, bool allow_truncation, size_t nfiles)
+			   bool saturate, bool allow_truncation, size_t nfiles,
+			   size_t nread)
 {
 	char range[64];
 	size_t fits = 0, nrew = 0, bad = 0;
@@ -342,12 +359,13 @@ int sf_render_patch_stores(struct strbuf *note, struct strbuf *err,
 		return -1;
 	}
 	if (!n) {
-		sb_addf(note, "  %s: no store to it found by name in the %zu C file%s under "
-			"the source root\n", m->name, nfiles, nfiles == 1 ? "" : "s");
+		sb_addf(note, "  %s: no store to it found by name in ", m->name);
+		files_searched(note, nfiles, nread, "C", "struct");
+		sb_addch(note, '\n');
 		return 0;
 	}
-	sb_addf(note, "  %s: %zu store%s found by name in the %zu C file%s under the "
-		"source root", m->name, n, n == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s");
+	sb_addf(note, "  %s: %zu store%s found by name in ", m->name, n, n == 1 ? "" : "s");
+	files_searched(note, nfiles, nread, "C", "struct");
 	if (fits)
 		sb_addf(note, ", %zu a literal in %s", fits, range);
 	if (nrew)

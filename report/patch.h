@@ -70,12 +70,14 @@ void sf_render_patch_niche_header(struct strbuf *out, const struct sf_type *t,
  * judged against its new range: `rewrite[i]` says store i is rewritten to
  * saturate.  The stores that may not fit and are not rewritten refuse the
  * patch (each file:line in err, -1) unless allow_truncation, which lists
- * them in note; otherwise one note line says what was found.
+ * them in note; otherwise one note line says what was found, in `nfiles` C
+ * files (of `nread`, as for the uses).
  */
 int sf_render_patch_stores(struct strbuf *note, struct strbuf *err,
 			   const struct sf_member *m, unsigned bytes,
 			   const struct sf_srcstore *v, size_t n, const bool *rewrite,
-			   bool saturate, bool allow_truncation, size_t nfiles);
+			   bool saturate, bool allow_truncation, size_t nfiles,
+			   size_t nread);
 
 /* The refusal of a pointer narrowed to an integer, for err. */
 void sf_render_patch_pointer(struct strbuf *err, const struct sf_type *t,
@@ -107,11 +109,13 @@ int sf_render_patch_truth(struct strbuf *note, struct strbuf *err,
  * The uses below the root that the patch breaks (sf_use_breaks: `moves`
  * says members move).  Without `allow`, a refusal naming each (in err,
  * returns -1); with it, one note line each.  None: one line saying what
- * was searched, in `nfiles` C files.
+ * was searched, in `nfiles` C files (the files around the struct, of the
+ * `nread` C files under the root).
  */
 int sf_render_patch_uses(struct strbuf *note, struct strbuf *err,
 			 const struct sf_srcuse *uses, size_t nuses, int moves,
-			 int allow, const struct sf_type *t, size_t nfiles);
+			 int allow, const struct sf_type *t, size_t nfiles,
+			 size_t nread);
 
 /*
  * Why a C++ class's source is not rewritten (layout/cxxwhy.h), as the one

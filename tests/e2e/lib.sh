@@ -182,6 +182,16 @@ assert_exit() {
 	fail "$what: exit $RC, expected $code ($(head -n 2 "$T/err" | tr '\n' ' '))"
 }
 
+# at_dir DIR CMD...: run CMD with DIR as the current directory, in this
+# shell (no subshell: run and sf set RC here).
+at_dir() {
+	local dir=$1
+	shift
+	pushd "$dir" >/dev/null || { fail "no directory $dir"; return 1; }
+	"$@"
+	popd >/dev/null || true
+}
+
 have() { command -v "$1" >/dev/null 2>&1; }
 
 # need CMD...: skip the current case (status 1) unless every CMD exists

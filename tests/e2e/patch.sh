@@ -39,15 +39,6 @@ sums() {
 	(cd "$1" && find . -path ./.git -prune -o -type f -print | LC_ALL=C sort | xargs sha256sum)
 }
 
-# at_dir DIR CMD...: run CMD with DIR as the current directory.
-at_dir() {
-	local dir=$1
-	shift
-	pushd "$dir" >/dev/null || { fail "no directory $dir"; return 1; }
-	"$@"
-	popd >/dev/null || true
-}
-
 # show_size OBJ NAME: the size `structfit show` reports.
 show_size() {
 	"$SF" show -t "$2" --format json "$1" >"$T/show.json" 2>"$T/show.err" || return 1

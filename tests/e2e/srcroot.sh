@@ -56,15 +56,6 @@ build() {
 
 PR=$(mkdir -p "$P" && cd "$P" && pwd -P)
 
-# at_dir DIR CMD...: run CMD with DIR as the current directory.
-at_dir() {
-	local dir=$1
-	shift
-	pushd "$dir" >/dev/null || { fail "no directory $dir"; return 1; }
-	"$@"
-	popd >/dev/null || true
-}
-
 tcase "from /: the root is DW_AT_comp_dir, said in the header; relative paths"
 if need "$CC" git && build; then
 	at_dir / run "$SF" patch -t netq "$P/build/netq.o"
@@ -137,6 +128,71 @@ if need "$CC" && build; then
 	assert_eq "$RC" 2 "from /: exit status"
 	assert_eq "$(cat "$T/err")" "structfit: struct netq: the build's directory it records is not on this machine; the current directory is /, too much to search: pass --source-root DIR" "from /: the message"
 	mv "$T/proj.away" "$P"
+fi
+
+# big/: 100 directories of 100 generated C files (2 KB each) and 20 data
+# files each, with the project in big/proj; every 997th C file includes
+# ../proj/src/netq.h (through a header of its own for every other one)
+# and uses the struct.
+build_big() {
+	[ -f "$T/big/proj/build/netq.o" ] && return 0
+	mkdir -p "$T/big" && project "$T/big/proj" || return 1
+	"$PY" - "$T/big" <<'PYEOF' || return 1
+import os, sys
+root = sys.argv[1]
+for d in range(100):
+    os.makedirs("%s/d%02d" % (root, d), exist_ok=True)
+    for f in range(100):
+        i = d * 100 + f
+        ext = ".h" if f % 3 == 0 else ".c"
+        with open("%s/d%02d/f%05d%s" % (root, d, i, ext), "w") as fp:
+            fp.write("/* file %d */\n#include <stddef.h>\n" % i)
+            if i % 997 == 0:
+                if i % 2:
+                    fp.write('#include "../proj/src/netq.h"\n')
+                else:
+                    fp.write('#include "w%05d.h"\n' % i)
+                    with open("%s/d%02d/w%05d.h" % (root, d, i), "w") as w:
+                        w.write('#include "netq.h"\n')
+                fp.write("static const size_t off%d = offsetof(struct netq, head);\n" % i)
+            for k in range(40):
+                fp.write("static int v%d_%d(int x) { return x * %d; }\n" % (i, k, k))
+    for f in range(20):
+        with open("%s/d%02d/data%02d.txt" % (root, d, f), "w") as fp:
+            fp.write("struct netq { 1, 2, 3 }\n" * 50)
+PYEOF
+	(cd "$T/big" && "$CC" -g -c proj/src/netq.c -o proj/build/netq.o) 2>"$T/cc.err"
+}
+
+tcase "10,000 files: from /, bounded, only the files that matter lexed"
+if need "$CC" && build_big; then
+	start=$(date +%s.%N)
+	at_dir / run "$SF" patch --allow-layout-uses -t netq "$T/big/proj/build/netq.o"
+	end=$(date +%s.%N)
+	assert_eq "$RC" 0 "exit status: $(head -c 300 "$T/err")"
+	echo "    -- patch from / over 10,000 C files: $(awk "BEGIN { printf \"%.2f\", $end - $start }") s wall"
+	assert_grep "$T/out" "--- a/proj/src/netq.h" "the root holds proj/ (the build ran in big/)"
+	assert_grep "$T/out" "d09/f00997.c:4: offsetof(struct netq, ...): must follow the new layout" "a direct includer's use"
+	assert_grep "$T/out" "d19/f01994.c:4: offsetof(struct netq, ...): must follow the new layout" "a use through a header"
+	assert_eq "$(grep -c 'offsetof(struct netq' "$T/out")" 11 "every use found (0, 997, ... 9970)"
+	at_dir / run "$SF" patch --allow-layout-uses --narrow head=4 --allow-truncation -t netq "$T/big/proj/build/netq.o"
+	nc=$(find "$T/big" -name '*.[ch]' | wc -l)
+	assert_match "$(grep '  head: ' "$T/out")" "^  head: 1 store found by name in the [0-9]+ C files that see the struct \(of $nc under the source root\)" \
+		"the stores searched, and of how many"
+	if have strace; then
+		(cd / && timeout 60 strace -f -qq -e trace=openat -o "$T/strace" \
+			"$SF" patch --allow-layout-uses -t netq "$T/big/proj/build/netq.o" >/dev/null 2>&1)
+		grep -o "\"$T/big/[^\"]*\"" "$T/strace" | tr -d '"' | sed "s|^$T/big/||" |
+			sort | uniq -c | sort -rn >"$T/opens"
+		assert_eq "$(grep -c 'data[0-9]*\.txt$' "$T/opens")" 0 "data files opened"
+		# every C file read once for its #include lines; more only when lexed
+		many=$(awk '$1 > 1 { print $2 }' "$T/opens" | grep -v '^proj/' | sort | tr '\n' ' ')
+		want=$(cd "$T/big" && grep -l 'netq' d*/*.[ch] | sort | tr '\n' ' ')
+		[ "$many" = "$want" ] || fail "files opened more than once outside proj/ ($(echo "$many" | wc -w)): $(echo "$many" | head -c 300); want those naming netq or including it ($(echo "$want" | wc -w)): $(echo "$want" | head -c 300)"
+		echo "    -- files opened: $(awk '{ n += $1 } END { print n }' "$T/opens") opens of $(wc -l <"$T/opens") files; $(echo "$many" | wc -w) outside proj/ lexed"
+	else
+		skip "strace is not installed: the files opened are not checked"
+	fi
 fi
 
 tdone
