@@ -17,6 +17,7 @@
 
 #include "builtin.h"
 #include "common.h"
+#include "live.h"
 #include "narrowarg.h"
 #include "layout/classes.h"
 #include "layout/plan.h"
@@ -36,6 +37,14 @@ static const struct sf_opt_use fit_opts[] = {
 	{ "narrow", SF_U_MANY, "fit as if member M were BYTES wide (repeatable); TYPE.M "
 	  "when several types have an M", NULL },
 	{ "reorder", 0, "fit each type in its best member order", NULL },
+	{ "counts", 0, "the instances from a file of lines 'TYPE COUNT' (the "
+	  "first type of NAME+NAME counted): the bytes the candidate frees in its "
+	  "class at that count", NULL },
+	{ "slabinfo", 0, "the instances from a kernel's slabinfo (default "
+	  "/proc/slabinfo); for one type alone, the objects per slab before and "
+	  "after, and the slabs freed", NULL },
+	{ "slab-map", SF_U_MANY, "the struct CACHE holds (repeatable)", NULL },
+	{ "verbose", 0, "list the caches not matched or rejected by size", NULL },
 	{ "format", 0, NULL, NULL },
 	{ "color", 0, NULL, NULL },
 	{ "debug-dir", SF_U_MANY, NULL, NULL },
@@ -64,6 +73,7 @@ struct fit_opts {
 	struct sf_narrow_arg *narrow;
 	size_t nnarrow;
 	bool reorder;
+	struct sf_live_opts live;
 };
 
 /* SF_GO_ON, or the exit status (after --help or an error). */
@@ -96,6 +106,13 @@ static int parse_fit_opts(int argc, char **argv, struct fit_opts *o)
 		case 'r':
 			o->reorder = true;
 			break;
+		case SF_O_COUNTS:
+		case SF_O_SLABINFO:
+		case SF_O_SLAB_MAP:
+		case SF_O_VERBOSE:
+			if (sf_live_option(&o->live, c, optarg) < 0)
+				return SF_EXIT_ERROR;
+			break;
 		}
 	}
 	if (g.status != SF_GO_ON)
@@ -105,6 +122,9 @@ static int parse_fit_opts(int argc, char **argv, struct fit_opts *o)
 	if (!o->co.have_classes)
 		return sf_die_usage("fit needs --classes SPEC (a preset such as ruby-3.3, "
 				    "or a list 32,64,96)");
+	if (o->count && sf_live_active(&o->live))
+		return sf_die_usage("fit: --count and --counts/--slabinfo both give the "
+				    "instances; give one");
 	return SF_GO_ON;
 }
 
@@ -146,11 +166,49 @@ static int make_item(const struct fit_opts *o, const struct sf_type *t, const ch
 	return 0;
 }
 
+/*
+ * --counts, --slabinfo: the first type counted gives the instances (one
+ * allocation of the sum per instance); a slab's unit holds one struct, so
+ * it counts only for one type without overhead, classes otherwise.
+ */
+static bool live_cost(const struct fit_opts *o, const struct sf_type *const *types,
+		      struct sf_live_cost *c)
+{
+	size_t i = 0;
+
+	while (i + 1 < o->nnames && !sf_live_find(&o->live.live, types[i]))
+		i++;
+	if (!sf_live_cost_for(&o->live, types[i], &o->co.classes, 0, c))
+		return false;
+	if (o->nnames > 1 || o->overhead)
+		c->slab = NULL;
+	return true;
+}
+
 static int render(const struct fit_opts *o, const struct sf_fit_item *items,
-		  const struct sf_fit *f)
+		  const struct sf_fit *f, const struct sf_type *const *types)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct sf_fit_view v = { items, o->nnames, o->overhead, &o->co.classes, f, o->count };
+	struct sf_fit_view v = { items, o->nnames, o->overhead, &o->co.classes, f, o->count,
+				 NULL, NULL, NULL };
+	struct sf_live_cost c;
+	struct sf_live_step declared, candidate;
+	uint64_t total = o->overhead;
+
+	if (live_cost(o, types, &c)) {
+		for (size_t i = 0; i < o->nnames; i++)
+			total = sf_add_sat(total, items[i].declared_size);
+		sf_live_step_at(&c, total, &declared);
+		sf_live_step_at(&c, f->size, &candidate);
+		v.live = &c;
+		v.live_declared = &declared;
+		v.live_candidate = &candidate;
+		v.count = c.count;
+		uint64_t each = f->index == SF_NO_CLASS ? f->size : f->cls;
+		if (sf_size_saturated(sf_mul_sat(c.count, sf_add_sat(each, total))))
+			return sf_die_usage("%llu instances: the total overflows 64 bits",
+					    (unsigned long long)c.count);
+	}
 
 	if (o->co.format == SF_FMT_JSON)
 		sf_render_fit_json(&sb, &v);
@@ -191,7 +249,7 @@ static int run_fit(struct fit_opts *o, char **files, int nfiles)
 	struct sf_fit f;
 
 	sf_free_only_names(only);
-	if (!ts)
+	if (!ts || sf_live_load_asked(&o->live, ts))
 		goto out;
 	for (size_t i = 0; i < o->nnames; i++)
 		if (!(types[i] = sf_find_type(ts, o->names[i], files, nfiles)))
@@ -216,7 +274,7 @@ static int run_fit(struct fit_opts *o, char **files, int nfiles)
 			     (unsigned long long)o->count);
 		goto out;
 	}
-	status = render(o, items, &f);
+	status = render(o, items, &f, types);
 out:
 	for (size_t i = 0; i < o->nnames; i++)
 		sf_plan_release(&plans[i]);
@@ -239,5 +297,6 @@ int cmd_fit(int argc, char **argv)
 		free(o.names[i]);
 	free(o.names);
 	sf_narrow_args_free(o.narrow, o.nnarrow);
+	sf_live_opts_release(&o.live);
 	return status;
 }

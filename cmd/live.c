@@ -78,6 +78,8 @@ static int resolve_counts(struct sf_live_opts *o, const struct sf_typeset *ts)
 			if (!best || found[k]->size > best->size)
 				best = found[k];
 		free(found);
+		if (!best && o->asked)
+			continue;	/* not one of the types asked */
 		if (!best)
 			return sf_die_at(o->counts_path, c->line, 0,
 					 "type '%s' not found in the inputs", c->name);
@@ -118,10 +120,13 @@ static int load_slabinfo(struct sf_live_opts *o, const struct sf_typeset *ts)
 			sf_live_add(&o->live, m[i].type, m[i].slab->active, m[i].slab);
 	if (o->verbose)
 		sf_render_live_caches(&sb, o->slabinfo_path, m, o->slabinfo.n);
-	sf_render_live_summary(&sb, o->slabinfo_path, m, o->slabinfo.n, o->verbose);
+	/* with the asked types alone, every other cache has no struct: the
+	 * summary would count nothing worth saying */
+	if (!o->asked)
+		sf_render_live_summary(&sb, o->slabinfo_path, m, o->slabinfo.n, o->verbose);
 	fputs(sb.buf, stderr);
 	sb_release(&sb);
-	free(m);
+	o->matches = m;
 	return 0;
 }
 
@@ -134,6 +139,50 @@ int sf_live_load(struct sf_live_opts *o, const struct sf_typeset *ts)
 	if (!rc && o->slabinfo_path)
 		rc = load_slabinfo(o, ts);
 	return rc;
+}
+
+int sf_live_load_asked(struct sf_live_opts *o, const struct sf_typeset *ts)
+{
+	o->asked = true;
+	return sf_live_load(o, ts);
+}
+
+/* The first cache whose candidate was t, rejected by size; or NULL. */
+static const struct sf_slab_match *rejected(const struct sf_live_opts *o,
+					    const struct sf_type *t)
+{
+	for (size_t i = 0; o->matches && i < o->slabinfo.n; i++)
+		if (o->matches[i].type == t && o->matches[i].verdict != SF_SLAB_MATCHED)
+			return &o->matches[i];
+	return NULL;
+}
+
+bool sf_live_cost_for(const struct sf_live_opts *o, const struct sf_type *t,
+		      const struct sf_classes *classes, uint64_t header,
+		      struct sf_live_cost *c)
+{
+	const struct sf_live_entry *e = sf_live_find(&o->live, t);
+	struct strbuf sb = STRBUF_INIT;
+
+	memset(c, 0, sizeof(*c));
+	if (!sf_live_active(o))
+		return false;
+	if (!e) {
+		const struct sf_slab_match *m = rejected(o, t);
+		if (m && !o->verbose)	/* --verbose listed it already */
+			sf_render_live_caches(&sb, o->slabinfo_path, m, 1);
+		sf_render_live_uncounted(&sb, t, o->counts_path, o->slabinfo_path);
+		fputs(sb.buf, stderr);
+		sb_release(&sb);
+		return false;
+	}
+	c->count = e->count;
+	c->slab = e->slab;
+	c->classes = classes;
+	c->header = header;
+	if (e->slab)
+		sf_slab_unit_derive(e->slab, t, &c->unit);
+	return true;
 }
 
 const struct sf_live *sf_live_table(const struct sf_live_opts *o)
@@ -149,5 +198,6 @@ void sf_live_opts_release(struct sf_live_opts *o)
 	sf_counts_release(&o->counts);
 	sf_slabinfo_release(&o->slabinfo);
 	sf_live_release(&o->live);
+	free(o->matches);
 	memset(o, 0, sizeof(*o));
 }

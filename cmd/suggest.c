@@ -21,6 +21,7 @@
 
 #include "builtin.h"
 #include "common.h"
+#include "live.h"
 #include "narrowarg.h"
 #include "layout/classes.h"
 #include "layout/holes.h"
@@ -56,6 +57,13 @@ static const struct sf_opt_use suggest_opts[] = {
 	  "include directories", NULL },
 	{ "source-root", 0, "read the definition where patch finds it under DIR and keep "
 	  "its #if blocks whole, as patch does", NULL },
+	{ "counts", 0, "instances alive: lines 'TYPE COUNT'; each proposal says the "
+	  "bytes it frees at that count (in its size class with --classes)", NULL },
+	{ "slabinfo", 0, "instances alive from a kernel's slabinfo (default "
+	  "/proc/slabinfo): each proposal says the objects per slab before and after, "
+	  "the slabs it frees, and the size the next object per slab needs", NULL },
+	{ "slab-map", SF_U_MANY, "the struct CACHE holds (repeatable)", NULL },
+	{ "verbose", 0, "list the caches not matched or rejected by size", NULL },
 	{ "format", 0, " (current and proposed layouts side by side)", NULL },
 	{ "color", 0, NULL, NULL },
 	{ "debug-dir", SF_U_MANY, NULL, NULL },
@@ -97,6 +105,7 @@ struct suggest_opts {
 	uint64_t header;
 	const char *header_name;  /* when --header names a type */
 	struct sf_where where;
+	struct sf_live_opts live;
 };
 
 /*
@@ -156,6 +165,13 @@ static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 		case 'H':
 			o->header_arg = optarg;
 			break;
+		case SF_O_COUNTS:
+		case SF_O_SLABINFO:
+		case SF_O_SLAB_MAP:
+		case SF_O_VERBOSE:
+			if (sf_live_option(&o->live, c, optarg) < 0)
+				return SF_EXIT_ERROR;
+			break;
 		}
 	}
 	if (g.status != SF_GO_ON)
@@ -187,6 +203,10 @@ struct suggestion {
 	struct sf_suggest_ifblock *ifv;
 	char *if_file;
 	uint64_t if_size;                     /* without -R: the size with them whole */
+	bool counted;                         /* live: the type's instances */
+	struct sf_live_cost live;
+	struct sf_live_step live_now, live_reorder;
+	struct sf_live_step *live_narrow;     /* per narrow.v[i] */
 };
 
 /* The largest file the debug info names that suggest reads for #if blocks. */
@@ -333,8 +353,27 @@ static int compute(const struct sf_type *t, const struct suggest_opts *o,
 	return 0;
 }
 
+/* What each proposal does to the live instances (layout/live.h). */
+static void compute_live(const struct sf_type *t, const struct suggest_opts *o,
+			 struct suggestion *s)
+{
+	s->counted = sf_live_cost_for(&o->live, t, o->co.have_classes ? &o->co.classes : NULL,
+				      o->header, &s->live);
+	if (!s->counted)
+		return;
+	sf_live_step_at(&s->live, t->size, &s->live_now);
+	if (!s->plan.modeled)
+		return;
+	sf_live_step_at(&s->live, s->plan.reorder.size < s->plan.base->size ?
+			s->plan.reorder.size : s->plan.base->size, &s->live_reorder);
+	s->live_narrow = sf_xcalloc(s->narrow.n ? s->narrow.n : 1, sizeof(*s->live_narrow));
+	for (size_t i = 0; i < s->narrow.n; i++)
+		sf_live_step_at(&s->live, s->narrow.v[i].size, &s->live_narrow[i]);
+}
+
 static void release(struct suggestion *s)
 {
+	free(s->live_narrow);
 	sf_layout_release(&s->type_layout);
 	sf_layout_release(&s->base_layout);
 	if (s->plan.modeled)
@@ -401,6 +440,8 @@ static int render(const struct sf_type *t, const struct suggest_opts *o,
 		.public = (uint8_t)sf_type_public(t),
 		.ifblocks = s->ifv, .nifblocks = s->ifv ? s->nblk : 0, .if_file = s->if_file,
 		.if_kept = o->co.source_root != NULL, .if_size = s->if_size,
+		.live = s->counted ? &s->live : NULL, .live_now = &s->live_now,
+		.live_reorder = &s->live_reorder, .live_narrow = s->live_narrow,
 	};
 
 	if (o->co.format == SF_FMT_JSON)
@@ -415,7 +456,7 @@ static int render(const struct sf_type *t, const struct suggest_opts *o,
 	return bad ? SF_EXIT_ERROR : SF_EXIT_OK;
 }
 
-static int run_suggest(const struct suggest_opts *o0, char **files, int nfiles)
+static int run_suggest(struct suggest_opts *o0, char **files, int nfiles)
 {
 	struct suggest_opts o = *o0;
 	const char *names[2] = { o.type, o.header_name };
@@ -464,8 +505,14 @@ static int run_suggest(const struct suggest_opts *o0, char **files, int nfiles)
 			     t->name);
 		goto out;
 	}
-	if (compute(t, &o, &s, ts) == 0)
+	/* loaded into the caller's options, which release it */
+	if (sf_live_load_asked(&o0->live, ts))
+		goto out;
+	o.live = o0->live;
+	if (compute(t, &o, &s, ts) == 0) {
+		compute_live(t, &o, &s);
 		status = render(t, &o, &s);
+	}
 out:
 	release(&s);
 	sf_typeset_free(ts);
@@ -485,5 +532,6 @@ int cmd_suggest(int argc, char **argv)
 	free(o.pins);
 	sf_narrow_args_free(o.narrow, o.nnarrow);
 	sf_where_release(&o.where);
+	sf_live_opts_release(&o.live);
 	return status;
 }

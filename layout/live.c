@@ -5,7 +5,8 @@
  * Both parsers walk the buffer line by line and split each line into
  * blank-separated words in place of a copy (a line is at most a few
  * hundred bytes; a slabinfo a few hundred lines), so the only allocations
- * are the arrays kept and their names.
+ * are the arrays kept and their names.  The slab unit (live.h) is a
+ * handful of integers derived per cache when suggest or fit asks.
  */
 #include "live.h"
 
@@ -321,6 +322,89 @@ void sf_slab_match(const struct sf_slabinfo *si, const struct sf_typeset *ts,
 {
 	for (size_t i = 0; i < si->n; i++)
 		match_one(&si->v[i], ts, maps, nmaps, &out[i]);
+}
+
+/* ------------------------------------------------------------ slab unit */
+
+/* The fewest bytes e (a multiple of 8) with round_up(r8 + e, a) == o, for
+ * o a multiple of a and o >= r8. */
+static uint64_t min_extra(uint64_t o, uint64_t r8, uint64_t a)
+{
+	uint64_t lo = o - a + 8;
+
+	return lo > r8 ? sf_round_up_sat(lo - r8, 8) : 0;
+}
+
+void sf_slab_unit_derive(const struct sf_slab *s, const struct sf_type *t,
+			 struct sf_slab_unit *u)
+{
+	uint64_t r8 = sf_round_up_sat(t->size, 8), o = s->objsize;
+	uint64_t a = t->align > 8 ? t->align : 8;
+
+	u->pages = s->pagesperslab;
+	u->slab_bytes = sf_mul_sat(s->pagesperslab, SF_SLAB_PAGE);
+	if (o < r8 || o % 8) {
+		/* not a SLUB slot for this struct: the model keeps the bytes */
+		u->align = 8;
+		u->extra = o > r8 ? o - r8 : 0;
+	} else {
+		if (o % a)
+			a = 8;
+		u->align = a;
+		u->extra = min_extra(o, r8, a);
+		/* more than a free pointer: a cacheline-aligned cache? */
+		if (u->extra > SLUB_WORD && a < CACHELINE && o % CACHELINE == 0 &&
+		    min_extra(o, r8, CACHELINE) <= SLUB_WORD) {
+			u->align = CACHELINE;
+			u->extra = min_extra(o, r8, CACHELINE);
+		}
+	}
+	u->agrees = sf_slab_per(u, t->size) == s->objperslab;
+}
+
+uint64_t sf_slab_slot(const struct sf_slab_unit *u, uint64_t size)
+{
+	return sf_round_up_sat(sf_add_sat(sf_round_up_sat(size, 8), u->extra), u->align);
+}
+
+uint64_t sf_slab_per(const struct sf_slab_unit *u, uint64_t size)
+{
+	uint64_t slot = sf_slab_slot(u, size);
+
+	return slot ? u->slab_bytes / slot : 0;
+}
+
+uint64_t sf_slab_size_for(const struct sf_slab_unit *u, uint64_t per)
+{
+	if (!per || !u->align)
+		return 0;
+	uint64_t x = u->slab_bytes / per / u->align * u->align;
+
+	if (x <= u->extra)
+		return 0;
+	return (x - u->extra) / 8 * 8;
+}
+
+void sf_live_step_at(const struct sf_live_cost *c, uint64_t size, struct sf_live_step *out)
+{
+	uint64_t each = sf_add_sat(c->header, size);
+
+	memset(out, 0, sizeof(*out));
+	out->size = size;
+	out->cls = SF_NO_CLASS;
+	if (c->slab) {
+		out->per = sf_slab_per(&c->unit, size);
+		if (out->per)
+			out->slabs = c->count / out->per + (c->count % out->per != 0);
+		out->next_size = sf_slab_size_for(&c->unit, sf_add_sat(out->per, 1));
+		/* a slab holds objects alone: no header, no class */
+		each = sf_slab_slot(&c->unit, size);
+	} else if (c->classes) {
+		out->cls = sf_classes_find(c->classes, each);
+		if (out->cls != SF_NO_CLASS)
+			each = c->classes->v[out->cls];
+	}
+	out->bytes = sf_mul_sat(c->count, each);
 }
 
 /* ------------------------------------------------------------ live table */

@@ -40,6 +40,7 @@
 #include "lib/err.h"
 #include "model/model.h"
 #include "model/typeset.h"
+#include "classes.h"
 
 struct sf_count {
 	char *name;             /* TYPE as written */
@@ -116,6 +117,72 @@ const char *sf_slab_tail(const char *cache);
 void sf_slab_match(const struct sf_slabinfo *si, const struct sf_typeset *ts,
 		   const struct sf_slab_map *maps, size_t nmaps,
 		   struct sf_slab_match *out);
+
+/*
+ * A slab cache's allocation unit, as SLUB lays an object out (mm/slub.c,
+ * calculate_sizes): the struct rounded up to the word, the bytes the cache
+ * adds after it (SLUB's free pointer when it may not overlap the object: a
+ * constructor or SLAB_TYPESAFE_BY_RCU; a tail such as task_struct's FPU
+ * state; debug metadata), the whole rounded up to the cache's alignment:
+ *
+ *   slot(S) = round_up(round_up(S, 8) + extra, align)
+ *   objects per slab = floor(pagesperslab x 4096 / slot)
+ *
+ * /proc/slabinfo's objsize is the slot (SLUB prints s->size), so extra and
+ * align are derived from objsize against the struct's sizeof: align is the
+ * struct's (at least 8); extra the fewest bytes that give objsize; when
+ * that is more than a free pointer and objsize is a multiple of a
+ * cacheline, the cache is taken as SLAB_HWCACHE_ALIGN (align 64).
+ * Limits: the slab's order (pagesperslab) is held fixed, where SLUB would
+ * pick the order again for another size (calculate_order); 4 KiB pages are
+ * assumed; red zones and KASAN metadata count as a fixed extra.  `agrees`
+ * says whether the model gives the cache's objperslab at today's sizeof:
+ * when not, the figures are the model's.
+ */
+struct sf_slab_unit {
+	uint64_t pages;         /* pagesperslab */
+	uint64_t slab_bytes;    /* pages x 4096 */
+	uint64_t align;
+	uint64_t extra;
+	bool agrees;
+};
+
+#define SF_SLAB_PAGE 4096
+
+void sf_slab_unit_derive(const struct sf_slab *s, const struct sf_type *t,
+			 struct sf_slab_unit *u);
+/* The slot a struct of `size` bytes takes. */
+uint64_t sf_slab_slot(const struct sf_slab_unit *u, uint64_t size);
+/* Objects per slab at sizeof == size (0: the slot exceeds the slab). */
+uint64_t sf_slab_per(const struct sf_slab_unit *u, uint64_t size);
+/* The largest sizeof that gives at least `per` objects a slab; 0: none. */
+uint64_t sf_slab_size_for(const struct sf_slab_unit *u, uint64_t per);
+
+/*
+ * What live instances cost at one size of their type: with a slab unit,
+ * the objects per slab, the slabs the count fills and the size the next
+ * object per slab needs; in bytes, count x (the class header + size lands
+ * in, or header + size itself without classes or above the last class).
+ * Products saturate at 2^64-1.
+ */
+struct sf_live_cost {
+	uint64_t count;
+	const struct sf_slab *slab;         /* NULL: counted from a counts file */
+	struct sf_slab_unit unit;           /* when slab */
+	const struct sf_classes *classes;   /* NULL: bytes at header + size */
+	uint64_t header;
+};
+
+struct sf_live_step {
+	uint64_t size;          /* sizeof */
+	uint64_t per;           /* objects per slab (slab only) */
+	uint64_t slabs;         /* ceil(count / per) (slab only) */
+	uint64_t next_size;     /* largest sizeof for per + 1 objects; 0: none */
+	size_t cls;             /* class index of header + size, SF_NO_CLASS */
+	uint64_t bytes;         /* count x what one instance takes */
+};
+
+void sf_live_step_at(const struct sf_live_cost *c, uint64_t size, struct sf_live_step *out);
 
 struct sf_live_entry {
 	const struct sf_type *type;

@@ -1,12 +1,15 @@
 /*
  * live.c (report/) - slab matching worded (see live.h).  Every cache is
  * in exactly one of the summary's counts: matched, a kmalloc size class,
- * no struct of its name, or rejected by size.
+ * no struct of its name, or rejected by size.  The figures of suggest and
+ * fit (slabs, bytes at the count) come computed (layout/live.c).
  */
 #include "live.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 
+#include "lib/checked.h"
 #include "report.h"
 
 static const char *rule_word(uint8_t rule)
@@ -71,4 +74,223 @@ void sf_render_live_caches(struct strbuf *sb, const char *path,
 {
 	for (size_t i = 0; i < n; i++)
 		one_cache(sb, path, &m[i]);
+}
+
+void sf_add_thousands(struct strbuf *out, uint64_t n)
+{
+	char digits[32];
+	int len = snprintf(digits, sizeof(digits), "%" PRIu64, n);
+
+	for (int i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			sb_addch(out, ',');
+		sb_addch(out, digits[i]);
+	}
+}
+
+void sf_add_bytes_human(struct strbuf *out, uint64_t bytes)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	double v = (double)bytes;
+	int u = -1;
+
+	if (bytes < 1024) {
+		sb_addf(out, "%" PRIu64 " B", bytes);
+		return;
+	}
+	while (v >= 1024 && u < 5) {
+		v /= 1024;
+		u++;
+	}
+	sb_addf(out, "%.1f %s", v, units[u]);
+}
+
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+void sf_render_live_uncounted(struct strbuf *sb, const struct sf_type *t,
+			      const char *counts_path, const char *slabinfo_path)
+{
+	sb_addf(sb, "structfit: %s %s has no count in ", sf_type_kind_name(t), t->name);
+	if (counts_path)
+		sb_addf(sb, "--counts %s%s", counts_path, slabinfo_path ? " or " : "");
+	if (slabinfo_path)
+		sb_addf(sb, "--slabinfo %s (no cache matched it)", slabinfo_path);
+	sb_adds(sb, ": no live figures\n");
+}
+
+/* "<= 1,088 bytes for 15" after "; ", when there is a next step. */
+static void next_step(struct strbuf *sb, const struct sf_live_step *s)
+{
+	if (!s->next_size)
+		return;
+	sb_adds(sb, "; <= ");
+	sf_add_thousands(sb, s->next_size);
+	sb_adds(sb, " bytes for ");
+	sf_add_thousands(sb, s->per + 1);
+}
+
+/* "80", or "none" above the last class */
+static void class_words(struct strbuf *sb, const struct sf_live_cost *c, size_t cls)
+{
+	if (cls == SF_NO_CLASS)
+		sb_adds(sb, "none");
+	else
+		sb_addf(sb, "%" PRIu64, c->classes->v[cls]);
+}
+
+void sf_render_live_head_text(struct strbuf *sb, const struct sf_live_cost *c,
+			      const struct sf_live_step *now)
+{
+	const struct sf_slab *s = c->slab;
+
+	sb_adds(sb, "live: ");
+	sf_add_thousands(sb, c->count);
+	if (!s) {
+		sb_addf(sb, " instance%s (--counts): ", plural(c->count));
+		sf_add_thousands(sb, now->bytes);
+		sb_adds(sb, " bytes");
+		if (c->classes) {
+			sb_adds(sb, " in class ");
+			class_words(sb, c, now->cls);
+		}
+		sb_adds(sb, " (");
+		sf_add_bytes_human(sb, now->bytes);
+		sb_adds(sb, ")\n");
+		return;
+	}
+	sb_addf(sb, " object%s in slab %s (objsize ", plural(c->count), s->name);
+	sf_add_thousands(sb, s->objsize);
+	sb_adds(sb, ": ");
+	sf_add_thousands(sb, now->per);
+	sb_addf(sb, " per %" PRIu64 "-page slab, ", c->unit.pages);
+	sf_add_thousands(sb, now->slabs);
+	sb_addf(sb, " slab%s, ", plural(now->slabs));
+	sf_add_bytes_human(sb, sf_mul_sat(now->slabs, c->unit.slab_bytes));
+	sb_adds(sb, ")");
+	next_step(sb, now);
+	sb_addf(sb, "\n      (SLUB's slot: sizeof rounded up to 8, + %" PRIu64 " byte%s the "
+		"cache adds, aligned to %" PRIu64 "; objects per slab = %" PRIu64
+		" / slot", c->unit.extra, plural(c->unit.extra), c->unit.align,
+		c->unit.slab_bytes);
+	if (!c->unit.agrees)
+		sb_addf(sb, "; the slabinfo says %" PRIu64 " per slab, not %" PRIu64
+			": 4 KiB pages or the slab's order differ, the figures are the "
+			"model's", s->objperslab, now->per);
+	sb_adds(sb, ")\n");
+}
+
+void sf_render_live_step_text(struct strbuf *sb, const char *indent,
+			      const struct sf_live_cost *c, const struct sf_live_step *before,
+			      const struct sf_live_step *after)
+{
+	if (c->slab) {
+		sb_addf(sb, "%s%s: ", indent, c->slab->name);
+		sf_add_thousands(sb, before->per);
+		sb_adds(sb, " -> ");
+		sf_add_thousands(sb, after->per);
+		sb_addf(sb, " per %" PRIu64 "-page slab: ", c->unit.pages);
+		if (after->slabs < before->slabs) {
+			sf_add_thousands(sb, before->slabs - after->slabs);
+			sb_addf(sb, " fewer slab%s (", plural(before->slabs - after->slabs));
+			sf_add_bytes_human(sb, sf_mul_sat(before->slabs - after->slabs,
+							  c->unit.slab_bytes));
+			sb_adds(sb, ")");
+		} else {
+			sb_adds(sb, "no slab fewer");
+		}
+		sb_adds(sb, " at ");
+		sf_add_thousands(sb, c->count);
+		sb_addf(sb, " object%s", plural(c->count));
+		next_step(sb, after);
+		sb_addch(sb, '\n');
+		return;
+	}
+	sb_addf(sb, "%sat ", indent);
+	sf_add_thousands(sb, c->count);
+	sb_addf(sb, " instance%s: ", plural(c->count));
+	if (c->classes) {
+		sb_adds(sb, "class ");
+		class_words(sb, c, before->cls);
+		sb_adds(sb, " -> ");
+		class_words(sb, c, after->cls);
+		sb_adds(sb, ", ");
+	}
+	sf_add_thousands(sb, before->bytes);
+	sb_adds(sb, " -> ");
+	sf_add_thousands(sb, after->bytes);
+	sb_adds(sb, " bytes (");
+	if (after->bytes < before->bytes) {
+		sf_add_bytes_human(sb, before->bytes - after->bytes);
+		sb_adds(sb, " fewer)\n");
+	} else {
+		sb_adds(sb, "no byte fewer)\n");
+	}
+}
+
+static void json_class_or_null(struct strbuf *sb, const struct sf_live_cost *c, size_t cls)
+{
+	if (c->classes && cls != SF_NO_CLASS)
+		sb_addf(sb, "%" PRIu64, c->classes->v[cls]);
+	else
+		sb_adds(sb, "null");
+}
+
+void sf_render_live_head_json(struct strbuf *sb, const struct sf_live_cost *c,
+			      const struct sf_live_step *now)
+{
+	const struct sf_slab *s = c->slab;
+
+	sb_addf(sb, "{\"count\":%" PRIu64 ",\"source\":\"%s\",\"slab_cache\":",
+		c->count, s ? "slabinfo" : "counts");
+	if (s) {
+		sb_add_json_str(sb, s->name);
+		sb_addf(sb, ",\"objsize\":%" PRIu64 ",\"objperslab\":%" PRIu64
+			",\"pagesperslab\":%" PRIu64 ",\"slot_align\":%" PRIu64
+			",\"slot_extra\":%" PRIu64 ",\"model_agrees\":%s,\"per_slab\":%" PRIu64
+			",\"slabs\":%" PRIu64 ",\"next_size\":", s->objsize, s->objperslab,
+			s->pagesperslab, c->unit.align, c->unit.extra,
+			c->unit.agrees ? "true" : "false", now->per, now->slabs);
+		if (now->next_size)
+			sb_addf(sb, "%" PRIu64, now->next_size);
+		else
+			sb_adds(sb, "null");
+	} else {
+		sb_adds(sb, "null,\"objsize\":null,\"objperslab\":null,\"pagesperslab\":null,"
+			"\"slot_align\":null,\"slot_extra\":null,\"model_agrees\":null,"
+			"\"per_slab\":null,\"slabs\":null,\"next_size\":null");
+	}
+	sb_adds(sb, ",\"class\":");
+	json_class_or_null(sb, c, now->cls);
+	sb_addf(sb, ",\"bytes\":%" PRIu64 "}", now->bytes);
+}
+
+void sf_render_live_step_json(struct strbuf *sb, const struct sf_live_cost *c,
+			      const struct sf_live_step *before,
+			      const struct sf_live_step *after)
+{
+	sb_addch(sb, '{');
+	if (c->slab) {
+		sb_addf(sb, "\"per_slab_before\":%" PRIu64 ",\"per_slab\":%" PRIu64
+			",\"slabs_before\":%" PRIu64 ",\"slabs\":%" PRIu64 ",\"fewer_slabs\":%"
+			PRIu64 ",\"next_size\":", before->per, after->per, before->slabs,
+			after->slabs, before->slabs > after->slabs ?
+			before->slabs - after->slabs : 0);
+		if (after->next_size)
+			sb_addf(sb, "%" PRIu64, after->next_size);
+		else
+			sb_adds(sb, "null");
+	} else {
+		sb_adds(sb, "\"per_slab_before\":null,\"per_slab\":null,\"slabs_before\":null,"
+			"\"slabs\":null,\"fewer_slabs\":null,\"next_size\":null");
+	}
+	sb_adds(sb, ",\"class_before\":");
+	json_class_or_null(sb, c, before->cls);
+	sb_adds(sb, ",\"class\":");
+	json_class_or_null(sb, c, after->cls);
+	sb_addf(sb, ",\"bytes_before\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"fewer_bytes\":%"
+		PRIu64 "}", before->bytes, after->bytes,
+		before->bytes > after->bytes ? before->bytes - after->bytes : 0);
 }

@@ -103,6 +103,11 @@ void sf_paint(struct strbuf *out, const char *text, size_t len, bool on,
  */
 #define SF_JSON_SCHEMA "structfit/1"
 
+/* "1,000,000" (report/live.c) */
+void sf_add_thousands(struct strbuf *out, uint64_t n);
+/* "76.3 MiB", "512 B": bytes in binary units, one decimal above 1 KiB. */
+void sf_add_bytes_human(struct strbuf *out, uint64_t bytes);
+
 /* '{"schema":"structfit/1","command":"CMD",' - the caller goes on. */
 void sf_json_doc_open(struct strbuf *out, const char *command);
 

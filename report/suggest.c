@@ -21,6 +21,7 @@
 #include "html.h"
 #include "reasons.h"
 #include "report.h"
+#include "live.h"
 #include "layout/public.h"
 
 /* ---- small pieces ---------------------------------------------------- */
@@ -30,36 +31,9 @@ static const char *plural(uint64_t n)
 	return n == 1 ? "" : "s";
 }
 
-/* "1,000,000" */
-static void add_thousands(struct strbuf *out, uint64_t n)
-{
-	char digits[32];
-	int len = snprintf(digits, sizeof(digits), "%" PRIu64, n);
-
-	for (int i = 0; i < len; i++) {
-		if (i && (len - i) % 3 == 0)
-			sb_addch(out, ',');
-		sb_addch(out, digits[i]);
-	}
-}
-
-/* "76.3 MiB", "512 B": bytes in binary units, one decimal above 1 KiB. */
-static void add_bytes_human(struct strbuf *out, uint64_t bytes)
-{
-	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-	double v = (double)bytes;
-	int u = -1;
-
-	if (bytes < 1024) {
-		sb_addf(out, "%" PRIu64 " B", bytes);
-		return;
-	}
-	while (v >= 1024 && u < 5) {
-		v /= 1024;
-		u++;
-	}
-	sb_addf(out, "%.1f %s", v, units[u]);
-}
+/* "1,000,000", "76.3 MiB": report.h's */
+#define add_thousands sf_add_thousands
+#define add_bytes_human sf_add_bytes_human
 
 /* "ruby-3.3", or the list itself: "64,80". */
 static void add_classes_name(struct strbuf *out, const struct sf_classes *c)
@@ -205,6 +179,8 @@ static void text_header(struct strbuf *out, const struct sf_suggest_view *v)
 			sf_public_why((enum sf_public)v->public));
 	if (v->classes)
 		text_fit_line(out, v, v->type_fit);
+	if (v->live)
+		sf_render_live_head_text(out, v->live, v->live_now);
 }
 
 static void text_applied(struct strbuf *out, const struct sf_suggest_view *v)
@@ -301,6 +277,8 @@ static void text_reorder(struct strbuf *out, const struct sf_suggest_view *v)
 		text_inexact(out, us, r);
 	if (v->classes)
 		text_fit_line(out, v, v->reorder_fit);
+	if (v->live)
+		sf_render_live_step_text(out, "", v->live, v->live_now, v->live_reorder);
 	if (v->proposed) {
 		sb_addch(out, '\n');
 		add_hole_map(out, v->proposed, v->proposed_layout, v->cacheline);
@@ -425,6 +403,14 @@ static void text_one_narrowing(struct strbuf *out, const struct sf_suggest_view 
 	}
 	if (!nw->exact)
 		sb_adds(out, " (placement by heuristic)");
+	if (v->live) {
+		struct strbuf line = STRBUF_INIT;
+		sf_render_live_step_text(&line, "\n     ", v->live, v->live_now,
+					 &v->live_narrow[nw - v->narrow->v]);
+		/* without its newline: each line here starts with one */
+		sb_add(out, line.buf, line.len - 1);
+		sb_release(&line);
+	}
 	for (uint32_t k = 0; k < nw->n; k++) {
 		char what[256];
 		sf_narrow_overflow(&b->members[nw->member[k]], nw->to[k], what, sizeof(what));
@@ -696,7 +682,12 @@ static void json_reorder(struct strbuf *out, const struct sf_suggest_view *v)
 		sb_adds(out, ",\"max_moves\":null");
 	else
 		sb_addf(out, ",\"max_moves\":%u", r->max_moves);
-	sb_addf(out, ",\"min_size\":%" PRIu64 "}", r->min_size < size ? r->min_size : size);
+	sb_addf(out, ",\"min_size\":%" PRIu64, r->min_size < size ? r->min_size : size);
+	if (v->live) {
+		sb_adds(out, ",\"live\":");
+		sf_render_live_step_json(out, v->live, v->live_now, v->live_reorder);
+	}
+	sb_addch(out, '}');
 }
 
 static void json_narrowing_common(struct strbuf *out, const struct sf_suggest_view *v,
@@ -707,7 +698,13 @@ static void json_narrowing_common(struct strbuf *out, const struct sf_suggest_vi
 	json_class(out, v->classes, nw->class_before);
 	sb_adds(out, ",\"class_after\":");
 	json_class(out, v->classes, nw->class_after);
-	sb_addf(out, ",\"exact\":%s}", nw->exact ? "true" : "false");
+	sb_addf(out, ",\"exact\":%s", nw->exact ? "true" : "false");
+	if (v->live) {
+		sb_adds(out, ",\"live\":");
+		sf_render_live_step_json(out, v->live, v->live_now,
+					 &v->live_narrow[nw - v->narrow->v]);
+	}
+	sb_addch(out, '}');
 }
 
 /* ,"grows":B,"if_not_fit":"..." for a proposed narrowing */
@@ -827,6 +824,11 @@ void sf_render_suggest_json(struct strbuf *out, const struct sf_suggest_view *v)
 		sb_adds(out, "}");
 	}
 	sb_addf(out, "],\"base_size\":%" PRIu64 ",\n", v->base->size);
+	if (v->live) {
+		sb_adds(out, "\"live\":");
+		sf_render_live_head_json(out, v->live, v->live_now);
+		sb_adds(out, ",\n");
+	}
 	if (v->reorder)
 		json_reorder(out, v);
 	else
@@ -1171,6 +1173,10 @@ void sf_render_fit_text(struct strbuf *out, const struct sf_fit_view *v)
 		}
 		sb_addch(out, '\n');
 	}
+	if (v->live) {
+		sf_render_live_head_text(out, v->live, v->live_declared);
+		sf_render_live_step_text(out, "", v->live, v->live_declared, v->live_candidate);
+	}
 }
 
 void sf_render_fit_json(struct strbuf *out, const struct sf_fit_view *v)
@@ -1221,6 +1227,12 @@ void sf_render_fit_json(struct strbuf *out, const struct sf_fit_view *v)
 	} else {
 		sb_adds(out, ",\"count\":null,\"total_bytes\":null,"
 			"\"total_rounding_loss\":null");
+	}
+	if (v->live) {
+		sb_adds(out, ",\"live\":");
+		sf_render_live_head_json(out, v->live, v->live_declared);
+		sb_adds(out, ",\"live_candidate\":");
+		sf_render_live_step_json(out, v->live, v->live_declared, v->live_candidate);
 	}
 	sb_adds(out, "}\n");
 }

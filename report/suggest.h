@@ -21,10 +21,14 @@
  *              pairs_searched, pairs: [{narrow: [{member, from, to, type,
  *              range, offset}, ...], size, saved, moves, class_before,
  *              class_after, exact}] }
+ *            with --counts or --slabinfo and a counted type, "live" at the
+ *            top, in reorder and in each narrowing and pair (report/live.h)
  *   fit:     { types: [{name, kind, given (as -t spelt it), size,
  *              declared_size, narrowed: [...], reordered}], overhead, size,
  *              classes, class, rounding_loss, next_lower, to_next_lower,
- *              count, total_bytes, total_rounding_loss }
+ *              count, total_bytes, total_rounding_loss, live (with
+ *              --counts or --slabinfo: the head of report/live.h and the
+ *              step from the declared total to the candidate, "step") }
  *
  * Classes are byte counts; a class that does not exist (above the last
  * class, or no --classes) is null.
@@ -38,6 +42,7 @@
 
 #include "layout/classes.h"
 #include "layout/holes.h"
+#include "layout/live.h"
 #include "model/model.h"
 #include "layout/narrow.h"
 #include "layout/reorder.h"
@@ -93,6 +98,11 @@ struct sf_suggest_view {
 	uint64_t if_size;                      /* else: the smallest size with them
 						* whole; the text says so (one line)
 						* when it is larger than the reorder's */
+	/* --counts, --slabinfo: what the live instances cost (NULL: the type
+	 * is not counted): today, after the reorder, after each narrowing
+	 * (live_narrow[i] for narrow->v[i]) */
+	const struct sf_live_cost *live;
+	const struct sf_live_step *live_now, *live_reorder, *live_narrow;
 };
 
 void sf_render_suggest_text(struct strbuf *out, const struct sf_suggest_view *v);
@@ -132,6 +142,10 @@ struct sf_fit_view {
 	const struct sf_classes *classes;
 	const struct sf_fit *fit;              /* of the total */
 	uint64_t count;                        /* instances; 0 when not given */
+	/* --counts, --slabinfo: the live cost of the declared total and of
+	 * the candidate (NULL: no count) */
+	const struct sf_live_cost *live;
+	const struct sf_live_step *live_declared, *live_candidate;
 };
 
 void sf_render_fit_text(struct strbuf *out, const struct sf_fit_view *v);

@@ -140,6 +140,85 @@ sf_ok holes --counts "$T/counts" -f html "$T/st.o"
 assert_grep "$T/out" "most bytes wasted in live instances first" "html heading"
 assert_grep "$T/out" "<td>$((1000000 * w))</td><td>1000000</td>" "html cells"
 
+# ------------------------------------------------ the allocator's unit: suggest, fit
+gcc -g -c -o "$T/slab.o" "$TD/live/slab.c" || fail "gcc cannot build testdata/live/slab.c"
+SLAB2=$T/slabinfo2
+{
+	head -2 "$SLAB"
+	line() { printf '%-17s %6s %6s %6s %4s %4s : tunables    0    0    0 : slabdata %6s %6s      0\n' "$@"; }
+	line xfs_inode 215255 215264 1096 14 4 15376 15376
+	line kcursor 1000 1020 32 128 1 8 8
+} >"$SLAB2"
+
+tcase "suggest --slabinfo: objects per slab before and after each proposal, by arithmetic"
+sf_ok suggest -t xfs_inode --slabinfo="$SLAB2" -f json "$T/slab.o"
+schema_ok "$T/out"
+# SLUB: slot = round_up(round_up(sizeof, 8) + extra, 8), extra = objsize -
+# sizeof = 8 (its free pointer); per slab = 4 x 4096 / slot
+"$PY" -S - "$T/out" >"$T/arith" <<'PYEOF' || fail "$(cat "$T/arith")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+size, objsize, active, pages = d["size"], 1096, 215255, 4
+extra = objsize - (size + 7) // 8 * 8
+slot = lambda s: (s + 7) // 8 * 8 + extra
+per = lambda s: pages * 4096 // slot(s)
+slabs = lambda s: -(-active // per(s))
+h = d["live"]
+assert (h["count"], h["slab_cache"], h["slot_extra"], h["slot_align"]) == (active, "xfs_inode", 8, 8), h
+assert h["per_slab"] == per(size) == 14 and h["model_agrees"], h
+assert h["slabs"] == slabs(size), h
+nw = d["narrowings"][0]
+s = nw["live"]
+assert nw["member"] == "i_cache_start" and nw["size"] == 1080, nw
+assert (s["per_slab_before"], s["per_slab"]) == (per(size), per(nw["size"])) == (14, 15), s
+assert s["fewer_slabs"] == slabs(size) - slabs(nw["size"]), s
+# the next step: the largest sizeof giving 16 per slab
+nxt = max(x for x in range(8, 2000) if per(x) >= 16)
+assert s["next_size"] == nxt and h["next_size"] == max(x for x in range(8, 2000) if per(x) >= 15), (s, h)
+print(s["fewer_slabs"], nxt)
+PYEOF
+assert_eq "$(cat "$T/arith")" "1025 1016" "1,025 fewer slabs; <= 1,016 bytes for 16"
+sf_ok suggest -t xfs_inode --slabinfo="$SLAB2" "$T/slab.o"
+assert_grep "$T/out" "live: 215,255 objects in slab xfs_inode (objsize 1,096: 14 per 4-page slab, 15,376 slabs, 240.2 MiB); <= 1,080 bytes for 15" "the head"
+assert_grep "$T/out" "     xfs_inode: 14 -> 15 per 4-page slab: 1,025 fewer slabs (16.0 MiB) at 215,255 objects; <= 1,016 bytes for 16" "the narrowing's step"
+assert_eq "$(cat "$T/err")" "" "nothing on stderr: the type was counted"
+sf_ok suggest -t xfs_inode --slabinfo="$SLAB2" -f html "$T/slab.o"
+assert_grep "$T/out" "xfs_inode: 14 -&gt; 15 per 4-page slab: 1,025 fewer slabs" "html carries it"
+
+tcase "suggest: a pointer named cursor is a design change, ranked after the counter"
+sf_ok suggest -t kcursor --slabinfo="$SLAB2" -f json "$T/slab.o"
+assert_eq "$(jget "$T/out" '[(n["member"], n["role"], n["live"]["per_slab"]) for n in d["narrowings"]]')" \
+	'[["hits", "plain", 170], ["cursor", "design", 170]]' "hits first; 4096 / (16 + 8) = 170 per slab"
+
+tcase "suggest --slabinfo: a type no cache holds says so on stderr, no live figures"
+sf_ok suggest -t st_table --slabinfo="$SLAB2" "$T/st.o"
+assert_grep "$T/err" "structfit: struct st_table has no count in --slabinfo $SLAB2 (no cache matched it): no live figures" "stderr"
+assert_no_grep "$T/out" "^live:" "no live line"
+
+tcase "suggest --counts with --classes: the bytes at the count in size classes"
+sf_ok suggest -t st_table --counts "$T/counts" -k 64,80 -H 24 -f json "$T/st.o"
+schema_ok "$T/out"
+assert_eq "$(jget "$T/out" '[d["live"]["bytes"], d["live"]["class"]] + [[n["live"]["class"], n["live"]["bytes"], n["live"]["fewer_bytes"]] for n in d["narrowings"]][0]')" \
+	"[$((1000000 * 80)), 80, 64, $((1000000 * 64)), $((1000000 * 16))]" "1,000,000 x class 80 -> 64"
+sf_ok suggest -t st_table --counts "$T/counts" -k 64,80 -H 24 "$T/st.o"
+assert_grep "$T/out" "     at 1,000,000 instances: class 80 -> 64, 80,000,000 -> 64,000,000 bytes (15.3 MiB fewer)" "text"
+
+tcase "fit with counts and a preset; fit --slabinfo on one type"
+sf_ok fit -t st_table -k ruby-3.3 -o 24 --counts "$T/counts" -n entries_start=1 --reorder -f json "$T/st.o"
+schema_ok "$T/out"
+# ruby-3.3: 48 + 24 = 72 -> 80 before, 40 + 24 = 64 -> 80 after: no byte fewer
+assert_eq "$(jget "$T/out" '[d["count"], d["live"]["bytes"], d["live_candidate"]["bytes"], d["live_candidate"]["fewer_bytes"]]')" \
+	"[1000000, $((1000000 * 80)), $((1000000 * 80)), 0]" "ruby-3.3: 80 either way"
+sf_ok fit -t st_table -k jemalloc -o 24 --counts "$T/counts" -n entries_start=1 --reorder "$T/st.o"
+# jemalloc: 72 -> 80, 64 -> 64
+assert_grep "$T/out" "at 1,000,000 instances: class 80 -> 64, 80,000,000 -> 64,000,000 bytes (15.3 MiB fewer)" "jemalloc: 80 -> 64"
+sf_ok fit -t xfs_inode -k kmalloc --slabinfo="$SLAB2" -n i_cache_start=2 --reorder -f json "$T/slab.o"
+schema_ok "$T/out"
+assert_eq "$(jget "$T/out" '[d["size"], d["live_candidate"]["per_slab_before"], d["live_candidate"]["per_slab"], d["live_candidate"]["fewer_slabs"]]')" \
+	"[1080, 14, 15, 1025]" "1080 bytes: 14 -> 15 per slab"
+assert_exit 2 "--count with --counts" "$SF" fit -t st_table -k ruby-3.3 -N 5 --counts "$T/counts" "$T/st.o"
+assert_grep "$T/err" "fit: --count and --counts/--slabinfo both give the instances; give one" "message"
+
 tcase "the running kernel: /sys/kernel/btf/vmlinux and /proc/slabinfo"
 if [ ! -r /sys/kernel/btf/vmlinux ]; then
 	skip "the host has no /sys/kernel/btf/vmlinux (CONFIG_DEBUG_INFO_BTF)"
@@ -152,6 +231,11 @@ else
 	assert_eq "$(field dentry slab_cache)" dentry "struct dentry from the dentry cache"
 	assert_match "$(field dentry live)" "^[1-9][0-9]*$" "dentries alive"
 	assert_eq "$(field kmalloc-64 live)" "" "no kmalloc type"
+	# suggest: SLUB's slot rule gives the kernel's own objperslab for dentry
+	sf_ok suggest -t dentry --slabinfo -f json /sys/kernel/btf/vmlinux
+	per=$(awk '$1 == "dentry" { print $5; exit }' /proc/slabinfo)
+	assert_eq "$(jget "$T/out" '[d["live"]["model_agrees"], d["live"]["per_slab"]]')" \
+		"[true, $per]" "dentry: the model's objects per slab are the kernel's ($per)"
 fi
 
 tdone

@@ -84,6 +84,8 @@ if [ "$ok" = 1 ]; then
 	keep fit fit --format json -t RHash+st_table -k ruby-3.3 -N 1000 -o 8 "$T/gate.o"
 	keep fit-narrow fit --format json -t st_table -k 32,40,48 -n entries_start=1 --reorder "$T/gate.o"
 	keep fit-none fit --format json -t wide -k 8 "$T/gate.o"
+	keep suggest-live suggest --format json -t st_table -k 64,80 -H RHash --counts "$T/counts" "$T/gate.o"
+	keep fit-live fit --format json -t RHash+st_table -k ruby-3.3 --counts "$T/counts" -n entries_start=1 --reorder "$T/gate.o"
 	keep classes classes --format json
 	keep classes-list classes --format json 32,64,96
 	keep check check --budget "$T/gate.budget" --format json "$T/gate.o"

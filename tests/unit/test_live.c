@@ -1,7 +1,9 @@
 /*
  * test_live.c - counts files and /proc/slabinfo parsed from bytes
  * (layout/live.c): the values kept, and every error with its file:line;
- * the size bound a slab cache is matched under; the live table.
+ * the size bound a slab cache is matched under; the live table; SLUB's
+ * slot rule and the live figures at a size (objects per slab, slabs,
+ * bytes in size classes).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -143,6 +145,103 @@ static void test_live_table(void **state)
 	sf_live_release(&l);
 }
 
+/* SLUB's slot rule, on caches as the host's /proc/slabinfo shows them. */
+static void test_slab_unit(void **state)
+{
+	struct sf_type t = { .name = "ext4_inode_info", .size = 1120, .align = 8 };
+	struct sf_slab s = { .name = "ext4_inode_cache", .active = 215255, .objsize = 1128,
+			     .objperslab = 14, .pagesperslab = 4 };
+	struct sf_slab_unit u;
+
+	(void)state;
+	/* the free pointer outside the object: 8 bytes */
+	sf_slab_unit_derive(&s, &t, &u);
+	assert_int_equal(u.slab_bytes, 16384);
+	assert_int_equal(u.align, 8);
+	assert_int_equal(u.extra, 8);
+	assert_true(u.agrees);
+	assert_int_equal(sf_slab_per(&u, 1120), 14);
+	assert_int_equal(sf_slab_per(&u, 1081), 14);	/* 1088 + 8: 1096 */
+	assert_int_equal(sf_slab_per(&u, 1080), 15);	/* 1088: 16384 / 1088 */
+	assert_int_equal(sf_slab_size_for(&u, 15), 1080);
+	assert_int_equal(sf_slab_size_for(&u, 16), 1016);
+	assert_int_equal(sf_slab_size_for(&u, 0), 0);
+	assert_int_equal(sf_slab_size_for(&u, 100000), 0);
+
+	/* struct pid: 144 bytes in a 192-byte slot: SLAB_HWCACHE_ALIGN */
+	t = (struct sf_type){ .name = "pid", .size = 144, .align = 8 };
+	s = (struct sf_slab){ .name = "pid", .objsize = 192, .objperslab = 21, .pagesperslab = 1 };
+	sf_slab_unit_derive(&s, &t, &u);
+	assert_int_equal(u.align, 64);
+	assert_int_equal(u.extra, 0);
+	assert_true(u.agrees);
+	assert_int_equal(sf_slab_per(&u, 128), 32);
+
+	/* a 16-aligned struct rounds to 16, not a free pointer */
+	t = (struct sf_type){ .name = "x", .size = 1128, .align = 16 };
+	s = (struct sf_slab){ .name = "x", .objsize = 1136, .objperslab = 14, .pagesperslab = 4 };
+	sf_slab_unit_derive(&s, &t, &u);
+	assert_int_equal(u.align, 16);
+	assert_int_equal(u.extra, 0);
+	assert_int_equal(sf_slab_slot(&u, 1120), 1120);
+
+	/* task_struct: a tail (the FPU state) after the struct */
+	t = (struct sf_type){ .name = "task_struct", .size = 3264, .align = 64 };
+	s = (struct sf_slab){ .name = "task_struct", .objsize = 5824, .objperslab = 5,
+			      .pagesperslab = 8 };
+	sf_slab_unit_derive(&s, &t, &u);
+	assert_int_equal(u.align, 64);
+	assert_int_equal(u.extra, 5824 - 64 + 8 - 3264);
+	assert_int_equal(sf_slab_slot(&u, 3264), 5824);
+	assert_true(u.agrees);
+
+	/* a slabinfo the rule does not give (64 KiB pages): said, not hidden */
+	t = (struct sf_type){ .name = "d", .size = 192, .align = 8 };
+	s = (struct sf_slab){ .name = "d", .objsize = 192, .objperslab = 341, .pagesperslab = 1 };
+	sf_slab_unit_derive(&s, &t, &u);
+	assert_false(u.agrees);
+}
+
+static void test_live_step(void **state)
+{
+	struct sf_type t = { .name = "ext4_inode_info", .size = 1120, .align = 8 };
+	struct sf_slab s = { .name = "ext4_inode_cache", .active = 215255, .objsize = 1128,
+			     .objperslab = 14, .pagesperslab = 4 };
+	struct sf_live_cost c = { .count = 215255, .slab = &s };
+	struct sf_live_step a, b;
+	struct sf_classes cl;
+	struct sf_err err = SF_ERR_INIT;
+
+	(void)state;
+	sf_slab_unit_derive(&s, &t, &c.unit);
+	sf_live_step_at(&c, 1120, &a);
+	sf_live_step_at(&c, 1080, &b);
+	assert_int_equal(a.per, 14);
+	assert_int_equal(a.slabs, 15376);	/* ceil(215255 / 14) */
+	assert_int_equal(b.per, 15);
+	assert_int_equal(b.slabs, 14351);	/* ceil(215255 / 15) */
+	assert_int_equal(a.slabs - b.slabs, 1025);
+	assert_int_equal(a.next_size, 1080);
+	assert_int_equal(b.next_size, 1016);
+	assert_int_equal(a.bytes, 215255ull * 1128);
+
+	/* counts in size classes: count x the class of header + size */
+	assert_int_equal(sf_classes_parse("64,80", &cl, &err), 0);
+	c = (struct sf_live_cost){ .count = 1000000, .classes = &cl, .header = 24 };
+	sf_live_step_at(&c, 48, &a);
+	sf_live_step_at(&c, 40, &b);
+	assert_int_equal(a.bytes, 80000000);
+	assert_int_equal(b.bytes, 64000000);
+	assert_int_equal(cl.v[b.cls], 64);
+	sf_live_step_at(&c, 100, &a);		/* above the last class: the bytes */
+	assert_true(a.cls == SF_NO_CLASS);
+	assert_int_equal(a.bytes, 124000000);
+	c.count = UINT64_MAX;
+	sf_live_step_at(&c, 48, &a);
+	assert_true(a.bytes == UINT64_MAX);	/* saturated */
+	sf_classes_release(&cl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -152,6 +251,8 @@ int main(void)
 		cmocka_unit_test(test_slabinfo_errors),
 		cmocka_unit_test(test_most),
 		cmocka_unit_test(test_live_table),
+		cmocka_unit_test(test_slab_unit),
+		cmocka_unit_test(test_live_step),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
