@@ -338,8 +338,11 @@ accepted_long() {
 		timeout 20 "$SF" "$1" "$o" </dev/null >/dev/null 2>"$T/probe.err"
 		grep -qF -- "unknown option '$o'" "$T/probe.err" || echo "$o"
 	done >"$T/taken.txt"
+	# (fit takes both --count and --counts: a row of its own --help is
+	# an option, not an abbreviation)
 	while read -r o; do
-		grep -q -- "^$o." "$T/taken.txt" || echo "$o"
+		grep -q -- "^$o." "$T/taken.txt" &&
+			! "$SF" "$1" --help | grep -qE -- "^ +(-[A-Za-z], +)?$o( |$)" || echo "$o"
 	done <"$T/taken.txt"
 }
 

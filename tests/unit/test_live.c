@@ -210,7 +210,7 @@ static void test_live_step(void **state)
 	struct sf_live_cost c = { .count = 215255, .slab = &s };
 	struct sf_live_step a, b;
 	struct sf_classes cl;
-	struct sf_err err = SF_ERR_INIT;
+	struct sf_classes_refusal why;
 
 	(void)state;
 	sf_slab_unit_derive(&s, &t, &c.unit);
@@ -226,7 +226,7 @@ static void test_live_step(void **state)
 	assert_int_equal(a.bytes, 215255ull * 1128);
 
 	/* counts in size classes: count x the class of header + size */
-	assert_int_equal(sf_classes_parse("64,80", &cl, &err), 0);
+	assert_int_equal(sf_classes_parse("64,80", &cl, &why), 0);
 	c = (struct sf_live_cost){ .count = 1000000, .classes = &cl, .header = 24 };
 	sf_live_step_at(&c, 48, &a);
 	sf_live_step_at(&c, 40, &b);
