@@ -574,6 +574,26 @@ static int c_text(const struct patch_opts *o, const struct sf_type *t,
 }
 
 /*
+ * C++: a class that is no aggregate is never initialized by position - a
+ * brace list calls its constructor - so those uses are not its layout's
+ * (offsetof and static_assert still are).
+ */
+static void drop_positional(struct sf_srctree *tree)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < tree->nuses; i++) {
+		uint8_t kind = tree->uses[i].use.kind;
+		if (kind == SF_USE_OFFSETOF || kind == SF_USE_STATIC_ASSERT) {
+			tree->uses[k++] = tree->uses[i];
+			continue;
+		}
+		free(tree->uses[i].rel);
+	}
+	tree->nuses = k;
+}
+
+/*
  * A C struct's file, read into old: the source of truth among the
  * definitions under the source root (srctree.h); its #if blocks kept
  * whole in a new plan; refused when code elsewhere depends on the layout (unless
@@ -597,6 +617,8 @@ static int c_source(const struct patch_opts *o, const struct sf_type *t,
 	sf_source_to_truth(src, tree, &truth);
 	if ((rc = c_text(o, t, ts, src, tree, old, pl, note)))
 		goto out;
+	if (sf_srcpatch_aggregate(src->rel, old->buf, old->len, t, &tree->macros) == 0)
+		drop_positional(tree);
 	if (!sf_render_patch_uses(note, &why, tree->uses, tree->nuses, pl->moves > 0,
 				  o->allow_uses, t, tree->nfiles, tree->nread))
 		goto out;

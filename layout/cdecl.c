@@ -1237,6 +1237,13 @@ static int note_fixed(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
 	}
 	for (uint32_t l = ct_line(lx, first); l <= ct(lx, last)->end_line; l++)
 		p->line_kind[l] = SF_LINE_FIXED | p->cur_access;
+	/* what makes it no aggregate: a constructor, a virtual function */
+	size_t k = first;
+	while (k < last && (ct_is(lx, k, "explicit") || ct_is(lx, k, "constexpr") ||
+			    ct_is(lx, k, "inline") || ct_is(lx, k, "virtual")))
+		p->virtual_fn |= ct_is(lx, k++, "virtual");
+	if (ct_is(lx, k, sf_cdecl_last_name(x->tname)) && ct_punct(lx, k + 1, '('))
+		p->has_ctor = 1;
 	return 0;
 }
 

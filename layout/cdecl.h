@@ -127,6 +127,8 @@ struct sf_cstruct {
 	uint8_t *line_kind;      /* per line of the file: SF_LINE_* | access */
 	uint32_t label_line;     /* a label's line (its indent), else 0 */
 	uint32_t nlabels;
+	int has_ctor;            /* declares a constructor (not an aggregate) */
+	int virtual_fn;          /* declares a virtual function (not an aggregate) */
 };
 
 struct sf_cdecl_ctx {

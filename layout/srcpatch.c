@@ -1049,3 +1049,29 @@ int sf_srcpatch_blocks(const char *path, const char *text, size_t len,
 	free(v);
 	return rc;
 }
+
+int sf_srcpatch_aggregate(const char *path, const char *text, size_t len,
+			  const struct sf_type *t, const struct sf_cmacros *macros)
+{
+	struct sf_err err = SF_ERR_INIT;
+	struct sf_cdecl_ctx x = { .path = path, .tname = t->name, .err = &err,
+				   .macros = macros };
+	struct sf_cstruct p;
+	struct sf_type dt;
+	struct sf_member *v;
+	int rc = -1;
+
+	if (!(t->flags & SF_TF_CXX))
+		return -1;
+	sf_cdecl_declared(t, &dt, &v, NULL);
+	sf_clex(&x.lx, text, len);
+	if (sf_cdecl_parse(&x, &dt, &p) == 0) {
+		rc = !p.has_ctor && !p.virtual_fn && !v;   /* v: bases or a vptr */
+		for (size_t i = 0; i < p.ndecls && rc; i++)
+			rc = p.decls[i].access == SF_ACC_PUBLIC;
+	}
+	sf_cdecl_free(&p);
+	sf_clex_free(&x.lx);
+	free(v);
+	return rc;
+}

@@ -116,6 +116,15 @@ int sf_srcpatch_blocks(const char *path, const char *text, size_t len,
 		       struct sf_err *err);
 
 /*
+ * C++: whether t's definition in text[0..len) makes it an aggregate (no
+ * constructor, no virtual function, no base, every data member public),
+ * the only kind a brace list initializes by position: 1 or 0, -1 when
+ * the definition cannot be read (or t is C).
+ */
+int sf_srcpatch_aggregate(const char *path, const char *text, size_t len,
+			  const struct sf_type *t, const struct sf_cmacros *macros);
+
+/*
  * The C type a member narrowed to `bytes` gets: "uint8_t", "int16_t", ...
  * with <stdint.h>, else "unsigned char", "short", ...  NULL when bytes is
  * not 1, 2, 4 or 8.

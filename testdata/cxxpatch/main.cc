@@ -15,7 +15,7 @@ int main(int argc, char **argv)
                     sizeof(Flags), sizeof(Point));
         return 0;
     }
-    net::Conn a, b(3);
+    net::Conn a, b{3};
     a.print();
     b.print();
     Flags f;

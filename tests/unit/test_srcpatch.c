@@ -1178,6 +1178,32 @@ static void test_cxx_refusals(void **state)
 	sb_release(&sb);
 }
 
+/* Only an aggregate is initialized by position: no constructor, no
+ * virtual function, no base, every data member public. */
+static void test_cxx_aggregate(void **state)
+{
+	(void)state;
+	struct model mo;
+	cxx_model(&mo);
+	assert_int_equal(sf_srcpatch_aggregate("c.h", cxx_src, strlen(cxx_src), &mo.t, NULL), 0);
+	static const char plain[] = "struct P {\n    char a;\n    double d;\n};\n";
+	static const struct mspec ms[] = {
+		{ "a", "char", "", 0, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "d", "double", "", 8, 8, 0, 0, SF_T_FLOAT, 0 },
+	};
+	struct model mp;
+	build(&mp, "P", 16, 1, ms, 2);
+	mp.t.flags |= SF_TF_CXX;
+	assert_int_equal(sf_srcpatch_aggregate("p.h", plain, strlen(plain), &mp.t, NULL), 1);
+	static const char virt[] =
+		"struct P {\n    virtual void f();\n    char a;\n    double d;\n};\n";
+	assert_int_equal(sf_srcpatch_aggregate("p.h", virt, strlen(virt), &mp.t, NULL), 0);
+	static const char priv[] = "struct P {\n    char a;\nprivate:\n    double d;\n};\n";
+	assert_int_equal(sf_srcpatch_aggregate("p.h", priv, strlen(priv), &mp.t, NULL), 0);
+	mp.t.flags &= (uint16_t)~SF_TF_CXX;
+	assert_int_equal(sf_srcpatch_aggregate("p.h", plain, strlen(plain), &mp.t, NULL), -1);
+}
+
 /* Constructor initializer lists (layout/ctorinit.h): in the class and out
  * of line, put in the new order; bases keep their slots; a read of a
  * member whose order relative to the reader changes is reported. */
@@ -1382,6 +1408,7 @@ int main(void)
 		cmocka_unit_test(test_cxx_no_empty_label),
 		cmocka_unit_test(test_cxx_refusals),
 		cmocka_unit_test(test_cxx_ctor_lists),
+		cmocka_unit_test(test_cxx_aggregate),
 		cmocka_unit_test(test_types_and_ranges),
 		cmocka_unit_test(test_udiff_st_table),
 		cmocka_unit_test(test_udiff_edges),
