@@ -24,12 +24,16 @@ enum sf_cxx_refusal {
 	SF_CXX_LABEL_IN_IF,      /* an access label inside an #if block */
 	SF_CXX_FIXED_MOVES,      /* the order moves a base, the vptr or a
 	                          * [[no_unique_address]] member */
+	SF_CXX_IF_SPLIT,         /* C and C++: the plan moves, narrows or cuts
+	                          * the members of the #if block on lines
+	                          * first..last, which stay whole */
 };
 
 struct sf_cxx_why {
 	enum sf_cxx_refusal kind;
 	uint32_t line;           /* in the file, 0 when none */
 	const char *member;      /* SF_CXX_FIXED_MOVES: the member's name */
+	uint32_t first, last;    /* SF_CXX_IF_SPLIT: the block's lines */
 };
 
 /*

@@ -469,14 +469,13 @@ static void emit_free_before(struct emit *e, const struct free_block *fb,
 	}
 }
 
-/* The plan moves or narrows members of an #if block, or cuts it. */
+/* The plan moves or narrows members of an #if block, or cuts it: a
+ * refusal as data (x->why; report/patch.c words it). */
 static int block_split_error(const struct emit *e, const struct sf_unit *u)
 {
-	return sf_error_at(e->x->err, e->x->path, 0, 0,
-			"struct %s: the members under the #if on "
-			"lines %u-%u must stay together, in order and unnarrowed "
-			"(pin them, or leave them out of --narrow)",
-			e->x->tname, u->code0, u->l1);
+	e->x->why = (struct sf_cxx_why){ SF_CXX_IF_SPLIT, 0, NULL, u->code0, u->l1 };
+	return sf_error_at(e->x->err, e->x->path, 0, 0, "C++ refusal %d",
+			   (int)SF_CXX_IF_SPLIT);
 }
 
 static int emit_body(struct emit *e)
@@ -768,7 +767,7 @@ static int declared_plan(struct sf_cdecl_ctx *x, const struct sf_type *t,
 			continue;
 		}
 		if (m != i) {
-			x->why = (struct sf_cxx_why){ SF_CXX_FIXED_MOVES, 0, t->members[m].name };
+			x->why = (struct sf_cxx_why){ SF_CXX_FIXED_MOVES, 0, t->members[m].name, 0, 0 };
 			return sf_error_at(x->err, x->path, 0, 0, "C++ refusal %d",
 					   (int)SF_CXX_FIXED_MOVES);
 		}
@@ -811,7 +810,7 @@ static int nua_moves(struct sf_cdecl_ctx *x, const struct sf_cstruct *p,
 			if (kept[m])
 				continue;
 			x->why = (struct sf_cxx_why){ SF_CXX_FIXED_MOVES, d->line0,
-						      p->t->members[m].name };
+						      p->t->members[m].name, 0, 0 };
 			return sf_error_at(x->err, x->path, d->line0, 0, "C++ refusal %d",
 					   (int)SF_CXX_FIXED_MOVES);
 		}
@@ -986,7 +985,7 @@ int sf_srcpatch_make(const char *path, const char *text, size_t len,
 
 	memset(&p, 0, sizeof(p));
 	if (info)
-		info->why = (struct sf_cxx_why){ SF_CXX_NONE, 0, NULL };
+		info->why = (struct sf_cxx_why){ SF_CXX_NONE, 0, NULL, 0, 0 };
 	if (check_model(&x, t0) < 0)
 		return -1;
 	rc = declared_plan(&x, t0, plan0, &d);

@@ -408,7 +408,9 @@ void sf_render_patch_cxx(struct strbuf *out, const char *rel, const struct sf_ty
 	sb_adds(out, rel);
 	if (why->line)
 		sb_addf(out, ":%u", why->line);
-	sb_addf(out, ": %s %s: ", sf_type_kind_name(t), t->name);
+	/* an #if block's refusal has always said "struct", whatever the kind */
+	sb_addf(out, ": %s %s: ", why->kind == SF_CXX_IF_SPLIT ? "struct" :
+		sf_type_kind_name(t), t->name);
 	switch (why->kind) {
 	case SF_CXX_LABEL_LINE:
 		sb_adds(out, "an access label shares its line with other code; put it "
@@ -427,6 +429,11 @@ void sf_render_patch_cxx(struct strbuf *out, const char *rel, const struct sf_ty
 		sb_addf(out, "the smaller order moves '%s', whose place the ABI fixes (a "
 			"base, the vptr or a [[no_unique_address]] member); not offered "
 			"for patching", why->member ? why->member : "?");
+		break;
+	case SF_CXX_IF_SPLIT:
+		sb_addf(out, "the members under the #if on lines %u-%u must stay together, "
+			"in order and unnarrowed (pin them, or leave them out of --narrow)",
+			why->first, why->last);
 		break;
 	case SF_CXX_NONE:
 		sb_adds(out, "refused");

@@ -25,6 +25,7 @@
 #include "layout/ctorinit.h"
 #include "lib/strbuf.h"
 #include "layout/applydiff.h"
+#include "report/patch.h"
 #include "report/udiff.h"
 
 /* ---- models ---------------------------------------------------------- */
@@ -77,12 +78,18 @@ static int rewrite(const char *src, const struct sf_type *t, const uint32_t *ord
 		   const struct sf_srcpatch_narrow *nw, size_t nnw, char **out,
 		   struct sf_err *err)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
 	struct sf_srcpatch_plan plan = { order, t->nmembers, nw, nnw, NULL, NULL };
+	struct sf_srcpatch_info info;
 	err->msg[0] = '\0';
-	int rc = sf_srcpatch_make("test.c", src, strlen(src), t, &plan, &sb, NULL, err);
+	int rc = sf_srcpatch_make("test.c", src, strlen(src), t, &plan, &sb, &info, err);
 	if (rc < 0)
 		assert_int_equal(sb.len, 0);  /* nothing produced on refusal */
+	if (rc < 0 && info.why.kind) {   /* worded as cmd/patch.c words it */
+		sf_render_patch_cxx(&why, "test.c", t, &info.why);
+		sf_error(err, "%s", why.buf);
+	}
+	sb_release(&why);
 	*out = sb_detach(&sb);
 	return rc;
 }
