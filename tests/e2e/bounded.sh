@@ -146,21 +146,7 @@ fi
 build_tree() {
 	[ -f "$W/tree.o" ] && return 0
 	mkdir -p "$W/tree" || return 1
-	"$PY" - "$W/tree" <<'PYEOF' || return 1
-import os, sys
-root = sys.argv[1]
-for d in range(100):
-    os.makedirs("%s/d%02d" % (root, d), exist_ok=True)
-    for f in range(100):
-        i = d * 100 + f
-        with open("%s/d%02d/f%05d%s" % (root, d, i, ".h" if f % 3 == 0 else ".c"), "w") as fp:
-            fp.write("/* file %d */\n#include <stddef.h>\n" % i)
-            if i % 997 == 0:
-                fp.write('#include "../big.h"\n'
-                         "static const size_t off%d = offsetof(struct big, f1);\n" % i)
-            for k in range(40):
-                fp.write("static int v%d_%d(int x) { return x * %d; }\n" % (i, k, k))
-PYEOF
+	"$PY" "$E2E_ROOT/tests/e2e/gentree.py" "$W/tree" ../big.h big f1 || return 1
 	"$PY" "$GEN" 300 5 big | sed '$d' >"$W/tree/big.h" &&
 		printf '#include "big.h"\nstruct big big_instance;\n' >"$W/tree/big.c" &&
 		(cd "$W/tree" && gcc -g -c -o "$W/tree.o" big.c) 2>"$T/cc.err"

@@ -137,30 +137,8 @@ fi
 build_big() {
 	[ -f "$T/big/proj/build/netq.o" ] && return 0
 	mkdir -p "$T/big" && project "$T/big/proj" || return 1
-	"$PY" - "$T/big" <<'PYEOF' || return 1
-import os, sys
-root = sys.argv[1]
-for d in range(100):
-    os.makedirs("%s/d%02d" % (root, d), exist_ok=True)
-    for f in range(100):
-        i = d * 100 + f
-        ext = ".h" if f % 3 == 0 else ".c"
-        with open("%s/d%02d/f%05d%s" % (root, d, i, ext), "w") as fp:
-            fp.write("/* file %d */\n#include <stddef.h>\n" % i)
-            if i % 997 == 0:
-                if i % 2:
-                    fp.write('#include "../proj/src/netq.h"\n')
-                else:
-                    fp.write('#include "w%05d.h"\n' % i)
-                    with open("%s/d%02d/w%05d.h" % (root, d, i), "w") as w:
-                        w.write('#include "netq.h"\n')
-                fp.write("static const size_t off%d = offsetof(struct netq, head);\n" % i)
-            for k in range(40):
-                fp.write("static int v%d_%d(int x) { return x * %d; }\n" % (i, k, k))
-    for f in range(20):
-        with open("%s/d%02d/data%02d.txt" % (root, d, f), "w") as fp:
-            fp.write("struct netq { 1, 2, 3 }\n" * 50)
-PYEOF
+	"$PY" "$E2E_ROOT/tests/e2e/gentree.py" "$T/big" ../proj/src/netq.h netq head --wrap --data 20 ||
+		return 1
 	(cd "$T/big" && "$CC" -g -c proj/src/netq.c -o proj/build/netq.o) 2>"$T/cc.err"
 }
 
