@@ -30,7 +30,7 @@ alone_case() { # WHAT INPUT N
 	echo "    $1: $(tail -n 1 "$T/out")"
 }
 
-alone_case "libc6-dbg" /usr/lib/debug/.build-id "$N"
+alone_case "libc6-dbg" "$(libc_dbg_dir || echo "libc6-dbg (not installed)")" "$N"
 alone_case "libstdc++.a" /usr/lib/x86_64-linux-gnu/debug/libstdc++.a "$N"
 if [ -e /sys/kernel/btf/vmlinux ]; then
 	alone_case "host BTF" /sys/kernel/btf/vmlinux $((N * 5 / 2))

@@ -284,11 +284,11 @@ MIN_PART=1 identical_report "many.so" "$T/many.so"
 # ------------------------------------------------------------ Debian's
 
 tcase "libc6-dbg's debug files: the same md5 as the full path, with 1, 2 and 4 jobs"
-LIBC_DBG=/usr/lib/debug/.build-id
-if ! ls "$LIBC_DBG"/*/*.debug >/dev/null 2>&1; then
-	missing "no $LIBC_DBG (Debian package libc6-dbg)"
+LIBC_DBG=$(libc_dbg_dir)
+if [ -z "$LIBC_DBG" ]; then
+	missing "no libc6-dbg debug files (Debian package libc6-dbg)"
 else
-	identical_report "$LIBC_DBG" "$LIBC_DBG"
+	identical_report "libc6-dbg" "$LIBC_DBG"
 fi
 
 tcase "libpython3.11d.a: the same md5 as the full path, with 1, 2 and 4 jobs"

@@ -19,7 +19,7 @@
 #    (peak RSS by /usr/bin/time), far below the documents' bytes.
 . "$(dirname "$0")/lib.sh"
 
-LIBC=/usr/lib/debug/.build-id
+LIBC=$(libc_dbg_dir || echo /nonexistent/libc6-dbg)
 C=$T/corpus
 mkdir -p "$C"
 

@@ -463,3 +463,20 @@ PYEOF
 	     { sym = $1; $1 = ""; sub(/^ /, ""); print $0, (sym in s ? s[sym] : "?") }' \
 		"$T/probe.sizes" "$out.map" >"$out"
 }
+
+# libc_dbg_dir: a directory of links to libc6-dbg's own debug files, printed
+# (status 1, nothing printed, when libc6-dbg is not installed).  Not
+# /usr/lib/debug/.build-id itself: it holds every other -dbg package
+# installed too (openjdk-17-dbg's 156 MB libjvm made one run take minutes),
+# and what a test reads must not depend on those.
+libc_dbg_dir() {
+	local d=$T/libc6-dbg f
+	if [ ! -d "$d" ]; then
+		mkdir -p "$d"
+		dpkg -L libc6-dbg 2>/dev/null | grep '^/usr/lib/debug/\.build-id/.*\.debug$' |
+			while read -r f; do
+				[ -f "$f" ] && ln -sf "$f" "$d/$(basename "$(dirname "$f")")$(basename "$f")"
+			done
+	fi
+	[ -n "$(ls "$d")" ] && echo "$d"
+}
