@@ -32,6 +32,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "report/check.h"
+#include "live.h"
 #include "version.h"
 
 static const struct sf_opt_use check_opts[] = {
@@ -41,6 +42,12 @@ static const struct sf_opt_use check_opts[] = {
 	  "the build OLD (an artifact or directory)", NULL },
 	{ "format", SF_U_FORM1, "; on exit 2 a document carrying the error", NULL },
 	{ "source-root", SF_U_FORM1, "report source paths relative to DIR", NULL },
+	{ "counts", SF_U_FORM1, "instances alive per type (lines 'TYPE COUNT'): what "
+	  "live_waste multiplies waste by", NULL },
+	{ "slabinfo", SF_U_FORM1, "instances alive from a kernel's slabinfo (default "
+	  "/proc/slabinfo), for live_waste", NULL },
+	{ "slab-map", SF_U_FORM1 | SF_U_MANY, "the struct CACHE holds (repeatable)", NULL },
+	{ "verbose", SF_U_FORM1, "list the caches not matched or rejected by size", NULL },
 	{ "write-budget", SF_U_REQUIRED | SF_U_FORM2, "write a budget pinning today's "
 	  "sizes (size <= now; '-': standard output)", NULL },
 	{ "force", SF_U_FORM2, NULL, NULL },
@@ -65,7 +72,9 @@ static const struct sf_command check_command = {
 	"\n"
 	"Properties: size, hole_bytes (bytes in holes; 'holes' is read the same for\n"
 	"now, with a note), padding, waste (hole_bytes + padding - forced),\n"
-	"forced (bytes an explicit alignment asked for), members, cachelines, align;\n"
+	"forced (bytes an explicit alignment asked for), members, cachelines, align,\n"
+	"live_waste (instances alive x waste, with --counts or --slabinfo; a type\n"
+	"not counted has none alive);\n"
 	"operators <= < == >= >.  'fits N in SPEC': the size class the size rounds\n"
 	"up to must be <= N (SPEC: a preset, see 'structfit classes', or a list\n"
 	"32,64,96); 'fits N' alone: size <= N.  'A + B' sums types (one allocation\n"
@@ -84,6 +93,7 @@ struct check_opts {
 	const char *write;
 	const char *baseline;
 	bool force;
+	struct sf_live_opts live;
 };
 
 /* SF_GO_ON, or the exit status (after --help or an error). */
@@ -107,6 +117,10 @@ static int parse_check_opts(int argc, char **argv, struct check_opts *o)
 		case SF_O_BASELINE:
 			o->baseline = optarg;
 			break;
+		default:	/* --counts, --slabinfo, --slab-map, --verbose */
+			if (sf_live_option(&o->live, c, optarg) < 0)
+				return SF_EXIT_ERROR;
+			break;
 		}
 	}
 	if (g.status != SF_GO_ON)
@@ -117,6 +131,9 @@ static int parse_check_opts(int argc, char **argv, struct check_opts *o)
 	if (o->write && (o->co.format_set || o->co.source_root || o->baseline))
 		return sf_die_usage("check: --format, --source-root and --baseline go "
 				   "with --budget, not --write-budget");
+	if (o->write && sf_live_active(&o->live))
+		return sf_die_usage("check: --counts and --slabinfo go with --budget, not "
+				   "--write-budget");
 	if (o->force && !o->write)
 		return sf_die_usage("check: --force goes with --write-budget");
 	if (optind >= argc)
@@ -169,20 +186,35 @@ static int eval_baseline(struct sf_budget *b, const struct check_opts *o,
 	struct sf_typeset *ts = sf_load_inputs(&o->co, &path, 1, wanted);
 	struct sf_err err = SF_ERR_INIT;
 	struct sf_budget_miss miss;
+	/* the same counts, matched to the base build's types (no lines on
+	 * stderr a second time) */
+	struct sf_live_opts live = {
+		.counts_path = o->live.counts_path, .slabinfo_path = o->live.slabinfo_path,
+		.maps = o->live.maps, .nmaps = o->live.nmaps,
+	};
 	int rc = 0;
 
 	if (!ts)
 		return -1;
+	if (sf_live_active(&live) && sf_live_load_asked(&live, ts)) {
+		sf_typeset_free(ts);
+		return -1;
+	}
 	bool *optional = sf_xcalloc(b->nrules ? b->nrules : 1, sizeof(*optional));
 	for (size_t i = 0; i < b->nrules; i++) {
 		optional[i] = b->rules[i].optional;
 		b->rules[i].optional = true;
 	}
-	if (sf_budget_eval(b, ts, o->baseline, base, &miss) < 0)
+	if (sf_budget_eval_live(b, ts, sf_live_table(&live), o->baseline, base, &miss) < 0)
 		rc = (sf_budget_miss_err(b, &miss, &err), sf_report_err(&err), -1);
 	for (size_t i = 0; i < b->nrules; i++)
 		b->rules[i].optional = optional[i];
 	free(optional);
+	/* the result keeps no pointer into the base build's counts */
+	base->live = NULL;
+	live.maps = NULL;	/* the caller's */
+	live.nmaps = 0;
+	sf_live_opts_release(&live);
 	sf_typeset_free(ts);
 	return rc;
 }
@@ -190,7 +222,7 @@ static int eval_baseline(struct sf_budget *b, const struct check_opts *o,
 /* The verdict of the budget over the inputs (minus the baseline's), into
  * res, whose failures point into *tsp (free it after res); -1 on an error
  * (reported). */
-static int evaluate(struct sf_budget *b, const struct check_opts *o,
+static int evaluate(struct sf_budget *b, struct check_opts *o,
 		    char **files, int nfiles, struct sf_bresult *res,
 		    struct sf_typeset **tsp)
 {
@@ -203,8 +235,13 @@ static int evaluate(struct sf_budget *b, const struct check_opts *o,
 
 	if (!ts)
 		goto out;
+	/* named types alone were read: a counted name not among them is
+	 * skipped, as in suggest */
+	if (sf_live_active(&o->live) &&
+	    (wanted ? sf_live_load_asked(&o->live, ts) : sf_live_load(&o->live, ts)))
+		goto out;
 	char *inputs = join_inputs(files, nfiles);
-	if (sf_budget_eval(b, ts, inputs, res, &miss) < 0) {
+	if (sf_budget_eval_live(b, ts, sf_live_table(&o->live), inputs, res, &miss) < 0) {
 		sf_budget_miss_err(b, &miss, &err);
 		sf_report_err(&err);
 	} else if (o->baseline && eval_baseline(b, o, wanted, &base) < 0) {
@@ -316,7 +353,19 @@ static void print_budget_notes(const struct sf_budget *b)
 	sb_release(&sb);
 }
 
-static int run_check(const struct check_opts *o, char **files, int nfiles)
+/* live_waste without counts: "BUDGET:LINE:COL: ..." and 2; else 0. */
+static int need_counts(const struct sf_budget *b, const struct check_opts *o)
+{
+	uint32_t k;
+	const struct sf_brule *r = sf_budget_live_rule(b, &k);
+
+	if (!r || sf_live_active(&o->live))
+		return 0;
+	return sf_die_at(o->budget, r->line, r->conds[k].col, "live_waste needs the "
+			 "instances alive: give --counts FILE or --slabinfo[=FILE]");
+}
+
+static int run_check(struct check_opts *o, char **files, int nfiles)
 {
 	struct sf_budget *b;
 	struct sf_err err = SF_ERR_INIT;
@@ -332,7 +381,7 @@ static int run_check(const struct check_opts *o, char **files, int nfiles)
 	}
 	print_budget_notes(b);
 	int status = SF_EXIT_ERROR;
-	if (evaluate(b, o, files, nfiles, &res, &ts) == 0) {
+	if (need_counts(b, o) == 0 && evaluate(b, o, files, nfiles, &res, &ts) == 0) {
 		struct strbuf out = STRBUF_INIT;
 		render(&out, &res, o, &root);
 		status = sf_write_output(&out, o->co.format == SF_FMT_TEXT, o->co.color,
@@ -465,5 +514,6 @@ int cmd_check(int argc, char **argv)
 		r = o.write ? run_write(&o, argv + optind, argc - optind) :
 			run_check(&o, argv + optind, argc - optind);
 	sf_common_opts_release(&o.co);
+	sf_live_opts_release(&o.live);
 	return r;
 }

@@ -668,18 +668,18 @@ const struct sf_option sf_options[] = {
 	{ SF_O_EXCLUDE_SYSTEM, "exclude-system", no_argument, NULL, "holes suggest",
 	  "leave out types declared under /usr/include and the compilers' include "
 	  "directories" },
-	{ SF_O_COUNTS, "counts", required_argument, "FILE", "holes suggest fit",
+	{ SF_O_COUNTS, "counts", required_argument, "FILE", "holes suggest fit check",
 	  "instances alive per type: lines 'TYPE COUNT' (# comments); holes ranks "
 	  "by live_waste (instances x waste), suggest and fit say the bytes each "
 	  "change frees at that count" },
-	{ SF_O_SLABINFO, "slabinfo", optional_argument, "FILE", "holes suggest fit",
+	{ SF_O_SLABINFO, "slabinfo", optional_argument, "FILE", "holes suggest fit check",
 	  "instances alive from a kernel's slabinfo (default /proc/slabinfo), each "
 	  "cache matched to its struct by name and object size; suggest and fit say "
 	  "the objects per slab before and after each change" },
-	{ SF_O_SLAB_MAP, "slab-map", required_argument, "CACHE=TYPE", "holes suggest fit",
+	{ SF_O_SLAB_MAP, "slab-map", required_argument, "CACHE=TYPE", "holes suggest fit check",
 	  "the struct a slab cache holds, where its name does not say "
 	  "(filp=file; repeatable)" },
-	{ SF_O_VERBOSE, "verbose", no_argument, NULL, "holes suggest fit",
+	{ SF_O_VERBOSE, "verbose", no_argument, NULL, "holes suggest fit check",
 	  "list each slab cache not matched, or rejected by its object size" },
 	{ 'p', "pin", required_argument, "MEMBER", "suggest patch",
 	  "keep MEMBER at its offset" },

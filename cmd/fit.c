@@ -106,10 +106,7 @@ static int parse_fit_opts(int argc, char **argv, struct fit_opts *o)
 		case 'r':
 			o->reorder = true;
 			break;
-		case SF_O_COUNTS:
-		case SF_O_SLABINFO:
-		case SF_O_SLAB_MAP:
-		case SF_O_VERBOSE:
+		default:	/* --counts, --slabinfo, --slab-map, --verbose */
 			if (sf_live_option(&o->live, c, optarg) < 0)
 				return SF_EXIT_ERROR;
 			break;

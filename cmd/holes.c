@@ -98,16 +98,13 @@ static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
 		case SF_O_REORDERABLE:
 			o->rank.reorderable = true;
 			break;
-		case SF_O_COUNTS:
-		case SF_O_SLABINFO:
-		case SF_O_SLAB_MAP:
-		case SF_O_VERBOSE:
-			if (sf_live_option(&o->live, c, optarg) < 0)
-				return SF_EXIT_ERROR;
-			break;
 		case SF_O_UNDER:
 		case SF_O_EXCLUDE_SYSTEM:
 			sf_where_option(&o->where, c, optarg);
+			break;
+		default:	/* --counts, --slabinfo, --slab-map, --verbose */
+			if (sf_live_option(&o->live, c, optarg) < 0)
+				return SF_EXIT_ERROR;
 			break;
 		}
 	}

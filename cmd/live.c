@@ -41,7 +41,7 @@ int sf_live_option(struct sf_live_opts *o, int id, const char *arg)
 			sf_xstrndup(arg, (size_t)(eq - arg)), eq + 1 };
 		return 0;
 	default:
-		return sf_die_usage("internal: option %d is not a count option", id), -1;
+		return 1;	/* not one of these: the command's own */
 	}
 }
 

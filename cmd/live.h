@@ -33,8 +33,9 @@ struct sf_live_opts {
 	struct sf_slab_match *matches;  /* per slabinfo cache */
 };
 
-/* Take one of the options above (its SF_O_* id): 0, or -1 after the
- * one-line message. */
+/* Take one of the options above (its SF_O_* id): 0, -1 after the
+ * one-line message, or 1 when id is none of them (a command's default:
+ * branch hands every id it does not know here). */
 int sf_live_option(struct sf_live_opts *o, int id, const char *arg);
 /* Whether any count was asked for. */
 bool sf_live_active(const struct sf_live_opts *o);

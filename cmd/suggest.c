@@ -165,10 +165,7 @@ static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 		case 'H':
 			o->header_arg = optarg;
 			break;
-		case SF_O_COUNTS:
-		case SF_O_SLABINFO:
-		case SF_O_SLAB_MAP:
-		case SF_O_VERBOSE:
+		default:	/* --counts, --slabinfo, --slab-map, --verbose */
 			if (sf_live_option(&o->live, c, optarg) < 0)
 				return SF_EXIT_ERROR;
 			break;

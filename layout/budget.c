@@ -25,7 +25,7 @@ static const char *const prop_names[SF_BP_COUNT] = {
 	[SF_BP_PADDING] = "padding", [SF_BP_WASTE] = "waste",
 	[SF_BP_MEMBERS] = "members", [SF_BP_CACHELINES] = "cachelines",
 	[SF_BP_ALIGN] = "align",     [SF_BP_FITS] = "fits",
-	[SF_BP_FORCED] = "forced",
+	[SF_BP_FORCED] = "forced",   [SF_BP_LIVE_WASTE] = "live_waste",
 };
 
 static const char *const op_names[] = {
@@ -137,6 +137,7 @@ static uint64_t bcond_value(const struct sf_bcond *c, const struct sf_measure *m
 	case SF_BP_MEMBERS: return m->members;
 	case SF_BP_CACHELINES: return m->cachelines;
 	case SF_BP_ALIGN: return m->align;
+	case SF_BP_LIVE_WASTE: return sf_mul_sat(m->live, m->holes + m->padding - m->forced);
 	case SF_BP_FITS:
 		if (!c->spec)
 			return m->size;
@@ -273,6 +274,16 @@ static size_t find_defs(const struct sf_typeset *ts, const char *name,
 	return k;
 }
 
+/* sf_measure_type, and the instances alive that res was given. */
+static void measure(const struct sf_bresult *res, const struct sf_type *t,
+		    struct sf_measure *m)
+{
+	const struct sf_live_entry *e = sf_live_find(res->live, t);
+
+	sf_measure_type(t, m);
+	m->live = e ? e->count : 0;
+}
+
 static int eval_single(struct sf_bresult *res, uint32_t ri,
 		       const struct sf_typeset *ts, const char *inputs,
 		       struct sf_budget_miss *miss)
@@ -287,7 +298,7 @@ static int eval_single(struct sf_bresult *res, uint32_t ri,
 	 * `struct config` each have their own size */
 	for (size_t i = 0; i < n; i++) {
 		struct sf_measure m;
-		sf_measure_type(defs[i], &m);
+		measure(res, defs[i], &m);
 		eval_subject(res, ri, defs[i], NULL, &m);
 	}
 	free(defs);
@@ -333,11 +344,13 @@ static int eval_sum(struct sf_bresult *res, uint32_t ri,
 		const struct sf_type *t = largest(defs, n);
 		free(defs);
 		struct sf_measure m;
-		sf_measure_type(t, &m);
+		measure(res, t, &m);
 		sf_measure_add(&acc, &m);
 		sb_addf(&subject, "%s%s %s", i ? " + " : "", sf_kind_name(t->kind), t->name);
-		if (!first)
+		if (!first) {
 			first = t;
+			acc.live = m.live;	/* a sum counts as its first term */
+		}
 	}
 	eval_subject(res, ri, first, subject.buf, &acc);
 	sb_release(&subject);
@@ -388,7 +401,7 @@ static void eval_globs(struct sf_bresult *res, const struct sf_typeset *ts)
 			if (!b->rules[ri].is_glob || !glob_matches(&b->rules[ri], t))
 				continue;
 			if (!measured) {
-				sf_measure_type(t, &m);
+				measure(res, t, &m);
 				measured = true;
 			}
 			eval_subject(res, (uint32_t)ri, t, NULL, &m);
@@ -418,8 +431,27 @@ int sf_budget_eval(const struct sf_budget *b, const struct sf_typeset *ts,
 		   const char *inputs, struct sf_bresult *out,
 		   struct sf_budget_miss *miss)
 {
+	return sf_budget_eval_live(b, ts, NULL, inputs, out, miss);
+}
+
+const struct sf_brule *sf_budget_live_rule(const struct sf_budget *b, uint32_t *cond)
+{
+	for (size_t ri = 0; ri < b->nrules; ri++)
+		for (uint32_t k = 0; k < b->rules[ri].nconds; k++)
+			if (b->rules[ri].conds[k].prop == SF_BP_LIVE_WASTE) {
+				*cond = k;
+				return &b->rules[ri];
+			}
+	return NULL;
+}
+
+int sf_budget_eval_live(const struct sf_budget *b, const struct sf_typeset *ts,
+			const struct sf_live *live, const char *inputs,
+			struct sf_bresult *out, struct sf_budget_miss *miss)
+{
 	memset(out, 0, sizeof(*out));
 	out->budget = b;
+	out->live = live;
 	out->stats = sf_xcalloc(b->nrules ? b->nrules : 1, sizeof(*out->stats));
 	eval_globs(out, ts);
 	for (size_t ri = 0; ri < b->nrules; ri++) {

@@ -57,6 +57,7 @@
 #include "lib/strbuf.h"
 #include "model/model.h"
 #include "model/typeset.h"
+#include "live.h"
 
 /* Longest budget line accepted, in bytes (the newline not counted). */
 #define SF_BUDGET_MAX_LINE 65536u
@@ -73,6 +74,7 @@ enum sf_bprop {
 	SF_BP_ALIGN,
 	SF_BP_FITS,         /* the size class the size rounds up to */
 	SF_BP_FORCED,       /* holes and padding an explicit alignment asked for */
+	SF_BP_LIVE_WASTE,   /* live instances x waste (check --counts, --slabinfo) */
 	SF_BP_COUNT
 };
 
@@ -200,6 +202,7 @@ struct sf_measure {
 	uint64_t members;
 	uint64_t cachelines;
 	uint64_t align;
+	uint64_t live;          /* instances alive (sf_budget_eval_live), 0: none counted */
 	/* the size (or a sum of sizes) is 2^64-1 or more: saturated, not a
 	 * number a condition can hold on (lib/checked.h) */
 	bool unrepresentable;
@@ -248,6 +251,7 @@ struct sf_bresult {
 	size_t nbroken;         /* rules with a failure */
 	size_t nskipped;
 	size_t nknown;          /* failures dropped as already in the baseline */
+	const struct sf_live *live; /* the counts live_waste reads, or NULL */
 };
 
 /* A non-optional rule that found nothing, as data (report/check.h words it). */
@@ -273,6 +277,13 @@ struct sf_budget_miss {
 int sf_budget_eval(const struct sf_budget *b, const struct sf_typeset *ts,
 		   const char *inputs, struct sf_bresult *out,
 		   struct sf_budget_miss *miss);
+/* The same with the instances alive (layout/live.h) that live_waste
+ * multiplies waste by; live may be NULL (no type counted). */
+int sf_budget_eval_live(const struct sf_budget *b, const struct sf_typeset *ts,
+			const struct sf_live *live, const char *inputs,
+			struct sf_bresult *out, struct sf_budget_miss *miss);
+/* Whether some condition of b is on live_waste: its rule, or NULL. */
+const struct sf_brule *sf_budget_live_rule(const struct sf_budget *b, uint32_t *cond);
 void sf_bresult_release(struct sf_bresult *r);
 
 /*

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #define PROPS_EXPECTED \
-	"size, hole_bytes, padding, waste, members, cachelines, align or fits"
+	"size, hole_bytes, padding, waste, members, cachelines, align, live_waste or fits"
 #define OPS_EXPECTED "<=, <, ==, >=, >"
 
 __attribute__((format(printf, 4, 5)))

@@ -154,7 +154,7 @@ static const char *json_property(enum sf_bprop p)
 		[SF_BP_PADDING] = "padding", [SF_BP_WASTE] = "waste",
 		[SF_BP_MEMBERS] = "members_count", [SF_BP_CACHELINES] = "cachelines",
 		[SF_BP_ALIGN] = "align", [SF_BP_FITS] = "class",
-		[SF_BP_FORCED] = "forced",
+		[SF_BP_FORCED] = "forced", [SF_BP_LIVE_WASTE] = "live_waste",
 	};
 
 	assert(p < SF_BP_COUNT && names[p]);
@@ -282,6 +282,7 @@ static const char *const sarif_help[SF_BP_COUNT] = {
 	[SF_BP_ALIGN] = "The type's alignment is outside its budget.",
 	[SF_BP_FITS] = "The type (or sum of types) lands in a larger size class than its budget allows.",
 	[SF_BP_FORCED] = "The type has more hole and padding bytes from an explicit alignment than its budget allows.",
+	[SF_BP_LIVE_WASTE] = "The type's live instances waste more bytes (instances alive x waste) than its budget allows.",
 };
 
 /* A location object; `related` names a related location (it gets id 0). */

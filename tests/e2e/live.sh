@@ -219,6 +219,41 @@ assert_eq "$(jget "$T/out" '[d["size"], d["live_candidate"]["per_slab_before"], 
 assert_exit 2 "--count with --counts" "$SF" fit -t st_table -k ruby-3.3 -N 5 --counts "$T/counts" "$T/st.o"
 assert_grep "$T/err" "fit: --count and --counts/--slabinfo both give the instances; give one" "message"
 
+# ------------------------------------------------ budgets on live_waste
+tcase "check --slabinfo: a live_waste budget, by arithmetic on holes' numbers"
+cat >"$T/live.budget" <<'EOF'
+struct dentry   live_waste <= 1000000
+*               live_waste <= 3000000
+struct bts_ctx  live_waste == 0   # no cache: none alive
+EOF
+sf_ok holes --slabinfo="$SLAB" -m 0 -f json "$OBJ"
+dw=$(field dentry live_waste)
+assert_eq "$dw" "$((310000 * 11))" "dentry: 310,000 x 11"
+assert_exit 1 "dentry broken twice" "$SF" check --budget "$T/live.budget" --slabinfo="$SLAB" "$OBJ"
+assert_grep "$T/out" "$T/live.budget:1: struct dentry: live_waste is $dw, budget says live_waste <= 1000000" "rule 1"
+assert_grep "$T/out" "$T/live.budget:2: struct dentry: live_waste is $dw, budget says live_waste <= 3000000" "rule 2: only dentry passes 3,000,000"
+assert_grep "$T/out" "2 of 3 rules broken (2 failures" "the summary"
+sf check --budget "$T/live.budget" --slabinfo="$SLAB" -f json "$OBJ"
+schema_ok "$T/out"
+assert_eq "$(jget "$T/out" '[(f["name"], f["property"], f["value"]) for r in d["rules"] for f in r["failures"]]')" \
+	"[[\"dentry\", \"live_waste\", $dw], [\"dentry\", \"live_waste\", $dw]]" "JSON failures"
+sf check --budget "$T/live.budget" --slabinfo="$SLAB" -f sarif "$OBJ"
+assert_eq "$(jget "$T/out" '[r["ruleId"] for r in d["runs"][0]["results"]]')" \
+	'["budget-live_waste", "budget-live_waste"]' "SARIF rule ids"
+
+tcase "check --counts on the example: live_waste = 1,000,000 x waste; --baseline; without counts"
+w=$(gcc -g -c -o "$T/st2.o" "$TD/example/st_table.c" && "$SF" holes --counts "$T/counts" -f json "$T/st2.o" |
+	"$PY" -S -c 'import json,sys; print([t["waste"] for t in json.load(sys.stdin)["types"] if t["name"] == "st_table"][0])')
+printf 'struct st_table live_waste <= %s\n' "$((1000000 * w))" >"$T/st.budget"
+sf_ok check --budget "$T/st.budget" --counts "$T/counts" "$T/st2.o"
+printf 'struct st_table live_waste < %s\n' "$((1000000 * w))" >"$T/st.budget"
+assert_exit 1 "one less: broken" "$SF" check --budget "$T/st.budget" --counts "$T/counts" "$T/st2.o"
+assert_grep "$T/out" "struct st_table: live_waste is $((1000000 * w))" "the value"
+sf_ok check --budget "$T/st.budget" --counts "$T/counts" --baseline "$T/st2.o" "$T/st2.o"
+assert_exit 2 "live_waste without counts" "$SF" check --budget "$T/st.budget" "$T/st2.o"
+assert_grep "$T/err" "structfit: $T/st.budget:1:17: live_waste needs the instances alive: give --counts FILE or --slabinfo[=FILE]" "message"
+assert_exit 2 "counts with --write-budget" "$SF" check --write-budget - --counts "$T/counts" "$T/st2.o"
+
 tcase "the running kernel: /sys/kernel/btf/vmlinux and /proc/slabinfo"
 if [ ! -r /sys/kernel/btf/vmlinux ]; then
 	skip "the host has no /sys/kernel/btf/vmlinux (CONFIG_DEBUG_INFO_BTF)"

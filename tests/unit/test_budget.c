@@ -640,6 +640,42 @@ static void test_eval_named_and_sum(void **state)
 	sf_typeset_free(ts);
 }
 
+/* live_waste = instances alive x waste; a sum counts as its first term;
+ * a type not counted has none alive. */
+static void test_eval_live_waste(void **state)
+{
+	(void)state;
+	struct sf_typeset *ts = model();
+	struct sf_budget *b = parse_ok("struct rb_a live_waste <= 6999\n"   /* 1000 x 7 */
+				       "struct rb_a + struct rb_b live_waste <= 14000\n"
+				       "struct rb_b live_waste == 0\n"
+				       "* live_waste <= 7000\n");
+	struct sf_live live = { 0 };
+	const struct sf_type *found[4];
+	struct sf_bresult res;
+	struct sf_budget_miss miss;
+	uint32_t k;
+
+	assert_int_equal(sf_typeset_find(ts, "rb_a", found, 4), 1);
+	sf_live_add(&live, found[0], 1000, NULL);
+	assert_non_null(sf_budget_live_rule(b, &k));
+	assert_int_equal(k, 0);
+	assert_int_equal(sf_budget_eval_live(b, ts, &live, "x.o", &res, &miss), 0);
+	/* rule 0: 7000 > 6999; rule 1: 1000 x (7 + 7) = 14000 holds; rule 2:
+	 * rb_b not counted, 0; rule 3: rb_a's 7000 holds */
+	assert_int_equal(res.nfails, 1);
+	assert_int_equal(res.fails[0].rule, 0);
+	assert_int_equal(res.fails[0].value, 7000);
+	sf_bresult_release(&res);
+	/* without counts none is alive: every live_waste is 0 */
+	assert_int_equal(sf_budget_eval(b, ts, "x.o", &res, &miss), 0);
+	assert_int_equal(res.nfails, 0);
+	sf_bresult_release(&res);
+	sf_live_release(&live);
+	sf_budget_free(b);
+	sf_typeset_free(ts);
+}
+
 static void test_eval_globs(void **state)
 {
 	(void)state;
@@ -820,6 +856,7 @@ int main(void)
 		cmocka_unit_test(test_measure_matches_layout),
 		cmocka_unit_test(test_operators),
 		cmocka_unit_test(test_eval_named_and_sum),
+		cmocka_unit_test(test_eval_live_waste),
 		cmocka_unit_test(test_eval_globs),
 		cmocka_unit_test(test_eval_not_found),
 		cmocka_unit_test(test_eval_variants),
