@@ -673,6 +673,26 @@ static int refuse_public(const struct sf_type *t, const struct patch_opts *o)
 	return -1;
 }
 
+/*
+ * A class template's instantiation (or a class nested in one) is not
+ * rewritten: the template's source gives every instantiation its layout,
+ * and only this one was planned.
+ */
+static int refuse_template(const struct sf_type *t, const struct patch_opts *o)
+{
+	if (!sf_cdecl_in_template(t))
+		return 0;
+	struct sf_cxx_why why = { SF_CXX_TEMPLATE, t->decl_line, NULL, 0, 0 };
+	struct strbuf line = STRBUF_INIT;
+	char *file = root_shown_file(t, o);
+
+	sf_render_patch_cxx(&line, file, t, &why);
+	int rc = sf_die_long(line.buf);
+	sb_release(&line);
+	free(file);
+	return rc;
+}
+
 /* A pointer is never narrowed to an integer here (a design change). */
 static int refuse_pointer(const struct sf_type *t, const struct plan *pl)
 {
@@ -912,7 +932,7 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	if (!t)
 		goto out_ts;
 	bool rust = t->flags & SF_TF_RUST;
-	if (refuse_kind(t) || refuse_public(t, o))
+	if (refuse_kind(t) || refuse_public(t, o) || refuse_template(t, o))
 		goto out_ts;
 	if (o->niche) {
 		if (!rust) {

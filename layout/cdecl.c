@@ -165,6 +165,11 @@ void sf_cdecl_scope_at(const struct sf_lexed *lx, size_t ci, struct strbuf *out)
 	sb_release(&name);
 }
 
+int sf_cdecl_in_template(const struct sf_type *t)
+{
+	return (t->flags & SF_TF_CXX) && t->name && strchr(t->name, '<') != NULL;
+}
+
 /*
  * At code token ci, a C++ definition of class `qual::name`: `class|struct
  * NAME [final] [: bases] {` in the scopes qual names.

@@ -27,6 +27,10 @@ enum sf_cxx_refusal {
 	SF_CXX_IF_SPLIT,         /* C and C++: the plan moves, narrows or cuts
 	                          * the members of the #if block on lines
 	                          * first..last, which stay whole */
+	SF_CXX_TEMPLATE,         /* the class is a template instantiation (or
+	                          * nested in one): its layout depends on the
+	                          * arguments, and patch does not rewrite
+	                          * templates yet */
 };
 
 struct sf_cxx_why {
@@ -45,6 +49,14 @@ struct sf_cxx_why {
  */
 void sf_cdecl_declared(const struct sf_type *t, struct sf_type *out,
 		       struct sf_member **v, uint32_t *map);
+
+/*
+ * Whether t is a C++ class template instantiation or a class nested in
+ * one (its name carries template arguments: "Slot<long int>",
+ * "Box<int>::Node"): patch refuses it (SF_CXX_TEMPLATE), since rewriting
+ * the template changes every other instantiation's layout too.
+ */
+int sf_cdecl_in_template(const struct sf_type *t);
 
 /* The last component of a C++ qualified name ("Conn" of "net::Conn"),
  * template arguments left alone. */

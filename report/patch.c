@@ -435,6 +435,11 @@ void sf_render_patch_cxx(struct strbuf *out, const char *rel, const struct sf_ty
 			"in order and unnarrowed (pin them, or leave them out of --narrow)",
 			why->first, why->last);
 		break;
+	case SF_CXX_TEMPLATE:
+		sb_adds(out, "a class template instantiation; patch does not rewrite "
+			"templates yet (the template's other instantiations would change "
+			"layout too)");
+		break;
 	case SF_CXX_NONE:
 		sb_adds(out, "refused");
 		break;

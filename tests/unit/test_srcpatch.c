@@ -1211,6 +1211,27 @@ static void test_cxx_aggregate(void **state)
 	assert_int_equal(sf_srcpatch_aggregate("p.h", plain, strlen(plain), &mp.t, NULL), -1);
 }
 
+/* A class template's instantiation, or a class nested in one, is known by
+ * the arguments in its C++ name (layout/cxxwhy.h): patch refuses it. */
+static void test_cxx_template(void **state)
+{
+	(void)state;
+	static const struct mspec ms[] = {
+		{ "a", "char", "", 0, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	};
+	static const struct { const char *name; int cxx, in; } cases[] = {
+		{ "Slot<long int>", 1, 1 }, { "ns::Box<int>::Node", 1, 1 },
+		{ "net::Conn", 1, 0 }, { "Slot", 1, 0 }, { "Slot<long int>", 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct model mp;
+		build(&mp, cases[i].name, 1, 1, ms, 1);
+		if (cases[i].cxx)
+			mp.t.flags |= SF_TF_CXX;
+		assert_int_equal(sf_cdecl_in_template(&mp.t), cases[i].in);
+	}
+}
+
 /* Constructor initializer lists (layout/ctorinit.h): in the class and out
  * of line, put in the new order; bases keep their slots; a read of a
  * member whose order relative to the reader changes is reported. */
@@ -1416,6 +1437,7 @@ int main(void)
 		cmocka_unit_test(test_cxx_refusals),
 		cmocka_unit_test(test_cxx_ctor_lists),
 		cmocka_unit_test(test_cxx_aggregate),
+		cmocka_unit_test(test_cxx_template),
 		cmocka_unit_test(test_types_and_ranges),
 		cmocka_unit_test(test_udiff_st_table),
 		cmocka_unit_test(test_udiff_edges),
