@@ -16,7 +16,8 @@
  *   usage.c      each command's --help, made from the option table and
  *                the command's option list (struct sf_command)
  *   NAME.c       one file per command: show, holes, suggest, fit,
- *                classes, check, diff, patch
+ *                classes, check, diff, patch, pahole (pahole's own
+ *                options and output)
  */
 #ifndef SF_BUILTIN_H
 #define SF_BUILTIN_H
@@ -29,5 +30,6 @@ int cmd_classes(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_patch(int argc, char **argv);
+int cmd_pahole(int argc, char **argv);
 
 #endif

@@ -271,6 +271,7 @@ static struct sf_typeset *load_raw(const struct sf_common_opts *co, char **files
 		.threads = co->jobs, .only = only, .debug_dirs = co->debug_dirs,
 		.note = print_note, .no_dedup = env_flag("STRUCTFIT_NO_DEDUP"),
 		.dedup_note = env_flag("STRUCTFIT_DEDUP_NOTE"), .summaries = co->summaries,
+		.btf_first = co->btf_first,
 	};
 	struct sf_err err = SF_ERR_INIT;
 

@@ -260,6 +260,8 @@ struct sf_common_opts {
 	unsigned jobs;               /* --jobs N; 0: one per online CPU */
 	bool summaries;              /* the command takes holes summaries
 	                              * (sf_load_opts.summaries): holes alone */
+	bool btf_first;              /* an ELF's .BTF before its DWARF
+	                              * (sf_load_opts.btf_first): pahole -F btf */
 };
 
 #define SF_COMMON_OPTS(formats_) { .formats = (formats_), .cacheline = SF_CACHELINE }

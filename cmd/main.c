@@ -26,6 +26,7 @@ static const struct builtin builtins[] = {
 	{ "check", cmd_check, "gate CI on a budget file of sizeof rules" },
 	{ "diff", cmd_diff, "compare the layouts of two builds" },
 	{ "patch", cmd_patch, "write a suggestion as a patch to the source" },
+	{ "pahole", cmd_pahole, "pahole 1.24's layout options, with pahole's output" },
 };
 
 #define NBUILTINS (sizeof(builtins) / sizeof(builtins[0]))

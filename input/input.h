@@ -59,6 +59,9 @@ struct sf_load_opts {
 	 * summaries without members: only `holes` ranks them); else such a
 	 * document is refused with a line saying a show document is needed. */
 	int summaries;
+	/* An ELF file's .BTF section is read instead of its DWARF when it
+	 * has one (structfit pahole -F btf, as pahole reads it). */
+	int btf_first;
 };
 
 /*

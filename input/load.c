@@ -564,6 +564,14 @@ int ld_load_image(struct ctx *c, unsigned char *image, size_t size,
 		sf_elf_release(&e);
 		return r;
 	}
+	if (c->opts && c->opts->btf_first) {
+		/* its .BTF, when it has one, before its DWARF (pahole -F btf) */
+		int r = load_elf_btf(c, &e, label);
+		if (r != NO_DWARF) {
+			sf_elf_release(&e);
+			return r;
+		}
+	}
 	int rc = sf_elf_prepare_debug(&e, c->err);
 	if (rc <= 0) {
 		/* no DWARF here: from the debug file, if this is a whole file */

@@ -52,6 +52,13 @@
 struct sf_text_opts {
 	unsigned cacheline;     /* bytes; 0 means the layout's (they must agree) */
 	bool show_origin;       /* add a "structfit: from ORIGIN" comment */
+	/* pahole's own switches (structfit pahole): */
+	bool pahole_only;       /* no structfit notes: pahole's text alone */
+	bool hex;               /* --hex: offsets and sizes as %#x */
+	bool quiet;             /* -q: no comments, offsets or summary */
+	bool no_aligned;        /* --suppress_aligned_attribute */
+	bool no_packed;         /* --suppress_packed */
+	bool no_force_padding;  /* --suppress_force_paddings */
 };
 
 /*

@@ -105,7 +105,7 @@ static void cacheline_boundary(struct render *r, uint64_t offset, int indent)
 	uint64_t line = offset / r->cl;
 	uint64_t pos = offset % r->cl;
 
-	if (line <= r->cacheline)
+	if (line <= r->cacheline || r->o->quiet)
 		return;
 	sb_adds(r->out, "/* --- cacheline ");
 	sb_addu64(r->out, line, 0);
@@ -142,9 +142,16 @@ static const char *bare_type_name(const char *n)
 
 /* The offset and size comment after the blanks of printf's "%*s" of
  * (spacing, " "): |spacing| of them, one at least. */
-static void offset_size_comment(struct strbuf *sb, const struct sf_member *m, int spacing)
+static void offset_size_comment(struct strbuf *sb, const struct sf_member *m, int spacing,
+				const struct sf_text_opts *o)
 {
+	if (o->quiet)
+		return;
 	sb_addpad(sb, " ", spacing);
+	if (o->hex) {	/* pahole's "%#5x" and " %#5x" */
+		sb_addf(sb, "/* %#5" PRIx64 " %#5" PRIx64 " */", m->offset, m->size);
+		return;
+	}
 	sb_adds(sb, "/* ");
 	sb_addu64(sb, m->offset, 5);
 	sb_addch(sb, ' ');
@@ -198,29 +205,41 @@ static void render_nested_member(struct render *r, const struct sf_member *m,
 		render_struct(r, nt, nl, indent, its, after, false);
 	sb_release(&ptr);
 	sf_pahole_dims(r->out, dims, flex_ok);
-	if (m->flags & SF_MF_ALIGNED)
+	bool aligned = (m->flags & SF_MF_ALIGNED) && !r->o->no_aligned;
+	if (aligned)
 		sb_addf(r->out, " __attribute__((__aligned__(%u)))", m->align);
 	sb_addch(r->out, ';');
 	if (*dims || pointee) {
-		offset_size_comment(r->out, m, 1);
+		offset_size_comment(r->out, m, 1, r->o);
 		return;
 	}
 
 	/* pahole 1.24 allows for the packed attribute and the member's own
 	 * alignment, not for the nested type's alignment */
 	int slen = name ? (int)strlen(name) : -1;
-	if (nt->kind != SF_KIND_UNION && (nt->flags & SF_TF_PACKED))
+	if (nt->kind != SF_KIND_UNION && (nt->flags & SF_TF_PACKED) && !r->o->no_packed)
 		slen += (int)sizeof("__attribute__((__packed__))");
-	if (m->flags & SF_MF_ALIGNED)
+	if (aligned)
 		slen += attr_len_aligned(m->align);
-	offset_size_comment(r->out, m, ts + r->name_spacing - slen - 3);
+	offset_size_comment(r->out, m, ts + r->name_spacing - slen - 3, r->o);
 }
 
 /* The offset comment ending a member line, after `spacing` blanks (one
  * at least, as pahole's "%*s" of " "). */
-static void offset_comment(struct strbuf *sb, const struct sf_member *m, int spacing)
+static void offset_comment(struct strbuf *sb, const struct sf_member *m, int spacing,
+			   const struct sf_text_opts *o)
 {
+	if (o->quiet)
+		return;
 	sb_addpad(sb, " ", spacing > 0 ? spacing : 0);
+	if (o->hex) {	/* pahole's "%#5x", ":%#2x", " %#*x" */
+		sb_addf(sb, "/* %#5" PRIx64, m->offset);
+		if (sf_member_is_bitfield(m))
+			sb_addf(sb, ":%#2x %#2" PRIx64 " */", m->bit_offset, m->size);
+		else
+			sb_addf(sb, " %#5" PRIx64 " */", m->size);
+		return;
+	}
 	sb_adds(sb, "/* ");
 	sb_addu64(sb, m->offset, 5);
 	if (sf_member_is_bitfield(m)) {
@@ -262,7 +281,9 @@ static void render_enum_member(struct render *r, const struct sf_member *m,
 	for (uint32_t k = 0; k < e->n; k++) {
 		add_tabs(sb, indent + 1);
 		sb_addf(sb, "%-*s = ", width, e->v[k].name);
-		if (m->flags & SF_MF_SIGNED)
+		if (r->o->hex)	/* pahole's "%#llx", signed or not */
+			sb_addf(sb, "%#" PRIx64 ",\n", e->v[k].value);
+		else if (m->flags & SF_MF_SIGNED)
 			sb_addf(sb, "%" PRId64 ",\n", (int64_t)e->v[k].value);
 		else
 			sb_addf(sb, "%" PRIu64 ",\n", e->v[k].value);
@@ -276,20 +297,21 @@ static void render_enum_member(struct render *r, const struct sf_member *m,
 	sf_pahole_dims(sb, dims, flex_ok);
 	if (sf_member_is_bitfield(m))
 		sb_addf(sb, ":%u", m->bit_size);
-	if (m->flags & SF_MF_ALIGNED)
+	bool aligned = (m->flags & SF_MF_ALIGNED) && !r->o->no_aligned;
+	if (aligned)
 		sb_addf(sb, " __attribute__((__aligned__(%u)))", m->align);
 	sb_addch(sb, ';');
 
 	int spacing;
 	if (direct) {
 		int slen = (int)strlen(name);
-		if (m->flags & SF_MF_ALIGNED)
+		if (aligned)
 			slen += attr_len_aligned(m->align);
 		spacing = ts + r->name_spacing - slen - 3;
 	} else {
 		spacing = ts + r->name_spacing - (int)(sb->len - p0);
 	}
-	offset_comment(sb, m, spacing);
+	offset_comment(sb, m, spacing, r->o);
 }
 
 /* One member line (pahole's class_member__fprintf), no newline. */
@@ -327,7 +349,7 @@ static void render_member(struct render *r, const struct sf_type *t,
 		sb_addch(sb, ':');
 		sb_addu64(sb, m->bit_size, 0);
 	}
-	if (m->flags & SF_MF_ALIGNED)
+	if ((m->flags & SF_MF_ALIGNED) && !r->o->no_aligned)
 		sb_addf(sb, " __attribute__((__aligned__(%u)))", m->align);
 	sb_addch(sb, ';');
 
@@ -336,7 +358,7 @@ static void render_member(struct render *r, const struct sf_type *t,
 		sb_adds(sb, " */");
 		spacing -= 3;
 	}
-	offset_comment(sb, m, spacing);
+	offset_comment(sb, m, spacing, r->o);
 }
 
 /* pahole's blank-line discipline: one blank line before a comment run. */
@@ -353,6 +375,9 @@ static void hole_comments(struct render *r, struct notes *n, uint32_t i,
 	uint32_t bits = take_bit_hole(n, i);
 	uint64_t bytes = take_hole(n, i);
 
+	*bit_hole = bits;	/* -q keeps the unnamed bit-field it gives */
+	if (r->o->quiet)
+		return;
 	if (pad) {
 		open_comment(r->out, newline);
 		sb_addch(r->out, '\n');
@@ -377,7 +402,6 @@ static void hole_comments(struct render *r, struct notes *n, uint32_t i,
 		sb_adds(r->out, plural(bytes));
 		sb_adds(r->out, " hole, try to pack */");
 	}
-	*bit_hole = bits;
 }
 
 /*
@@ -405,6 +429,8 @@ static void between_members(struct render *r, const struct sf_member *lm,
 		sf_pahole_member_decl(sb, m, "", ts, false);
 		sb_addf(sb, ":%u;\n", bits);
 	}
+	if (r->o->quiet)
+		return;
 	if (m->offset < lm->offset ||
 	    (m->offset == lm->offset && !sf_member_is_bitfield(lm) &&
 	     sf_member_is_bitfield(m))) {
@@ -437,7 +463,7 @@ static void force_padding(struct render *r, const struct sf_type *t,
 	unsigned addr = t->addr_size ? t->addr_size : 8;
 
 	if (!l->padding || (t->flags & (SF_TF_ALIGNED | SF_TF_RUST | SF_TF_BTF)) ||
-	    !lm ||
+	    !lm || r->o->no_force_padding ||
 	    !is_power_of_2(lm->size) || l->padding <= addr)
 		return;
 	/* real padding is below the alignment; more lines than this only
@@ -515,7 +541,7 @@ static void summary(struct render *r, const struct sf_layout *l, int indent,
 		add_tabs(sb, indent);
 		sb_addf(sb, "/* bit_padding: %u bits */\n", l->bit_padding);
 	}
-	if (l->nforced_alignments) {
+	if (l->nforced_alignments && !r->o->no_aligned) {
 		add_tabs(sb, indent);
 		sb_addf(sb, "/* forced alignments: %u", l->nforced_alignments);
 		if (l->nforced_holes)
@@ -580,6 +606,8 @@ static void header(struct render *r, const struct sf_type *t)
 static void structfit_notes(struct render *r, const struct sf_type *t,
 			    int indent)
 {
+	if (r->o->pahole_only)
+		return;
 	if (t->flags & SF_TF_VARIANT) {
 		add_tabs(r->out, indent);
 		sb_adds(r->out, "/* structfit: one of several differing "
@@ -597,14 +625,14 @@ static void structfit_notes(struct render *r, const struct sf_type *t,
 }
 
 static void closing_attributes(struct strbuf *sb, const struct sf_type *t,
-			       const char *suffix)
+			       const char *suffix, const struct sf_text_opts *o)
 {
 	bool packed = t->flags & SF_TF_PACKED;
 
 	/* pahole 1.24: "} __attribute__((...)) name" */
-	if (packed)
+	if (packed && !o->no_packed)
 		sb_adds(sb, " __attribute__((__packed__))");
-	if ((t->flags & SF_TF_ALIGNED) && t->align && !packed)
+	if ((t->flags & SF_TF_ALIGNED) && t->align && !packed && !o->no_aligned)
 		sb_addf(sb, " __attribute__((__aligned__(%u)))", t->align);
 	if (suffix)
 		sb_addf(sb, " %s", suffix);
@@ -623,14 +651,14 @@ static void render_struct(struct render *r, const struct sf_type *t,
 	uint32_t last_bit_hole = 0, pre;
 
 	header(r, t);
-	if ((pre = take_bit_hole(&n, SF_NO_MEMBER))) {
+	if ((pre = take_bit_hole(&n, SF_NO_MEMBER)) && !r->o->quiet) {
 		open_comment(sb, &newline);
 		add_tabs(sb, inner);
 		sb_addf(sb, "/* XXX %u bit%s hole, try to pack */\n", pre,
 			plural(pre));
 	}
 	uint64_t pre_bytes = take_hole(&n, SF_NO_MEMBER);
-	if (pre_bytes) {
+	if (pre_bytes && !r->o->quiet) {
 		open_comment(sb, &newline);
 		add_tabs(sb, inner);
 		sb_addf(sb, "/* XXX %" PRIu64 " byte%s hole, try to pack */\n",
@@ -663,13 +691,14 @@ static void render_struct(struct render *r, const struct sf_type *t,
 		last_bit_hole = bit_hole;
 	}
 	force_padding(r, t, l, lm, inner, ts);
-	if (top) {
+	if (top && !r->o->quiet)
 		summary(r, l, inner, t->flags & SF_TF_RUST);
+	if (top) {
 		structfit_notes(r, t, inner);
 	}
 	add_tabs(sb, indent);
 	sb_addch(sb, '}');
-	closing_attributes(sb, t, suffix);
+	closing_attributes(sb, t, suffix, r->o);
 }
 
 /* A union body (pahole's union__fprintf): members, no holes, no summary. */
@@ -750,16 +779,17 @@ static void render_enum(struct render *r, const struct sf_type *t,
 		niche ? ", niche-encoded discriminant" : "");
 	structfit_notes(r, t, 1);
 	sb_addch(sb, '}');
-	closing_attributes(sb, t, NULL);
+	closing_attributes(sb, t, NULL, r->o);
 }
 
 void sf_render_text_type(struct strbuf *out, const struct sf_type *t,
 			 const struct sf_layout *l,
 			 const struct sf_text_opts *o)
 {
+	static const struct sf_text_opts none;
 	struct render r = {
 		.out = out,
-		.o = o,
+		.o = o ? o : &none,
 		.cl = l->cacheline ? l->cacheline : 64,
 		.name_spacing = t->kind == SF_KIND_UNION ? UNION_NAME_SPACING
 							 : NAME_SPACING,

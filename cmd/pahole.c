@@ -1,0 +1,703 @@
+/*
+ * pahole.c - 'structfit pahole': pahole 1.24's layout options, with
+ * pahole's meanings and output, for pahole users' habits.
+ *
+ * pahole's letters are not structfit's (-R reorganizes, -s prints sizes,
+ * -C names types), so this command has an option table of its own,
+ * pahole_options[]: rows of the struct sf_option that cmd/common.c's table
+ * is made of, a getopt_long table built from them (build_getopt).  A row
+ * whose help starts with "-" is a pahole option structfit does not do:
+ * it is refused in one line naming it, never ignored.
+ *
+ * The switches land in struct pahole_opts.  What pahole prints is chosen
+ * the way pahole 1.24's pahole.c does (class__filter, print_classes, the
+ * class_name loop): every struct and union of the typeset in its order,
+ * named ones only unless -a, each name once per definition; then one
+ * formatter - the block (report/text.c, which has pahole's switches in
+ * struct sf_text_opts), sizes, member counts, name lengths, packable, names.
+ * -C NAMES prints those types whatever the filters, -R in structfit's
+ * smallest order (layout/plan.h) with pahole's "saved" line.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "common.h"
+#include "layout/holes.h"
+#include "layout/plan.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "report/report.h"
+
+enum {
+	P_HEX = 300, P_STRUCTS, P_UNIONS, P_PACKED, P_FLEX, P_SORT,
+	P_NO_ALIGNED, P_NO_PACKED, P_NO_FORCE, P_HELP, P_REFUSED,
+};
+
+#define NOT_DONE "- not done by structfit pahole"
+
+/* pahole 1.24's options; help "-..." is one structfit refuses. */
+static const struct sf_option pahole_options[] = {
+	{ 'C', "class_name", required_argument, "NAMES", "pahole",
+	  "only these types (a comma list), whatever the filters" },
+	{ 'a', "anon_include", no_argument, NULL, "pahole",
+	  "include anonymous structs named by a typedef" },
+	{ 'B', "bit_holes", required_argument, "N", "pahole",
+	  "only structs with at least N bit holes" },
+	{ 'c', "cacheline_size", required_argument, "SIZE", "pahole",
+	  "cacheline size in bytes (default 64)" },
+	{ 'd', "recursive", no_argument, NULL, "pahole",
+	  "with -i: the containers of the containers, indented" },
+	{ 'F', "format_path", required_argument, "FORMATS", "pahole",
+	  "dwarf or btf (a comma list: the first an ELF file has is read)" },
+	{ 'H', "holes", required_argument, "N", "pahole",
+	  "only structs with at least N holes" },
+	{ 'i', "contains", required_argument, "NAME", "pahole",
+	  "the structs that have a member of type NAME" },
+	{ 'j', "jobs", optional_argument, "N", "pahole",
+	  "read the inputs on N threads" },
+	{ 'M', "show_only_data_members", no_argument, NULL, "pahole",
+	  "data members only (structfit never prints member functions)" },
+	{ 'n', "nr_members", no_argument, NULL, "pahole",
+	  "each type's name and number of members" },
+	{ 'N', "class_name_len", no_argument, NULL, "pahole",
+	  "each type's name and the length of its name" },
+	{ 'P', "packable", no_argument, NULL, "pahole",
+	  "the structs a reorder shrinks: name, size, new size, saving" },
+	{ 'q', "quiet", no_argument, NULL, "pahole",
+	  "no comments, offsets or summaries" },
+	{ 'R', "reorganize", no_argument, NULL, "pahole",
+	  "with -C: each struct in its smallest member order (structfit's search)" },
+	{ 's', "sizes", no_argument, NULL, "pahole",
+	  "each type's name, size and number of holes" },
+	{ 't', "separator", required_argument, "SEP", "pahole",
+	  "the field separator of -s, -n, -N, -P (default a tab)" },
+	{ 'V', "verbose", no_argument, NULL, "pahole",
+	  "-P, -z: the blocks instead of the lines; -i: the member counts" },
+	{ 'x', "exclude", required_argument, "PREFIX", "pahole",
+	  "leave out the types whose name starts with PREFIX" },
+	{ 'y', "prefix_filter", required_argument, "PREFIX", "pahole",
+	  "only the types whose name starts with PREFIX" },
+	{ 'z', "hole_size_ge", required_argument, "N", "pahole",
+	  "the names of the structs with a hole of at least N bytes" },
+	{ P_HEX, "hex", no_argument, NULL, "pahole", "offsets and sizes in hexadecimal" },
+	{ P_STRUCTS, "structs", no_argument, NULL, "pahole", "structs only" },
+	{ P_UNIONS, "unions", no_argument, NULL, "pahole", "unions only" },
+	{ P_PACKED, "packed", no_argument, NULL, "pahole", "packed structs only" },
+	{ P_FLEX, "with_flexible_array", no_argument, NULL, "pahole",
+	  "only structs ending in a flexible array" },
+	{ P_SORT, "sort", no_argument, NULL, "pahole", "the blocks sorted by type name" },
+	{ P_NO_ALIGNED, "suppress_aligned_attribute", no_argument, NULL, "pahole",
+	  "no __attribute__((__aligned__(N)))" },
+	{ P_NO_PACKED, "suppress_packed", no_argument, NULL, "pahole",
+	  "no __attribute__((__packed__))" },
+	{ P_NO_FORCE, "suppress_force_paddings", no_argument, NULL, "pahole",
+	  "no \"Force padding:\" bit-fields" },
+	{ P_HELP, "help", no_argument, NULL, "pahole", "this help" },
+	/* pahole's, refused by name */
+	{ 'E', "expand_types", no_argument, NULL, "pahole", NOT_DONE },
+	{ 'I', "show_decl_info", no_argument, NULL, "pahole", NOT_DONE },
+	{ 'r', "rel_offset", no_argument, NULL, "pahole", NOT_DONE },
+	{ 'S', "show_reorg_steps", no_argument, NULL, "pahole", NOT_DONE },
+	{ 'A', "nested_anon_include", no_argument, NULL, "pahole", NOT_DONE },
+	{ 'l', "show_first_biggest_size_base_type_member", no_argument, NULL, "pahole",
+	  NOT_DONE },
+	{ 'T', "nr_definitions", no_argument, NULL, "pahole", NOT_DONE },
+	{ 'm', "nr_methods", no_argument, NULL, "pahole", NOT_DONE },
+	{ 'u', "defined_in", no_argument, NULL, "pahole", NOT_DONE },
+	{ 'p', "expand_pointers", no_argument, NULL, "pahole", NOT_DONE },
+	{ 'f', "find_pointers_to", required_argument, "NAME", "pahole", NOT_DONE },
+	{ 'D', "decl_exclude", required_argument, "PREFIX", "pahole", NOT_DONE },
+	{ 'X', "cu_exclude", required_argument, "PREFIX", "pahole", NOT_DONE },
+	{ 'w', "word_size", required_argument, "N", "pahole", NOT_DONE },
+	{ 'J', "btf_encode", no_argument, NULL, "pahole", NOT_DONE },
+	{ P_REFUSED, "count", required_argument, "N", "pahole", NOT_DONE },
+	{ P_REFUSED, "skip", required_argument, "N", "pahole", NOT_DONE },
+	{ P_REFUSED, "lang", required_argument, "LANGS", "pahole", NOT_DONE },
+	{ P_REFUSED, "lang_exclude", required_argument, "LANGS", "pahole", NOT_DONE },
+	{ P_REFUSED, "prettify", required_argument, "FILE", "pahole", NOT_DONE },
+	{ P_REFUSED, "header_type", required_argument, "TYPE", "pahole", NOT_DONE },
+	{ P_REFUSED, "compile", no_argument, NULL, "pahole", NOT_DONE },
+	{ P_REFUSED, "flat_arrays", no_argument, NULL, "pahole", NOT_DONE },
+	{ P_REFUSED, "classes_as_structs", no_argument, NULL, "pahole", NOT_DONE },
+	{ P_REFUSED, "show_private_classes", no_argument, NULL, "pahole", NOT_DONE },
+	{ P_REFUSED, "first_obj_only", no_argument, NULL, "pahole", NOT_DONE },
+	{ P_REFUSED, "btf_encode_detached", required_argument, "FILE", "pahole", NOT_DONE },
+	{ P_REFUSED, "btf_base", required_argument, "FILE", "pahole", NOT_DONE },
+	{ 0, NULL, 0, NULL, NULL, NULL },
+};
+
+#define NOPTS (sizeof(pahole_options) / sizeof(pahole_options[0]))
+
+enum pahole_fmt {
+	PF_BLOCK,	/* the struct as pahole prints it */
+	PF_SIZES,	/* -s */
+	PF_MEMBERS,	/* -n */
+	PF_NAME_LEN,	/* -N */
+	PF_NAME,	/* -z: the names alone */
+};
+
+struct pahole_opts {
+	struct sf_common_opts co;     /* --jobs, the loader's switches */
+	struct sf_text_opts to;       /* -q, --hex, --suppress_* */
+	char **names;                 /* -C or -i NAMES, split at commas */
+	size_t nnames;
+	enum pahole_fmt fmt;
+	char sep;                     /* -t */
+	bool anon, recursive, packable, reorganize, contains, verbose, sort;
+	bool structs, unions, packed, flex;
+	const char *exclude, *prefix; /* -x, -y */
+	uint64_t holes, bit_holes, hole_ge;
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: structfit pahole [pahole options] FILE...\n\n"
+	      "pahole 1.24's layout options, with pahole's meanings and output.\n\n", f);
+	for (const struct sf_option *o = pahole_options; o->name; o++) {
+		char head[64];
+		if (o->help[0] == '-')
+			continue;
+		snprintf(head, sizeof(head), "%c%c%c --%s%s%s", o->id < 256 ? '-' : ' ',
+			 o->id < 256 ? o->id : ' ', o->id < 256 ? ',' : ' ', o->name,
+			 o->arg ? (o->has_arg == optional_argument ? "[=" : " ") : "",
+			 o->arg ? o->arg : "");
+		fprintf(f, "  %-30s %s\n", head, o->help);
+	}
+	fputs("\npahole's other options are refused by name: -E, -I, -r, -S, -A, -l, -T,\n"
+	      "-m, -u, -p, -f, -D, -X, -w, -J, --count, --skip, --lang, --prettify, ...\n"
+	      "Exit status: 0 ok, 2 usage error, unusable input or a type not found.\n", f);
+}
+
+/* getopt_long's tables from pahole_options. */
+static void build_getopt(char *shorts, size_t nshorts, struct option *longs)
+{
+	size_t ns = 0, nl = 0;
+
+	shorts[ns++] = ':';
+	for (const struct sf_option *o = pahole_options; o->name; o++) {
+		longs[nl++] = (struct option){ o->name, o->has_arg, NULL, o->id };
+		if (o->id >= 256 || ns + 3 >= nshorts)
+			continue;
+		shorts[ns++] = (char)o->id;
+		if (o->has_arg != no_argument)
+			shorts[ns++] = ':';
+		if (o->has_arg == optional_argument)
+			shorts[ns++] = ':';
+	}
+	shorts[ns] = '\0';
+	longs[nl] = (struct option){ NULL, 0, NULL, 0 };
+}
+
+static const struct sf_option *row_of(int id, int longindex)
+{
+	if (longindex >= 0)
+		return &pahole_options[longindex];
+	for (const struct sf_option *o = pahole_options; o->name; o++)
+		if (o->id == id)
+			return o;
+	return NULL;
+}
+
+/* A numeric value of -H, -B, -z, -c: decimal, as pahole's atoi would take. */
+static int count_arg(const struct sf_option *o, const char *arg, uint64_t *out)
+{
+	char opt[80];
+
+	snprintf(opt, sizeof(opt), "pahole: --%s", o->name);
+	return sf_parse_count(opt, arg, UINT32_MAX, out);
+}
+
+/* -F LIST: each of dwarf, btf; the first says which an ELF file gives. */
+static int format_path(const char *arg, struct pahole_opts *p)
+{
+	char *copy = sf_xstrdup(arg), *save = NULL;
+	int first = 1, rc = 0;
+
+	for (char *f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+		if (strcmp(f, "dwarf") && strcmp(f, "btf")) {
+			rc = sf_die_usage("pahole: -F: '%s' is not a format structfit reads "
+					  "(dwarf, btf)", f);
+			break;
+		}
+		if (first)
+			p->co.btf_first = !strcmp(f, "btf");
+		first = 0;
+	}
+	free(copy);
+	return rc ? -1 : 0;
+}
+
+/* The switches of one option; -1 after the error line. */
+static int take(const struct sf_option *o, const char *arg, struct pahole_opts *p)
+{
+	uint64_t v;
+
+	if (o->help[0] == '-')
+		return sf_die_usage("pahole: pahole's option --%s%s%c is not done by "
+				    "structfit pahole; see 'structfit pahole --help'", o->name,
+				    o->id < 256 ? " (-" : "", o->id < 256 ? o->id : ' '),
+		       -1;
+	switch (o->id) {
+	case 'C': case 'i':
+		for (size_t i = 0; i < p->nnames; i++)
+			free(p->names[i]);
+		p->nnames = 0;	/* the last -C or -i wins, as in pahole */
+		p->contains = o->id == 'i';
+		return sf_split_names(arg, ',', &p->names, &p->nnames);
+	case 'a': p->anon = true; break;
+	case 'd': p->recursive = true; break;
+	case 'M': break;	/* structfit prints data members alone */
+	case 'n': p->fmt = PF_MEMBERS; break;
+	case 'N': p->fmt = PF_NAME_LEN; break;
+	case 's': p->fmt = PF_SIZES; break;
+	case 'P': p->packable = true; break;
+	case 'q': p->to.quiet = true; break;
+	case 'R': p->reorganize = true; break;
+	case 'V': p->verbose = true; break;
+	case 't': p->sep = arg[0]; break;
+	case 'x': p->exclude = arg; break;
+	case 'y': p->prefix = arg; break;
+	case 'F': return format_path(arg, p);
+	case P_HEX: p->to.hex = true; break;
+	case P_STRUCTS: p->structs = true; break;
+	case P_UNIONS: p->unions = true; break;
+	case P_PACKED: p->packed = p->structs = true; break;
+	case P_FLEX: p->flex = true; break;
+	case P_SORT: p->sort = true; break;
+	case P_NO_ALIGNED: p->to.no_aligned = true; break;
+	case P_NO_PACKED: p->to.no_packed = true; break;
+	case P_NO_FORCE: p->to.no_force_padding = true; break;
+	case 'H': return count_arg(o, arg, &p->holes);
+	case 'B': return count_arg(o, arg, &p->bit_holes);
+	case 'z':
+		if (!p->verbose)
+			p->fmt = PF_NAME;
+		return count_arg(o, arg, &p->hole_ge);
+	case 'c':
+		if (count_arg(o, arg, &v) < 0)
+			return -1;
+		if (v < 1)
+			return sf_die_usage("pahole: --cacheline_size: '%s' is not a size "
+					    "in bytes", arg), -1;
+		p->co.cacheline = (unsigned)v;
+		break;
+	case 'j':
+		if (!arg)
+			break;
+		if (count_arg(o, arg, &v) < 0 || v < 1 || v > 1024)
+			return v < 1 || v > 1024 ? sf_die_usage("pahole: --jobs: '%s' is not a "
+						"number of threads from 1 to 1024", arg), -1 : -1;
+		p->co.jobs = (unsigned)v;
+		break;
+	}
+	return 0;
+}
+
+/* SF_GO_ON, or the exit status. */
+static int parse_opts(int argc, char **argv, struct pahole_opts *p)
+{
+	char shorts[2 * NOPTS + 2];
+	struct option longs[NOPTS];
+	int c, li;
+
+	build_getopt(shorts, sizeof(shorts), longs);
+	opterr = 0;
+	while (li = -1, (c = getopt_long(argc, argv, shorts, longs, &li)) != -1) {
+		const char *opt = argv[optind - 1];
+		if (c == ':')
+			return sf_die_usage("pahole: option '%s' needs a value", opt);
+		if (c == '?')
+			return optopt && strncmp(opt, "--", 2)
+			       ? sf_die_usage("pahole: unknown option '-%c'; see 'structfit "
+					      "pahole --help'", optopt)
+			       : sf_die_usage("pahole: unknown option '%s'; see 'structfit "
+					      "pahole --help'", opt);
+		if (c == P_HELP) {
+			usage(stdout);
+			return SF_EXIT_OK;
+		}
+		const struct sf_option *o = row_of(c, li);
+		if (o && take(o, optarg, p) < 0)
+			return SF_EXIT_ERROR;
+	}
+	if (p->verbose && p->fmt == PF_NAME)
+		p->fmt = PF_BLOCK;
+	return SF_GO_ON;
+}
+
+/* ---- which types, as pahole's class__filter ----------------------------- */
+
+static bool is_struct(const struct sf_type *t)
+{
+	return t->kind != SF_KIND_UNION;
+}
+
+static bool prefixed(const char *name, const char *prefix)
+{
+	return !strncmp(name, prefix, strlen(prefix));
+}
+
+/* pahole's class__has_hole_ge: a hole after a member of at least n bytes. */
+static bool hole_ge(const struct sf_layout *l, uint64_t n)
+{
+	for (uint32_t i = 0; i < l->nholes; i++)
+		if (l->holes[i].after != SF_NO_MEMBER && l->holes[i].size >= n)
+			return true;
+	return false;
+}
+
+static bool flexible(const struct sf_type *t)
+{
+	return t->nmembers && (t->members[t->nmembers - 1].flags & SF_MF_FLEX_ARRAY);
+}
+
+/* The smallest size of t in any member order; t->size when none is smaller
+ * or the C rules do not give t's layout (pahole's class__packable). */
+static uint64_t packed_size(const struct sf_type *t, struct sf_typeset *arena)
+{
+	struct sf_plan_opts po = { .search = SF_PLAN_MIN_SIZE };
+	struct sf_plan plan;
+	struct sf_plan_refusal why;
+	uint64_t size = t->size;
+
+	if (sf_plan_make(t, &po, arena, &plan, &why) < 0)
+		return size;
+	if (plan.modeled && plan.size != SF_NO_FIT && plan.size < size)
+		size = plan.size;
+	sf_plan_release(&plan);
+	return size;
+}
+
+static bool keeps_struct(const struct pahole_opts *p, const struct sf_type *t,
+			 const struct sf_layout *l, struct sf_typeset *arena)
+{
+	if (l->nholes < p->holes || l->nbit_holes < p->bit_holes ||
+	    (p->hole_ge && !hole_ge(l, p->hole_ge)))
+		return false;
+	if (p->packable && ((!l->nholes && !l->nbit_holes) || packed_size(t, arena) >= t->size))
+		return false;
+	return !p->flex || flexible(t);
+}
+
+/* Whether pahole's default listing prints t (layout l). */
+static bool keeps(const struct pahole_opts *p, const struct sf_type *t,
+		  const struct sf_layout *l, struct sf_typeset *arena)
+{
+	const char *name = t->name ? t->name : "";
+
+	if (t->nvariants || (t->flags & SF_TF_DECLARATION) || !*name)
+		return false;	/* an enum with data is no C struct */
+	if ((t->flags & SF_TF_TYPEDEF) && !p->anon)
+		return false;
+	if ((p->unions && is_struct(t)) || (p->structs && !is_struct(t)) ||
+	    (p->packed && !(t->flags & SF_TF_PACKED)))
+		return false;
+	if ((p->exclude && prefixed(name, p->exclude)) ||
+	    (p->prefix && !prefixed(name, p->prefix)))
+		return false;
+	if (p->unions)
+		return true;
+	if (!is_struct(t))
+		return !(p->structs || p->packable || p->holes || p->bit_holes || p->hole_ge);
+	return keeps_struct(p, t, l, arena);
+}
+
+/* ---- output --------------------------------------------------------------- */
+
+static void layout_of(const struct pahole_opts *p, const struct sf_typeset *ts,
+		      const struct sf_type *t, struct sf_layout *l)
+{
+	struct sf_layout_opts lo = {
+		.cacheline = p->co.cacheline,
+		.lookup = sf_layout_lookup_in_typeset,
+		.lookup_ctx = (void *)ts,
+	};
+
+	sf_layout_compute_opts(t, &lo, l);
+}
+
+/* pahole's class__name: an anonymous struct has none ("(null)" in its lines). */
+static const char *line_name(const struct sf_type *t)
+{
+	return (t->flags & SF_TF_TYPEDEF) ? "(null)" : t->name;
+}
+
+static void block(struct strbuf *sb, const struct pahole_opts *p, const struct sf_type *t,
+		  const struct sf_layout *l)
+{
+	sf_render_text_type(sb, t, l, &p->to);	/* "};\n": pahole's "};" and putchar */
+}
+
+/* One type of the listing in the chosen format. */
+static void one(struct strbuf *sb, const struct pahole_opts *p, const struct sf_type *t,
+		const struct sf_layout *l, struct sf_typeset *arena)
+{
+	char s = p->sep;
+
+	if (p->packable && !p->verbose) {
+		uint64_t n = packed_size(t, arena);
+		sb_addf(sb, "%s%c%llu%c%llu%c%llu\n", t->name, s, (unsigned long long)t->size,
+			s, (unsigned long long)n, s, (unsigned long long)(t->size - n));
+		return;
+	}
+	switch (p->fmt) {
+	case PF_SIZES:
+		sb_addf(sb, "%s%c%llu%c%u\n", line_name(t), s, (unsigned long long)t->size, s,
+			is_struct(t) ? l->nholes : 0);
+		break;
+	case PF_MEMBERS:
+		sb_addf(sb, "%s%c%u\n", line_name(t), s, l->members);
+		break;
+	case PF_NAME_LEN:
+		sb_addf(sb, "%s%c%zu\n", line_name(t), s, strlen(line_name(t)));
+		break;
+	case PF_NAME:
+		sb_addf(sb, "%s\n", line_name(t));
+		break;
+	default:
+		block(sb, p, t, l);
+	}
+}
+
+static void flush(struct strbuf *sb)
+{
+	fwrite(sb->buf, 1, sb->len, stdout);
+	sb_reset(sb);
+}
+
+/* pahole's type__compare: name, size, member count (then members). */
+static int by_name(const void *a, const void *b)
+{
+	const struct sf_type *x = *(const struct sf_type *const *)a;
+	const struct sf_type *y = *(const struct sf_type *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	return x->nmembers < y->nmembers ? -1 : x->nmembers > y->nmembers;
+}
+
+/* Every type pahole's listing prints, in its order. */
+static size_t listed(const struct pahole_opts *p, const struct sf_typeset *ts,
+		     struct sf_typeset *arena, const struct sf_type ***out)
+{
+	size_t n = 0, all = sf_typeset_count(ts);
+	const struct sf_type **v = sf_xcalloc(all ? all : 1, sizeof(*v));
+
+	for (size_t i = 0; i < all; i++) {
+		const struct sf_type *t = sf_typeset_get(ts, i);
+		struct sf_layout l;
+		layout_of(p, ts, t, &l);
+		/* --sort lists named types alone: pahole's tree has no others */
+		if (keeps(p, t, &l, arena) && !(p->sort && (t->flags & SF_TF_TYPEDEF)))
+			v[n++] = t;
+		sf_layout_release(&l);
+	}
+	if (p->sort && p->fmt == PF_BLOCK && !p->packable)
+		qsort(v, n, sizeof(*v), by_name);	/* stable enough: names differ */
+	*out = v;
+	return n;
+}
+
+static void list_all(const struct pahole_opts *p, const struct sf_typeset *ts,
+		     struct sf_typeset *arena)
+{
+	const struct sf_type **v;
+	size_t n = listed(p, ts, arena, &v);
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		struct sf_layout l;
+		layout_of(p, ts, v[i], &l);
+		one(&sb, p, v[i], &l, arena);
+		sf_layout_release(&l);
+		flush(&sb);
+	}
+	sb_release(&sb);
+	free(v);
+}
+
+/* ---- -i NAME: pahole's print_containers ---------------------------------- */
+
+/* How many of t's members are of type `name` itself (no pointer, array
+ * or typedef: pahole compares type ids). */
+static uint32_t members_of_type(const struct sf_type *t, const char *name)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		const struct sf_member *m = &t->members[i];
+		if (!m->type_name || (m->type_suffix && *m->type_suffix) || m->nested ||
+		    (m->flags & (SF_MF_BASE | SF_MF_VIRTUAL_BASE)))
+			continue;
+		char *bare = sf_bare_name(m->type_name);
+		n += !strcmp(bare, name) && strcmp(bare, m->type_name);
+		free(bare);
+	}
+	return n;
+}
+
+static void containers(struct strbuf *sb, const struct pahole_opts *p,
+		       const struct sf_typeset *ts, const struct sf_type *t,
+		       const char *name, int depth)
+{
+	uint32_t n = members_of_type(t, name);
+
+	if (!n || depth > 32)
+		return;
+	sb_addf(sb, "%*s%s", depth * 2, "", t->name);
+	if (p->verbose)
+		sb_addf(sb, ": %u", n);
+	sb_addch(sb, '\n');
+	if (!p->recursive)
+		return;
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		const struct sf_member *m = &t->members[i];
+		const struct sf_type *mt;
+		if (!m->type_name || (m->flags & (SF_MF_BASE | SF_MF_VIRTUAL_BASE)) ||
+		    (m->type_suffix && *m->type_suffix))
+			continue;
+		char *bare = sf_bare_name(m->type_name);
+		if (strcmp(bare, m->type_name) && sf_typeset_find(ts, bare, &mt, 1))
+			containers(sb, p, ts, mt, name, depth + 1);
+		free(bare);
+	}
+}
+
+static int list_containers(const struct pahole_opts *p, const struct sf_typeset *ts,
+			   struct sf_typeset *arena, char **files, int nfiles)
+{
+	const struct sf_type **v, *found;
+	const char *name = p->names[0];
+	size_t n;
+
+	if (!sf_typeset_find(ts, name, &found, 1))
+		return sf_die_files(files, nfiles, "type '%s' not found", name), -1;
+	n = listed(p, ts, arena, &v);
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		containers(&sb, p, ts, v[i], name, 0);
+		flush(&sb);
+	}
+	sb_release(&sb);
+	free(v);
+	return 0;
+}
+
+/* ---- -C NAMES, and -R ----------------------------------------------------- */
+
+/*
+ * pahole's do_reorg: t in structfit's smallest member order (pahole's own
+ * greedy order may differ; the size is never larger), then "saved N bytes
+ * [and M cachelines]!" after the closing "};", or t itself when no order
+ * is smaller.
+ */
+static void reorganized(struct strbuf *sb, const struct pahole_opts *p,
+			const struct sf_typeset *ts, const struct sf_type *t,
+			struct sf_typeset *arena)
+{
+	struct sf_plan_opts po = { .search = SF_PLAN_ORDER };
+	struct sf_plan plan;
+	struct sf_plan_refusal why;
+	struct sf_layout l, nl;
+	const struct sf_type *nt = NULL;
+
+	layout_of(p, ts, t, &l);
+	if (sf_plan_make(t, &po, arena, &plan, &why) == 0) {
+		if (plan.modeled && plan.reorder.size != SF_NO_FIT && plan.reorder.size < t->size)
+			nt = sf_units_relayout(&plan.units, &plan.reorder, arena);
+		sf_plan_release(&plan);
+	}
+	if (!nt) {
+		block(sb, p, t, &l);
+		sf_layout_release(&l);
+		return;
+	}
+	layout_of(p, ts, nt, &nl);
+	sf_render_text_type(sb, nt, &nl, &p->to);
+	sb->len--;	/* the newline: pahole's saving follows "};" */
+	sb->buf[sb->len] = '\0';
+	uint64_t saved = t->size - nt->size, lines = l.cachelines - nl.cachelines;
+	sb_addf(sb, "   /* saved %llu byte%s", (unsigned long long)saved, saved != 1 ? "s" : "");
+	if (lines)
+		sb_addf(sb, " and %llu cacheline%s", (unsigned long long)lines,
+			lines != 1 ? "s" : "");
+	sb_adds(sb, "! */\n");
+	sf_layout_release(&nl);
+	sf_layout_release(&l);
+}
+
+/* pahole -C: each name's first definition, in the order given. */
+static int named(const struct pahole_opts *p, const struct sf_typeset *ts,
+		 struct sf_typeset *arena, char **files, int nfiles)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct sf_type *t;
+
+	for (size_t i = 0; i < p->nnames; i++)	/* no partial output */
+		if (!sf_typeset_find(ts, p->names[i], &t, 1))
+			return sf_die_files(files, nfiles, "type '%s' not found",
+					    p->names[i]), -1;
+	for (size_t i = 0; i < p->nnames; i++) {
+		sf_typeset_find(ts, p->names[i], &t, 1);
+		if (p->reorganize) {
+			if (is_struct(t))	/* pahole reorganizes structs alone */
+				reorganized(&sb, p, ts, t, arena);
+		} else {
+			struct sf_layout l;
+			layout_of(p, ts, t, &l);
+			block(&sb, p, t, &l);
+			sf_layout_release(&l);
+		}
+		flush(&sb);
+	}
+	sb_release(&sb);
+	return 0;
+}
+
+static void release_opts(struct pahole_opts *p)
+{
+	for (size_t i = 0; i < p->nnames; i++)
+		free(p->names[i]);
+	free(p->names);
+	sf_common_opts_release(&p->co);
+}
+
+int cmd_pahole(int argc, char **argv)
+{
+	struct pahole_opts p = {
+		.co = SF_COMMON_OPTS(1u << SF_FMT_TEXT),
+		.to = { .pahole_only = true },
+		.sep = '\t',
+	};
+	int r = parse_opts(argc, argv, &p);
+
+	if (r != SF_GO_ON) {
+		release_opts(&p);
+		return r;
+	}
+	p.to.cacheline = p.co.cacheline;
+	char **files = argv + optind;
+	int nfiles = argc - optind;
+	struct sf_typeset *ts = sf_load_inputs(&p.co, files, nfiles, NULL);
+	struct sf_typeset *arena = sf_typeset_new();
+	int status = SF_EXIT_ERROR;
+
+	if (!ts)
+		goto out;
+	if (p.contains ? list_containers(&p, ts, arena, files, nfiles) < 0
+	    : p.nnames ? named(&p, ts, arena, files, nfiles) < 0
+	    : (list_all(&p, ts, arena), 0))
+		goto out;
+	status = fflush(stdout) || ferror(stdout) ? SF_EXIT_ERROR : SF_EXIT_OK;
+out:
+	sf_typeset_free(arena);
+	sf_typeset_free(ts);
+	release_opts(&p);
+	return status;
+}
