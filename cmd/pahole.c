@@ -6,8 +6,10 @@
  * -C names types), so this command has an option table of its own,
  * pahole_options[]: rows of the struct sf_option that cmd/common.c's table
  * is made of, a getopt_long table built from them (build_getopt).  A row
- * whose help starts with "-" is a pahole option structfit does not do:
- * it is refused in one line naming it, never ignored.
+ * whose help is NOT_DONE is a pahole option structfit does not do: it
+ * is refused in one line naming it, never ignored.  As in pahole, order
+ * matters where it does in pahole: -V then -z prints blocks, -z then -V
+ * names.
  *
  * The switches land in struct pahole_opts.  What pahole prints is chosen
  * the way pahole 1.24's pahole.c does (class__filter, print_classes, the
@@ -38,7 +40,7 @@ enum {
 
 #define NOT_DONE "- not done by structfit pahole"
 
-/* pahole 1.24's options; help "-..." is one structfit refuses. */
+/* pahole 1.24's options; help NOT_DONE: one structfit refuses. */
 static const struct sf_option pahole_options[] = {
 	{ 'C', "class_name", required_argument, "NAMES", "pahole",
 	  "only these types (a comma list), whatever the filters" },
@@ -158,7 +160,7 @@ static void usage(FILE *f)
 	      "pahole 1.24's layout options, with pahole's meanings and output.\n\n", f);
 	for (const struct sf_option *o = pahole_options; o->name; o++) {
 		char head[64];
-		if (o->help[0] == '-')
+		if (!strcmp(o->help, NOT_DONE))
 			continue;
 		snprintf(head, sizeof(head), "%c%c%c --%s%s%s", o->id < 256 ? '-' : ' ',
 			 o->id < 256 ? o->id : ' ', o->id < 256 ? ',' : ' ', o->name,
@@ -235,11 +237,14 @@ static int take(const struct sf_option *o, const char *arg, struct pahole_opts *
 {
 	uint64_t v;
 
-	if (o->help[0] == '-')
-		return sf_die_usage("pahole: pahole's option --%s%s%c is not done by "
+	if (!strcmp(o->help, NOT_DONE)) {
+		char letter[8] = "";
+		if (o->id < 256)
+			snprintf(letter, sizeof(letter), " (-%c)", o->id);
+		return sf_die_usage("pahole: pahole's option --%s%s is not done by "
 				    "structfit pahole; see 'structfit pahole --help'", o->name,
-				    o->id < 256 ? " (-" : "", o->id < 256 ? o->id : ' '),
-		       -1;
+				    letter), -1;
+	}
 	switch (o->id) {
 	case 'C': case 'i':
 		for (size_t i = 0; i < p->nnames; i++)
@@ -323,8 +328,6 @@ static int parse_opts(int argc, char **argv, struct pahole_opts *p)
 		if (o && take(o, optarg, p) < 0)
 			return SF_EXIT_ERROR;
 	}
-	if (p->verbose && p->fmt == PF_NAME)
-		p->fmt = PF_BLOCK;
 	return SF_GO_ON;
 }
 
