@@ -35,7 +35,7 @@
 
 enum {
 	P_HEX = 300, P_STRUCTS, P_UNIONS, P_PACKED, P_FLEX, P_SORT,
-	P_NO_ALIGNED, P_NO_PACKED, P_NO_FORCE, P_HELP, P_REFUSED,
+	P_NO_ALIGNED, P_NO_PACKED, P_NO_FORCE, P_REFUSED,
 };
 
 #define NOT_DONE "- not done by structfit pahole"
@@ -97,7 +97,7 @@ static const struct sf_option pahole_options[] = {
 	  "no __attribute__((__packed__))" },
 	{ P_NO_FORCE, "suppress_force_paddings", no_argument, NULL, "pahole",
 	  "no \"Force padding:\" bit-fields" },
-	{ P_HELP, "help", no_argument, NULL, "pahole", "this help" },
+	{ 'h', "help", no_argument, NULL, "pahole", "this help" },
 	/* pahole's, refused by name */
 	{ 'E', "expand_types", no_argument, NULL, "pahole", NOT_DONE },
 	{ 'I', "show_decl_info", no_argument, NULL, "pahole", NOT_DONE },
@@ -320,7 +320,7 @@ static int parse_opts(int argc, char **argv, struct pahole_opts *p)
 					      "pahole --help'", optopt)
 			       : sf_die_usage("pahole: unknown option '%s'; see 'structfit "
 					      "pahole --help'", opt);
-		if (c == P_HELP) {
+		if (c == 'h') {
 			usage(stdout);
 			return SF_EXIT_OK;
 		}
