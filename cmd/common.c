@@ -767,7 +767,9 @@ static void add_row(struct sf_getopt *g, size_t *nl, size_t *ns,
 	if (o->id >= 256 || strchr(g->optstring, o->id))
 		return;
 	g->optstring[(*ns)++] = (char)o->id;
-	if (o->has_arg == required_argument)
+	if (o->has_arg != no_argument)
+		g->optstring[(*ns)++] = ':';
+	if (o->has_arg == optional_argument)	/* pahole's -j[N] */
 		g->optstring[(*ns)++] = ':';
 	if (o->id == 't' && g->table == sf_options)
 		memcpy(g->optstring + *ns, "C:", 2), *ns += 2;

@@ -235,7 +235,7 @@ struct sf_option {
 /* The rows, ended by one whose name is NULL. */
 extern const struct sf_option sf_options[];
 
-#define SF_MAX_OPTS 48
+#define SF_MAX_OPTS 48   /* pahole's table has 31 */
 
 /*
  * The options that mean the same in every command taking them, parsed in

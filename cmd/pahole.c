@@ -3,13 +3,14 @@
  * pahole's meanings and output, for pahole users' habits.
  *
  * pahole's letters are not structfit's (-R reorganizes, -s prints sizes,
- * -C names types), so this command has an option table of its own,
- * pahole_options[]: rows of the struct sf_option that cmd/common.c's table
- * is made of, a getopt_long table built from them (build_getopt).  A row
- * whose help is NOT_DONE is a pahole option structfit does not do: it
- * is refused in one line naming it, never ignored.  As in pahole, order
- * matters where it does in pahole: -V then -z prints blocks, -z then -V
- * names.
+ * -C names types), so this command brings an option table of its own,
+ * pahole_options[] (rows of struct sf_option, as cmd/common.c's table),
+ * and its option list pahole_opts_list[] (struct sf_opt_use): the shared
+ * parser (sf_getopt_init/next, which takes only --help for a command with
+ * its own table) and the help (cmd/usage.c) are made from them.  pahole's
+ * options structfit does not do are rows of pahole_refused[], looked for
+ * on the command line before the parsing (refuse_pahole_only): each is
+ * refused in one line naming it, never ignored nor "unknown".
  *
  * The switches land in struct pahole_opts.  What pahole prints is chosen
  * the way pahole 1.24's pahole.c does (class__filter, print_classes, the
@@ -18,7 +19,9 @@
  * formatter - the block (report/text.c, which has pahole's switches in
  * struct sf_text_opts), sizes, member counts, name lengths, packable, names.
  * -C NAMES prints those types whatever the filters, -R in structfit's
- * smallest order (layout/plan.h) with pahole's "saved" line.
+ * smallest order (layout/plan.h) with pahole's "saved" line.  As in
+ * pahole, order matters where it does in pahole: -V then -z prints
+ * blocks, -z then -V names.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -35,103 +38,155 @@
 
 enum {
 	P_HEX = 300, P_STRUCTS, P_UNIONS, P_PACKED, P_FLEX, P_SORT,
-	P_NO_ALIGNED, P_NO_PACKED, P_NO_FORCE, P_REFUSED,
+	P_NO_ALIGNED, P_NO_PACKED, P_NO_FORCE,
 };
 
-#define NOT_DONE "- not done by structfit pahole"
+#define P "pahole"
 
-/* pahole 1.24's options; help NOT_DONE: one structfit refuses. */
+/* pahole 1.24's options that structfit pahole takes. */
 static const struct sf_option pahole_options[] = {
-	{ 'C', "class_name", required_argument, "NAMES", "pahole",
-	  "only these types (a comma list), whatever the filters" },
-	{ 'a', "anon_include", no_argument, NULL, "pahole",
-	  "include anonymous structs named by a typedef" },
-	{ 'B', "bit_holes", required_argument, "N", "pahole",
-	  "only structs with at least N bit holes" },
-	{ 'c', "cacheline_size", required_argument, "SIZE", "pahole",
-	  "cacheline size in bytes (default 64)" },
-	{ 'd', "recursive", no_argument, NULL, "pahole",
-	  "with -i: the containers of the containers, indented" },
-	{ 'F', "format_path", required_argument, "FORMATS", "pahole",
-	  "dwarf or btf (a comma list: the first an ELF file has is read)" },
-	{ 'H', "holes", required_argument, "N", "pahole",
-	  "only structs with at least N holes" },
-	{ 'i', "contains", required_argument, "NAME", "pahole",
-	  "the structs that have a member of type NAME" },
-	{ 'j', "jobs", optional_argument, "N", "pahole",
-	  "read the inputs on N threads" },
-	{ 'M', "show_only_data_members", no_argument, NULL, "pahole",
-	  "data members only (structfit never prints member functions)" },
-	{ 'n', "nr_members", no_argument, NULL, "pahole",
-	  "each type's name and number of members" },
-	{ 'N', "class_name_len", no_argument, NULL, "pahole",
+	{ 'C', "class_name", required_argument, "NAMES", P,
+	  "only these types (a comma list), in the order given, whatever the filters" },
+	{ 's', "sizes", no_argument, NULL, P, "each type's name, size and number of holes" },
+	{ 'n', "nr_members", no_argument, NULL, P, "each type's name and number of members" },
+	{ 'N', "class_name_len", no_argument, NULL, P,
 	  "each type's name and the length of its name" },
-	{ 'P', "packable", no_argument, NULL, "pahole",
-	  "the structs a reorder shrinks: name, size, new size, saving" },
-	{ 'q', "quiet", no_argument, NULL, "pahole",
-	  "no comments, offsets or summaries" },
-	{ 'R', "reorganize", no_argument, NULL, "pahole",
-	  "with -C: each struct in its smallest member order (structfit's search)" },
-	{ 's', "sizes", no_argument, NULL, "pahole",
-	  "each type's name, size and number of holes" },
-	{ 't', "separator", required_argument, "SEP", "pahole",
+	{ 't', "separator", required_argument, "SEP", P,
 	  "the field separator of -s, -n, -N, -P (default a tab)" },
-	{ 'V', "verbose", no_argument, NULL, "pahole",
-	  "-P, -z: the blocks instead of the lines; -i: the member counts" },
-	{ 'x', "exclude", required_argument, "PREFIX", "pahole",
-	  "leave out the types whose name starts with PREFIX" },
-	{ 'y', "prefix_filter", required_argument, "PREFIX", "pahole",
-	  "only the types whose name starts with PREFIX" },
-	{ 'z', "hole_size_ge", required_argument, "N", "pahole",
+	{ 'P', "packable", no_argument, NULL, P,
+	  "the structs a reorder shrinks: name, size, new size, saving" },
+	{ 'R', "reorganize", no_argument, NULL, P,
+	  "with -C: each struct in its smallest member order (structfit's search)" },
+	{ 'i', "contains", required_argument, "NAME", P,
+	  "the structs that have a member of type NAME" },
+	{ 'd', "recursive", no_argument, NULL, P,
+	  "with -i: the containers of the containers, indented" },
+	{ 'H', "holes", required_argument, "N", P, "only structs with at least N holes" },
+	{ 'B', "bit_holes", required_argument, "N", P,
+	  "only structs with at least N bit holes" },
+	{ 'z', "hole_size_ge", required_argument, "N", P,
 	  "the names of the structs with a hole of at least N bytes" },
-	{ P_HEX, "hex", no_argument, NULL, "pahole", "offsets and sizes in hexadecimal" },
-	{ P_STRUCTS, "structs", no_argument, NULL, "pahole", "structs only" },
-	{ P_UNIONS, "unions", no_argument, NULL, "pahole", "unions only" },
-	{ P_PACKED, "packed", no_argument, NULL, "pahole", "packed structs only" },
-	{ P_FLEX, "with_flexible_array", no_argument, NULL, "pahole",
+	{ P_STRUCTS, "structs", no_argument, NULL, P, "structs only" },
+	{ P_UNIONS, "unions", no_argument, NULL, P, "unions only" },
+	{ P_PACKED, "packed", no_argument, NULL, P, "packed structs only" },
+	{ P_FLEX, "with_flexible_array", no_argument, NULL, P,
 	  "only structs ending in a flexible array" },
-	{ P_SORT, "sort", no_argument, NULL, "pahole", "the blocks sorted by type name" },
-	{ P_NO_ALIGNED, "suppress_aligned_attribute", no_argument, NULL, "pahole",
+	{ 'x', "exclude", required_argument, "PREFIX", P,
+	  "leave out the types whose name starts with PREFIX" },
+	{ 'y', "prefix_filter", required_argument, "PREFIX", P,
+	  "only the types whose name starts with PREFIX" },
+	{ 'a', "anon_include", no_argument, NULL, P,
+	  "include anonymous structs named by a typedef" },
+	{ 'q', "quiet", no_argument, NULL, P, "no comments, offsets or summaries" },
+	{ P_HEX, "hex", no_argument, NULL, P, "offsets, sizes and enumerators in hexadecimal" },
+	{ P_NO_ALIGNED, "suppress_aligned_attribute", no_argument, NULL, P,
 	  "no __attribute__((__aligned__(N)))" },
-	{ P_NO_PACKED, "suppress_packed", no_argument, NULL, "pahole",
+	{ P_NO_PACKED, "suppress_packed", no_argument, NULL, P,
 	  "no __attribute__((__packed__))" },
-	{ P_NO_FORCE, "suppress_force_paddings", no_argument, NULL, "pahole",
+	{ P_NO_FORCE, "suppress_force_paddings", no_argument, NULL, P,
 	  "no \"Force padding:\" bit-fields" },
-	{ 'h', "help", no_argument, NULL, "pahole", "this help" },
-	/* pahole's, refused by name */
-	{ 'E', "expand_types", no_argument, NULL, "pahole", NOT_DONE },
-	{ 'I', "show_decl_info", no_argument, NULL, "pahole", NOT_DONE },
-	{ 'r', "rel_offset", no_argument, NULL, "pahole", NOT_DONE },
-	{ 'S', "show_reorg_steps", no_argument, NULL, "pahole", NOT_DONE },
-	{ 'A', "nested_anon_include", no_argument, NULL, "pahole", NOT_DONE },
-	{ 'l', "show_first_biggest_size_base_type_member", no_argument, NULL, "pahole",
-	  NOT_DONE },
-	{ 'T', "nr_definitions", no_argument, NULL, "pahole", NOT_DONE },
-	{ 'm', "nr_methods", no_argument, NULL, "pahole", NOT_DONE },
-	{ 'u', "defined_in", no_argument, NULL, "pahole", NOT_DONE },
-	{ 'p', "expand_pointers", no_argument, NULL, "pahole", NOT_DONE },
-	{ 'f', "find_pointers_to", required_argument, "NAME", "pahole", NOT_DONE },
-	{ 'D', "decl_exclude", required_argument, "PREFIX", "pahole", NOT_DONE },
-	{ 'X', "cu_exclude", required_argument, "PREFIX", "pahole", NOT_DONE },
-	{ 'w', "word_size", required_argument, "N", "pahole", NOT_DONE },
-	{ 'J', "btf_encode", no_argument, NULL, "pahole", NOT_DONE },
-	{ P_REFUSED, "count", required_argument, "N", "pahole", NOT_DONE },
-	{ P_REFUSED, "skip", required_argument, "N", "pahole", NOT_DONE },
-	{ P_REFUSED, "lang", required_argument, "LANGS", "pahole", NOT_DONE },
-	{ P_REFUSED, "lang_exclude", required_argument, "LANGS", "pahole", NOT_DONE },
-	{ P_REFUSED, "prettify", required_argument, "FILE", "pahole", NOT_DONE },
-	{ P_REFUSED, "header_type", required_argument, "TYPE", "pahole", NOT_DONE },
-	{ P_REFUSED, "compile", no_argument, NULL, "pahole", NOT_DONE },
-	{ P_REFUSED, "flat_arrays", no_argument, NULL, "pahole", NOT_DONE },
-	{ P_REFUSED, "classes_as_structs", no_argument, NULL, "pahole", NOT_DONE },
-	{ P_REFUSED, "show_private_classes", no_argument, NULL, "pahole", NOT_DONE },
-	{ P_REFUSED, "first_obj_only", no_argument, NULL, "pahole", NOT_DONE },
-	{ P_REFUSED, "btf_encode_detached", required_argument, "FILE", "pahole", NOT_DONE },
-	{ P_REFUSED, "btf_base", required_argument, "FILE", "pahole", NOT_DONE },
+	{ P_SORT, "sort", no_argument, NULL, P, "the blocks sorted by type name" },
+	{ 'c', "cacheline_size", required_argument, "SIZE", P,
+	  "cacheline size in bytes (default 64)" },
+	{ 'F', "format_path", required_argument, "FORMATS", P,
+	  "dwarf or btf (a comma list: the first an ELF file has is read)" },
+	{ 'M', "show_only_data_members", no_argument, NULL, P,
+	  "data members only (structfit never prints member functions)" },
+	{ 'V', "verbose", no_argument, NULL, P,
+	  "-P, -z: the blocks instead of the lines; -i: the member counts" },
+	{ 'j', "jobs", optional_argument, "N", P, "read the inputs on N threads" },
+	{ 'h', "help", no_argument, NULL, P, "this help" },
 	{ 0, NULL, 0, NULL, NULL, NULL },
 };
 
-#define NOPTS (sizeof(pahole_options) / sizeof(pahole_options[0]))
+static const struct sf_opt_use pahole_opts_list[] = {
+	{ "class_name", SF_U_SHORT, NULL, NULL },
+	{ "sizes", SF_U_SHORT | SF_U_OR_NEXT, NULL, NULL },
+	{ "nr_members", SF_U_SHORT | SF_U_OR_NEXT, NULL, NULL },
+	{ "class_name_len", SF_U_SHORT | SF_U_OR_NEXT, NULL, NULL },
+	{ "packable", SF_U_SHORT | SF_U_OR_NEXT, NULL, NULL },
+	{ "reorganize", SF_U_SHORT, NULL, NULL },
+	{ "separator", 0, NULL, NULL },
+	{ "contains", SF_U_SHORT, NULL, NULL },
+	{ "recursive", 0, NULL, NULL },
+	{ "holes", 0, NULL, NULL },
+	{ "bit_holes", 0, NULL, NULL },
+	{ "hole_size_ge", 0, NULL, NULL },
+	{ "structs", 0, NULL, NULL },
+	{ "unions", 0, NULL, NULL },
+	{ "packed", 0, NULL, NULL },
+	{ "with_flexible_array", 0, NULL, NULL },
+	{ "exclude", 0, NULL, NULL },
+	{ "prefix_filter", 0, NULL, NULL },
+	{ "anon_include", 0, NULL, NULL },
+	{ "quiet", SF_U_SHORT, NULL, NULL },
+	{ "hex", 0, NULL, NULL },
+	{ "suppress_aligned_attribute", 0, NULL, NULL },
+	{ "suppress_packed", 0, NULL, NULL },
+	{ "suppress_force_paddings", 0, NULL, NULL },
+	{ "sort", 0, NULL, NULL },
+	{ "cacheline_size", 0, NULL, NULL },
+	{ "format_path", 0, NULL, NULL },
+	{ "show_only_data_members", 0, NULL, NULL },
+	{ "verbose", 0, NULL, NULL },
+	{ "jobs", 0, NULL, NULL },
+	{ "help", 0, NULL, NULL },
+	SF_U_END,
+};
+
+static const struct sf_command pahole_command = {
+	.name = "pahole",
+	.operands = "FILE...",
+	.intro =
+	"pahole 1.24's layout options, with pahole's meanings and pahole's output\n"
+	"(byte for byte where pahole is right).  The letters are pahole's, here only.\n",
+	.opts = pahole_opts_list,
+	.outro =
+	"pahole's other options are refused by name: -E, -I, -r, -S, -A, -l, -T, -m,\n"
+	"-u, -p, -f, -D, -X, -w, -J, --count, --skip, --lang, --prettify, ...\n"
+	"Exit status: 0 ok, 2 usage error, unusable input or a type not found.\n",
+	.table = pahole_options,
+};
+
+/* pahole 1.24's options that structfit pahole does not do. */
+static const struct sf_option pahole_refused[] = {
+	{ 'E', "expand_types", no_argument, NULL, P, NULL },
+	{ 'I', "show_decl_info", no_argument, NULL, P, NULL },
+	{ 'r', "rel_offset", no_argument, NULL, P, NULL },
+	{ 'S', "show_reorg_steps", no_argument, NULL, P, NULL },
+	{ 'A', "nested_anon_include", no_argument, NULL, P, NULL },
+	{ 'l', "show_first_biggest_size_base_type_member", no_argument, NULL, P, NULL },
+	{ 'T', "nr_definitions", no_argument, NULL, P, NULL },
+	{ 'm', "nr_methods", no_argument, NULL, P, NULL },
+	{ 'u', "defined_in", no_argument, NULL, P, NULL },
+	{ 'p', "expand_pointers", no_argument, NULL, P, NULL },
+	{ 'f', "find_pointers_to", required_argument, NULL, P, NULL },
+	{ 'D', "decl_exclude", required_argument, NULL, P, NULL },
+	{ 'X', "cu_exclude", required_argument, NULL, P, NULL },
+	{ 'w', "word_size", required_argument, NULL, P, NULL },
+	{ 'J', "btf_encode", no_argument, NULL, P, NULL },
+	{ 'Z', "ctf_encode", no_argument, NULL, P, NULL },
+	{ 0, "count", required_argument, NULL, P, NULL },
+	{ 0, "skip", required_argument, NULL, P, NULL },
+	{ 0, "seek_bytes", required_argument, NULL, P, NULL },
+	{ 0, "size_bytes", required_argument, NULL, P, NULL },
+	{ 0, "range", required_argument, NULL, P, NULL },
+	{ 0, "header_type", required_argument, NULL, P, NULL },
+	{ 0, "lang", required_argument, NULL, P, NULL },
+	{ 0, "lang_exclude", required_argument, NULL, P, NULL },
+	{ 0, "prettify", required_argument, NULL, P, NULL },
+	{ 0, "compile", optional_argument, NULL, P, NULL },
+	{ 0, "flat_arrays", no_argument, NULL, P, NULL },
+	{ 0, "classes_as_structs", no_argument, NULL, P, NULL },
+	{ 0, "show_private_classes", no_argument, NULL, P, NULL },
+	{ 0, "fixup_silly_bitfields", no_argument, NULL, P, NULL },
+	{ 0, "first_obj_only", no_argument, NULL, P, NULL },
+	{ 0, "btf_encode_detached", required_argument, NULL, P, NULL },
+	{ 0, "btf_base", required_argument, NULL, P, NULL },
+	{ 0, "kabi_prefix", required_argument, NULL, P, NULL },
+	{ 0, "numeric_version", no_argument, NULL, P, NULL },
+	{ 0, NULL, 0, NULL, NULL, NULL },
+};
 
 enum pahole_fmt {
 	PF_BLOCK,	/* the struct as pahole prints it */
@@ -154,61 +209,83 @@ struct pahole_opts {
 	uint64_t holes, bit_holes, hole_ge;
 };
 
-static void usage(FILE *f)
+static int refuse(const struct sf_option *o)
 {
-	fputs("usage: structfit pahole [pahole options] FILE...\n\n"
-	      "pahole 1.24's layout options, with pahole's meanings and output.\n\n", f);
-	for (const struct sf_option *o = pahole_options; o->name; o++) {
-		char head[64];
-		if (!strcmp(o->help, NOT_DONE))
-			continue;
-		snprintf(head, sizeof(head), "%c%c%c --%s%s%s", o->id < 256 ? '-' : ' ',
-			 o->id < 256 ? o->id : ' ', o->id < 256 ? ',' : ' ', o->name,
-			 o->arg ? (o->has_arg == optional_argument ? "[=" : " ") : "",
-			 o->arg ? o->arg : "");
-		fprintf(f, "  %-30s %s\n", head, o->help);
-	}
-	fputs("\npahole's other options are refused by name: -E, -I, -r, -S, -A, -l, -T,\n"
-	      "-m, -u, -p, -f, -D, -X, -w, -J, --count, --skip, --lang, --prettify, ...\n"
-	      "Exit status: 0 ok, 2 usage error, unusable input or a type not found.\n", f);
+	char letter[8] = "";
+
+	if (o->id)
+		snprintf(letter, sizeof(letter), " (-%c)", o->id);
+	return sf_die_usage("pahole: pahole's option --%s%s is not done by structfit "
+			    "pahole; see 'structfit pahole --help'", o->name, letter);
 }
 
-/* getopt_long's tables from pahole_options. */
-static void build_getopt(char *shorts, size_t nshorts, struct option *longs)
+/* The row of pahole's option letter c: taken, refused, or NULL. */
+static const struct sf_option *letter_row(const struct sf_option *table, int c)
 {
-	size_t ns = 0, nl = 0;
-
-	shorts[ns++] = ':';
-	for (const struct sf_option *o = pahole_options; o->name; o++) {
-		longs[nl++] = (struct option){ o->name, o->has_arg, NULL, o->id };
-		if (o->id >= 256 || ns + 3 >= nshorts)
-			continue;
-		shorts[ns++] = (char)o->id;
-		if (o->has_arg != no_argument)
-			shorts[ns++] = ':';
-		if (o->has_arg == optional_argument)
-			shorts[ns++] = ':';
-	}
-	shorts[ns] = '\0';
-	longs[nl] = (struct option){ NULL, 0, NULL, 0 };
-}
-
-static const struct sf_option *row_of(int id, int longindex)
-{
-	if (longindex >= 0)
-		return &pahole_options[longindex];
-	for (const struct sf_option *o = pahole_options; o->name; o++)
-		if (o->id == id)
+	for (const struct sf_option *o = table; o->name; o++)
+		if (o->id == c)
 			return o;
 	return NULL;
 }
 
+/* A "--name[=value]" of pahole_refused (a unique prefix, as getopt takes). */
+static const struct sf_option *refused_long(const char *arg)
+{
+	size_t n = strcspn(arg, "=");
+	const struct sf_option *found = NULL;
+
+	for (const struct sf_option *o = pahole_refused; o->name; o++) {
+		if (strncmp(o->name, arg, n))
+			continue;
+		if (!o->name[n])
+			return o;
+		found = found ? (const struct sf_option *)-1 : o;
+	}
+	/* an abbreviation of an option taken too is getopt's to judge */
+	for (const struct sf_option *o = pahole_options; o->name; o++)
+		if (!strncmp(o->name, arg, n))
+			return NULL;
+	return found == (const struct sf_option *)-1 ? NULL : found;
+}
+
+/*
+ * pahole's options structfit does not do, on the command line before
+ * "--": refused by name (2), else 0.  Walks short clusters as getopt
+ * does: a letter taking a value ends its cluster, its value the next
+ * word when the cluster ends there.
+ */
+static int refuse_pahole_only(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *a = argv[i];
+		const struct sf_option *o;
+		if (a[0] != '-' || !a[1])
+			continue;
+		if (a[1] == '-') {
+			if ((o = refused_long(a + 2)))
+				return refuse(o);
+			o = NULL;
+			continue;
+		}
+		for (const char *c = a + 1; *c; c++) {
+			if ((o = letter_row(pahole_refused, *c)))
+				return refuse(o);
+			o = letter_row(pahole_options, *c);
+			if (o && o->has_arg != no_argument) {
+				i += !c[1] && o->has_arg == required_argument;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
 /* A numeric value of -H, -B, -z, -c: decimal, as pahole's atoi would take. */
-static int count_arg(const struct sf_option *o, const char *arg, uint64_t *out)
+static int count_arg(int c, const char *arg, uint64_t *out)
 {
 	char opt[80];
 
-	snprintf(opt, sizeof(opt), "pahole: --%s", o->name);
+	snprintf(opt, sizeof(opt), "pahole: --%s", letter_row(pahole_options, c)->name);
 	return sf_parse_count(opt, arg, UINT32_MAX, out);
 }
 
@@ -232,26 +309,53 @@ static int format_path(const char *arg, struct pahole_opts *p)
 	return rc ? -1 : 0;
 }
 
-/* The switches of one option; -1 after the error line. */
-static int take(const struct sf_option *o, const char *arg, struct pahole_opts *p)
+static int take_names(int c, const char *arg, struct pahole_opts *p)
 {
-	uint64_t v;
+	for (size_t i = 0; i < p->nnames; i++)
+		free(p->names[i]);
+	p->nnames = 0;	/* the last -C or -i wins, as in pahole */
+	p->contains = c == 'i';
+	return sf_split_names(arg, ',', &p->names, &p->nnames);
+}
 
-	if (!strcmp(o->help, NOT_DONE)) {
-		char letter[8] = "";
-		if (o->id < 256)
-			snprintf(letter, sizeof(letter), " (-%c)", o->id);
-		return sf_die_usage("pahole: pahole's option --%s%s is not done by "
-				    "structfit pahole; see 'structfit pahole --help'", o->name,
-				    letter), -1;
+/* The numbers: -H, -B, -z, -c, -j. */
+static int take_number(int c, const char *arg, struct pahole_opts *p)
+{
+	uint64_t v = 0;
+
+	switch (c) {
+	case 'H': return count_arg(c, arg, &p->holes);
+	case 'B': return count_arg(c, arg, &p->bit_holes);
+	case 'z':
+		if (!p->verbose)
+			p->fmt = PF_NAME;
+		return count_arg(c, arg, &p->hole_ge);
+	case 'c':
+		if (count_arg(c, arg, &v) < 0)
+			return -1;
+		if (v < 1)
+			return sf_die_usage("pahole: --cacheline_size: '%s' is not a size "
+					    "in bytes", arg), -1;
+		p->co.cacheline = (unsigned)v;
+		return 0;
+	default:	/* -j[N] */
+		if (!arg)
+			return 0;
+		if (sf_parse_decimal(arg, &v) < 0 || v < 1 || v > 1024)
+			return sf_die_usage("pahole: --jobs: '%s' is not a number of "
+					    "threads from 1 to 1024", arg), -1;
+		p->co.jobs = (unsigned)v;
+		return 0;
 	}
-	switch (o->id) {
-	case 'C': case 'i':
-		for (size_t i = 0; i < p->nnames; i++)
-			free(p->names[i]);
-		p->nnames = 0;	/* the last -C or -i wins, as in pahole */
-		p->contains = o->id == 'i';
-		return sf_split_names(arg, ',', &p->names, &p->nnames);
+}
+
+/* The switches of one option; -1 after the error line. */
+static int take(int c, const char *arg, struct pahole_opts *p)
+{
+	switch (c) {
+	case 'C': case 'i': return take_names(c, arg, p);
+	case 'F': return format_path(arg, p);
+	case 'H': case 'B': case 'z': case 'c': case 'j': return take_number(c, arg, p);
 	case 'a': p->anon = true; break;
 	case 'd': p->recursive = true; break;
 	case 'M': break;	/* structfit prints data members alone */
@@ -265,7 +369,6 @@ static int take(const struct sf_option *o, const char *arg, struct pahole_opts *
 	case 't': p->sep = arg[0]; break;
 	case 'x': p->exclude = arg; break;
 	case 'y': p->prefix = arg; break;
-	case 'F': return format_path(arg, p);
 	case P_HEX: p->to.hex = true; break;
 	case P_STRUCTS: p->structs = true; break;
 	case P_UNIONS: p->unions = true; break;
@@ -275,28 +378,6 @@ static int take(const struct sf_option *o, const char *arg, struct pahole_opts *
 	case P_NO_ALIGNED: p->to.no_aligned = true; break;
 	case P_NO_PACKED: p->to.no_packed = true; break;
 	case P_NO_FORCE: p->to.no_force_padding = true; break;
-	case 'H': return count_arg(o, arg, &p->holes);
-	case 'B': return count_arg(o, arg, &p->bit_holes);
-	case 'z':
-		if (!p->verbose)
-			p->fmt = PF_NAME;
-		return count_arg(o, arg, &p->hole_ge);
-	case 'c':
-		if (count_arg(o, arg, &v) < 0)
-			return -1;
-		if (v < 1)
-			return sf_die_usage("pahole: --cacheline_size: '%s' is not a size "
-					    "in bytes", arg), -1;
-		p->co.cacheline = (unsigned)v;
-		break;
-	case 'j':
-		if (!arg)
-			break;
-		if (count_arg(o, arg, &v) < 0 || v < 1 || v > 1024)
-			return v < 1 || v > 1024 ? sf_die_usage("pahole: --jobs: '%s' is not a "
-						"number of threads from 1 to 1024", arg), -1 : -1;
-		p->co.jobs = (unsigned)v;
-		break;
 	}
 	return 0;
 }
@@ -304,31 +385,16 @@ static int take(const struct sf_option *o, const char *arg, struct pahole_opts *
 /* SF_GO_ON, or the exit status. */
 static int parse_opts(int argc, char **argv, struct pahole_opts *p)
 {
-	char shorts[2 * NOPTS + 2];
-	struct option longs[NOPTS];
-	int c, li;
+	struct sf_getopt g;
+	int c;
 
-	build_getopt(shorts, sizeof(shorts), longs);
-	opterr = 0;
-	while (li = -1, (c = getopt_long(argc, argv, shorts, longs, &li)) != -1) {
-		const char *opt = argv[optind - 1];
-		if (c == ':')
-			return sf_die_usage("pahole: option '%s' needs a value", opt);
-		if (c == '?')
-			return optopt && strncmp(opt, "--", 2)
-			       ? sf_die_usage("pahole: unknown option '-%c'; see 'structfit "
-					      "pahole --help'", optopt)
-			       : sf_die_usage("pahole: unknown option '%s'; see 'structfit "
-					      "pahole --help'", opt);
-		if (c == 'h') {
-			usage(stdout);
-			return SF_EXIT_OK;
-		}
-		const struct sf_option *o = row_of(c, li);
-		if (o && take(o, optarg, p) < 0)
+	if (refuse_pahole_only(argc, argv))
+		return SF_EXIT_ERROR;
+	sf_getopt_init(&g, &pahole_command, &p->co);
+	while ((c = sf_getopt_next(&g, argc, argv)) != -1)
+		if (take(c, optarg, p) < 0)
 			return SF_EXIT_ERROR;
-	}
-	return SF_GO_ON;
+	return g.status;
 }
 
 /* ---- which types, as pahole's class__filter ----------------------------- */
