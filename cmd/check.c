@@ -51,6 +51,10 @@ static const struct sf_opt_use check_opts[] = {
 	{ "write-budget", SF_U_REQUIRED | SF_U_FORM2, "write a budget pinning today's "
 	  "sizes (size <= now; '-': standard output)", NULL },
 	{ "force", SF_U_FORM2, NULL, NULL },
+	{ "under", SF_U_FORM2 | SF_U_MANY, "--write-budget: only types declared in a file "
+	  "under DIR (repeatable)", NULL },
+	{ "exclude-system", SF_U_FORM2, "--write-budget: leave out types declared in "
+	  "system headers (always: a budget pins the project's own types)", NULL },
 	{ "color", 0, NULL, NULL },
 	{ "debug-dir", SF_U_MANY, NULL, NULL },
 	{ "jobs", 0, NULL, NULL },
@@ -94,6 +98,7 @@ struct check_opts {
 	const char *baseline;
 	bool force;
 	struct sf_live_opts live;
+	struct sf_where where;   /* --write-budget's --under, --exclude-system */
 };
 
 /* SF_GO_ON, or the exit status (after --help or an error). */
@@ -117,6 +122,10 @@ static int parse_check_opts(int argc, char **argv, struct check_opts *o)
 		case SF_O_BASELINE:
 			o->baseline = optarg;
 			break;
+		case SF_O_UNDER:
+		case SF_O_EXCLUDE_SYSTEM:
+			sf_where_option(&o->where, c, optarg);
+			break;
 		default:	/* --counts, --slabinfo, --slab-map, --verbose */
 			if (sf_live_option(&o->live, c, optarg) < 0)
 				return SF_EXIT_ERROR;
@@ -136,6 +145,12 @@ static int parse_check_opts(int argc, char **argv, struct check_opts *o)
 				   "--write-budget");
 	if (o->force && !o->write)
 		return sf_die_usage("check: --force goes with --write-budget");
+	if (sf_where_active(&o->where) && !o->write)
+		return sf_die_usage("check: --under and --exclude-system go with "
+				    "--write-budget (a budget's rules say which types they check)");
+	/* a budget pins the project's own types unless told otherwise */
+	if (o->write)
+		o->where.exclude_system = true;
 	if (optind >= argc)
 		return sf_die_usage("check: no ARTIFACT given; see 'structfit check "
 				   "--help'");
@@ -219,6 +234,25 @@ static int eval_baseline(struct sf_budget *b, const struct check_opts *o,
 	return rc;
 }
 
+/*
+ * After a rule's type was not found: the types nearest to the first named
+ * term of a rule that is not optional and finds no type, the one
+ * sf_budget_eval stopped at (rules are evaluated in order).
+ */
+static void hint_missing(const struct sf_budget *b, const struct sf_typeset *ts)
+{
+	for (size_t i = 0; i < b->nrules; i++) {
+		const struct sf_brule *r = &b->rules[i];
+		if (r->optional || r->is_glob)
+			continue;
+		for (uint32_t j = 0; j < r->nterms; j++)
+			if (!r->terms[j].file && !sf_typeset_find(ts, r->terms[j].name, NULL, 0)) {
+				sf_hint_similar_types(ts, r->terms[j].name);
+				return;
+			}
+	}
+}
+
 /* The verdict of the budget over the inputs (minus the baseline's), into
  * res, whose failures point into *tsp (free it after res); -1 on an error
  * (reported). */
@@ -244,6 +278,7 @@ static int evaluate(struct sf_budget *b, struct check_opts *o,
 	if (sf_budget_eval_live(b, ts, sf_live_table(&o->live), inputs, res, &miss) < 0) {
 		sf_budget_miss_err(b, &miss, &err);
 		sf_report_err(&err);
+		hint_missing(b, ts);
 	} else if (o->baseline && eval_baseline(b, o, wanted, &base) < 0) {
 		sf_bresult_release(res);
 	} else {
@@ -468,6 +503,11 @@ static int write_atomically(const char *path, const struct strbuf *text, bool fo
 	return rc;
 }
 
+static bool keeps(const void *where, const struct sf_type *t)
+{
+	return sf_where_keeps(where, t);
+}
+
 static int run_write(const struct check_opts *o, char **files, int nfiles)
 {
 	struct sf_typeset *ts = sf_load_inputs(&o->co, files, nfiles, NULL);
@@ -476,13 +516,18 @@ static int run_write(const struct check_opts *o, char **files, int nfiles)
 		return SF_EXIT_ERROR;
 	char *inputs = join_inputs(files, nfiles);
 	struct strbuf text = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT;
 	struct sf_budget_pins pins;
-	sf_budget_pins_make(ts, &pins);
+	sf_budget_pins_make_kept(ts, keeps, &o->where, &pins);
+	sf_where_describe(&why, &o->where);
+	pins.dropped_why = why.buf;
 	sf_render_budget_pins(&text, &pins, inputs);
 	size_t n = pins.rules;
-	sf_budget_pins_release(&pins);
 	int status = SF_EXIT_OK;
-	if (!strcmp(o->write, "-")) {
+	if (!pins.n) {
+		/* nothing left to pin: said, never an empty budget */
+		status = sf_die_files(files, nfiles, "every type is declared %s", why.buf);
+	} else if (!strcmp(o->write, "-")) {
 		/* the budget is the output; the count goes to stderr */
 		if (sf_write_output(&text, false, SF_COLOR_NEVER, SF_PAINT_CHECK))
 			status = SF_EXIT_ERROR;
@@ -495,6 +540,8 @@ static int run_write(const struct check_opts *o, char **files, int nfiles)
 		printf("%s: %zu rule%s pinning today's sizes\n", o->write, n,
 		       n == 1 ? "" : "s");
 	}
+	sf_budget_pins_release(&pins);
+	sb_release(&why);
 	sb_release(&text);
 	free(inputs);
 	sf_typeset_free(ts);
@@ -510,9 +557,10 @@ int cmd_check(int argc, char **argv)
 	};
 	int r = parse_check_opts(argc, argv, &o);
 
-	if (r == SF_GO_ON)
+	if (r == SF_GO_ON && (r = sf_where_resolve(&o.where, NULL)) == 0)
 		r = o.write ? run_write(&o, argv + optind, argc - optind) :
 			run_check(&o, argv + optind, argc - optind);
+	sf_where_release(&o.where);
 	sf_common_opts_release(&o.co);
 	sf_live_opts_release(&o.live);
 	return r;

@@ -18,6 +18,7 @@
 #include "layout/plan.h"
 #include "layout/public.h"
 #include "layout/srcpatch.h"
+#include "lib/nearest.h"
 #include "lib/path.h"
 #include "report/report.h"
 #include "lib/checked.h"
@@ -36,6 +37,15 @@
 static struct sf_err last_error;
 static enum sf_format asked_format;
 static bool format_asked;
+
+/* The last load that read only some names (-t): what a "did you mean"
+ * reads again in full to find the names it did not read. */
+static struct {
+	const struct sf_typeset *ts;
+	const struct sf_common_opts *co;
+	char **files;
+	int nfiles;
+} partial_load;
 
 /* "structfit: LINE" on stderr, the error kept for the document; 2. */
 static int print_error(void)
@@ -165,16 +175,22 @@ int sf_show_paths(struct sf_typeset *ts, const char *root_dir)
 }
 
 static struct sf_typeset *load_raw(const struct sf_common_opts *co, char **files,
-				   int nfiles, const char *const *only);
+				   int nfiles, const char *const *only, bool quiet);
 
 struct sf_typeset *sf_load_inputs_at(const struct sf_common_opts *co, char **files,
 				     int nfiles, const char *const *only, const char *root)
 {
-	struct sf_typeset *ts = load_raw(co, files, nfiles, only);
+	struct sf_typeset *ts = load_raw(co, files, nfiles, only, false);
 
 	if (ts && sf_show_paths(ts, root)) {
 		sf_typeset_free(ts);
 		return NULL;
+	}
+	if (ts && only) {
+		partial_load.ts = ts;
+		partial_load.co = co;
+		partial_load.files = files;
+		partial_load.nfiles = nfiles;
 	}
 	return ts;
 }
@@ -264,12 +280,12 @@ bool sf_test_heuristic(void)
 }
 
 static struct sf_typeset *load_raw(const struct sf_common_opts *co, char **files,
-				   int nfiles, const char *const *only)
+				   int nfiles, const char *const *only, bool quiet)
 {
 	struct sf_typeset *ts = sf_typeset_new();
 	struct sf_load_opts opts = {
 		.threads = co->jobs, .only = only, .debug_dirs = co->debug_dirs,
-		.note = print_note, .no_dedup = env_flag("STRUCTFIT_NO_DEDUP"),
+		.note = quiet ? NULL : print_note, .no_dedup = env_flag("STRUCTFIT_NO_DEDUP"),
 		.dedup_note = env_flag("STRUCTFIT_DEDUP_NOTE"), .summaries = co->summaries,
 		.btf_first = co->btf_first,
 	};
@@ -358,6 +374,7 @@ const struct sf_type *sf_find_type_where(const struct sf_typeset *ts, const char
 				     w.buf, found[0]->decl_file, found[0]->decl_line);
 		} else {
 			sf_die_at(sb.buf, 0, 0, "type '%s' not found", name);
+			sf_hint_similar_types(ts, name);
 		}
 		sb_release(&sb);
 		sb_release(&w);
@@ -382,6 +399,75 @@ const struct sf_type *sf_find_type_where(const struct sf_typeset *ts, const char
 			best->decl_line);
 	free(found);
 	return best;
+}
+
+/* ---- did you mean ---------------------------------------------------------- */
+
+static int glob_kind_ok(const char *name, const struct sf_type *t);
+
+/* Offer every named type of ts that name's kind word (if any) allows. */
+static void offer_types(struct sf_nearest *near, const struct sf_typeset *ts,
+			const char *name)
+{
+	for (size_t i = 0; i < sf_typeset_count(ts); i++) {
+		const struct sf_type *t = sf_typeset_get(ts, i);
+		if (t->name[0] && glob_kind_ok(name, t))
+			sf_nearest_offer(near, t->name);
+	}
+}
+
+void sf_hint_similar_types(const struct sf_typeset *ts, const char *name)
+{
+	struct sf_typeset *all = NULL;
+	struct sf_nearest near;
+	struct strbuf sb = STRBUF_INIT;
+	char *bare = sf_bare_name(name);
+
+	if (sf_is_glob(name)) {
+		free(bare);
+		return;
+	}
+	/* read with -t's names only: the others are read now, quietly
+	 * (an error then only means no hint) */
+	if (ts == partial_load.ts && partial_load.co) {
+		const struct sf_common_opts *co = partial_load.co;
+		all = load_raw(co, partial_load.files, partial_load.nfiles, NULL, true);
+		if (all)
+			ts = all;
+	}
+	sf_nearest_init(&near, bare);
+	offer_types(&near, ts, name);
+	size_t n = sf_nearest_finish(&near);
+	/* each as it was asked for: "struct con" -> "struct conn" */
+	const char *names[SF_NEAREST_MAX_KEPT];
+	char *spelt[SF_NEAREST_MAX_KEPT];
+	size_t kind = (size_t)(strstr(name, bare) - name);
+	for (size_t i = 0; i < n; i++) {
+		struct strbuf w = STRBUF_INIT;
+		sb_addf(&w, "%.*s%s", (int)kind, name, near.kept[i]);
+		names[i] = spelt[i] = sb_detach(&w);
+	}
+	sf_similar_say(&sb, "type", names, n);
+	fputs(sb.buf, stderr);
+	for (size_t i = 0; i < n; i++)
+		free(spelt[i]);
+	sb_release(&sb);
+	sf_typeset_free(all);
+	free(bare);
+}
+
+void sf_hint_similar_command(const char *arg, const char *const *commands, size_t n)
+{
+	struct sf_nearest near;
+	struct strbuf sb = STRBUF_INIT;
+
+	sf_nearest_init(&near, arg);
+	for (size_t i = 0; i < n; i++)
+		sf_nearest_offer(&near, commands[i]);
+	size_t k = sf_nearest_finish(&near);
+	sf_similar_say(&sb, "command", near.kept, k);
+	fputs(sb.buf, stderr);
+	sb_release(&sb);
 }
 
 /* ---- --under DIR, --exclude-system ---------------------------------------- */
@@ -422,6 +508,33 @@ static char *shown_dir(const struct sf_srcroot *root, const char *abs)
 	return sf_srcroot_show(root, abs);
 }
 
+/* --under DIR that is no directory: said in the option's words ("--under
+ * lib: no such directory (looked for in /home/me/proj)"); false when DIR
+ * is one (or stat says something else, which sf_srcroot_init words). */
+static bool under_missing(const char *dir)
+{
+	struct stat st;
+	char *cwd;
+
+	if (!dir[0]) {
+		sf_die_usage("--under: an empty directory name");
+		return true;
+	}
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		sf_die_usage("--under %s: not a directory", dir);
+		return true;
+	}
+	if (stat(dir, &st) == 0 || errno != ENOENT)
+		return false;
+	if (dir[0] != '/' && (cwd = getcwd(NULL, 0)) != NULL) {
+		sf_die_usage("--under %s: no such directory (looked for in %s)", dir, cwd);
+		free(cwd);
+	} else {
+		sf_die_usage("--under %s: no such directory", dir);
+	}
+	return true;
+}
+
 int sf_where_resolve(struct sf_where *w, const char *source_root)
 {
 	struct sf_srcroot root = { NULL, NULL };
@@ -433,6 +546,10 @@ int sf_where_resolve(struct sf_where *w, const char *source_root)
 		return sf_report_err(&err);
 	for (size_t i = 0; i < w->nargs; i++) {
 		struct sf_srcroot d;
+		if (under_missing(w->args[i])) {
+			sf_srcroot_release(&root);
+			return SF_EXIT_ERROR;
+		}
 		if (sf_srcroot_init(&d, w->args[i], &err) < 0) {
 			sf_srcroot_release(&root);
 			return sf_die_usage("--under %s", err.msg);
@@ -614,13 +731,45 @@ void sf_free_only_names(const char **only)
 }
 
 /*
+ * "--so" abbreviates more than one of g's long options: "holes: ambiguous
+ * option '--so' (could be --sort or --source-root)", as git says it.
+ * False when it does not (an unknown option).
+ */
+static bool ambiguous(const struct sf_getopt *g, const char *opt)
+{
+	size_t n = strcspn(opt + 2, "="), k = 0;
+	struct strbuf sb = STRBUF_INIT;
+	const struct option *last = NULL;
+
+	for (const struct option *o = g->longopts; o->name; o++) {
+		if (strncmp(o->name, opt + 2, n) ||
+		    (last && last->val == o->val))    /* --color and --colour */
+			continue;
+		sb_addf(&sb, "%s--%s", k ? ", " : "", o->name);
+		last = o;
+		k++;
+	}
+	if (k > 1) {
+		/* "a or b", "a, b or c" */
+		char *comma = strrchr(sb.buf, ',');
+		sf_die_usage("%s: ambiguous option '%.*s' (could be %.*s or%s); see "
+			     "'structfit %s --help'", g->cmd, (int)(n + 2), opt,
+			     (int)(comma - sb.buf), sb.buf, comma + 1, g->cmd);
+	}
+	sb_release(&sb);
+	return k > 1;
+}
+
+/*
  * getopt_long's complaint (run with opterr = 0 and optstring starting with
  * ':') as structfit's one line on stderr; returns 2.
  */
-static int bad_option(const char *cmd, int c, char **argv)
+static int bad_option(const struct sf_getopt *g, int c, char **argv)
 {
-	const char *opt = argv[optind - 1];
+	const char *cmd = g->cmd, *opt = argv[optind - 1];
 
+	if (c == '?' && !optopt && !strncmp(opt, "--", 2) && ambiguous(g, opt))
+		return SF_EXIT_ERROR;
 	if (c == ':')
 		return sf_die_usage("%s: option '%s' needs a value", cmd, opt);
 	if (optopt && strncmp(opt, "--", 2))
@@ -664,9 +813,9 @@ const struct sf_option sf_options[] = {
 	{ 'l', "limit", required_argument, "N", "holes", "at most N types" },
 	{ SF_O_REORDERABLE, "reorderable", no_argument, NULL, "holes",
 	  "only types a member reorder shrinks, with the bytes it saves" },
-	{ SF_O_UNDER, "under", required_argument, "DIR", "holes suggest",
+	{ SF_O_UNDER, "under", required_argument, "DIR", "holes suggest check",
 	  "only types declared in a file under DIR (repeatable)" },
-	{ SF_O_EXCLUDE_SYSTEM, "exclude-system", no_argument, NULL, "holes suggest",
+	{ SF_O_EXCLUDE_SYSTEM, "exclude-system", no_argument, NULL, "holes suggest check",
 	  "leave out types declared under /usr/include and the compilers' include "
 	  "directories" },
 	{ SF_O_COUNTS, "counts", required_argument, "FILE", "holes suggest fit check",
@@ -880,7 +1029,7 @@ int sf_getopt_next(struct sf_getopt *g, int argc, char **argv)
 		if (c == -1)
 			return -1;
 		if (c == '?' || c == ':') {
-			g->status = bad_option(g->cmd, c, argv);
+			g->status = bad_option(g, c, argv);
 			return -1;
 		}
 		shared = take_shared(g, c, optarg);

@@ -128,6 +128,16 @@ const struct sf_type *sf_find_type(const struct sf_typeset *ts,
 				   const char *name, char **files, int nfiles);
 
 /*
+ * git's "did you mean" on stderr after a "not found" line: the types of ts
+ * nearest to `name` (lib/nearest.h; a kind word kept: "struct con" ->
+ * "struct conn"), reading the inputs again in full when ts was read with
+ * -t's names only.  Nothing for a glob or when no name is near.
+ */
+void sf_hint_similar_types(const struct sf_typeset *ts, const char *name);
+/* The same for a command word among commands[0..n). */
+void sf_hint_similar_command(const char *arg, const char *const *commands, size_t n);
+
+/*
  * --under DIR (repeatable) and --exclude-system: which types holes and
  * suggest look at, by where they are declared.  Each DIR is resolved
  * once (sf_where_resolve) into the spellings decl_file uses - relative to

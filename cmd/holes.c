@@ -168,6 +168,15 @@ static int rank_and_write(struct holes_opts *o, const struct sf_typeset *ts,
 		sf_rank_release(&rank);
 		return SF_EXIT_ERROR;
 	}
+	if (!rank.n) {
+		/* what the README says: an error naming the filter, never an
+		 * empty table */
+		sf_render_rank_empty(&sb, &o->rank);
+		sf_die_files(argv + optind, argc - optind, "%s", sb.buf);
+		sb_release(&sb);
+		sf_rank_release(&rank);
+		return SF_EXIT_ERROR;
+	}
 	if (o->co.format == SF_FMT_JSON)
 		sf_render_rank_json(&sb, &rank);
 	else if (o->co.format == SF_FMT_HTML)

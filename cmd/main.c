@@ -62,6 +62,17 @@ static int flushed(int status)
 
 static int dispatch(int argc, char **argv);
 
+/* After "'X' is not a structfit command": the nearest commands; 2. */
+static int hint_command(const char *arg)
+{
+	const char *names[NBUILTINS];
+
+	for (size_t i = 0; i < NBUILTINS; i++)
+		names[i] = builtins[i].name;
+	sf_hint_similar_command(arg, names, NBUILTINS);
+	return SF_EXIT_ERROR;
+}
+
 /*
  * glibc maps each block above its mmap threshold (128 KiB at first, then
  * the largest block freed so far) on its own and unmaps it at free(), and
@@ -104,8 +115,9 @@ static int dispatch(int argc, char **argv)
 			for (size_t i = 0; i < NBUILTINS; i++)
 				if (!strcmp(builtins[i].name, argv[2]))
 					return builtins[i].fn(2, sub);
-			return sf_die_usage("help: '%s' is not a structfit command; see "
-					    "'structfit --help'", argv[2]);
+			sf_die_usage("help: '%s' is not a structfit command; see "
+				     "'structfit --help'", argv[2]);
+			return hint_command(argv[2]);
 		}
 		usage(stdout);
 		return SF_EXIT_OK;
@@ -121,6 +133,6 @@ static int dispatch(int argc, char **argv)
 		/* a machine --format gets a document carrying the error */
 		return status == SF_EXIT_ERROR ? sf_error_document(argv[1]) : status;
 	}
-	return sf_die_usage("'%s' is not a structfit command; see 'structfit --help'",
-			    argv[1]);
+	sf_die_usage("'%s' is not a structfit command; see 'structfit --help'", argv[1]);
+	return hint_command(argv[1]);
 }

@@ -552,8 +552,11 @@ void sf_bresult_drop_known(struct sf_bresult *r, const struct sf_bresult *base)
 	/* each rule's failed subjects again, from what is left (sorted by
 	 * rule, then subject) */
 	r->nbroken = 0;
-	for (size_t ri = 0; ri < r->budget->nrules; ri++)
+	bool *was = sf_xcalloc(r->budget->nrules ? r->budget->nrules : 1, sizeof(*was));
+	for (size_t ri = 0; ri < r->budget->nrules; ri++) {
+		was[ri] = r->stats[ri].failed != 0;
 		r->stats[ri].failed = 0;
+	}
 	for (size_t i = 0; i < k; i++) {
 		const struct sf_bfail *f = &r->fails[i];
 		if (i == 0 || f->rule != r->fails[i - 1].rule ||
@@ -561,8 +564,12 @@ void sf_bresult_drop_known(struct sf_bresult *r, const struct sf_bresult *base)
 		    f->type != r->fails[i - 1].type)
 			r->stats[f->rule].failed++;
 	}
-	for (size_t ri = 0; ri < r->budget->nrules; ri++)
+	r->nknown_rules = 0;
+	for (size_t ri = 0; ri < r->budget->nrules; ri++) {
 		r->nbroken += r->stats[ri].failed != 0;
+		r->nknown_rules += was[ri] && !r->stats[ri].failed;
+	}
+	free(was);
 }
 
 void sf_bresult_release(struct sf_bresult *r)
@@ -687,13 +694,24 @@ static bool pin_each_file(struct sf_budget_pins *p, const struct sf_type *const 
 
 void sf_budget_pins_make(const struct sf_typeset *ts, struct sf_budget_pins *out)
 {
+	sf_budget_pins_make_kept(ts, NULL, NULL, out);
+}
+
+void sf_budget_pins_make_kept(const struct sf_typeset *ts,
+			      bool (*keep)(const void *ctx, const struct sf_type *t),
+			      const void *ctx, struct sf_budget_pins *out)
+{
 	size_t n = sf_typeset_count(ts), k = 0;
 	const struct sf_type **v = sf_xcalloc(n ? n : 1, sizeof(*v));
 
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < n; i++) {
 		const struct sf_type *t = sf_typeset_get(ts, i);
-		if (reportable(t))
+		if (!reportable(t))
+			continue;
+		if (keep && !keep(ctx, t))
+			out->dropped++;
+		else
 			v[k++] = t;
 	}
 	qsort(v, k, sizeof(*v), type_name_cmp);

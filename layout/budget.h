@@ -252,6 +252,7 @@ struct sf_bresult {
 	size_t nskipped;
 	size_t nknown;          /* failures dropped as already in the baseline */
 	const struct sf_live *live; /* the counts live_waste reads, or NULL */
+	size_t nknown_rules;    /* rules broken, every failure in the baseline */
 };
 
 /* A non-optional rule that found nothing, as data (report/check.h words it). */
@@ -323,9 +324,17 @@ struct sf_budget_pins {
 	size_t n, cap;
 	size_t rules;                /* entries that are rules (not unwritable) */
 	size_t width;                /* "KIND NAME" column width (at most 48) */
+	size_t dropped;              /* reportable types keep() dropped */
+	const char *dropped_why;     /* how the caller says which (a filter's
+	                              * words), for the budget's comment */
 };
 
 void sf_budget_pins_make(const struct sf_typeset *ts, struct sf_budget_pins *out);
+/* The same over the types keep(ctx, t) keeps (--write-budget's --under and
+ * --exclude-system); how many it dropped is out->dropped. */
+void sf_budget_pins_make_kept(const struct sf_typeset *ts,
+			      bool (*keep)(const void *ctx, const struct sf_type *t),
+			      const void *ctx, struct sf_budget_pins *out);
 void sf_budget_pins_release(struct sf_budget_pins *p);
 
 #endif

@@ -101,6 +101,19 @@ static const char *plural(size_t n)
 	return n == 1 ? "" : "s";
 }
 
+/* --baseline, nothing new broken but rules the baseline broke too: "1 rule
+ * fails, as in the baseline; the other 5 hold", never "all 6 rules hold". */
+static void known_summary(struct strbuf *out, const struct sf_bresult *r)
+{
+	size_t k = r->nknown_rules, held = r->budget->nrules - k;
+
+	sb_addf(out, "%s: %zu rule%s fail%s, as in the baseline", r->budget->path,
+		k, plural(k), k == 1 ? "s" : "");
+	if (held)
+		sb_addf(out, "; the other %zu hold%s", held, held == 1 ? "s" : "");
+	sb_addf(out, " (%zu check%s)", r->nchecks, plural(r->nchecks));
+}
+
 static void summary_line(struct strbuf *out, const struct sf_bresult *r)
 {
 	const struct sf_budget *b = r->budget;
@@ -109,6 +122,8 @@ static void summary_line(struct strbuf *out, const struct sf_bresult *r)
 		sb_addf(out, "%s: %zu of %zu rule%s broken (%zu failure%s in %zu check%s)",
 			b->path, r->nbroken, b->nrules, plural(b->nrules),
 			r->nfails, plural(r->nfails), r->nchecks, plural(r->nchecks));
+	else if (r->nknown_rules)
+		known_summary(out, r);
 	else if (b->nrules == 1)
 		sb_addf(out, "%s: the rule holds (%zu check%s)", b->path,
 			r->nchecks, plural(r->nchecks));
@@ -536,6 +551,9 @@ void sf_render_budget_pins(struct strbuf *out, const struct sf_budget_pins *p,
 	sb_addf(out, "# structfit budget: the sizes of the types in %s, pinned\n"
 		"# by 'structfit check --write-budget'.  A rule that breaks fails\n"
 		"# 'structfit check'; lower a limit when its struct shrinks.\n", inputs);
+	if (p->dropped)
+		sb_addf(out, "# %zu type%s left out: declared %s\n", p->dropped,
+			p->dropped == 1 ? "" : "s", p->dropped_why ? p->dropped_why : "elsewhere");
 	for (size_t i = 0; i < p->n; i++) {
 		const struct sf_budget_pin *pin = &p->v[i];
 		if (pin->unwritable)

@@ -142,15 +142,24 @@ static void location(struct strbuf *sb, const struct sf_type *t)
 		sb_addf(sb, ":%u", t->decl_line);
 }
 
+void sf_render_rank_empty(struct strbuf *out, const struct sf_rank_opts *o)
+{
+	bool min = o->min_waste > 1;
+
+	if (o->reorderable)
+		sb_adds(out, "no type shrinks by reordering its members (--reorderable)");
+	else if (!min)
+		sb_adds(out, o->min_waste ? "no type wastes a byte" :
+			"no struct, union or class with members");
+	if (min)
+		sb_addf(out, "%s wastes at least %" PRIu64 " bytes (--min-waste %" PRIu64 ")",
+			o->reorderable ? " and" : "no type", o->min_waste, o->min_waste);
+}
+
 void sf_render_rank_text(struct strbuf *out, const struct sf_rank *r)
 {
 	struct widths w = column_widths(r);
 
-	if (r->opts.reorderable && !r->n) {
-		/* an empty table would read as "nothing was looked at" */
-		sb_adds(out, "no type shrinks by reordering its members\n");
-		return;
-	}
 	if (w.live)
 		sb_addf(out, "%*s  %*s  ", w.live_waste, "live_waste", w.live, "live");
 	if (w.live_saves)

@@ -230,3 +230,13 @@ const char *sf_public_why(enum sf_public p)
 	}
 	return "";
 }
+
+void sf_similar_say(struct strbuf *out, const char *what, const char *const *names,
+		    size_t n)
+{
+	if (!n)
+		return;
+	sb_addf(out, "\nThe most similar %s%s\n", what, n == 1 ? " is" : "s are");
+	for (size_t i = 0; i < n; i++)
+		sb_addf(out, "\t%s\n", names[i]);
+}

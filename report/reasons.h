@@ -55,4 +55,12 @@ const char *sf_public_word(enum sf_public p);
  * directory" ("" for SF_PUBLIC_NO). */
 const char *sf_public_why(enum sf_public p);
 
+/*
+ * git's "did you mean", after the one-line error: a blank line, "The most
+ * similar WHAT is" (or "WHATs are" for several), then each name on a line
+ * of its own after a tab.  Nothing when n is 0.
+ */
+void sf_similar_say(struct strbuf *out, const char *what, const char *const *names,
+		    size_t n);
+
 #endif

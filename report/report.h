@@ -137,6 +137,9 @@ void sf_render_json_end(struct strbuf *out, struct sf_json_stream *js);
  * decl_file,decl_line,origin,variant,typedef}]}, one object per line.
  */
 void sf_render_rank_text(struct strbuf *out, const struct sf_rank *r);
+/* Why the ranking is empty, from its options, for the one-line error:
+ * "no type wastes at least 1000 bytes (--min-waste 1000)". */
+void sf_render_rank_empty(struct strbuf *out, const struct sf_rank_opts *o);
 void sf_render_rank_json(struct strbuf *out, const struct sf_rank *r);
 
 #endif

@@ -1299,6 +1299,7 @@ void sf_render_classes_text(struct strbuf *out, const struct sf_classes *c)
 void sf_render_classes_list_text(struct strbuf *out, const struct sf_classes *all,
 				 size_t n)
 {
+	sb_addf(out, "%-10s %5s %-20s  %s\n", "preset", "count", "range", "source");
 	for (size_t i = 0; i < n; i++)
 		sb_addf(out, "%-10s %5zu %6" PRIu64 " .. %-10" PRIu64 "  %s\n", all[i].name,
 			all[i].n, all[i].v[0], all[i].v[all[i].n - 1], sf_classes_source(&all[i]));

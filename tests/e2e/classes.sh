@@ -22,8 +22,10 @@ cp "$T/out" "$T/list.txt"
 assert_eq "$(awk 'NF > 3 && $3 ~ /^[0-9]+$/ { printf "%s ", $1 }' "$T/list.txt")" "$PRESETS " "preset names in order"
 assert_match "$(grep '^ruby-3.3' "$T/list.txt")" "^ruby-3.3 +5 +40 \.\. 640 +Ruby 3\.3 GC heap slot sizes" "ruby line"
 assert_match "$(grep '^kmalloc' "$T/list.txt")" "^kmalloc +13 +8 \.\. 8192 " "kmalloc line"
-# the hint is for people: on stderr, so stdout is the seven data lines only
-assert_eq "$(wc -l <"$T/list.txt")" 7 "stdout lines (data only)"
+# column headers, then the seven data lines; the hint for people is on stderr
+assert_eq "$(sed -n 1p "$T/list.txt")" "preset     count range                 source" "column headers"
+assert_eq "$(awk 'NR == 1 { print index($0, "source") } NR == 2 { print index($0, "Ruby") }' "$T/list.txt" | sort -u | wc -l | tr -d ' ')" 1 "source column aligned"
+assert_eq "$(wc -l <"$T/list.txt")" 8 "stdout lines (headers and data)"
 assert_match "$(cat "$T/err")" "^structfit: 'structfit classes NAME' lists a preset's classes" "hint on stderr"
 
 tcase "classes --format json: every preset strictly increasing, names and sources"

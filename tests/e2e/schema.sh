@@ -75,8 +75,10 @@ if [ "$ok" = 1 ]; then
 	keep show-none show --format json -t st_table --origin "$T/st.o"
 	keep holes holes --format json --min-waste 0 "$T/gate.o" "$T/holes.o"
 	keep holes-one holes --format json --limit 1 "$T/st.o"
-	printf 'st_table 1000000\n' >"$T/counts"
-	keep holes-live holes --format json --reorderable --counts "$T/counts" "$T/st.o"
+	# a reorderable type counted (st_table is not reorderable: alone,
+	# --reorderable leaves nothing, an error since it is one)
+	printf 'st_table 1000000\nmixed 1000\n' >"$T/counts"
+	keep holes-live holes --format json --reorderable --counts "$T/counts" "$T/st.o" "$T/layouts.o"
 	keep suggest suggest --format json -t st_table -k 64,80 -H RHash "$T/gate.o"
 	keep suggest-narrowed suggest --format json -t st_table -n entries_start=1 "$T/st.o"
 	keep suggest-union suggest --format json -t rb_value "$T/gate.o"
