@@ -37,6 +37,7 @@
 #include "common.h"
 #include "input/srctree.h"
 #include "narrowarg.h"
+#include "contained.h"
 #include "layout/applydiff.h"
 #include "layout/ctorinit.h"
 #include "layout/narrow.h"
@@ -441,6 +442,8 @@ static int emit_files(const struct patch_opts *o, const struct out_file *f, size
 			if (write_atomic(f[i].src.path, f[i].neu.buf, f[i].neu.len, &f[i].old))
 				rc = SF_EXIT_ERROR;
 		if (rc == SF_EXIT_OK) {
+			for (size_t i = 0; i < n; i++)
+				sf_render_patch_wrote(msg, f[i].src.rel);
 			fputs(msg->buf, stdout);
 			rc = fflush(stdout) == 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
 		}
@@ -968,6 +971,9 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	}
 	if (rust ? rust_source(o, t, &root, &src, &old)
 		 : c_source(o, t, ts, &root, &src, &tree, &old, &pl, &note))
+		goto out_plan;
+	if (!rust && sf_patch_contained_fresh(t, ts, &o->co, files, nfiles, &root,
+						&tree.macros))
 		goto out_plan;
 	if (!pl.moves && !pl.nnarrow) {
 		rc = nothing_to_patch(t, 1);

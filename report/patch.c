@@ -524,3 +524,19 @@ int sf_rustpatch_refusal_err(const char *path, const struct sf_rustpatch_refusal
 	return sf_error_at(err, path, 0, 0, "struct %s: %s; nothing written", r->bare,
 			   rust_problem(r->code));
 }
+
+void sf_render_patch_wrote(struct strbuf *out, const char *file)
+{
+	sb_addf(out, "wrote %s\n", file);
+}
+
+void sf_render_patch_held_stale(struct strbuf *err, const struct sf_type *t,
+				const struct sf_type *holder, const struct sf_member *m,
+				const struct sf_type *held, const char *why)
+{
+	sb_addf(err, "struct %s: member '%s' ", t->name, m->name);
+	if (strcmp(holder->name, t->name))
+		sb_addf(err, "of struct %s (which it holds) ", holder->name);
+	sb_addf(err, "holds struct %s by value, and %s; the sizes and offsets here are "
+		"the old build's: rebuild, then patch", held->name, why);
+}

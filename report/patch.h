@@ -149,6 +149,17 @@ void sf_render_patch_ctor_lists(struct strbuf *note, size_t lists, const char *c
 int sf_rustpatch_refusal_err(const char *path, const struct sf_rustpatch_refusal *r,
 			     struct sf_err *err);
 
+/*
+ * patch's refusal when a struct t holds by value (through `holder`'s
+ * member m) changed in its source since the build: "struct server: member
+ * 'st' holds struct stats by value, and WHY; ... rebuild, then patch".
+ */
+void sf_render_patch_held_stale(struct strbuf *err, const struct sf_type *t,
+				const struct sf_type *holder, const struct sf_member *m,
+				const struct sf_type *held, const char *why);
+/* patch --apply's last line, after the header: "wrote FILE" (FILE as the
+ * diff names it, relative to the source root). */
+void sf_render_patch_wrote(struct strbuf *out, const char *file);
 void sf_render_patch_nothing(struct strbuf *out, const struct sf_type *t, int kept_if);
 
 #endif
