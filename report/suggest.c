@@ -98,6 +98,23 @@ static void add_unit_names(struct strbuf *out, const struct sf_units *us, size_t
 	}
 }
 
+/* After a move whose member keeps its offset: the members that do move,
+ * "; in memory: b (16 -> 1), c (20 -> 4)". */
+static void text_shifted(struct strbuf *out, const struct sf_units *us,
+			 const struct sf_reorder *r)
+{
+	size_t k = 0;
+
+	for (size_t p = 0; p < r->n; p++) {
+		size_t u = r->order[p];
+		if (r->moved[u] || us->v[u].offset == r->offset[u])
+			continue;
+		sb_adds(out, k++ ? ", " : "; in memory: ");
+		add_unit_names(out, us, u);
+		sb_addf(out, " (%" PRIu64 " -> %" PRIu64 ")", us->v[u].offset, r->offset[u]);
+	}
+}
+
 /* "M: TYPE -> NEW (F -> T bytes, holds RANGE)" */
 static void add_narrowing(struct strbuf *out, const struct sf_type *t, uint32_t member,
 			  uint64_t to)
@@ -260,17 +277,31 @@ static void text_reorder(struct strbuf *out, const struct sf_suggest_view *v)
 	}
 	sb_addf(out, "\nreorder: %" PRIu64 " -> %" PRIu64 " bytes (saves %" PRIu64
 		"), %u move%s:", cur, r->size, cur - r->size, r->moves, plural(r->moves));
+	bool stayed = false;
 	for (size_t p = 0, k = 0; p < r->n; p++) {
 		size_t u = r->order[p];
 		if (!r->moved[u])
 			continue;
 		sb_adds(out, k++ ? ", " : " ");
 		add_unit_names(out, us, u);
-		if (us->v[u].offset == r->offset[u])
-			sb_addf(out, " (stays at %" PRIu64 ")", r->offset[u]);
-		else
+		if (us->v[u].offset != r->offset[u]) {
 			sb_addf(out, " (%" PRIu64 " -> %" PRIu64 ")", us->v[u].offset, r->offset[u]);
+			continue;
+		}
+		/* its declaration moves, its offset does not: the others move
+		 * around it (said below), so "stays" is no move of the member */
+		sb_adds(out, " (its declaration goes ");
+		if (p) {
+			sb_adds(out, "after ");
+			add_unit_names(out, us, r->order[p - 1]);
+		} else {
+			sb_adds(out, "first");
+		}
+		sb_addf(out, "; its offset %" PRIu64 " is unchanged)", r->offset[u]);
+		stayed = true;
 	}
+	if (stayed)
+		text_shifted(out, us, r);
 	sb_addch(out, '\n');
 	text_bound(out, r, r->size);
 	if (!r->exact)

@@ -13,6 +13,8 @@
 #    fails, instead of "all rules hold";
 #  - patch --apply says which file it wrote; --under DIR that is missing, an
 #    ambiguous --so: said in the option's words;
+#  - suggest: a move whose member keeps its offset is said as a move of its
+#    declaration, with the members that do move in memory;
 #  - patch's stale-source check covers the structs held by value, at any
 #    depth: patching stats, then server without a rebuild, is refused;
 #
@@ -181,5 +183,16 @@ assert_eq "$RC" 0 "after the rebuild: patched"
 promised=$(sed -n 's/.*: [0-9]* -> \([0-9]*\) bytes.*/\1/p' "$T/out")
 assert_match "$promised" "^[0-9]+$" "a promised size"
 assert_eq "$promised" "$(csize "$T/nest" server nested.c)" "promised size = the compiler's sizeof"
+
+tcase "suggest: a declaration that moves while its member keeps its offset"
+compile_or_fail gcc x86_64 5 "$T/stays.o" "$ND/stays.c"
+# offsetof each member, before and in the proposed order, by the compiler
+printf '#include "%s/stays.c"\n#include <stdio.h>\n#define O(s, m) printf("%%zu ", offsetof(struct s, m))\nint main(void) { O(stays, total); O(stays, b); O(stays, c); O(stays_new, total); O(stays_new, b); O(stays_new, c); printf("%%zu %%zu", sizeof(struct stays), sizeof(struct stays_new)); return 0; }\n' "$ND" >"$T/off.c"
+gcc -o "$T/off" "$T/off.c" 2>"$T/cc.err" || fail "offset probe: $(head -n 2 "$T/cc.err")"
+read -r t0 b0 c0 t1 b1 c1 s0 s1 <<<"$("$T/off")"
+assert_eq "$t0 $t1" "8 8" "total keeps offset 8 (compiler)"
+sf_ok suggest -t stays "$T/stays.o"
+assert_eq "$(grep '^reorder:' "$T/out")" "reorder: $s0 -> $s1 bytes (saves $((s0 - s1))), 1 move: total (its declaration goes after c; its offset $t0 is unchanged); in memory: b ($b0 -> $b1), c ($c0 -> $c1)" "the reorder line"
+assert_no_grep "$T/out" "(stays at" "no 'stays at' counted as a move"
 
 tdone
