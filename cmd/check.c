@@ -35,35 +35,10 @@
 #include "live.h"
 #include "version.h"
 
-static const struct sf_opt_use check_opts[] = {
-	{ "budget", SF_U_REQUIRED | SF_U_FORM1, "the budget to check ('-': standard input)",
-	  NULL },
-	{ "baseline", SF_U_FORM1, "fail only on what grew, or newly broke a rule, since "
-	  "the build OLD (an artifact or directory)", NULL },
-	{ "format", SF_U_FORM1, "; on exit 2 a document carrying the error", NULL },
-	{ "source-root", SF_U_FORM1, "report source paths relative to DIR", NULL },
-	{ "counts", SF_U_FORM1, "instances alive per type (lines 'TYPE COUNT'): what "
-	  "live_waste multiplies waste by", NULL },
-	{ "slabinfo", SF_U_FORM1, "instances alive from a kernel's slabinfo (default "
-	  "/proc/slabinfo), for live_waste", NULL },
-	{ "slab-map", SF_U_FORM1 | SF_U_MANY, "the struct CACHE holds (repeatable)", NULL },
-	{ "verbose", SF_U_FORM1, "list the caches not matched or rejected by size", NULL },
-	{ "write-budget", SF_U_REQUIRED | SF_U_FORM2, "write a budget pinning today's "
-	  "sizes (size <= now; '-': standard output)", NULL },
-	{ "force", SF_U_FORM2, NULL, NULL },
-	{ "under", SF_U_FORM2 | SF_U_MANY, "--write-budget: only types declared in a file "
-	  "under DIR (repeatable)", NULL },
-	{ "exclude-system", SF_U_FORM2, "--write-budget: leave out types declared in "
-	  "system headers (always: a budget pins the project's own types)", NULL },
-	{ "color", 0, NULL, NULL },
-	{ "debug-dir", SF_U_MANY, NULL, NULL },
-	{ "jobs", 0, NULL, NULL },
-	{ "help", 0, NULL, NULL },
-	SF_U_END,
-};
-
 static const struct sf_command check_command = {
 	.name = "check",
+	.formats = 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON | 1u << SF_FMT_SARIF |
+		   1u << SF_FMT_JUNIT | 1u << SF_FMT_GITHUB | 1u << SF_FMT_MARKDOWN,
 	.operands = "ARTIFACT...",
 	.intro =
 	"Check the layouts in ARTIFACT's DWARF against a budget file, one rule a line:\n"
@@ -85,7 +60,29 @@ static const struct sf_command check_command = {
 	"holding both); '*' or a glob such as 'struct rb_*' checks every type it\n"
 	"matches.  A rule whose type is missing is an error unless the line\n"
 	"says 'optional'.  '#' starts a comment.  An empty budget is an error.\n",
-	.opts = check_opts,
+	.opts = (const struct sf_opt_use[]){
+		{ "budget", SF_U_REQUIRED | SF_U_FORM1, "the budget to check ('-': standard input)",
+		  NULL },
+		{ "baseline", SF_U_FORM1, "fail only on what grew, or newly broke a rule, since "
+		  "the build OLD (an artifact or directory)", NULL },
+		{ "format", SF_U_FORM1, "; on exit 2 a document carrying the error", NULL },
+		{ "source-root", SF_U_FORM1, "report source paths relative to DIR", NULL },
+		{ "counts", SF_U_FORM1, "instances alive per type (lines 'TYPE COUNT'): what "
+		  "live_waste multiplies waste by", NULL },
+		{ "slabinfo", SF_U_FORM1, "instances alive from a kernel's slabinfo (default "
+		  "/proc/slabinfo), for live_waste", NULL },
+		{ "slab-map", SF_U_FORM1 | SF_U_MANY, "the struct CACHE holds (repeatable)", NULL },
+		{ "verbose", SF_U_FORM1, "list the caches not matched or rejected by size", NULL },
+		{ "write-budget", SF_U_REQUIRED | SF_U_FORM2, "write a budget pinning today's "
+		  "sizes (size <= now; '-': standard output)", NULL },
+		{ "force", SF_U_FORM2, NULL, NULL },
+		{ "under", SF_U_FORM2 | SF_U_MANY, "--write-budget: only types declared in a file "
+		  "under DIR (repeatable)", NULL },
+		{ "exclude-system", SF_U_FORM2, "--write-budget: leave out types declared in "
+		  "system headers (always: a budget pins the project's own types)", NULL },
+		{ "color", 0, NULL, NULL },
+		SF_U_INPUTS_HELP_END,
+	},
 	.outro =
 	"Exit status: 0 every rule holds, 1 a rule is broken, 2 usage error or\n"
 	"unusable input (budget file or artifact).\n",
@@ -101,39 +98,34 @@ struct check_opts {
 	struct sf_where where;   /* --write-budget's --under, --exclude-system */
 };
 
+/* One of check's own options (sf_parse_options): 0, or nonzero after the
+ * message. */
+static int take_check_opt(void *arg, int c, const char *val)
+{
+	struct check_opts *o = arg;
+
+	if (c == 'b')
+		o->budget = val;
+	else if (c == 'w')
+		o->write = val;
+	else if (c == SF_O_BASELINE)
+		o->baseline = val;
+	else if (c == SF_O_FORCE)
+		o->force = true;
+	else if (c == SF_O_UNDER || c == SF_O_EXCLUDE_SYSTEM)
+		sf_where_option(&o->where, c, val);
+	else   /* --counts, --slabinfo, --slab-map, --verbose */
+		return sf_live_option(&o->live, c, val) < 0;
+	return 0;
+}
+
 /* SF_GO_ON, or the exit status (after --help or an error). */
 static int parse_check_opts(int argc, char **argv, struct check_opts *o)
 {
-	struct sf_getopt g;
-	int c;
+	int st = sf_parse_options(argc, argv, &check_command, &o->co, take_check_opt, o);
 
-	sf_getopt_init(&g, &check_command, &o->co);
-	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
-		switch (c) {
-		case 'b':
-			o->budget = optarg;
-			break;
-		case 'w':
-			o->write = optarg;
-			break;
-		case SF_O_FORCE:
-			o->force = true;
-			break;
-		case SF_O_BASELINE:
-			o->baseline = optarg;
-			break;
-		case SF_O_UNDER:
-		case SF_O_EXCLUDE_SYSTEM:
-			sf_where_option(&o->where, c, optarg);
-			break;
-		default:	/* --counts, --slabinfo, --slab-map, --verbose */
-			if (sf_live_option(&o->live, c, optarg) < 0)
-				return SF_EXIT_ERROR;
-			break;
-		}
-	}
-	if (g.status != SF_GO_ON)
-		return g.status;
+	if (st != SF_GO_ON)
+		return st;
 	if (!o->budget == !o->write)
 		return sf_die_usage("check: give either --budget FILE or --write-budget "
 				   "FILE; see 'structfit check --help'");
@@ -550,11 +542,7 @@ static int run_write(const struct check_opts *o, char **files, int nfiles)
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_opts o = {
-		.co = SF_COMMON_OPTS(1u << SF_FMT_TEXT | 1u << SF_FMT_JSON |
-				     1u << SF_FMT_SARIF | 1u << SF_FMT_JUNIT |
-				     1u << SF_FMT_GITHUB | 1u << SF_FMT_MARKDOWN),
-	};
+	struct check_opts o = { .co = SF_COMMON_OPTS };
 	int r = parse_check_opts(argc, argv, &o);
 
 	if (r == SF_GO_ON && (r = sf_where_resolve(&o.where, NULL)) == 0)

@@ -19,21 +19,19 @@
 #include "report/reasons.h"
 #include "report/suggest.h"
 
-static const struct sf_opt_use classes_opts[] = {
-	{ "format", 0, NULL, NULL },
-	{ "color", 0, NULL, NULL },
-	{ "help", 0, NULL, NULL },
-	SF_U_END,
-};
-
 static const struct sf_command classes_command = {
 	.name = "classes",
+	.formats = 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON,
 	.operands = "[NAME|LIST]",
 	.intro =
 	"List the size-class presets (the SPEC that suggest and fit take), with where\n"
 	"their numbers come from; with NAME, that preset's classes; with a list like\n"
 	"32,64,96, check it as suggest and fit would.\n",
-	.opts = classes_opts,
+	.opts = (const struct sf_opt_use[]){
+		{ "format", 0, NULL, NULL },
+		{ "color", 0, NULL, NULL },
+		SF_U_HELP_END,
+	},
 	.outro =
 	"Presets: ruby-3.3, jemalloc, glibc, mimalloc, tcmalloc, kmalloc, cacheline.\n"
 	"Exit status: 0 ok, 2 unknown preset or bad list.\n",
@@ -91,15 +89,12 @@ static int show_one(const char *spec, enum sf_format format, enum sf_color_mode 
 
 int cmd_classes(int argc, char **argv)
 {
-	struct sf_common_opts co = SF_COMMON_OPTS(1u << SF_FMT_TEXT | 1u << SF_FMT_JSON);
-	struct sf_getopt g;
-
-	sf_getopt_init(&g, &classes_command, &co);
+	struct sf_common_opts co = SF_COMMON_OPTS;
 	/* every option of this command is a shared one */
-	while (sf_getopt_next(&g, argc, argv) != -1)
-		;
-	if (g.status != SF_GO_ON)
-		return g.status;
+	int st = sf_parse_options(argc, argv, &classes_command, &co, NULL, NULL);
+
+	if (st != SF_GO_ON)
+		return st;
 	enum sf_format format = co.format;
 	enum sf_color_mode color = co.color;
 	if (argc - optind > 1)

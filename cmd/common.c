@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "narrowarg.h"
 #include "input/input.h"
 #include "layout/plan.h"
 #include "layout/public.h"
@@ -701,7 +702,8 @@ int sf_parse_count(const char *opt, const char *arg, uint64_t max, uint64_t *out
 	return -1;
 }
 
-int sf_parse_max_moves(const char *arg, uint32_t *out)
+/* --max-moves N: decimal, 1 .. 2^32-2.  0, or -1 after the message. */
+static int parse_max_moves(const char *arg, uint32_t *out)
 {
 	uint64_t n;
 
@@ -710,6 +712,44 @@ int sf_parse_max_moves(const char *arg, uint32_t *out)
 				    arg, (unsigned long)UINT32_MAX - 1), -1;
 	*out = (uint32_t)n;
 	return 0;
+}
+
+int sf_plan_option(struct sf_plan_args *a, int id, const char *arg)
+{
+	struct sf_err err = SF_ERR_INIT;
+
+	switch (id) {
+	case 'p':
+		a->pins = sf_xreallocarray(a->pins, a->npins + 1, sizeof(*a->pins));
+		a->pins[a->npins++] = arg;
+		return 1;
+	case SF_O_NO_PIN_FIRST:
+		a->no_pin_first = true;
+		return 1;
+	case SF_O_MAX_MOVES:
+		return parse_max_moves(arg, &a->max_moves) < 0 ? -1 : 1;
+	case 'n':
+		if (sf_narrow_args_add(arg, &a->narrow, &a->nnarrow, &err) < 0)
+			return sf_report_err(&err), -1;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+struct sf_plan_opts sf_plan_args_opts(const struct sf_plan_args *a)
+{
+	return (struct sf_plan_opts){
+		(const char *const *)a->pins, a->npins, a->narrow, a->nnarrow,
+		!a->no_pin_first, SF_PLAN_ORDER, a->max_moves, sf_test_heuristic(),
+	};
+}
+
+void sf_plan_args_release(struct sf_plan_args *a)
+{
+	free(a->pins);
+	sf_narrow_args_free(a->narrow, a->nnarrow);
+	memset(a, 0, sizeof(*a));
 }
 
 /* NULL-terminated bare names for the reader, or NULL for all types. */
@@ -943,6 +983,9 @@ void sf_getopt_init(struct sf_getopt *g, const struct sf_command *command,
 	g->command = command;
 	g->table = command->table ? command->table : sf_options;
 	g->co = co;
+	co->formats = command->formats;
+	/* --format is an option of the command when it takes formats */
+	assert(lists(command, "format") == (command->formats != 0));
 	g->status = SF_GO_ON;
 	g->optstring[0] = ':';   /* a missing value is ':', not '?' */
 	for (const struct sf_option *o = g->table; o->name; o++) {
@@ -966,7 +1009,7 @@ static void print_usage(const struct sf_getopt *g)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	sf_usage(&sb, g->command, g->co->formats);
+	sf_usage(&sb, g->command);
 	fwrite(sb.buf, 1, sb.len, stdout);
 	sb_release(&sb);
 }
@@ -1037,6 +1080,21 @@ int sf_getopt_next(struct sf_getopt *g, int argc, char **argv)
 	if (shared)   /* --help, or a bad value */
 		g->status = shared > 0 ? SF_EXIT_OK : SF_EXIT_ERROR;
 	return shared ? -1 : c == 'C' && g->table == sf_options ? 't' : c;
+}
+
+int sf_parse_options(int argc, char **argv, const struct sf_command *command,
+		     struct sf_common_opts *co, sf_take_fn *take, void *o)
+{
+	struct sf_getopt g;
+	int c;
+
+	sf_getopt_init(&g, command, co);
+	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
+		assert(take);   /* a command with options of its own takes them */
+		if (take(o, c, optarg))
+			return SF_EXIT_ERROR;
+	}
+	return g.status;
 }
 
 /* ------------------------------------------------------------ type names */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "layout/classes.h"
+#include "layout/plan.h"
 #include "model/model.h"
 #include "model/typeset.h"
 #include "lib/checked.h"
@@ -188,9 +189,28 @@ int sf_write_output(const struct strbuf *sb, bool text, enum sf_color_mode color
  */
 int sf_parse_count(const char *opt, const char *arg, uint64_t max, uint64_t *out);
 
-/* --max-moves N (suggest, patch): decimal, 1 .. 2^32-2.  0, or -1 after
- * the one-line message. */
-int sf_parse_max_moves(const char *arg, uint32_t *out);
+/*
+ * --pin MEMBER (repeatable), --no-pin-first, --max-moves N and --narrow
+ * [TYPE.]M=BYTES (repeatable): the options of the plan suggest and patch
+ * make (layout/plan.h), parsed the one way.  --max-moves is decimal,
+ * 1 .. 2^32-2; --narrow is cmd/narrowarg.h's.  Release with
+ * sf_plan_args_release.
+ */
+struct sf_plan_args {
+	const char **pins;            /* point into argv */
+	size_t npins;
+	bool no_pin_first;
+	uint32_t max_moves;           /* 0: any number */
+	struct sf_narrow_arg *narrow;
+	size_t nnarrow;
+};
+
+/* Take option id (SF_O_* or its letter) when it is one of the four: 1;
+ * 0 when it is another; -1 after the one-line message. */
+int sf_plan_option(struct sf_plan_args *a, int id, const char *arg);
+/* What they ask of layout/plan.h: the reorder searched (SF_PLAN_ORDER). */
+struct sf_plan_opts sf_plan_args_opts(const struct sf_plan_args *a);
+void sf_plan_args_release(struct sf_plan_args *a);
 
 /* -t NAMEs as the NULL-terminated bare-name list the reader takes
  * (NULL when there are none); free with sf_free_only_names. */
@@ -251,12 +271,11 @@ extern const struct sf_option sf_options[];
  * The options that mean the same in every command taking them, parsed in
  * one place (sf_getopt_next) into the command's copy of this struct:
  * -f/--format, -c/--cacheline, --color, -R/--source-root, -k/--classes.
- * `formats` is the one field the command fills: the --format values it
- * takes (1u << SF_FMT_*).  Start from SF_COMMON_OPTS(formats); free with
- * sf_common_opts_release.
+ * `formats` comes from the command (struct sf_command) when the parsing
+ * starts.  Start from SF_COMMON_OPTS; free with sf_common_opts_release.
  */
 struct sf_common_opts {
-	unsigned formats;            /* in: the formats the command takes */
+	unsigned formats;            /* the formats the command takes */
 	enum sf_format format;       /* -f; SF_FMT_TEXT unless given */
 	bool format_set;
 	unsigned cacheline;          /* -c; 64 unless given */
@@ -274,7 +293,7 @@ struct sf_common_opts {
 	                              * (sf_load_opts.btf_first): pahole -F btf */
 };
 
-#define SF_COMMON_OPTS(formats_) { .formats = (formats_), .cacheline = SF_CACHELINE }
+#define SF_COMMON_OPTS { .cacheline = SF_CACHELINE }
 
 void sf_common_opts_release(struct sf_common_opts *co);
 
@@ -304,6 +323,11 @@ struct sf_opt_use {
 #define SF_U_FORM2    32u        /* only in the second ("or:") line */
 
 #define SF_U_END { NULL, 0, NULL, NULL }
+/* The rows a list ends with: --help; --debug-dir and --jobs before it in
+ * every command that reads inputs. */
+#define SF_U_HELP_END { "help", 0, NULL, NULL }, SF_U_END
+#define SF_U_INPUTS_HELP_END \
+	{ "debug-dir", SF_U_MANY, NULL, NULL }, { "jobs", 0, NULL, NULL }, SF_U_HELP_END
 
 /*
  * A command's help: "usage: structfit NAME [options] OPERANDS" (a second
@@ -315,6 +339,8 @@ struct sf_opt_use {
  */
 struct sf_command {
 	const char *name;
+	unsigned formats;            /* the --format values it takes (1u <<
+	                              * SF_FMT_*); 0 when it has no --format */
 	const char *operands;        /* "FILE...", "OLD NEW" */
 	const char *intro;
 	const struct sf_opt_use *opts;
@@ -352,15 +378,24 @@ void sf_getopt_init(struct sf_getopt *g, const struct sf_command *command,
  */
 int sf_getopt_next(struct sf_getopt *g, int argc, char **argv);
 
+/*
+ * Parse argv's options for the command: the shared ones into *co (as
+ * sf_getopt_next), each of the command's own handed to take(o, id, arg)
+ * (arg NULL when it takes no value), which returns 0, or nonzero after it
+ * reported the problem.  take may be NULL when every option is a shared
+ * one.  SF_GO_ON, or the exit status (0 after --help, 2 after an error);
+ * optind is then the first operand.
+ */
+typedef int sf_take_fn(void *o, int id, const char *arg);
+int sf_parse_options(int argc, char **argv, const struct sf_command *command,
+		     struct sf_common_opts *co, sf_take_fn *take, void *o);
+
 /* The row of `table` (NULL: sf_options) called `name`, or NULL. */
 const struct sf_option *sf_option_row(const struct sf_option *table, const char *name);
 
-/*
- * The usage text of a command (cmd/usage.c), made from its option list and
- * the table's rows: `formats` (1u << SF_FMT_*) the --format values it
- * takes.
- */
-void sf_usage(struct strbuf *sb, const struct sf_command *command, unsigned formats);
+/* The usage text of a command (cmd/usage.c), made from its option list and
+ * the table's rows. */
+void sf_usage(struct strbuf *sb, const struct sf_command *command);
 
 /* The name of format f ("text", "json", ...). */
 const char *sf_format_name(enum sf_format f);

@@ -21,28 +21,25 @@
 #include "report/diff.h"
 #include "version.h"
 
-static const struct sf_opt_use diff_opts[] = {
-	{ "type", SF_U_SHORT | SF_U_MANY, "only this type (repeatable): 'st_table', "
-	  "'struct st_table', a typedef name or a list 'a,b' (-C NAME is the same)", NULL },
-	{ "format", 0, "; on exit 2 a document carrying the error", NULL },
-	{ "fail-on-growth", 0, NULL, NULL },
-	{ "source-root", 0, "show source paths relative to DIR", NULL },
-	{ "color", 0, NULL, NULL },
-	{ "debug-dir", SF_U_MANY, NULL, NULL },
-	{ "jobs", 0, NULL, NULL },
-	{ "help", 0, NULL, NULL },
-	SF_U_END,
-};
-
 static const struct sf_command diff_command = {
 	.name = "diff",
+	.formats = 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON | 1u << SF_FMT_GITHUB |
+		   1u << SF_FMT_SARIF | 1u << SF_FMT_MARKDOWN,
 	.operands = "OLD NEW",
 	.intro =
 	"Compare the struct layouts of two builds (each an object, library, executable,\n"
 	"archive or directory): types added, removed and changed - size, alignment,\n"
 	"members added, removed, moved or retyped, holes gained or lost - the types\n"
 	"that grew most first.\n",
-	.opts = diff_opts,
+	.opts = (const struct sf_opt_use[]){
+		{ "type", SF_U_SHORT | SF_U_MANY, "only this type (repeatable): 'st_table', "
+		  "'struct st_table', a typedef name or a list 'a,b' (-C NAME is the same)", NULL },
+		{ "format", 0, "; on exit 2 a document carrying the error", NULL },
+		{ "fail-on-growth", 0, NULL, NULL },
+		{ "source-root", 0, "show source paths relative to DIR", NULL },
+		{ "color", 0, NULL, NULL },
+		SF_U_INPUTS_HELP_END,
+	},
 	.outro =
 	"Exit status: 0 ok, 1 a type grew (with --fail-on-growth), 2 usage error or\n"
 	"unusable input.\n",
@@ -55,30 +52,31 @@ struct diff_opts {
 	bool fail_on_growth;
 };
 
+/* One of diff's own options (sf_parse_options): 0, or nonzero after the
+ * message. */
+static int take_diff_opt(void *arg, int c, const char *val)
+{
+	struct diff_opts *o = arg;
+
+	if (c == SF_O_FAIL_ON_GROWTH) {
+		o->fail_on_growth = true;
+		return 0;
+	}
+	if (sf_split_names(val, ',', &o->types, &o->ntypes) < 0)   /* -t */
+		return -1;
+	/* NULL-terminated for layout/diff.c */
+	o->types = sf_xreallocarray(o->types, o->ntypes + 1, sizeof(*o->types));
+	o->types[o->ntypes] = NULL;
+	return 0;
+}
+
 /* SF_GO_ON, or the exit status (after --help or an error). */
 static int parse_diff_opts(int argc, char **argv, struct diff_opts *o)
 {
-	struct sf_getopt g;
-	int c;
+	int st = sf_parse_options(argc, argv, &diff_command, &o->co, take_diff_opt, o);
 
-	sf_getopt_init(&g, &diff_command, &o->co);
-	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
-		switch (c) {
-		case 't':
-			if (sf_split_names(optarg, ',', &o->types, &o->ntypes) < 0)
-				return SF_EXIT_ERROR;
-			/* NULL-terminated for layout/diff.c */
-			o->types = sf_xreallocarray(o->types, o->ntypes + 1,
-						    sizeof(*o->types));
-			o->types[o->ntypes] = NULL;
-			break;
-		case SF_O_FAIL_ON_GROWTH:
-			o->fail_on_growth = true;
-			break;
-		}
-	}
-	if (g.status != SF_GO_ON)
-		return g.status;
+	if (st != SF_GO_ON)
+		return st;
 	if (argc - optind != 2)
 		return sf_die_usage("diff: expected two inputs, OLD and NEW (got %d); see "
 				    "'structfit diff --help'", argc - optind);
@@ -214,11 +212,7 @@ static int run_diff(const struct diff_opts *o, char *old_path, char *new_path)
 
 int cmd_diff(int argc, char **argv)
 {
-	struct diff_opts o = {
-		.co = SF_COMMON_OPTS(1u << SF_FMT_TEXT | 1u << SF_FMT_JSON |
-				     1u << SF_FMT_GITHUB | 1u << SF_FMT_SARIF |
-				     1u << SF_FMT_MARKDOWN),
-	};
+	struct diff_opts o = { .co = SF_COMMON_OPTS };
 	int status = parse_diff_opts(argc, argv, &o);
 
 	if (status == SF_GO_ON)

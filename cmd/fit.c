@@ -27,40 +27,36 @@
 #include "lib/xalloc.h"
 #include "report/suggest.h"
 
-static const struct sf_opt_use fit_opts[] = {
-	{ "type", SF_U_SHORT | SF_U_REQUIRED, "the type, or types whose sizes add up "
-	  "(-t may be repeated): e.g. RHash+st_table; -C is the same", "NAME[+NAME...]" },
-	{ "classes", SF_U_REQUIRED, "ruby-3.3, jemalloc, glibc, mimalloc, tcmalloc, "
-	  "kmalloc, cacheline, or a list 32,64,96 (required)", NULL },
-	{ "overhead", 0, "bytes added to the sum (allocator header, ...)", NULL },
-	{ "count", 0, "instances: total memory and bytes lost", NULL },
-	{ "narrow", SF_U_MANY, "fit as if member M were BYTES wide (repeatable); TYPE.M "
-	  "when several types have an M", NULL },
-	{ "reorder", 0, "fit each type in its best member order", NULL },
-	{ "counts", 0, "the instances from a file of lines 'TYPE COUNT' (the "
-	  "first type of NAME+NAME counted): the bytes the candidate frees in its "
-	  "class at that count", NULL },
-	{ "slabinfo", 0, "the instances from a kernel's slabinfo (default "
-	  "/proc/slabinfo); for one type alone, the objects per slab before and "
-	  "after, and the slabs freed", NULL },
-	{ "slab-map", SF_U_MANY, "the struct CACHE holds (repeatable)", NULL },
-	{ "verbose", 0, "list the caches not matched or rejected by size", NULL },
-	{ "format", 0, NULL, NULL },
-	{ "color", 0, NULL, NULL },
-	{ "debug-dir", SF_U_MANY, NULL, NULL },
-	{ "jobs", 0, NULL, NULL },
-	{ "help", 0, NULL, NULL },
-	SF_U_END,
-};
-
 static const struct sf_command fit_command = {
 	.name = "fit",
+	.formats = 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON,
 	.operands = "FILE...",
 	.intro =
 	"The size class that type NAME (or the sum of the types, plus --overhead)\n"
 	"lands in, the bytes lost to rounding up to it, and how many bytes must go\n"
 	"to reach the next smaller class.\n",
-	.opts = fit_opts,
+	.opts = (const struct sf_opt_use[]){
+		{ "type", SF_U_SHORT | SF_U_REQUIRED, "the type, or types whose sizes add up "
+		  "(-t may be repeated): e.g. RHash+st_table; -C is the same", "NAME[+NAME...]" },
+		{ "classes", SF_U_REQUIRED, "ruby-3.3, jemalloc, glibc, mimalloc, tcmalloc, "
+		  "kmalloc, cacheline, or a list 32,64,96 (required)", NULL },
+		{ "overhead", 0, "bytes added to the sum (allocator header, ...)", NULL },
+		{ "count", 0, "instances: total memory and bytes lost", NULL },
+		{ "narrow", SF_U_MANY, "fit as if member M were BYTES wide (repeatable); TYPE.M "
+		  "when several types have an M", NULL },
+		{ "reorder", 0, "fit each type in its best member order", NULL },
+		{ "counts", 0, "the instances from a file of lines 'TYPE COUNT' (the "
+		  "first type of NAME+NAME counted): the bytes the candidate frees in its "
+		  "class at that count", NULL },
+		{ "slabinfo", 0, "the instances from a kernel's slabinfo (default "
+		  "/proc/slabinfo); for one type alone, the objects per slab before and "
+		  "after, and the slabs freed", NULL },
+		{ "slab-map", SF_U_MANY, "the struct CACHE holds (repeatable)", NULL },
+		{ "verbose", 0, "list the caches not matched or rejected by size", NULL },
+		{ "format", 0, NULL, NULL },
+		{ "color", 0, NULL, NULL },
+		SF_U_INPUTS_HELP_END,
+	},
 	.outro = "Exit status: 0 ok, 2 usage error or unusable input.\n",
 };
 
@@ -76,44 +72,41 @@ struct fit_opts {
 	struct sf_live_opts live;
 };
 
+/* One of fit's own options (sf_parse_options): 0, or nonzero after the
+ * message. */
+static int take_fit_opt(void *arg, int c, const char *val)
+{
+	struct fit_opts *o = arg;
+	struct sf_err err = SF_ERR_INIT;
+
+	switch (c) {
+	case 't':
+		return sf_split_names(val, '+', &o->names, &o->nnames);
+	case 'o':
+		return sf_parse_count("--overhead", val, SF_MAX_BYTES, &o->overhead);
+	case 'N':
+		if (sf_parse_decimal(val, &o->count) < 0 || o->count == 0)
+			return sf_die_usage("--count: '%s' is not a positive number", val);
+		return 0;
+	case 'n':
+		if (sf_narrow_args_add(val, &o->narrow, &o->nnarrow, &err) < 0)
+			return sf_report_err(&err);
+		return 0;
+	case 'r':
+		o->reorder = true;
+		return 0;
+	default:   /* --counts, --slabinfo, --slab-map, --verbose */
+		return sf_live_option(&o->live, c, val) < 0;
+	}
+}
+
 /* SF_GO_ON, or the exit status (after --help or an error). */
 static int parse_fit_opts(int argc, char **argv, struct fit_opts *o)
 {
-	struct sf_err err = SF_ERR_INIT;
-	struct sf_getopt g;
-	int c;
+	int st = sf_parse_options(argc, argv, &fit_command, &o->co, take_fit_opt, o);
 
-	sf_getopt_init(&g, &fit_command, &o->co);
-	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
-		switch (c) {
-		case 't':
-			if (sf_split_names(optarg, '+', &o->names, &o->nnames) < 0)
-				return SF_EXIT_ERROR;
-			break;
-		case 'o':
-			if (sf_parse_count("--overhead", optarg, SF_MAX_BYTES, &o->overhead) < 0)
-				return SF_EXIT_ERROR;
-			break;
-		case 'N':
-			if (sf_parse_decimal(optarg, &o->count) < 0 || o->count == 0)
-				return sf_die_usage("--count: '%s' is not a positive number",
-						    optarg);
-			break;
-		case 'n':
-			if (sf_narrow_args_add(optarg, &o->narrow, &o->nnarrow, &err) < 0)
-				return sf_report_err(&err);
-			break;
-		case 'r':
-			o->reorder = true;
-			break;
-		default:	/* --counts, --slabinfo, --slab-map, --verbose */
-			if (sf_live_option(&o->live, c, optarg) < 0)
-				return SF_EXIT_ERROR;
-			break;
-		}
-	}
-	if (g.status != SF_GO_ON)
-		return g.status;
+	if (st != SF_GO_ON)
+		return st;
 	if (!o->nnames)
 		return sf_die_usage("fit needs -t NAME; see 'structfit fit --help'");
 	if (!o->co.have_classes)
@@ -284,7 +277,7 @@ out:
 
 int cmd_fit(int argc, char **argv)
 {
-	struct fit_opts o = { .co = SF_COMMON_OPTS(1u << SF_FMT_TEXT | 1u << SF_FMT_JSON) };
+	struct fit_opts o = { .co = SF_COMMON_OPTS };
 	int status = parse_fit_opts(argc, argv, &o);
 
 	if (status == SF_GO_ON)

@@ -19,35 +19,9 @@
 #include "report/html.h"
 #include "report/report.h"
 
-static const struct sf_opt_use holes_opts[] = {
-	{ "min-waste", 0, "only types wasting at least N bytes (default 1)", NULL },
-	{ "sort", 0, "waste (default), size or name", NULL },
-	{ "limit", 0, "at most N lines (N >= 1)", NULL },
-	{ "under", SF_U_MANY, NULL, NULL },
-	{ "exclude-system", 0, NULL, NULL },
-	{ "reorderable", 0, "only types a member reorder shrinks (as suggest finds it, "
-	  "leading struct member pinned), with the size it reaches and the bytes it "
-	  "saves", NULL },
-	{ "counts", 0, "instances alive: lines 'TYPE COUNT' (# comments); adds live and "
-	  "live_waste (instances x waste, and live_saves with --reorderable) and ranks "
-	  "by live_waste, the types not counted after", NULL },
-	{ "slabinfo", 0, "the same from a kernel's slabinfo (default /proc/slabinfo): "
-	  "each cache matched to its struct by name (dentry; X_cache, X_cachep -> X; "
-	  "X_cache -> X_info) when its object size can hold it", NULL },
-	{ "slab-map", SF_U_MANY, "the struct CACHE holds (repeatable)", NULL },
-	{ "verbose", 0, "list the caches not matched or rejected by size", NULL },
-	{ "format", 0, " (ranking + maps)", NULL },
-	{ "cacheline", 0, "cacheline size for the html maps (default 64)", NULL },
-	{ "source-root", 0, "show source paths relative to DIR", NULL },
-	{ "color", 0, NULL, NULL },
-	{ "debug-dir", SF_U_MANY, NULL, NULL },
-	{ "jobs", 0, NULL, NULL },
-	{ "help", 0, NULL, NULL },
-	SF_U_END,
-};
-
 static const struct sf_command holes_command = {
 	.name = "holes",
+	.formats = 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON | 1u << SF_FMT_HTML,
 	.operands = "FILE...",
 	.intro =
 	"Rank the structs, unions and classes of FILE by the bytes they waste\n"
@@ -55,7 +29,29 @@ static const struct sf_command holes_command = {
 	"changing a layout breaks others: packed (a wire or file format), installed\n"
 	"(its header is under /usr/include or a PREFIX/include), include (in the\n"
 	"project's include/ directory, relative to --source-root or the build's).\n",
-	.opts = holes_opts,
+	.opts = (const struct sf_opt_use[]){
+		{ "min-waste", 0, "only types wasting at least N bytes (default 1)", NULL },
+		{ "sort", 0, "waste (default), size or name", NULL },
+		{ "limit", 0, "at most N lines (N >= 1)", NULL },
+		{ "under", SF_U_MANY, NULL, NULL },
+		{ "exclude-system", 0, NULL, NULL },
+		{ "reorderable", 0, "only types a member reorder shrinks (as suggest finds it, "
+		  "leading struct member pinned), with the size it reaches and the bytes it "
+		  "saves", NULL },
+		{ "counts", 0, "instances alive: lines 'TYPE COUNT' (# comments); adds live and "
+		  "live_waste (instances x waste, and live_saves with --reorderable) and ranks "
+		  "by live_waste, the types not counted after", NULL },
+		{ "slabinfo", 0, "the same from a kernel's slabinfo (default /proc/slabinfo): "
+		  "each cache matched to its struct by name (dentry; X_cache, X_cachep -> X; "
+		  "X_cache -> X_info) when its object size can hold it", NULL },
+		{ "slab-map", SF_U_MANY, "the struct CACHE holds (repeatable)", NULL },
+		{ "verbose", 0, "list the caches not matched or rejected by size", NULL },
+		{ "format", 0, " (ranking + maps)", NULL },
+		{ "cacheline", 0, "cacheline size for the html maps (default 64)", NULL },
+		{ "source-root", 0, "show source paths relative to DIR", NULL },
+		{ "color", 0, NULL, NULL },
+		SF_U_INPUTS_HELP_END,
+	},
 	.outro = "Exit status: 0 ok, 2 usage error or unusable input.\n",
 };
 
@@ -66,49 +62,39 @@ struct holes_opts {
 	struct sf_live_opts live;
 };
 
-/* SF_GO_ON, or the exit status (after --help or an error). */
-static int parse_holes_opts(int argc, char **argv, struct holes_opts *o)
+/* One of holes's own options (sf_parse_options): 0, or nonzero after the
+ * message. */
+static int take_holes_opt(void *arg, int c, const char *val)
 {
-	struct sf_getopt g;
+	struct holes_opts *o = arg;
 	uint64_t v;
-	int c;
 
-	sf_getopt_init(&g, &holes_command, &o->co);
-	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
-		switch (c) {
-		case 'm':
-			if (sf_parse_count("--min-waste", optarg, UINT64_MAX,
-					   &o->rank.min_waste) < 0)
-				return SF_EXIT_ERROR;
-			break;
-		case 's':
-			if (sf_rank_parse_sort(optarg, &o->rank.sort) < 0)
-				return sf_die_usage("--sort: '%s' is not one of waste, size, name",
-						    optarg);
-			break;
-		case 'l':
-			if (sf_parse_count("--limit", optarg, UINT64_MAX, &v) < 0)
-				return SF_EXIT_ERROR;
-			/* 0 rows would be a silent empty answer */
-			if (v == 0)
-				return sf_die_usage("--limit: 0 lines is no answer; give at "
-						    "least 1 (leave --limit out for all)");
-			o->rank.limit = (size_t)v;
-			break;
-		case SF_O_REORDERABLE:
-			o->rank.reorderable = true;
-			break;
-		case SF_O_UNDER:
-		case SF_O_EXCLUDE_SYSTEM:
-			sf_where_option(&o->where, c, optarg);
-			break;
-		default:	/* --counts, --slabinfo, --slab-map, --verbose */
-			if (sf_live_option(&o->live, c, optarg) < 0)
-				return SF_EXIT_ERROR;
-			break;
-		}
+	switch (c) {
+	case 'm':
+		return sf_parse_count("--min-waste", val, UINT64_MAX, &o->rank.min_waste);
+	case 's':
+		if (sf_rank_parse_sort(val, &o->rank.sort) < 0)
+			return sf_die_usage("--sort: '%s' is not one of waste, size, name", val);
+		return 0;
+	case 'l':
+		if (sf_parse_count("--limit", val, UINT64_MAX, &v) < 0)
+			return -1;
+		/* 0 rows would be a silent empty answer */
+		if (v == 0)
+			return sf_die_usage("--limit: 0 lines is no answer; give at "
+					    "least 1 (leave --limit out for all)");
+		o->rank.limit = (size_t)v;
+		return 0;
+	case SF_O_REORDERABLE:
+		o->rank.reorderable = true;
+		return 0;
+	case SF_O_UNDER:
+	case SF_O_EXCLUDE_SYSTEM:
+		sf_where_option(&o->where, c, val);
+		return 0;
+	default:   /* --counts, --slabinfo, --slab-map, --verbose */
+		return sf_live_option(&o->live, c, val) < 0;
 	}
-	return g.status;
 }
 
 /* Rank the types `where` keeps; how many it kept (ranked or not). */
@@ -193,11 +179,10 @@ static int rank_and_write(struct holes_opts *o, const struct sf_typeset *ts,
 int cmd_holes(int argc, char **argv)
 {
 	struct holes_opts o = {
-		.co = SF_COMMON_OPTS(1u << SF_FMT_TEXT | 1u << SF_FMT_JSON |
-				     1u << SF_FMT_HTML),
+		.co = SF_COMMON_OPTS,
 		.rank = { .sort = SF_RANK_BY_WASTE, .min_waste = 1 },
 	};
-	int r = parse_holes_opts(argc, argv, &o);
+	int r = sf_parse_options(argc, argv, &holes_command, &o.co, take_holes_opt, &o);
 
 	if (r != SF_GO_ON || (r = sf_where_resolve(&o.where, o.co.source_root)) != 0) {
 		sf_where_release(&o.where);

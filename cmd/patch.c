@@ -56,73 +56,6 @@
 #include "report/reasons.h"
 #include "report/udiff.h"
 
-static const struct sf_opt_use patch_opts[] = {
-	{ "type", SF_U_SHORT | SF_U_REQUIRED, "the struct: 'st_table', 'struct st_table', "
-	  "or a typedef name (-C NAME is the same, as in pahole)", NULL },
-	{ "narrow", SF_U_MANY, "narrow member M to 1, 2, 4 or 8 bytes (repeatable)", NULL },
-	{ "pin", SF_U_MANY, "keep MEMBER at its offset (repeatable)", NULL },
-	{ "no-pin-first", 0, "let a leading struct member move too", NULL },
-	{ "max-moves", 0, "the smallest order that moves at most N members (at least 1): the "
-	  "size suggest --max-moves N promises", NULL },
-	{ "niche", 0, "Rust: the newtype in MEMBER's Option gets a NonNull for its raw "
-	  "pointer (the niche suggest proposes)", NULL },
-	{ "source-root", 0, "the source tree (default: the build's directory the DWARF "
-	  "records, else the current directory); diff paths are relative to it, the "
-	  "header says it", NULL },
-	{ "apply", 0, NULL, NULL },
-	{ "allow-abi-change", 0, "patch a public type all the same (see below)", NULL },
-	{ "color", 0, "colour the diff: auto (default: on a terminal, unless NO_COLOR is "
-	  "set or TERM=dumb), always, never", NULL },
-	{ "debug-dir", SF_U_MANY, NULL, NULL },
-	{ "jobs", 0, NULL, NULL },
-	{ "help", 0, NULL, NULL },
-	{ .help =
-	"Rust: the one .rs file under the source root that declares the struct (rustc\n"
-	"names no file); a default-representation struct keeps its field order (rustc\n"
-	"orders it) and only field types change; a #[repr(C)] one is reordered; tuple\n"
-	"and generic structs and enums are refused;\n"
-	"--niche rewrites the newtype (a tuple struct over one raw pointer) and the\n"
-	"calls that build it, each then checked for null at run time.\n" },
-	{ .help =
-	"Members that move change the meaning of positional initializers ({a, b, ...}),\n"
-	"offsetof and static_assert: the C files under the source root that name the\n"
-	"struct or include its file (directly or through headers) are searched for\n"
-	"those of the struct (typedef names too), and each one found is a refusal that\n"
-	"names it; designated initializers ({.a = ...}) are unaffected.  A struct found\n"
-	"in a generated file (a banner in its first lines, a build directory) is\n"
-	"patched in its source of truth (a .h.in) or refused.  Members under #if stay\n"
-	"whole and move as one block (in place when another branch declares members);\n"
-	"types spelled with object-like macros are expanded.\n" },
-	{ "allow-layout-uses", 0, "patch despite positional initializers, offsetof or "
-	  "static_assert: the header names each place", NULL },
-	{ .help =
-	"A narrowing is checked against every store to the member in those files\n"
-	"(assignment, op=, ++/--, designated initializer, address taken, found by\n"
-	"name): a store of a literal that fits is safe; any other may not fit and is a\n"
-	"refusal naming its file:line.  A pointer is never narrowed to an integer.\n" },
-	{ "saturate", SF_U_OR_NEXT, "rewrite each such store that is a whole statement "
-	  "(p->m = e;, in the struct's file) to clamp e at the new maximum, evaluated once",
-	  NULL },
-	{ "allow-truncation", 0, "narrow all the same: the header lists each store", NULL },
-	{ .help =
-	"C++ classes and structs: each member keeps its access (labels are written\n"
-	"where the new order needs them, none left empty); member functions, static\n"
-	"members, types, using and friend stay where they are; default member\n"
-	"initializers move with their member; bases, the vptr and [[no_unique_address]]\n"
-	"members stay in place.  Every constructor's member-initializer list under the\n"
-	"source root is put in the new order (the same diff).\n" },
-	{ "allow-init-order", 0, "patch even though an initializer reads a member whose "
-	  "order relative to it changes (b_(a_ * 2)): the header lists those now run "
-	  "before what they read", NULL },
-	{ .help =
-	"A public type is refused unless --allow-abi-change is given: a packed struct\n"
-	"(its bytes are a wire or file format) or one declared in an installed header\n"
-	"(/usr/include, a compiler's include directory, a PREFIX/include outside the\n"
-	"project) or in the project's include/ directory: programs built against\n"
-	"the old layout would read it wrongly.\n" },
-	SF_U_END,
-};
-
 static const struct sf_command patch_command = {
 	.name = "patch",
 	.operands = "FILE...",
@@ -134,7 +67,72 @@ static const struct sf_command patch_command = {
 	"share a line are split when members move between them; bit-field runs stay\n"
 	"together; a narrowed member gets a fixed-width type and a comment with the\n"
 	"range it holds now: check that every value it takes fits.\n",
-	.opts = patch_opts,
+	.opts = (const struct sf_opt_use[]){
+		{ "type", SF_U_SHORT | SF_U_REQUIRED, "the struct: 'st_table', 'struct st_table', "
+		  "or a typedef name (-C NAME is the same, as in pahole)", NULL },
+		{ "narrow", SF_U_MANY, "narrow member M to 1, 2, 4 or 8 bytes (repeatable)", NULL },
+		{ "pin", SF_U_MANY, "keep MEMBER at its offset (repeatable)", NULL },
+		{ "no-pin-first", 0, "let a leading struct member move too", NULL },
+		{ "max-moves", 0, "the smallest order that moves at most N members (at least 1): the "
+		  "size suggest --max-moves N promises", NULL },
+		{ "niche", 0, "Rust: the newtype in MEMBER's Option gets a NonNull for its raw "
+		  "pointer (the niche suggest proposes)", NULL },
+		{ "source-root", 0, "the source tree (default: the build's directory the DWARF "
+		  "records, else the current directory); diff paths are relative to it, the "
+		  "header says it", NULL },
+		{ "apply", 0, NULL, NULL },
+		{ "allow-abi-change", 0, "patch a public type all the same (see below)", NULL },
+		{ "color", 0, "colour the diff: auto (default: on a terminal, unless NO_COLOR is "
+		  "set or TERM=dumb), always, never", NULL },
+		{ "debug-dir", SF_U_MANY, NULL, NULL },
+		{ "jobs", 0, NULL, NULL },
+		{ "help", 0, NULL, NULL },
+		{ .help =
+		"Rust: the one .rs file under the source root that declares the struct (rustc\n"
+		"names no file); a default-representation struct keeps its field order (rustc\n"
+		"orders it) and only field types change; a #[repr(C)] one is reordered; tuple\n"
+		"and generic structs and enums are refused;\n"
+		"--niche rewrites the newtype (a tuple struct over one raw pointer) and the\n"
+		"calls that build it, each then checked for null at run time.\n" },
+		{ .help =
+		"Members that move change the meaning of positional initializers ({a, b, ...}),\n"
+		"offsetof and static_assert: the C files under the source root that name the\n"
+		"struct or include its file (directly or through headers) are searched for\n"
+		"those of the struct (typedef names too), and each one found is a refusal that\n"
+		"names it; designated initializers ({.a = ...}) are unaffected.  A struct found\n"
+		"in a generated file (a banner in its first lines, a build directory) is\n"
+		"patched in its source of truth (a .h.in) or refused.  Members under #if stay\n"
+		"whole and move as one block (in place when another branch declares members);\n"
+		"types spelled with object-like macros are expanded.\n" },
+		{ "allow-layout-uses", 0, "patch despite positional initializers, offsetof or "
+		  "static_assert: the header names each place", NULL },
+		{ .help =
+		"A narrowing is checked against every store to the member in those files\n"
+		"(assignment, op=, ++/--, designated initializer, address taken, found by\n"
+		"name): a store of a literal that fits is safe; any other may not fit and is a\n"
+		"refusal naming its file:line.  A pointer is never narrowed to an integer.\n" },
+		{ "saturate", SF_U_OR_NEXT, "rewrite each such store that is a whole statement "
+		  "(p->m = e;, in the struct's file) to clamp e at the new maximum, evaluated once",
+		  NULL },
+		{ "allow-truncation", 0, "narrow all the same: the header lists each store", NULL },
+		{ .help =
+		"C++ classes and structs: each member keeps its access (labels are written\n"
+		"where the new order needs them, none left empty); member functions, static\n"
+		"members, types, using and friend stay where they are; default member\n"
+		"initializers move with their member; bases, the vptr and [[no_unique_address]]\n"
+		"members stay in place.  Every constructor's member-initializer list under the\n"
+		"source root is put in the new order (the same diff).\n" },
+		{ "allow-init-order", 0, "patch even though an initializer reads a member whose "
+		  "order relative to it changes (b_(a_ * 2)): the header lists those now run "
+		  "before what they read", NULL },
+		{ .help =
+		"A public type is refused unless --allow-abi-change is given: a packed struct\n"
+		"(its bytes are a wire or file format) or one declared in an installed header\n"
+		"(/usr/include, a compiler's include directory, a PREFIX/include outside the\n"
+		"project) or in the project's include/ directory: programs built against\n"
+		"the old layout would read it wrongly.\n" },
+		SF_U_END,
+	},
 	.outro =
 	"Refuses (exit 2, nothing written) when the source no longer matches the build's\n"
 	"DWARF, when members come from macros or sit under nested #if, when the struct\n"
@@ -145,12 +143,7 @@ static const struct sf_command patch_command = {
 struct patch_opts {
 	struct sf_common_opts co;
 	const char *type;
-	struct sf_narrow_arg *narrow;
-	size_t nnarrow;
-	const char **pins;
-	size_t npins;
-	bool no_pin_first;
-	uint32_t max_moves;      /* 0: any number */
+	struct sf_plan_args plan; /* --narrow, --pin, --no-pin-first, --max-moves */
 	bool apply;
 	bool allow_abi_change;   /* patch a public type all the same */
 	const char *niche;       /* --niche MEMBER, or NULL */
@@ -160,63 +153,53 @@ struct patch_opts {
 	bool allow_init_order;   /* --allow-init-order (C++) */
 };
 
+/* One of patch's own options (sf_parse_options): 0, or nonzero after the
+ * message. */
+static int take_patch_opt(void *arg, int c, const char *val)
+{
+	struct patch_opts *o = arg;
+	int taken = sf_plan_option(&o->plan, c, val);
+
+	if (taken)
+		return taken < 0;
+	switch (c) {
+	case 't':
+		return sf_one_name("patch", val, &o->type);
+	case SF_O_APPLY:
+		o->apply = true;
+		break;
+	case SF_O_ALLOW_ABI_CHANGE:
+		o->allow_abi_change = true;
+		break;
+	case SF_O_NICHE:
+		o->niche = val;
+		break;
+	case SF_O_ALLOW_LAYOUT_USES:
+		o->allow_uses = true;
+		break;
+	case SF_O_SATURATE:
+		o->saturate = true;
+		break;
+	case SF_O_ALLOW_TRUNCATION:
+		o->allow_truncation = true;
+		break;
+	case SF_O_ALLOW_INIT_ORDER:
+		o->allow_init_order = true;
+		break;
+	}
+	return 0;
+}
+
 /* SF_GO_ON, or the exit status (after --help or an error). */
 static int parse_patch_opts(int argc, char **argv, struct patch_opts *o)
 {
-	struct sf_err err = SF_ERR_INIT;
-	struct sf_getopt g;
-	int c;
+	int st = sf_parse_options(argc, argv, &patch_command, &o->co, take_patch_opt, o);
 
-	sf_getopt_init(&g, &patch_command, &o->co);
-	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
-		switch (c) {
-		case 't':
-			if (sf_one_name("patch", optarg, &o->type) < 0)
-				return SF_EXIT_ERROR;
-			break;
-		case 'n':
-			if (sf_narrow_args_add(optarg, &o->narrow, &o->nnarrow, &err) < 0)
-				return sf_report_err(&err);
-			break;
-		case 'p':
-			o->pins = sf_xreallocarray(o->pins, o->npins + 1, sizeof(*o->pins));
-			o->pins[o->npins++] = optarg;
-			break;
-		case SF_O_NO_PIN_FIRST:
-			o->no_pin_first = true;
-			break;
-		case SF_O_MAX_MOVES:
-			if (sf_parse_max_moves(optarg, &o->max_moves) < 0)
-				return SF_EXIT_ERROR;
-			break;
-		case SF_O_APPLY:
-			o->apply = true;
-			break;
-		case SF_O_ALLOW_ABI_CHANGE:
-			o->allow_abi_change = true;
-			break;
-		case SF_O_NICHE:
-			o->niche = optarg;
-			break;
-		case SF_O_ALLOW_LAYOUT_USES:
-			o->allow_uses = true;
-			break;
-		case SF_O_SATURATE:
-			o->saturate = true;
-			break;
-		case SF_O_ALLOW_TRUNCATION:
-			o->allow_truncation = true;
-			break;
-		case SF_O_ALLOW_INIT_ORDER:
-			o->allow_init_order = true;
-			break;
-		}
-	}
-	if (g.status != SF_GO_ON)
-		return g.status;
+	if (st != SF_GO_ON)
+		return st;
 	if (!o->type)
 		return sf_die_usage("patch needs -t NAME; see 'structfit patch --help'");
-	if (o->niche && (o->nnarrow || o->npins))
+	if (o->niche && (o->plan.nnarrow || o->plan.npins))
 		return sf_die_usage("--niche is patched alone (no --narrow or --pin with it)");
 	return SF_GO_ON;
 }
@@ -242,10 +225,7 @@ static int make_plan(const struct sf_type *t, const struct patch_opts *o,
 		     struct sf_plan_group *g, size_t ng,
 		     struct sf_typeset *arena, struct plan *pl)
 {
-	struct sf_plan_opts po = {
-		(const char *const *)o->pins, o->npins, o->narrow, o->nnarrow,
-		!o->no_pin_first, SF_PLAN_ORDER, o->max_moves, sf_test_heuristic(),
-	};
+	struct sf_plan_opts po = sf_plan_args_opts(&o->plan);
 	struct sf_plan_refusal why;
 	struct sf_plan p;
 	int rc = 0;
@@ -1032,13 +1012,12 @@ out_ts:
 
 int cmd_patch(int argc, char **argv)
 {
-	struct patch_opts o = { .co = SF_COMMON_OPTS(0) };
+	struct patch_opts o = { .co = SF_COMMON_OPTS };
 	int rc = parse_patch_opts(argc, argv, &o);
 
 	if (rc == SF_GO_ON)
 		rc = run_patch(&o, argv + optind, argc - optind);
-	sf_narrow_args_free(o.narrow, o.nnarrow);
-	free(o.pins);
+	sf_plan_args_release(&o.plan);
 	sf_common_opts_release(&o.co);
 	return rc;
 }

@@ -31,28 +31,24 @@
 #include "report/html.h"
 #include "report/report.h"
 
-static const struct sf_opt_use show_opts[] = {
-	{ "type", SF_U_SHORT | SF_U_MANY, "only this type (repeatable): 'st_table', "
-	  "'struct st_table', a typedef name, a glob 'rb_*' or a list 'a,b' (-C NAME is "
-	  "the same, as in pahole)", NULL },
-	{ "format", 0, NULL, NULL },
-	{ "cacheline", 0, NULL, NULL },
-	{ "origin", 0, NULL, NULL },
-	{ "source-root", 0, "show source paths relative to DIR", NULL },
-	{ "color", 0, NULL, NULL },
-	{ "debug-dir", SF_U_MANY, NULL, NULL },
-	{ "jobs", 0, NULL, NULL },
-	{ "help", 0, NULL, NULL },
-	SF_U_END,
-};
-
 static const struct sf_command show_command = {
 	.name = "show",
+	.formats = 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON | 1u << SF_FMT_HTML,
 	.operands = "FILE...",
 	.intro =
 	"Print the layout of every struct, union and class defined in FILE's DWARF,\n"
 	"with its holes, padding and cacheline boundaries, as pahole does.\n",
-	.opts = show_opts,
+	.opts = (const struct sf_opt_use[]){
+		{ "type", SF_U_SHORT | SF_U_MANY, "only this type (repeatable): 'st_table', "
+		  "'struct st_table', a typedef name, a glob 'rb_*' or a list 'a,b' (-C NAME is "
+		  "the same, as in pahole)", NULL },
+		{ "format", 0, NULL, NULL },
+		{ "cacheline", 0, NULL, NULL },
+		{ "origin", 0, NULL, NULL },
+		{ "source-root", 0, "show source paths relative to DIR", NULL },
+		{ "color", 0, NULL, NULL },
+		SF_U_INPUTS_HELP_END,
+	},
 	.outro =
 	"FILE: ELF object, shared library, executable, .debug file, archive or directory.\n"
 	"Exit status: 0 ok, 2 usage error or unusable input.\n",
@@ -66,25 +62,15 @@ struct show_opts {
 };
 
 
-/* SF_GO_ON, or the exit status (after --help or an error). */
-static int parse_show_opts(int argc, char **argv, struct show_opts *o)
+/* One of show's own options (sf_parse_options): 0, or nonzero after the
+ * message. */
+static int take_show_opt(void *arg, int c, const char *val)
 {
-	struct sf_getopt g;
-	int c;
+	struct show_opts *o = arg;
 
-	sf_getopt_init(&g, &show_command, &o->co);
-	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
-		switch (c) {
-		case 't':
-			if (sf_split_names(optarg, ',', &o->types, &o->ntypes) < 0)
-				return SF_EXIT_ERROR;
-			break;
-		case SF_O_ORIGIN:
-			o->origin = 1;
-			break;
-		}
-	}
-	return g.status;
+	if (c == SF_O_ORIGIN)
+		o->origin = 1;
+	return c == 't' ? sf_split_names(val, ',', &o->types, &o->ntypes) : 0;
 }
 
 struct show_out {
@@ -267,11 +253,9 @@ static void free_names(char **v, size_t n)
 
 int cmd_show(int argc, char **argv)
 {
-	struct show_opts o = {
-		.co = SF_COMMON_OPTS(1u << SF_FMT_TEXT | 1u << SF_FMT_JSON | 1u << SF_FMT_HTML),
-	};
+	struct show_opts o = { .co = SF_COMMON_OPTS };
 	struct show_out so = { STRBUF_INIT, STRBUF_INIT, SF_JSON_STREAM_INIT, false };
-	int r = parse_show_opts(argc, argv, &o);
+	int r = sf_parse_options(argc, argv, &show_command, &o.co, take_show_opt, &o);
 
 	if (r != SF_GO_ON) {
 		free_names(o.types, o.ntypes);

@@ -38,42 +38,9 @@
 #include "lib/xalloc.h"
 #include "report/suggest.h"
 
-static const struct sf_opt_use suggest_opts[] = {
-	{ "type", SF_U_SHORT | SF_U_REQUIRED, "the struct: 'st_table', 'struct st_table', "
-	  "or a typedef name (-C NAME is the same, as in pahole)", NULL },
-	{ "pin", SF_U_MANY, "keep MEMBER at its offset (repeatable)", NULL },
-	{ "no-pin-first", 0, NULL, NULL },
-	{ "max-moves", 0, "the smallest order that moves at most N members (at least 1), "
-	  "for the reorder and each narrowing", NULL },
-	{ "narrow", SF_U_MANY, "apply this narrowing first (repeatable); the search goes "
-	  "on from there", NULL },
-	{ "classes", 0, "size classes: ruby-3.3, jemalloc, glibc, mimalloc, tcmalloc, "
-	  "kmalloc, cacheline, or a list 32,64,96", NULL },
-	{ "header", 0, "bytes allocated in front of the struct (a number, or the size "
-	  "of type NAME): counted for classes", NULL },
-	{ "under", SF_U_MANY, "only a definition declared in a file under DIR "
-	  "(repeatable): picks one of several same-named", NULL },
-	{ "exclude-system", 0, "never a definition from /usr/include or the compilers' "
-	  "include directories", NULL },
-	{ "source-root", 0, "read the definition where patch finds it under DIR and keep "
-	  "its #if blocks whole, as patch does", NULL },
-	{ "counts", 0, "instances alive: lines 'TYPE COUNT'; each proposal says the "
-	  "bytes it frees at that count (in its size class with --classes)", NULL },
-	{ "slabinfo", 0, "instances alive from a kernel's slabinfo (default "
-	  "/proc/slabinfo): each proposal says the objects per slab before and after, "
-	  "the slabs it frees, and the size the next object per slab needs", NULL },
-	{ "slab-map", SF_U_MANY, "the struct CACHE holds (repeatable)", NULL },
-	{ "verbose", 0, "list the caches not matched or rejected by size", NULL },
-	{ "format", 0, " (current and proposed layouts side by side)", NULL },
-	{ "color", 0, NULL, NULL },
-	{ "debug-dir", SF_U_MANY, NULL, NULL },
-	{ "jobs", 0, NULL, NULL },
-	{ "help", 0, NULL, NULL },
-	SF_U_END,
-};
-
 static const struct sf_command suggest_command = {
 	.name = "suggest",
+	.formats = 1u << SF_FMT_TEXT | 1u << SF_FMT_JSON | 1u << SF_FMT_HTML,
 	.operands = "FILE...",
 	.intro =
 	"Propose the member order that makes struct NAME smallest while moving the\n"
@@ -82,7 +49,36 @@ static const struct sf_command suggest_command = {
 	"still, best first, with the size class it lands in.  structfit cannot know\n"
 	"the values a member holds: each narrowing says what range the new width\n"
 	"holds, and you must check that every value fits.\n",
-	.opts = suggest_opts,
+	.opts = (const struct sf_opt_use[]){
+		{ "type", SF_U_SHORT | SF_U_REQUIRED, "the struct: 'st_table', 'struct st_table', "
+		  "or a typedef name (-C NAME is the same, as in pahole)", NULL },
+		{ "pin", SF_U_MANY, "keep MEMBER at its offset (repeatable)", NULL },
+		{ "no-pin-first", 0, NULL, NULL },
+		{ "max-moves", 0, "the smallest order that moves at most N members (at least 1), "
+		  "for the reorder and each narrowing", NULL },
+		{ "narrow", SF_U_MANY, "apply this narrowing first (repeatable); the search goes "
+		  "on from there", NULL },
+		{ "classes", 0, "size classes: ruby-3.3, jemalloc, glibc, mimalloc, tcmalloc, "
+		  "kmalloc, cacheline, or a list 32,64,96", NULL },
+		{ "header", 0, "bytes allocated in front of the struct (a number, or the size "
+		  "of type NAME): counted for classes", NULL },
+		{ "under", SF_U_MANY, "only a definition declared in a file under DIR "
+		  "(repeatable): picks one of several same-named", NULL },
+		{ "exclude-system", 0, "never a definition from /usr/include or the compilers' "
+		  "include directories", NULL },
+		{ "source-root", 0, "read the definition where patch finds it under DIR and keep "
+		  "its #if blocks whole, as patch does", NULL },
+		{ "counts", 0, "instances alive: lines 'TYPE COUNT'; each proposal says the "
+		  "bytes it frees at that count (in its size class with --classes)", NULL },
+		{ "slabinfo", 0, "instances alive from a kernel's slabinfo (default "
+		  "/proc/slabinfo): each proposal says the objects per slab before and after, "
+		  "the slabs it frees, and the size the next object per slab needs", NULL },
+		{ "slab-map", SF_U_MANY, "the struct CACHE holds (repeatable)", NULL },
+		{ "verbose", 0, "list the caches not matched or rejected by size", NULL },
+		{ "format", 0, " (current and proposed layouts side by side)", NULL },
+		{ "color", 0, NULL, NULL },
+		SF_U_INPUTS_HELP_END,
+	},
 	.outro =
 	"A public type (packed, or declared in an installed header or the project's\n"
 	"include/ directory) is said so: every proposal changes its ABI or format.\n"
@@ -95,12 +91,7 @@ static const struct sf_command suggest_command = {
 struct suggest_opts {
 	struct sf_common_opts co;
 	const char *type;
-	const char **pins;
-	size_t npins;
-	bool no_pin_first;
-	uint32_t max_moves;       /* 0: any number */
-	struct sf_narrow_arg *narrow;
-	size_t nnarrow;
+	struct sf_plan_args plan;  /* --pin, --no-pin-first, --max-moves, --narrow */
 	const char *header_arg;
 	uint64_t header;
 	const char *header_name;  /* when --header names a type */
@@ -129,50 +120,37 @@ static int parse_header(struct suggest_opts *o)
 	return SF_GO_ON;
 }
 
+/* One of suggest's own options (sf_parse_options): 0, or nonzero after
+ * the message. */
+static int take_suggest_opt(void *arg, int c, const char *val)
+{
+	struct suggest_opts *o = arg;
+	int taken = sf_plan_option(&o->plan, c, val);
+
+	if (taken)
+		return taken < 0;
+	switch (c) {
+	case 't':
+		return sf_one_name("suggest", val, &o->type);
+	case 'H':
+		o->header_arg = val;
+		return 0;
+	case SF_O_UNDER:
+	case SF_O_EXCLUDE_SYSTEM:
+		sf_where_option(&o->where, c, val);
+		return 0;
+	default:   /* --counts, --slabinfo, --slab-map, --verbose */
+		return sf_live_option(&o->live, c, val) < 0;
+	}
+}
+
 /* SF_GO_ON, or the exit status (after --help or an error). */
 static int parse_suggest_opts(int argc, char **argv, struct suggest_opts *o)
 {
-	struct sf_err err = SF_ERR_INIT;
-	struct sf_getopt g;
-	int c;
+	int st = sf_parse_options(argc, argv, &suggest_command, &o->co, take_suggest_opt, o);
 
-	sf_getopt_init(&g, &suggest_command, &o->co);
-	while ((c = sf_getopt_next(&g, argc, argv)) != -1) {
-		switch (c) {
-		case 't':
-			if (sf_one_name("suggest", optarg, &o->type) < 0)
-				return SF_EXIT_ERROR;
-			break;
-		case 'p':
-			o->pins = sf_xreallocarray(o->pins, o->npins + 1, sizeof(*o->pins));
-			o->pins[o->npins++] = optarg;
-			break;
-		case SF_O_NO_PIN_FIRST:
-			o->no_pin_first = true;
-			break;
-		case SF_O_MAX_MOVES:
-			if (sf_parse_max_moves(optarg, &o->max_moves) < 0)
-				return SF_EXIT_ERROR;
-			break;
-		case SF_O_UNDER:
-		case SF_O_EXCLUDE_SYSTEM:
-			sf_where_option(&o->where, c, optarg);
-			break;
-		case 'n':
-			if (sf_narrow_args_add(optarg, &o->narrow, &o->nnarrow, &err) < 0)
-				return sf_report_err(&err);
-			break;
-		case 'H':
-			o->header_arg = optarg;
-			break;
-		default:	/* --counts, --slabinfo, --slab-map, --verbose */
-			if (sf_live_option(&o->live, c, optarg) < 0)
-				return SF_EXIT_ERROR;
-			break;
-		}
-	}
-	if (g.status != SF_GO_ON)
-		return g.status;
+	if (st != SF_GO_ON)
+		return st;
 	if (!o->type)
 		return sf_die_usage("suggest needs -t NAME; see 'structfit suggest --help'");
 	if (sf_where_resolve(&o->where, NULL))
@@ -308,10 +286,7 @@ static void compute_niches(const struct sf_type *t, struct suggestion *s,
 static int compute(const struct sf_type *t, const struct suggest_opts *o,
 		   struct suggestion *s, struct sf_typeset *arena)
 {
-	struct sf_plan_opts po = {
-		(const char *const *)o->pins, o->npins, o->narrow, o->nnarrow,
-		!o->no_pin_first, SF_PLAN_ORDER, o->max_moves, sf_test_heuristic(),
-	};
+	struct sf_plan_opts po = sf_plan_args_opts(&o->plan);
 	struct sf_plan *p = &s->plan;
 	struct sf_plan_refusal why;
 
@@ -339,7 +314,7 @@ static int compute(const struct sf_type *t, const struct suggest_opts *o,
 		list_blocks(s);
 	struct sf_narrow_opts no = {
 		o->co.have_classes ? &o->co.classes : NULL, o->header, t->size, p->pin,
-		p->pin_first, o->max_moves, p->heuristic,
+		p->pin_first, o->plan.max_moves, p->heuristic,
 	};
 	sf_narrow_search(p->base, &no, &s->narrow);
 	if (s->narrow.n) {
@@ -518,16 +493,13 @@ out:
 
 int cmd_suggest(int argc, char **argv)
 {
-	struct suggest_opts o = {
-		.co = SF_COMMON_OPTS(1u << SF_FMT_TEXT | 1u << SF_FMT_JSON | 1u << SF_FMT_HTML),
-	};
+	struct suggest_opts o = { .co = SF_COMMON_OPTS };
 	int status = parse_suggest_opts(argc, argv, &o);
 
 	if (status == SF_GO_ON)
 		status = run_suggest(&o, argv + optind, argc - optind);
 	sf_common_opts_release(&o.co);
-	free(o.pins);
-	sf_narrow_args_free(o.narrow, o.nnarrow);
+	sf_plan_args_release(&o.plan);
 	sf_where_release(&o.where);
 	sf_live_opts_release(&o.live);
 	return status;

@@ -201,8 +201,9 @@ static void add_row_help(struct strbuf *sb, const struct sf_command *c,
 	sb_release(&words);
 }
 
-void sf_usage(struct strbuf *sb, const struct sf_command *c, unsigned formats)
+void sf_usage(struct strbuf *sb, const struct sf_command *c)
 {
+	unsigned formats = c->formats;
 	size_t at = words_col(c);
 	int in_rows = 0;
 
