@@ -100,28 +100,29 @@ static int read_entries(const struct sf_ucx *c, struct rd *r, unsigned os,
 	return 0;
 }
 
+/* The next string of a DWARF 2-4 list, which an empty one ends: 1 with *s,
+ * 0 at the end of the list, -1 when the bytes end first. */
+static int next_entry(struct rd *r, const char **s)
+{
+	*s = rd_cstr(r);
+	return !*s ? -1 : **s ? 1 : 0;
+}
+
 /* DWARF 2-4: NUL-terminated lists. */
 static int read_v4_lists(struct rd *r, struct sf_files *fl)
 {
-	size_t cap = 0;
+	size_t cap = 0, dcap = 0;
+	const char *s;
+	int more;
 
-	for (;;) {
-		const char *s = rd_cstr(r);
-		if (!s)
-			return -1;
-		if (!*s)
-			break;
+	while ((more = next_entry(r, &s)) > 0) {
 		SF_GROW(fl->dirs, fl->ndirs, cap);
 		fl->dirs[fl->ndirs++] = s;
 	}
+	if (more < 0)
+		return -1;
 	cap = 0;
-	size_t dcap = 0;
-	for (;;) {
-		const char *s = rd_cstr(r);
-		if (!s)
-			return -1;
-		if (!*s)
-			break;
+	while ((more = next_entry(r, &s)) > 0) {
 		SF_GROW(fl->names, fl->nfiles, cap);
 		SF_GROW(fl->dir_of, fl->nfiles, dcap);
 		fl->names[fl->nfiles] = s;
@@ -131,7 +132,7 @@ static int read_v4_lists(struct rd *r, struct sf_files *fl)
 		if (r->bad)
 			return -1;
 	}
-	return 0;
+	return more;
 }
 
 int sf_ucx_files(const struct sf_ucx *c, struct sf_files *fl)

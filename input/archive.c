@@ -88,10 +88,7 @@ struct member {
 	char *label;		/* "ARCHIVE(NAME)" */
 	unsigned char *bytes;
 	size_t size;
-	struct ctx *sub;	/* what reading it gave, until merged */
-	int in_place;		/* ...or it was read into the archive's ctx */
-	struct sf_err err;
-	int rc;
+	struct ld_read rd;	/* read apart, or in line into the archive's ctx */
 };
 
 /* The members of one archive, read by a pool. */
@@ -190,11 +187,10 @@ static int run_member(void *arg, size_t i, int in_line)
 	struct members *ms = arg;
 	struct member *m = &ms->v[i];
 
-	m->in_place = in_line;
-	if (!in_line)
-		m->sub = ld_sub_ctx(ms->c, &m->err);
-	m->rc = ld_load_image(in_line ? ms->c : m->sub, m->bytes, m->size, m->label, NULL, 0);
-	return m->rc == FAILED ? -1 : 0;
+	struct ctx *into = ld_read_start(&m->rd, ms->c, in_line);
+
+	m->rd.rc = ld_load_image(into, m->bytes, m->size, m->label, NULL, 0);
+	return m->rd.rc == FAILED ? -1 : 0;
 }
 
 static int merge_member(void *arg, size_t i)
@@ -202,25 +198,23 @@ static int merge_member(void *arg, size_t i)
 	struct members *ms = arg;
 	struct member *m = &ms->v[i];
 
-	if (m->in_place) {
+	if (m->rd.in_place) {
 		/* read into ms->c already (a failure said in its err) */
-	} else if (m->rc == FAILED) {
-		memcpy(ms->c->err, &m->err, sizeof(*ms->c->err));
-		ld_free_sub(m->sub);
+	} else if (m->rd.rc == FAILED) {
+		memcpy(ms->c->err, &m->rd.err, sizeof(*ms->c->err));
+		ld_free_sub(m->rd.sub);
 	} else {
-		ld_adopt(ms->c, m->sub);
+		ld_adopt(ms->c, m->rd.sub);
 	}
-	m->sub = NULL;
-	return member_done(ms->a, m->rc);
+	m->rd.sub = NULL;
+	return member_done(ms->a, m->rd.rc);
 }
 
 static void drop_member(void *arg, size_t i)
 {
 	struct members *ms = arg;
 
-	assert(!ms->v[i].in_place);	/* in line: always merged */
-	ld_free_sub(ms->v[i].sub);
-	ms->v[i].sub = NULL;
+	ld_read_drop(&ms->v[i].rd);
 }
 
 int ld_load_archive(struct ctx *c, const char *path, unsigned char *img, size_t size)

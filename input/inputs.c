@@ -131,10 +131,8 @@ struct item {
 	int kind;
 	char *path;		/* the file, or the directory named */
 	int in_dir;		/* found by a directory walk */
-	struct ctx *sub;	/* what reading it gave, until merged */
-	int in_place;		/* ...or it was read into the load's ctx */
-	struct sf_err err;
-	int rc;
+	struct ld_read rd;	/* read apart, or in line into the load's ctx;
+				 * an ITEM_ERROR's message in rd.err */
 };
 
 struct items {
@@ -153,7 +151,7 @@ static void add_item(struct items *it, int kind, const char *path, int in_dir)
 static int add_error(struct items *it, const char *path, const char *fmt, const char *why)
 {
 	add_item(it, ITEM_ERROR, path, 0);
-	sf_error_at(&it->v[it->n - 1].err, path, 0, 0, fmt, why);
+	sf_error_at(&it->v[it->n - 1].rd.err, path, 0, 0, fmt, why);
 	return -1;
 }
 
@@ -286,30 +284,31 @@ static int run_item(void *arg, size_t i, int in_line)
 		return -1;
 	if (x->kind != ITEM_FILE)
 		return 0;
-	x->in_place = in_line;
-	if (!in_line)
-		x->sub = ld_sub_ctx(it->c, &x->err);
-	x->rc = ld_load_file(in_line ? it->c : x->sub, x->path, x->in_dir, 1);
-	return x->rc == FAILED || (!x->in_dir && x->rc != LOADED) ? -1 : 0;
+	struct ctx *into = ld_read_start(&x->rd, it->c, in_line);
+
+	x->rd.rc = ld_load_file(into, x->path, x->in_dir, 1);
+	return x->rd.rc == FAILED || (!x->in_dir && x->rd.rc != LOADED) ? -1 : 0;
 }
 
 /* Take what reading file x gave into c, or read it again in c's place when
  * what the files before it read changes what it reads. */
 static int take_file(struct ctx *c, struct item *x)
 {
-	if (x->in_place)
-		return x->rc;	/* read into c already */
-	if (same_answers(c, x->sub)) {
-		add_answers(c, x->sub);
-		if (x->rc != LOADED)
-			memcpy(c->err, &x->err, sizeof(*c->err));
-		ld_adopt(c, x->sub);
+	struct ld_read *rd = &x->rd;
+
+	if (rd->in_place)
+		return rd->rc;	/* read into c already */
+	if (same_answers(c, rd->sub)) {
+		add_answers(c, rd->sub);
+		if (rd->rc != LOADED)
+			memcpy(c->err, &rd->err, sizeof(*c->err));
+		ld_adopt(c, rd->sub);
 	} else {
-		ld_free_sub(x->sub);
-		x->rc = ld_load_file(c, x->path, x->in_dir, 1);
+		ld_free_sub(rd->sub);
+		rd->rc = ld_load_file(c, x->path, x->in_dir, 1);
 	}
-	x->sub = NULL;
-	return x->rc;
+	rd->sub = NULL;
+	return rd->rc;
 }
 
 static int merge_item(void *arg, size_t i)
@@ -319,7 +318,7 @@ static int merge_item(void *arg, size_t i)
 	struct ctx *c = it->c;
 
 	if (x->kind == ITEM_ERROR) {
-		memcpy(c->err, &x->err, sizeof(*c->err));
+		memcpy(c->err, &x->rd.err, sizeof(*c->err));
 		return -1;
 	}
 	if (x->kind == ITEM_DIR_END)
@@ -338,9 +337,7 @@ static void drop_item(void *arg, size_t i)
 {
 	struct items *it = arg;
 
-	assert(!it->v[i].in_place);	/* in line: always merged */
-	ld_free_sub(it->v[i].sub);
-	it->v[i].sub = NULL;
+	ld_read_drop(&it->v[i].rd);
 }
 
 /* Read every input into c, in order. */

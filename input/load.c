@@ -118,6 +118,21 @@ void ld_free_sub(struct ctx *s)
 	free(s);
 }
 
+struct ctx *ld_read_start(struct ld_read *r, struct ctx *c, int in_line)
+{
+	r->in_place = in_line;
+	if (!in_line)
+		r->sub = ld_sub_ctx(c, &r->err);
+	return in_line ? c : r->sub;
+}
+
+void ld_read_drop(struct ld_read *r)
+{
+	assert(!r->in_place);	/* in line: always merged */
+	ld_free_sub(r->sub);
+	r->sub = NULL;
+}
+
 /* s's types and held-back types join c's, after them; s is freed. */
 void ld_adopt(struct ctx *c, struct ctx *s)
 {

@@ -70,6 +70,23 @@ struct ctx {
 struct ctx *ld_sub_ctx(const struct ctx *c, struct sf_err *err);
 void ld_free_sub(struct ctx *s);
 void ld_adopt(struct ctx *c, struct ctx *s);
+
+/*
+ * One file read by a pool thread (archive.c's members, inputs.c's files):
+ * apart, into a ctx of its own merged later in input order, or - the next
+ * one in order - in line, straight into the caller's ctx.
+ */
+struct ld_read {
+	struct ctx *sub;	/* what reading it gave, until merged */
+	int in_place;		/* ...or it was read into the caller's ctx */
+	struct sf_err err;	/* sub's error */
+	int rc;			/* LOADED, NO_DWARF or FAILED */
+};
+/* Start r for the caller's ctx c: the ctx to read into (c in line, else a
+ * new sub ctx). */
+struct ctx *ld_read_start(struct ld_read *r, struct ctx *c, int in_line);
+/* Free what a read the pool dropped gave (never one read in line). */
+void ld_read_drop(struct ld_read *r);
 int ld_load_image(struct ctx *c, unsigned char *image, size_t size, const char *label,
 		  const char *file, int in_dir);
 int ld_load_file(struct ctx *c, const char *path, int in_dir, int lookup);

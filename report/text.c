@@ -528,9 +528,7 @@ static void summary(struct render *r, const struct sf_layout *l, int indent,
 	}
 	if (l->padding) {
 		add_tabs(sb, indent);
-		sb_adds(sb, "/* padding: ");
-		sb_addu64(sb, l->padding, 0);
-		sb_adds(sb, " */\n");
+		sb_addf(sb, "/* padding: %" PRIu64 " */\n", l->padding);
 	}
 	if (l->npaddings) {
 		add_tabs(sb, indent);
