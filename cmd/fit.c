@@ -51,8 +51,8 @@ static const struct sf_command fit_command = {
 		{ "slabinfo", 0, "the instances from a kernel's slabinfo (default "
 		  "/proc/slabinfo); for one type alone, the objects per slab before and "
 		  "after, and the slabs freed", NULL },
-		{ "slab-map", SF_U_MANY, "the struct CACHE holds (repeatable)", NULL },
-		{ "verbose", 0, "list the caches not matched or rejected by size", NULL },
+		{ "slab-map", SF_U_MANY, NULL, NULL },
+		{ "verbose", 0, NULL, NULL },
 		{ "format", 0, NULL, NULL },
 		{ "color", 0, NULL, NULL },
 		SF_U_INPUTS_HELP_END,

@@ -44,8 +44,8 @@ static const struct sf_command holes_command = {
 		{ "slabinfo", 0, "the same from a kernel's slabinfo (default /proc/slabinfo): "
 		  "each cache matched to its struct by name (dentry; X_cache, X_cachep -> X; "
 		  "X_cache -> X_info) when its object size can hold it", NULL },
-		{ "slab-map", SF_U_MANY, "the struct CACHE holds (repeatable)", NULL },
-		{ "verbose", 0, "list the caches not matched or rejected by size", NULL },
+		{ "slab-map", SF_U_MANY, NULL, NULL },
+		{ "verbose", 0, NULL, NULL },
 		{ "format", 0, " (ranking + maps)", NULL },
 		{ "cacheline", 0, "cacheline size for the html maps (default 64)", NULL },
 		{ "source-root", 0, "show source paths relative to DIR", NULL },

@@ -73,8 +73,8 @@ static const struct sf_command suggest_command = {
 		{ "slabinfo", 0, "instances alive from a kernel's slabinfo (default "
 		  "/proc/slabinfo): each proposal says the objects per slab before and after, "
 		  "the slabs it frees, and the size the next object per slab needs", NULL },
-		{ "slab-map", SF_U_MANY, "the struct CACHE holds (repeatable)", NULL },
-		{ "verbose", 0, "list the caches not matched or rejected by size", NULL },
+		{ "slab-map", SF_U_MANY, NULL, NULL },
+		{ "verbose", 0, NULL, NULL },
 		{ "format", 0, " (current and proposed layouts side by side)", NULL },
 		{ "color", 0, NULL, NULL },
 		SF_U_INPUTS_HELP_END,
