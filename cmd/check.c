@@ -71,8 +71,8 @@ static const struct sf_command check_command = {
 		  "live_waste multiplies waste by", NULL },
 		{ "slabinfo", SF_U_FORM1, "instances alive from a kernel's slabinfo (default "
 		  "/proc/slabinfo), for live_waste", NULL },
-		{ "slab-map", SF_U_FORM1 | SF_U_MANY, "the struct CACHE holds (repeatable)", NULL },
-		{ "verbose", SF_U_FORM1, "list the caches not matched or rejected by size", NULL },
+		{ "slab-map", SF_U_FORM1 | SF_U_MANY, NULL, NULL },
+		{ "verbose", SF_U_FORM1, NULL, NULL },
 		{ "write-budget", SF_U_REQUIRED | SF_U_FORM2, "write a budget pinning today's "
 		  "sizes (size <= now; '-': standard output)", NULL },
 		{ "force", SF_U_FORM2, NULL, NULL },
