@@ -740,7 +740,7 @@ static void release_opts(struct pahole_opts *p)
 int cmd_pahole(int argc, char **argv)
 {
 	struct pahole_opts p = {
-		.co = SF_COMMON_OPTS(1u << SF_FMT_TEXT),
+		.co = SF_COMMON_OPTS,
 		.to = { .pahole_only = true },
 		.sep = '\t',
 	};
