@@ -737,9 +737,9 @@ int sf_plan_option(struct sf_plan_args *a, int id, const char *arg)
 	}
 }
 
-struct sf_plan_opts sf_plan_args_opts(const struct sf_plan_args *a)
+void sf_plan_args_opts(const struct sf_plan_args *a, struct sf_plan_opts *po)
 {
-	return (struct sf_plan_opts){
+	*po = (struct sf_plan_opts){
 		(const char *const *)a->pins, a->npins, a->narrow, a->nnarrow,
 		!a->no_pin_first, SF_PLAN_ORDER, a->max_moves, sf_test_heuristic(),
 	};

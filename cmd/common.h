@@ -11,7 +11,6 @@
 #include <stdio.h>
 
 #include "layout/classes.h"
-#include "layout/plan.h"
 #include "model/model.h"
 #include "model/typeset.h"
 #include "lib/checked.h"
@@ -196,6 +195,7 @@ int sf_parse_count(const char *opt, const char *arg, uint64_t max, uint64_t *out
  * 1 .. 2^32-2; --narrow is cmd/narrowarg.h's.  Release with
  * sf_plan_args_release.
  */
+struct sf_narrow_arg;
 struct sf_plan_args {
 	const char **pins;            /* point into argv */
 	size_t npins;
@@ -208,8 +208,10 @@ struct sf_plan_args {
 /* Take option id (SF_O_* or its letter) when it is one of the four: 1;
  * 0 when it is another; -1 after the one-line message. */
 int sf_plan_option(struct sf_plan_args *a, int id, const char *arg);
-/* What they ask of layout/plan.h: the reorder searched (SF_PLAN_ORDER). */
-struct sf_plan_opts sf_plan_args_opts(const struct sf_plan_args *a);
+/* What they ask of layout/plan.h into *po: the reorder searched
+ * (SF_PLAN_ORDER). */
+struct sf_plan_opts;
+void sf_plan_args_opts(const struct sf_plan_args *a, struct sf_plan_opts *po);
 void sf_plan_args_release(struct sf_plan_args *a);
 
 /* -t NAMEs as the NULL-terminated bare-name list the reader takes

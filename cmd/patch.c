@@ -225,11 +225,12 @@ static int make_plan(const struct sf_type *t, const struct patch_opts *o,
 		     struct sf_plan_group *g, size_t ng,
 		     struct sf_typeset *arena, struct plan *pl)
 {
-	struct sf_plan_opts po = sf_plan_args_opts(&o->plan);
+	struct sf_plan_opts po;
 	struct sf_plan_refusal why;
 	struct sf_plan p;
 	int rc = 0;
 
+	sf_plan_args_opts(&o->plan, &po);
 	memset(pl, 0, sizeof(*pl));
 	if (sf_plan_make_grouped(t, &po, g, ng, arena, &p, &why) < 0)
 		rc = sf_report_refusal(&why);

@@ -286,13 +286,14 @@ static void compute_niches(const struct sf_type *t, struct suggestion *s,
 static int compute(const struct sf_type *t, const struct suggest_opts *o,
 		   struct suggestion *s, struct sf_typeset *arena)
 {
-	struct sf_plan_opts po = sf_plan_args_opts(&o->plan);
+	struct sf_plan_opts po;
 	struct sf_plan *p = &s->plan;
 	struct sf_plan_refusal why;
 
 	if (read_if_blocks(t, o, s) < 0)
 		return -1;
 	s->groups = sf_if_groups(s->blk, s->nblk);
+	sf_plan_args_opts(&o->plan, &po);
 	if (sf_plan_make_grouped(t, &po, s->groups, o->co.source_root ? s->nblk : 0, arena,
 				 p, &why) < 0)
 		return sf_report_refusal(&why), -1;
