@@ -154,16 +154,21 @@ static int rank_and_write(struct holes_opts *o, const struct sf_typeset *ts,
 		sf_rank_release(&rank);
 		return SF_EXIT_ERROR;
 	}
-	if (!rank.n) {
-		/* what the README says: an error naming the filter, never an
-		 * empty table */
+	/* a filter asked for that leaves nothing is an error naming it
+	 * (README), never an empty table; a build in which no type wastes a
+	 * byte at the default --min-waste 1 is an answer: the renderers say
+	 * so, exit 0 */
+	if (!rank.n && (o->rank.min_waste > 1 || o->rank.reorderable)) {
 		sf_render_rank_empty(&sb, &o->rank);
 		sf_die_files(argv + optind, argc - optind, "%s", sb.buf);
 		sb_release(&sb);
 		sf_rank_release(&rank);
 		return SF_EXIT_ERROR;
 	}
-	if (o->co.format == SF_FMT_JSON)
+	if (!rank.n && o->co.format == SF_FMT_TEXT) {
+		sf_render_rank_empty(&sb, &o->rank);	/* "no type wastes a byte" */
+		sb_addch(&sb, '\n');
+	} else if (o->co.format == SF_FMT_JSON)
 		sf_render_rank_json(&sb, &rank);
 	else if (o->co.format == SF_FMT_HTML)
 		render_html(&sb, &rank, o->co.cacheline);

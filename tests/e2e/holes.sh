@@ -192,4 +192,14 @@ if compile_or_fail gcc x86_64 5 "$T/lay.o" "$TD/suggest/layouts.c"; then
 	assert_eq "$(wc -c <"$T/out")" 0 "nothing on stdout"
 fi
 
+tcase "a build in which no type wastes a byte: said, exit 0 (no filter was asked for)"
+printf 'struct tight { long a; long b; int c; int d; };\nstruct tight tight_v;\n' >"$T/tight.c"
+compile_or_fail gcc x86_64 5 "$T/tight.o" "$T/tight.c" && {
+	sf holes "$T/tight.o"
+	assert_eq "$RC" 0 "exit status"
+	assert_eq "$(cat "$T/out")" "no type wastes a byte" "the answer"
+	sf holes --min-waste 2 "$T/tight.o"
+	assert_eq "$RC" 2 "a filter asked for that leaves nothing: exit 2"
+}
+
 tdone
