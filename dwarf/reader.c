@@ -822,6 +822,8 @@ static void complete_member(const struct sf_typeset *ts, const struct sf_typeset
 	m->size = (m->flags & SF_MF_BASE) && sf_is_empty_class(b) ? 0
 		: count > 1 ? sf_mul_sat(b->size, count) : b->size;
 	m->align = b->align;
+	if (b->flags & SF_TF_ALIGNED)	/* see align_member */
+		m->flags |= SF_MF_ALIGNED;
 	*natural = b->natural_align ? b->natural_align : b->align;
 	m->flags &= (uint16_t)~SF_MF_INCOMPLETE;
 	sf_member_take_pad(m, m->size == b->size ? b : NULL);
@@ -901,6 +903,11 @@ static int align_member(const struct sf_typeset *ts, const struct sf_typeset *ex
 		return 0;
 	if (!(m->flags & SF_MF_ALIGNED))
 		m->align = b->align;
+	/* as where the definition is in the unit (members.c: a type with
+	 * DW_AT_alignment makes its members aligned): libjvm's javaVFrame
+	 * read twice, its vframe base aligned(8) in one unit only */
+	if (b->flags & SF_TF_ALIGNED)
+		m->flags |= SF_MF_ALIGNED;
 	*natural = b->natural_align ? b->natural_align : b->align;
 	sf_member_take_pad(m, m->size == b->size ? b : NULL);
 	return 1;

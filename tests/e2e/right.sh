@@ -126,6 +126,24 @@ EOF
 	done
 done
 
+for cxx in g++ clang++; do
+	for dw in 4 5; do
+		tcase "$cxx DWARF $dw: a base asking for its alignment, declared only in one unit: one definition"
+		need "$cxx" || continue
+		probe_facts "$cxx" "$dw" "$T/facts" valign.h valign_a.cpp valign_b.cpp <<'EOF' || continue
+P("mid.size", sizeof(AMid));
+P("mid.align", alignof(AMid));
+P("more", offsetof(AMid, more));
+EOF
+		sf_ok show --format json "$T/probe"
+		assert_eq "$(jget "$T/out" '[[x["size"], x["align"], x["variant"], [[m["name"], m["offset"], m["aligned"]] for m in x["members"]]] for x in T("AMid")]')" \
+			"[[$(fact "$T/facts" mid.size), $(fact "$T/facts" mid.align), false, [[\"ANode\", 0, true], [\"more\", $(fact "$T/facts" more), false]]]]" \
+			"one AMid, its base aligned as ANode asks"
+		sf_ok show "$T/probe"
+		assert_no_grep "$T/out" "one of several differing definitions" "no type read twice"
+	done
+done
+
 # the narrowed declarations structfit proposes, as the compiler lays them out
 cat >"$T/narrowed.c" <<'EOF'
 #include <stdint.h>
