@@ -301,7 +301,8 @@ static struct sf_typeset *load_raw(const struct sf_common_opts *co, char **files
 	 * another is completed whatever the order of the files. */
 	if (check_debug_dirs(co, &err) < 0 ||
 	    sf_input_load_all(ts, files, nfiles, &opts, &err) < 0) {
-		sf_report_err(&err);
+		if (!quiet)	/* a hint's reading: its error only means no hint */
+			sf_report_err(&err);
 		sf_typeset_free(ts);
 		return NULL;
 	}

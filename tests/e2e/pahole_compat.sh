@@ -19,9 +19,12 @@
 #               (show.sh's drop_nested_type_defs takes it out).
 #   ORDER       structfit lists a unit's types in declaration order (file,
 #               line: the order dwz cannot change); pahole in DIE order,
-#               which is the same for gcc's C and is first use for clang
-#               and for C++ templates.  Where they differ (clang, C++) the
-#               blocks and lines are compared sorted.
+#               which is first use for clang and for C++ templates, and
+#               for gcc's C the same only when the sources' paths sort
+#               after /usr/include (a checkout under /work: names.c's
+#               structs after stdio.h's _IO_FILE; under /tmp: before).
+#               The blocks and lines are compared sorted, for every
+#               compiler.
 #   BIGSIZE     pahole 1.24 prints a size with %d of 32 bits: bigarray.c's
 #               4 GiB structs print as 4, 0, 2.  structfit's sizes are
 #               checked against the compiler's sizeof instead.
@@ -114,14 +117,11 @@ both() {
 	case "$cc" in
 	clang*) drop_nested_type_defs "$T/p.txt" ;;
 	esac
-	case "$cc" in
-	gcc) ;;
-	*)	if grep -q '^[a-z].* {$' "$T/p.txt"; then
-			sort_blocks "$T/p.txt"; sort_blocks "$T/s.txt"
-		else
-			sort -o "$T/p.txt" "$T/p.txt"; sort -o "$T/s.txt" "$T/s.txt"
-		fi ;;
-	esac
+	if grep -q '^[a-z].* {$' "$T/p.txt"; then
+		sort_blocks "$T/p.txt"; sort_blocks "$T/s.txt"
+	else
+		sort -o "$T/p.txt" "$T/p.txt"; sort -o "$T/s.txt" "$T/s.txt"
+	fi
 	return "$RC"
 }
 
