@@ -144,6 +144,20 @@ EOF
 	done
 done
 
+for cc in gcc clang; do
+	for dw in 4 5; do
+		tcase "$cc DWARF $dw: a union's tail padding is what its largest member leaves of its size"
+		need "$cc" || continue
+		"$cc" -gdwarf-"$dw" -O0 -o "$T/up" "$SRC/unionpad.c" 2>"$T/cc.err" && "$T/up" >"$T/upf" ||
+			{ fail "$cc cannot build unionpad.c: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"; continue; }
+		size=$(awk '$1 == "size" { print $2 }' "$T/upf")
+		largest=$(awk '$1 == "largest" { print $2 }' "$T/upf")
+		sf_ok show --format json -t ct_proto "$T/up"
+		assert_eq "$(jget "$T/out" '[t("ct_proto")["size"], t("ct_proto")["padding"], t("ct_proto")["holes_count"]]')" \
+			"[$size, $((size - largest)), 0]" "size, tail padding (sizeof - the largest member), no hole"
+	done
+done
+
 # the narrowed declarations structfit proposes, as the compiler lays them out
 cat >"$T/narrowed.c" <<'EOF'
 #include <stdint.h>
