@@ -38,6 +38,7 @@
 #include "input/srctree.h"
 #include "narrowarg.h"
 #include "contained.h"
+#include "patchtmpl.h"
 #include "layout/applydiff.h"
 #include "layout/ctorinit.h"
 #include "layout/narrow.h"
@@ -658,13 +659,14 @@ static int refuse_public(const struct sf_type *t, const struct patch_opts *o)
 }
 
 /*
- * A class template's instantiation (or a class nested in one) is not
- * rewritten: the template's source gives every instantiation its layout,
- * and only this one was planned.
+ * A class nested in a class template's instantiation is not rewritten:
+ * the template's source gives every instantiation its layout, and only
+ * this one was planned (an instantiation itself is: patchtmpl.h).
  */
-static int refuse_template(const struct sf_type *t, const struct patch_opts *o)
+static int refuse_template(const struct sf_type *t, const struct patch_opts *o,
+			   struct sf_typeset *ts, struct sf_type *view)
 {
-	if (!sf_cdecl_in_template(t))
+	if (!sf_cdecl_in_template(t) || sf_patch_tmpl_view(t, ts, view))
 		return 0;
 	struct sf_cxx_why why = { SF_CXX_TEMPLATE, t->decl_line, NULL, 0, 0 };
 	struct strbuf line = STRBUF_INIT;
@@ -892,10 +894,62 @@ static int refuse_kind(const struct sf_type *t)
 	return 0;
 }
 
+/*
+ * A class template's instantiation t (view: t under the template's name):
+ * refused when it is a specialization's, before it is planned.
+ */
+static int tmpl_first(const struct patch_opts *o, const struct sf_type *t)
+{
+	struct sf_source_root root = { NULL, SF_ROOT_OPTION, "" };
+	int rc = pick_root(o, t, &root) ? SF_EXIT_ERROR : sf_patch_tmpl_specialized(t, &root);
+
+	sf_source_root_release(&root);
+	return rc;
+}
+
+/* t as its source declares it: a class template's instantiation under
+ * the template's name (view); NULL after a refusal. */
+static const struct sf_type *as_declared(const struct patch_opts *o, const struct sf_type *t,
+					 struct sf_typeset *ts, struct sf_type *view)
+{
+	if (!sf_cdecl_in_template(t))
+		return t;
+	if (refuse_template(t, o, ts, view) || tmpl_first(o, t))
+		return NULL;
+	return view;
+}
+
+/* patch needs a source location, which BTF does not record: nonzero
+ * after the message. */
+static int refuse_btf(const struct sf_type *t)
+{
+	if (!(t->flags & SF_TF_BTF))
+		return 0;
+	return sf_die_at(t->origin ? t->origin : "?", 0, 0,
+			 "struct %s was read from BTF, which records no source "
+			 "location; patch needs DWARF (build with -g) and the source",
+			 t->name);
+}
+
+/* The planned order laid on every other instantiation of t's template:
+ * nonzero after a refusal, else the header's lines in note. */
+static int tmpl_sizes(const struct patch_opts *o, const struct sf_type *t,
+		      struct sf_typeset *ts, const struct plan *pl, const char *rel,
+		      struct strbuf *note)
+{
+	struct sf_plan_opts po;
+
+	sf_plan_args_opts(&o->plan, &po);
+	struct sf_patch_tmpl_plan tp = { pl->order, po.pins, po.npins, po.pin_first,
+					 pl->narrow, pl->nnarrow, pl->old_size, pl->new_size };
+	return sf_patch_tmpl_sizes(t, ts, &tp, rel, note);
+}
+
 static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 {
 	char *bare = sf_bare_name(o->type);
-	const char *only[] = { bare, NULL };
+	char *glob = sf_patch_tmpl_glob(bare);
+	const char *only[] = { bare, glob, NULL };
 	struct sf_typeset *ts = sf_load_inputs(&o->co, files, nfiles, only);
 	struct strbuf old = STRBUF_INIT, neu = STRBUF_INIT, msg = STRBUF_INIT;
 	struct strbuf base = STRBUF_INIT;   /* old, its stores saturated */
@@ -910,13 +964,16 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	memset(&tree, 0, sizeof(tree));
 	if (!ts) {
 		free(bare);
+		free(glob);
 		return SF_EXIT_ERROR;
 	}
 	const struct sf_type *t = sf_find_type(ts, o->type, files, nfiles);
 	if (!t)
 		goto out_ts;
 	bool rust = t->flags & SF_TF_RUST;
-	if (refuse_kind(t) || refuse_public(t, o) || refuse_template(t, o))
+	struct sf_type view;     /* a class template's instantiation: the template */
+	const struct sf_type *st; /* t as its source declares it */
+	if (refuse_kind(t) || refuse_public(t, o) || !(st = as_declared(o, t, ts, &view)))
 		goto out_ts;
 	if (o->niche) {
 		if (!rust) {
@@ -930,13 +987,8 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 			rc = patch_niche(o, t, ts);
 		goto out_ts;
 	}
-	if (t->flags & SF_TF_BTF) {
-		sf_die_at(t->origin ? t->origin : "?", 0, 0,
-				"struct %s was read from BTF, which records no source "
-			     "location; patch needs DWARF (build with -g) and the source",
-					t->name);
+	if (refuse_btf(t))
 		goto out_ts;
-	}
 	if (make_plan(t, o, NULL, 0, ts, &pl))
 		goto out_ts;
 	if (refuse_pointer(t, &pl))
@@ -951,25 +1003,27 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 		goto out_plan;
 	}
 	if (rust ? rust_source(o, t, &root, &src, &old)
-		 : c_source(o, t, ts, &root, &src, &tree, &old, &pl, &note))
+		 : c_source(o, st, ts, &root, &src, &tree, &old, &pl, &note))
 		goto out_plan;
-	if (!rust && sf_patch_contained_fresh(t, ts, &o->co, files, nfiles, &root,
+	if (!rust && sf_patch_contained_fresh(st, ts, &o->co, files, nfiles, &root,
 						&tree.macros))
 		goto out_plan;
 	if (!pl.moves && !pl.nnarrow) {
 		rc = nothing_to_patch(t, 1);
 		goto out_plan;
 	}
+	if (st != t && tmpl_sizes(o, t, ts, &pl, src.rel, &note))
+		goto out_plan;
 	sb_add(&base, old.buf, old.len);
-	if (!rust && narrowing_stores(o, t, &pl, &tree, &src, &base, &note))
+	if (!rust && narrowing_stores(o, st, &pl, &tree, &src, &base, &note))
 		goto out_plan;
 	struct sf_srcpatch_plan sp = { keep_order ? NULL : pl.order, t->nmembers, pl.narrow,
 				       pl.nnarrow, pl.moved, &tree.macros };
 	struct sf_srcpatch_info info;
 	if (rust ? rust_rewrite(src.rel, &base, t, &sp, &neu, &err) < 0
-		 : sf_srcpatch_make(src.rel, base.buf, base.len, t, &sp, &neu, &info, &err) < 0) {
+		 : sf_srcpatch_make(src.rel, base.buf, base.len, st, &sp, &neu, &info, &err) < 0) {
 		if (!rust && info.why.kind)
-			refuse_cxx(&src, t, &info.why);
+			refuse_cxx(&src, st, &info.why);
 		else
 			sf_report_err(&err);
 		goto out_plan;
@@ -980,7 +1034,7 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	sb_add(&outs[0].old, old.buf, old.len);
 	sb_add(&outs[0].neu, neu.buf, neu.len);
 	if (!rust && (t->flags & SF_TF_CXX) && pl.moves &&
-	    ctor_lists(o, t, &pl, &tree, &outs, &nfiles_out, &note))
+	    ctor_lists(o, st, &pl, &tree, &outs, &nfiles_out, &note))
 		goto out_files;
 	struct sf_patch_view pv = { t, src.rel, pl.old_size, pl.new_size, pl.moves,
 				    pl.narrow, pl.nnarrow, &note };
@@ -1008,6 +1062,7 @@ out_ts:
 	sf_srctree_release(&tree);
 	sf_typeset_free(ts);
 	free(bare);
+	free(glob);
 	return rc;
 }
 

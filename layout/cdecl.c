@@ -35,6 +35,7 @@
 #include <strings.h>
 
 #include "lib/xalloc.h"
+#include "tmpl.h"
 
 #define NONE SF_CLEX_NONE
 
@@ -113,18 +114,27 @@ static size_t skip_group(const struct sf_lexed *lx, size_t ci, size_t end)
 /*
  * The name the `{` at ci opens a scope of, into out: a namespace's
  * (`namespace a::b {`: "a::b"; an unnamed one "(anonymous namespace)") or
- * a class's; "" for any other brace.  Read back to the previous `;`, `{`
- * or `}`.
+ * a class's (a class template's own name: "Slot"); "" for any other
+ * brace.  Read back to the previous `;`, `{` or `}`.
  */
 static void scope_name(const struct sf_lexed *lx, size_t ci, struct strbuf *out)
 {
 	size_t k = ci;
+	int angle = 0;
 
 	sb_setlen(out, 0);
 	while (k > 0 && !ct_punct(lx, k - 1, ';') && !ct_punct(lx, k - 1, '{') &&
 	       !ct_punct(lx, k - 1, '}'))
 		k--;
 	for (size_t j = k; j < ci; j++) {
+		/* a template's parameters (`template <class T> class C {`) name
+		 * no scope */
+		if (ct_punct(lx, j, '<'))
+			angle++;
+		else if (ct_punct(lx, j, '>') && angle)
+			angle--;
+		if (angle || ct_punct(lx, j, '>'))
+			continue;
 		if (ct_is(lx, j, "namespace")) {
 			if (j + 1 == ci)
 				sb_adds(out, "(anonymous namespace)");
@@ -168,6 +178,88 @@ void sf_cdecl_scope_at(const struct sf_lexed *lx, size_t ci, struct strbuf *out)
 int sf_cdecl_in_template(const struct sf_type *t)
 {
 	return (t->flags & SF_TF_CXX) && t->name && strchr(t->name, '<') != NULL;
+}
+
+/*
+ * The parameter list of the `template <...>` right before the class key
+ * at ci, into x->tp_first/tp_end (tp_end 0 when there is none).
+ */
+static void template_params(struct sf_cdecl_ctx *x, size_t ci)
+{
+	const struct sf_lexed *lx = &x->lx;
+	size_t k = ci;
+	int depth = 0;
+
+	x->tp_first = x->tp_end = 0;
+	if (k < 2 || !ct_punct(lx, k - 1, '>'))
+		return;
+	while (k-- > 0) {
+		depth += ct_punct(lx, k, '>') - ct_punct(lx, k, '<');
+		if (!depth)
+			break;
+	}
+	if (depth || k == 0 || k == SIZE_MAX || !ct_is(lx, k - 1, "template"))
+		return;
+	x->tp_first = k + 1;
+	x->tp_end = ci - 1;
+}
+
+/* Whether code token ci names a parameter of x's template: an identifier
+ * that ends a parameter (before its `,`, `=` or the list's end). */
+static int is_param(const struct sf_cdecl_ctx *x, size_t ci)
+{
+	const struct sf_lexed *lx = &x->lx;
+	int depth = 0;
+
+	for (size_t k = x->tp_first; k < x->tp_end; k++) {
+		depth += ct_punct(lx, k, '<') + ct_punct(lx, k, '(') -
+			 ct_punct(lx, k, '>') - ct_punct(lx, k, ')');
+		if (depth || !ct_ident(lx, k) ||
+		    !(k + 1 == x->tp_end || ct_punct(lx, k + 1, ',') || ct_punct(lx, k + 1, '=')))
+			continue;
+		const struct sf_tok *a = ct(lx, k), *b = ct(lx, ci);
+		if (a->end - a->start == b->end - b->start &&
+		    !memcmp(lx->text + a->start, lx->text + b->start, a->end - a->start))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether code tokens [first, end) name a parameter of x's template. */
+static int depends(const struct sf_cdecl_ctx *x, size_t first, size_t end)
+{
+	for (size_t ci = first; x->tp_end && ci < end; ci++)
+		if (ct_ident(&x->lx, ci) && is_param(x, ci))
+			return 1;
+	return 0;
+}
+
+uint32_t sf_cdecl_specialized_at(const char *text, size_t len, const struct sf_type *t)
+{
+	struct sf_lexed lx;
+	size_t n = sf_tmpl_name_len(t->name);
+	const char *last = sf_cdecl_last_name(t->name);
+	uint32_t line = 0;
+
+	if (!n || !t->decl_line)
+		return 0;
+	char *name = sf_xstrndup(last, n - (size_t)(last - t->name));
+	struct strbuf scope = STRBUF_INIT;
+	sf_clex(&lx, text, len);
+	for (size_t ci = 1; ci + 1 < lx.ncode && !line; ci++) {
+		if (!ct_is(&lx, ci, name) || !ct_punct(&lx, ci + 1, '<') ||
+		    ct_line(&lx, ci) != t->decl_line ||
+		    !(ct_is(&lx, ci - 1, "struct") || ct_is(&lx, ci - 1, "class")))
+			continue;
+		sf_cdecl_scope_at(&lx, ci, &scope);
+		if (scope.len + (scope.len ? 2 : 0) == (size_t)(last - t->name) &&
+		    !strncmp(scope.buf, t->name, scope.len))
+			line = t->decl_line;
+	}
+	sb_release(&scope);
+	sf_clex_free(&lx);
+	free(name);
+	return line;
 }
 
 /*
@@ -260,6 +352,7 @@ static int find_definition(struct sf_cdecl_ctx *x, const struct sf_type *t,
 				"on line %u where the build saw it", nfound,
 				t->name, t->decl_line);
 	}
+	template_params(x, p->name_ci);
 	p->close_ci = sf_clex_matching_brace(lx, p->open_ci);
 	if (p->close_ci == NONE)
 		return sf_error_at(x->err, x->path, 0, 0, "struct %s: no closing brace for the "
@@ -710,7 +803,7 @@ static void add_dtor(struct sf_cstruct *p, size_t first, size_t last, size_t nam
 {
 	SF_GROW(p->dtors, p->ndtors, p->dtor_cap);
 	p->dtors[p->ndtors++] = (struct sf_dtor){ first, last, name, member,
-					       (uint32_t)p->ndecls, NONE };
+					       (uint32_t)p->ndecls, NONE, 0 };
 }
 
 static int match_body(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t open, size_t close,
@@ -877,7 +970,8 @@ static int match_named(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
 	}
 	if (check_bitfield(x, dstart, end, name, m) < 0)
 		return -1;
-	if (!w->d.has_body &&
+	int dep = depends(x, first, end);
+	if (!w->d.has_body && !dep &&
 	    check_type(x, first, w->d.spec_end, dstart, end, name, m) < 0) {
 		size_t mac = find_macro_call(lx, first, end);
 		return mac != NONE ? macro_error(x, mac) : -1;
@@ -886,6 +980,8 @@ static int match_named(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
 		add_dtor(p, dstart, full - 1, name, *mi);
 	if (w->record && full != end)
 		p->dtors[p->ndtors - 1].init = end;
+	if (w->record)
+		p->dtors[p->ndtors - 1].dependent = dep;
 	if (w->d.has_body &&
 	    check_nested(x, p, first, w->d.semi, w->open_body, m) < 0)
 		return -1;
@@ -1602,6 +1698,7 @@ size_t sf_cdecl_definitions(struct sf_cdecl_ctx *x, const struct sf_type *t,
 		if (!def_at(lx, ci, t, x->cxx, &open, &line))
 			continue;
 		memset(&p, 0, sizeof(p));
+		template_params(x, ci);
 		p.t = t;
 		p.cur_block = -1;
 		p.name_ci = ci;

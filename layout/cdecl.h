@@ -52,6 +52,9 @@ struct sf_dtor {
 	size_t init;             /* C++: code index of its default member
 	                          * initializer's `=` or `{` (up to last),
 	                          * else SF_CLEX_NONE */
+	int dependent;           /* C++: its type names a parameter of the
+	                          * class template (never compared, never
+	                          * narrowed) */
 };
 
 struct sf_decl {
@@ -138,6 +141,9 @@ struct sf_cdecl_ctx {
 	struct sf_err *err;
 	const struct sf_cmacros *macros;   /* may be NULL */
 	int cxx;                 /* set by sf_cdecl_parse from the model */
+	size_t tp_first, tp_end; /* C++: the parameters of the class template
+	                          * being read, code tokens [tp_first, tp_end)
+	                          * inside `template <...>` (tp_end 0: none) */
 	struct sf_cxx_why why;   /* a C++ refusal's reason (kind 0: none) */
 };
 

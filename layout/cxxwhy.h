@@ -11,6 +11,7 @@
 #ifndef SF_CXXWHY_H
 #define SF_CXXWHY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model/model.h"
@@ -27,17 +28,31 @@ enum sf_cxx_refusal {
 	SF_CXX_IF_SPLIT,         /* C and C++: the plan moves, narrows or cuts
 	                          * the members of the #if block on lines
 	                          * first..last, which stay whole */
-	SF_CXX_TEMPLATE,         /* the class is a template instantiation (or
-	                          * nested in one): its layout depends on the
-	                          * arguments, and patch does not rewrite
-	                          * templates yet */
+	SF_CXX_TEMPLATE,         /* the class is nested in a class template
+	                          * instantiation: patch does not rewrite
+	                          * those */
+	SF_CXX_SPECIALIZED,      /* the instantiation is an explicit or partial
+	                          * specialization's, with members of its own
+	                          * (line: its declaration) */
+	SF_CXX_TMPL_GROWS,       /* the order makes instantiation `member` grow
+	                          * (first -> last bytes) */
+	SF_CXX_TMPL_UNMODELED,   /* instantiation `member`'s layout is not what
+	                          * the C rules give: its new size is unknown */
+	SF_CXX_TMPL_MEMBERS,     /* instantiation `member` has other members */
+	SF_CXX_TMPL_NO_FIT,      /* instantiation `member` cannot keep a pinned
+	                          * member at its offset in the new order */
+	SF_CXX_TMPL_NO_GAIN,     /* no instantiation shrinks */
+	SF_CXX_TMPL_NARROW,      /* a narrowing of `member`, whose type depends
+	                          * on a template parameter */
 };
 
 struct sf_cxx_why {
 	enum sf_cxx_refusal kind;
 	uint32_t line;           /* in the file, 0 when none */
 	const char *member;      /* SF_CXX_FIXED_MOVES: the member's name */
-	uint32_t first, last;    /* SF_CXX_IF_SPLIT: the block's lines */
+	uint32_t first, last;    /* SF_CXX_IF_SPLIT: the block's lines;
+	                          * SF_CXX_TMPL_GROWS: the sizes before and
+	                          * after (bytes, a class under 4 GiB) */
 };
 
 /*
@@ -53,10 +68,19 @@ void sf_cdecl_declared(const struct sf_type *t, struct sf_type *out,
 /*
  * Whether t is a C++ class template instantiation or a class nested in
  * one (its name carries template arguments: "Slot<long int>",
- * "Box<int>::Node"): patch refuses it (SF_CXX_TEMPLATE), since rewriting
- * the template changes every other instantiation's layout too.
+ * "Box<int>::Node"): patch rewrites the primary template of the first
+ * kind (layout/tmpl.h checks the other instantiations) and refuses the
+ * second (SF_CXX_TEMPLATE).
  */
 int sf_cdecl_in_template(const struct sf_type *t);
+
+/*
+ * C++: the line of an explicit or partial specialization of t's template
+ * (`template <> struct Slot<int> {`) whose name is on t->decl_line of
+ * text[0..len), in t's scope: t is that specialization's, not the primary
+ * template's.  0 when there is none.
+ */
+uint32_t sf_cdecl_specialized_at(const char *text, size_t len, const struct sf_type *t);
 
 /* The last component of a C++ qualified name ("Conn" of "net::Conn"),
  * template arguments left alone. */

@@ -253,13 +253,19 @@ static void emit_narrowed(struct emit *e, const struct sf_decl *d,
 	}
 	sb_addf(e->out, "%s ", ty);
 	emit_code_span(e, dt->name, dt->name);
-	/* attributes after the name */
-	for (size_t ci = dt->name + 1; ci <= dt->last; ci++)
-		if (ct_ident(lx, ci) && ci + 1 <= dt->last && lx->pkind[ci + 1] == PK_CALL) {
+	/* attributes after the name, then C++'s default member initializer */
+	size_t last = dt->init != NONE ? dt->init - 1 : dt->last;
+	for (size_t ci = dt->name + 1; ci <= last; ci++)
+		if (ct_ident(lx, ci) && ci + 1 <= last && lx->pkind[ci + 1] == PK_CALL) {
 			sb_addch(e->out, ' ');
 			emit_code_span(e, ci, lx->match[ci + 1]);
 			ci = lx->match[ci + 1];
 		}
+	if (dt->init != NONE) {
+		if (ct_punct(lx, dt->init, '='))
+			sb_addch(e->out, ' ');
+		emit_code_span(e, dt->init, dt->last);
+	}
 	sb_addch(e->out, ';');
 	emit_range_comment(e, m, bytes);
 }
@@ -712,6 +718,23 @@ static int check_plan(struct sf_cdecl_ctx *x, const struct sf_type *t,
 	return rc;
 }
 
+/* A narrowed member whose type names a template parameter: refused (the
+ * width it has differs between instantiations). */
+static int narrow_dependent(struct sf_cdecl_ctx *x, const struct sf_cstruct *p,
+			    const struct sf_type *t, const uint32_t *narrow_to)
+{
+	for (uint32_t m = 0; m < t->nmembers; m++) {
+		const struct sf_dtor *d = &p->dtors[p->dtor_of[m]];
+		if (!narrow_to[m] || !d->dependent)
+			continue;
+		x->why = (struct sf_cxx_why){ SF_CXX_TMPL_NARROW, ct_line(&x->lx, d->name),
+					      t->members[m].name, 0, 0 };
+		return sf_error_at(x->err, x->path, x->why.line, 0, "C++ refusal %d",
+				   (int)x->why.kind);
+	}
+	return 0;
+}
+
 static int check_model(struct sf_cdecl_ctx *x, const struct sf_type *t)
 {
 	if (!t->name || !t->name[0])
@@ -998,6 +1021,8 @@ int sf_srcpatch_make(const char *path, const char *text, size_t len,
 	if (rc == 0) {
 		sf_clex(&x.lx, text, len);
 		rc = sf_cdecl_parse(&x, t, &p);
+		if (rc == 0)
+			rc = narrow_dependent(&x, &p, t, narrow_to);
 		if (rc == 0)
 			rc = rewrite(&x, &p, t, plan, narrow_to, &res, info);
 	}

@@ -402,6 +402,46 @@ void sf_render_patch_wconversion(struct strbuf *note)
 		"a macro or a pointer) is then a warning\n");
 }
 
+/* A class template's refusals (layout/tmpl.h): the primary template gives
+ * every instantiation its layout. */
+static void template_why(struct strbuf *out, const struct sf_cxx_why *why)
+{
+	const char *m = why->member ? why->member : "?";
+
+	switch (why->kind) {
+	case SF_CXX_SPECIALIZED:
+		sb_adds(out, "an explicit or partial specialization, declaring members "
+			"of its own; patch rewrites only a primary template");
+		break;
+	case SF_CXX_TMPL_GROWS:
+		sb_addf(out, "the new order of the class template's members makes its "
+			"instantiation %s grow (%u -> %u bytes); not patched", m, why->first,
+			why->last);
+		break;
+	case SF_CXX_TMPL_UNMODELED:
+		sb_addf(out, "the class template's instantiation %s is not laid out by the "
+			"C rules (attributes?): what the new order gives it is unknown; not "
+			"patched", m);
+		break;
+	case SF_CXX_TMPL_MEMBERS:
+		sb_addf(out, "the class template's instantiation %s has members of other "
+			"names; not patched", m);
+		break;
+	case SF_CXX_TMPL_NO_FIT:
+		sb_addf(out, "in the new order the class template's instantiation %s cannot "
+			"keep its pinned members at their offsets; not patched", m);
+		break;
+	case SF_CXX_TMPL_NO_GAIN:
+		sb_adds(out, "no instantiation of the class template found in the inputs "
+			"shrinks; not patched");
+		break;
+	default:
+		sb_addf(out, "'%s' has a type that depends on a template parameter: its "
+			"width differs between instantiations, it is never narrowed", m);
+		break;
+	}
+}
+
 void sf_render_patch_cxx(struct strbuf *out, const char *rel, const struct sf_type *t,
 			 const struct sf_cxx_why *why)
 {
@@ -436,14 +476,41 @@ void sf_render_patch_cxx(struct strbuf *out, const char *rel, const struct sf_ty
 			why->first, why->last);
 		break;
 	case SF_CXX_TEMPLATE:
-		sb_adds(out, "a class template instantiation; patch does not rewrite "
-			"templates yet (the template's other instantiations would change "
+		sb_adds(out, "a class nested in a class template instantiation; patch does "
+			"not rewrite those (the template's other instantiations would change "
 			"layout too)");
+		break;
+	case SF_CXX_SPECIALIZED:
+	case SF_CXX_TMPL_GROWS:
+	case SF_CXX_TMPL_UNMODELED:
+	case SF_CXX_TMPL_MEMBERS:
+	case SF_CXX_TMPL_NO_FIT:
+	case SF_CXX_TMPL_NO_GAIN:
+	case SF_CXX_TMPL_NARROW:
+		template_why(out, why);
 		break;
 	case SF_CXX_NONE:
 		sb_adds(out, "refused");
 		break;
 	}
+}
+
+void sf_render_patch_tmpl_note(struct strbuf *note, const char *tmpl,
+				const struct sf_tmpl_inst *v, size_t n,
+				const struct sf_type *const *spec, size_t nspec)
+{
+	sb_addf(note, "  class template %s: its member declarations give every "
+		"instantiation its layout; those in the inputs, before -> after:", tmpl);
+	for (size_t i = 0; i < n; i++)
+		sb_addf(note, "%s %s %llu -> %llu", i ? "," : "", v[i].type->name,
+			(unsigned long long)v[i].old_size, (unsigned long long)v[i].new_size);
+	sb_addch(note, '\n');
+	if (!nspec)
+		return;
+	sb_adds(note, "  left as they are, declared by a specialization of their own:");
+	for (size_t i = 0; i < nspec; i++)
+		sb_addf(note, "%s %s (line %u)", i ? "," : "", spec[i]->name, spec[i]->decl_line);
+	sb_addch(note, '\n');
 }
 
 void sf_render_patch_init_order(struct strbuf *err, const char *rel, const struct sf_type *dt,

@@ -26,6 +26,7 @@
 #include "layout/srcscan.h"
 #include "layout/srcpatch.h"
 #include "layout/srcstore.h"
+#include "layout/tmpl.h"
 #include "lib/err.h"
 #include "lib/strbuf.h"
 #include "model/model.h"
@@ -161,5 +162,15 @@ void sf_render_patch_held_stale(struct strbuf *err, const struct sf_type *t,
  * diff names it, relative to the source root). */
 void sf_render_patch_wrote(struct strbuf *out, const char *file);
 void sf_render_patch_nothing(struct strbuf *out, const struct sf_type *t, int kept_if);
+
+/*
+ * The header's note on a class template (tmpl, "Slot"): the instantiations
+ * v[0..n) checked, the patched one first, with their sizes before and
+ * after; the types spec[0..nspec) of the template declared by a
+ * specialization, which keep their members.
+ */
+void sf_render_patch_tmpl_note(struct strbuf *note, const char *tmpl,
+				const struct sf_tmpl_inst *v, size_t n,
+				const struct sf_type *const *spec, size_t nspec);
 
 #endif

@@ -1,8 +1,9 @@
-// testdata/tmplpatch/main.cc - prints every member of each Slot, or with
-// "size" each one's sizeof.
+// testdata/tmplpatch/main.cc - prints every member of each Slot and Rec,
+// or with "size" each one's sizeof.
 #include <cstdio>
 #include <cstring>
 
+#include "rec.h"
 #include "slot.h"
 
 int main(int argc, char **argv)
@@ -19,11 +20,18 @@ int main(int argc, char **argv)
 	s.tag = 's';
 	s.weight = 1.5;
 	s.mark = 'm';
+	Rec<long> r;
+	Rec<int> q;
+	q.count = 5;
 	if (argc > 1 && !std::strcmp(argv[1], "size")) {
-		std::printf("Slot<long> %zu\nSlot<char> %zu\nSlot<int> %zu\n",
-			    sizeof(Slot<long>), sizeof(Slot<char>), sizeof(Slot<int>));
+		std::printf("Slot<long> %zu\nSlot<char> %zu\nSlot<int> %zu\n"
+			    "Rec<long> %zu\nRec<int> %zu\n",
+			    sizeof(Slot<long>), sizeof(Slot<char>), sizeof(Slot<int>),
+			    sizeof(Rec<long>), sizeof(Rec<int>));
 		return 0;
 	}
+	std::printf("%c %ld %c %d %ld\n%c %d %c %d %d\n", r.a, r.x, r.b, r.count, r.sum(),
+		    q.a, q.x, q.b, q.count, q.sum());
 	std::printf("%c %ld %d\n%c %c %d\n%c %g %c\n", a.tag, a.value, a.n, b.tag, b.value,
 		    b.n, s.tag, s.weight, s.mark);
 	return 0;

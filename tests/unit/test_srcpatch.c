@@ -1232,6 +1232,64 @@ static void test_cxx_template(void **state)
 	}
 }
 
+/*
+ * A class template's source (cmd/patchtmpl.c reads it under the
+ * template's name): the primary template's members move, `T value`
+ * matched by name whatever the instantiation's type; a narrowing of it is
+ * refused; the explicit specialization is found on its own line.  A
+ * default member initializer stays with a narrowed member.
+ */
+static void test_cxx_template_source(void **state)
+{
+	(void)state;
+	static const char src[] =
+		"template <class T, int N = 4> struct Slot {\n"
+		"\tchar tag;\n"
+		"\tT value;\n"
+		"\tint n = N;\n"
+		"};\n"
+		"template <> struct Slot<int> {\n"
+		"\tchar tag;\n"
+		"\tdouble weight;\n"
+		"};\n";
+	static const struct mspec ms[] = {
+		{ "tag", "char", "", 0, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "value", "long int", "", 8, 8, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "n", "int", "", 16, 4, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	};
+	struct model mo;
+	struct sf_err err = SF_ERR_INIT;
+	uint32_t order[] = { 1, 2, 0 };
+	char *out;
+
+	build(&mo, "Slot", 24, 1, ms, 3);
+	mo.t.flags |= SF_TF_CXX;
+	assert_int_equal(rewrite(src, &mo.t, order, NULL, 0, &out, &err), 0);
+	assert_non_null(strstr(out, "\tT value;\n\tint n = N;\n\tchar tag;\n};\n"));
+	free(out);
+	struct sf_srcpatch_narrow nw = { 1, 4 };
+	assert_int_equal(rewrite(src, &mo.t, order, &nw, 1, &out, &err), -1);
+	assert_string_equal(err.msg, "test.c:3: struct Slot: 'value' has a type that depends "
+			    "on a template parameter: its width differs between instantiations, "
+			    "it is never narrowed");
+	free(out);
+	nw = (struct sf_srcpatch_narrow){ 2, 2 };
+	assert_int_equal(rewrite(src, &mo.t, order, &nw, 1, &out, &err), 0);
+	assert_non_null(strstr(out, "\tint16_t n = N; /* -32768..32767 (was int)") ||
+			strstr(out, "\tshort n = N; /* -32768..32767 (was int)"));
+	free(out);
+
+	mo.t.name = "Slot<int>";
+	mo.t.decl_line = 6;
+	assert_int_equal(sf_cdecl_specialized_at(src, strlen(src), &mo.t), 6);
+	mo.t.name = "Slot<long int>";
+	mo.t.decl_line = 1;
+	assert_int_equal(sf_cdecl_specialized_at(src, strlen(src), &mo.t), 0);
+	mo.t.name = "ns::Slot<int>";
+	mo.t.decl_line = 6;
+	assert_int_equal(sf_cdecl_specialized_at(src, strlen(src), &mo.t), 0);
+}
+
 /* Constructor initializer lists (layout/ctorinit.h): in the class and out
  * of line, put in the new order; bases keep their slots; a read of a
  * member whose order relative to the reader changes is reported. */
@@ -1438,6 +1496,7 @@ int main(void)
 		cmocka_unit_test(test_cxx_ctor_lists),
 		cmocka_unit_test(test_cxx_aggregate),
 		cmocka_unit_test(test_cxx_template),
+		cmocka_unit_test(test_cxx_template_source),
 		cmocka_unit_test(test_types_and_ranges),
 		cmocka_unit_test(test_udiff_st_table),
 		cmocka_unit_test(test_udiff_edges),
