@@ -4,7 +4,7 @@
 #   make run        install missing Debian packages, build, show the example
 #   make test       install missing packages, build, run every test
 #   make bench      structfit vs pahole on a large input (not a test)
-#   make realworld  suggest -> patch -> rebuild -> tests on Debian's Redis (downloads)
+#   make realworld  suggest -> patch -> rebuild -> tests on Debian's Redis and tinyxml2 (downloads)
 #   make install    PREFIX=/usr/local DESTDIR=
 #
 # CC=clang works as well as gcc; warnings are errors under both.
@@ -58,8 +58,9 @@ TEST_PKGS  := dwarves libc6-dbg gcc-multilib g++ python3 valgrind man-db chromiu
               debuginfod nodejs npm python3-jsonschema llvm gdb libbinutils-dbg libpython3.11-dbg \
               libstdc++6-12-dbg debhelper lintian fakeroot dpkg-dev parallel
 # `make realworld` only: dpkg-source unpacks the source package, Redis's
-# tests run on Tcl, pahole measures the rebuilt struct
-REALWORLD_PKGS := dpkg-dev tcl dwarves python3
+# tests run on Tcl, tinyxml2 builds with cmake and g++, pahole measures the
+# rebuilt struct
+REALWORLD_PKGS := dpkg-dev tcl dwarves python3 cmake g++
 
 .PHONY: all run test unit folders e2e longfn bench realworld deps deps-test install uninstall clean
 
@@ -171,7 +172,7 @@ bench: structfit $(BUILD)/tests/dwarf_walk
 # `make test`: it downloads (about 3 MB) and takes minutes.
 realworld: structfit
 	@sh tests/deps.sh $(REALWORLD_PKGS)
-	@sh tests/realworld/redis.sh
+	@st=0; sh tests/realworld/tinyxml2.sh || st=1; sh tests/realworld/redis.sh || st=1; exit $$st
 
 # ---- hardening: sanitizers, valgrind, fuzzing --------------------------
 #

@@ -12,8 +12,8 @@
  * what comes before the `*`/`(` run that leads to it.  Types are compared
  * by ctypes.h.
  *
- * C++ (cdecl.h): the definition is `class|struct NAME [final] [: bases]
- * {` where the scopes around it (read back from each `{`: namespace or
+ * C++ (cdecl.h): the definition is `class|struct [EXPORT_MACRO] NAME
+ * [final] [: bases] {` where the scopes around it (read back from each `{`: namespace or
  * class names) make the model's qualified name.  The body is split by
  * split_cxx(): an access label, a member function (its parameter list
  * after a name, then its body - past a constructor's `: a(x), b{y}` - or
@@ -96,6 +96,24 @@ const char *sf_cdecl_last_name(const char *name)
 	return last;
 }
 
+/*
+ * After the class key at ci: the code index of the class's name, past
+ * attributes and export macros (`class TINYXML2_LIB XMLPrinter`,
+ * `class LEVELDB_EXPORT DB`): the last of a run of identifiers.
+ */
+static size_t class_name_at(const struct sf_lexed *lx, size_t ci, size_t end)
+{
+	size_t k = sf_clex_skip_attributes(lx, ci + 1, end);
+
+	while (k < end && ct_ident(lx, k)) {
+		size_t n = sf_clex_skip_attributes(lx, k + 1, end);
+		if (n >= end || !ct_ident(lx, n) || ct_is(lx, n, "final"))
+			break;
+		k = n;
+	}
+	return k;
+}
+
 /* The code index one past the bracket group opening at ci (any kind). */
 static size_t skip_group(const struct sf_lexed *lx, size_t ci, size_t end)
 {
@@ -144,7 +162,7 @@ static void scope_name(const struct sf_lexed *lx, size_t ci, struct strbuf *out)
 		}
 		if ((ct_is(lx, j, "class") || ct_is(lx, j, "struct") ||
 		     ct_is(lx, j, "union")) && (j == 0 || !ct_is(lx, j - 1, "enum"))) {
-			size_t n = sf_clex_skip_attributes(lx, j + 1, ci);
+			size_t n = class_name_at(lx, j, ci);
 			if (n < ci && ct_ident(lx, n))
 				sf_clex_spelled(lx, n, n + 1, out);
 			return;
@@ -274,7 +292,7 @@ static int cxx_definition_at(struct sf_lexed *lx, size_t ci, const char *qual,
 	if (!(ct_is(lx, ci, "class") || ct_is(lx, ci, "struct")) ||
 	    (ci > 0 && ct_is(lx, ci - 1, "enum")))
 		return 0;
-	size_t k = sf_clex_skip_attributes(lx, ci + 1, lx->ncode);
+	size_t k = class_name_at(lx, ci, lx->ncode);
 	if (k >= lx->ncode || !ct_is(lx, k, name))
 		return 0;
 	size_t o = sf_clex_skip_attributes(lx, k + 1, lx->ncode);

@@ -2,9 +2,9 @@
 # tests/realworld/redis.sh - `make realworld`: the round trip on a real
 # Debian source package, Redis (not part of `make test`: it downloads).
 #
-#   1. apt-get source redis, through a private sources list (deb-src lines
-#      for this Debian release and its security suite, own lists and cache
-#      directories: the system's apt configuration is left alone);
+#   1. apt-get source redis, through a private sources list (lib.sh: deb-src
+#      lines for this Debian release and its security suite, own lists and
+#      cache directories: the system's apt configuration is left alone);
 #   2. build it (its Makefile compiles with -g; MALLOC=libc skips jemalloc);
 #   3. for each case: structfit suggest -> patch --apply -> rebuild ->
 #      pahole's size of the struct must be what suggest promised;
@@ -23,42 +23,11 @@ SF=${STRUCTFIT:-$PWD/structfit}
 DIR=${REALWORLD_DIR:-$PWD/build-realworld}
 JOBS=${JOBS:-2}
 TESTS=${REALWORLD_TESTS:-"unit/keyspace unit/type/string unit/type/incr unit/type/list unit/type/hash unit/type/set unit/info unit/expire"}
-LOG=$DIR/log
 status=0
+. "$(dirname "$0")/lib.sh"
 
-say() { echo "realworld: $*"; }
-die() { say "FAILED: $*"; exit 1; }
-
-mkdir -p "$DIR/apt/lists/partial" "$DIR/apt/cache/archives/partial" "$DIR/dl" "$LOG" ||
-	die "cannot create $DIR"
-[ -x "$SF" ] || die "$SF is not built (make structfit)"
-for c in apt-get dpkg-source pahole tclsh make gcc; do
-	command -v "$c" >/dev/null 2>&1 || die "$c is missing (make realworld installs dpkg-dev, tcl, dwarves)"
-done
-
-# ---- 1. the source, through a private apt configuration
-. /etc/os-release
-suite=${VERSION_CODENAME:?no VERSION_CODENAME in /etc/os-release}
-key=/usr/share/keyrings/debian-archive-keyring.gpg
-cat >"$DIR/apt/sources.list" <<EOT
-deb-src [signed-by=$key] http://deb.debian.org/debian $suite main
-deb-src [signed-by=$key] http://deb.debian.org/debian-security $suite-security main
-EOT
-APT="-o Dir::Etc::SourceList=$DIR/apt/sources.list -o Dir::Etc::SourceParts=/dev/null
-     -o Dir::State::Lists=$DIR/apt/lists -o Dir::Cache=$DIR/apt/cache -o Debug::NoLocking=1
-     -o APT::Sandbox::User=root"
-if ! ls "$DIR"/dl/redis_*.dsc >/dev/null 2>&1; then
-	# shellcheck disable=SC2086
-	apt-get $APT update >"$LOG/apt-update.txt" 2>&1 || die "apt-get update (see $LOG/apt-update.txt)"
-	# shellcheck disable=SC2086
-	(cd "$DIR/dl" && apt-get $APT --download-only source redis) >"$LOG/apt-source.txt" 2>&1 ||
-		die "apt-get source redis (see $LOG/apt-source.txt)"
-fi
-dsc=$(ls "$DIR"/dl/redis_*.dsc | tail -n 1)
-rm -rf "$DIR/src"
-dpkg-source -x "$dsc" "$DIR/src" >"$LOG/dpkg-source.txt" 2>&1 || die "dpkg-source -x $dsc"
-say "source: $(basename "$dsc" .dsc) (Debian $suite)"
-cd "$DIR/src" || die "no $DIR/src"
+rw_setup tclsh make gcc
+rw_source redis
 
 # ---- 2. the build
 build() { # LOGNAME
@@ -69,16 +38,10 @@ build build || die "the plain build fails (see $LOG/build.txt)"
 say "built with -g in $(( $(date +%s) - t0 )) s"
 
 # ---- 3. suggest -> patch -> apply -> rebuild -> the size promised
-pahole_size() { # TYPE
-	pahole -C "$1" src/server.o 2>/dev/null | sed -n 's/.*size: \([0-9]*\),.*/\1/p' | head -n 1
-}
-json_get() { # FILE EXPR
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
 round_trip() { # TYPE [OPTIONS...]
 	ty=$1
 	shift
-	before=$(pahole_size "$ty")
+	before=$(pahole_size src/server.o "$ty")
 	"$SF" suggest --format json "$@" -t "$ty" src/server.o >"$LOG/suggest-$ty.json" 2>"$LOG/suggest-$ty.err" ||
 		{ say "FAILED: suggest -t $ty: $(head -n 1 "$LOG/suggest-$ty.err")"; return 1; }
 	promised=$(json_get "$LOG/suggest-$ty.json" 'd["reorder"]["size"]')
@@ -86,7 +49,7 @@ round_trip() { # TYPE [OPTIONS...]
 	"$SF" patch --apply "$@" -t "$ty" src/server.o >"$LOG/patch-$ty.txt" 2>&1 ||
 		{ say "FAILED: patch -t $ty: $(head -n 1 "$LOG/patch-$ty.txt")"; return 1; }
 	build "rebuild-$ty" || { say "FAILED: the patched build ($ty; see $LOG/rebuild-$ty.txt)"; return 1; }
-	after=$(pahole_size "$ty")
+	after=$(pahole_size src/server.o "$ty")
 	if [ "$after" != "$promised" ]; then
 		say "FAILED: struct $ty $*: promised $promised bytes, built $after"
 		return 1

@@ -1290,6 +1290,50 @@ static void test_cxx_template_source(void **state)
 	assert_int_equal(sf_cdecl_specialized_at(src, strlen(src), &mo.t), 0);
 }
 
+/*
+ * An export macro between the class key and the name (`class
+ * TINYXML2_LIB XMLPrinter`, `class LEVELDB_EXPORT DB`): the definition is
+ * found, and its in-class constructor is the class's (the scope is the
+ * name's, not the macro's).
+ */
+static void test_cxx_export_macro(void **state)
+{
+	(void)state;
+	static const char src[] =
+		"#define EXPORT_API\n"
+		"namespace ns {\n"
+		"class EXPORT_API Conn final {\n"
+		"public:\n"
+		"\tConn() : a(1), b(2), c(3) {}\n"
+		"\tchar a;\n"
+		"\tlong b;\n"
+		"\tchar c;\n"
+		"};\n"
+		"}\n";
+	static const struct mspec ms[] = {
+		{ "a", "char", "", 0, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "b", "long int", "", 8, 8, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "c", "char", "", 16, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+	};
+	struct model mo;
+	struct sf_err err = SF_ERR_INIT;
+	uint32_t order[] = { 1, 0, 2 }, pos[] = { 1, 0, 2 };
+	char *out;
+
+	build(&mo, "ns::Conn", 24, 3, ms, 3);
+	mo.t.flags |= SF_TF_CXX;
+	assert_int_equal(rewrite(src, &mo.t, order, NULL, 0, &out, &err), 0);
+	assert_non_null(strstr(out, "\tlong b;\n\tchar a;\n\tchar c;\n};\n"));
+	free(out);
+	struct strbuf sb = STRBUF_INIT;
+	struct sf_ctor_read *rd = NULL;
+	size_t nrd = 0;
+	assert_int_equal(sf_ctorinit_rewrite(src, strlen(src), &mo.t, pos, &sb, &rd, &nrd), 1);
+	assert_non_null(strstr(sb.buf, "\tConn() : b(2), a(1), c(3) {}\n"));
+	free(rd);
+	sb_release(&sb);
+}
+
 /* Constructor initializer lists (layout/ctorinit.h): in the class and out
  * of line, put in the new order; bases keep their slots; a read of a
  * member whose order relative to the reader changes is reported. */
@@ -1497,6 +1541,7 @@ int main(void)
 		cmocka_unit_test(test_cxx_aggregate),
 		cmocka_unit_test(test_cxx_template),
 		cmocka_unit_test(test_cxx_template_source),
+		cmocka_unit_test(test_cxx_export_macro),
 		cmocka_unit_test(test_types_and_ranges),
 		cmocka_unit_test(test_udiff_st_table),
 		cmocka_unit_test(test_udiff_edges),
