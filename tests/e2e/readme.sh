@@ -16,6 +16,11 @@
 #   yjit                       testdata/rust/yjit.rs built with rustc -g, as
 #                              tests/e2e/rust.sh builds it
 #   rust/yjit.rs               its source (the Rust patch example)
+#   tmpl/                      testdata/tmplpatch (the C++ patch example,
+#                              a class template built there with g++): a
+#                              link to a copy beside W, so that the C
+#                              example's source root (W) holds only the
+#                              C files it counts (the walk skips links)
 #   cxx/                       testdata/cxxpatch, while doc/patch.md's
 #                              sessions run (its C++ example; elsewhere its
 #                              headers would count among the C files)
@@ -35,6 +40,9 @@ cp "$TD/example/st_table.c" "$W/st_table.c"
 cp "$TD/readme/src/hash.c" "$W/src/hash.c"
 mkdir -p "$W/rust"
 cp "$TD/rust/yjit.rs" "$W/rust/yjit.rs"
+mkdir -p "$T/tmpl"
+cp "$TD"/tmplpatch/* "$T/tmpl/"
+ln -s "$T/tmpl" "$W/tmpl"
 
 tcase "the README's example inputs build"
 (cd "$W" && gcc -g -O2 -c -o build/example/st_table.o testdata/example/st_table.c &&
