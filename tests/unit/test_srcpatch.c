@@ -1232,6 +1232,22 @@ static void test_cxx_template(void **state)
 	}
 }
 
+/* A C++ struct {char n[0]; long n[1]; <third> n[2];}: 24 bytes, the third
+ * member (char or int) at 16. */
+static void char_long_model(struct model *mo, const char *name, uint32_t line,
+			    const char *const n[3], const char *third)
+{
+	const struct mspec ms[] = {
+		{ n[0], "char", "", 0, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ n[1], "long int", "", 8, 8, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ n[2], third, "", 16, strcmp(third, "char") ? 4 : 1, 0, 0, SF_T_INT,
+		  SF_MF_SIGNED },
+	};
+
+	build(mo, name, 24, line, ms, 3);
+	mo->t.flags |= SF_TF_CXX;
+}
+
 /*
  * A class template's source (cmd/patchtmpl.c reads it under the
  * template's name): the primary template's members move, `T value`
@@ -1252,18 +1268,12 @@ static void test_cxx_template_source(void **state)
 		"\tchar tag;\n"
 		"\tdouble weight;\n"
 		"};\n";
-	static const struct mspec ms[] = {
-		{ "tag", "char", "", 0, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
-		{ "value", "long int", "", 8, 8, 0, 0, SF_T_INT, SF_MF_SIGNED },
-		{ "n", "int", "", 16, 4, 0, 0, SF_T_INT, SF_MF_SIGNED },
-	};
 	struct model mo;
 	struct sf_err err = SF_ERR_INIT;
 	uint32_t order[] = { 1, 2, 0 };
 	char *out;
 
-	build(&mo, "Slot", 24, 1, ms, 3);
-	mo.t.flags |= SF_TF_CXX;
+	char_long_model(&mo, "Slot", 1, (const char *[]){ "tag", "value", "n" }, "int");
 	assert_int_equal(rewrite(src, &mo.t, order, NULL, 0, &out, &err), 0);
 	assert_non_null(strstr(out, "\tT value;\n\tint n = N;\n\tchar tag;\n};\n"));
 	free(out);
@@ -1310,18 +1320,12 @@ static void test_cxx_export_macro(void **state)
 		"\tchar c;\n"
 		"};\n"
 		"}\n";
-	static const struct mspec ms[] = {
-		{ "a", "char", "", 0, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
-		{ "b", "long int", "", 8, 8, 0, 0, SF_T_INT, SF_MF_SIGNED },
-		{ "c", "char", "", 16, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
-	};
 	struct model mo;
 	struct sf_err err = SF_ERR_INIT;
 	uint32_t order[] = { 1, 0, 2 }, pos[] = { 1, 0, 2 };
 	char *out;
 
-	build(&mo, "ns::Conn", 24, 3, ms, 3);
-	mo.t.flags |= SF_TF_CXX;
+	char_long_model(&mo, "ns::Conn", 3, (const char *[]){ "a", "b", "c" }, "char");
 	assert_int_equal(rewrite(src, &mo.t, order, NULL, 0, &out, &err), 0);
 	assert_non_null(strstr(out, "\tlong b;\n\tchar a;\n\tchar c;\n};\n"));
 	free(out);
