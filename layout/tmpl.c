@@ -58,6 +58,19 @@ static bool same_template(const struct sf_type *t, size_t n, const struct sf_typ
 	       !(u->flags & SF_TF_DECLARATION);
 }
 
+/*
+ * Whether two decl_files may name the same file: the same last component
+ * (two units may spell one header's directory differently).  Taking a
+ * specialization's instantiation for the primary's only checks one more
+ * (its members then differ: a refusal), never one less.
+ */
+static bool same_file(const char *a, const char *b)
+{
+	const char *sa = a ? strrchr(a, '/') : NULL, *sb = b ? strrchr(b, '/') : NULL;
+
+	return a && b && !strcmp(sa ? sa + 1 : a, sb ? sb + 1 : b);
+}
+
 static void push(const struct sf_type ***v, size_t *n, const struct sf_type *u)
 {
 	*v = sf_xreallocarray(*v, *n + 1, sizeof(**v));
@@ -76,8 +89,7 @@ size_t sf_tmpl_instances(const struct sf_typeset *ts, const struct sf_type *t,
 		const struct sf_type *u = sf_typeset_get(ts, i);
 		if (!same_template(t, n, u))
 			continue;
-		if (u->decl_line == t->decl_line && u->decl_file && t->decl_file &&
-		    !strcmp(u->decl_file, t->decl_file))
+		if (u->decl_line == t->decl_line && same_file(u->decl_file, t->decl_file))
 			push(out, &k, u);
 		else
 			push(spec, nspec, u);

@@ -5,9 +5,9 @@
  *
  * The instantiations of the template of t ("Slot<long int>") are the
  * types of the typeset named by the same template ("Slot<...>", same
- * scope) and declared at the same file and line as t: the primary
- * template's (an explicit or partial specialization declares its own
- * members on its own line).  Each gets the order planned for t, applied
+ * scope) and declared at the same line of a file of the same name as t:
+ * the primary template's (an explicit or partial specialization declares
+ * its own members on its own line).  Each gets the order planned for t, applied
  * by member name, its pins and narrowings by name too, laid out with the
  * C rules of reorder.h (sf_units_place): its size before and after.
  *

@@ -1267,7 +1267,8 @@ static void test_cxx_template_source(void **state)
 		"template <> struct Slot<int> {\n"
 		"\tchar tag;\n"
 		"\tdouble weight;\n"
-		"};\n";
+		"};\n"
+		"template <class T> struct Slot<T *> { T *p; };\n";
 	struct model mo;
 	struct sf_err err = SF_ERR_INIT;
 	uint32_t order[] = { 1, 2, 0 };
@@ -1298,6 +1299,9 @@ static void test_cxx_template_source(void **state)
 	mo.t.name = "ns::Slot<int>";
 	mo.t.decl_line = 6;
 	assert_int_equal(sf_cdecl_specialized_at(src, strlen(src), &mo.t), 0);
+	mo.t.name = "Slot<char*>";     /* the partial specialization's */
+	mo.t.decl_line = 10;
+	assert_int_equal(sf_cdecl_specialized_at(src, strlen(src), &mo.t), 10);
 }
 
 /*

@@ -3,7 +3,8 @@
  * a typeset, and each laid out in the order planned for another.  The
  * models are hand-built (offsets as gcc gives them on x86_64); the sizes
  * expected are the C rules' (each member at the next multiple of its
- * alignment, the size rounded up to the largest).
+ * alignment, the size rounded up to the largest).  And the header's lines
+ * report/patch.c words from them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "layout/tmpl.h"
+#include "report/patch.h"
 #include "model/typeset.h"
 
 struct mdef {
@@ -23,9 +25,10 @@ struct mdef {
 	uint32_t align;
 };
 
-/* A C++ struct of ts: members m[0..n), declared at slot.h:line. */
-static const struct sf_type *add(struct sf_typeset *ts, const char *name, uint64_t size,
-				 uint32_t align, uint32_t line, const struct mdef *m, size_t n)
+/* A C++ struct of ts: members m[0..n), declared at file:line. */
+static const struct sf_type *add_at(struct sf_typeset *ts, const char *name, uint64_t size,
+				    uint32_t align, const char *file, uint32_t line,
+				    const struct mdef *m, size_t n)
 {
 	struct sf_type *t = sf_typeset_alloc(ts, sizeof(*t));
 
@@ -35,7 +38,7 @@ static const struct sf_type *add(struct sf_typeset *ts, const char *name, uint64
 	t->flags = SF_TF_CXX;
 	t->size = size;
 	t->align = align;
-	t->decl_file = sf_typeset_intern(ts, "slot.h");
+	t->decl_file = sf_typeset_intern(ts, file);
 	t->decl_line = line;
 	t->origin = sf_typeset_intern(ts, "slot.o");
 	t->addr_size = 8;
@@ -54,6 +57,13 @@ static const struct sf_type *add(struct sf_typeset *ts, const char *name, uint64
 		mm->flags = SF_MF_SIGNED;
 	}
 	return sf_typeset_add(ts, t);
+}
+
+/* The same, declared in slot.h. */
+static const struct sf_type *add(struct sf_typeset *ts, const char *name, uint64_t size,
+				 uint32_t align, uint32_t line, const struct mdef *m, size_t n)
+{
+	return add_at(ts, name, size, align, "slot.h", line, m, n);
 }
 
 static void test_names(void **state)
@@ -88,11 +98,14 @@ static void test_instances(void **state)
 	const struct sf_type *c = add(ts, "Slot<char>", 8, 4, 6, sc, 3);
 	const struct sf_type *i = add(ts, "Slot<int>", 24, 8, 12, si, 3);
 	add(ts, "Slotted<int>", 8, 4, 6, sc, 3);
+	/* another unit's spelling of the header's directory: checked too */
+	const struct sf_type *u = add_at(ts, "Slot<unsigned char>", 8, 4, "/src/./slot.h", 6, sc, 3);
 	const struct sf_type **v, **spec;
 	size_t nspec;
 
-	assert_int_equal(sf_tmpl_instances(ts, t, &v, &spec, &nspec), 1);
+	assert_int_equal(sf_tmpl_instances(ts, t, &v, &spec, &nspec), 2);
 	assert_ptr_equal(v[0], c);
+	assert_ptr_equal(v[1], u);
 	assert_int_equal(nspec, 1);
 	assert_ptr_equal(spec[0], i);
 
@@ -121,6 +134,18 @@ static void test_instances(void **state)
 	/* other members: no size */
 	sf_tmpl_resize(t, &pl, i, ts, &r);
 	assert_int_equal(r.state, SF_TMPL_MEMBERS);
+
+	/* the header's lines (report/patch.c) */
+	struct sf_tmpl_inst two[] = { { t, 24, 16, SF_TMPL_OK, NULL }, { c, 8, 12, SF_TMPL_OK, NULL } };
+	struct strbuf note = STRBUF_INIT;
+	sf_render_patch_tmpl_note(&note, "Slot", two, 2, spec, nspec);
+	assert_string_equal(note.buf,
+		"  class template Slot: its member declarations give every instantiation its "
+		"layout; those in the inputs, before -> after: Slot<long int> 24 -> 16, "
+		"Slot<char> 8 -> 12\n"
+		"  left as they are, declared by a specialization of their own: Slot<int> "
+		"(line 12)\n");
+	sb_release(&note);
 	free(v);
 	free(spec);
 	sf_typeset_free(ts);
