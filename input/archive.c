@@ -189,7 +189,7 @@ static int run_member(void *arg, size_t i, int in_line)
 
 	struct ctx *into = ld_read_start(&m->rd, ms->c, in_line);
 
-	m->rd.rc = ld_load_image(into, m->bytes, m->size, m->label, NULL, 0);
+	m->rd.rc = ld_load_image(into, m->bytes, m->size, m->label, NULL, 0, 0);
 	return m->rd.rc == FAILED ? -1 : 0;
 }
 

@@ -26,6 +26,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include "lib/strbuf.h"
@@ -296,9 +298,21 @@ static int plausible_zstd(uint64_t out, uint64_t in)
 	return out <= in * 32768 + 4096 && out < ((uint64_t)1 << 40);
 }
 
-/* s's bytes are now buf's (inflated, ours to free and relocate). */
-static void own_inflated(struct sf_elf_sec *s, unsigned char *buf, size_t size)
+/* s's bytes are now buf's (inflated, ours to free and relocate); the
+ * pages wholly inside its compressed bytes leave the process when they
+ * are a file's (e->file_backed). */
+static void own_inflated(const struct sf_elf *e, struct sf_elf_sec *s, unsigned char *buf,
+			 size_t size)
 {
+	long pg = sysconf(_SC_PAGESIZE);
+
+	if (e->file_backed && !s->owned && pg > 0) {
+		uintptr_t lo = ((uintptr_t)s->data + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
+		uintptr_t hi = ((uintptr_t)s->data + s->size) & ~((uintptr_t)pg - 1);
+		/* advice only: kept where refused */
+		if (hi > lo)
+			(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+	}
 	free(s->owned);
 	s->owned = s->mut = buf;
 	s->data = buf;
@@ -320,14 +334,14 @@ static int inflate_zstd(struct sf_elf *e, struct sf_elf_sec *s, const GElf_Chdr 
 	    !plausible_zstd(ch->ch_size, srclen))
 		return sf_error_at(err, e->label, 0, 0, "corrupt compressed section %s",
 				s->name);
-	unsigned char *buf = sf_xmalloc(ch->ch_size);
+	unsigned char *buf = sf_xmalloc_huge(ch->ch_size);
 	size_t got = ZSTD_decompress(buf, ch->ch_size, src, srclen);
 	if (ZSTD_isError(got) || got != ch->ch_size) {
 		free(buf);
 		return sf_error_at(err, e->label, 0, 0, "corrupt compressed section %s",
 				s->name);
 	}
-	own_inflated(s, buf, ch->ch_size);
+	own_inflated(e, s, buf, ch->ch_size);
 	return 0;
 }
 
@@ -350,7 +364,7 @@ static int inflate_zlib(struct sf_elf *e, struct sf_elf_sec *s, const GElf_Chdr 
 	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
 	if (!d)
 		sf_xmalloc(SIZE_MAX);	/* out of memory: said, exit 2 (lib/xalloc.h) */
-	unsigned char *buf = sf_xmalloc(ch->ch_size ? ch->ch_size : 1);
+	unsigned char *buf = sf_xmalloc_huge(ch->ch_size ? ch->ch_size : 1);
 	/* the whole stream, its Adler-32 checked; more or less than ch_size
 	 * is corrupt */
 	enum libdeflate_result r = libdeflate_zlib_decompress(d, s->data + hdr, s->size - hdr,
@@ -361,7 +375,7 @@ static int inflate_zlib(struct sf_elf *e, struct sf_elf_sec *s, const GElf_Chdr 
 		return sf_error_at(err, e->label, 0, 0, "corrupt compressed section %s",
 				s->name);
 	}
-	own_inflated(s, buf, ch->ch_size);
+	own_inflated(e, s, buf, ch->ch_size);
 	return 0;
 }
 

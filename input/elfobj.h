@@ -61,6 +61,11 @@ struct sf_elf {
 	uint8_t addr_size;            /* 4 or 8 */
 	uint16_t type;                /* ET_REL, ET_EXEC, ET_DYN, ... */
 	uint16_t machine;
+	/* image is a private mapping of a file, untouched where a section is
+	 * compressed: once inflated, those pages are dropped from the
+	 * process (read back from the file if ever read again), not held
+	 * beside their inflated copy to the end (libceph-common: 82 MB) */
+	uint8_t file_backed;
 	uint32_t nsec;
 	struct sf_elf_sec *sec;
 	uint32_t ndw;                 /* DWARF sections found, dw[0] = 0 */

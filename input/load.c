@@ -564,7 +564,7 @@ static void prefault_stop(struct prefault *pf)
  * debug file may be looked up (NULL for archive members and debug files).
  */
 int ld_load_image(struct ctx *c, unsigned char *image, size_t size,
-		  const char *label, const char *file, int in_dir)
+		  const char *label, const char *file, int in_dir, int mapped)
 {
 	struct sf_elf e;
 	struct sf_dwfile f;
@@ -574,6 +574,7 @@ int ld_load_image(struct ctx *c, unsigned char *image, size_t size,
 		return NOT_ELF;
 	if (sf_elf_parse(&e, image, size, label, c->err) < 0)
 		return FAILED;
+	e.file_backed = mapped != 0;
 	if (sf_split_is_dwo(&e)) {
 		int r = load_dwo_image(c, &e, label);
 		sf_elf_release(&e);
@@ -811,7 +812,7 @@ int ld_load_file(struct ctx *c, const char *path, int in_dir, int lookup)
 		rc = sf_jsondoc_load(c->ts, img, size, path, c->opts && c->opts->summaries,
 				     c->err) < 0 ? FAILED : LOADED;
 	else
-		rc = ld_load_image(c, img, size, path, lookup ? path : NULL, in_dir);
+		rc = ld_load_image(c, img, size, path, lookup ? path : NULL, in_dir, in.mapped);
 	if (rc == NOT_ELF)
 		sf_error_at(c->err, path, 0, 0, "not an ELF file");
 	close_input(c, &in);

@@ -87,8 +87,10 @@ struct ld_read {
 struct ctx *ld_read_start(struct ld_read *r, struct ctx *c, int in_line);
 /* Free what a read the pool dropped gave (never one read in line). */
 void ld_read_drop(struct ld_read *r);
+/* mapped: image is a private mapping of a file, whose pages can be
+ * dropped and read back (struct sf_elf's file_backed) */
 int ld_load_image(struct ctx *c, unsigned char *image, size_t size, const char *label,
-		  const char *file, int in_dir);
+		  const char *file, int in_dir, int mapped);
 int ld_load_file(struct ctx *c, const char *path, int in_dir, int lookup);
 
 /* archive.c */

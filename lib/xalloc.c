@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static void *check(void *p)
 {
@@ -52,6 +53,20 @@ void *sf_xcalloc_table(size_t nmemb, size_t size)
 void *sf_xcalloc_lines(size_t nmemb, size_t size)
 {
 	return table(nmemb, size, 64);
+}
+
+void *sf_xmalloc_huge(size_t n)
+{
+	if (n < SF_HUGE_PAGE)
+		return sf_xmalloc(n);
+	if (n > SIZE_MAX - SF_HUGE_PAGE)
+		return check(NULL);
+	/* whole huge pages: the advice covers the block to its end */
+	size_t whole = (n + SF_HUGE_PAGE - 1) & ~(SF_HUGE_PAGE - 1);
+	void *p = check(aligned_alloc(SF_HUGE_PAGE, whole));
+	/* advice only: where it is refused, 4 KiB pages serve as before */
+	(void)madvise(p, whole, MADV_HUGEPAGE);
+	return p;
 }
 
 void *sf_xrealloc(void *p, size_t n)

@@ -38,6 +38,18 @@ void *sf_xcalloc_table(size_t nmemb, size_t size);
  * splits heap blocks) for no fewer misses than this one alone.
  */
 void *sf_xcalloc_lines(size_t nmemb, size_t size);
+/*
+ * n bytes for a large block written whole soon after (an inflated
+ * section, an arena's chunk), freed by free(): from 2 MiB on, aligned to
+ * 2 MiB and advised to the kernel as huge-page memory
+ * (MADV_HUGEPAGE, which transparent huge pages honour in their default
+ * "madvise" mode), so that writing it faults once per 2 MiB, not once
+ * per 4 KiB page.  A page fault costs about 10 us on the paravirtualised
+ * machines measured (libceph-common's 235 MB of inflated DWARF: 58 k
+ * faults, a fifth of show's CPU).  Smaller blocks are sf_xmalloc's.
+ */
+#define SF_HUGE_PAGE ((size_t)2 << 20)
+void *sf_xmalloc_huge(size_t n);
 void *sf_xrealloc(void *p, size_t n);
 /* realloc to nmemb * size, failing (not wrapping) on overflow */
 void *sf_xreallocarray(void *p, size_t nmemb, size_t size);

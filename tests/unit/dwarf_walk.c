@@ -115,8 +115,10 @@ int main(int argc, char **argv)
 	if (img == MAP_FAILED)
 		return fail("cannot map the file");
 	elf_version(EV_CURRENT);
-	if (sf_elf_parse(&e, img, (size_t)st.st_size, argv[1], &err) < 0 ||
-	    sf_elf_prepare_debug(&e, &err) != 1)
+	if (sf_elf_parse(&e, img, (size_t)st.st_size, argv[1], &err) < 0)
+		return fail(err.msg);
+	e.file_backed = 1;	/* a file's mapping, as the loader's */
+	if (sf_elf_prepare_debug(&e, &err) != 1)
 		return fail(err.msg[0] ? err.msg : "no DWARF");
 	dwfile_of(&e, sec);
 	if (sf_dwfile_init(&f, argv[1], e.msb, sec, &err) < 0)
