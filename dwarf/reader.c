@@ -513,7 +513,7 @@ static int top_later(struct sf_reader *r, struct uh *uh, const struct sf_die *d)
 	 * .debug_str per top).  An empty name is dropped when the top is
 	 * resolved (rd_resolve_top), before anything keeps its key. */
 	if (d->name && (c || *d->name)) {
-		const char *name = c ? d->name : rd_die_qname(r, uh, d);
+		const char *name = c ? d->name : rd_die_qname_scratch(r, uh, d);
 		SF_GROW(r->tops, r->ntops, r->topcap);
 		r->tops[r->ntops++] = (struct top){ .uh = uh, .off = d->off, .name = name };
 	}

@@ -397,6 +397,7 @@ int rd_uh_open_parsed(struct sf_reader *r, struct uh *uh, const struct sf_dwfile
 		      struct sf_abbrevs *own);
 struct uh *rd_uh_for(struct sf_reader *r, const struct sf_dwfile *f, int sect, uint64_t off);
 const char *rd_die_qname(struct sf_reader *r, struct uh *uh, const struct sf_die *d);
+const char *rd_die_qname_scratch(struct sf_reader *r, struct uh *uh, const struct sf_die *d);
 int rd_scope_digest(struct sf_reader *r, struct uh *uh, uint64_t off, struct sf_fp *out);
 
 /* types.c */
