@@ -59,7 +59,8 @@ static const struct sf_type *find_held(const struct sf_typeset *ts, const char *
 	size_t n = sf_typeset_find(ts, name, found, 8);
 
 	for (size_t i = 0; i < n && i < 8; i++)
-		if (found[i]->kind == SF_KIND_STRUCT && found[i]->nmembers &&
+		if ((found[i]->kind == SF_KIND_STRUCT || found[i]->kind == SF_KIND_CLASS) &&
+		    found[i]->nmembers &&
 		    (array || found[i]->size == size))
 			return found[i];
 	return NULL;

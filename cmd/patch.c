@@ -1005,7 +1005,7 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	if (rust ? rust_source(o, t, &root, &src, &old)
 		 : c_source(o, st, ts, &root, &src, &tree, &old, &pl, &note))
 		goto out_plan;
-	if (!rust && sf_patch_contained_fresh(st, ts, &o->co, files, nfiles, &root,
+	if (!rust && sf_patch_contained_fresh(t, ts, &o->co, files, nfiles, &root,
 						&tree.macros))
 		goto out_plan;
 	if (!pl.moves && !pl.nnarrow) {

@@ -30,8 +30,8 @@ int main(int argc, char **argv)
 			    sizeof(Rec<long>), sizeof(Rec<int>));
 		return 0;
 	}
-	std::printf("%c %ld %c %d %ld\n%c %d %c %d %d\n", r.a, r.x, r.b, r.count, r.sum(),
-		    q.a, q.x, q.b, q.count, q.sum());
+	std::printf("%c %ld %c %d %ld %c\n%c %d %c %d %d %c\n", r.a, r.x, r.b, r.count, r.sum(),
+		    r.mark.kind, q.a, q.x, q.b, q.count, q.sum(), q.mark.kind);
 	std::printf("%c %ld %d\n%c %c %d\n%c %g %c\n", a.tag, a.value, a.n, b.tag, b.value,
 		    b.n, s.tag, s.weight, s.mark);
 	return 0;

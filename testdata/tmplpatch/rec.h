@@ -1,8 +1,12 @@
 // testdata/tmplpatch/rec.h - a class template whose reorder shrinks both
-// of its instantiations in main.cc (Rec<long>: 24 bytes, 16 reordered;
-// Rec<int>: 16, 12), with a constructor's initializer list, a default
-// member initializer and a member function.
+// of its instantiations in main.cc (Rec<long>: 32 bytes, 16 reordered;
+// Rec<int>: 20, 12), with a constructor's initializer list, a default
+// member initializer, a member function and a struct held by value.
 #pragma once
+
+struct Mark {
+	char kind;
+};
 
 template <class T> class Rec {
 public:
@@ -13,4 +17,5 @@ public:
 	T x;   // the value
 	char b;
 	int count = 3;
+	Mark mark{'m'};
 };

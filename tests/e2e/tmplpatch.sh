@@ -7,7 +7,8 @@
 #            Rec<long> shrinks both, so the primary template is patched
 #            (its constructor's initializer list too); the program then
 #            builds warning-free, prints the same, and both instantiations
-#            have the sizes the header promised;
+#            have the sizes the header promised; the struct it holds by
+#            value (Mark) changed since the build is a refusal;
 #   Slot<T>  instantiated as Slot<long> and Slot<char>: the order that
 #            shrinks Slot<long> makes Slot<char> grow (8 -> 12): refused,
 #            naming Slot<char>; and the explicit specialization Slot<int>,
@@ -82,7 +83,7 @@ for cxx in g++ clang++; do
 		fi
 	fi
 
-	tcase "$cxx: Slot<long>'s order makes Slot<char> grow; the specialization Slot<int>; a narrowed T: refused"
+	tcase "$cxx: Slot<long>'s order makes Slot<char> grow; the specialization Slot<int>; a narrowed T; a stale held struct: refused"
 	if need "$cxx" git; then
 		if [ -x "$w/prog" ]; then
 			# what is refused is a real saving: suggest still offers it
@@ -95,6 +96,13 @@ for cxx in g++ clang++; do
 			line=$(grep -n '^template <> struct Slot<int>' "$w/slot.h" | cut -d: -f1)
 			refused "$w" 'Slot<int>' "^structfit: slot.h:$line: struct Slot<int>: an explicit or partial specialization, declaring members of its own; patch rewrites only a primary template\$"
 			refused "$w" 'Rec<long>' "^structfit: rec.h:[0-9]+: class Rec<long( int)?>: 'x' has a type that depends on a template parameter" --narrow x=4
+			# Rec holds struct Mark: a Mark changed since the build is a refusal
+			# naming it (the held structs of the instantiation, not of the template)
+			sed -i 's/^	char kind;/	short kind;/' "$w/rec.h"
+			run env -C "$w" "$SF" patch -t 'Rec<long>' prog
+			assert_eq "$RC" 2 "exit status of patch with struct Mark changed"
+			assert_match "$(cat "$T/err")" "member 'mark' holds struct Mark by value, and rec.h: struct Mark: member 'kind' \(line [0-9]+\) is declared 'short kind'" "the stale Mark"
+			git -C "$w" checkout -q -- rec.h
 			# count's type is no parameter: narrowed, its initializer kept
 			run env -C "$w" "$SF" patch -t 'Rec<long>' --narrow count=2 prog
 			assert_eq "$RC" 0 "exit status of patch --narrow count=2"
