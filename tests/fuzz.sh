@@ -4,6 +4,7 @@
 #   sh tests/fuzz.sh                 every target, FUZZ_SECONDS each (default 60)
 #   sh tests/fuzz.sh reader          only fuzz/fuzz_reader.c (or: budget, source)
 #   FUZZ_SECONDS=600 sh tests/fuzz.sh
+#   FUZZ_JOBS=1 sh tests/fuzz.sh      one target at a time (default: one per core)
 #
 # Targets (fuzz/fuzz_*.c) are built with clang -fsanitize=fuzzer,address,
 # undefined into build-fuzz/ (the library through the Makefile with
@@ -47,27 +48,24 @@ mkdir -p $B/crash
 
 ELF_LIBS=$(pkg-config --libs libelf 2>/dev/null || echo -lelf)
 ZSTD_LIBS=$(pkg-config --libs libzstd 2>/dev/null || echo -lzstd)
-ntargets=0
-nfailed=0
-for t in $targets; do
-	ntargets=$((ntargets + 1))
-	src=fuzz/fuzz_$t.c
-	bin=$B/fuzz_$t
+# build_target T: $B/fuzz_T, or a message and status 1
+build_target() {
+	src=fuzz/fuzz_$1.c
 	if [ ! -f "$src" ]; then
 		echo "fuzz: no target $src" >&2
-		nfailed=$((nfailed + 1))
-		continue
+		return 1
 	fi
 	# shellcheck disable=SC2086
-	if ! "$FCC" -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -I/usr/include/libdwarf \
-		-O1 -g -fsanitize=fuzzer $SAN -o "$bin" "$src" $B/libsf.a \
-		-lbpf $ELF_LIBS $ZSTD_LIBS -ldeflate -lz -lpthread; then
-		echo "fuzz: cannot build $bin" >&2
-		nfailed=$((nfailed + 1))
-		continue
-	fi
-	log=$B/fuzz_$t.log
-	echo "fuzz: $t for ${secs}s (corpus fuzz/corpus/$t, log $log)"
+	"$FCC" -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -I/usr/include/libdwarf \
+		-O1 -g -fsanitize=fuzzer $SAN -o "$B/fuzz_$1" "$src" $B/libsf.a \
+		-lbpf $ELF_LIBS $ZSTD_LIBS -ldeflate -lz -lpthread ||
+		{ echo "fuzz: cannot build $B/fuzz_$1" >&2; return 1; }
+}
+
+# run_target T: fuzz T for $secs s; its summary line in $B/fuzz_T.line,
+# the report on stderr and status 1 when it found something
+run_target() {
+	t=$1 bin=$B/fuzz_$1 log=$B/fuzz_$1.log
 	start=$(date +%s)
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0} \
 	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
@@ -80,14 +78,43 @@ for t in $targets; do
 	cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9a-zA-Z]+' "$log" | tail -n 1)
 	line="$t: ${el}s, ${execs:-?} execs, $cov"
 	if [ "$rc" != 0 ]; then
-		nfailed=$((nfailed + 1))
 		line="$line: FAILED (exit $rc)"
-		echo "fuzz: $t FAILED, exit $rc; the report:" >&2
-		grep -E -A 30 '^==[0-9]+==ERROR|runtime error|ALARM|out-of-memory|Test unit written' \
-			"$log" | head -n 60 >&2
-		echo "fuzz: reproduce with: $bin $B/crash/$t-*" >&2
+		{
+			echo "fuzz: $t FAILED, exit $rc; the report:"
+			grep -E -A 30 '^==[0-9]+==ERROR|runtime error|ALARM|out-of-memory|Test unit written' \
+				"$log" | head -n 60
+			echo "fuzz: reproduce with: $bin $B/crash/$t-*"
+		} >&2
 	fi
-	echo "  $line"
+	echo "  $line" >"$B/fuzz_$t.line"
+	[ "$rc" = 0 ]
+}
+
+# the targets FUZZ_JOBS at a time (default: every core), each its own
+# seconds; their lines in the order given
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}
+ntargets=0
+nfailed=0
+built=""
+for t in $targets; do
+	ntargets=$((ntargets + 1))
+	if build_target "$t"; then built="$built $t"; else nfailed=$((nfailed + 1)); fi
+done
+running=0
+for t in $built; do
+	rm -f "$B/fuzz_$t.line" "$B/fuzz_$t.rc"
+	echo "fuzz: $t for ${secs}s (corpus fuzz/corpus/$t, log $B/fuzz_$t.log)"
+	(run_target "$t"; echo $? >"$B/fuzz_$t.rc") &
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		wait
+		running=0
+	fi
+done
+wait
+for t in $built; do
+	cat "$B/fuzz_$t.line" 2>/dev/null || echo "  $t: no result"
+	[ "$(cat "$B/fuzz_$t.rc" 2>/dev/null)" = 0 ] || nfailed=$((nfailed + 1))
 done
 echo "fuzz: $ntargets targets, $nfailed failed"
 [ "$nfailed" = 0 ]
