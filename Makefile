@@ -9,6 +9,12 @@
 #
 # CC=clang works as well as gcc; warnings are errors under both.
 
+# every core for the builds unless told (make -j1): the test run builds
+# three times (plain, ASan, fuzz) on 2 cores
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
+
 CC       ?= gcc
 PREFIX   ?= /usr/local
 BUILD    ?= build
@@ -150,6 +156,16 @@ longfn:
 e2e: structfit
 	@sh tests/run-e2e-parallel.sh
 
+# `make test` runs each e2e script once (the suite twice, plain and under
+# ASan, took over 20 minutes on 2 cores): the scripts of TEST_E2E_PLAIN on
+# ./structfit, the shipped build, since they check its outputs byte for
+# byte on whole real inputs (identity: the md5s; alone, pahole_vmlinux,
+# pahole_libc: every block; jsondoc_libc: libc6-dbg's document) and its
+# packaging (deb; habits: make install; readme); every other script, and so
+# every command, option, input kind and error path, on the ASan+UBSan
+# build.  `make e2e` and `make asan` still run every script.
+TEST_E2E_PLAIN := identity alone pahole_vmlinux pahole_libc jsondoc_libc deb habits readme
+
 # deps-test installed everything the tests need: a missing compiler, target
 # or debug file, or a fixture that does not build, fails instead of skipping
 # (SF_TEST_STRICT, read by tests/unit/test_dwarf_util.h)
@@ -158,8 +174,7 @@ test: deps-test
 	@$(MAKE) --no-print-directory folders
 	@$(MAKE) --no-print-directory longfn
 	@$(MAKE) --no-print-directory structfit unit
-	@$(MAKE) --no-print-directory e2e
-	@$(MAKE) --no-print-directory asan
+	@$(MAKE) --no-print-directory asan E2E_PLAIN="$(TEST_E2E_PLAIN)"
 	@$(MAKE) --no-print-directory valgrind
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$${FUZZ_SECONDS:-30}
 
@@ -179,6 +194,7 @@ realworld: structfit
 #   make asan      build-asan/structfit and the unit tests under ASan+UBSan
 #                  (hostile inputs get 120 s, not 20: a sanitizer build is slower),
 #                  then the unit tests and the whole e2e suite on them
+#                  (E2E_PLAIN="a b": scripts a and b on ./structfit instead)
 #   make valgrind  e2e scripts $(VALGRIND_E2E) with ./structfit under valgrind
 #                  (both run the e2e scripts on E2E_JOBS=2 cores)
 #   make fuzz      each libFuzzer target for FUZZ_SECONDS (default 60) s
@@ -207,14 +223,16 @@ VALGRIND_E2E ?= show holes check hostile
 $(BUILD)/structfit: $(CMD_OBJ) $(BUILD)/libsf.a
 	$(CC) $(SF_CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libsf.a $(READER_LIBS)
 
-asan:
+asan: $(if $(E2E_PLAIN),structfit)
 	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CC=$(ASAN_CC) \
 		CFLAGS="-O1 -g $(SAN_FLAGS)" $(ASAN_BUILD)/structfit \
 		$(patsubst $(BUILD)/%,$(ASAN_BUILD)/%,$(UNIT_BIN))
 	@rm -rf $(ASAN_BUILD)/reports && mkdir -p $(ASAN_BUILD)/reports
 	@st=0; \
 	$(SAN_ENV) sh tests/run-unit.sh $(patsubst $(BUILD)/%,$(ASAN_BUILD)/%,$(UNIT_BIN)) || st=1; \
-	$(SAN_ENV) HOSTILE_SANITIZED=1 STRUCTFIT=$(CURDIR)/$(ASAN_BUILD)/structfit sh tests/run-e2e-parallel.sh || st=1; \
+	$(SAN_ENV) HOSTILE_SANITIZED=1 STRUCTFIT=$(CURDIR)/$(ASAN_BUILD)/structfit \
+		E2E_PLAIN="$(E2E_PLAIN)" E2E_PLAIN_STRUCTFIT=$(CURDIR)/structfit \
+		sh tests/run-e2e-parallel.sh || st=1; \
 	if [ -n "$$(ls $(ASAN_BUILD)/reports)" ]; then \
 		echo "asan: sanitizer reports:"; head -n 40 $(ASAN_BUILD)/reports/*; st=1; \
 	fi; \

@@ -5,7 +5,7 @@
 #    `show --format json` wrote of it: show, holes, check (and --baseline),
 #    diff (either side, or both), fit and suggest, text and JSON, on the
 #    test corpus (testdata's C and C++ sources built with gcc/g++) and on
-#    libc6-dbg, and on a Rust program (enums with data); patch writes the
+#    a Rust program (enums with data) (libc6-dbg: jsondoc_libc.sh); patch writes the
 #    same patch from a document; documents and builds mix in one command;
 #  - a `holes --format json` document ranks again the same (holes only);
 #  - bad documents are one line naming the file and the JSON path of the
@@ -19,34 +19,8 @@
 #    (peak RSS by /usr/bin/time), far below the documents' bytes.
 . "$(dirname "$0")/lib.sh"
 
-LIBC=$(libc_dbg_dir || echo /nonexistent/libc6-dbg)
 C=$T/corpus
 mkdir -p "$C"
-
-# same WHAT ARGS... -- DOCARGS...: structfit ARGS and structfit DOCARGS give
-# the same stdout and exit status (stderr too, the file names aside).
-same() {
-	local what=$1 a=() b=()
-	shift
-	while [ "$1" != -- ]; do a+=("$1"); shift; done
-	shift
-	b=("$@")
-	"$SF" "${a[@]}" >"$T/a.out" 2>"$T/a.err"
-	local ra=$?
-	"$SF" "${b[@]}" >"$T/b.out" 2>"$T/b.err"
-	local rb=$?
-	# diff names its inputs: the document's name for the build's
-	[ -z "${SUBST:-}" ] || sed -i "$SUBST" "$T/b.out"
-	if [ "$ra" != "$rb" ]; then
-		fail "$what: exit $ra on the build, $rb on the document: $(head -n 1 "$T/b.err")"
-	elif ! cmp -s "$T/a.out" "$T/b.out"; then
-		diff "$T/a.out" "$T/b.out" | head -n 20 >"$T/d.out"
-		detail "$T/d.out" "$what"
-		fail "$what: output differs"
-	elif [ ! -s "$T/a.out" ] && [ "$ra" = 0 ]; then
-		fail "$what: no output at all"
-	fi
-}
 
 tcase "corpus: testdata built with gcc and g++, one document of it"
 objs=()
@@ -70,7 +44,7 @@ for args in "show" "show --format json" "show --origin" "show --format html" "sh
 	"holes" "holes --format json" "holes -m 0 -s name" "holes -s size -l 10" \
 	"holes --reorderable" "holes --exclude-system" "holes --format html"; do
 	# shellcheck disable=SC2086
-	same "$args" $args "${objs[@]}" -- $args "$T/corpus.json"
+	doc_same "$args" $args "${objs[@]}" -- $args "$T/corpus.json"
 done
 
 tcase "corpus: suggest and fit on the document = on the objects, every type"
@@ -108,9 +82,9 @@ compile_or_fail gcc x86_64 5 "$T/grow.o" "$TD/check/gate.c" -DGROW
 sf check --write-budget "$T/gate.budget" "$T/gate.o"
 assert_eq "$RC" 0 "write-budget"
 for fmt in text json sarif junit github markdown; do
-	same "check -f $fmt" check --budget "$T/gate.budget" -f $fmt "$T/grow.o" -- \
+	doc_same "check -f $fmt" check --budget "$T/gate.budget" -f $fmt "$T/grow.o" -- \
 		check --budget "$T/gate.budget" -f $fmt "$T/grow.json"
-	same "check --baseline -f $fmt" check --budget "$T/gate.budget" --baseline "$T/gate.o" \
+	doc_same "check --baseline -f $fmt" check --budget "$T/gate.budget" --baseline "$T/gate.o" \
 		-f $fmt "$T/grow.o" -- check --budget "$T/gate.budget" --baseline "$T/gate.json" \
 		-f $fmt "$T/grow.o"
 done
@@ -126,44 +100,17 @@ compile_or_fail gcc x86_64 5 "$T/after.o" "$TD/diff/after.c"
 "$SF" show --format json "$T/after.o" >"$T/after.json"
 SUBST="s|$T/\([a-z]*\)\.json|$T/\1.o|g"
 for fmt in text json github sarif markdown; do
-	same "diff -f $fmt old" diff -f $fmt "$T/before.o" "$T/after.o" -- \
+	doc_same "diff -f $fmt old" diff -f $fmt "$T/before.o" "$T/after.o" -- \
 		diff -f $fmt "$T/before.json" "$T/after.o"
-	same "diff -f $fmt new" diff -f $fmt "$T/before.o" "$T/after.o" -- \
+	doc_same "diff -f $fmt new" diff -f $fmt "$T/before.o" "$T/after.o" -- \
 		diff -f $fmt "$T/before.o" "$T/after.json"
-	same "diff -f $fmt both" diff -f $fmt --fail-on-growth "$T/before.o" "$T/after.o" -- \
+	doc_same "diff -f $fmt both" diff -f $fmt --fail-on-growth "$T/before.o" "$T/after.o" -- \
 		diff -f $fmt --fail-on-growth "$T/before.json" "$T/after.json"
 done
 SUBST=
 sf diff "$T/before.json" "$T/before.o"
 assert_eq "$RC" 0 "a build against its own document"
 assert_match "$(cat "$T/out")" '^no layout changes' "no change"
-
-tcase "libc6-dbg: every command on its document = on the debug files"
-if [ ! -d "$LIBC" ]; then
-	missing "libc6-dbg is not installed"
-else
-	sf show --format json "$LIBC"
-	cp "$T/out" "$T/libc.json"
-	for args in "show" "show --format json" "show --origin" "holes" "holes --format json" \
-		"holes -m 0 -s name" "suggest -t malloc_state" "suggest -t malloc_state -f json" \
-		"fit -t malloc_state -k jemalloc --reorder" "fit -t pthread_attr_t -k glibc -f json"; do
-		# shellcheck disable=SC2086
-		same "libc: $args" $args "$LIBC" -- $args "$T/libc.json"
-	done
-	"$SF" check --write-budget "$T/libc.budget" "$LIBC" >/dev/null 2>&1
-	# (a rule write-budget writes for a union only some files define
-	# cannot hold on the build itself: left out)
-	grep -v querybuf "$T/libc.budget" >"$T/libc2.budget"
-	same "libc: check" check --budget "$T/libc2.budget" -f json "$LIBC" -- \
-		check --budget "$T/libc2.budget" -f json "$T/libc.json"
-	same "libc: check --baseline" check --budget "$T/libc2.budget" --baseline "$LIBC" "$LIBC" -- \
-		check --budget "$T/libc2.budget" --baseline "$T/libc.json" "$LIBC"
-	SUBST="s|$T/libc.json|$LIBC|g"
-	same "libc: diff" diff -f json "$LIBC" "$LIBC" -- diff -f json "$T/libc.json" "$LIBC"
-	same "libc: diff against the corpus" diff "$LIBC" "${objs[0]}" -- diff "$T/libc.json" \
-		"${objs[0]}"
-	SUBST=
-fi
 
 tcase "Rust: enums with data (variants, niches) read back the same"
 if ! rustc=$(find_rustc); then
@@ -175,14 +122,14 @@ else
 	grep -q '"kind":"enum"' "$T/yjit.json" || fail "no enum with data in the document"
 	for args in "show" "show --format json" "holes -m 0" "holes --format json"; do
 		# shellcheck disable=SC2086
-		same "rust: $args" $args "$T/yjit" -- $args "$T/yjit.json"
+		doc_same "rust: $args" $args "$T/yjit" -- $args "$T/yjit.json"
 	done
 	for name in $("$PY" -c 'import json, sys
 print(" ".join(sorted(set(t["name"] for t in json.load(open(sys.argv[1]))["types"]
                           if t["name"].startswith("yjit::")))))' "$T/yjit.json"); do
-		same "rust: suggest -t $name" suggest -t "$name" "$T/yjit" -- suggest -t "$name" \
+		doc_same "rust: suggest -t $name" suggest -t "$name" "$T/yjit" -- suggest -t "$name" \
 			"$T/yjit.json"
-		same "rust: fit -t $name" fit -f json -k jemalloc --reorder -t "$name" "$T/yjit" -- \
+		doc_same "rust: fit -t $name" fit -f json -k jemalloc --reorder -t "$name" "$T/yjit" -- \
 			fit -f json -k jemalloc --reorder -t "$name" "$T/yjit.json"
 	done
 fi
@@ -194,7 +141,7 @@ if ! (cd "$T/src" && gcc -g -O0 -c -o st.o st_table.c 2>"$T/cc.err"); then
 	fail "gcc cannot build st_table.c"
 else
 	"$SF" show --format json "$T/src/st.o" >"$T/st.json"
-	same "patch --narrow" patch -t st_table --narrow entries_start=1 -R "$T/src" "$T/src/st.o" -- \
+	doc_same "patch --narrow" patch -t st_table --narrow entries_start=1 -R "$T/src" "$T/src/st.o" -- \
 		patch -t st_table --narrow entries_start=1 -R "$T/src" "$T/st.json"
 	assert_grep "$T/b.out" "+++ b/st_table.c" "a patch of the source"
 fi
@@ -204,7 +151,7 @@ tcase "a holes document ranks again as the build did (holes only)"
 schema_ok "$T/holes.json"
 for args in "holes" "holes -m 0 -s name" "holes --format json" "holes -s size -l 5"; do
 	# shellcheck disable=SC2086
-	same "$args" $args "${objs[@]}" -- $args "$T/holes.json"
+	doc_same "$args" $args "${objs[@]}" -- $args "$T/holes.json"
 done
 assert_exit 2 "suggest on a holes document" "$SF" suggest -t st_table "$T/holes.json"
 assert_eq "$(cat "$T/err")" "structfit: $T/holes.json: \$.command: a \`holes\` document has no \
@@ -279,13 +226,13 @@ else
 	for args in "holes" "holes --format json" "holes -m 0 -s name" "show" "show --format json" \
 		"show --origin"; do
 		# shellcheck disable=SC2086
-		same "merge: $args" $args "${objs[@]}" -- $args "${docs[@]}"
+		doc_same "merge: $args" $args "${objs[@]}" -- $args "${docs[@]}"
 	done
-	same "merge of holes documents" holes "${objs[@]}" -- holes "${hdocs[@]}"
-	same "merge of holes documents, json" holes -f json -s name "${objs[@]}" -- \
+	doc_same "merge of holes documents" holes "${objs[@]}" -- holes "${hdocs[@]}"
+	doc_same "merge of holes documents, json" holes -f json -s name "${objs[@]}" -- \
 		holes -f json -s name "${hdocs[@]}"
 	# a document and builds mixed in one command
-	same "merge: document + objects" show "${objs[@]}" -- show "${docs[0]}" \
+	doc_same "merge: document + objects" show "${objs[@]}" -- show "${docs[0]}" \
 		$(cat "$T/part.01" "$T/part.02" "$T/part.03")
 	# show --format json over documents: one merged document, read as one
 	"$SF" show --format json "${docs[@]}" >"$T/merged.json"

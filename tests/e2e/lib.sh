@@ -480,3 +480,28 @@ libc_dbg_dir() {
 	fi
 	[ -n "$(ls "$d")" ] && echo "$d"
 }
+
+# doc_same WHAT ARGS... -- DOCARGS...: structfit ARGS and structfit DOCARGS give
+# the same stdout and exit status (stderr too, the file names aside).
+doc_same() {
+	local what=$1 a=() b=()
+	shift
+	while [ "$1" != -- ]; do a+=("$1"); shift; done
+	shift
+	b=("$@")
+	"$SF" "${a[@]}" >"$T/a.out" 2>"$T/a.err"
+	local ra=$?
+	"$SF" "${b[@]}" >"$T/b.out" 2>"$T/b.err"
+	local rb=$?
+	# diff names its inputs: the document's name for the build's
+	[ -z "${SUBST:-}" ] || sed -i "$SUBST" "$T/b.out"
+	if [ "$ra" != "$rb" ]; then
+		fail "$what: exit $ra on the build, $rb on the document: $(head -n 1 "$T/b.err")"
+	elif ! cmp -s "$T/a.out" "$T/b.out"; then
+		diff "$T/a.out" "$T/b.out" | head -n 20 >"$T/d.out"
+		detail "$T/d.out" "$what"
+		fail "$what: output differs"
+	elif [ ! -s "$T/a.out" ] && [ "$ra" = 0 ]; then
+		fail "$what: no output at all"
+	fi
+}
