@@ -122,7 +122,9 @@ static const struct sf_command patch_command = {
 		"members, types, using and friend stay where they are; default member\n"
 		"initializers move with their member; bases, the vptr and [[no_unique_address]]\n"
 		"members stay in place.  Every constructor's member-initializer list under the\n"
-		"source root is put in the new order (the same diff).\n" },
+		"source root is put in the new order (the same diff).  A class template's\n"
+		"instantiation is patched in its primary template when the order shrinks every\n"
+		"instantiation in the inputs (none may grow; the header lists their sizes).\n" },
 		{ "allow-init-order", 0, "patch even though an initializer reads a member whose "
 		  "order relative to it changes (b_(a_ * 2)): the header lists those now run "
 		  "before what they read", NULL },
