@@ -20,6 +20,8 @@
 
 #include "input/srctree.h"
 #include "layout/cdecl.h"
+#include "layout/tmpl.h"
+#include "lib/xalloc.h"
 #include "report/patch.h"
 
 /* A member's type name without qualifiers: "const struct x" -> "struct x"
@@ -104,6 +106,28 @@ static bool collect(struct worklist *w, const struct sf_typeset *ts,
 	return true;
 }
 
+/*
+ * c as its source text declares it, into *dt: without a base or the vptr
+ * (C++), a class template's instantiation under the template's name
+ * (*name, malloc'ed).  0 when it cannot be judged from the text: a class
+ * nested in a template, or a specialization's instantiation.
+ */
+static int declared_view(const struct sf_type *c, const struct strbuf *text,
+			 struct sf_type *dt, struct sf_member **v, char **name)
+{
+	*v = NULL;
+	*name = NULL;
+	if (sf_cdecl_in_template(c) &&
+	    (sf_tmpl_nested(c->name) || sf_cdecl_specialized_at(text->buf, text->len, c)))
+		return 0;
+	sf_cdecl_declared(c, dt, v, NULL);
+	if (sf_cdecl_in_template(c)) {
+		*name = sf_xstrndup(c->name, sf_tmpl_name_len(c->name));
+		dt->name = *name;
+	}
+	return 1;
+}
+
 /* c's definition in the file the build saw it in: 0 when it matches, or
  * cannot be judged; -1 with err set when it changed since the build. */
 static int check_one(const struct sf_type *c, const struct sf_source_root *root,
@@ -111,20 +135,26 @@ static int check_one(const struct sf_type *c, const struct sf_source_root *root,
 {
 	struct sf_source src = { NULL, NULL };
 	struct strbuf why = STRBUF_INIT, text = STRBUF_INIT;
+	struct sf_type dt;
+	struct sf_member *v = NULL;
+	char *name = NULL;
 	int rc = 0;
 
 	if (sf_source_find(c, root, &src, &why) == 0 &&
-	    sf_source_read(src.path, &text, &why) == 0) {
+	    sf_source_read(src.path, &text, &why) == 0 &&
+	    declared_view(c, &text, &dt, &v, &name)) {
 		struct sf_cdecl_ctx x = { .path = src.rel, .tname = c->name, .err = err,
 					  .macros = macros };
 		struct sf_cstruct p;
 		sf_clex(&x.lx, text.buf, text.len);
 		/* only a definition that no longer matches is judged stale */
-		if (sf_cdecl_parse(&x, c, &p) < 0 && strstr(err->msg, "changed since the build"))
+		if (sf_cdecl_parse(&x, &dt, &p) < 0 && strstr(err->msg, "changed since the build"))
 			rc = -1;
 		sf_cdecl_free(&p);
 		sf_clex_free(&x.lx);
 	}
+	free(v);
+	free(name);
 	sf_source_release(&src);
 	sb_release(&why);
 	sb_release(&text);

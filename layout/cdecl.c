@@ -691,6 +691,22 @@ static size_t cxx_type_tokens(const struct sf_lexed *lx, size_t *keep, size_t n)
 	return o;
 }
 
+/* Past the template arguments at s (`<...>`, nested), else s. */
+static const char *past_args(const char *s)
+{
+	int angle = 0;
+	const char *q = s;
+
+	if (*q != '<')
+		return s;
+	for (; *q; q++) {
+		angle += (*q == '<') - (*q == '>');
+		if (!angle)
+			return q + 1;
+	}
+	return s;
+}
+
 /* Text s without C++'s qualifiers, template arguments and elaborated words. */
 static void cxx_strip(const char *s, struct strbuf *out)
 {
@@ -709,7 +725,8 @@ static void cxx_strip(const char *s, struct strbuf *out)
 			const char *e = s;
 			while (isalnum((unsigned char)*e) || *e == '_')
 				e++;
-			if (!(e[0] == ':' && e[1] == ':') && !cxx_noise(s, (size_t)(e - s)))
+			const char *q = past_args(e);   /* MemPoolT<120>::Item */
+			if (!(q[0] == ':' && q[1] == ':') && !cxx_noise(s, (size_t)(e - s)))
 				sb_add(out, s, (size_t)(e - s));
 			s = e;
 			continue;

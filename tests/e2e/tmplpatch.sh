@@ -9,6 +9,9 @@
 #            builds warning-free, prints the same, and both instantiations
 #            have the sizes the header promised; the struct it holds by
 #            value (Mark) changed since the build is a refusal;
+#   Holder   a class with a polymorphic base holding Slot<char> and Pool<8>
+#            (whose member is Pool<8>::Item *) by value: patched (what it
+#            holds is read as its source declares it), in the same rebuild;
 #   Slot<T>  instantiated as Slot<long> and Slot<char>: the order that
 #            shrinks Slot<long> makes Slot<char> grow (8 -> 12): refused,
 #            naming Slot<char>; and the explicit specialization Slot<int>,
@@ -64,13 +67,21 @@ for cxx in g++ clang++; do
 			[ -n "$long1" ] && [ "$long1" -lt "$long0" ] || fail "Rec<long> does not shrink: $long0 -> $long1"
 			[ -n "$int1" ] && [ "$int1" -lt "$int0" ] || fail "Rec<int> does not shrink: $int0 -> $int1"
 			assert_grep "$T/rec.diff" "1 constructor initializer list put in the new declaration order" "the constructor's list"
-			if git -C "$w" apply --check "$T/rec.diff" 2>"$T/apply.err" &&
-				git -C "$w" apply "$T/rec.diff"; then
+			# Holder: a polymorphic base, Slot<char> and Pool<8> held by value
+			hold0=$(size_of "$w/prog" Holder)
+			run env -C "$w" "$SF" patch -t Holder prog
+			assert_eq "$RC" 0 "exit status of patch -t Holder: $(head -n 1 "$T/err")"
+			cp "$T/out" "$T/holder.diff"
+			hold1=$(sed -n "s/^structfit patch: class Holder in holder.h: $hold0 -> \([0-9]*\) bytes.*/\1/p" "$T/holder.diff")
+			[ -n "$hold1" ] && [ "$hold1" -lt "$hold0" ] || fail "Holder does not shrink: $hold0 -> $hold1"
+			if git -C "$w" apply --check "$T/rec.diff" "$T/holder.diff" 2>"$T/apply.err" &&
+				git -C "$w" apply "$T/rec.diff" "$T/holder.diff"; then
 				if (cd "$w" && "$cxx" $FLAGS -o prog2 main.cc) 2>"$T/cc2.err"; then
 					"$w/prog2" >"$T/after.txt"
 					assert_eq "$(cat "$T/after.txt")" "$(cat "$T/before.txt")" "the program's output"
 					assert_eq "$(size_of "$w/prog2" 'Rec<long>')" "$long1" "rebuilt sizeof(Rec<long>)"
 					assert_eq "$(size_of "$w/prog2" 'Rec<int>')" "$int1" "rebuilt sizeof(Rec<int>)"
+					assert_eq "$(size_of "$w/prog2" Holder)" "$hold1" "rebuilt sizeof(Holder)"
 				else
 					fail "the patched program does not build: $(head -n 4 "$T/cc2.err" | tr '\n' ' ')"
 				fi
