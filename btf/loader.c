@@ -998,7 +998,9 @@ int sf_btf_load(struct sf_typeset *ts, const struct sf_btf_input *in,
 	l.first = base ? btf__type_cnt(base) : 1;
 	l.abi = abi_of(in, btf);
 	l.origin = intern(&l, in->label);
-	l.bt = sf_xcalloc(l.ntypes, sizeof(*l.bt));
+	/* one struct bt per id, 13 MB for a kernel's: huge pages, zeroed
+	 * now (lib/xalloc.h: each 4 KiB page was a fault of its own) */
+	l.bt = sf_xcalloc_table(l.ntypes, sizeof(*l.bt));
 	l.empty = intern(&l, "");
 	l.unknown = intern(&l, "?");
 	l.namecap = 1024;

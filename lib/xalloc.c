@@ -39,7 +39,7 @@ static void *table(size_t nmemb, size_t size, size_t line)
 		n = n ? (n + line - 1) / line * line : line;
 		p = check(aligned_alloc(line, n));
 	} else {
-		p = sf_xmalloc(n);
+		p = sf_xmalloc_huge(n);	/* a big table: huge pages */
 	}
 	memset(p, 0, n);
 	return p;
