@@ -99,6 +99,51 @@ static void test_distinct(void **state)
 	assert_true(sf_spell_eq("long signed int", "long"));
 }
 
+/* A name longer than the buffer the spelling is gathered in (512
+ * bytes): every template of the table, eight times over, as one
+ * argument list, and one word of 600 letters. */
+static void test_long(void **state)
+{
+	struct strbuf g = STRBUF_INIT, c = STRBUF_INIT;
+
+	(void)state;
+	sb_adds(&g, "W<");
+	sb_adds(&c, "W<");
+	for (int k = 0; k < 8; k++) {
+		for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+			if (!strchr(table[i].gcc, '<'))
+				continue;
+			sb_adds(&g, table[i].gcc);
+			sb_adds(&g, ", ");
+			sb_adds(&c, table[i].clang);
+			sb_adds(&c, ", ");
+		}
+	}
+	sb_adds(&g, "int>");
+	sb_adds(&c, "int>");
+	assert_true(g.len > 2048);
+	char *cg = canon(g.buf), *cc = canon(c.buf);
+	assert_string_equal(cg, g.buf);
+	assert_string_equal(cc, g.buf);
+	free(cg);
+	free(cc);
+	sb_reset(&g);
+	sb_adds(&g, "N<");
+	for (int k = 0; k < 600; k++)
+		sb_adds(&g, "x");
+	sb_adds(&g, ", long>");
+	sb_reset(&c);
+	sb_adds(&c, g.buf);
+	c.buf[c.len - 5] = '\0';	/* "N<xx...x, " */
+	c.len -= 5;
+	sb_adds(&c, "long int>");
+	cg = canon(g.buf);
+	assert_string_equal(cg, c.buf);
+	free(cg);
+	sb_release(&g);
+	sb_release(&c);
+}
+
 /* Names: only a template's can be spelled two ways. */
 static void test_names(void **state)
 {
@@ -130,6 +175,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_distinct),
+		cmocka_unit_test(test_long),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_basewords),
 	};
