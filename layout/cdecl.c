@@ -710,9 +710,15 @@ static const char *past_args(const char *s)
 /* Text s without C++'s qualifiers, template arguments and elaborated words. */
 static void cxx_strip(const char *s, struct strbuf *out)
 {
+	static const char anon[] = "(anonymous namespace)";
+	const size_t na = sizeof(anon) - 1;
 	int angle = 0;
 
 	while (*s) {
+		if (!strncmp(s, anon, na) && s[na] == ':' && s[na + 1] == ':') {
+			s += na + 2;   /* a qualifier as the compilers name it */
+			continue;
+		}
 		if (*s == '<' || (*s == '>' && angle)) {
 			angle += *s++ == '<' ? 1 : -1;
 			continue;

@@ -225,9 +225,20 @@ int sf_clex_is_qualifier(const struct sf_lexed *lx, size_t ci)
 	       sf_clex_word_in(lx->text + t->start, t->end - t->start, sf_clex_qualifiers);
 }
 
+/* Whether w[0..n) ends with suffix. */
+static int ends_with(const char *w, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+	return n >= k && !memcmp(w + n - k, suffix, k);
+}
+
 int sf_clex_is_attribute(const char *w, size_t n)
 {
-	return sf_clex_word_in(w, n, attribute_words);
+	/* clang's thread-safety annotations of data members, as projects
+	 * spell their macros: GUARDED_BY(mu), ABSL_PT_GUARDED_BY(mu),
+	 * ACQUIRED_AFTER(a) */
+	return sf_clex_word_in(w, n, attribute_words) || ends_with(w, n, "GUARDED_BY") ||
+	       ends_with(w, n, "ACQUIRED_AFTER") || ends_with(w, n, "ACQUIRED_BEFORE");
 }
 
 /* ------------------------------------------- one declaration's brackets */

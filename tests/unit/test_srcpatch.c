@@ -1342,6 +1342,44 @@ static void test_cxx_export_macro(void **state)
 	sb_release(&sb);
 }
 
+/*
+ * leveldb's shapes: a thread-safety annotation after a member's name
+ * (`port::CondVar cv_ GUARDED_BY(mutex_);`: no member function), and a
+ * member whose type the DWARF names inside an anonymous namespace
+ * (`enum (anonymous namespace)::It::Direction` for the source's
+ * `Direction`).
+ */
+static void test_cxx_annotations(void **state)
+{
+	(void)state;
+	static const char src[] =
+		"namespace {\n"
+		"class It {\n"
+		"\tenum Direction { kF, kR };\n"
+		"\tchar a GUARDED_BY(mu_);\n"
+		"\tlong b ABSL_PT_GUARDED_BY(mu_);\n"
+		"\tDirection d;\n"
+		"};\n"
+		"}\n";
+	static const struct mspec ms[] = {
+		{ "a", "char", "", 0, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "b", "long int", "", 8, 8, 0, 0, SF_T_INT, SF_MF_SIGNED },
+		{ "d", "enum (anonymous namespace)::It::Direction", "", 16, 4, 0, 0, SF_T_ENUM, 0 },
+	};
+	struct model mo;
+	struct sf_err err = SF_ERR_INIT;
+	uint32_t order[] = { 1, 0, 2 };
+	char *out;
+
+	build(&mo, "(anonymous namespace)::It", 24, 2, ms, 3);
+	mo.t.flags |= SF_TF_CXX;
+	mo.t.kind = SF_KIND_CLASS;
+	assert_int_equal(rewrite(src, &mo.t, order, NULL, 0, &out, &err), 0);
+	assert_non_null(strstr(out, "\tlong b ABSL_PT_GUARDED_BY(mu_);\n\tchar a GUARDED_BY(mu_);\n"
+				 "\tDirection d;\n"));
+	free(out);
+}
+
 /* Constructor initializer lists (layout/ctorinit.h): in the class and out
  * of line, put in the new order; bases keep their slots; a read of a
  * member whose order relative to the reader changes is reported. */
@@ -1550,6 +1588,7 @@ int main(void)
 		cmocka_unit_test(test_cxx_template),
 		cmocka_unit_test(test_cxx_template_source),
 		cmocka_unit_test(test_cxx_export_macro),
+		cmocka_unit_test(test_cxx_annotations),
 		cmocka_unit_test(test_types_and_ranges),
 		cmocka_unit_test(test_udiff_st_table),
 		cmocka_unit_test(test_udiff_edges),
