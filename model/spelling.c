@@ -73,8 +73,12 @@ static bool take_run(const char **sp, struct sf_basewords *bw)
 	const char *s = *sp, *end = s;
 
 	/* no base-type word starts otherwise (most words: names) */
-	if (!strchr("lsicufd_", *s) || !*s)
+	switch (*s) {
+	case 'l': case 's': case 'i': case 'c': case 'u': case 'f': case 'd': case '_':
+		break;
+	default:
 		return false;
+	}
 	memset(bw, 0, sizeof(*bw));
 	for (;;) {
 		size_t n = word_len(s);
