@@ -23,10 +23,6 @@
 
 /* ---- scratch arena ---------------------------------------------------- */
 
-/* Past BIG_FROM bytes of 64 KiB chunks, chunks are a huge page each. */
-#define BIG_FROM ((size_t)1 << 20)
-#define BIG_CHUNK (SF_HUGE_PAGE - sizeof(struct chunk))
-
 /* Zeroed memory from the arena. */
 void *rd_arena_alloc(struct arena *a, size_t n)
 {
@@ -49,15 +45,9 @@ void *rd_arena_alloc_raw(struct arena *a, size_t n)
 			c = a->spare;
 			a->spare = c->next;
 		} else {
-			/* a unit that needs more than BIG_FROM (a big C++
-			 * unit's names and models: megabytes) takes huge
-			 * pages, kept for the units after it */
-			size_t chunk = a->nchunks < BIG_FROM / 65536 ? 65536 : BIG_CHUNK;
-			size_t cap = need > chunk ? need : chunk;
-			c = cap == BIG_CHUNK ? sf_xmalloc_huge(sizeof(*c) + cap)
-					     : sf_xmalloc(sizeof(*c) + cap);
+			size_t cap = need > 65536 ? need : 65536;
+			c = sf_xmalloc(sizeof(*c) + cap);
 			c->cap = cap;
-			a->nchunks++;
 		}
 		c->used = 0;
 		c->next = a->head;
@@ -73,9 +63,8 @@ void rd_arena_reset(struct arena *a)
 	while (a->head) {
 		struct chunk *c = a->head;
 		a->head = c->next;
-		if (c->cap > 65536 && c->cap != BIG_CHUNK) {
+		if (c->cap > 65536) {
 			free(c);	/* oversized: do not keep */
-			a->nchunks--;
 			continue;
 		}
 		c->next = a->spare;
@@ -91,7 +80,6 @@ void rd_arena_free(struct arena *a)
 		a->spare = c->next;
 		free(c);
 	}
-	a->nchunks = 0;
 }
 
 char *rd_arena_cat(struct arena *a, const char *x, const char *y, const char *z)

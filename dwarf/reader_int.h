@@ -50,7 +50,6 @@ struct chunk {
 struct arena {
 	struct chunk *head;   /* chunks in use, newest first */
 	struct chunk *spare;  /* chunks kept for reuse after a reset */
-	size_t nchunks;       /* chunks made and not freed (both lists) */
 };
 
 /* ---- what a type means to a member ------------------------------------ */
