@@ -114,6 +114,14 @@ static size_t class_name_at(const struct sf_lexed *lx, size_t ci, size_t end)
 	return k;
 }
 
+/* The last name of a qualified run `A::B::C` starting at name k: C's index. */
+static size_t qualified_end(const struct sf_lexed *lx, size_t k)
+{
+	while (ct_punct(lx, k + 1, ':') && ct_punct(lx, k + 2, ':') && ct_ident(lx, k + 3))
+		k += 3;
+	return k;
+}
+
 /* The code index one past the bracket group opening at ci (any kind). */
 static size_t skip_group(const struct sf_lexed *lx, size_t ci, size_t end)
 {
@@ -163,8 +171,13 @@ static void scope_name(const struct sf_lexed *lx, size_t ci, struct strbuf *out)
 		if ((ct_is(lx, j, "class") || ct_is(lx, j, "struct") ||
 		     ct_is(lx, j, "union")) && (j == 0 || !ct_is(lx, j - 1, "enum"))) {
 			size_t n = class_name_at(lx, j, ci);
-			if (n < ci && ct_ident(lx, n))
+			/* `struct TableBuilder::Rep {`: the scope of Rep */
+			for (size_t e = n < ci && ct_ident(lx, n) ? qualified_end(lx, n) : n;
+			     n <= e && n < ci; n += 3) {
+				if (out->len)
+					sb_adds(out, "::");
 				sf_clex_spelled(lx, n, n + 1, out);
+			}
 			return;
 		}
 	}
@@ -281,8 +294,31 @@ uint32_t sf_cdecl_specialized_at(const char *text, size_t len, const struct sf_t
 }
 
 /*
+ * Where in qual the names k, k + 3, ..., last of a run `A::B` start: qual
+ * ends with them, name being its last component; NULL when it does not.
+ */
+static const char *qualified_tail(const struct sf_lexed *lx, size_t k, size_t last,
+				  const char *qual, const char *name)
+{
+	const char *tail = name;
+
+	if (!ct_is(lx, last, name))
+		return NULL;
+	for (size_t j = last; j > k; j -= 3) {
+		const struct sf_tok *t = ct(lx, j - 3);
+		size_t n = t->end - t->start;
+		if ((size_t)(tail - qual) < n + 2 || strncmp(tail - 2, "::", 2) ||
+		    memcmp(tail - 2 - n, lx->text + t->start, n))
+			return NULL;
+		tail -= n + 2;
+	}
+	return tail;
+}
+
+/*
  * At code token ci, a C++ definition of class `qual::name`: `class|struct
- * NAME [final] [: bases] {` in the scopes qual names.
+ * NAME [final] [: bases] {` in the scopes qual names, or the nested class's
+ * definition out of its class, `struct Outer::NAME {`.
  */
 static int cxx_definition_at(struct sf_lexed *lx, size_t ci, const char *qual,
 			     size_t *open, uint32_t *line)
@@ -293,9 +329,13 @@ static int cxx_definition_at(struct sf_lexed *lx, size_t ci, const char *qual,
 	    (ci > 0 && ct_is(lx, ci - 1, "enum")))
 		return 0;
 	size_t k = class_name_at(lx, ci, lx->ncode);
-	if (k >= lx->ncode || !ct_is(lx, k, name))
+	if (k >= lx->ncode || !ct_ident(lx, k))
 		return 0;
-	size_t o = sf_clex_skip_attributes(lx, k + 1, lx->ncode);
+	size_t last = qualified_end(lx, k);     /* struct Outer::Inner { */
+	const char *tail = qualified_tail(lx, k, last, qual, name);
+	if (!tail)
+		return 0;
+	size_t o = sf_clex_skip_attributes(lx, last + 1, lx->ncode);
 	if (ct_is(lx, o, "final"))
 		o++;
 	if (ct_punct(lx, o, ':') && !ct_punct(lx, o + 1, ':'))
@@ -305,13 +345,13 @@ static int cxx_definition_at(struct sf_lexed *lx, size_t ci, const char *qual,
 		return 0;
 	struct strbuf scope = STRBUF_INIT;
 	sf_cdecl_scope_at(lx, ci, &scope);
-	int ok = (size_t)(name - qual) == (scope.len ? scope.len + 2 : 0) &&
+	int ok = (size_t)(tail - qual) == (scope.len ? scope.len + 2 : 0) &&
 		 !strncmp(qual, scope.buf, scope.len);
 	sb_release(&scope);
 	if (!ok)
 		return 0;
 	*open = o;
-	*line = ct_line(lx, k);
+	*line = ct_line(lx, last);
 	return 1;
 }
 

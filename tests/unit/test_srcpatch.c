@@ -1343,6 +1343,48 @@ static void test_cxx_export_macro(void **state)
 }
 
 /*
+ * A nested class defined out of its class (leveldb's `struct
+ * TableBuilder::Rep {` in table_builder.cc): found, and its in-class
+ * constructor is its own.
+ */
+static void test_cxx_out_of_class(void **state)
+{
+	(void)state;
+	static const char src[] =
+		"namespace ns {\n"
+		"class Outer {\n"
+		"\tstruct Rep;\n"
+		"};\n"
+		"struct Outer::Rep {\n"
+		"\tRep() : a(1), b(2), c(3) {}\n"
+		"\tchar a;\n"
+		"\tlong b;\n"
+		"\tchar c;\n"
+		"};\n"
+		"}\n";
+	struct model mo;
+	struct sf_err err = SF_ERR_INIT;
+	uint32_t order[] = { 1, 0, 2 }, pos[] = { 1, 0, 2 };
+	char *out;
+
+	char_long_model(&mo, "ns::Outer::Rep", 5, (const char *[]){ "a", "b", "c" }, "char");
+	assert_int_equal(rewrite(src, &mo.t, order, NULL, 0, &out, &err), 0);
+	assert_non_null(strstr(out, "struct Outer::Rep {\n\tRep() : a(1), b(2), c(3) {}\n"
+				 "\tlong b;\n\tchar a;\n\tchar c;\n};\n"));
+	free(out);
+	struct strbuf sb = STRBUF_INIT;
+	struct sf_ctor_read *rd = NULL;
+	size_t nrd = 0;
+	assert_int_equal(sf_ctorinit_rewrite(src, strlen(src), &mo.t, pos, &sb, &rd, &nrd), 1);
+	assert_non_null(strstr(sb.buf, "\tRep() : b(2), a(1), c(3) {}\n"));
+	free(rd);
+	sb_release(&sb);
+	mo.t.name = "ns::Other::Rep";    /* another class's Rep: not this one */
+	assert_int_equal(rewrite(src, &mo.t, order, NULL, 0, &out, &err), -1);
+	free(out);
+}
+
+/*
  * leveldb's shapes: a thread-safety annotation after a member's name
  * (`port::CondVar cv_ GUARDED_BY(mutex_);`: no member function), and a
  * member whose type the DWARF names inside an anonymous namespace
@@ -1589,6 +1631,7 @@ int main(void)
 		cmocka_unit_test(test_cxx_template_source),
 		cmocka_unit_test(test_cxx_export_macro),
 		cmocka_unit_test(test_cxx_annotations),
+		cmocka_unit_test(test_cxx_out_of_class),
 		cmocka_unit_test(test_types_and_ranges),
 		cmocka_unit_test(test_udiff_st_table),
 		cmocka_unit_test(test_udiff_edges),
