@@ -1304,6 +1304,21 @@ static void test_cxx_template_source(void **state)
 	assert_int_equal(sf_cdecl_specialized_at(src, strlen(src), &mo.t), 10);
 }
 
+/* One constructor list of t in src put in the order pos gives: it reads `want`. */
+static void expect_one_list(const char *src, const struct sf_type *t, const uint32_t *pos,
+			    const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct sf_ctor_read *rd = NULL;
+	size_t nrd = 0;
+
+	assert_int_equal(sf_ctorinit_rewrite(src, strlen(src), t, pos, &sb, &rd, &nrd), 1);
+	assert_non_null(strstr(sb.buf, want));
+	assert_int_equal(nrd, 0);
+	free(rd);
+	sb_release(&sb);
+}
+
 /*
  * An export macro between the class key and the name (`class
  * TINYXML2_LIB XMLPrinter`, `class LEVELDB_EXPORT DB`): the definition is
@@ -1333,13 +1348,7 @@ static void test_cxx_export_macro(void **state)
 	assert_int_equal(rewrite(src, &mo.t, order, NULL, 0, &out, &err), 0);
 	assert_non_null(strstr(out, "\tlong b;\n\tchar a;\n\tchar c;\n};\n"));
 	free(out);
-	struct strbuf sb = STRBUF_INIT;
-	struct sf_ctor_read *rd = NULL;
-	size_t nrd = 0;
-	assert_int_equal(sf_ctorinit_rewrite(src, strlen(src), &mo.t, pos, &sb, &rd, &nrd), 1);
-	assert_non_null(strstr(sb.buf, "\tConn() : b(2), a(1), c(3) {}\n"));
-	free(rd);
-	sb_release(&sb);
+	expect_one_list(src, &mo.t, pos, "\tConn() : b(2), a(1), c(3) {}\n");
 }
 
 /*
@@ -1372,13 +1381,7 @@ static void test_cxx_out_of_class(void **state)
 	assert_non_null(strstr(out, "struct Outer::Rep {\n\tRep() : a(1), b(2), c(3) {}\n"
 				 "\tlong b;\n\tchar a;\n\tchar c;\n};\n"));
 	free(out);
-	struct strbuf sb = STRBUF_INIT;
-	struct sf_ctor_read *rd = NULL;
-	size_t nrd = 0;
-	assert_int_equal(sf_ctorinit_rewrite(src, strlen(src), &mo.t, pos, &sb, &rd, &nrd), 1);
-	assert_non_null(strstr(sb.buf, "\tRep() : b(2), a(1), c(3) {}\n"));
-	free(rd);
-	sb_release(&sb);
+	expect_one_list(src, &mo.t, pos, "\tRep() : b(2), a(1), c(3) {}\n");
 	mo.t.name = "ns::Other::Rep";    /* another class's Rep: not this one */
 	assert_int_equal(rewrite(src, &mo.t, order, NULL, 0, &out, &err), -1);
 	free(out);
