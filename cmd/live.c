@@ -92,10 +92,13 @@ static int load_counts(struct sf_live_opts *o, const struct sf_typeset *ts)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct sf_err err = SF_ERR_INIT;
+	struct sf_live_why why;
 	int rc = read_whole("--counts", o->counts_path, &sb);
 
-	if (!rc && sf_counts_parse(o->counts_path, sb.buf, sb.len, &o->counts, &err) < 0)
+	if (!rc && sf_counts_parse(sb.buf, sb.len, &o->counts, &why) < 0) {
+		sf_render_live_why(&err, o->counts_path, &why);
 		rc = sf_report_err(&err);
+	}
 	sb_release(&sb);
 	return rc ? rc : resolve_counts(o, ts);
 }
@@ -104,11 +107,13 @@ static int load_slabinfo(struct sf_live_opts *o, const struct sf_typeset *ts)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct sf_err err = SF_ERR_INIT;
+	struct sf_live_why why;
 	int rc = read_whole("--slabinfo", o->slabinfo_path, &sb);
 
-	if (!rc && sf_slabinfo_parse(o->slabinfo_path, sb.buf, sb.len, &o->slabinfo,
-				     &err) < 0)
+	if (!rc && sf_slabinfo_parse(sb.buf, sb.len, &o->slabinfo, &why) < 0) {
+		sf_render_live_why(&err, o->slabinfo_path, &why);
 		rc = sf_report_err(&err);
+	}
 	sb_release(&sb);
 	if (rc)
 		return rc;

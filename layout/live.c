@@ -61,19 +61,38 @@ static bool next_line(const char *buf, size_t len, size_t *pos, struct line *ln,
 	return true;
 }
 
-/* A count: decimal digits that fit 64 bits; the error says which. */
-static int parse_number(const char *path, uint32_t line, const char *what,
-			const char *s, uint64_t *out, struct sf_err *err)
+/* The problem p on line `line`, about the word s (may be NULL) of the
+ * column `field` (may be NULL), into why.  Returns -1. */
+static int problem(struct sf_live_why *why, enum sf_live_problem p, uint32_t line,
+		   const char *field, const char *s)
+{
+	why->problem = p;
+	why->line = line;
+	why->field = field;
+	why->word[0] = '\0';
+	if (s) {
+		size_t n = strlen(s);
+		if (n > sizeof(why->word) - 1)
+			n = sizeof(why->word) - 1;
+		memcpy(why->word, s, n);
+		why->word[n] = '\0';
+	}
+	return -1;
+}
+
+/* A count: decimal digits that fit 64 bits; why says which when not. */
+static int parse_number(uint32_t line, const char *what, const char *s, uint64_t *out,
+			struct sf_live_why *why)
 {
 	if (sf_parse_decimal(s, out) == 0)
 		return 0;
 	if (strspn(s, "0123456789") == strlen(s) && *s)
-		return sf_error_at(err, path, line, 0, "%s '%s' is past 2^64-1", what, s);
-	return sf_error_at(err, path, line, 0, "%s '%s' is not a number", what, s);
+		return problem(why, SF_LIVE_PAST_64, line, what, s);
+	return problem(why, SF_LIVE_NOT_NUMBER, line, what, s);
 }
 
-int sf_counts_parse(const char *path, const char *buf, size_t len,
-		    struct sf_counts *out, struct sf_err *err)
+int sf_counts_parse(const char *buf, size_t len, struct sf_counts *out,
+		    struct sf_live_why *why)
 {
 	struct line ln;
 	size_t pos = 0, alloc = 0;
@@ -87,10 +106,9 @@ int sf_counts_parse(const char *path, const char *buf, size_t len,
 			continue;
 		if (ln.nw < 2) {
 			sf_counts_release(out);
-			return sf_error_at(err, path, lineno, 0, "expected 'TYPE COUNT', got '%s'",
-					   ln.w[0]);
+			return problem(why, SF_LIVE_NOT_PAIR, lineno, NULL, ln.w[0]);
 		}
-		if (parse_number(path, lineno, "count", ln.w[ln.nw - 1], &v, err) < 0) {
+		if (parse_number(lineno, "count", ln.w[ln.nw - 1], &v, why) < 0) {
 			sf_counts_release(out);
 			return -1;
 		}
@@ -113,8 +131,8 @@ void sf_counts_release(struct sf_counts *c)
 }
 
 /* One cache line: name and five numbers, then ':' (or the line's end). */
-static int slab_line(const char *path, uint32_t lineno, const struct line *ln,
-		     struct sf_slab *s, struct sf_err *err)
+static int slab_line(uint32_t lineno, const struct line *ln, struct sf_slab *s,
+		     struct sf_live_why *why)
 {
 	static const char *const what[] = { "active_objs", "num_objs", "objsize",
 					    "objperslab", "pagesperslab" };
@@ -122,18 +140,17 @@ static int slab_line(const char *path, uint32_t lineno, const struct line *ln,
 			  &s->pagesperslab };
 
 	if (ln->nw < 6 || (ln->nw > 6 && strcmp(ln->w[6], ":")))
-		return sf_error_at(err, path, lineno, 0, "expected 'name <active_objs> "
-				   "<num_objs> <objsize> <objperslab> <pagesperslab> : ...'");
+		return problem(why, SF_LIVE_NOT_CACHE_LINE, lineno, NULL, NULL);
 	for (size_t i = 0; i < 5; i++)
-		if (parse_number(path, lineno, what[i], ln->w[1 + i], v[i], err) < 0)
+		if (parse_number(lineno, what[i], ln->w[1 + i], v[i], why) < 0)
 			return -1;
 	s->name = sf_xstrdup(ln->w[0]);
 	s->line = lineno;
 	return 0;
 }
 
-int sf_slabinfo_parse(const char *path, const char *buf, size_t len,
-		      struct sf_slabinfo *out, struct sf_err *err)
+int sf_slabinfo_parse(const char *buf, size_t len, struct sf_slabinfo *out,
+		      struct sf_live_why *why)
 {
 	struct line ln;
 	size_t pos = 0, alloc = 0;
@@ -143,17 +160,15 @@ int sf_slabinfo_parse(const char *path, const char *buf, size_t len,
 	if (!next_line(buf, len, &pos, &ln, false) || ln.nw != 4 ||
 	    strcmp(ln.w[0], "slabinfo") || strcmp(ln.w[1], "-") ||
 	    strcmp(ln.w[2], "version:"))
-		return sf_error_at(err, path, 1, 0, "not a slabinfo file (expected 'slabinfo - "
-				   "version: 2.1')");
+		return problem(why, SF_LIVE_NOT_SLABINFO, 1, NULL, NULL);
 	if (strcmp(ln.w[3], "2.1"))
-		return sf_error_at(err, path, 1, 0, "slabinfo version %s; only 2.1 is read",
-				   ln.w[3]);
+		return problem(why, SF_LIVE_VERSION, 1, NULL, ln.w[3]);
 	while (next_line(buf, len, &pos, &ln, false)) {
 		struct sf_slab s;
 		lineno++;
 		if (!ln.nw || ln.w[0][0] == '#')
 			continue;
-		if (slab_line(path, lineno, &ln, &s, err) < 0) {
+		if (slab_line(lineno, &ln, &s, why) < 0) {
 			sf_slabinfo_release(out);
 			return -1;
 		}
@@ -187,21 +202,22 @@ uint64_t sf_slab_most(const struct sf_type *t)
 	return by_align > by_line ? by_align : by_line;
 }
 
-const char *sf_slab_tail(const char *cache)
+enum sf_slab_tail sf_slab_tail(const char *cache)
 {
 	static const struct {
-		const char *cache, *tail;
+		const char *cache;
+		enum sf_slab_tail tail;
 	} tails[] = {
 		/* arch_task_struct_size: the struct, then the FPU registers */
-		{ "task_struct", "the FPU state" },
+		{ "task_struct", SF_SLAB_TAIL_FPU },
 		/* mm_cache_init: the struct, then cpumask_size() and mm_cid */
-		{ "mm_struct", "the CPU masks" },
+		{ "mm_struct", SF_SLAB_TAIL_CPU_MASKS },
 	};
 
 	for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++)
 		if (!strcmp(cache, tails[i].cache))
 			return tails[i].tail;
-	return NULL;
+	return SF_SLAB_TAIL_NONE;
 }
 
 static bool untyped(const char *name)
@@ -278,7 +294,7 @@ static void judge(const struct sf_slab *s, const struct sf_type *t, uint8_t rule
 {
 	m->type = t;
 	m->rule = rule;
-	m->tail = sf_slab_tail(s->name) != NULL;
+	m->tail = sf_slab_tail(s->name) != SF_SLAB_TAIL_NONE;
 	m->most = m->tail ? UINT64_MAX : sf_slab_most(t);
 	if (s->objsize < t->size)
 		m->verdict = SF_SLAB_TOO_SMALL;

@@ -12,8 +12,9 @@
  *                 header, then `name active num objsize objperslab
  *                 pagesperslab : tunables ... : slabdata ...` per cache
  *
- * Errors are one line, "PATH:LINE: problem" (bad version, bad line, a
- * number past 64 bits).
+ * A file that does not parse comes back as data, struct sf_live_why (the
+ * problem, its line, the column and the word at fault: a bad version, a
+ * bad line, a number past 64 bits); report/live.h words it.
  *
  * Matching (sf_slab_match) is pure logic over a typeset: a cache is
  * matched by --slab-map CACHE=TYPE first, then by name - the cache's name
@@ -53,9 +54,27 @@ struct sf_counts {
 	size_t n;
 };
 
-/* Parse a counts file (path names it in errors): 0, or -1 with err. */
-int sf_counts_parse(const char *path, const char *buf, size_t len,
-		    struct sf_counts *out, struct sf_err *err);
+/* Why a counts file or a slabinfo does not parse (report/live.h words it). */
+enum sf_live_problem {
+	SF_LIVE_OK = 0,
+	SF_LIVE_NOT_NUMBER,     /* field's word is not decimal digits */
+	SF_LIVE_PAST_64,        /* field's word is digits past 2^64-1 */
+	SF_LIVE_NOT_PAIR,       /* counts: a line of one word (word), no COUNT */
+	SF_LIVE_NOT_SLABINFO,   /* no "slabinfo - version: V" first line */
+	SF_LIVE_VERSION,        /* a version (word) other than 2.1 */
+	SF_LIVE_NOT_CACHE_LINE, /* a cache line without its five numbers */
+};
+
+struct sf_live_why {
+	enum sf_live_problem problem;
+	uint32_t line;                  /* 1-based */
+	const char *field;              /* the column: "count", "objsize", ...; or NULL */
+	char word[SF_ERR_MAX];          /* the word at fault as written ("" when none) */
+};
+
+/* Parse a counts file: 0, or -1 with why. */
+int sf_counts_parse(const char *buf, size_t len, struct sf_counts *out,
+		    struct sf_live_why *why);
 void sf_counts_release(struct sf_counts *c);
 
 struct sf_slab {
@@ -73,9 +92,9 @@ struct sf_slabinfo {
 	size_t n;
 };
 
-/* Parse /proc/slabinfo's text (version 2.1): 0, or -1 with err. */
-int sf_slabinfo_parse(const char *path, const char *buf, size_t len,
-		      struct sf_slabinfo *out, struct sf_err *err);
+/* Parse /proc/slabinfo's text (version 2.1): 0, or -1 with why. */
+int sf_slabinfo_parse(const char *buf, size_t len, struct sf_slabinfo *out,
+		      struct sf_live_why *why);
 void sf_slabinfo_release(struct sf_slabinfo *si);
 
 /* --slab-map CACHE=TYPE, as given. */
@@ -110,8 +129,13 @@ struct sf_slab_match {
 
 /* The largest objsize a cache of t may have (no tail). */
 uint64_t sf_slab_most(const struct sf_type *t);
-/* "the FPU state" for a cache known to add a tail after its struct. */
-const char *sf_slab_tail(const char *cache);
+/* What a cache known to add a tail after its struct adds (report/ words it). */
+enum sf_slab_tail {
+	SF_SLAB_TAIL_NONE = 0,
+	SF_SLAB_TAIL_FPU,               /* task_struct: the FPU state */
+	SF_SLAB_TAIL_CPU_MASKS,         /* mm_struct: the CPU masks */
+};
+enum sf_slab_tail sf_slab_tail(const char *cache);
 
 /* Match every cache of si: out[i] for si->v[i]. */
 void sf_slab_match(const struct sf_slabinfo *si, const struct sf_typeset *ts,

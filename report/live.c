@@ -6,11 +6,50 @@
  */
 #include "live.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 
 #include "lib/checked.h"
 #include "report.h"
+
+int sf_render_live_why(struct sf_err *err, const char *path, const struct sf_live_why *why)
+{
+	const char *w = why->word, *f = why->field;
+
+	switch (why->problem) {
+	case SF_LIVE_PAST_64:
+		return sf_error_at(err, path, why->line, 0, "%s '%s' is past 2^64-1", f, w);
+	case SF_LIVE_NOT_NUMBER:
+		return sf_error_at(err, path, why->line, 0, "%s '%s' is not a number", f, w);
+	case SF_LIVE_NOT_PAIR:
+		return sf_error_at(err, path, why->line, 0, "expected 'TYPE COUNT', got '%s'", w);
+	case SF_LIVE_NOT_SLABINFO:
+		return sf_error_at(err, path, why->line, 0, "not a slabinfo file (expected "
+				   "'slabinfo - version: 2.1')");
+	case SF_LIVE_VERSION:
+		return sf_error_at(err, path, why->line, 0, "slabinfo version %s; only 2.1 is "
+				   "read", w);
+	case SF_LIVE_NOT_CACHE_LINE:
+		return sf_error_at(err, path, why->line, 0, "expected 'name <active_objs> "
+				   "<num_objs> <objsize> <objperslab> <pagesperslab> : ...'");
+	case SF_LIVE_OK:
+		break;
+	}
+	assert(!"a live file that parsed");
+	return sf_error_at(err, path, why->line, 0, "unreadable");
+}
+
+/* What a cache adds after its struct (layout/live.h's sf_slab_tail). */
+static const char *tail_words(enum sf_slab_tail tail)
+{
+	switch (tail) {
+	case SF_SLAB_TAIL_FPU: return "the FPU state";
+	case SF_SLAB_TAIL_CPU_MASKS: return "the CPU masks";
+	case SF_SLAB_TAIL_NONE: break;
+	}
+	return "a tail";
+}
 
 static const char *rule_word(uint8_t rule)
 {
@@ -63,7 +102,7 @@ static void one_cache(struct strbuf *sb, const char *path, const struct sf_slab_
 			m->most);
 	else if (m->tail && s->objsize > t->size)
 		sb_addf(sb, "matched; the cache adds %s after the struct (objsize %" PRIu64
-			", %" PRIu64 " bytes more)\n", sf_slab_tail(s->name), s->objsize,
+			", %" PRIu64 " bytes more)\n", tail_words(sf_slab_tail(s->name)), s->objsize,
 			s->objsize - t->size);
 	else
 		sb_addf(sb, "matched (objsize %" PRIu64 ")\n", s->objsize);

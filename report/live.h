@@ -14,6 +14,12 @@
 #include "layout/live.h"
 #include "lib/strbuf.h"
 
+/*
+ * Why a counts file or a slabinfo (path) does not parse, into err as
+ * "PATH:LINE: problem" (layout/live.h's sf_live_why).  Returns -1.
+ */
+int sf_render_live_why(struct sf_err *err, const char *path, const struct sf_live_why *why);
+
 /* "structfit: PATH: 312 caches: 95 matched a struct, ..." */
 void sf_render_live_summary(struct strbuf *sb, const char *path,
 			    const struct sf_slab_match *m, size_t n, bool verbose);

@@ -1,6 +1,7 @@
 /*
  * test_live.c - counts files and /proc/slabinfo parsed from bytes
- * (layout/live.c): the values kept, and every error with its file:line;
+ * (layout/live.c): the values kept, and every error with its file:line
+ * (the problem as data, worded by report/live.c);
  * the size bound a slab cache is matched under; the live table; SLUB's
  * slot rule and the live figures at a size (objects per slab, slabs,
  * bytes in size classes).
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "layout/live.h"
+#include "report/live.h"
 
 #define HDR "slabinfo - version: 2.1\n" \
 	"# name            <active_objs> <num_objs> <objsize> <objperslab> " \
@@ -26,10 +28,10 @@ static void test_counts(void **state)
 		"struct RHash   42 # trailing comment\n"
 		"ns::C<int, long> 18446744073709551615\n";
 	struct sf_counts c;
-	struct sf_err err = SF_ERR_INIT;
+	struct sf_live_why why;
 
 	(void)state;
-	assert_int_equal(sf_counts_parse("c.txt", text, sizeof(text) - 1, &c, &err), 0);
+	assert_int_equal(sf_counts_parse(text, sizeof(text) - 1, &c, &why), 0);
 	assert_int_equal(c.n, 3);
 	assert_string_equal(c.v[0].name, "st_table");
 	assert_int_equal(c.v[0].count, 1000000);
@@ -47,7 +49,10 @@ static void counts_error(const char *text, const char *want)
 	struct sf_counts c;
 	struct sf_err err = SF_ERR_INIT;
 
-	assert_int_equal(sf_counts_parse("c.txt", text, strlen(text), &c, &err), -1);
+	struct sf_live_why why;
+
+	assert_int_equal(sf_counts_parse(text, strlen(text), &c, &why), -1);
+	assert_int_equal(sf_render_live_why(&err, "c.txt", &why), -1);
 	assert_string_equal(err.msg, want);
 	assert_int_equal(c.n, 0);
 	assert_null(c.v);
@@ -71,10 +76,10 @@ static void test_slabinfo(void **state)
 		"kmalloc-64         9024   9024     64   64    1 : tunables    0    0    0 : "
 		"slabdata    141    141      0\n";
 	struct sf_slabinfo si;
-	struct sf_err err = SF_ERR_INIT;
+	struct sf_live_why why;
 
 	(void)state;
-	assert_int_equal(sf_slabinfo_parse("si", text, sizeof(text) - 1, &si, &err), 0);
+	assert_int_equal(sf_slabinfo_parse(text, sizeof(text) - 1, &si, &why), 0);
 	assert_int_equal(si.n, 2);
 	assert_string_equal(si.v[0].name, "ext4_inode_cache");
 	assert_int_equal(si.v[0].active, 215255);
@@ -93,7 +98,10 @@ static void slab_error(const char *text, const char *want)
 	struct sf_slabinfo si;
 	struct sf_err err = SF_ERR_INIT;
 
-	assert_int_equal(sf_slabinfo_parse("si", text, strlen(text), &si, &err), -1);
+	struct sf_live_why why;
+
+	assert_int_equal(sf_slabinfo_parse(text, strlen(text), &si, &why), -1);
+	assert_int_equal(sf_render_live_why(&err, "si", &why), -1);
 	assert_string_equal(err.msg, want);
 	assert_int_equal(si.n, 0);
 }
@@ -125,8 +133,9 @@ static void test_most(void **state)
 	t.size = 4;
 	t.align = 4;
 	assert_int_equal(sf_slab_most(&t), 64);
-	assert_string_equal(sf_slab_tail("task_struct"), "the FPU state");
-	assert_null(sf_slab_tail("dentry"));
+	assert_int_equal(sf_slab_tail("task_struct"), SF_SLAB_TAIL_FPU);
+	assert_int_equal(sf_slab_tail("mm_struct"), SF_SLAB_TAIL_CPU_MASKS);
+	assert_int_equal(sf_slab_tail("dentry"), SF_SLAB_TAIL_NONE);
 }
 
 static void test_live_table(void **state)
