@@ -19,6 +19,8 @@
 #include "layout/plan.h"
 #include "layout/public.h"
 #include "layout/srcpatch.h"
+#include "report/patch.h"
+#include "report/srcwhy.h"
 #include "lib/nearest.h"
 #include "lib/path.h"
 #include "report/report.h"
@@ -108,6 +110,21 @@ int sf_report_refusal(const struct sf_plan_refusal *why)
 	struct sf_err err = SF_ERR_INIT;
 
 	sf_plan_refusal_err(why, &err);
+	return sf_report_err(&err);
+}
+
+int sf_report_src_why(const struct sf_type *t, const struct sf_src_why *why)
+{
+	struct sf_err err = SF_ERR_INIT;
+
+	if (why->kind == SF_SRC_CXX && !why->read_back) {
+		struct strbuf line = STRBUF_INIT;
+		sf_render_patch_cxx(&line, why->path, t, &why->cxx);
+		int rc = sf_die_long(line.buf);
+		sb_release(&line);
+		return rc;
+	}
+	sf_render_src_why(&err, t, why);
 	return sf_report_err(&err);
 }
 

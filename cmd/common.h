@@ -63,6 +63,11 @@ int sf_report_err(const struct sf_err *err);
  * as sf_report_err does; returns 2. */
 struct sf_plan_refusal;
 int sf_report_refusal(const struct sf_plan_refusal *why);
+/* Why t's source is not read or rewritten (layout/srcwhy.h) in
+ * report/srcwhy.c's words (a C++ refusal printed whole, as sf_die_long
+ * does, else as sf_report_err does); returns 2. */
+struct sf_src_why;
+int sf_report_src_why(const struct sf_type *t, const struct sf_src_why *why);
 
 /*
  * The plan groups (layout/plan.h) of a definition's #if blocks

@@ -23,6 +23,7 @@
 #include "layout/tmpl.h"
 #include "lib/xalloc.h"
 #include "report/patch.h"
+#include "report/srcwhy.h"
 
 /* A member's type name without qualifiers: "const struct x" -> "struct x"
  * (points into name); NULL when it is not a struct held by value. */
@@ -143,13 +144,14 @@ static int check_one(const struct sf_type *c, const struct sf_source_root *root,
 	if (sf_source_find(c, root, &src, &why) == 0 &&
 	    sf_source_read(src.path, &text, &why) == 0 &&
 	    declared_view(c, &text, &dt, &v, &name)) {
-		struct sf_cdecl_ctx x = { .path = src.rel, .tname = c->name, .err = err,
+		struct sf_src_why sw;
+		struct sf_cdecl_ctx x = { .path = src.rel, .tname = c->name, .why = &sw,
 					  .macros = macros };
 		struct sf_cstruct p;
 		sf_clex(&x.lx, text.buf, text.len);
 		/* only a definition that no longer matches is judged stale */
-		if (sf_cdecl_parse(&x, &dt, &p) < 0 && strstr(err->msg, "changed since the build"))
-			rc = -1;
+		if (sf_cdecl_parse(&x, &dt, &p) < 0 && sf_src_why_stale(&sw))
+			rc = sf_render_src_why(err, &dt, &sw);
 		sf_cdecl_free(&p);
 		sf_clex_free(&x.lx);
 	}

@@ -540,13 +540,13 @@ static int c_text(const struct patch_opts *o, const struct sf_type *t,
 {
 	struct sf_srcpatch_block *blk = NULL;
 	size_t nblk = 0;
-	struct sf_err err = SF_ERR_INIT;
+	struct sf_src_why why;
 
 	if (read_text(src->path, old))
 		return SF_EXIT_ERROR;
 	if (sf_srcpatch_blocks(src->rel, old->buf, old->len, t, &tree->macros, &blk,
-			       &nblk, &err) < 0)
-		return sf_report_err(&err);
+			       &nblk, &why) < 0)
+		return sf_report_src_why(t, &why);
 	if (!nblk)
 		return 0;
 	struct sf_plan_group *g = sf_if_groups(blk, nblk);
@@ -761,18 +761,6 @@ static int narrowing_stores(const struct patch_opts *o, const struct sf_type *t,
 	}
 	if (!rc && pl->nnarrow)
 		sf_render_patch_wconversion(note);
-	return rc;
-}
-
-/* A C++ class the rewriter refused (layout/cxxwhy.h): report/ words it. */
-static int refuse_cxx(const struct sf_source *src, const struct sf_type *t,
-		      const struct sf_cxx_why *why)
-{
-	struct strbuf line = STRBUF_INIT;
-
-	sf_render_patch_cxx(&line, src->rel, t, why);
-	int rc = sf_die_long(line.buf);
-	sb_release(&line);
 	return rc;
 }
 
@@ -1022,12 +1010,13 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	struct sf_srcpatch_plan sp = { keep_order ? NULL : pl.order, t->nmembers, pl.narrow,
 				       pl.nnarrow, pl.moved, &tree.macros };
 	struct sf_srcpatch_info info;
+	struct sf_src_why why;
 	if (rust ? rust_rewrite(src.rel, &base, t, &sp, &neu, &err) < 0
-		 : sf_srcpatch_make(src.rel, base.buf, base.len, st, &sp, &neu, &info, &err) < 0) {
-		if (!rust && info.why.kind)
-			refuse_cxx(&src, st, &info.why);
-		else
+		 : sf_srcpatch_make(src.rel, base.buf, base.len, st, &sp, &neu, &info, &why) < 0) {
+		if (rust)
 			sf_report_err(&err);
+		else
+			sf_report_src_why(st, &why);
 		goto out_plan;
 	}
 	struct out_file *outs = sf_xcalloc(1, sizeof(*outs));

@@ -199,7 +199,7 @@ static int read_if_blocks(const struct sf_type *t, const struct suggest_opts *o,
 			  struct suggestion *s)
 {
 	struct strbuf text = STRBUF_INIT, why = STRBUF_INIT;
-	struct sf_err err = SF_ERR_INIT;
+	struct sf_src_why swhy;
 	struct sf_srctree tree;
 	struct sf_source src = { NULL, NULL };
 	struct sf_srctruth truth;
@@ -218,7 +218,7 @@ static int read_if_blocks(const struct sf_type *t, const struct suggest_opts *o,
 		    st.st_size <= IF_SOURCE_MAX &&
 		    sf_source_read(t->decl_file, &text, &why) == 0 &&
 		    sf_srcpatch_blocks(t->decl_file, text.buf, text.len, t, NULL, &s->blk,
-				       &s->nblk, &err) < 0)
+				       &s->nblk, &swhy) < 0)
 			s->nblk = 0;
 		s->if_file = sf_xstrdup(t->decl_file);
 	} else if (sf_source_root(t, o->co.source_root, &root, &why) ||
@@ -229,8 +229,8 @@ static int read_if_blocks(const struct sf_type *t, const struct suggest_opts *o,
 		if (sf_source_read(src.path, &text, &why))
 			rc = sf_die_long(why.buf);
 		else if (sf_srcpatch_blocks(src.path, text.buf, text.len, t, &tree.macros,
-					    &s->blk, &s->nblk, &err) < 0)
-			rc = sf_report_err(&err);
+					    &s->blk, &s->nblk, &swhy) < 0)
+			rc = sf_report_src_why(t, &swhy);
 		s->if_file = sf_xstrdup(src.rel);
 	}
 	sf_srctree_release(&tree);

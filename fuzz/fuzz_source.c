@@ -23,6 +23,7 @@
 #include "model/model.h"
 #include "layout/srcpatch.h"
 #include "layout/srcscan.h"
+#include "report/srcwhy.h"
 #include "lib/err.h"
 #include "lib/strbuf.h"
 
@@ -101,11 +102,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sf_srcpatch_block *blk = NULL;
 	size_t nblk = 0;
 	struct sf_err err = SF_ERR_INIT;
+	struct sf_src_why why;
 
 	model(&t, m);
 	scan(text, size, &macros);
-	if (sf_srcpatch_blocks(PATH, text, size, &t, &macros, &blk, &nblk, &err) < 0)
-		one_line(&err);
+	if (sf_srcpatch_blocks(PATH, text, size, &t, &macros, &blk, &nblk, &why) < 0)
+		one_line((sf_render_src_why(&err, &t, &why), &err));
 	for (size_t i = 0; i < nblk; i++)
 		if (!blk[i].nm || blk[i].m0 + blk[i].nm > t.nmembers)
 			abort();
@@ -117,7 +119,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct sf_srcpatch_plan plan = { order, 3, nw, (size_t)k, NULL, &macros };
 		struct strbuf out = STRBUF_INIT;
 		err.msg[0] = '\0';
-		if (sf_srcpatch_make(PATH, text, size, &t, &plan, &out, NULL, &err) < 0) {
+		if (sf_srcpatch_make(PATH, text, size, &t, &plan, &out, NULL, &why) < 0) {
+			sf_render_src_why(&err, &t, &why);
 			one_line(&err);
 			if (out.len)
 				abort();   /* nothing is produced on a refusal */

@@ -309,8 +309,8 @@ static int mentions_name(const struct sf_typenames *tn, const struct strbuf *tex
 static void find_defs(struct sf_srctree *st, const struct sf_type *t,
 		      const char *rel, const struct strbuf *text)
 {
-	struct sf_err err = SF_ERR_INIT;
-	struct sf_cdecl_ctx x = { .path = rel, .tname = t->name, .err = &err,
+	struct sf_src_why why;
+	struct sf_cdecl_ctx x = { .path = rel, .tname = t->name, .why = &why,
 				   .macros = &st->macros };
 	struct sf_cdecl_def d[16];
 

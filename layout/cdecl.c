@@ -39,6 +39,35 @@
 
 #define NONE SF_CLEX_NONE
 
+struct sf_src_why *sf_cdecl_refuse(struct sf_cdecl_ctx *x, enum sf_src_refusal kind,
+				   uint32_t line, uint32_t line2)
+{
+	struct sf_src_why *w = x->why;
+
+	memset(w, 0, sizeof(*w));
+	w->kind = kind;
+	w->path = x->path;
+	w->tname = x->tname;
+	w->line = line;
+	w->line2 = line2;
+	return w;
+}
+
+int sf_cdecl_refuse_cxx(struct sf_cdecl_ctx *x, struct sf_cxx_why cxx)
+{
+	sf_cdecl_refuse(x, SF_SRC_CXX, cxx.line, 0)->cxx = cxx;
+	return -1;
+}
+
+/* Source text s[0..n) into w->text, cut to fit. */
+static void keep_text(struct sf_src_why *w, const char *s, size_t n)
+{
+	if (n > sizeof(w->text) - 1)
+		n = sizeof(w->text) - 1;
+	memcpy(w->text, s, n);
+	w->text[n] = '\0';
+}
+
 /* --------------------------------------------- finding the definition */
 
 
@@ -401,21 +430,18 @@ static int find_definition(struct sf_cdecl_ctx *x, const struct sf_type *t,
 		p->name_ci = any;
 		p->open_ci = any_open;
 	} else if (nfound == 0) {
-		return sf_error_at(x->err, x->path, 0, 0,
-				"no definition of struct %s (the source "
-				"changed since the build?)", t->name);
+		sf_cdecl_refuse(x, SF_SRC_NO_DEFINITION, 0, 0);
+		return -1;
 	} else {
-		return sf_error_at(x->err, x->path, 0, 0,
-				"%zu definitions of struct %s and none "
-				"on line %u where the build saw it", nfound,
-				t->name, t->decl_line);
+		sf_cdecl_refuse(x, SF_SRC_NONE_ON_LINE, t->decl_line, 0)->a = nfound;
+		return -1;
 	}
 	template_params(x, p->name_ci);
 	p->close_ci = sf_clex_matching_brace(lx, p->open_ci);
-	if (p->close_ci == NONE)
-		return sf_error_at(x->err, x->path, 0, 0, "struct %s: no closing brace for the "
-				"'{' on line %u", t->name,
-				ct_line(lx, p->open_ci));
+	if (p->close_ci == NONE) {
+		sf_cdecl_refuse(x, SF_SRC_NO_CLOSE, ct_line(lx, p->open_ci), 0);
+		return -1;
+	}
 	return 0;
 }
 
@@ -430,20 +456,18 @@ static int add_directive(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
 	enum sf_pp_kind k = sf_clex_directive(&x->lx, t);
 	struct sf_cblock *b = *cur != NONE ? &p->blocks[*cur] : NULL;
 
-	if (k == SF_PP_OTHER)
-		return sf_error_at(x->err, x->path, 0, 0,
-				"struct %s: preprocessor directive inside "
-				"the body (line %u); structfit does not rewrite it",
-						x->tname, t->line);
-	if (k == SF_PP_IF && b)
-		return sf_error_at(x->err, x->path, 0, 0,
-				"struct %s: #if nested in the #if on line %u "
-				"(line %u); structfit keeps one level of #if blocks",
-						x->tname, b->if_line, t->line);
-	if (k != SF_PP_IF && !b)
-		return sf_error_at(x->err, x->path, 0, 0,
-				"struct %s: #else/#elif/#endif with no #if "
-				"in the body (line %u)", x->tname, t->line);
+	if (k == SF_PP_OTHER) {
+		sf_cdecl_refuse(x, SF_SRC_DIRECTIVE, t->line, 0);
+		return -1;
+	}
+	if (k == SF_PP_IF && b) {
+		sf_cdecl_refuse(x, SF_SRC_IF_NESTED, b->if_line, t->line);
+		return -1;
+	}
+	if (k != SF_PP_IF && !b) {
+		sf_cdecl_refuse(x, SF_SRC_ELSE_NO_IF, t->line, 0);
+		return -1;
+	}
 	if (k == SF_PP_IF) {
 		SF_GROW(p->blocks, p->nblocks, p->block_cap);
 		b = &p->blocks[p->nblocks];
@@ -457,10 +481,8 @@ static int add_directive(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
 		b->endif_line = t->end_line;
 		*cur = NONE;
 	} else if (b->nbranch == SF_CDECL_MAX_BRANCH || b->has_else) {
-		return sf_error_at(x->err, x->path, 0, 0,
-				"struct %s: the #if on line %u has too many "
-				"branches, or one after #else (line %u)",
-				x->tname, b->if_line, t->line);
+		sf_cdecl_refuse(x, SF_SRC_IF_BRANCHES, b->if_line, t->line);
+		return -1;
 	} else {
 		b->tok[b->nbranch++] = i;
 		b->has_else = k == SF_PP_ELSE;
@@ -482,11 +504,10 @@ static int check_body_shape(struct sf_cdecl_ctx *x, struct sf_cstruct *p)
 	for (size_t i = lx->code[p->open_ci] + 1; i < lx->code[p->close_ci]; i++)
 		if (lx->tok[i].kind == TK_PP && add_directive(x, p, i, &cur) < 0)
 			return -1;
-	if (cur != NONE)
-		return sf_error_at(x->err, x->path, 0, 0,
-				"struct %s: the #if on line %u is not closed "
-				"inside the body", x->tname,
-				p->blocks[cur].if_line);
+	if (cur != NONE) {
+		sf_cdecl_refuse(x, SF_SRC_IF_OPEN, p->blocks[cur].if_line, 0);
+		return -1;
+	}
 	/* `{` ends its line (comments after it must end there too) ... */
 	int open_ok = 1;
 	for (size_t i = lx->code[p->open_ci] + 1; i < lx->ntok; i++) {
@@ -501,12 +522,10 @@ static int check_body_shape(struct sf_cdecl_ctx *x, struct sf_cstruct *p)
 	for (size_t o = lx->line_start[close->line]; close_ok && o < close->start; o++)
 		if (lx->text[o] != ' ' && lx->text[o] != '\t')
 			close_ok = 0;
-	if (!open_ok || !close_ok)
-		return sf_error_at(x->err, x->path, 0, 0,
-				"struct %s is defined on one line with "
-				"other code (line %u); put its members on lines of "
-				"their own first", x->tname,
-				open_ok ? close->line : open->line);
+	if (!open_ok || !close_ok) {
+		sf_cdecl_refuse(x, SF_SRC_ONE_LINE, open_ok ? close->line : open->line, 0);
+		return -1;
+	}
 	return 0;
 }
 
@@ -531,11 +550,10 @@ static int looks_like_macro(const struct sf_lexed *lx, size_t first, size_t semi
 
 static int macro_error(struct sf_cdecl_ctx *x, size_t ci)
 {
-	char name[128];
-	return sf_error_at(x->err, x->path, 0, 0, "struct %s: '%s' on line %u is a macro; "
-			"members that come from macros cannot be moved", x->tname,
-					sf_clex_text(&x->lx, ci, name, sizeof(name)),
-			ct_line(&x->lx, ci));
+	struct sf_src_why *w = sf_cdecl_refuse(x, SF_SRC_MACRO, ct_line(&x->lx, ci), 0);
+
+	sf_clex_text(&x->lx, ci, w->text, SF_CDECL_NAME_MAX);
+	return -1;
 }
 
 /* Any call of a non-attribute identifier in [first, end): a macro. */
@@ -839,13 +857,14 @@ static int check_type(struct sf_cdecl_ctx *x, size_t dfirst, size_t spec_end,
 		sf_clex_spelled(lx, dfirst, spec_end, &said);
 		sb_addch(&said, ' ');
 		sf_clex_spelled(lx, first, end, &said);
-		rc = sf_error_at(x->err, x->path, 0, 0,
-				"struct %s: member '%s' (line %u) is declared "
-			      "'%s' but the build's DWARF has '%s%s': the source "
-			      "changed since the build", x->tname, m->name,
-			      ct_line(lx, name), said.buf, m->type_name,
-			      m->type_suffix ? m->type_suffix : "");
+		struct sf_src_why *w = sf_cdecl_refuse(x, SF_SRC_TYPE_DIFFERS,
+						       ct_line(lx, name), 0);
+		w->name = m->name;
+		w->name2 = m->type_name;
+		w->suffix = m->type_suffix ? m->type_suffix : "";
+		keep_text(w, said.buf, said.len);
 		sb_release(&said);
+		rc = -1;
 	}
 	free(keep);
 	free(drop);
@@ -859,22 +878,24 @@ static int check_bitfield(struct sf_cdecl_ctx *x, size_t first, size_t end, size
 	struct sf_lexed *lx = &x->lx;
 	size_t colon = bitfield_colon(lx, first, end);
 
-	if ((colon != NONE) != sf_member_is_bitfield(m))
-		return sf_error_at(x->err, x->path, 0, 0,
-				"struct %s: member '%s' (line %u) is %sa "
-				"bit-field in the source but %sin the build's DWARF: "
-				"the source changed since the build", x->tname,
-				m->name, ct_line(lx, name), colon != NONE ? "" : "not ",
-				colon != NONE ? "not " : "");
+	if ((colon != NONE) != sf_member_is_bitfield(m)) {
+		struct sf_src_why *w = sf_cdecl_refuse(x, SF_SRC_BITFIELD_DIFFERS,
+						       ct_line(lx, name), 0);
+		w->name = m->name;
+		w->a = colon != NONE;
+		return -1;
+	}
 	if (colon != NONE && colon + 2 == end && ct(lx, colon + 1)->kind == TK_NUM) {
 		char num[32];
 		unsigned long w = strtoul(sf_clex_text(lx, colon + 1, num, sizeof(num)), NULL, 0);
-		if (w != m->bit_size)
-			return sf_error_at(x->err, x->path, 0, 0,
-					"struct %s: bit-field '%s' (line %u) "
-					"is %lu bits in the source but %u in the build's "
-					"DWARF: the source changed since the build",
-					x->tname, m->name, ct_line(lx, name), w, m->bit_size);
+		if (w != m->bit_size) {
+			struct sf_src_why *y = sf_cdecl_refuse(x, SF_SRC_BITS_DIFFER,
+							       ct_line(lx, name), 0);
+			y->name = m->name;
+			y->a = w;
+			y->b = m->bit_size;
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -894,11 +915,8 @@ static int match_body(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t open,
 static int mismatch_missing(struct sf_cdecl_ctx *x, const struct sf_type *model,
 			    uint32_t mi)
 {
-	return sf_error_at(x->err, x->path, 0, 0, "struct %s: member '%s' of the build's DWARF "
-			"is not in the source (the source changed since the build, "
-			"or the member comes from a macro)", x->tname,
-			model->members[mi].name[0] ? model->members[mi].name :
-			"(anonymous)");
+	sf_cdecl_refuse(x, SF_SRC_MEMBER_MISSING, 0, 0)->name = model->members[mi].name;
+	return -1;
 }
 
 /*
@@ -958,14 +976,13 @@ struct decl_walk {
 static int extra_declarator(struct sf_cdecl_ctx *x, size_t chunk, size_t end,
 			    size_t cstart)
 {
-	char buf[128];
 	size_t extra = last_plain_ident(&x->lx, chunk, end);
+	struct sf_src_why *w = sf_cdecl_refuse(x, SF_SRC_NOT_A_MEMBER,
+					       ct_line(&x->lx, cstart), 0);
 
-	return sf_error_at(x->err, x->path, 0, 0,
-			"struct %s: '%s' (line %u) is not a member in "
-			"the build's DWARF: the source changed since the build", x->tname,
-			extra != NONE ? sf_clex_text(&x->lx, extra, buf, sizeof(buf)) : "?",
-			ct_line(&x->lx, cstart));
+	if (extra != NONE)
+		sf_clex_text(&x->lx, extra, w->text, SF_CDECL_NAME_MAX);
+	return -1;
 }
 
 /* An anonymous struct/union member *mi: a body, no declarator. */
@@ -996,25 +1013,22 @@ static int name_not_found(struct sf_cdecl_ctx *x, const struct decl_walk *w,
 			  size_t cstart, size_t chunk, size_t end, uint32_t mi)
 {
 	const struct sf_lexed *lx = &x->lx;
-	char buf[128];
 
-	if (unnamed_bitfield(lx, chunk, end, w->ndecl == 0))
-		return sf_error_at(x->err, x->path, 0, 0,
-				"struct %s: unnamed bit-field on line %u; "
-				"structfit does not rewrite structs with those (the "
-				"DWARF does not show them)", x->tname,
-				ct_line(lx, chunk));
+	if (unnamed_bitfield(lx, chunk, end, w->ndecl == 0)) {
+		sf_cdecl_refuse(x, SF_SRC_UNNAMED_BITFIELD, ct_line(lx, chunk), 0);
+		return -1;
+	}
 	size_t mac = find_macro_call(lx, cstart, end);
 	if (mac != NONE)
 		return macro_error(x, mac);
 	size_t got = last_plain_ident(lx, chunk, end);
 	if (got == NONE)
 		return mismatch_missing(x, w->model, mi);
-	return sf_error_at(x->err, x->path, 0, 0, "struct %s: line %u declares '%s' where the "
-			"build's DWARF has '%s': the source changed since the build",
-					x->tname, ct_line(lx, got),
-			sf_clex_text(lx, got, buf, sizeof(buf)),
-			w->model->members[mi].name);
+	struct sf_src_why *y = sf_cdecl_refuse(x, SF_SRC_DECLARES_OTHER, ct_line(lx, got), 0);
+
+	sf_clex_text(lx, got, y->text, SF_CDECL_NAME_MAX);
+	y->name = w->model->members[mi].name;
+	return -1;
 }
 
 /* C++: where declarator [chunk, end)'s default member initializer starts
@@ -1140,11 +1154,10 @@ static int match_decl(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t first
 		model, NONE, first, 0, record
 	};
 
-	if (sf_clex_brackets(lx, first, semi) < 0)
-		return sf_error_at(x->err, x->path, 0, 0,
-				"struct %s: unbalanced brackets in the "
-				"declaration on line %u", x->tname,
-				ct_line(lx, first));
+	if (sf_clex_brackets(lx, first, semi) < 0) {
+		sf_cdecl_refuse(x, SF_SRC_UNBALANCED, ct_line(lx, first), 0);
+		return -1;
+	}
 	if (ct_is(lx, first, "_Static_assert") || ct_is(lx, first, "static_assert")) {
 		w.d.is_assert = 1;
 		w.d.spec_end = semi;
@@ -1370,21 +1383,18 @@ static int directive_inside(struct sf_cdecl_ctx *x, size_t first, size_t semi)
 	const struct sf_lexed *lx = &x->lx;
 
 	for (size_t i = lx->code[first]; i < lx->code[semi]; i++)
-		if (lx->tok[i].kind == TK_PP)
-			return sf_error_at(x->err, x->path, 0, 0,
-					"struct %s: a preprocessor line inside "
-					"the declaration on line %u (line %u); structfit "
-					"does not rewrite it", x->tname,
-					ct_line(lx, first), lx->tok[i].line);
+		if (lx->tok[i].kind == TK_PP) {
+			sf_cdecl_refuse(x, SF_SRC_DIRECTIVE_IN_DECL, ct_line(lx, first),
+					lx->tok[i].line);
+			return -1;
+		}
 	return 0;
 }
 
-/* A C++ refusal, as data for report/ (x->why); the message is its code. */
+/* A C++ refusal, as data for report/ (x->why->cxx). */
 static int cxx_refuse(struct sf_cdecl_ctx *x, enum sf_cxx_refusal kind, uint32_t line)
 {
-	x->why.kind = kind;
-	x->why.line = line;
-	return sf_error_at(x->err, x->path, line, 0, "C++ refusal %d", (int)kind);
+	return sf_cdecl_refuse_cxx(x, (struct sf_cxx_why){ kind, line, NULL, 0, 0 });
 }
 
 /* Whether code token ci is alone on its line with the one after it. */
@@ -1455,7 +1465,7 @@ static int match_block(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
 {
 	struct sf_cblock *k = &p->blocks[b];
 	size_t start[SF_CDECL_MAX_BRANCH + 2], e = *i;
-	struct sf_err quiet, *loud = x->err;
+	struct sf_src_why quiet, *loud = x->why;
 	uint32_t br;
 
 	for (uint32_t j = 0; j <= k->nbranch; j++) {
@@ -1466,7 +1476,7 @@ static int match_block(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
 	}
 	start[k->nbranch + 1] = e;
 	k->active = UINT32_MAX;
-	x->err = &quiet;
+	x->why = &quiet;
 	for (uint32_t j = 0; j <= k->nbranch && k->active == UINT32_MAX; j++) {
 		uint32_t trial = *mi;
 		if (j == k->nbranch && k->has_else)
@@ -1474,12 +1484,11 @@ static int match_block(struct sf_cdecl_ctx *x, struct sf_cstruct *p,
 		if (match_decls(x, p, dl, start[j], start[j + 1], model, &trial, 0) == 0)
 			k->active = j;
 	}
-	x->err = loud;
-	if (k->active == UINT32_MAX)
-		return sf_error_at(x->err, x->path, 0, 0,
-				"struct %s: no branch of the #if on line %u "
-				"holds the members the build's DWARF has there",
-				x->tname, k->if_line);
+	x->why = loud;
+	if (k->active == UINT32_MAX) {
+		sf_cdecl_refuse(x, SF_SRC_NO_BRANCH, k->if_line, 0);
+		return -1;
+	}
 	for (uint32_t j = 0; j < k->nbranch; j++)
 		if (j != k->active && start[j + 1] > start[j])
 			k->other_decls = 1;
@@ -1539,10 +1548,8 @@ static int match_body(struct sf_cdecl_ctx *x, struct sf_cstruct *p, size_t open,
 		sf_clex_brackets(lx, first, close);
 		if (ct_ident(lx, first))
 			return macro_error(x, first);
-		return sf_error_at(x->err, x->path, 0, 0,
-				"struct %s: line %u holds something that "
-				"is not a declaration", x->tname,
-				ct_line(lx, first));
+		sf_cdecl_refuse(x, SF_SRC_NOT_A_DECL, ct_line(lx, first), 0);
+		return -1;
 	}
 	if (mi < model->nmembers)
 		return mismatch_missing(x, model, mi);
@@ -1762,7 +1769,7 @@ size_t sf_cdecl_definitions(struct sf_cdecl_ctx *x, const struct sf_type *t,
 			    struct sf_cdecl_def *out, size_t max)
 {
 	struct sf_lexed *lx = &x->lx;
-	struct sf_err quiet, *loud = x->err;
+	struct sf_src_why quiet, *loud = x->why;
 	size_t n = 0;
 
 	struct sf_member *v;
@@ -1770,7 +1777,7 @@ size_t sf_cdecl_definitions(struct sf_cdecl_ctx *x, const struct sf_type *t,
 
 	sf_cdecl_declared(t, &dt, &v, NULL);
 	t = &dt;
-	x->err = &quiet;
+	x->why = &quiet;
 	x->cxx = (t->flags & SF_TF_CXX) != 0;
 	for (size_t ci = 0; ci + 2 < lx->ncode; ci++) {
 		struct sf_cstruct p;
@@ -1793,7 +1800,7 @@ size_t sf_cdecl_definitions(struct sf_cdecl_ctx *x, const struct sf_type *t,
 		sf_cdecl_free(&p);
 	}
 	free(v);
-	x->err = loud;
+	x->why = loud;
 	return n;
 }
 

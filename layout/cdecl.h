@@ -12,8 +12,9 @@
  * DWARF never saw, such as `__rcu`, may be left out).  Anonymous
  * struct/union members are checked recursively against their nested
  * model.  Anything else - a preprocessor line in the body, a macro that
- * expands to members, a member the model does not have - is a refusal with
- * a message, never a guess.
+ * expands to members, a member the model does not have - is a refusal,
+ * never a guess: its reason as data in *x->why (srcwhy.h), which
+ * report/srcwhy.c words.
  *
  *   struct sf_cstruct
  *   +------------+  decls[ndecls]  one per `;`: its code range, where its
@@ -41,8 +42,8 @@
 
 #include "clex.h"
 #include "cxxwhy.h"
-#include "lib/err.h"
 #include "model/model.h"
+#include "srcwhy.h"
 
 struct sf_dtor {
 	size_t first, last;      /* code indexes, inclusive */
@@ -135,23 +136,34 @@ struct sf_cstruct {
 };
 
 struct sf_cdecl_ctx {
-	const char *path;
-	const char *tname;
+	const char *path;        /* the file, as refusals name it */
+	const char *tname;       /* the struct, as refusals name it */
 	struct sf_lexed lx;
-	struct sf_err *err;
+	struct sf_src_why *why;  /* where a refusal goes (the caller's) */
 	const struct sf_cmacros *macros;   /* may be NULL */
 	int cxx;                 /* set by sf_cdecl_parse from the model */
 	size_t tp_first, tp_end; /* C++: the parameters of the class template
 	                          * being read, code tokens [tp_first, tp_end)
 	                          * inside `template <...>` (tp_end 0: none) */
-	struct sf_cxx_why why;   /* a C++ refusal's reason (kind 0: none) */
 };
+
+/* The longest identifier a refusal quotes (a longer one is cut). */
+#define SF_CDECL_NAME_MAX 128
+
+/*
+ * A refusal: *x->why cleared, then its kind, file, struct and lines set;
+ * returns x->why for the caller to add the kind's other values.
+ */
+struct sf_src_why *sf_cdecl_refuse(struct sf_cdecl_ctx *x, enum sf_src_refusal kind,
+				   uint32_t line, uint32_t line2);
+/* A C++ refusal (cxxwhy.h) into *x->why; returns -1. */
+int sf_cdecl_refuse_cxx(struct sf_cdecl_ctx *x, struct sf_cxx_why cxx);
 
 /*
  * Find t's definition in x->lx (the one on t->decl_line, else the only
  * one), check the body's shape and match it against t.  Returns 0, or -1
- * with x->err = "PATH: struct NAME: problem".  p is always initialized:
- * release it with sf_cdecl_free() either way.
+ * with *x->why saying why.  p is always initialized: release it with
+ * sf_cdecl_free() either way.
  */
 int sf_cdecl_parse(struct sf_cdecl_ctx *x, const struct sf_type *t,
 		   struct sf_cstruct *p);

@@ -316,20 +316,18 @@ static int emit_piece(struct emit *e, uint32_t member)
 	int first = 1;
 
 	assert(u);
-	if (u->has_assert)
-		return sf_error_at(e->x->err, e->x->path, 0, 0,
-				"struct %s: line %u mixes _Static_assert "
-				"with members that must move", e->x->tname,
-				u->code0);
+	if (u->has_assert) {
+		sf_cdecl_refuse(e->x, SF_SRC_ASSERT_MOVES, u->code0, 0);
+		return -1;
+	}
 	/* a comment that runs into the first code line cannot be split off */
 	size_t ft = lx->code[d->first];
 	for (size_t i = lx->code[p->open_ci]; i < ft; i++)
 		if (lx->tok[i].kind == TK_COMMENT && lx->tok[i].line < d->line0 &&
-		    lx->tok[i].end_line == d->line0 && dt->decl == u->decl0)
-			return sf_error_at(e->x->err, e->x->path, 0, 0,
-					"struct %s: a comment ends on line %u "
-					"before a member that must move; put it on lines "
-					"of its own", e->x->tname, d->line0);
+		    lx->tok[i].end_line == d->line0 && dt->decl == u->decl0) {
+			sf_cdecl_refuse(e->x, SF_SRC_COMMENT_ENDS, d->line0, 0);
+			return -1;
+		}
 	mark(e, member_kind(e, member));
 	if (member == lead_owner(e, u) && u->code0 > u->l0)
 		emit_lines(e, u->l0, u->code0 - 1);
@@ -476,12 +474,11 @@ static void emit_free_before(struct emit *e, const struct free_block *fb,
 }
 
 /* The plan moves or narrows members of an #if block, or cuts it: a
- * refusal as data (x->why; report/patch.c words it). */
+ * refusal as data (x->why->cxx; report/patch.c words it). */
 static int block_split_error(const struct emit *e, const struct sf_unit *u)
 {
-	e->x->why = (struct sf_cxx_why){ SF_CXX_IF_SPLIT, 0, NULL, u->code0, u->l1 };
-	return sf_error_at(e->x->err, e->x->path, 0, 0, "C++ refusal %d",
-			   (int)SF_CXX_IF_SPLIT);
+	return sf_cdecl_refuse_cxx(e->x, (struct sf_cxx_why){ SF_CXX_IF_SPLIT, 0, NULL,
+							      u->code0, u->l1 });
 }
 
 static int emit_body(struct emit *e)
@@ -635,25 +632,28 @@ static uint8_t *kept_members(const struct sf_srcpatch_plan *plan, uint32_t n)
 static int check_narrowable(struct sf_cdecl_ctx *x, const struct sf_member *m,
 			    unsigned bytes)
 {
-	const char *why = NULL;
+	enum sf_src_narrow why = 0;
 
 	if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8)
-		why = "the new width must be 1, 2, 4 or 8 bytes";
+		why = SF_SRC_NARROW_WIDTH;
 	else if (sf_member_is_bitfield(m))
-		why = "it is a bit-field";
+		why = SF_SRC_NARROW_BITFIELD;
 	else if (m->tclass != SF_T_INT && m->tclass != SF_T_ENUM &&
 		 m->tclass != SF_T_BOOL && m->tclass != SF_T_POINTER)
-		why = "only integers, enums, bools and pointers can be narrowed";
+		why = SF_SRC_NARROW_TYPE;
 	else if (m->type_suffix && m->type_suffix[0] && m->tclass != SF_T_POINTER)
-		why = "it is an array";
+		why = SF_SRC_NARROW_ARRAY;
 	else if (bytes >= m->size)
-		why = "the new width is not smaller";
+		why = SF_SRC_NARROW_NOT_SMALLER;
 	else if (m->flags & SF_MF_ALIGNED)
-		why = "it has an explicit alignment";
-	if (why)
-		return sf_error_at(x->err, x->path, 0, 0, "struct %s: cannot narrow '%s' to %u "
-				"bytes: %s", x->tname, m->name, bytes, why);
-	return 0;
+		why = SF_SRC_NARROW_ALIGNED;
+	if (!why)
+		return 0;
+	struct sf_src_why *w = sf_cdecl_refuse(x, SF_SRC_NARROW, 0, 0);
+	w->name = m->name;
+	w->a = bytes;
+	w->b = why;
+	return -1;
 }
 
 /*
@@ -669,11 +669,12 @@ static int check_bitfield_runs(struct sf_cdecl_ctx *x, const struct sf_type *t,
 			continue;
 		int shares = b->offset < a->offset + a->size &&
 			     a->offset < b->offset + b->size;
-		if (shares && pos_of[i + 1] != pos_of[i] + 1)
-			return sf_error_at(x->err, x->path, 0, 0,
-					"struct %s: the new order separates "
-					"bit-fields '%s' and '%s' that share a storage "
-					"unit", x->tname, a->name, b->name);
+		if (shares && pos_of[i + 1] != pos_of[i] + 1) {
+			struct sf_src_why *w = sf_cdecl_refuse(x, SF_SRC_BITFIELDS_SPLIT, 0, 0);
+			w->name = a->name;
+			w->name2 = b->name;
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -684,30 +685,29 @@ static int check_plan(struct sf_cdecl_ctx *x, const struct sf_type *t,
 	uint32_t *pos_of;
 	int rc = 0;
 
-	if (plan->norder != t->nmembers)
-		return sf_error_at(x->err, x->path, 0, 0,
-				"struct %s: the new order has %u members, "
-				"the struct %u", x->tname, plan->norder,
-				t->nmembers);
+	if (plan->norder != t->nmembers) {
+		struct sf_src_why *w = sf_cdecl_refuse(x, SF_SRC_ORDER_COUNT, 0, 0);
+		w->a = plan->norder;
+		w->b = t->nmembers;
+		return -1;
+	}
 	pos_of = sf_xmalloc((t->nmembers + 1) * sizeof(uint32_t));
 	for (uint32_t i = 0; i < t->nmembers; i++)
 		pos_of[i] = UINT32_MAX;
 	for (uint32_t i = 0; i < plan->norder && rc == 0; i++) {
 		uint32_t m = plan->order[i];
-		if (m >= t->nmembers || pos_of[m] != UINT32_MAX)
-			rc = sf_error_at(x->err, x->path, 0, 0,
-					"struct %s: the new order is not a "
-				      "permutation of the members", x->tname);
-		else
+		if (m >= t->nmembers || pos_of[m] != UINT32_MAX) {
+			sf_cdecl_refuse(x, SF_SRC_NOT_PERMUTATION, 0, 0);
+			rc = -1;
+		} else
 			pos_of[m] = i;
 	}
 	for (size_t i = 0; i < plan->nnarrow && rc == 0; i++) {
 		const struct sf_srcpatch_narrow *n = &plan->narrow[i];
-		if (n->member >= t->nmembers)
-			rc = sf_error_at(x->err, x->path, 0, 0,
-					"struct %s: narrowing of member #%u, "
-				      "which does not exist", x->tname, n->member);
-		else if (check_narrowable(x, &t->members[n->member], n->bytes) == 0)
+		if (n->member >= t->nmembers) {
+			sf_cdecl_refuse(x, SF_SRC_NO_SUCH_MEMBER, 0, 0)->a = n->member;
+			rc = -1;
+		} else if (check_narrowable(x, &t->members[n->member], n->bytes) == 0)
 			narrow_to[n->member] = n->bytes;
 		else
 			rc = -1;
@@ -727,29 +727,27 @@ static int narrow_dependent(struct sf_cdecl_ctx *x, const struct sf_cstruct *p,
 		const struct sf_dtor *d = &p->dtors[p->dtor_of[m]];
 		if (!narrow_to[m] || !d->dependent)
 			continue;
-		x->why = (struct sf_cxx_why){ SF_CXX_TMPL_NARROW, ct_line(&x->lx, d->name),
-					      t->members[m].name, 0, 0 };
-		return sf_error_at(x->err, x->path, x->why.line, 0, "C++ refusal %d",
-				   (int)x->why.kind);
+		return sf_cdecl_refuse_cxx(x, (struct sf_cxx_why){
+			SF_CXX_TMPL_NARROW, ct_line(&x->lx, d->name), t->members[m].name, 0, 0 });
 	}
 	return 0;
 }
 
 static int check_model(struct sf_cdecl_ctx *x, const struct sf_type *t)
 {
-	if (!t->name || !t->name[0])
-		return sf_error_at(x->err, x->path, 0, 0,
-				"an anonymous struct cannot be found in "
-				"the source");
-	if (t->kind == SF_KIND_UNION || (t->kind == SF_KIND_CLASS && !(t->flags & SF_TF_CXX)))
-		return sf_error_at(x->err, x->path, 0, 0,
-				"%s %s: patch rewrites C structs only",
-						sf_type_kind_name(t), t->name);
+	if (!t->name || !t->name[0]) {
+		sf_cdecl_refuse(x, SF_SRC_ANONYMOUS, 0, 0);
+		return -1;
+	}
+	if (t->kind == SF_KIND_UNION || (t->kind == SF_KIND_CLASS && !(t->flags & SF_TF_CXX))) {
+		sf_cdecl_refuse(x, SF_SRC_NOT_C_STRUCT, 0, 0)->kind_name = sf_type_kind_name(t);
+		return -1;
+	}
 	for (uint32_t i = 0; i < t->nmembers && !(t->flags & SF_TF_CXX); i++)
-		if (t->members[i].flags & (SF_MF_BASE | SF_MF_VIRTUAL_BASE | SF_MF_VPTR))
-			return sf_error_at(x->err, x->path, 0, 0,
-					"struct %s has C++ bases; patch "
-					"rewrites C structs only", t->name);
+		if (t->members[i].flags & (SF_MF_BASE | SF_MF_VIRTUAL_BASE | SF_MF_VPTR)) {
+			sf_cdecl_refuse(x, SF_SRC_CXX_BASES, 0, 0);
+			return -1;
+		}
 	return 0;
 }
 
@@ -789,11 +787,9 @@ static int declared_plan(struct sf_cdecl_ctx *x, const struct sf_type *t,
 			d->order[n++] = d->map[m];
 			continue;
 		}
-		if (m != i) {
-			x->why = (struct sf_cxx_why){ SF_CXX_FIXED_MOVES, 0, t->members[m].name, 0, 0 };
-			return sf_error_at(x->err, x->path, 0, 0, "C++ refusal %d",
-					   (int)SF_CXX_FIXED_MOVES);
-		}
+		if (m != i)
+			return sf_cdecl_refuse_cxx(x, (struct sf_cxx_why){
+				SF_CXX_FIXED_MOVES, 0, t->members[m].name, 0, 0 });
 	}
 	for (uint32_t i = 0; i < t->nmembers && plan->moved; i++)
 		if (d->map[i] != UINT32_MAX)
@@ -832,10 +828,8 @@ static int nua_moves(struct sf_cdecl_ctx *x, const struct sf_cstruct *p,
 			uint32_t m = p->dtors[d->d0 + k].member;
 			if (kept[m])
 				continue;
-			x->why = (struct sf_cxx_why){ SF_CXX_FIXED_MOVES, d->line0,
-						      p->t->members[m].name, 0, 0 };
-			return sf_error_at(x->err, x->path, d->line0, 0, "C++ refusal %d",
-					   (int)SF_CXX_FIXED_MOVES);
+			return sf_cdecl_refuse_cxx(x, (struct sf_cxx_why){
+				SF_CXX_FIXED_MOVES, d->line0, p->t->members[m].name, 0, 0 });
 		}
 	}
 	return 0;
@@ -934,18 +928,14 @@ static int verify_result(struct sf_cdecl_ctx *x, const struct strbuf *out,
 {
 	struct sf_member *members;
 	struct sf_type e = expected_model(t, plan, narrow_to, have_stdint, &members);
-	struct sf_err err2 = SF_ERR_INIT;
-	struct sf_cdecl_ctx y = { .path = x->path, .tname = x->tname, .err = &err2,
+	struct sf_cdecl_ctx y = { .path = x->path, .tname = x->tname, .why = x->why,
 				   .macros = x->macros };
 	struct sf_cstruct p2;
 
 	sf_clex(&y.lx, out->buf, out->len);
 	int rc = sf_cdecl_parse(&y, &e, &p2);
 	if (rc < 0)
-		rc = sf_error_at(x->err, x->path, 0, 0,
-				"struct %s: internal error: the rewritten "
-			      "struct does not read back (%s); nothing written", x->tname,
-					err2.msg);
+		x->why->read_back = 1;    /* the reason is the reading's */
 	sf_cdecl_free(&p2);
 	sf_clex_free(&y.lx);
 	free(members);
@@ -996,9 +986,9 @@ static int rewrite(struct sf_cdecl_ctx *x, struct sf_cstruct *p, const struct sf
 int sf_srcpatch_make(const char *path, const char *text, size_t len,
 		     const struct sf_type *t0,
 		     const struct sf_srcpatch_plan *plan0, struct strbuf *out,
-		     struct sf_srcpatch_info *info, struct sf_err *err)
+		     struct sf_srcpatch_info *info, struct sf_src_why *why)
 {
-	struct sf_cdecl_ctx x = { .path = path, .tname = t0->name, .err = err,
+	struct sf_cdecl_ctx x = { .path = path, .tname = t0->name, .why = why,
 				   .macros = plan0->macros };
 	struct sf_cstruct p;
 	struct strbuf res = STRBUF_INIT;
@@ -1007,8 +997,7 @@ int sf_srcpatch_make(const char *path, const char *text, size_t len,
 	int rc;
 
 	memset(&p, 0, sizeof(p));
-	if (info)
-		info->why = (struct sf_cxx_why){ SF_CXX_NONE, 0, NULL, 0, 0 };
+	why->kind = SF_SRC_NONE;
 	if (check_model(&x, t0) < 0)
 		return -1;
 	rc = declared_plan(&x, t0, plan0, &d);
@@ -1028,8 +1017,6 @@ int sf_srcpatch_make(const char *path, const char *text, size_t len,
 	}
 	if (rc == 0)
 		sb_add(out, res.buf, res.len);
-	if (info)
-		info->why = x.why;
 	sb_release(&res);
 	sf_cdecl_free(&p);
 	sf_clex_free(&x.lx);
@@ -1041,9 +1028,9 @@ int sf_srcpatch_make(const char *path, const char *text, size_t len,
 int sf_srcpatch_blocks(const char *path, const char *text, size_t len,
 		       const struct sf_type *t, const struct sf_cmacros *macros,
 		       struct sf_srcpatch_block **out, size_t *n,
-		       struct sf_err *err)
+		       struct sf_src_why *why)
 {
-	struct sf_cdecl_ctx x = { .path = path, .tname = t->name, .err = err, .macros = macros };
+	struct sf_cdecl_ctx x = { .path = path, .tname = t->name, .why = why, .macros = macros };
 	struct sf_cstruct p;
 	struct sf_type dt;
 	struct sf_member *v;
@@ -1077,8 +1064,8 @@ int sf_srcpatch_blocks(const char *path, const char *text, size_t len,
 int sf_srcpatch_aggregate(const char *path, const char *text, size_t len,
 			  const struct sf_type *t, const struct sf_cmacros *macros)
 {
-	struct sf_err err = SF_ERR_INIT;
-	struct sf_cdecl_ctx x = { .path = path, .tname = t->name, .err = &err,
+	struct sf_src_why why;
+	struct sf_cdecl_ctx x = { .path = path, .tname = t->name, .why = &why,
 				   .macros = macros };
 	struct sf_cstruct p;
 	struct sf_type dt;

@@ -19,7 +19,8 @@
  *      expanded).  An #if block (one level) is matched by the branch the
  *      build compiled and stays whole.  Anything else - another
  *      preprocessor line in the body, a macro that expands to members, a
- *      member the model does not have - is a refusal, never a guess.
+ *      member the model does not have - is a refusal, never a guess: its
+ *      reason comes back as data (srcwhy.h), which report/srcwhy.c words.
  *   4. Group source lines into units (declarations that share a line, with
  *      the comment lines right above them) and free lines (blank lines,
  *      comments followed by a blank line, _Static_assert).
@@ -36,8 +37,8 @@
  * C++ classes and structs (SF_TF_CXX) too: access labels written where
  * the new order needs them, member functions and the like left in place,
  * default member initializers moving with their members (cdecl.h says how
- * the body is read); a refusal particular to C++ comes back as data in
- * info->why (layout/cxxwhy.h).  Constructors' initializer lists are
+ * the body is read); a refusal particular to C++ comes back as the why's
+ * cxx (layout/cxxwhy.h).  Constructors' initializer lists are
  * ctorinit.h's.
  */
 #ifndef SF_SRCPATCH_H
@@ -46,11 +47,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/err.h"
 #include "lib/strbuf.h"
 #include "clex.h"
-#include "cxxwhy.h"
 #include "model/model.h"
+#include "srcwhy.h"
 
 /* Narrow member `member` (index in t->members) to `bytes` (1, 2, 4, 8). */
 struct sf_srcpatch_narrow {
@@ -83,26 +83,25 @@ struct sf_srcpatch_info {
 	uint32_t found_line;     /* line of the struct's name in the source */
 	int uses_stdint;         /* <stdint.h> or <inttypes.h> included above it */
 	uint32_t split_decls;    /* declarations split into one member a line */
-	struct sf_cxx_why why;   /* on a C++ refusal: what (report/ words it) */
 };
 
 /*
  * Rewrite t's definition in text[0..len) per plan; append the whole new
- * file text to out.  `path` only names the file in messages.  Returns 0,
- * or -1 with err = "PATH: problem" (nothing appended to out).  `info` may
- * be NULL.
+ * file text to out.  `path` only names the file in the refusal.  Returns
+ * 0, or -1 with *why saying why (nothing appended to out).  `info` may be
+ * NULL.
  */
 int sf_srcpatch_make(const char *path, const char *text, size_t len,
 		     const struct sf_type *t,
 		     const struct sf_srcpatch_plan *plan, struct strbuf *out,
-		     struct sf_srcpatch_info *info, struct sf_err *err);
+		     struct sf_srcpatch_info *info, struct sf_src_why *why);
 
 /*
  * The #if ... #endif blocks in t's definition whose compiled branch has
  * members (model members m0 .. m0 + nm - 1): a plan must keep each one
  * whole, in order, unnarrowed; other_decls when a branch the build did not
  * compile declares something (whose sizes the DWARF does not give).  *out is
- * malloc'ed (NULL when none).  Returns 0, or -1 with err when the
+ * malloc'ed (NULL when none).  Returns 0, or -1 with *why when the
  * definition cannot be read (the reason sf_srcpatch_make() would give).
  */
 struct sf_srcpatch_block {
@@ -113,7 +112,7 @@ struct sf_srcpatch_block {
 int sf_srcpatch_blocks(const char *path, const char *text, size_t len,
 		       const struct sf_type *t, const struct sf_cmacros *macros,
 		       struct sf_srcpatch_block **out, size_t *n,
-		       struct sf_err *err);
+		       struct sf_src_why *why);
 
 /*
  * C++: whether t's definition in text[0..len) makes it an aggregate (no

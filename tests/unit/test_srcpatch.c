@@ -26,6 +26,7 @@
 #include "lib/strbuf.h"
 #include "layout/applydiff.h"
 #include "report/patch.h"
+#include "report/srcwhy.h"
 #include "report/udiff.h"
 
 /* ---- models ---------------------------------------------------------- */
@@ -78,18 +79,16 @@ static int rewrite(const char *src, const struct sf_type *t, const uint32_t *ord
 		   const struct sf_srcpatch_narrow *nw, size_t nnw, char **out,
 		   struct sf_err *err)
 {
-	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	struct sf_srcpatch_plan plan = { order, t->nmembers, nw, nnw, NULL, NULL };
 	struct sf_srcpatch_info info;
+	struct sf_src_why why;
 	err->msg[0] = '\0';
-	int rc = sf_srcpatch_make("test.c", src, strlen(src), t, &plan, &sb, &info, err);
-	if (rc < 0)
+	int rc = sf_srcpatch_make("test.c", src, strlen(src), t, &plan, &sb, &info, &why);
+	if (rc < 0) {
 		assert_int_equal(sb.len, 0);  /* nothing produced on refusal */
-	if (rc < 0 && info.why.kind) {   /* worded as cmd/patch.c words it */
-		sf_render_patch_cxx(&why, "test.c", t, &info.why);
-		sf_error(err, "%s", why.buf);
+		sf_render_src_why(err, t, &why);   /* worded as cmd/ words it */
 	}
-	sb_release(&why);
 	*out = sb_detach(&sb);
 	return rc;
 }
@@ -687,9 +686,9 @@ static void test_typedef_annotations_blank_lines(void **state)
 	uint8_t moved3[] = { 0, 1, 0 };
 	struct sf_srcpatch_plan plan3 = { order3, 3, NULL, 0, moved3, NULL };
 	struct strbuf sb3 = STRBUF_INIT;
-	struct sf_err err3;
+	struct sf_src_why why3;
 	assert_int_equal(sf_srcpatch_make("test.c", src3, strlen(src3), &m3.t, &plan3,
-					  &sb3, NULL, &err3), 0);
+					  &sb3, NULL, &why3), 0);
 	assert_string_equal(sb3.buf, "struct s {\n\tlong b;\n\tchar a;\n\n\tchar c;\n};\n");
 	sb_release(&sb3);
 	/* a word that replaces the type is not an annotation */
@@ -818,9 +817,9 @@ static void test_conditional_blocks(void **state)
 
 	struct sf_srcpatch_block *blk;
 	size_t n;
-	struct sf_err err;
+	struct sf_src_why why;
 	assert_int_equal(sf_srcpatch_blocks("test.c", cond_src, strlen(cond_src), &mo.t,
-					    NULL, &blk, &n, &err), 0);
+					    NULL, &blk, &n, &why), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(blk[0].m0, 1);
 	assert_int_equal(blk[0].nm, 1);
@@ -866,9 +865,9 @@ static void test_conditional_empty_and_refused(void **state)
 		    "};\n");
 	struct sf_srcpatch_block *blk;
 	size_t n;
-	struct sf_err err;
+	struct sf_src_why why;
 	assert_int_equal(sf_srcpatch_blocks("test.c", src, strlen(src), &mo.t, NULL,
-					    &blk, &n, &err), 0);
+					    &blk, &n, &why), 0);
 	assert_int_equal(n, 0);
 	free(blk);
 
@@ -950,9 +949,10 @@ static void test_macro_typed_members(void **state)
 	struct sf_srcpatch_plan plan = { order, 3, NULL, 0, NULL, &macros };
 	struct strbuf sb = STRBUF_INIT;
 	struct sf_err err = SF_ERR_INIT;
-	int rc = sf_srcpatch_make("test.c", src, strlen(src), &mo.t, &plan, &sb, NULL, &err);
+	struct sf_src_why why;
+	int rc = sf_srcpatch_make("test.c", src, strlen(src), &mo.t, &plan, &sb, NULL, &why);
 	if (rc < 0)
-		fail_msg("refused: %s", err.msg);
+		fail_msg("refused: %s", (sf_render_src_why(&err, &mo.t, &why), err.msg));
 	assert_string_equal(sb.buf,
 			    "struct m {\n"
 			    "\tredisAtomic long long n;\n"
@@ -963,7 +963,11 @@ static void test_macro_typed_members(void **state)
 	/* a macro naming another type is still a change */
 	mo.m[2].type_name = "int";
 	assert_int_equal(sf_srcpatch_make("test.c", src, strlen(src), &mo.t, &plan, &sb,
-					  NULL, &err), -1);
+					  NULL, &why), -1);
+	assert_int_equal(why.kind, SF_SRC_TYPE_DIFFERS);
+	assert_int_equal(why.line, 4);
+	assert_string_equal(why.text, "rb_pid_t pid");
+	sf_render_src_why(&err, &mo.t, &why);
 	assert_non_null(strstr(err.msg, "member 'pid' (line 4) is declared 'rb_pid_t pid'"));
 	assert_int_equal(sb.len, 0);
 	sb_release(&sb);
@@ -1160,12 +1164,13 @@ static void test_cxx_refusals(void **state)
 	uint32_t order[] = { 1, 0, 2 };
 	struct sf_srcpatch_plan plan = { order, 3, NULL, 0, NULL, NULL };
 	struct sf_srcpatch_info info;
-	struct sf_err err = SF_ERR_INIT;
+	struct sf_src_why why;
 	struct strbuf sb = STRBUF_INIT;
 	assert_int_equal(sf_srcpatch_make("t.h", src, strlen(src), &mo.t, &plan, &sb, &info,
-					  &err), -1);
-	assert_int_equal(info.why.kind, SF_CXX_LABEL_LINE);
-	assert_int_equal(info.why.line, 2);
+					  &why), -1);
+	assert_int_equal(why.kind, SF_SRC_CXX);
+	assert_int_equal(why.cxx.kind, SF_CXX_LABEL_LINE);
+	assert_int_equal(why.cxx.line, 2);
 	assert_int_equal(sb.len, 0);
 	/* a base the order would move */
 	struct model mb;
@@ -1179,9 +1184,10 @@ static void test_cxx_refusals(void **state)
 	struct sf_srcpatch_plan p2 = { swap, 2, NULL, 0, NULL, NULL };
 	static const char dsrc[] = "struct D : Base {\n    char a;\n};\n";
 	assert_int_equal(sf_srcpatch_make("d.h", dsrc, strlen(dsrc), &mb.t, &p2, &sb, &info,
-					  &err), -1);
-	assert_int_equal(info.why.kind, SF_CXX_FIXED_MOVES);
-	assert_string_equal(info.why.member, "Base");
+					  &why), -1);
+	assert_int_equal(why.kind, SF_SRC_CXX);
+	assert_int_equal(why.cxx.kind, SF_CXX_FIXED_MOVES);
+	assert_string_equal(why.cxx.member, "Base");
 	sb_release(&sb);
 }
 
