@@ -9,7 +9,9 @@
 #              reads a member it now passes: refused, then accepted with
 #              --allow-init-order, the header naming it;
 #   Flags      a struct with a bit-field run (moved as one storage unit);
-#   Point      an aggregate initialized by position in main.cc: refused.
+#   Point      an aggregate initialized by position in main.cc: refused;
+#   net::Conn  (g++ only) with `private:` on its first member's line:
+#              refused in words (the label's line, the class, the fix).
 #
 # Each accepted patch: git apply --check and git apply on one copy, patch
 # --apply on another (the same files), the program rebuilds warning-free
@@ -132,5 +134,17 @@ for cxx in g++ clang++; do
 		fi
 	fi
 done
+
+tcase "g++: an access label that shares its line with a member: the refusal worded"
+if need g++ git; then
+	tree "$T/l" || fail "tree"
+	sed -i "s/^private:\$/private: char tag_ = 'c';/; /^    char tag_ = /d" "$T/l/conn.h"
+	if build g++ "$T/l"; then
+		run env -C "$T/l" "$SF" patch -t net::Conn prog
+		assert_eq "$RC" 2 "exit status"
+		assert_eq "$(wc -l <"$T/err")" 1 "one line"
+		assert_grep "$T/err" "structfit: conn.h:21: class net::Conn: an access label shares its line with other code; put it on a line of its own" "the refusal in words (was 'C++ refusal 1')"
+	fi
+fi
 
 tdone
