@@ -510,7 +510,8 @@ static int patch_niche(const struct patch_opts *o, const struct sf_type *t,
 	}
 	if (rust_source(o, nt, &root, &src, &old))
 		goto out;
-	if ((n = sf_rustpatch_nonnull(old.buf, old.len, nt->name, &neu, &sites, &rwhy)) < 0) {
+	if ((n = sf_rustpatch_nonnull(old.buf, old.len, nt->name, &sf_patch_words, &neu,
+				      &sites, &rwhy)) < 0) {
 		sf_rustpatch_refusal_err(src.rel, &rwhy, &err);
 		sf_report_err(&err);
 		goto out;
@@ -1008,7 +1009,7 @@ static int run_patch(const struct patch_opts *o, char **files, int nfiles)
 	if (!rust && narrowing_stores(o, st, &pl, &tree, &src, &base, &note))
 		goto out_plan;
 	struct sf_srcpatch_plan sp = { keep_order ? NULL : pl.order, t->nmembers, pl.narrow,
-				       pl.nnarrow, pl.moved, &tree.macros };
+				       pl.nnarrow, pl.moved, &tree.macros, &sf_patch_words };
 	struct sf_srcpatch_info info;
 	struct sf_src_why why;
 	if (rust ? rust_rewrite(src.rel, &base, t, &sp, &neu, &err) < 0

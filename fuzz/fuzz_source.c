@@ -23,6 +23,7 @@
 #include "model/model.h"
 #include "layout/srcpatch.h"
 #include "layout/srcscan.h"
+#include "report/patch.h"
 #include "report/srcwhy.h"
 #include "lib/err.h"
 #include "lib/strbuf.h"
@@ -116,7 +117,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const uint32_t order[] = { 1, 0, 2 };
 	static const struct sf_srcpatch_narrow nw[] = { { 1, 4 } };
 	for (int k = 0; k < 2; k++) {
-		struct sf_srcpatch_plan plan = { order, 3, nw, (size_t)k, NULL, &macros };
+		struct sf_srcpatch_plan plan = { order, 3, nw, (size_t)k, NULL, &macros,
+						 &sf_patch_words };
 		struct strbuf out = STRBUF_INIT;
 		err.msg[0] = '\0';
 		if (sf_srcpatch_make(PATH, text, size, &t, &plan, &out, NULL, &why) < 0) {

@@ -233,7 +233,8 @@ static uint32_t narrowed_to(const struct sf_srcpatch_plan *plan, uint32_t m)
 
 /* One group in the new body: its lines, the type replaced if narrowed. */
 static void emit_group(struct strbuf *out, const char *s, const struct line *ln,
-		       const struct group *g, const struct sf_member *m, uint32_t bytes)
+		       const struct group *g, const struct sf_member *m, uint32_t bytes,
+		       const struct sf_patch_words *words)
 {
 	for (size_t k = g->first; k < g->last; k++)
 		sb_add(out, s + ln[k].start, ln[k].end - ln[k].start);
@@ -250,11 +251,10 @@ static void emit_group(struct strbuf *out, const char *s, const struct line *ln,
 	/* every field ends with a comma: it may not be last any more */
 	sb_addch(out, ',');
 	sb_add(out, s + g->rest, end - g->rest);
-	if (bytes) {
+	if (bytes && words) {
 		char range[64];
 		sf_narrow_range(m, bytes, range, sizeof(range));
-		sb_addf(out, " // structfit: was %.*s; holds %s now: check every value fits",
-			(int)g->type_len, s + g->type, range);
+		words->rust_narrowed(out, s + g->type, g->type_len, range);
 	}
 	sb_addch(out, '\n');
 }
@@ -316,7 +316,7 @@ int sf_rustpatch_make(const char *text, size_t len,
 		uint32_t m = plan->order ? plan->order[k] : member_of(text, &g[k], t);
 		assert(m < t->nmembers);
 		emit_group(out, text, ln, group_named(text, g, (size_t)ng, t->members[m].name),
-			   &t->members[m], narrowed_to(plan, m));
+			   &t->members[m], narrowed_to(plan, m), plan->words);
 	}
 	/* lines after the last field (comments) stay before the brace */
 	size_t tail = g && ng ? g[ng - 1].last + 1 : open + 1;
@@ -427,8 +427,8 @@ static int nonnull_decl(const char *s, size_t len, const char *bare, size_t *ty,
 }
 
 long sf_rustpatch_nonnull(const char *text, size_t len, const char *name,
-			  struct strbuf *out, struct strbuf *sites,
-			  struct sf_rustpatch_refusal *refusal)
+			  const struct sf_patch_words *words, struct strbuf *out,
+			  struct strbuf *sites, struct sf_rustpatch_refusal *refusal)
 {
 	const char *bare = last_segment(name);
 	size_t blen = strlen(bare), ty = 0, ty_end = 0, pointee = 0, from = 0;
@@ -462,9 +462,11 @@ long sf_rustpatch_nonnull(const char *text, size_t len, const char *name,
 			break;
 		}
 		sb_add(&neu, text + from, open + 1 - from);
-		sb_addf(&neu, "core::ptr::NonNull::new((%.*s) as *mut %.*s).expect(\"structfit: "
-			"a null %s\")", (int)(close - 1 - (open + 1)), text + open + 1,
-			(int)(ty_end - pointee), text + pointee, bare);
+		sb_addf(&neu, "core::ptr::NonNull::new((%.*s) as *mut %.*s).expect(\"",
+			(int)(close - 1 - (open + 1)), text + open + 1,
+			(int)(ty_end - pointee), text + pointee);
+		words->null_expect(&neu, bare);
+		sb_adds(&neu, "\")");
 		sb_addf(&where, "%s%zu", nsites ? ", " : "", line_number(text, i));
 		nsites++;
 		from = i = close - 1;

@@ -74,13 +74,14 @@ int sf_rustpatch_make(const char *text, size_t len,
  * The NonNull niche: tuple struct NAME's one field, `*const T` or `*mut T`,
  * becomes `core::ptr::NonNull<T>`, so an Option of it needs no tag.  Each
  * constructing call `NAME(EXPR)` in text (not in a `//` comment) becomes
- * `NAME(core::ptr::NonNull::new((EXPR) as *mut T).expect(...))`: checked
- * at run time, since nothing here can see that EXPR is never null.  The
- * lines of those sites are appended to sites ("139, 150").  Returns how
- * many sites were rewritten, or -1 with why filled and nothing appended.
+ * `NAME(core::ptr::NonNull::new((EXPR) as *mut T).expect("..."))`: checked
+ * at run time, since nothing here can see that EXPR is never null (the
+ * message is words->null_expect's).  The lines of those sites are
+ * appended to sites ("139, 150").  Returns how many sites were rewritten,
+ * or -1 with why filled and nothing appended.
  */
 long sf_rustpatch_nonnull(const char *text, size_t len, const char *name,
-			  struct strbuf *out, struct strbuf *sites,
-			  struct sf_rustpatch_refusal *why);
+			  const struct sf_patch_words *words, struct strbuf *out,
+			  struct strbuf *sites, struct sf_rustpatch_refusal *why);
 
 #endif

@@ -201,20 +201,16 @@ static void emit_code_span(struct emit *e, size_t a, size_t b)
 	emit_range(e, ct(lx, a)->start, ct(lx, b)->end);
 }
 
+/* The comment beside a narrowed member (the plan's words). */
 static void emit_range_comment(struct emit *e, const struct sf_member *m,
 			       unsigned bytes)
 {
 	char range[64];
-	struct strbuf was = STRBUF_INIT;
 
+	if (!e->plan->words)
+		return;
 	sf_srcpatch_range(bytes, narrow_signed(m), range, sizeof(range));
-	sb_addf(&was, "%s%s", m->type_name, m->type_suffix ? m->type_suffix : "");
-	/* a type spelling never holds a comment end, but be sure */
-	for (char *s = strstr(was.buf, "*/"); s; s = strstr(s, "*/"))
-		s[1] = ' ';
-	sb_addf(e->out, " /* %s%s (was %s): check that every value fits */",
-		m->tclass == SF_T_POINTER ? "index " : "", range, was.buf);
-	sb_release(&was);
+	e->plan->words->c_narrowed(e->out, m, range);
 }
 
 /* A narrowed member: qualifiers, attributes, new type, name. */

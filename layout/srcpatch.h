@@ -58,6 +58,24 @@ struct sf_srcpatch_narrow {
 	uint32_t bytes;
 };
 
+/*
+ * The words a patch writes into the source beside the code it changes:
+ * report/patch.c's sf_patch_words fills them (layout/ writes the code,
+ * report/ the sentences).  Each appends to out.
+ */
+struct sf_patch_words {
+	/* after a narrowed C member's `;` (m as the build has it; range: the
+	 * values its new type holds, "0..255") */
+	void (*c_narrowed)(struct strbuf *out, const struct sf_member *m, const char *range);
+	/* after a narrowed Rust field's `,`: its old type as the source spells
+	 * it (was[0..was_len)) */
+	void (*rust_narrowed)(struct strbuf *out, const char *was, size_t was_len,
+			      const char *range);
+	/* the message of the expect() a NonNull constructor calls (rustpatch.h),
+	 * inside its string literal: about newtype `name` */
+	void (*null_expect)(struct strbuf *out, const char *name);
+};
+
 struct sf_srcpatch_plan {
 	/* every index of t->members exactly once: the new declaration order */
 	const uint32_t *order;
@@ -75,6 +93,8 @@ struct sf_srcpatch_plan {
 	 * member whose type is spelled with one is read with it expanded
 	 */
 	const struct sf_cmacros *macros;
+	/* the comment beside each narrowed member; NULL: none written */
+	const struct sf_patch_words *words;
 };
 
 struct sf_srcpatch_info {

@@ -9,6 +9,7 @@
 #include "patch.h"
 
 #include <assert.h>
+#include <string.h>
 
 #include "layout/narrow.h"
 
@@ -591,6 +592,35 @@ int sf_rustpatch_refusal_err(const char *path, const struct sf_rustpatch_refusal
 	return sf_error_at(err, path, 0, 0, "struct %s: %s; nothing written", r->bare,
 			   rust_problem(r->code));
 }
+
+/* ------------------------------------------------- words in the source */
+
+static void c_narrowed(struct strbuf *out, const struct sf_member *m, const char *range)
+{
+	struct strbuf was = STRBUF_INIT;
+
+	sb_addf(&was, "%s%s", m->type_name, m->type_suffix ? m->type_suffix : "");
+	/* a type spelling never holds a comment end, but be sure */
+	for (char *s = strstr(was.buf, "*/"); s; s = strstr(s, "*/"))
+		s[1] = ' ';
+	sb_addf(out, " /* %s%s (was %s): check that every value fits */",
+		m->tclass == SF_T_POINTER ? "index " : "", range, was.buf);
+	sb_release(&was);
+}
+
+static void rust_narrowed(struct strbuf *out, const char *was, size_t was_len,
+			  const char *range)
+{
+	sb_addf(out, " // structfit: was %.*s; holds %s now: check every value fits",
+		(int)was_len, was, range);
+}
+
+static void null_expect(struct strbuf *out, const char *name)
+{
+	sb_addf(out, "structfit: a null %s", name);
+}
+
+const struct sf_patch_words sf_patch_words = { c_narrowed, rust_narrowed, null_expect };
 
 void sf_render_patch_wrote(struct strbuf *out, const char *file)
 {

@@ -142,6 +142,15 @@ void sf_render_patch_ctor_lists(struct strbuf *note, size_t lists, const char *c
 				size_t n);
 
 /*
+ * The words patch writes into the source (layout/srcpatch.h): the C
+ * comment beside a narrowed member, "0..255 (was long int): check that
+ * every value fits" ("index 0..65535" for a pointer), the Rust one,
+ * "// structfit: was u64; holds 0..255 now: check every value fits", and
+ * the NonNull constructor's expect() message, "structfit: a null NAME".
+ */
+extern const struct sf_patch_words sf_patch_words;
+
+/*
  * Nothing to patch: no smaller order for t (`kept_if`: none once its #if
  * blocks stay whole).  A line for stderr, without "structfit: ".
  */

@@ -136,7 +136,7 @@ static void test_rustpatch_reorder_and_narrow(void **state)
 	struct sf_type t = RUST_TYPE("yjit::Header", 24, header_m, 0);
 	const uint32_t order[] = { 0, 2, 1 };
 	const struct sf_srcpatch_narrow nw[] = { { 1, 2 } };
-	struct sf_srcpatch_plan plan = { order, 3, nw, 1, NULL, NULL };
+	struct sf_srcpatch_plan plan = { order, 3, nw, 1, NULL, NULL, &sf_patch_words };
 	struct strbuf out = STRBUF_INIT;
 	struct sf_err err = SF_ERR_INIT;
 
@@ -168,7 +168,7 @@ static void test_rustpatch_refusals(void **state)
 	struct sf_type tup = RUST_TYPE("yjit::Tup", 8, codeptr_m, 0);
 	struct sf_type other = RUST_TYPE("yjit::Header", 24, block_m, 0);
 	const uint32_t order[] = { 0, 1, 2, 3, 4 };
-	struct sf_srcpatch_plan plan = { order, 1, NULL, 0, NULL, NULL };
+	struct sf_srcpatch_plan plan = { order, 1, NULL, 0, NULL, NULL, NULL };
 	struct strbuf out = STRBUF_INIT;
 	struct sf_err err = SF_ERR_INIT;
 

@@ -80,7 +80,8 @@ static int rewrite(const char *src, const struct sf_type *t, const uint32_t *ord
 		   struct sf_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct sf_srcpatch_plan plan = { order, t->nmembers, nw, nnw, NULL, NULL };
+	struct sf_srcpatch_plan plan = { order, t->nmembers, nw, nnw, NULL, NULL,
+					  &sf_patch_words };
 	struct sf_srcpatch_info info;
 	struct sf_src_why why;
 	err->msg[0] = '\0';
@@ -684,7 +685,7 @@ static void test_typedef_annotations_blank_lines(void **state)
 	build(&m3, "s", 24, 1, ms3, 3);
 	uint32_t order3[] = { 1, 0, 2 };
 	uint8_t moved3[] = { 0, 1, 0 };
-	struct sf_srcpatch_plan plan3 = { order3, 3, NULL, 0, moved3, NULL };
+	struct sf_srcpatch_plan plan3 = { order3, 3, NULL, 0, moved3, NULL, NULL };
 	struct strbuf sb3 = STRBUF_INIT;
 	struct sf_src_why why3;
 	assert_int_equal(sf_srcpatch_make("test.c", src3, strlen(src3), &m3.t, &plan3,
@@ -946,7 +947,7 @@ static void test_macro_typed_members(void **state)
 	sf_clex_free(&lx);
 	assert_int_equal(macros.n, 3);     /* F(x) is function-like */
 	assert_string_equal(sf_cmacros_find(&macros, "redisAtomic", 11, 1), "");
-	struct sf_srcpatch_plan plan = { order, 3, NULL, 0, NULL, &macros };
+	struct sf_srcpatch_plan plan = { order, 3, NULL, 0, NULL, &macros, NULL };
 	struct strbuf sb = STRBUF_INIT;
 	struct sf_err err = SF_ERR_INIT;
 	struct sf_src_why why;
@@ -1162,7 +1163,7 @@ static void test_cxx_refusals(void **state)
 	build(&mo, "S", 24, 1, ms, 3);
 	mo.t.flags |= SF_TF_CXX;
 	uint32_t order[] = { 1, 0, 2 };
-	struct sf_srcpatch_plan plan = { order, 3, NULL, 0, NULL, NULL };
+	struct sf_srcpatch_plan plan = { order, 3, NULL, 0, NULL, NULL, NULL };
 	struct sf_srcpatch_info info;
 	struct sf_src_why why;
 	struct strbuf sb = STRBUF_INIT;
@@ -1181,7 +1182,7 @@ static void test_cxx_refusals(void **state)
 	build(&mb, "D", 8, 1, mbs, 2);
 	mb.t.flags |= SF_TF_CXX;
 	uint32_t swap[] = { 1, 0 };
-	struct sf_srcpatch_plan p2 = { swap, 2, NULL, 0, NULL, NULL };
+	struct sf_srcpatch_plan p2 = { swap, 2, NULL, 0, NULL, NULL, NULL };
 	static const char dsrc[] = "struct D : Base {\n    char a;\n};\n";
 	assert_int_equal(sf_srcpatch_make("d.h", dsrc, strlen(dsrc), &mb.t, &p2, &sb, &info,
 					  &why), -1);
