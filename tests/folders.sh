@@ -32,8 +32,11 @@
 # while it exists; a line whose edge is gone fails, so the list only shrinks.
 # tests/folders.words does the same for layout/'s literals: "FILE<TAB>ERE
 # <TAB>reason", the ERE matched against the literal's text (between the
-# quotes, escapes as written); data that reads like words (type spellings,
-# C code patch writes) is listed there for good, with its reason.
+# quotes, escapes as written).  It holds only data that reads like words
+# (type spellings, C code patch writes), listed for good: a line whose
+# reason does not start "for good:" fails (words "to go" have all moved
+# to report/: none comes back), as does an ERE not anchored with ^ (a
+# catch-all such as /./ would let any sentence in).
 #
 # Each file checked is one case, each allowlist line one more.  A failure
 # prints FILE:LINE and the rule; the last line is exactly
@@ -122,6 +125,10 @@ FILENAME == wordsfile {
 	nwords++
 	split($0, wf, "\t")
 	wfile[nwords] = wf[1]; wre[nwords] = wf[2]; wline[nwords] = FNR; wreason[nwords] = wf[3]
+	if (wf[3] !~ /^for good: /)
+		wbad[nwords] = "its reason is not \"for good: ...\": layout/ words nothing; return the reason as data and word it in report/"
+	else if (wf[2] !~ /^\^/)
+		wbad[nwords] = "its ERE /" wf[2] "/ is not anchored with ^: list the data itself, not a catch-all"
 	next
 }
 
@@ -198,6 +205,11 @@ END {
 		nstale++
 	}
 	for (k = 1; k <= nwords; k++) {
+		if (k in wbad) {
+			print "folders: FAIL " wordsfile ":" wline[k] ": " wfile[k] ": " wbad[k]
+			nstale++
+			continue
+		}
 		if (wused[k]) {
 			print "folders: known words " wfile[k] ": " wused[k] " literal(s) /" wre[k] "/ (" wreason[k] "; " wordsfile ":" wline[k] ")"
 			continue
