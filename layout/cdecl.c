@@ -22,6 +22,12 @@
  * stays.  Labels and what stays are kept by line (line_kind) for
  * srcpatch.c's relabelling; data members are matched as in C, their
  * initializer cut off before the type is compared.
+ *
+ * Refusals: sf_cdecl_refuse() fills the caller's struct sf_src_why
+ * (srcwhy.h) with the kind and its values (lines, model names, the source
+ * text at fault, copied: the lexed file goes before the why is read);
+ * report/srcwhy.c words it.  Matching an #if branch on trial sends the
+ * refusals to a scratch why, as sf_cdecl_definitions does.
  */
 #include "cdecl.h"
 #include "ctypes.h"

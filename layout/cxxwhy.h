@@ -1,7 +1,7 @@
 /*
  * cxxwhy.h - why a C++ class's source cannot be rewritten by patch, as
- * data: layout/cdecl.c and layout/srcpatch.c fill it, report/patch.c
- * words it (the message they leave in their sf_err is only its code).
+ * data: layout/cdecl.c and layout/srcpatch.c fill it (the cxx of a
+ * struct sf_src_why, srcwhy.h, kind SF_SRC_CXX), report/patch.c words it.
  *
  *   struct sf_cxx_why { kind, line in the file, member's name }
  *
