@@ -84,6 +84,10 @@ struct bt {
 	uint8_t tclass;
 	uint8_t kind;            /* aggregates: enum sf_kind */
 	const char *qname;       /* aggregates, enums, typedefs: bare name */
+	const char *tdchain;     /* typedefs and arrays of them: the typedef
+	                          * names down to a type that is not one, else NULL */
+	const char *uleft, *uright; /* with tdchain: that type's spelling */
+	uint32_t uenum;          /* with tdchain: that type's id when an anonymous enum */
 	struct sf_type *model;   /* aggregates once laid out */
 	const struct sf_enum *enums;
 };
@@ -270,6 +274,25 @@ static void typedef_type(struct loader *l, struct bt *b, const struct btf_type *
 	inherit(l, b, to);
 	b->qname = name_of(l, t) ? name_of(l, t) : l->unknown;
 	b->left = b->qname;
+	/* what pahole -E prints for it: the chain, then the type below */
+	if (to->tdchain && (to->flags & B_ARRAY)) {
+		/* an array of a typedef: pahole says both chains */
+		b->tdchain = icat(l, b->qname, " */ /* typedef ", to->tdchain);
+		b->uleft = to->uleft;
+		b->uright = to->uright;
+		b->uenum = to->uenum;
+	} else if (to->tdchain) {
+		b->tdchain = icat(l, b->qname, " -> ", to->tdchain);
+		b->uleft = to->uleft;
+		b->uright = to->uright;
+		b->uenum = to->uenum;
+	} else {
+		b->tdchain = b->qname;
+		b->uleft = to->left;
+		b->uright = to->right;
+		if ((to->flags & B_ANON) && !(to->flags & B_AGG))
+			b->uenum = to->anon_enum;
+	}
 }
 
 static void aggregate_type(struct loader *l, struct bt *b, uint32_t id,
@@ -326,6 +349,12 @@ static void array_type(struct loader *l, struct bt *b, const struct btf_type *t,
 		snprintf(dim, sizeof(dim), "[]");
 	b->left = e->left;
 	b->right = icat(l, dim, e->right, "");
+	if (e->tdchain && !(e->flags & B_ARRAY)) {	/* an array of a typedef */
+		b->tdchain = e->tdchain;
+		b->uleft = e->uleft;
+		b->uright = icat(l, e->uright, dim, "");	/* pahole's order */
+		b->uenum = e->uenum;
+	}
 	b->flags |= B_ARRAY | (e->flags & (B_SIGNED | B_DECL | B_UNSIZED));
 	b->tclass = SF_T_ARRAY;
 	b->agg = e->agg;
@@ -567,6 +596,11 @@ static void set_type_of_member(struct loader *l, struct sf_member *m, struct bt 
 		m->flags |= SF_MF_SIGNED;
 	m->type_name = mt->left;
 	m->type_suffix = mt->right;
+	if (mt->tdchain) {
+		struct sf_typedef_of td = { mt->tdchain, mt->uleft, mt->uright,
+					    mt->uenum ? enumerators(l, mt->uenum) : NULL };
+		m->tdef = sf_typedef_of_copy(l->ts, &td, false);
+	}
 	if (mt == &l->bad || (mt->flags & (B_DECL | B_UNSIZED))) {
 		m->flags |= SF_MF_INCOMPLETE;
 		m->align = 1;

@@ -77,6 +77,10 @@ static const struct sf_option pahole_options[] = {
 	  "only the types whose name starts with PREFIX" },
 	{ 'a', "anon_include", no_argument, NULL, P,
 	  "include anonymous structs named by a typedef" },
+	{ 'E', "expand_types", no_argument, NULL, P,
+	  "a member's typedefs said, the structs and unions it holds printed inline" },
+	{ 'r', "rel_offset", no_argument, NULL, P,
+	  "nested members' offsets from their own struct, not the outermost" },
 	{ 'q', "quiet", no_argument, NULL, P, "no comments, offsets or summaries" },
 	{ P_HEX, "hex", no_argument, NULL, P, "offsets, sizes and enumerators in hexadecimal" },
 	{ P_NO_ALIGNED, "suppress_aligned_attribute", no_argument, NULL, P,
@@ -119,6 +123,8 @@ static const struct sf_opt_use pahole_opts_list[] = {
 	{ "exclude", 0, NULL, NULL },
 	{ "prefix_filter", 0, NULL, NULL },
 	{ "anon_include", 0, NULL, NULL },
+	{ "expand_types", SF_U_SHORT, NULL, NULL },
+	{ "rel_offset", 0, NULL, NULL },
 	{ "quiet", SF_U_SHORT, NULL, NULL },
 	{ "hex", 0, NULL, NULL },
 	{ "suppress_aligned_attribute", 0, NULL, NULL },
@@ -142,7 +148,7 @@ static const struct sf_command pahole_command = {
 	"(byte for byte where pahole is right).  The letters are pahole's, here only.\n",
 	.opts = pahole_opts_list,
 	.outro =
-	"pahole's other options are refused by name: -E, -I, -r, -S, -A, -l, -T, -m,\n"
+	"pahole's other options are refused by name: -I, -S, -A, -l, -T, -m,\n"
 	"-u, -p, -f, -D, -X, -w, -J and the long ones (count, skip, lang, prettify...).\n"
 	"Exit status: 0 ok, 2 usage error, unusable input or a type not found.\n",
 	.table = pahole_options,
@@ -150,9 +156,7 @@ static const struct sf_command pahole_command = {
 
 /* pahole 1.24's options that structfit pahole does not do. */
 static const struct sf_option pahole_refused[] = {
-	{ 'E', "expand_types", no_argument, NULL, P, NULL },
 	{ 'I', "show_decl_info", no_argument, NULL, P, NULL },
-	{ 'r', "rel_offset", no_argument, NULL, P, NULL },
 	{ 'S', "show_reorg_steps", no_argument, NULL, P, NULL },
 	{ 'A', "nested_anon_include", no_argument, NULL, P, NULL },
 	{ 'l', "show_first_biggest_size_base_type_member", no_argument, NULL, P, NULL },
@@ -364,6 +368,8 @@ static int take(int c, const char *arg, struct pahole_opts *p)
 	case 's': p->fmt = PF_SIZES; break;
 	case 'P': p->packable = true; break;
 	case 'q': p->to.quiet = true; break;
+	case 'E': p->to.expand = true; break;
+	case 'r': p->to.rel_offset = true; break;
 	case 'R': p->reorganize = true; break;
 	case 'V': p->verbose = true; break;
 	case 't': p->sep = arg[0]; break;
@@ -492,6 +498,23 @@ static void layout_of(const struct pahole_opts *p, const struct sf_typeset *ts,
 static const char *line_name(const struct sf_type *t)
 {
 	return (t->flags & SF_TF_TYPEDEF) ? "(null)" : t->name;
+}
+
+/* -E: what a member holds by value, for report/text.c (expand_find). */
+struct expand_ctx {
+	const struct pahole_opts *p;
+	const struct sf_typeset *ts;
+};
+
+static const struct sf_type *expand_find(void *ctx, const char *name, struct sf_layout *out)
+{
+	const struct expand_ctx *x = ctx;
+	const struct sf_type *t;
+
+	if (!sf_typeset_find(x->ts, name, &t, 1) || t->nvariants)
+		return NULL;
+	layout_of(x->p, x->ts, t, out);
+	return t;
 }
 
 static void block(struct strbuf *sb, const struct pahole_opts *p, const struct sf_type *t,
@@ -751,6 +774,9 @@ int cmd_pahole(int argc, char **argv)
 		return r;
 	}
 	p.to.cacheline = p.co.cacheline;
+	struct expand_ctx ex = { &p, NULL };
+	p.to.expand_find = expand_find;
+	p.to.expand_ctx = &ex;
 	char **files = argv + optind;
 	int nfiles = argc - optind;
 	struct sf_typeset *ts = sf_load_inputs(&p.co, files, nfiles, NULL);
@@ -759,6 +785,7 @@ int cmd_pahole(int argc, char **argv)
 
 	if (!ts)
 		goto out;
+	ex.ts = ts;
 	if (p.contains ? list_containers(&p, ts, arena, files, nfiles) < 0
 	    : p.nnames ? named(&p, ts, arena, files, nfiles) < 0
 	    : (list_all(&p, ts, arena), 0))

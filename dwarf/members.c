@@ -332,10 +332,26 @@ static const char *anon_keyword(struct sf_reader *r, const struct tinfo *mt)
 	return k;
 }
 
+/* The typedefs of a member's type, for pahole -E (model.h). */
+static const struct sf_typedef_of *typedef_of(struct sf_reader *r, const struct tinfo *mt)
+{
+	struct sf_typedef_of *t;
+
+	if (!mt->tdchain)
+		return NULL;
+	t = rd_arena_alloc(&r->arena, sizeof(*t));
+	t->chain = mt->tdchain;
+	t->type_name = mt->uleft;
+	t->type_suffix = mt->uright;
+	t->enums = mt->uenum ? enumerators(r, mt->uenum) : NULL;
+	return t;
+}
+
 static void set_type_of_member(struct sf_reader *r, struct sf_member *m, struct tinfo *mt,
 			       struct mvec *v, unsigned depth)
 {
 	m->tclass = mt->tclass;
+	m->tdef = typedef_of(r, mt);
 	if (mt->flags & TI_SIGNED)
 		m->flags |= SF_MF_SIGNED;
 	m->type_name = mt->left;

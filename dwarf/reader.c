@@ -107,21 +107,6 @@ static const char *unit_comp_dir(const struct sf_reader *r, struct sf_typeset *t
 	return dir && *dir ? sf_typeset_intern(ts, dir) : "";
 }
 
-static const struct sf_enum *copy_enums(struct sf_typeset *ts, const struct sf_enum *src,
-					int interned)
-{
-	struct sf_enum *e = sf_typeset_alloc(ts, sizeof(*e));
-	struct sf_enumerator *v = sf_typeset_alloc(ts, sizeof(*v) * (src->n ? src->n : 1));
-
-	for (uint32_t k = 0; k < src->n; k++) {
-		v[k].name = interned ? src->v[k].name : sf_typeset_intern(ts, src->v[k].name);
-		v[k].value = src->v[k].value;
-	}
-	e->n = src->n;
-	e->v = v;
-	return e;
-}
-
 /* The variants of src in ts's arena (their members have no nested types). */
 static struct sf_variant *copy_variants(struct sf_typeset *ts, const struct sf_type *src,
 					int interned)
@@ -138,6 +123,7 @@ static struct sf_variant *copy_variants(struct sf_typeset *ts, const struct sf_t
 			*m = s->members[i];
 			m->nested = NULL;
 			m->enums = NULL;
+			m->tdef = NULL;
 			if (!interned) {
 				m->name = sf_typeset_intern(ts, m->name);
 				m->type_name = sf_typeset_intern(ts, m->type_name);
@@ -173,10 +159,11 @@ static struct sf_type *deep_copy(struct sf_typeset *ts, const struct sf_type *sr
 			m->type_name = sf_typeset_intern(ts, s->type_name);
 			m->type_suffix = sf_typeset_intern(ts, s->type_suffix);
 		}
+		m->tdef = s->tdef ? sf_typedef_of_copy(ts, s->tdef, !interned) : NULL;
 		m->nested = s->nested && depth < MAX_LAYOUT_DEPTH
 			  ? deep_copy(ts, s->nested, "", origin, interned, depth + 1) : NULL;
 		if (s->enums)
-			m->enums = copy_enums(ts, s->enums, interned);
+			m->enums = sf_enum_copy(ts, s->enums, !interned);
 	}
 	if (src->nvariants)
 		t->variants = copy_variants(ts, src, interned);

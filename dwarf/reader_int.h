@@ -108,6 +108,12 @@ struct tinfo {
 	                         * of the non-virtual part (C++ layout) */
 	struct xtype *model;
 	const char *qname;      /* aggregates, enums, typedefs: bare name */
+	const char *tdchain;    /* typedefs and arrays of them: the typedef
+	                         * names down to a type that is not one
+	                         * ("a -> b"), else NULL */
+	const char *uleft, *uright; /* with tdchain: that type's spelling */
+	struct tinfo *uenum;    /* with tdchain: that type when an anonymous enum */
+	const char *vattr;      /* vectors: pahole's __vector_size__ attribute */
 	const char *keyword;    /* aggregates: "struct", "union", "class" */
 	uint64_t rust_elem_size; /* arrays: the element's size (Rust spelling) */
 	uint64_t decl_count;    /* an array of an aggregate only declared

@@ -277,6 +277,24 @@ static void typedef_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 		ti->align_attr = (uint32_t)d->alignment;
 		ti->flags |= TI_ALIGNED;
 	}
+	/* what pahole -E prints for it: the chain, then the type below */
+	if (t->tdchain && (t->flags & TI_ARRAY)) {
+		/* an array of a typedef: pahole says both chains */
+		ti->tdchain = rd_icat(r, ti->qname, " */ /* typedef ", t->tdchain);
+		ti->uleft = t->uleft;
+		ti->uright = t->uright;
+		ti->uenum = t->uenum;
+	} else if (t->tdchain) {
+		ti->tdchain = rd_icat(r, ti->qname, " -> ", t->tdchain);
+		ti->uleft = t->uleft;
+		ti->uright = t->uright;
+		ti->uenum = t->uenum;
+	} else {
+		ti->tdchain = ti->qname;
+		ti->uleft = t->left;
+		ti->uright = t->vattr ? t->vattr : t->right;	/* pahole: no dims */
+		ti->uenum = t->anon_enum == t ? t : NULL;
+	}
 }
 
 static void aggregate_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
@@ -395,6 +413,12 @@ static void array_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 		sb_adds(&dims, "[]");
 	ti->left = e->left;
 	ti->right = rd_icat(r, dims.buf, e->right, "");
+	if (e->tdchain && !(e->flags & TI_ARRAY)) {	/* an array of a typedef */
+		ti->tdchain = e->tdchain;
+		ti->uleft = e->uleft;
+		ti->uright = rd_icat(r, e->uright, dims.buf, "");	/* pahole's order */
+		ti->uenum = e->uenum;
+	}
 	ti->rust_elem_size = e->size;
 	sb_release(&dims);
 	ti->flags |= TI_ARRAY | (e->flags & (TI_SIGNED | TI_ALIGNED | TI_DECL));
@@ -421,8 +445,13 @@ static void array_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 		ti->flags |= TI_FLEX;
 		ti->size = 0;
 	}
-	if (d->has & SF_A_VECTOR)
+	if (d->has & SF_A_VECTOR) {
+		char attr[64];
 		ti->align = sf_abi_align(uh->abi, SF_ABI_VECTOR, ti->size);
+		snprintf(attr, sizeof(attr), " __attribute__ ((__vector_size__ (%llu)))",
+			 (unsigned long long)ti->size);
+		ti->vattr = rd_icat(r, attr, "", "");	/* by content */
+	}
 }
 
 static void function_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,

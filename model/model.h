@@ -145,6 +145,22 @@ struct sf_enumerator {
 	uint64_t value;
 };
 
+struct sf_enum;
+
+/*
+ * A member whose type is a typedef (or an array of one): the typedef
+ * names down to the first type that is not one ("cv_int2 -> cv_int"),
+ * and that type's C spelling, as type_name/type_suffix spell the member's
+ * (pahole -E prints the member so).  Not part of the definition.
+ */
+struct sf_typedef_of {
+	const char *chain;
+	const char *type_name;
+	const char *type_suffix;
+	const struct sf_enum *enums; /* an anonymous enum's enumerators (the
+	                              * type is "enum {...}"), else NULL */
+};
+
 /* The enumerators of an anonymous enum, in declaration order. */
 struct sf_enum {
 	uint32_t n;
@@ -172,6 +188,7 @@ struct sf_member {
 	                          * own, never looked up by name among the
 	                          * types reported, whose answer depended on
 	                          * what else was asked */
+	const struct sf_typedef_of *tdef; /* the type's typedefs, else NULL */
 };
 
 /* One variant of an enum with data (see above). */

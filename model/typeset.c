@@ -262,6 +262,36 @@ const char *sf_typeset_intern(struct sf_typeset *ts, const char *s)
 	return sf_typeset_intern_n(ts, s ? s : "", s ? strlen(s) : 0);
 }
 
+const struct sf_enum *sf_enum_copy(struct sf_typeset *ts, const struct sf_enum *src, bool intern)
+{
+	struct sf_enum *e = sf_typeset_alloc(ts, sizeof(*e));
+	struct sf_enumerator *v = sf_typeset_alloc(ts, sizeof(*v) * (src->n ? src->n : 1));
+
+	for (uint32_t k = 0; k < src->n; k++) {
+		v[k].name = intern ? sf_typeset_intern(ts, src->v[k].name) : src->v[k].name;
+		v[k].value = src->v[k].value;
+	}
+	e->n = src->n;
+	e->v = v;
+	return e;
+}
+
+const struct sf_typedef_of *sf_typedef_of_copy(struct sf_typeset *ts,
+					       const struct sf_typedef_of *src, bool intern)
+{
+	struct sf_typedef_of *t = sf_typeset_alloc(ts, sizeof(*t));
+
+	*t = *src;
+	if (intern) {
+		t->chain = sf_typeset_intern(ts, src->chain);
+		t->type_name = sf_typeset_intern(ts, src->type_name);
+		t->type_suffix = sf_typeset_intern(ts, src->type_suffix);
+	}
+	if (src->enums)
+		t->enums = sf_enum_copy(ts, src->enums, intern);
+	return t;
+}
+
 static uint64_t hash_members(uint64_t h, const struct sf_member *ms, uint32_t n,
 			     unsigned depth);
 
@@ -598,20 +628,12 @@ static struct sf_member *copy_members(struct sf_typeset *ts, const struct sf_mem
 		c[i].name = sf_typeset_intern(ts, m->name);
 		c[i].type_name = sf_typeset_intern(ts, m->type_name);
 		c[i].type_suffix = sf_typeset_intern(ts, m->type_suffix);
+		if (m->tdef)
+			c[i].tdef = sf_typedef_of_copy(ts, m->tdef, true);
 		if (m->nested)
 			c[i].nested = copy_type(ts, m->nested, depth + 1);
-		if (m->enums) {
-			struct sf_enum *e = sf_typeset_alloc(ts, sizeof(*e));
-			struct sf_enumerator *v = sf_typeset_alloc(ts, (m->enums->n ? m->enums->n : 1) *
-								   sizeof(*v));
-			for (uint32_t k = 0; k < m->enums->n; k++) {
-				v[k].name = sf_typeset_intern(ts, m->enums->v[k].name);
-				v[k].value = m->enums->v[k].value;
-			}
-			e->n = m->enums->n;
-			e->v = v;
-			c[i].enums = e;
-		}
+		if (m->enums)
+			c[i].enums = sf_enum_copy(ts, m->enums, true);
 	}
 	return c;
 }

@@ -40,6 +40,13 @@ void sf_typeset_free(struct sf_typeset *ts);
 void *sf_typeset_alloc(struct sf_typeset *ts, size_t size);
 /* The interned copy of s (or of its first n bytes). */
 const char *sf_typeset_intern(struct sf_typeset *ts, const char *s);
+/* An anonymous enum's enumerators in ts's arena; names interned there
+ * when `intern`, else already ts's. */
+const struct sf_enum *sf_enum_copy(struct sf_typeset *ts, const struct sf_enum *src, bool intern);
+/* A member's typedef chain (model.h) in ts's arena; its strings interned
+ * there when `intern`, else already ts's. */
+const struct sf_typedef_of *sf_typedef_of_copy(struct sf_typeset *ts,
+					       const struct sf_typedef_of *src, bool intern);
 const char *sf_typeset_intern_n(struct sf_typeset *ts, const char *s, size_t n);
 
 /* Hash of a definition (name, kind, size, members, nested types). */

@@ -59,6 +59,16 @@ struct sf_text_opts {
 	bool no_aligned;        /* --suppress_aligned_attribute */
 	bool no_packed;         /* --suppress_packed */
 	bool no_force_padding;  /* --suppress_force_paddings */
+	bool rel_offset;        /* -r: nested members' offsets from their container */
+	/* -E: a member's typedefs said and a struct/union it holds by value
+	 * printed inline, its definition and layout from expand_find (NAME
+	 * as "struct x", "union x", "class x" or "typedef x"; NULL when not
+	 * known: the member prints as without -E).  The caller lays it out;
+	 * the renderer releases *out after printing it. */
+	bool expand;
+	const struct sf_type *(*expand_find)(void *ctx, const char *name,
+					     struct sf_layout *out);
+	void *expand_ctx;
 };
 
 /*

@@ -410,6 +410,13 @@ static void pahole_decl(struct strbuf *sb, const char *type_name,
 	if (sp.nlv == 1 && !cnst) {
 		/* a plain base: "struct foo", "volatile int " */
 		spell_level(sb, &sp, 0, 0);
+		/* pahole's "struct %-*s" of (spacing - 7): deep in -E's
+		 * nesting that width is negative, printf's left-justified */
+		size_t kw = !strncmp(sb->buf + p0, "struct ", 7) ? 7
+			  : !strncmp(sb->buf + p0, "union ", 6) ? 6
+			  : !strncmp(sb->buf + p0, "enum ", 5) ? 5 : 0;
+		if (kw && spacing - (int)kw < 0)
+			spacing = -((int)kw - spacing + (int)kw);
 	} else {
 		spell_level(sb, &sp, sp.nlv - 1, cnst);
 	}

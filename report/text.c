@@ -35,7 +35,9 @@
 #define TYPE_SPACING 26
 #define NAME_SPACING 23
 #define UNION_NAME_SPACING 21   /* pahole's top-level unions */
+#define EXPAND_NAME_SPACING 55 /* pahole -E's, structs and unions */
 #define NESTED_SHIFT 8
+#define MAX_EXPAND_DEPTH 32
 #define MAX_FORCE_PADDING_LINES 4096
 
 /* ---- members, comments and the summary -------------------------------- */
@@ -55,6 +57,11 @@ struct render {
 	 * ("const " of `const struct { ... };`), said once by header() */
 	const char *quals;
 	size_t quals_len;
+	/* what a member's printed offset is: base + offset (its offset in
+	 * the named type being printed, expanded at base by -E), or with
+	 * -r, offset - rel (rel: where its container starts) */
+	uint64_t base, rel;
+	int expand_depth;        /* -E: named types printed inline around */
 };
 
 /* Cursor over a layout's per-member notes, all sorted by member index. */
@@ -97,6 +104,12 @@ static uint64_t take_padding(struct notes *n, uint32_t member)
 	    n->l->paddings[n->padding].member == member)
 		return n->l->paddings[n->padding++].padding;
 	return 0;
+}
+
+/* The offset pahole prints for member m (see struct render). */
+static uint64_t shown(const struct render *r, const struct sf_member *m)
+{
+	return r->o->rel_offset ? m->offset - r->rel : r->base + m->offset;
 }
 
 /* pahole's "--- cacheline N boundary (M bytes) ---" before a member. */
@@ -142,18 +155,18 @@ static const char *bare_type_name(const char *n)
 
 /* The offset and size comment after the blanks of printf's "%*s" of
  * (spacing, " "): |spacing| of them, one at least. */
-static void offset_size_comment(struct strbuf *sb, const struct sf_member *m, int spacing,
-				const struct sf_text_opts *o)
+static void offset_size_comment(struct strbuf *sb, const struct sf_member *m, uint64_t off,
+				int spacing, const struct sf_text_opts *o)
 {
 	if (o->quiet)
 		return;
 	sb_addpad(sb, " ", spacing);
 	if (o->hex) {	/* pahole's "%#5x" and " %#5x" */
-		sb_addf(sb, "/* %#5" PRIx64 " %#5" PRIx64 " */", m->offset, m->size);
+		sb_addf(sb, "/* %#5" PRIx64 " %#5" PRIx64 " */", off, m->size);
 		return;
 	}
 	sb_adds(sb, "/* ");
-	sb_addu64(sb, m->offset, 5);
+	sb_addu64(sb, off, 5);
 	sb_addch(sb, ' ');
 	sb_addu64(sb, m->size, 5);
 	sb_adds(sb, " */");
@@ -188,6 +201,7 @@ static void render_nested_member(struct render *r, const struct sf_member *m,
 	/* pahole prints a pointed-to anonymous type as "} * name", one more
 	 * step in from its member's type column (and its own offsets) */
 	int its = ts - (pointee ? 2 * NESTED_SHIFT : NESTED_SHIFT);
+	uint64_t off = shown(r, m), base = r->base, rel = r->rel;
 
 	if (pointee) {
 		sb_addf(&ptr, "* %s", name ? name : "");
@@ -199,10 +213,14 @@ static void render_nested_member(struct render *r, const struct sf_member *m,
 		r->quals = m->type_name;
 		r->quals_len = (size_t)(kw + 1 - m->type_name);
 	}
+	/* a pointed-to type's offsets are its own (pahole's rel_offset) */
+	r->base = pointee ? 0 : base;
+	r->rel = pointee ? 0 : m->offset;
 	if (nt->kind == SF_KIND_UNION)
 		render_union(r, nt, nl, indent, its, after);
 	else
 		render_struct(r, nt, nl, indent, its, after, false);
+	r->base = base, r->rel = rel;
 	sb_release(&ptr);
 	sf_pahole_dims(r->out, dims, flex_ok);
 	bool aligned = (m->flags & SF_MF_ALIGNED) && !r->o->no_aligned;
@@ -210,7 +228,7 @@ static void render_nested_member(struct render *r, const struct sf_member *m,
 		sb_addf(r->out, " __attribute__((__aligned__(%u)))", m->align);
 	sb_addch(r->out, ';');
 	if (*dims || pointee) {
-		offset_size_comment(r->out, m, 1, r->o);
+		offset_size_comment(r->out, m, off, 1, r->o);
 		return;
 	}
 
@@ -221,19 +239,19 @@ static void render_nested_member(struct render *r, const struct sf_member *m,
 		slen += (int)sizeof("__attribute__((__packed__))");
 	if (aligned)
 		slen += attr_len_aligned(m->align);
-	offset_size_comment(r->out, m, ts + r->name_spacing - slen - 3, r->o);
+	offset_size_comment(r->out, m, off, ts + r->name_spacing - slen - 3, r->o);
 }
 
 /* The offset comment ending a member line, after `spacing` blanks (one
  * at least, as pahole's "%*s" of " "). */
-static void offset_comment(struct strbuf *sb, const struct sf_member *m, int spacing,
-			   const struct sf_text_opts *o)
+static void offset_comment(struct strbuf *sb, const struct sf_member *m, uint64_t off,
+			   int spacing, const struct sf_text_opts *o)
 {
 	if (o->quiet)
 		return;
 	sb_addpad(sb, " ", spacing > 0 ? spacing : 0);
 	if (o->hex) {	/* pahole's "%#5x", ":%#2x", " %#*x" */
-		sb_addf(sb, "/* %#5" PRIx64, m->offset);
+		sb_addf(sb, "/* %#5" PRIx64, off);
 		if (sf_member_is_bitfield(m))
 			sb_addf(sb, ":%#2x %#2" PRIx64 " */", m->bit_offset, m->size);
 		else
@@ -241,7 +259,7 @@ static void offset_comment(struct strbuf *sb, const struct sf_member *m, int spa
 		return;
 	}
 	sb_adds(sb, "/* ");
-	sb_addu64(sb, m->offset, 5);
+	sb_addu64(sb, off, 5);
 	if (sf_member_is_bitfield(m)) {
 		sb_addch(sb, ':');
 		sb_addu64(sb, m->bit_offset, 2);
@@ -261,15 +279,12 @@ static void offset_comment(struct strbuf *sb, const struct sf_member *m, int spa
  * nested type (the name's length counts, not the attributes); behind a
  * pointer or an array it is whatever is left after all that was printed.
  */
-static void render_enum_member(struct render *r, const struct sf_member *m,
-			       int indent, int ts, bool flex_ok)
+/* "enum {" ... "}" of enumerators e (pahole's enumeration__fprintf),
+ * and its packed attribute when `packed`. */
+static void enum_body(struct render *r, const struct sf_enum *e, const struct sf_member *m,
+		      int indent, bool packed)
 {
 	struct strbuf *sb = r->out;
-	const struct sf_enum *e = m->enums;
-	const char *name = m->name ? m->name : "";
-	const char *dims = m->type_suffix ? m->type_suffix : "";
-	bool direct = !(m->flags & SF_MF_POINTEE) && !*dims;
-	size_t p0 = sb->len;
 	int width = 0;
 
 	for (uint32_t k = 0; k < e->n; k++) {
@@ -291,8 +306,20 @@ static void render_enum_member(struct render *r, const struct sf_member *m,
 	add_tabs(sb, indent);
 	sb_addch(sb, '}');
 	/* pahole marks an enum that is not int-sized so */
-	if (direct && m->size != 4)
+	if (packed)
 		sb_adds(sb, " __attribute__((__packed__))");
+}
+
+static void render_enum_member(struct render *r, const struct sf_member *m,
+			       int indent, int ts, bool flex_ok)
+{
+	struct strbuf *sb = r->out;
+	const char *name = m->name ? m->name : "";
+	const char *dims = m->type_suffix ? m->type_suffix : "";
+	bool direct = !(m->flags & SF_MF_POINTEE) && !*dims;
+	size_t p0 = sb->len;
+
+	enum_body(r, m->enums, m, indent, direct && m->size != 4);
 	sb_addf(sb, " %s%s", (m->flags & SF_MF_POINTEE) ? "* " : "", name);
 	sf_pahole_dims(sb, dims, flex_ok);
 	if (sf_member_is_bitfield(m))
@@ -311,7 +338,126 @@ static void render_enum_member(struct render *r, const struct sf_member *m,
 	} else {
 		spacing = ts + r->name_spacing - (int)(sb->len - p0);
 	}
-	offset_comment(sb, m, spacing, r->o);
+	offset_comment(sb, m, shown(r, m), spacing, r->o);
+}
+
+/* The leading "const " / "volatile " words of a spelling: their length. */
+static size_t qualifiers_len(const char *tn)
+{
+	size_t n = 0;
+
+	for (;;) {
+		if (!strncmp(tn + n, "const ", 6))
+			n += 6;
+		else if (!strncmp(tn + n, "volatile ", 9))
+			n += 9;
+		else
+			return n;
+	}
+}
+
+/*
+ * The name -E looks a member's type up by: "struct x" of a named struct,
+ * union or class held by value (or an array of them), "typedef t" of the
+ * anonymous one typedef t names; false when the type is none of these.
+ */
+static bool expand_key(const struct sf_member *m, const char *tn, const char *dims,
+		       struct strbuf *key)
+{
+	if (m->nested || m->enums || (*dims && *dims != '[') || strpbrk(tn, "*&("))
+		return false;
+	if (strstr(tn, "{...}")) {
+		const char *last = m->tdef ? strrchr(m->tdef->chain, ' ') : NULL;
+		if (!m->tdef)
+			return false;
+		sb_addf(key, "typedef %s", last ? last + 1 : m->tdef->chain);
+		return true;
+	}
+	if (strncmp(tn, "struct ", 7) && strncmp(tn, "union ", 6) && strncmp(tn, "class ", 6))
+		return false;
+	sb_adds(key, tn);
+	return true;
+}
+
+/* pahole -E: a member whose type is a typedef of an anonymous enum:
+ * "/\* typedef t *\/ enum {...} name;", one blank before its comment. */
+static void expand_typedef_enum(struct render *r, const struct sf_member *m, int indent,
+				int ts, bool flex_ok)
+{
+	struct strbuf *sb = r->out;
+	const char *dims = m->tdef->type_suffix ? m->tdef->type_suffix : "";
+	size_t p0 = sb->len;
+
+	sb_addf(sb, "/* typedef %s */ ", m->tdef->chain);
+	enum_body(r, m->tdef->enums, m, indent, !*dims && m->size != 4);
+	sb_addf(sb, " %s", m->name ? m->name : "");
+	sf_pahole_dims(sb, dims, flex_ok);
+	if (sf_member_is_bitfield(m))
+		sb_addf(sb, ":%u", m->bit_size);
+	if ((m->flags & SF_MF_ALIGNED) && !r->o->no_aligned)
+		sb_addf(sb, " __attribute__((__aligned__(%u)))", m->align);
+	sb_addch(sb, ';');
+	offset_comment(sb, m, shown(r, m), ts + r->name_spacing - (int)(sb->len - p0), r->o);
+}
+
+/*
+ * pahole -E: a member whose type is a named struct or union (through
+ * typedefs, in an array) printed with that type's body inline, its
+ * members at their offsets in the outermost type.  pahole's spellings:
+ * "}name;" for the type itself, "} name" after a typedef or before an
+ * array's dimensions; the offset comment one blank after what was
+ * printed when that is longer than the columns (it always is).
+ */
+static bool expand_member(struct render *r, const struct sf_member *m, int indent,
+			  int ts, bool flex_ok)
+{
+	bool ancestor = m->flags & (SF_MF_BASE | SF_MF_VIRTUAL_BASE);
+	const char *tn = m->tdef ? m->tdef->type_name : m->type_name;
+	const char *dims = m->tdef ? m->tdef->type_suffix : m->type_suffix;
+	struct strbuf key = STRBUF_INIT, *sb = r->out;
+	struct sf_layout xl;
+	const struct sf_type *xt = NULL;
+
+	if (m->tdef && m->tdef->enums && !m->enums && !m->nested) {
+		expand_typedef_enum(r, m, indent, ts, flex_ok);
+		return true;
+	}
+	dims = dims ? dims : "";
+	if (tn && r->o->expand_find && r->expand_depth < MAX_EXPAND_DEPTH &&
+	    expand_key(m, tn + qualifiers_len(tn), dims, &key))
+		xt = r->o->expand_find(r->o->expand_ctx, key.buf, &xl);
+	sb_release(&key);
+	if (!xt)
+		return false;
+	size_t p0 = sb->len, qlen = qualifiers_len(tn);
+	uint64_t off = shown(r, m), base = r->base, rel = r->rel;
+	/* (pahole 1.24 loses a qualified one's name: "} name" is C) */
+	const char *suffix = !ancestor && (m->tdef || *dims || qlen) ? m->name : NULL;
+	if (ancestor)
+		sb_adds(sb, "/* ");
+	if (m->tdef)
+		sb_addf(sb, "/* typedef %s */ ", m->tdef->chain);
+	r->quals = qlen ? tn : NULL, r->quals_len = qlen;
+	r->base = off, r->rel = 0, r->expand_depth++;
+	if (xt->kind == SF_KIND_UNION)
+		render_union(r, xt, &xl, indent, ts - NESTED_SHIFT - (int)qlen, suffix);
+	else
+		render_struct(r, xt, &xl, indent, ts - NESTED_SHIFT - (int)qlen, suffix, false);
+	r->base = base, r->rel = rel, r->expand_depth--;
+	sf_layout_release(&xl);
+	if (!suffix)
+		sb_adds(sb, ancestor ? "<ancestor>" : m->name ? m->name : "");
+	sf_pahole_dims(sb, dims, flex_ok);
+	if ((m->flags & SF_MF_ALIGNED) && !r->o->no_aligned)
+		sb_addf(sb, " __attribute__((__aligned__(%u)))", m->align);
+	sb_addch(sb, ';');
+	int spacing = ts + r->name_spacing - (int)(sb->len - p0);
+	if (ancestor) {	/* the comment's end takes from the spacing */
+		sb_adds(sb, " */");
+		spacing -= 3;
+	}
+	offset_comment(sb, m, off, spacing, r->o);
+	return true;
 }
 
 /* One member line (pahole's class_member__fprintf), no newline. */
@@ -323,7 +469,9 @@ static void render_member(struct render *r, const struct sf_type *t,
 	struct strbuf *sb = r->out;
 	bool base = m->flags & (SF_MF_BASE | SF_MF_VIRTUAL_BASE);
 
-	cacheline_boundary(r, m->offset, indent);
+	cacheline_boundary(r, shown(r, m), indent);
+	if (r->o->expand && expand_member(r, m, indent, ts, flex_ok && !union_member))
+		return;
 	if (m->nested) {
 		const struct sf_layout *nl = sf_layout_nested(l, i);
 		assert(nl);
@@ -337,6 +485,14 @@ static void render_member(struct render *r, const struct sf_type *t,
 	}
 
 	size_t p0 = sb->len;
+	struct sf_member plain;
+	if (r->o->expand && m->tdef) {	/* pahole -E: the typedefs said */
+		sb_addf(sb, "/* typedef %s */ ", m->tdef->chain);
+		plain = *m;
+		plain.type_name = m->tdef->type_name;
+		plain.type_suffix = m->tdef->type_suffix;
+		m = &plain;
+	}
 	if (base)
 		sb_adds(sb, "/* ");
 	if (t->flags & SF_TF_RUST)	/* rustc's own spelling, as is */
@@ -358,7 +514,7 @@ static void render_member(struct render *r, const struct sf_type *t,
 		sb_adds(sb, " */");
 		spacing -= 3;
 	}
-	offset_comment(sb, m, spacing, r->o);
+	offset_comment(sb, m, shown(r, m), spacing, r->o);
 }
 
 /* pahole's blank-line discipline: one blank line before a comment run. */
@@ -585,7 +741,8 @@ static void header(struct render *r, const struct sf_type *t)
 	sb_add(sb, r->quals ? r->quals : "", r->quals_len);
 	r->quals = NULL, r->quals_len = 0;
 	sb_adds(sb, kind_word(t));
-	if (t->name && t->name[0] && t != r->typedef_top)
+	/* a typedef's anonymous struct: its name is not a tag */
+	if (t->name && t->name[0] && !(t->flags & SF_TF_TYPEDEF))
 		sb_addf(sb, " %s", t->name);
 	for (uint32_t i = 0; i < t->nmembers; i++) {
 		const struct sf_member *m = &t->members[i];
@@ -627,13 +784,14 @@ static void closing_attributes(struct strbuf *sb, const struct sf_type *t,
 {
 	bool packed = t->flags & SF_TF_PACKED;
 
-	/* pahole 1.24: "} __attribute__((...)) name" */
+	/* pahole 1.24: "} __attribute__((__packed__)) name
+	 * __attribute__((__aligned__(N)))" */
 	if (packed && !o->no_packed)
 		sb_adds(sb, " __attribute__((__packed__))");
-	if ((t->flags & SF_TF_ALIGNED) && t->align && !packed && !o->no_aligned)
-		sb_addf(sb, " __attribute__((__aligned__(%u)))", t->align);
 	if (suffix)
 		sb_addf(sb, " %s", suffix);
+	if ((t->flags & SF_TF_ALIGNED) && t->align && !packed && !o->no_aligned)
+		sb_addf(sb, " __attribute__((__aligned__(%u)))", t->align);
 }
 
 /* A struct or class body (pahole's __class__fprintf), up to its "}". */
@@ -789,8 +947,8 @@ void sf_render_text_type(struct strbuf *out, const struct sf_type *t,
 		.out = out,
 		.o = o ? o : &none,
 		.cl = l->cacheline ? l->cacheline : 64,
-		.name_spacing = t->kind == SF_KIND_UNION ? UNION_NAME_SPACING
-							 : NAME_SPACING,
+		.name_spacing = o && o->expand ? EXPAND_NAME_SPACING
+			      : t->kind == SF_KIND_UNION ? UNION_NAME_SPACING : NAME_SPACING,
 	};
 
 	const char *suffix = NULL;

@@ -515,8 +515,8 @@ static void test_nested_and_fnptr(void **state)
 		"\tstruct { short x, y; } pos;\n"
 		"};\n";
 	static struct sf_member inner[] = {
-		{ "i", "int", "", 8, 4, 0, 0, 4, SF_T_INT, SF_MF_SIGNED, NULL, NULL, 0 },
-		{ "d", "double", "", 8, 8, 0, 0, 8, SF_T_FLOAT, 0, NULL, NULL, 0 },
+		{ "i", "int", "", 8, 4, 0, 0, 4, SF_T_INT, SF_MF_SIGNED, NULL, NULL, 0, NULL },
+		{ "d", "double", "", 8, 8, 0, 0, 8, SF_T_FLOAT, 0, NULL, NULL, 0, NULL },
 	};
 	static struct sf_type un = { "", SF_KIND_UNION, 0, 8, 8, 8, "", 0, 2, inner,
 				     "", 8, 0, 0, NULL, NULL, NULL };
