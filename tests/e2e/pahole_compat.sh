@@ -16,7 +16,9 @@
 #   CLANG_DEFS  clang writes the type of an anonymous member as a child of
 #               the struct; pahole 1.24 then prints that type's body a
 #               second time inside the struct, a bare block with no offset
-#               (show.sh's drop_nested_type_defs takes it out).
+#               (drop_nested_type_defs takes it out; under -E at any depth,
+#               and ending in the expanded member's name, which pahole
+#               passes on to it).
 #   ORDER       structfit lists a unit's types in declaration order (file,
 #               line: the order dwz cannot change); pahole in DIE order,
 #               which is first use for clang and for C++ templates, and
@@ -50,6 +52,10 @@
 #               structfit's claims must all hold and its size must be no
 #               larger than pahole's where pahole's claims hold.
 #   PACKABLE    -P: a line where the new sizes differ is checked as REORG.
+#   CONST_EXPAND -E of a const-qualified struct member (`const struct
+#               point fixed;`): pahole 1.24 prints the struct's summary
+#               inside it and drops the member's name (as CONST_ANON);
+#               structfit prints `} fixed;`.  expand.c has none.
 . "$(dirname "$0")/lib.sh"
 
 C_SRCS="layouts holes packed forced names anon sockaddr bigarray"
@@ -61,7 +67,7 @@ LINE_OPTS=("-s" "-n" "-N" "-s -t ," "-s --structs" "-s --unions" "-s --packed"
 BLOCK_OPTS=("" "-q" "--hex" "-a" "--structs" "--unions" "--packed" "-H 2" "-B 1"
 	"--with_flexible_array" "--sort" "--suppress_aligned_attribute"
 	"--suppress_packed" "--suppress_force_paddings" "-x s" "-y s" "-c 32"
-	"-M" "-q --hex -c 16" "-R")
+	"-M" "-q --hex -c 16" "-R" "-E" "-r" "-E -q --hex")
 
 # sort_blocks FILE: the blocks of FILE (type ... }) sorted; ORDER.
 sort_blocks() {
@@ -80,26 +86,26 @@ drop_block() {
 		skip && /^}/ { skip = 0 }' "$1" >"$1.d" && mv "$1.d" "$1"
 }
 
-# CLANG_DEFS, as show.sh, and under -q: there the member that uses the
-# type ends in "\t};" as well; the second definition is the one a blank
-# line follows.
+# CLANG_DEFS, as show.sh, at any depth (-E), and under -q: there the
+# member that uses the type ends in "};" as well; the second definition is
+# the one with no offset comment that a blank line follows.
 drop_nested_type_defs() {
-	awk '
-		function line(l) {
-			if (skip == 0 && l ~ /^\t(struct|union|enum) \{$/) { buf = l "\n"; skip = 1; return }
-			if (skip == 0) { print l; return }
-			buf = buf l "\n"
-			if (l !~ /^\t\}/)
-				return
-			skip = 0
-			if (l != "\t};") { printf "%s", buf; return }
-			if ((getline nxt) <= 0) { printf "%s", buf; return }
-			if (nxt == "")
-				return
-			printf "%s", buf
-			line(nxt)
-		}
-		{ line($0) }' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
+	"$PY" -S -c '
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+out, i = [], 0
+while i < len(lines):
+    m = re.match(r"^(\t+)(?:typedef )?(struct|union|enum) \{$", lines[i])
+    if m:
+        j = i + 1
+        while j < len(lines) and not lines[j].startswith(m.group(1) + "}"):
+            j += 1
+        if j + 1 < len(lines) and "/*" not in lines[j] and lines[j + 1] == "":
+            i = j + 2
+            continue
+    out.append(lines[i])
+    i += 1
+sys.stdout.write("\n".join(out))' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
 }
 
 # both CC OPTS OBJ: pahole's and structfit's outputs in $T/p.txt, $T/s.txt,
@@ -178,7 +184,7 @@ if need pahole gcc; then
 		case "$o" in
 		*gcc-dw5-*) compare "$(cc_of "$o")" "$o" "${LINE_OPTS[@]}" "${BLOCK_OPTS[@]}" ;;
 		*clang-dw5-*) compare "$(cc_of "$o")" "$o" "-s" "-n" "-a -s" "-z 4" "" "-q" \
-			"--hex" "-a" "--sort" "-c 32" "--suppress_packed" ;;
+			"--hex" "-a" "--sort" "-c 32" "--suppress_packed" "-E" ;;
 		*) compare "$(cc_of "$o")" "$o" "" "-s" "-q" "--hex" "-a" ;;
 		esac
 	done
@@ -192,7 +198,7 @@ if need pahole g++; then
 	for o in $OBJS; do
 		case "$o" in *++*) ;; *) continue ;; esac
 		case "$o" in *cxx_derived*) continue ;; esac	# CXX_BASES, below
-		compare "$(cc_of "$o")" "$o" "-M" "-M -s" "-M -q --hex" "-M --sort -H 1"
+		compare "$(cc_of "$o")" "$o" "-M" "-M -s" "-M -q --hex" "-M --sort -H 1" "-M -E"
 	done
 	echo "    $COMPARED outputs compared"
 	[ "$COMPARED" -ge 16 ] || fail "only $COMPARED outputs compared"
@@ -214,6 +220,24 @@ if need pahole gcc; then
 	done
 	echo "    $COMPARED outputs compared"
 	[ "$COMPARED" -ge 40 ] || fail "only $COMPARED outputs compared"
+fi
+
+tcase "-E, -r: expand.c (typedef chains, typedefs of anonymous types, vectors, structs by value, deep nesting) against pahole"
+if need pahole gcc; then
+	COMPARED=0
+	for cc in gcc clang; do
+		have "$cc" || continue
+		o=$T/$cc-dw5-expand.o
+		compile_or_fail "$cc" x86_64 5 "$o" "$TD/e2e/expand.c" || continue
+		compare "$cc" "$o" "-E" "-E -r" "-E -q --hex" "-E -c 32" "-E --sort" \
+			"-E --suppress_aligned_attribute --suppress_packed" "-E -C expand,level1" \
+			"-E -a" "-r" ""
+	done
+	echo "    $COMPARED outputs compared"
+	[ "$COMPARED" -ge 10 ] || fail "only $COMPARED outputs compared"
+	sf_ok pahole -E -C expand "$T/gcc-dw5-expand.o"
+	assert_grep "$T/out" "/* typedef off2 -> off_like */ long int" "a typedef chain said"
+	assert_grep "$T/out" "	}origin; /* " "a struct held by value printed inline"
 fi
 
 tcase "-i NAME, -i NAME -d, -i NAME -V against pahole"
@@ -410,7 +434,7 @@ if need pahole gcc; then
 	cp "$T/gcc-dw5-layouts.o" "$T/btf.o"
 	if pahole -J "$T/btf.o" >/dev/null 2>&1 && readelf -S "$T/btf.o" | grep -q '\.BTF'; then
 		COMPARED=0
-		compare gcc "$T/btf.o" "-F btf" "-F btf -s" "-F btf,dwarf -q" "-F btf -C mixed,ptrs"
+		compare gcc "$T/btf.o" "-F btf" "-F btf -s" "-F btf,dwarf -q" "-F btf -C mixed,ptrs" "-F btf -E"
 		sf_ok pahole -F btf -C mixed "$T/btf.o"
 		cp "$T/out" "$T/b.txt"
 		sf_ok pahole -F dwarf -C mixed "$T/btf.o"
@@ -424,12 +448,12 @@ fi
 
 tcase "a pahole option structfit does not do: one line naming it, exit 2"
 o=$T/gcc-dw5-layouts.o
-for opt in -E --expand_types -I -r -S --count=3 --lang=c; do
+for opt in -I -S -p --count=3 --lang=c --prettify=x; do
 	assert_exit 2 "pahole $opt" "$SF" pahole "$opt" -C mixed "$o"
 	[ "$(wc -l <"$T/err")" = 1 ] || fail "$opt: $(wc -l <"$T/err") lines on stderr"
 	case "$opt" in
-	--count=*|--lang=*) want=${opt%%=*} ;;
-	-E) want=--expand_types ;;
+	--*=*) want=${opt%%=*} ;;
+	-p) want=--expand_pointers ;;
 	*) want=$opt ;;
 	esac
 	assert_grep "$T/err" "${want}" "$opt named"
