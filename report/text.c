@@ -62,6 +62,9 @@ struct render {
 	 * -r, offset - rel (rel: where its container starts) */
 	uint64_t base, rel;
 	int expand_depth;        /* -E: named types printed inline around */
+	/* the next struct closed is a member's anonymous type: pahole
+	 * prints the member's name after the type's attributes */
+	bool name_last;
 };
 
 /* Cursor over a layout's per-member notes, all sorted by member index. */
@@ -216,11 +219,12 @@ static void render_nested_member(struct render *r, const struct sf_member *m,
 	/* a pointed-to type's offsets are its own (pahole's rel_offset) */
 	r->base = pointee ? 0 : base;
 	r->rel = pointee ? 0 : m->offset;
+	r->name_last = !pointee && !*dims;
 	if (nt->kind == SF_KIND_UNION)
 		render_union(r, nt, nl, indent, its, after);
 	else
 		render_struct(r, nt, nl, indent, its, after, false);
-	r->base = base, r->rel = rel;
+	r->base = base, r->rel = rel, r->name_last = false;
 	sb_release(&ptr);
 	sf_pahole_dims(r->out, dims, flex_ok);
 	bool aligned = (m->flags & SF_MF_ALIGNED) && !r->o->no_aligned;
@@ -779,19 +783,21 @@ static void structfit_notes(struct render *r, const struct sf_type *t,
 	}
 }
 
+/* pahole 1.24: "} __attribute__((__packed__)) name __attribute__((__aligned__(N)))",
+ * the name of an anonymous member's (name_last) after both */
 static void closing_attributes(struct strbuf *sb, const struct sf_type *t,
-			       const char *suffix, const struct sf_text_opts *o)
+			       const char *suffix, const struct sf_text_opts *o, bool name_last)
 {
 	bool packed = t->flags & SF_TF_PACKED;
 
-	/* pahole 1.24: "} __attribute__((__packed__)) name
-	 * __attribute__((__aligned__(N)))" */
 	if (packed && !o->no_packed)
 		sb_adds(sb, " __attribute__((__packed__))");
-	if (suffix)
+	if (suffix && !name_last)
 		sb_addf(sb, " %s", suffix);
 	if ((t->flags & SF_TF_ALIGNED) && t->align && !packed && !o->no_aligned)
 		sb_addf(sb, " __attribute__((__aligned__(%u)))", t->align);
+	if (suffix && name_last)
+		sb_addf(sb, " %s", suffix);
 }
 
 /* A struct or class body (pahole's __class__fprintf), up to its "}". */
@@ -805,7 +811,9 @@ static void render_struct(struct render *r, const struct sf_type *t,
 	const struct sf_member *lm = NULL;
 	uint64_t last_size = 0;
 	uint32_t last_bit_hole = 0, pre;
+	bool name_last = r->name_last;
 
+	r->name_last = false;	/* the closing below is this type's */
 	header(r, t);
 	if ((pre = take_bit_hole(&n, SF_NO_MEMBER)) && !r->o->quiet) {
 		open_comment(sb, &newline);
@@ -854,7 +862,7 @@ static void render_struct(struct render *r, const struct sf_type *t,
 	}
 	add_tabs(sb, indent);
 	sb_addch(sb, '}');
-	closing_attributes(sb, t, suffix, r->o);
+	closing_attributes(sb, t, suffix, r->o, name_last);
 }
 
 /* A union body (pahole's union__fprintf): members, no holes, no summary. */
@@ -866,6 +874,7 @@ static void render_union(struct render *r, const struct sf_type *t,
 	bool was_in_union = r->in_union;
 
 	r->in_union = true;
+	r->name_last = false;	/* a union prints no aligned attribute */
 	header(r, t);
 	for (uint32_t i = 0; i < t->nmembers; i++) {
 		add_tabs(r->out, indent + 1);
@@ -935,7 +944,7 @@ static void render_enum(struct render *r, const struct sf_type *t,
 		niche ? ", niche-encoded discriminant" : "");
 	structfit_notes(r, t, 1);
 	sb_addch(sb, '}');
-	closing_attributes(sb, t, NULL, r->o);
+	closing_attributes(sb, t, NULL, r->o, false);
 }
 
 void sf_render_text_type(struct strbuf *out, const struct sf_type *t,
