@@ -751,6 +751,7 @@ static struct sf_type *layout(struct loader *l, uint32_t id, unsigned depth)
 	x->decl_file = l->empty;
 	x->addr_size = l->abi.addr_size;
 	x->origin = l->origin;
+	x->unit_name = l->origin;	/* pahole -I: the file, BTF has no units */
 	x->flags = SF_TF_BTF;
 	x->nmembers = n;
 

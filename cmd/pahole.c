@@ -38,7 +38,7 @@
 
 enum {
 	P_HEX = 300, P_STRUCTS, P_UNIONS, P_PACKED, P_FLEX, P_SORT,
-	P_NO_ALIGNED, P_NO_PACKED, P_NO_FORCE,
+	P_NO_ALIGNED, P_NO_PACKED, P_NO_FORCE, P_COUNT, P_SKIP,
 };
 
 #define P "pahole"
@@ -79,6 +79,8 @@ static const struct sf_option pahole_options[] = {
 	  "include anonymous structs named by a typedef" },
 	{ 'E', "expand_types", no_argument, NULL, P,
 	  "a member's typedefs said, the structs and unions it holds printed inline" },
+	{ 'I', "show_decl_info", no_argument, NULL, P,
+	  "before each type: the unit it was read from, its DIE and declaration" },
 	{ 'r', "rel_offset", no_argument, NULL, P,
 	  "nested members' offsets from their own struct, not the outermost" },
 	{ 'q', "quiet", no_argument, NULL, P, "no comments, offsets or summaries" },
@@ -90,6 +92,10 @@ static const struct sf_option pahole_options[] = {
 	{ P_NO_FORCE, "suppress_force_paddings", no_argument, NULL, P,
 	  "no \"Force padding:\" bit-fields" },
 	{ P_SORT, "sort", no_argument, NULL, P, "the blocks sorted by type name" },
+	{ P_COUNT, "count", required_argument, "N", P,
+	  "print N records of --prettify's input: no effect on a listing, as in pahole" },
+	{ P_SKIP, "skip", required_argument, "N", P,
+	  "skip N records of --prettify's input: no effect on a listing, as in pahole" },
 	{ 'c', "cacheline_size", required_argument, "SIZE", P,
 	  "cacheline size in bytes (default 64)" },
 	{ 'F', "format_path", required_argument, "FORMATS", P,
@@ -125,12 +131,15 @@ static const struct sf_opt_use pahole_opts_list[] = {
 	{ "anon_include", 0, NULL, NULL },
 	{ "expand_types", SF_U_SHORT, NULL, NULL },
 	{ "rel_offset", 0, NULL, NULL },
+	{ "show_decl_info", SF_U_SHORT, NULL, NULL },
 	{ "quiet", SF_U_SHORT, NULL, NULL },
 	{ "hex", 0, NULL, NULL },
 	{ "suppress_aligned_attribute", 0, NULL, NULL },
 	{ "suppress_packed", 0, NULL, NULL },
 	{ "suppress_force_paddings", 0, NULL, NULL },
 	{ "sort", 0, NULL, NULL },
+	{ "count", 0, NULL, NULL },
+	{ "skip", 0, NULL, NULL },
 	{ "cacheline_size", 0, NULL, NULL },
 	{ "format_path", 0, NULL, NULL },
 	{ "show_only_data_members", 0, NULL, NULL },
@@ -148,15 +157,14 @@ static const struct sf_command pahole_command = {
 	"(byte for byte where pahole is right).  The letters are pahole's, here only.\n",
 	.opts = pahole_opts_list,
 	.outro =
-	"pahole's other options are refused by name: -I, -S, -A, -l, -T, -m,\n"
-	"-u, -p, -f, -D, -X, -w, -J and the long ones (count, skip, lang, prettify...).\n"
+	"pahole's other options are refused by name: -S, -A, -l, -T, -m,\n"
+	"-u, -p, -f, -D, -X, -w, -J and the long ones (lang, prettify, ...).\n"
 	"Exit status: 0 ok, 2 usage error, unusable input or a type not found.\n",
 	.table = pahole_options,
 };
 
 /* pahole 1.24's options that structfit pahole does not do. */
 static const struct sf_option pahole_refused[] = {
-	{ 'I', "show_decl_info", no_argument, NULL, P, NULL },
 	{ 'S', "show_reorg_steps", no_argument, NULL, P, NULL },
 	{ 'A', "nested_anon_include", no_argument, NULL, P, NULL },
 	{ 'l', "show_first_biggest_size_base_type_member", no_argument, NULL, P, NULL },
@@ -170,8 +178,6 @@ static const struct sf_option pahole_refused[] = {
 	{ 'w', "word_size", required_argument, NULL, P, NULL },
 	{ 'J', "btf_encode", no_argument, NULL, P, NULL },
 	{ 'Z', "ctf_encode", no_argument, NULL, P, NULL },
-	{ 0, "count", required_argument, NULL, P, NULL },
-	{ 0, "skip", required_argument, NULL, P, NULL },
 	{ 0, "seek_bytes", required_argument, NULL, P, NULL },
 	{ 0, "size_bytes", required_argument, NULL, P, NULL },
 	{ 0, "range", required_argument, NULL, P, NULL },
@@ -284,13 +290,14 @@ static int refuse_pahole_only(int argc, char **argv)
 	return 0;
 }
 
-/* A numeric value of -H, -B, -z, -c: decimal, as pahole's atoi would take. */
+/* A numeric value of -H, -B, -z, -c, --count, --skip: decimal, 0 to
+ * 2^32-1 (pahole's atoi would take less; a word is an error here). */
 static int count_arg(int c, const char *arg, uint64_t *out)
 {
-	char opt[80];
-
-	snprintf(opt, sizeof(opt), "pahole: --%s", letter_row(pahole_options, c)->name);
-	return sf_parse_count(opt, arg, UINT32_MAX, out);
+	if (sf_parse_decimal(arg, out) == 0 && *out <= UINT32_MAX)
+		return 0;
+	return sf_die_usage("pahole: --%s: '%s' is not a number from 0 to %lu",
+			    letter_row(pahole_options, c)->name, arg, (unsigned long)UINT32_MAX), -1;
 }
 
 /* -F LIST: each of dwarf, btf; the first says which an ELF file gives. */
@@ -322,12 +329,14 @@ static int take_names(int c, const char *arg, struct pahole_opts *p)
 	return sf_split_names(arg, ',', &p->names, &p->nnames);
 }
 
-/* The numbers: -H, -B, -z, -c, -j. */
+/* The numbers: -H, -B, -z, -c, -j, --count, --skip. */
 static int take_number(int c, const char *arg, struct pahole_opts *p)
 {
 	uint64_t v = 0;
 
 	switch (c) {
+	case P_COUNT: case P_SKIP:	/* --prettify's records: checked, no more */
+		return count_arg(c, arg, &v);
 	case 'H': return count_arg(c, arg, &p->holes);
 	case 'B': return count_arg(c, arg, &p->bit_holes);
 	case 'z':
@@ -359,7 +368,8 @@ static int take(int c, const char *arg, struct pahole_opts *p)
 	switch (c) {
 	case 'C': case 'i': return take_names(c, arg, p);
 	case 'F': return format_path(arg, p);
-	case 'H': case 'B': case 'z': case 'c': case 'j': return take_number(c, arg, p);
+	case 'H': case 'B': case 'z': case 'c': case 'j': case P_COUNT: case P_SKIP:
+		return take_number(c, arg, p);
 	case 'a': p->anon = true; break;
 	case 'd': p->recursive = true; break;
 	case 'M': break;	/* structfit prints data members alone */
@@ -370,6 +380,7 @@ static int take(int c, const char *arg, struct pahole_opts *p)
 	case 'q': p->to.quiet = true; break;
 	case 'E': p->to.expand = true; break;
 	case 'r': p->to.rel_offset = true; break;
+	case 'I': p->to.decl_info = true; break;
 	case 'R': p->reorganize = true; break;
 	case 'V': p->verbose = true; break;
 	case 't': p->sep = arg[0]; break;

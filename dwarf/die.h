@@ -215,6 +215,7 @@ struct sf_ucx {
 	int has_stmt_list;
 	uint64_t stmt_list;         /* its line table in .debug_line */
 	const char *comp_dir;       /* "" when unknown */
+	const char *name;           /* the unit DIE's DW_AT_name, "" when none */
 	/* split DWARF: the unit DIE's DW_AT_(GNU_)dwo_name (NULL if none) and
 	 * dwo id (the DWARF 5 header's, else DW_AT_GNU_dwo_id) */
 	const char *dwo_name;

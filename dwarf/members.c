@@ -784,6 +784,8 @@ static struct xtype *new_model(struct sf_reader *r, const struct tinfo *ti,
 	t->size = ti->size;
 	t->decl_file = "";
 	t->decl_line = d->decl_line;
+	t->die_offset = rd_off_of(ti);
+	t->unit_name = uh->cx.name ? uh->cx.name : "";
 	t->addr_size = uh->cx.u->addr_size;
 	if (sf_lang_is_cxx(uh->cx.lang))
 		t->flags |= SF_TF_CXX;

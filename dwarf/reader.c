@@ -148,6 +148,7 @@ static struct sf_type *deep_copy(struct sf_typeset *ts, const struct sf_type *sr
 	t->name = interned ? src->name : sf_typeset_intern(ts, src->name);
 	t->decl_file = sf_typeset_intern(ts, decl_file);
 	t->comp_dir = src->comp_dir && *src->comp_dir ? sf_typeset_intern(ts, src->comp_dir) : "";
+	t->unit_name = src->unit_name && *src->unit_name ? sf_typeset_intern(ts, src->unit_name) : "";
 	t->origin = origin;
 	t->members = sf_typeset_alloc(ts, sizeof(*t->members) * (src->nmembers ? src->nmembers : 1));
 	for (uint32_t i = 0; i < src->nmembers; i++) {

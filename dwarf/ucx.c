@@ -162,6 +162,7 @@ static int ucx_read_unit_die(struct sf_ucx *c, struct sf_err *err)
 		c->has_stmt_list = (d.has & SF_A_STMT_LIST) != 0;
 		c->stmt_list = d.stmt_list;
 		c->comp_dir = (d.has & SF_A_COMP_DIR) ? d.comp_dir : "";
+		c->name = (d.has & SF_A_NAME) && d.name ? d.name : "";
 		c->dwo_name = d.dwo_name;
 		c->dwo_id = d.dwo_id;
 		c->has_dwo_id = d.has_dwo_id;

@@ -239,6 +239,11 @@ struct sf_type {
 	                          * definition: identical types of units built
 	                          * in two directories keep the first one's */
 	const struct sf_summary *summary; /* read from a holes document, else NULL */
+	/* where the definition kept was read (pahole -I): its unit's
+	 * DW_AT_name ("" when unknown, BTF) and its DIE's section offset.
+	 * Not part of the definition: identical ones keep the first's */
+	const char *unit_name;
+	uint64_t die_offset;
 };
 
 static inline bool sf_member_is_bitfield(const struct sf_member *m)

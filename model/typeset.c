@@ -599,6 +599,7 @@ static struct sf_type *copy_type(struct sf_typeset *ts, const struct sf_type *t,
 	c->decl_file = sf_typeset_intern(ts, t->decl_file);
 	c->origin = t->origin ? sf_typeset_intern(ts, t->origin) : NULL;
 	c->comp_dir = t->comp_dir ? sf_typeset_intern(ts, t->comp_dir) : NULL;
+	c->unit_name = t->unit_name ? sf_typeset_intern(ts, t->unit_name) : NULL;
 	c->members = copy_members(ts, t->members, t->nmembers, depth);
 	if (t->nvariants) {
 		c->variants = sf_typeset_alloc(ts, t->nvariants * sizeof(*c->variants));

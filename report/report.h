@@ -60,6 +60,7 @@ struct sf_text_opts {
 	bool no_packed;         /* --suppress_packed */
 	bool no_force_padding;  /* --suppress_force_paddings */
 	bool rel_offset;        /* -r: nested members' offsets from their container */
+	bool decl_info;         /* -I: where the type was read, before it */
 	/* -E: a member's typedefs said and a struct/union it holds by value
 	 * printed inline, its definition and layout from expand_find (NAME
 	 * as "struct x", "union x", "class x" or "typedef x"; NULL when not

@@ -968,6 +968,11 @@ void sf_render_text_type(struct strbuf *out, const struct sf_type *t,
 		r.typedef_top = t;       /* as `pahole -C NAME` prints it */
 		suffix = t->name;
 	}
+	/* pahole's tag__fprintf_decl_info; "(null)" is its word for no file */
+	if (r.o->decl_info)
+		sb_addf(out, "/* Used at: %s */\n/* <%" PRIx64 "> %s:%u */\n",
+			t->unit_name ? t->unit_name : "", t->die_offset,
+			t->decl_file && *t->decl_file ? t->decl_file : "(null)", t->decl_line);
 	if (t->nvariants)
 		render_enum(&r, t, l);
 	else if (t->kind == SF_KIND_UNION)

@@ -52,6 +52,13 @@
 #               structfit's claims must all hold and its size must be no
 #               larger than pahole's where pahole's claims hold.
 #   PACKABLE    -P: a line where the new sizes differ is checked as REORG.
+#   DECL_FILE0  -I: pahole 1.24 prints "(null)" for the declaration file
+#               of clang's DWARF 5 (file 0 of the line table): the file
+#               names are taken out of the diff there, and each file:line
+#               structfit prints is checked against the source instead.
+#               (structfit spells a relative path as it does everywhere,
+#               joined to the unit's directories, where pahole prints
+#               libdw's; the corpus' paths are absolute.)
 #   CONST_EXPAND -E of a const-qualified struct member (`const struct
 #               point fixed;`): pahole 1.24 prints the struct's summary
 #               inside it and drops the member's name (as CONST_ANON);
@@ -67,14 +74,15 @@ LINE_OPTS=("-s" "-n" "-N" "-s -t ," "-s --structs" "-s --unions" "-s --packed"
 BLOCK_OPTS=("" "-q" "--hex" "-a" "--structs" "--unions" "--packed" "-H 2" "-B 1"
 	"--with_flexible_array" "--sort" "--suppress_aligned_attribute"
 	"--suppress_packed" "--suppress_force_paddings" "-x s" "-y s" "-c 32"
-	"-M" "-q --hex -c 16" "-R" "-E" "-r" "-E -q --hex")
+	"-M" "-q --hex -c 16" "-R" "-E" "-r" "-E -q --hex" "-I" "--count 1 --skip 2")
 
-# sort_blocks FILE: the blocks of FILE (type ... }) sorted; ORDER.
+# sort_blocks FILE: the blocks of FILE (type ... }, with -I's two lines
+# before it) sorted; ORDER.
 sort_blocks() {
 	"$PY" -S -c '
 import re, sys
 t = open(sys.argv[1]).read()
-b = re.findall(r"^(?:struct|union|class|typedef)[^\n]*\{\n.*?^\}[^\n]*\n", t, re.S | re.M)
+b = re.findall(r"^(?:/\* Used at: [^\n]*\n/\* <[^\n]*\n)?(?:struct|union|class|typedef)[^\n]*\{\n.*?^\}[^\n]*\n", t, re.S | re.M)
 sys.stdout.write("".join(sorted(b)))' "$1" >"$1.s" && mv "$1.s" "$1"
 }
 
@@ -238,6 +246,40 @@ if need pahole gcc; then
 	sf_ok pahole -E -C expand "$T/gcc-dw5-expand.o"
 	assert_grep "$T/out" "/* typedef off2 -> off_like */ long int" "a typedef chain said"
 	assert_grep "$T/out" "	}origin; /* " "a struct held by value printed inline"
+fi
+
+tcase "-I: each type's unit, DIE offset and declaration against pahole -I (DECL_FILE0)"
+if need pahole gcc; then
+	COMPARED=0
+	for o in $OBJS; do
+		case "$o" in *++*) continue ;; *-layouts.o|*-names.o|*-anon.o) ;; *) continue ;; esac
+		case "$o" in
+		*clang-dw5-*) ;;
+		*) compare "$(cc_of "$o")" "$o" "-I" "-I -a"; continue ;;
+		esac
+		both clang "-I -a" "$o" || { fail "$(basename "$o"): structfit pahole -I -a exited $RC"; continue; }
+		# DECL_FILE0: the source line of each declaration names the type
+		"$PY" -S - "$T/s.txt" >"$T/decl.txt" <<'EOF'
+import re, sys
+t = open(sys.argv[1]).read()
+for f, line, kind, name in re.findall(r"^/\* <[0-9a-f]+> ([^\n:]+):(\d+) \*/\n(typedef struct|struct|union) ([^ {]*)", t, re.M):
+    src = open(f).read().split("\n")[int(line) - 1]
+    if (name if kind != "typedef struct" else "struct") not in src:
+        print("%s:%s: %r is not %s %s" % (f, line, src, kind, name))
+EOF
+		[ -s "$T/decl.txt" ] && fail "clang -I: $(head -n 1 "$T/decl.txt")"
+		sed -i 's|^\(/\* <[0-9a-f]*> \)[^:]*:|\1FILE:|' "$T/p.txt" "$T/s.txt"
+		COMPARED=$((COMPARED + 1))
+		diff -u "$T/p.txt" "$T/s.txt" >"$T/diff" || {
+			fail "$(basename "$o"): pahole -I -a differs (but for DECL_FILE0)"
+			detail "$T/diff" "pahole -I -a (-) vs structfit pahole -I -a (+)"
+		}
+	done
+	echo "    $COMPARED outputs compared"
+	[ "$COMPARED" -ge 12 ] || fail "only $COMPARED outputs compared"
+	sf_ok pahole -I -C mixed "$T/gcc-dw5-layouts.o"
+	assert_grep "$T/out" "/* Used at: $TD/e2e/layouts.c */" "-I: the unit's name"
+	assert_grep "$T/out" "$TD/e2e/layouts.c:$(grep -n '^struct mixed {' "$TD/e2e/layouts.c" | cut -d: -f1) */" "-I: mixed's declaration line"
 fi
 
 tcase "-i NAME, -i NAME -d, -i NAME -V against pahole"
@@ -434,7 +476,7 @@ if need pahole gcc; then
 	cp "$T/gcc-dw5-layouts.o" "$T/btf.o"
 	if pahole -J "$T/btf.o" >/dev/null 2>&1 && readelf -S "$T/btf.o" | grep -q '\.BTF'; then
 		COMPARED=0
-		compare gcc "$T/btf.o" "-F btf" "-F btf -s" "-F btf,dwarf -q" "-F btf -C mixed,ptrs" "-F btf -E"
+		compare gcc "$T/btf.o" "-F btf" "-F btf -s" "-F btf,dwarf -q" "-F btf -C mixed,ptrs" "-F btf -E" "-F btf -I"
 		sf_ok pahole -F btf -C mixed "$T/btf.o"
 		cp "$T/out" "$T/b.txt"
 		sf_ok pahole -F dwarf -C mixed "$T/btf.o"
@@ -448,12 +490,13 @@ fi
 
 tcase "a pahole option structfit does not do: one line naming it, exit 2"
 o=$T/gcc-dw5-layouts.o
-for opt in -I -S -p --count=3 --lang=c --prettify=x; do
+for opt in -S -p -T --lang=c --prettify=x; do
 	assert_exit 2 "pahole $opt" "$SF" pahole "$opt" -C mixed "$o"
 	[ "$(wc -l <"$T/err")" = 1 ] || fail "$opt: $(wc -l <"$T/err") lines on stderr"
 	case "$opt" in
 	--*=*) want=${opt%%=*} ;;
 	-p) want=--expand_pointers ;;
+	-T) want=--nr_definitions ;;
 	*) want=$opt ;;
 	esac
 	assert_grep "$T/err" "${want}" "$opt named"
@@ -463,6 +506,11 @@ assert_exit 2 "an unknown option" "$SF" pahole --no-such-option "$o"
 assert_grep "$T/err" "unknown option '--no-such-option'" "unknown option named"
 assert_exit 2 "-F ctf" "$SF" pahole -F ctf "$o"
 assert_grep "$T/err" "'ctf'" "-F ctf named"
+for opt in -H -B -z -c --count --skip; do	# not an abort (exit 134)
+	assert_exit 2 "pahole $opt x" "$SF" pahole "$opt" x "$o"
+	[ "$(wc -l <"$T/err")" = 1 ] || fail "$opt x: $(wc -l <"$T/err") lines on stderr"
+	assert_grep "$T/err" "'x' is not a number" "$opt x named"
+done
 
 tcase "-C of a type the file lacks: one line naming file and type, exit 2"
 assert_exit 2 "-C nosuch" "$SF" pahole -C mixed,nosuch "$o"

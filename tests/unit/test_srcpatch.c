@@ -519,7 +519,7 @@ static void test_nested_and_fnptr(void **state)
 		{ "d", "double", "", 8, 8, 0, 0, 8, SF_T_FLOAT, 0, NULL, NULL, 0, NULL },
 	};
 	static struct sf_type un = { "", SF_KIND_UNION, 0, 8, 8, 8, "", 0, 2, inner,
-				     "", 8, 0, 0, NULL, NULL, NULL };
+				     "", 8, 0, 0, NULL, NULL, NULL, NULL, 0 };
 	static const struct mspec ms[] = {
 		{ "k", "char", "", 0, 1, 0, 0, SF_T_INT, SF_MF_SIGNED },
 		{ "", "union", "", 8, 8, 0, 0, SF_T_UNION, 0 },
