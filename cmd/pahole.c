@@ -34,6 +34,7 @@
 #include "layout/plan.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "model/nested.h"
 #include "report/report.h"
 
 enum {
@@ -77,6 +78,8 @@ static const struct sf_option pahole_options[] = {
 	  "only the types whose name starts with PREFIX" },
 	{ 'a', "anon_include", no_argument, NULL, P,
 	  "include anonymous structs named by a typedef" },
+	{ 'A', "nested_anon_include", no_argument, NULL, P,
+	  "with -a: the anonymous structs and unions inside others too, on their own" },
 	{ 'E', "expand_types", no_argument, NULL, P,
 	  "a member's typedefs said, the structs and unions it holds printed inline" },
 	{ 'I', "show_decl_info", no_argument, NULL, P,
@@ -129,6 +132,7 @@ static const struct sf_opt_use pahole_opts_list[] = {
 	{ "exclude", 0, NULL, NULL },
 	{ "prefix_filter", 0, NULL, NULL },
 	{ "anon_include", 0, NULL, NULL },
+	{ "nested_anon_include", 0, NULL, NULL },
 	{ "expand_types", SF_U_SHORT, NULL, NULL },
 	{ "rel_offset", 0, NULL, NULL },
 	{ "show_decl_info", SF_U_SHORT, NULL, NULL },
@@ -157,7 +161,7 @@ static const struct sf_command pahole_command = {
 	"(byte for byte where pahole is right).  The letters are pahole's, here only.\n",
 	.opts = pahole_opts_list,
 	.outro =
-	"pahole's other options are refused by name: -S, -A, -l, -T, -m,\n"
+	"pahole's other options are refused by name: -S, -l, -T, -m,\n"
 	"-u, -p, -f, -D, -X, -w, -J and the long ones (lang, prettify, ...).\n"
 	"Exit status: 0 ok, 2 usage error, unusable input or a type not found.\n",
 	.table = pahole_options,
@@ -166,7 +170,6 @@ static const struct sf_command pahole_command = {
 /* pahole 1.24's options that structfit pahole does not do. */
 static const struct sf_option pahole_refused[] = {
 	{ 'S', "show_reorg_steps", no_argument, NULL, P, NULL },
-	{ 'A', "nested_anon_include", no_argument, NULL, P, NULL },
 	{ 'l', "show_first_biggest_size_base_type_member", no_argument, NULL, P, NULL },
 	{ 'T', "nr_definitions", no_argument, NULL, P, NULL },
 	{ 'm', "nr_methods", no_argument, NULL, P, NULL },
@@ -213,7 +216,7 @@ struct pahole_opts {
 	size_t nnames;
 	enum pahole_fmt fmt;
 	char sep;                     /* -t */
-	bool anon, recursive, packable, reorganize, contains, verbose, sort;
+	bool anon, nested_anon, recursive, packable, reorganize, contains, verbose, sort;
 	bool structs, unions, packed, flex;
 	const char *exclude, *prefix; /* -x, -y */
 	uint64_t holes, bit_holes, hole_ge;
@@ -371,6 +374,7 @@ static int take(int c, const char *arg, struct pahole_opts *p)
 	case 'H': case 'B': case 'z': case 'c': case 'j': case P_COUNT: case P_SKIP:
 		return take_number(c, arg, p);
 	case 'a': p->anon = true; break;
+	case 'A': p->nested_anon = true; break;
 	case 'd': p->recursive = true; break;
 	case 'M': break;	/* structfit prints data members alone */
 	case 'n': p->fmt = PF_MEMBERS; break;
@@ -607,6 +611,37 @@ static size_t listed(const struct pahole_opts *p, const struct sf_typeset *ts,
 	return n;
 }
 
+static void *in_arena(void *ctx, size_t size)
+{
+	return sf_typeset_alloc(ctx, size);
+}
+
+/*
+ * -a -A: the anonymous structs and unions inside t (at any depth, held,
+ * in arrays or pointed to), each a block of its own at offset 0, through
+ * pahole's filters: what pahole 1.24 prints for each such type of a unit.
+ */
+static void nested_blocks(struct strbuf *sb, const struct pahole_opts *p,
+			  const struct sf_typeset *ts, const struct sf_type *t,
+			  struct sf_typeset *arena, unsigned depth)
+{
+	for (uint32_t i = 0; i < t->nmembers && depth < 32; i++) {
+		const struct sf_member *m = &t->members[i];
+		const struct sf_type *nt = m->nested;
+		struct sf_layout l;
+		if (!nt)
+			continue;
+		if (!(m->flags & SF_MF_POINTEE))	/* offsets back to 0: mod 2^64 */
+			nt = sf_nested_clone(nt, (uint64_t)0 - m->offset, 0, 32, in_arena, arena);
+		layout_of(p, ts, nt, &l);
+		if ((is_struct(nt) ? !(p->unions || p->packed) && keeps_struct(p, nt, &l, arena)
+		     : !(p->structs || p->packable || p->holes || p->bit_holes || p->hole_ge)))
+			one(sb, p, nt, &l, arena);
+		sf_layout_release(&l);
+		nested_blocks(sb, p, ts, nt, arena, depth + 1);
+	}
+}
+
 static void list_all(const struct pahole_opts *p, const struct sf_typeset *ts,
 		     struct sf_typeset *arena)
 {
@@ -619,6 +654,8 @@ static void list_all(const struct pahole_opts *p, const struct sf_typeset *ts,
 		layout_of(p, ts, v[i], &l);
 		one(&sb, p, v[i], &l, arena);
 		sf_layout_release(&l);
+		if (p->anon && p->nested_anon && p->fmt == PF_BLOCK && !p->packable)
+			nested_blocks(&sb, p, ts, v[i], arena, 0);
 		flush(&sb);
 	}
 	sb_release(&sb);

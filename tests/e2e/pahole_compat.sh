@@ -59,6 +59,12 @@
 #               (structfit spells a relative path as it does everywhere,
 #               joined to the unit's directories, where pahole prints
 #               libdw's; the corpus' paths are absolute.)
+#   CLANG_NESTED -a -A: pahole 1.24 prints no block for the anonymous
+#               types clang writes as children of their struct (it prints
+#               gcc's, which are the unit's children); structfit prints
+#               them for both.  On clang's objects structfit's output less
+#               those blocks is compared, and their number must be the
+#               number pahole prints for gcc's object of the same source.
 #   CONST_EXPAND -E of a const-qualified struct member (`const struct
 #               point fixed;`): pahole 1.24 prints the struct's summary
 #               inside it and drops the member's name (as CONST_ANON);
@@ -282,6 +288,39 @@ EOF
 	assert_grep "$T/out" "$TD/e2e/layouts.c:$(grep -n '^struct mixed {' "$TD/e2e/layouts.c" | cut -d: -f1) */" "-I: mixed's declaration line"
 fi
 
+tcase "-a -A: the anonymous types inside others on their own, against pahole (CLANG_NESTED)"
+if need pahole gcc; then
+	COMPARED=0
+	for src in layouts anon names expand; do
+		o=$T/gcc-dw5-$src.o
+		[ -f "$o" ] || continue
+		compare gcc "$o" "-a -A" "-a -A --unions" "-a -A -q --hex"
+		pahole -a -A "$o" >"$T/p.txt" 2>/dev/null
+		want=$(grep -cE '^(struct|union) \{$' "$T/p.txt")
+		o=$T/clang-dw5-$src.o
+		[ -f "$o" ] || continue
+		both clang "-a -A" "$o" || { fail "$src.c clang: structfit pahole -a -A exited $RC"; continue; }
+		cp "$T/p.txt" "$T/pa.txt"
+		sf pahole -a -A "$o"
+		"$PY" -S -c '
+import re, sys
+t = open(sys.argv[1]).read()
+b = re.findall(r"^(?:struct|union|class|typedef)[^\n]*\{\n.*?^\}[^\n]*\n", t, re.S | re.M)
+anon = [x for x in b if re.match(r"(struct|union) \{\n", x)]
+open(sys.argv[2], "w").write("".join(sorted(x for x in b if x not in anon)))
+print(len(anon))' "$T/out" "$T/s.txt" >"$T/n.txt"
+		case "$src" in anon) drop_block "$T/s.txt" with_const_anon ;; esac
+		COMPARED=$((COMPARED + 1))
+		diff -u "$T/pa.txt" "$T/s.txt" >"$T/diff" || {
+			fail "$src.c clang: pahole -a -A differs (but for CLANG_NESTED)"
+			detail "$T/diff" "pahole -a -A (-) vs structfit pahole -a -A less its anonymous blocks (+)"
+		}
+		assert_eq "$(cat "$T/n.txt")" "$want" "$src.c clang: anonymous blocks (pahole's for gcc)"
+	done
+	echo "    $COMPARED outputs compared"
+	[ "$COMPARED" -ge 14 ] || fail "only $COMPARED outputs compared"
+fi
+
 tcase "-i NAME, -i NAME -d, -i NAME -V against pahole"
 if need pahole gcc; then
 	COMPARED=0
@@ -490,13 +529,14 @@ fi
 
 tcase "a pahole option structfit does not do: one line naming it, exit 2"
 o=$T/gcc-dw5-layouts.o
-for opt in -S -p -T --lang=c --prettify=x; do
+for opt in -S -p -T -u --lang=c --prettify=x; do
 	assert_exit 2 "pahole $opt" "$SF" pahole "$opt" -C mixed "$o"
 	[ "$(wc -l <"$T/err")" = 1 ] || fail "$opt: $(wc -l <"$T/err") lines on stderr"
 	case "$opt" in
 	--*=*) want=${opt%%=*} ;;
 	-p) want=--expand_pointers ;;
 	-T) want=--nr_definitions ;;
+	-u) want=--defined_in ;;
 	*) want=$opt ;;
 	esac
 	assert_grep "$T/err" "${want}" "$opt named"
