@@ -649,13 +649,20 @@ static void list_all(const struct pahole_opts *p, const struct sf_typeset *ts,
 	size_t n = listed(p, ts, arena, &v);
 	struct strbuf sb = STRBUF_INIT;
 
-	for (size_t i = 0; i < n; i++) {
-		struct sf_layout l;
-		layout_of(p, ts, v[i], &l);
-		one(&sb, p, v[i], &l, arena);
-		sf_layout_release(&l);
-		if (p->anon && p->nested_anon && p->fmt == PF_BLOCK && !p->packable)
-			nested_blocks(&sb, p, ts, v[i], arena, 0);
+	/* -a -A: every type's anonymous ones, whether it is listed or not */
+	bool nested = p->anon && p->nested_anon && p->fmt == PF_BLOCK && !p->packable && !p->sort;
+	size_t all = nested ? sf_typeset_count(ts) : n;
+	for (size_t i = 0, j = 0; i < all; i++) {
+		const struct sf_type *t = nested ? sf_typeset_get(ts, i) : v[i];
+		if (j < n && v[j] == t) {
+			struct sf_layout l;
+			layout_of(p, ts, t, &l);
+			one(&sb, p, t, &l, arena);
+			sf_layout_release(&l);
+			j++;
+		}
+		if (nested && !t->nvariants && !(t->flags & SF_TF_DECLARATION))
+			nested_blocks(&sb, p, ts, t, arena, 0);
 		flush(&sb);
 	}
 	sb_release(&sb);
