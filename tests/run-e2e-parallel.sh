@@ -48,11 +48,8 @@ plain_one() {
 
 run_one() {
 	start=$(date +%s)
-	if plain_one "$1"; then
-		STRUCTFIT=$E2E_PLAIN_STRUCTFIT sh tests/run-e2e.sh "$1" >"$logs/$1.log" 2>&1
-	else
-		sh tests/run-e2e.sh "$1" >"$logs/$1.log" 2>&1
-	fi
+	(plain_one "$1" && export STRUCTFIT="$E2E_PLAIN_STRUCTFIT"
+	 sh tests/run-e2e.sh "$1" >"$logs/$1.log" 2>&1)
 	echo $? >"$logs/$1.rc"
 	echo "$1 $(($(date +%s) - start))" >"$logs/$1.time"
 }
