@@ -22,75 +22,36 @@
 #include "lib/err.h"
 #include "lib/strbuf.h"
 #include "report/check.h"
+#include "tests/unit/model_build.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define BUDGET_PATH "fuzz.budget"
 
-struct mdef {
-	const char *name;
-	const char *type;
-	uint64_t offset, size;
-	uint32_t align;
-};
-
 static void mk(struct sf_typeset *ts, enum sf_kind kind, const char *name,
-	       uint64_t size, uint32_t align, const struct mdef *m, size_t n)
+	       uint64_t size, uint32_t align, const struct sf_test_mdef *m, size_t n)
 {
-	struct sf_type *t = sf_typeset_alloc(ts, sizeof(*t));
+	const struct sf_test_tdef d = {
+		.kind = kind, .name = name, .size = size, .align = align,
+		.file = "fuzz.c", .line = 7, .origin = "fuzz.o", .addr_size = 8,
+		.member_tclass = SF_T_INT,
+	};
 
-	t->name = sf_typeset_intern(ts, name);
-	t->kind = (uint8_t)kind;
-	t->size = size;
-	t->align = align;
-	t->decl_file = sf_typeset_intern(ts, "fuzz.c");
-	t->decl_line = 7;
-	t->origin = sf_typeset_intern(ts, "fuzz.o");
-	t->addr_size = 8;
-	t->nmembers = (uint32_t)n;
-	t->members = sf_typeset_alloc(ts, n * sizeof(*t->members));
-	for (size_t i = 0; i < n; i++) {
-		struct sf_member *mm = &t->members[i];
-		mm->name = sf_typeset_intern(ts, m[i].name);
-		mm->type_name = sf_typeset_intern(ts, m[i].type);
-		mm->type_suffix = sf_typeset_intern(ts, "");
-		mm->offset = m[i].offset;
-		mm->size = m[i].size;
-		mm->align = m[i].align;
-		mm->tclass = SF_T_INT;
-	}
-	sf_typeset_add(ts, t);
+	sf_test_add_type(ts, &d, m, n);
 }
 
-static const struct mdef st_table_m[] = {
-	{ "entry_power", "unsigned char", 0, 1, 1 },
-	{ "bin_power", "unsigned char", 1, 1, 1 },
-	{ "size_ind", "unsigned char", 2, 1, 1 },
-	{ "rebuilds_num", "unsigned int", 4, 4, 4 },
-	{ "type", "const struct st_hash_type *", 8, 8, 8 },
-	{ "num_entries", "st_index_t", 16, 8, 8 },
-	{ "entries_start", "st_index_t", 24, 8, 8 },
-	{ "entries_bound", "st_index_t", 32, 8, 8 },
-	{ "entries", "struct st_table_entry *", 40, 8, 8 },
-};
-
-static const struct mdef rhash_m[] = {
-	{ "basic", "struct RBasic", 0, 16, 8 },
-	{ "ifnone", "VALUE", 16, 8, 8 },
-};
-
-static const struct mdef u_m[] = {
+static const struct sf_test_mdef u_m[] = {
 	{ "i", "int", 0, 4, 4 },
 	{ "d", "double", 0, 8, 8 },
 };
 
-static const struct mdef tmpl_m[] = {
+static const struct sf_test_mdef tmpl_m[] = {
 	{ "c", "char", 0, 1, 1 },
 	{ "p", "void *", 8, 8, 8 },
 };
 
 /* what a hostile object can make: members past the end, a huge size */
-static const struct mdef broken_m[] = {
+static const struct sf_test_mdef broken_m[] = {
 	{ "a", "long", 0, 8, 8 },
 	{ "past", "long", 1u << 20, 8, 8 },
 	{ "huge", "char", UINT64_MAX - 4, 16, 1 },
@@ -100,8 +61,8 @@ static struct sf_typeset *model(void)
 {
 	struct sf_typeset *ts = sf_typeset_new();
 
-	mk(ts, SF_KIND_STRUCT, "st_table", 48, 8, st_table_m, 9);
-	mk(ts, SF_KIND_STRUCT, "RHash", 24, 8, rhash_m, 2);
+	mk(ts, SF_KIND_STRUCT, "st_table", 48, 8, sf_test_st_table_m, 9);
+	mk(ts, SF_KIND_STRUCT, "RHash", 24, 8, sf_test_rhash_m, 2);
 	mk(ts, SF_KIND_UNION, "num", 8, 8, u_m, 2);
 	mk(ts, SF_KIND_CLASS, "ns::C<int, long>", 16, 8, tmpl_m, 2);
 	mk(ts, SF_KIND_STRUCT, "rb_broken", 8, 8, broken_m, 3);

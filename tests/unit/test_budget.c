@@ -22,6 +22,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "report/check.h"
+#include "model_build.h"
 
 /* The parser and the evaluation, their refusals worded as cmd/check.c
  * words them (report/check.h). */
@@ -45,69 +46,29 @@ static int eval(const struct sf_budget *b, const struct sf_typeset *ts,
 	return sf_budget_miss_err(b, &miss, err);
 }
 
-struct mdef {
-	const char *name;
-	const char *type;
-	uint64_t offset, size;
-	uint32_t align;
-};
-
 static const struct sf_type *mk(struct sf_typeset *ts, enum sf_kind kind,
 				 const char *name, uint64_t size, uint32_t align,
-				 const struct mdef *m, size_t n, uint32_t line)
+				 const struct sf_test_mdef *m, size_t n, uint32_t line)
 {
-	struct sf_type *t = sf_typeset_alloc(ts, sizeof(*t));
+	const struct sf_test_tdef d = {
+		.kind = kind, .name = name, .size = size, .align = align,
+		.file = "model.c", .line = line, .origin = "model.o",
+		.addr_size = 8, .member_tclass = SF_T_INT,
+	};
 
-	t->name = sf_typeset_intern(ts, name);
-	t->kind = (uint8_t)kind;
-	t->size = size;
-	t->align = align;
-	t->decl_file = sf_typeset_intern(ts, "model.c");
-	t->decl_line = line;
-	t->origin = sf_typeset_intern(ts, "model.o");
-	t->addr_size = 8;
-	t->nmembers = (uint32_t)n;
-	t->members = sf_typeset_alloc(ts, n * sizeof(*t->members));
-	for (size_t i = 0; i < n; i++) {
-		struct sf_member *mm = &t->members[i];
-		mm->name = sf_typeset_intern(ts, m[i].name);
-		mm->type_name = sf_typeset_intern(ts, m[i].type);
-		mm->type_suffix = sf_typeset_intern(ts, "");
-		mm->offset = m[i].offset;
-		mm->size = m[i].size;
-		mm->align = m[i].align;
-		mm->tclass = SF_T_INT;
-	}
-	return sf_typeset_add(ts, t);
+	return sf_test_add_type(ts, &d, m, n);
 }
 
-static const struct mdef st_table_m[] = {
-	{ "entry_power", "unsigned char", 0, 1, 1 },
-	{ "bin_power", "unsigned char", 1, 1, 1 },
-	{ "size_ind", "unsigned char", 2, 1, 1 },
-	{ "rebuilds_num", "unsigned int", 4, 4, 4 },
-	{ "type", "const struct st_hash_type *", 8, 8, 8 },
-	{ "num_entries", "st_index_t", 16, 8, 8 },
-	{ "entries_start", "st_index_t", 24, 8, 8 },
-	{ "entries_bound", "st_index_t", 32, 8, 8 },
-	{ "entries", "struct st_table_entry *", 40, 8, 8 },
-};
-
-static const struct mdef rhash_m[] = {
-	{ "basic", "struct RBasic", 0, 16, 8 },
-	{ "ifnone", "VALUE", 16, 8, 8 },
-};
-
 /* rb_a: char then long (7-byte hole); rb_b: long then char (7 padding). */
-static const struct mdef rb_a_m[] = {
+static const struct sf_test_mdef rb_a_m[] = {
 	{ "c", "char", 0, 1, 1 },
 	{ "l", "long", 8, 8, 8 },
 };
-static const struct mdef rb_b_m[] = {
+static const struct sf_test_mdef rb_b_m[] = {
 	{ "l", "long", 0, 8, 8 },
 	{ "c", "char", 8, 1, 1 },
 };
-static const struct mdef u_m[] = {
+static const struct sf_test_mdef u_m[] = {
 	{ "i", "int", 0, 4, 4 },
 	{ "c", "char", 0, 1, 1 },
 };
@@ -116,8 +77,8 @@ static struct sf_typeset *model(void)
 {
 	struct sf_typeset *ts = sf_typeset_new();
 
-	mk(ts, SF_KIND_STRUCT, "st_table", 48, 8, st_table_m, 9, 30);
-	mk(ts, SF_KIND_STRUCT, "RHash", 24, 8, rhash_m, 2, 44);
+	mk(ts, SF_KIND_STRUCT, "st_table", 48, 8, sf_test_st_table_m, 9, 30);
+	mk(ts, SF_KIND_STRUCT, "RHash", 24, 8, sf_test_rhash_m, 2, 44);
 	mk(ts, SF_KIND_STRUCT, "rb_a", 16, 8, rb_a_m, 2, 50);
 	mk(ts, SF_KIND_STRUCT, "rb_b", 16, 8, rb_b_m, 2, 55);
 	mk(ts, SF_KIND_UNION, "rb_u", 4, 4, u_m, 2, 60);
@@ -493,8 +454,8 @@ static struct sf_typeset *grown_model(void)
 {
 	struct sf_typeset *ts = sf_typeset_new();
 
-	mk(ts, SF_KIND_STRUCT, "st_table", 56, 8, st_table_m, 9, 30);
-	mk(ts, SF_KIND_STRUCT, "RHash", 24, 8, rhash_m, 2, 44);
+	mk(ts, SF_KIND_STRUCT, "st_table", 56, 8, sf_test_st_table_m, 9, 30);
+	mk(ts, SF_KIND_STRUCT, "RHash", 24, 8, sf_test_rhash_m, 2, 44);
 	mk(ts, SF_KIND_STRUCT, "rb_a", 16, 8, rb_a_m, 2, 50);
 	mk(ts, SF_KIND_STRUCT, "rb_n", 16, 8, rb_a_m, 2, 65);
 	return ts;
@@ -546,7 +507,7 @@ static void test_baseline_drops_known(void **state)
 	/* >=: fewer members than the base build had is worse, not known */
 	struct sf_budget *b2 = parse_ok("struct st_table members >= 12\n");
 	struct sf_typeset *fewer = sf_typeset_new();
-	mk(fewer, SF_KIND_STRUCT, "st_table", 48, 8, st_table_m, 8, 30);
+	mk(fewer, SF_KIND_STRUCT, "st_table", 48, 8, sf_test_st_table_m, 8, 30);
 	struct sf_bresult b2base, b2cur;
 	assert_int_equal(eval(b2, base_ts, "base.o", &b2base, &err), 0);
 	assert_int_equal(eval(b2, fewer, "cur.o", &b2cur, &err), 0);
@@ -765,7 +726,7 @@ static void test_eval_variants(void **state)
 	struct sf_budget *b;
 	struct sf_bresult res;
 
-	mk(ts, SF_KIND_STRUCT, "st_table", 56, 8, st_table_m, 9, 99);
+	mk(ts, SF_KIND_STRUCT, "st_table", 56, 8, sf_test_st_table_m, 9, 99);
 	eval_ok("st_table size <= 48\nRHash + st_table size == 80\n", ts, &b, &res);
 	assert_int_equal(res.stats[0].checked, 2);
 	assert_int_equal(res.stats[0].failed, 1);
@@ -806,7 +767,7 @@ static void test_pin_round_trip(void **state)
 	struct sf_bresult res;
 	struct sf_err err = SF_ERR_INIT;
 
-	mk(ts, SF_KIND_STRUCT, "st_table", 56, 8, st_table_m, 9, 99); /* variant */
+	mk(ts, SF_KIND_STRUCT, "st_table", 56, 8, sf_test_st_table_m, 9, 99); /* variant */
 	mk(ts, SF_KIND_STRUCT, "", 8, 8, rb_b_m, 1, 1);              /* anonymous */
 	mk(ts, SF_KIND_CLASS, "ns::C<int, long>", 8, 8, rb_b_m, 1, 7);
 	struct sf_budget_pins pins;
@@ -828,7 +789,7 @@ static void test_pin_round_trip(void **state)
 
 	/* the next build: rb_a grew by 8 bytes */
 	struct sf_typeset *ts2 = model();
-	static const struct mdef grown[] = {
+	static const struct sf_test_mdef grown[] = {
 		{ "c", "char", 0, 1, 1 }, { "l", "long", 8, 8, 8 }, { "m", "long", 16, 8, 8 },
 	};
 	mk(ts2, SF_KIND_STRUCT, "rb_a", 24, 8, grown, 3, 50);

@@ -19,45 +19,24 @@
 #include "report/diff.h"
 #include "model/typeset.h"
 #include "lib/xalloc.h"
-
-struct mdef {
-	const char *name;
-	const char *type;
-	uint64_t offset, size;
-	uint32_t align;
-};
+#include "model_build.h"
 
 static const struct sf_type *mk_at(struct sf_typeset *ts, enum sf_kind kind,
 				    const char *name, uint64_t size, uint32_t align,
-				    const struct mdef *m, size_t n, const char *file,
+				    const struct sf_test_mdef *m, size_t n, const char *file,
 				    uint32_t line)
 {
-	struct sf_type *t = sf_typeset_alloc(ts, sizeof(*t));
+	const struct sf_test_tdef d = {
+		.kind = kind, .name = name, .size = size, .align = align,
+		.file = file, .line = line, .origin = "d.o",
+	};
 
-	t->name = sf_typeset_intern(ts, name);
-	t->kind = (uint8_t)kind;
-	t->size = size;
-	t->align = align;
-	t->decl_file = sf_typeset_intern(ts, file);
-	t->decl_line = line;
-	t->origin = sf_typeset_intern(ts, "d.o");
-	t->nmembers = (uint32_t)n;
-	t->members = sf_typeset_alloc(ts, (n ? n : 1) * sizeof(*t->members));
-	for (size_t i = 0; i < n; i++) {
-		struct sf_member *mm = &t->members[i];
-		mm->name = sf_typeset_intern(ts, m[i].name);
-		mm->type_name = sf_typeset_intern(ts, m[i].type);
-		mm->type_suffix = sf_typeset_intern(ts, "");
-		mm->offset = m[i].offset;
-		mm->size = m[i].size;
-		mm->align = m[i].align;
-	}
-	return sf_typeset_add(ts, t);
+	return sf_test_add_type(ts, &d, m, n);
 }
 
 static const struct sf_type *mk(struct sf_typeset *ts, enum sf_kind kind,
 				 const char *name, uint64_t size, uint32_t align,
-				 const struct mdef *m, size_t n)
+				 const struct sf_test_mdef *m, size_t n)
 {
 	return mk_at(ts, kind, name, size, align, m, n, "d.c", 1);
 }
@@ -65,28 +44,28 @@ static const struct sf_type *mk(struct sf_typeset *ts, enum sf_kind kind,
 #define MK(ts, name, size, m) \
 	mk(ts, SF_KIND_STRUCT, name, size, 8, m, sizeof(m) / sizeof(m[0]))
 
-static const struct mdef grows_old[] = {
+static const struct sf_test_mdef grows_old[] = {
 	{ "a", "int", 0, 4, 4 }, { "b", "int", 4, 4, 4 },
 };
-static const struct mdef grows_new[] = {
+static const struct sf_test_mdef grows_new[] = {
 	{ "a", "int", 0, 4, 4 }, { "b", "int", 4, 4, 4 }, { "c", "long", 8, 8, 8 },
 };
 /* char a; long b; char c;  ->  long b; char a; char c; */
-static const struct mdef reord_old[] = {
+static const struct sf_test_mdef reord_old[] = {
 	{ "a", "char", 0, 1, 1 }, { "b", "long", 8, 8, 8 }, { "c", "char", 16, 1, 1 },
 };
-static const struct mdef reord_new[] = {
+static const struct sf_test_mdef reord_new[] = {
 	{ "b", "long", 0, 8, 8 }, { "a", "char", 8, 1, 1 }, { "c", "char", 9, 1, 1 },
 };
 /* int a; int b; long c;  ->  int a; char b; long c;  (3-byte hole after b) */
-static const struct mdef hole_old[] = {
+static const struct sf_test_mdef hole_old[] = {
 	{ "a", "int", 0, 4, 4 }, { "b", "int", 4, 4, 4 }, { "c", "long", 8, 8, 8 },
 };
-static const struct mdef hole_new[] = {
+static const struct sf_test_mdef hole_new[] = {
 	{ "a", "int", 0, 4, 4 }, { "b", "char", 4, 1, 1 }, { "c", "long", 8, 8, 8 },
 };
-static const struct mdef one[] = { { "x", "long", 0, 8, 8 } };
-static const struct mdef big[] = { { "x", "long", 0, 8, 8 }, { "y", "char", 8, 1, 1 } };
+static const struct sf_test_mdef one[] = { { "x", "long", 0, 8, 8 } };
+static const struct sf_test_mdef big[] = { { "x", "long", 0, 8, 8 }, { "y", "char", 8, 1, 1 } };
 
 struct pair {
 	struct sf_typeset *old, *new;
@@ -252,8 +231,8 @@ static void test_anonymous_members(void **state)
 {
 	(void)state;
 	struct sf_typeset *a = sf_typeset_new(), *b = sf_typeset_new();
-	static const struct mdef u1[] = { { "i", "int", 8, 4, 4 }, { "p", "void *", 8, 8, 8 } };
-	static const struct mdef u2[] = { { "i", "long", 8, 8, 8 }, { "p", "void *", 8, 8, 8 } };
+	static const struct sf_test_mdef u1[] = { { "i", "int", 8, 4, 4 }, { "p", "void *", 8, 8, 8 } };
+	static const struct sf_test_mdef u2[] = { { "i", "long", 8, 8, 8 }, { "p", "void *", 8, 8, 8 } };
 	struct sf_typeset *sets[2] = { a, b };
 
 	for (int s = 0; s < 2; s++) {

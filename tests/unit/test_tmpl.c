@@ -18,50 +18,26 @@
 #include "layout/tmpl.h"
 #include "report/patch.h"
 #include "model/typeset.h"
-
-struct mdef {
-	const char *name, *type;
-	uint64_t offset, size;
-	uint32_t align;
-};
+#include "model_build.h"
 
 /* A C++ struct of ts: members m[0..n), declared at file:line. */
 static const struct sf_type *add_at(struct sf_typeset *ts, const char *name, uint64_t size,
 				    uint32_t align, const char *file, uint32_t line,
-				    const struct mdef *m, size_t n)
+				    const struct sf_test_mdef *m, size_t n)
 {
-	struct sf_type *t = sf_typeset_alloc(ts, sizeof(*t));
+	const struct sf_test_tdef d = {
+		.kind = SF_KIND_STRUCT, .name = name, .size = size, .align = align,
+		.file = file, .line = line, .origin = "slot.o", .addr_size = 8,
+		.flags = SF_TF_CXX, .member_tclass = SF_T_INT,
+		.member_flags = SF_MF_SIGNED,
+	};
 
-	memset(t, 0, sizeof(*t));
-	t->name = sf_typeset_intern(ts, name);
-	t->kind = SF_KIND_STRUCT;
-	t->flags = SF_TF_CXX;
-	t->size = size;
-	t->align = align;
-	t->decl_file = sf_typeset_intern(ts, file);
-	t->decl_line = line;
-	t->origin = sf_typeset_intern(ts, "slot.o");
-	t->addr_size = 8;
-	t->nmembers = (uint32_t)n;
-	t->members = sf_typeset_alloc(ts, (n + 1) * sizeof(*t->members));
-	memset(t->members, 0, (n + 1) * sizeof(*t->members));
-	for (size_t i = 0; i < n; i++) {
-		struct sf_member *mm = &t->members[i];
-		mm->name = sf_typeset_intern(ts, m[i].name);
-		mm->type_name = sf_typeset_intern(ts, m[i].type);
-		mm->type_suffix = sf_typeset_intern(ts, "");
-		mm->offset = m[i].offset;
-		mm->size = m[i].size;
-		mm->align = m[i].align;
-		mm->tclass = SF_T_INT;
-		mm->flags = SF_MF_SIGNED;
-	}
-	return sf_typeset_add(ts, t);
+	return sf_test_add_type(ts, &d, m, n);
 }
 
 /* The same, declared in slot.h. */
 static const struct sf_type *add(struct sf_typeset *ts, const char *name, uint64_t size,
-				 uint32_t align, uint32_t line, const struct mdef *m, size_t n)
+				 uint32_t align, uint32_t line, const struct sf_test_mdef *m, size_t n)
 {
 	return add_at(ts, name, size, align, "slot.h", line, m, n);
 }
@@ -88,11 +64,11 @@ static void test_instances(void **state)
 {
 	(void)state;
 	struct sf_typeset *ts = sf_typeset_new();
-	static const struct mdef sl[] = { { "tag", "char", 0, 1, 1 },
+	static const struct sf_test_mdef sl[] = { { "tag", "char", 0, 1, 1 },
 		{ "value", "long int", 8, 8, 8 }, { "n", "int", 16, 4, 4 } };
-	static const struct mdef sc[] = { { "tag", "char", 0, 1, 1 },
+	static const struct sf_test_mdef sc[] = { { "tag", "char", 0, 1, 1 },
 		{ "value", "char", 1, 1, 1 }, { "n", "int", 4, 4, 4 } };
-	static const struct mdef si[] = { { "tag", "char", 0, 1, 1 },
+	static const struct sf_test_mdef si[] = { { "tag", "char", 0, 1, 1 },
 		{ "weight", "double", 8, 8, 8 }, { "mark", "char", 16, 1, 1 } };
 	const struct sf_type *t = add(ts, "Slot<long int>", 24, 8, 6, sl, 3);
 	const struct sf_type *c = add(ts, "Slot<char>", 8, 4, 6, sc, 3);
