@@ -15,6 +15,7 @@
  *   TYPE     a type of kind k from a member array, declared in t.c,
  *            from t.o, 8-byte addresses; TYPE_AT with a declaration line
  *   RUST_MEM, RUST_TYPE   the same for Rust (SF_MF_RUST, SF_TF_RUST)
+ *   ST_TABLE_MEMBERS  the members of Ruby's st_table, for a member array
  *   C_MEM, C_TYPE         a member and a type as the DWARF of the C
  *            struct S states them: offsetof and sizeof S, alignment 1
  *            (what is inferred is then the test's subject)
@@ -63,5 +64,17 @@
 	{ .name = #S, .kind = k, .size = sizeof(S), .align = 1, \
 	  .decl_file = "t.c", .nmembers = N(arr), .members = arr, \
 	  .origin = "t.o", .addr_size = 8 }
+
+/* struct st_table of testdata/example/st_table.c (48 bytes), as gcc states it */
+#define ST_TABLE_MEMBERS \
+	MEM("entry_power", "unsigned char", "", 0, 1, 1, SF_T_INT), \
+	MEM("bin_power", "unsigned char", "", 1, 1, 1, SF_T_INT), \
+	MEM("size_ind", "unsigned char", "", 2, 1, 1, SF_T_INT), \
+	MEM("rebuilds_num", "unsigned int", "", 4, 4, 4, SF_T_INT), \
+	MEM("type", "const struct st_hash_type *", "", 8, 8, 8, SF_T_POINTER), \
+	MEM("num_entries", "st_index_t", "", 16, 8, 8, SF_T_INT), \
+	MEM("entries_start", "st_index_t", "", 24, 8, 8, SF_T_INT), \
+	MEM("entries_bound", "st_index_t", "", 32, 8, 8, SF_T_INT), \
+	MEM("entries", "struct st_table_entry *", "", 40, 8, 8, SF_T_POINTER)
 
 #endif

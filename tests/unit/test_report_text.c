@@ -55,15 +55,7 @@ static void expect_text(const struct sf_type *t, const char *want)
  * };
  */
 static struct sf_member st_table_m[] = {
-	MEM("entry_power", "unsigned char", "", 0, 1, 1, SF_T_INT),
-	MEM("bin_power", "unsigned char", "", 1, 1, 1, SF_T_INT),
-	MEM("size_ind", "unsigned char", "", 2, 1, 1, SF_T_INT),
-	MEM("rebuilds_num", "unsigned int", "", 4, 4, 4, SF_T_INT),
-	MEM("type", "const struct st_hash_type *", "", 8, 8, 8, SF_T_POINTER),
-	MEM("num_entries", "st_index_t", "", 16, 8, 8, SF_T_INT),
-	MEM("entries_start", "st_index_t", "", 24, 8, 8, SF_T_INT),
-	MEM("entries_bound", "st_index_t", "", 32, 8, 8, SF_T_INT),
-	MEM("entries", "struct st_table_entry *", "", 40, 8, 8, SF_T_POINTER),
+	ST_TABLE_MEMBERS
 };
 static const struct sf_type st_table = TYPE("st_table", SF_KIND_STRUCT, 48, 8,
 					    st_table_m);
