@@ -11,7 +11,7 @@
 
 # every core for the builds unless told (make -j1): the test run builds
 # three times (plain, ASan, fuzz) on 2 cores
-ifeq ($(filter -j%,$(MAKEFLAGS)),)
+ifeq ($(MAKELEVEL)$(filter -j%,$(MAKEFLAGS)),0)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 
