@@ -170,13 +170,16 @@ TEST_E2E_PLAIN := identity alone pahole_vmlinux pahole_libc jsondoc_libc deb hab
 # or debug file, or a fixture that does not build, fails instead of skipping
 # (SF_TEST_STRICT, read by tests/unit/test_dwarf_util.h)
 test: export SF_TEST_STRICT := 1
-test: deps-test
-	@$(MAKE) --no-print-directory folders
-	@$(MAKE) --no-print-directory longfn
-	@$(MAKE) --no-print-directory structfit unit
-	@$(MAKE) --no-print-directory asan E2E_PLAIN="$(TEST_E2E_PLAIN)"
-	@$(MAKE) --no-print-directory valgrind VALGRIND_E2E="$(TEST_VALGRIND_E2E)"
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$${FUZZ_SECONDS:-30}
+# (each stage timed by tests/stage.sh; the times are printed at the end)
+test:
+	@mkdir -p build && rm -f build/test-stages
+	@sh tests/stage.sh deps $(MAKE) --no-print-directory deps-test
+	@sh tests/stage.sh folders $(MAKE) --no-print-directory folders longfn
+	@sh tests/stage.sh build+unit $(MAKE) --no-print-directory structfit unit
+	@sh tests/stage.sh asan+e2e $(MAKE) --no-print-directory asan E2E_PLAIN="$(TEST_E2E_PLAIN)"
+	@sh tests/stage.sh valgrind $(MAKE) --no-print-directory valgrind VALGRIND_E2E="$(TEST_VALGRIND_E2E)"
+	@sh tests/stage.sh fuzz $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$${FUZZ_SECONDS:-30}
+	@echo "make test: every stage passed:"; sed 's/^/  /' build/test-stages
 
 bench: structfit $(BUILD)/tests/dwarf_walk
 	@sh tests/bench.sh
