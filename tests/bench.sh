@@ -22,7 +22,11 @@
 # BTF rows: the running kernel's /sys/kernel/btf/vmlinux (or $BENCH_BTF),
 # read by `pahole -F btf` and by structfit show and holes in the same run,
 # quoted as ratios to pahole -F btf (a table of their own; each the best of
-# three interleaved runs, since each takes a fraction of a second).
+# three interleaved runs, since each takes a fraction of a second).  Split
+# BTF rows where the bench's kernel has module debug files
+# (/usr/lib/debug/lib/modules/VERSION): its biggest module's BTF encoded
+# over the kernel's by pahole -J, read by `pahole -F btf --btf_base` and by
+# structfit show (the module alone, and the kernel's BTF with it).
 #
 # The floor: build/tests/dwarf_walk (tests/unit/dwarf_walk.c) maps the same
 # file and decodes every DIE with as many threads as structfit uses, and
@@ -123,6 +127,36 @@ if [ -n "$btf" ]; then
 		measure "structfit-btf-holes" "$SF" holes "$btf"
 	done
 fi
+# split BTF: the biggest module of the bench's kernel, its BTF encoded over
+# the kernel's by pahole -J (both from their debug files, into $tmp/kbtf:
+# structfit finds a split BTF's base as the file vmlinux beside it).
+# pahole -F btf --btf_base prints the base's types and the module's;
+# structfit show MODULE the module's own, and show vmlinux MODULE both
+split_btf=""
+kver=$(basename "${file:-none}" | sed -n 's/^vmlinux-//p')
+if [ -n "$kver" ] && [ -d "/usr/lib/debug/lib/modules/$kver" ]; then
+	ko=$(find "/usr/lib/debug/lib/modules/$kver" -name '*.ko' -printf '%s %p\n' 2>/dev/null |
+		sort -rn | awk 'NR == 1 { print $2 }')
+	mkdir -p "$tmp/kbtf"
+	if [ -n "$ko" ] && echo "bench: encoding split BTF of $(basename "$ko") ..." >&2 &&
+		pahole -j2 -J --btf_encode_detached="$tmp/kbtf/vmlinux" "$file" >/dev/null 2>&1 &&
+		pahole -J --btf_base="$tmp/kbtf/vmlinux" \
+			--btf_encode_detached="$tmp/kbtf/$(basename "$ko" .ko)" "$ko" >/dev/null 2>&1; then
+		split_btf=$tmp/kbtf/$(basename "$ko" .ko)
+	else
+		echo "bench: no split BTF rows: pahole -J could not encode $kver's BTF and ${ko:-a module}'s" >&2
+	fi
+else
+	echo "bench: no split BTF rows: no module debug files for ${kver:-the kernel} under /usr/lib/debug/lib/modules" >&2
+fi
+if [ -n "$split_btf" ]; then
+	for k in 1 2 3; do
+		measure "pahole-btf-split" pahole -F btf --btf_base="$tmp/kbtf/vmlinux" "$split_btf"
+		measure "structfit-btf-split-show" "$SF" show "$split_btf"
+		measure "structfit-btf-split-both" "$SF" show "$tmp/kbtf/vmlinux" "$split_btf"
+	done
+fi
+
 # ------------------------------------------------------------- many inputs
 # libc_dir: links to the files of libc6-dbg (empty when it is not installed)
 libc_dir=""
@@ -198,11 +232,19 @@ awk '!($1 in w) { order[++n] = $1 } !($1 in w) || $2 < w[$1] { w[$1] = $2; row[$
 	echo "each run writes its whole text report (every struct) to a file;"
 	echo "each row is the fastest of 3 runs taking turns (plain pahole: 1 run)"
 	echo
-	awk '
+	awk -v split_name="$(basename "${split_btf:-none}")" '
 		{ name[NR] = $1; wall[NR] = $2; kb[NR] = $3; n[NR] = $4; st[NR] = $5; cpu[NR] = $6 }
 		$1 == "pahole" { pw = $2; pk = $3 }
 		$1 == "pahole-j2" { jw = $2 }
 		$1 == "pahole-btf" { bw = $2; bk = $3 }
+		$1 == "pahole-btf-split" { sw = $2; sk = $3 }
+		function btf_row(i, base_w, base_k,    r1, r3, note) {
+			r1 = base_w > 0 ? sprintf("%.2f", wall[i] / base_w) : "-"
+			r3 = base_k > 0 ? sprintf("%.2f", kb[i] / base_k) : "-"
+			note = st[i] != 0 ? "  (exit " st[i] ")" : ""
+			printf("%-24s %9.2f %8.2f %13.1f %11s %10s %9d%s\n", name[i], wall[i],
+				cpu[i], kb[i] / 1024, r1, r3, n[i], note)
+		}
 		END {
 			if (pw > 0 || jw > 0) {
 			printf("%-16s %9s %8s %13s %11s %10s %10s %9s\n", "tool", "wall s", "cpu s",
@@ -224,17 +266,22 @@ awk '!($1 in w) { order[++n] = $1 } !($1 in w) || $2 < w[$1] { w[$1] = $2; row[$
 			if (bw == "")
 				exit
 			printf("\nBTF input, against pahole -F btf:\n")
-			printf("%-20s %9s %8s %13s %11s %10s %9s\n", "tool", "wall s", "cpu s",
+			printf("%-24s %9s %8s %13s %11s %10s %9s\n", "tool", "wall s", "cpu s",
 				"peak RSS MB", "wall/pahole", "RSS/pahole", "structs")
 			for (i = 1; i <= NR; i++) {
-				if (name[i] !~ /btf/)
+				if (name[i] !~ /btf/ || name[i] ~ /split/)
 					continue
-				r1 = bw > 0 ? sprintf("%.2f", wall[i] / bw) : "-"
-				r3 = bk > 0 ? sprintf("%.2f", kb[i] / bk) : "-"
-				note = st[i] != 0 ? "  (exit " st[i] ")" : ""
-				printf("%-20s %9.2f %8.2f %13.1f %11s %10s %9d%s\n", name[i], wall[i],
-					cpu[i], kb[i] / 1024, r1, r3, n[i], note)
+				btf_row(i, bw, bk)
 			}
+			if (sw == "")
+				exit
+			printf("\nSplit BTF (%s over its kernel'"'"'s), against pahole -F btf --btf_base:\n",
+				split_name)
+			for (i = 1; i <= NR; i++)
+				if (name[i] ~ /split/)
+					btf_row(i, sw, sk)
+			printf("(pahole prints the base'"'"'s types and the module'"'"'s; structfit show MODULE\n" \
+				"the module'"'"'s own, and show vmlinux MODULE both)\n")
 		}' "$tmp/rows"
 	# many inputs: each structfit row against the pahole -j2 row of its input
 	awk '
