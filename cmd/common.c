@@ -303,9 +303,11 @@ static struct sf_typeset *load_raw(const struct sf_common_opts *co, char **files
 	struct sf_typeset *ts = sf_typeset_new();
 	struct sf_load_opts opts = {
 		.threads = co->jobs, .only = only, .debug_dirs = co->debug_dirs,
-		.note = quiet ? NULL : print_note, .no_dedup = env_flag("STRUCTFIT_NO_DEDUP"),
+		.note = quiet ? NULL : print_note,
+		.no_dedup = co->no_dedup || env_flag("STRUCTFIT_NO_DEDUP"),
 		.dedup_note = env_flag("STRUCTFIT_DEDUP_NOTE"), .summaries = co->summaries,
-		.btf_first = co->btf_first,
+		.btf_first = co->btf_first, .unit_langs = co->unit_langs,
+		.each_def = co->each_def, .each_def_arg = co->each_def_arg,
 	};
 	struct sf_err err = SF_ERR_INIT;
 

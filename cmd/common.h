@@ -298,6 +298,11 @@ struct sf_common_opts {
 	                              * (sf_load_opts.summaries): holes alone */
 	bool btf_first;              /* an ELF's .BTF before its DWARF
 	                              * (sf_load_opts.btf_first): pahole -F btf */
+	uint64_t unit_langs;         /* the units' languages read (0: all;
+	                              * sf_load_opts.unit_langs): pahole --lang */
+	bool no_dedup;               /* every unit lays out every type */
+	void (*each_def)(void *arg, const struct sf_type *t); /* sf_load_opts' */
+	void *each_def_arg;
 };
 
 #define SF_COMMON_OPTS { .cacheline = SF_CACHELINE }

@@ -24,7 +24,9 @@
  * blocks, -z then -V names.
  */
 #include <getopt.h>
+#include <pthread.h>
 #include <stdlib.h>
+#include <strings.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -32,6 +34,7 @@
 #include "common.h"
 #include "layout/holes.h"
 #include "layout/plan.h"
+#include "lib/hash.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "model/nested.h"
@@ -39,7 +42,7 @@
 
 enum {
 	P_HEX = 300, P_STRUCTS, P_UNIONS, P_PACKED, P_FLEX, P_SORT,
-	P_NO_ALIGNED, P_NO_PACKED, P_NO_FORCE, P_COUNT, P_SKIP,
+	P_NO_ALIGNED, P_NO_PACKED, P_NO_FORCE, P_COUNT, P_SKIP, P_LANG, P_LANG_EXCLUDE,
 };
 
 #define P "pahole"
@@ -58,6 +61,12 @@ static const struct sf_option pahole_options[] = {
 	  "the structs a reorder shrinks: name, size, new size, saving" },
 	{ 'R', "reorganize", no_argument, NULL, P,
 	  "with -C: each struct in its smallest member order (structfit's search)" },
+	{ 'S', "show_reorg_steps", no_argument, NULL, P,
+	  "with -R: each member moved, and the struct after each move" },
+	{ 'T', "nr_definitions", no_argument, NULL, P,
+	  "each struct's name and the number of units that define it" },
+	{ 'u', "defined_in", no_argument, NULL, P,
+	  "with -C: the unit that defines each type, for its block" },
 	{ 'i', "contains", required_argument, "NAME", P,
 	  "the structs that have a member of type NAME" },
 	{ 'd', "recursive", no_argument, NULL, P,
@@ -72,6 +81,10 @@ static const struct sf_option pahole_options[] = {
 	{ P_PACKED, "packed", no_argument, NULL, P, "packed structs only" },
 	{ P_FLEX, "with_flexible_array", no_argument, NULL, P,
 	  "only structs ending in a flexible array" },
+	{ P_LANG, "lang", required_argument, "LANGS", P,
+	  "only the units in these languages (a comma list of pahole's names)" },
+	{ P_LANG_EXCLUDE, "lang_exclude", required_argument, "LANGS", P,
+	  "leave out the units in these languages" },
 	{ 'x', "exclude", required_argument, "PREFIX", P,
 	  "leave out the types whose name starts with PREFIX" },
 	{ 'y', "prefix_filter", required_argument, "PREFIX", P,
@@ -118,7 +131,10 @@ static const struct sf_opt_use pahole_opts_list[] = {
 	{ "nr_members", SF_U_SHORT | SF_U_OR_NEXT, NULL, NULL },
 	{ "class_name_len", SF_U_SHORT | SF_U_OR_NEXT, NULL, NULL },
 	{ "packable", SF_U_SHORT | SF_U_OR_NEXT, NULL, NULL },
+	{ "nr_definitions", SF_U_SHORT | SF_U_OR_NEXT, NULL, NULL },
 	{ "reorganize", SF_U_SHORT, NULL, NULL },
+	{ "show_reorg_steps", SF_U_SHORT, NULL, NULL },
+	{ "defined_in", SF_U_SHORT, NULL, NULL },
 	{ "separator", 0, NULL, NULL },
 	{ "contains", SF_U_SHORT, NULL, NULL },
 	{ "recursive", 0, NULL, NULL },
@@ -131,6 +147,8 @@ static const struct sf_opt_use pahole_opts_list[] = {
 	{ "with_flexible_array", 0, NULL, NULL },
 	{ "exclude", 0, NULL, NULL },
 	{ "prefix_filter", 0, NULL, NULL },
+	{ "lang", 0, NULL, NULL },
+	{ "lang_exclude", 0, NULL, NULL },
 	{ "anon_include", 0, NULL, NULL },
 	{ "nested_anon_include", 0, NULL, NULL },
 	{ "expand_types", SF_U_SHORT, NULL, NULL },
@@ -169,11 +187,8 @@ static const struct sf_command pahole_command = {
 
 /* pahole 1.24's options that structfit pahole does not do. */
 static const struct sf_option pahole_refused[] = {
-	{ 'S', "show_reorg_steps", no_argument, NULL, P, NULL },
 	{ 'l', "show_first_biggest_size_base_type_member", no_argument, NULL, P, NULL },
-	{ 'T', "nr_definitions", no_argument, NULL, P, NULL },
 	{ 'm', "nr_methods", no_argument, NULL, P, NULL },
-	{ 'u', "defined_in", no_argument, NULL, P, NULL },
 	{ 'p', "expand_pointers", no_argument, NULL, P, NULL },
 	{ 'f', "find_pointers_to", required_argument, NULL, P, NULL },
 	{ 'D', "decl_exclude", required_argument, NULL, P, NULL },
@@ -185,8 +200,6 @@ static const struct sf_option pahole_refused[] = {
 	{ 0, "size_bytes", required_argument, NULL, P, NULL },
 	{ 0, "range", required_argument, NULL, P, NULL },
 	{ 0, "header_type", required_argument, NULL, P, NULL },
-	{ 0, "lang", required_argument, NULL, P, NULL },
-	{ 0, "lang_exclude", required_argument, NULL, P, NULL },
 	{ 0, "prettify", required_argument, NULL, P, NULL },
 	{ 0, "compile", optional_argument, NULL, P, NULL },
 	{ 0, "flat_arrays", no_argument, NULL, P, NULL },
@@ -207,6 +220,19 @@ enum pahole_fmt {
 	PF_MEMBERS,	/* -n */
 	PF_NAME_LEN,	/* -N */
 	PF_NAME,	/* -z: the names alone */
+	PF_NONE,	/* -T: nothing per type (the counts come after) */
+};
+
+/*
+ * -T: how many units define each struct, by pahole's identity of a
+ * definition (type__compare: name, size, members' names, bit offsets and
+ * bit-field sizes) as a hash: the loader's each_def adds one per unit, on
+ * the reading threads.
+ */
+struct def_counts {
+	pthread_mutex_t lock;
+	struct def_slot { uint64_t key; uint32_t n; } *v;	/* key 0: empty */
+	size_t n, cap;
 };
 
 struct pahole_opts {
@@ -218,6 +244,10 @@ struct pahole_opts {
 	char sep;                     /* -t */
 	bool anon, nested_anon, recursive, packable, reorganize, contains, verbose, sort;
 	bool structs, unions, packed, flex;
+	bool reorg_steps, nr_defs, defined_in;	/* -S, -T, -u */
+	const char *langs;            /* --lang or --lang_exclude's LANGS, the last */
+	bool lang_exclude;            /* --lang_exclude given (pahole: it stays) */
+	struct def_counts defs;       /* -T */
 	const char *exclude, *prefix; /* -x, -y */
 	uint64_t holes, bit_holes, hole_ge;
 };
@@ -386,6 +416,11 @@ static int take(int c, const char *arg, struct pahole_opts *p)
 	case 'r': p->to.rel_offset = true; break;
 	case 'I': p->to.decl_info = true; break;
 	case 'R': p->reorganize = true; break;
+	case 'S': p->reorg_steps = true; break;
+	case 'T': p->nr_defs = true; p->fmt = PF_NONE; break;
+	case 'u': p->defined_in = true; break;
+	case P_LANG_EXCLUDE: p->lang_exclude = true; /* fall through */
+	case P_LANG: p->langs = arg; break;
 	case 'V': p->verbose = true; break;
 	case 't': p->sep = arg[0]; break;
 	case 'x': p->exclude = arg; break;
@@ -403,6 +438,65 @@ static int take(int c, const char *arg, struct pahole_opts *p)
 	return 0;
 }
 
+/* pahole 1.24's language names (dwarves.c, lang__str2int) and their
+ * DW_LANG codes: C89 (1) to BLISS (0x25), compared ignoring case. */
+static const struct { const char *name; unsigned code; } pahole_langs[] = {
+	{ "c89", 0x01 }, { "c", 0x02 }, { "ada83", 0x03 }, { "c++", 0x04 },
+	{ "cobol74", 0x05 }, { "cobol85", 0x06 }, { "fortran77", 0x07 },
+	{ "fortran90", 0x08 }, { "pascal83", 0x09 }, { "modula2", 0x0a }, { "java", 0x0b },
+	{ "c99", 0x0c }, { "ada95", 0x0d }, { "fortran95", 0x0e }, { "pli", 0x0f },
+	{ "objc", 0x10 }, { "objc++", 0x11 }, { "upc", 0x12 }, { "d", 0x13 },
+	{ "python", 0x14 }, { "opencl", 0x15 }, { "go", 0x16 }, { "modula3", 0x17 },
+	{ "haskell", 0x18 }, { "c++03", 0x19 }, { "c++11", 0x1a }, { "ocaml", 0x1b },
+	{ "rust", 0x1c }, { "c11", 0x1d }, { "swift", 0x1e }, { "julia", 0x1f },
+	{ "dylan", 0x20 }, { "c++14", 0x21 }, { "fortran03", 0x22 }, { "fortran08", 0x23 },
+	{ "renderscript", 0x24 }, { "bliss", 0x25 },
+};
+
+/* The DW_LANG code of pahole's language name, or 0. */
+static unsigned lang_code(const char *name, size_t n)
+{
+	for (size_t i = 0; i < sizeof(pahole_langs) / sizeof(pahole_langs[0]); i++)
+		if (strlen(pahole_langs[i].name) == n && !strncasecmp(pahole_langs[i].name, name, n))
+			return pahole_langs[i].code;
+	return 0;
+}
+
+/* The error line of a name lang_code does not know; -1. */
+static int bad_lang(const struct pahole_opts *p, const char *name, size_t n)
+{
+	struct strbuf names = STRBUF_INIT;
+
+	for (size_t i = 0; i < sizeof(pahole_langs) / sizeof(pahole_langs[0]); i++)
+		sb_addf(&names, "%s%s", i ? ", " : "", pahole_langs[i].name);
+	sf_die_usage("pahole: --lang%s: '%.*s' is not one of pahole's language names (%s)",
+		     p->lang_exclude ? "_exclude" : "", (int)n, name, names.buf);
+	sb_release(&names);
+	return -1;
+}
+
+/* --lang, --lang_exclude LANGS: the units' languages the loader reads
+ * (sf_load_opts.unit_langs); 0, or -1 after the error line. */
+static int lang_mask(struct pahole_opts *p)
+{
+	uint64_t set = 0;
+
+	for (const char *l = p->langs;; l++) {
+		size_t n = strcspn(l, ",");
+		unsigned code = lang_code(l, n);
+		if (!code)
+			return bad_lang(p, l, n);
+		set |= UINT64_C(1) << code;
+		l += n;
+		if (!*l)
+			break;
+	}
+	/* a unit of no language, or of one pahole cannot name, is never in
+	 * LANGS (unit_langs' bit 0) */
+	p->co.unit_langs = p->lang_exclude ? ~set : set;
+	return 0;
+}
+
 /* SF_GO_ON, or the exit status. */
 static int parse_opts(int argc, char **argv, struct pahole_opts *p)
 {
@@ -415,6 +509,8 @@ static int parse_opts(int argc, char **argv, struct pahole_opts *p)
 	while ((c = sf_getopt_next(&g, argc, argv)) != -1)
 		if (take(c, optarg, p) < 0)
 			return SF_EXIT_ERROR;
+	if (g.status == SF_GO_ON && p->langs && lang_mask(p) < 0)
+		return SF_EXIT_ERROR;
 	return g.status;
 }
 

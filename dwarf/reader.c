@@ -397,6 +397,15 @@ static int by_place(const void *a, const void *b)
  * themselves is the same before and after dwz (a compiler's DIE order
  * is its own: gcc follows the text, clang the first use).
  */
+/* Tell r->each_def of the unit's type tp (laid out: x), when complete. */
+static void each_def(struct sf_reader *r, const struct top *tp, const struct xtype *x)
+{
+	struct sf_type t = top_type(tp, x);
+
+	if (!(t.flags & SF_TF_INCOMPLETE) && !x->inc)
+		r->each_def(r->each_def_arg, &t);
+}
+
 static void order_tops(struct sf_reader *r)
 {
 	int sorted = 1;
@@ -407,6 +416,8 @@ static void order_tops(struct sf_reader *r)
 	for (size_t i = 0; i < r->ntops && !r->failed; i++) {
 		struct top *tp = &r->tops[i];
 		struct xtype *x = tp->skip ? NULL : rd_layout(r, tp->ti, 0);
+		if (x && r->each_def)
+			each_def(r, tp, x);
 		if (!x || top_known(r, tp, x))
 			continue;
 		tp->seq = i;
@@ -717,6 +728,22 @@ static void end_unit(struct sf_reader *r)
 	}
 }
 
+/* Whether the unit open (r->cur) is of a language read (r->langs). */
+static int lang_read(const struct sf_reader *r)
+{
+	unsigned lang = r->cur.cx.lang;
+
+	return !r->langs || ((r->langs >> (lang < 64 ? lang : 0)) & 1);
+}
+
+void sf_reader_filter(struct sf_reader *r, uint64_t langs,
+		      void (*each_def)(void *arg, const struct sf_type *t), void *arg)
+{
+	r->langs = langs;
+	r->each_def = each_def;
+	r->each_def_arg = arg;
+}
+
 static int read_unit(struct sf_reader *r, size_t i)
 {
 	struct sf_die d;
@@ -739,7 +766,7 @@ static int read_unit(struct sf_reader *r, size_t i)
 	if (rd_uh_open_parsed(r, &r->cur, r->f, i, parsed ? &own : NULL) < 0)
 		return -1;
 	int rc = 0;
-	if (u->unit_type != DW_UT_skeleton && u->die_start < u->end) {
+	if (u->unit_type != DW_UT_skeleton && u->die_start < u->end && lang_read(r)) {
 		rc = rd_read_die(r, &r->cur, u->die_start, &d);
 		if (rc == 0 && d.children)
 			rc = walk(r, &r->cur, d.next, 0, &end);

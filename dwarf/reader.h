@@ -46,6 +46,14 @@ struct sf_reader *sf_reader_new(const struct sf_dwfile *f, struct sf_elf *elf,
 				const struct sf_pending *held, const char *origin,
 				const char *const *only, int dedup);
 
+/*
+ * Read only the units whose language is in langs (0: all; the bits of
+ * input.h's sf_load_opts.unit_langs), and call each_def (may be NULL) with
+ * each aggregate every unit read defines (sf_load_opts.each_def).
+ */
+void sf_reader_filter(struct sf_reader *r, uint64_t langs,
+		      void (*each_def)(void *arg, const struct sf_type *t), void *arg);
+
 /* Read units [first, last) of the file.  -1 with err set on corrupt DWARF. */
 int sf_reader_units(struct sf_reader *r, size_t first, size_t last, struct sf_err *err);
 

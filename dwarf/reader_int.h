@@ -247,6 +247,10 @@ struct sf_reader {
 	const struct sf_pending *held;
 	const char *origin;
 	const char *const *only;
+	uint64_t langs;         /* the units' languages read (0: all;
+	                         * sf_load_opts.unit_langs) */
+	void (*each_def)(void *arg, const struct sf_type *t);
+	void *each_def_arg;     /* sf_load_opts.each_def */
 
 	struct arena arena;
 	struct slot *map;       /* the tinfo cache (types.c): mapalloc slots, */

@@ -62,6 +62,24 @@ struct sf_load_opts {
 	/* An ELF file's .BTF section is read instead of its DWARF when it
 	 * has one (structfit pahole -F btf, as pahole reads it). */
 	int btf_first;
+	/*
+	 * When non-zero, only the compilation units whose DW_AT_language is
+	 * in this set are read (pahole --lang, --lang_exclude): bit L for
+	 * DW_LANG L below 64, bit 0 for a unit of no language, of one at 64
+	 * or above, or of BTF (which has no units).  A unit left out adds
+	 * nothing, as if the file had not held it.
+	 */
+	uint64_t unit_langs;
+	/*
+	 * When non-NULL, called with each struct, union and class as each
+	 * unit defines it - every unit, whether or not an equal definition
+	 * was kept already (set no_dedup too: a unit that skips a type it
+	 * was given before never lays it out) - on the reading thread, so
+	 * from several at once (pahole -T counts definitions so).  The type
+	 * lives during the call only.
+	 */
+	void (*each_def)(void *arg, const struct sf_type *t);
+	void *each_def_arg;
 };
 
 /*

@@ -437,7 +437,8 @@ int sf_input_load_all(struct sf_typeset *ts, char *const *paths, int npaths,
 		dedup_note(&c);
 		sf_pending_finish(c.pending, ts, extra);
 		sf_typeset_free(extra);
-		if (!(opts && opts->only) && sf_typeset_count(ts) == 0)
+		/* (units left out by language may leave none: pahole --lang) */
+		if (!(opts && (opts->only || opts->unit_langs)) && sf_typeset_count(ts) == 0)
 			rc = no_types(paths, npaths, err);
 	} else {
 		sf_pending_free(c.pending);

@@ -223,6 +223,9 @@ static int run_units(void *arg, size_t i, int in_line)
 	u->r[i] = sf_reader_new(u->f, u->e, sf_typeset_new(), u->apart ? NULL : u->c->ts,
 				u->apart ? NULL : u->c->pending, u->label, only,
 				!(u->c->opts && u->c->opts->no_dedup));
+	if (u->c->opts)
+		sf_reader_filter(u->r[i], u->c->opts->unit_langs, u->c->opts->each_def,
+				 u->c->opts->each_def_arg);
 	if (u->keys)
 		sf_reader_share_keys(u->r[i], u->keys);
 	if (u->live)
@@ -474,8 +477,14 @@ static int load_btf(struct ctx *c, const unsigned char *data, size_t size, const
 		.label = label, .data = data, .size = size, .path = path,
 		.machine = e ? e->machine : 0, .addr_size = e ? e->addr_size : 0,
 	};
-	int rc = sf_btf_load(c->ts, &in, c->opts ? c->opts->only : NULL, c->err);
+	/* BTF has no units: its types are of no language (unit_langs' bit 0);
+	 * left out, they are read still, into a set dropped: a bad file is one */
+	uint64_t langs = c->opts ? c->opts->unit_langs : 0;
+	struct sf_typeset *ts = langs && !(langs & 1) ? sf_typeset_new() : c->ts;
+	int rc = sf_btf_load(ts, &in, c->opts ? c->opts->only : NULL, c->err);
 
+	if (ts != c->ts)
+		sf_typeset_free(ts);
 	return rc > 0 ? LOADED : rc == 0 ? NO_DWARF : FAILED;
 }
 
