@@ -231,7 +231,7 @@ enum pahole_fmt {
  */
 struct def_counts {
 	pthread_mutex_t lock;
-	struct def_slot { uint64_t key; uint32_t n; } *v;	/* key 0: empty */
+	struct def_slot { uint64_t key; uint32_t n; bool printed; } *v;	/* key 0: empty */
 	size_t n, cap;
 };
 
@@ -660,6 +660,8 @@ static void one(struct strbuf *sb, const struct pahole_opts *p, const struct sf_
 	case PF_NAME:
 		sb_addf(sb, "%s\n", line_name(t));
 		break;
+	case PF_NONE:
+		break;
 	default:
 		block(sb, p, t, l);
 	}
@@ -707,6 +709,84 @@ static size_t listed(const struct pahole_opts *p, const struct sf_typeset *ts,
 	return n;
 }
 
+/* ---- -T: pahole's nr_definitions_formatter ------------------------------ */
+
+/* pahole's identity of a definition (type__compare), hashed; never 0. */
+static uint64_t def_key(const struct sf_type *t)
+{
+	uint64_t h = sf_hash_bytes(t->size ^ ((uint64_t)t->nmembers << 40), t->name,
+				   strlen(t->name));
+
+	for (uint32_t i = 0; i < t->nmembers; i++) {
+		const struct sf_member *m = &t->members[i];
+		uint64_t bits[2] = { m->offset * 8 + m->bit_offset, m->bit_size };
+		h = sf_hash_bytes(h, m->name ? m->name : "", m->name ? strlen(m->name) : 0);
+		h = sf_hash_bytes(h, bits, sizeof(bits));
+	}
+	return h ? h : 1;
+}
+
+/* The slot of key k in d (a free one when absent), d->lock held or alone. */
+static struct def_slot *def_slot(struct def_counts *d, uint64_t k)
+{
+	if ((d->n + 1) * 2 > d->cap) {
+		struct def_counts g = { .cap = d->cap ? d->cap * 2 : 256 };
+		g.v = sf_xcalloc(g.cap, sizeof(*g.v));
+		for (size_t i = 0; i < d->cap; i++)
+			if (d->v[i].key)
+				*def_slot(&g, d->v[i].key) = d->v[i];
+		free(d->v);
+		d->v = g.v;
+		d->cap = g.cap;
+	}
+	size_t j = sf_mix64(k) & (d->cap - 1);
+	while (d->v[j].key && d->v[j].key != k)
+		j = (j + 1) & (d->cap - 1);
+	return &d->v[j];
+}
+
+/* The loader's each_def: one unit's definition of t (any thread). */
+static void count_def(void *arg, const struct sf_type *t)
+{
+	struct def_counts *d = arg;
+
+	if (!t->name || !*t->name || (t->flags & SF_TF_TYPEDEF))
+		return;	/* pahole counts named structs and unions alone */
+	uint64_t k = def_key(t);
+	pthread_mutex_lock(&d->lock);
+	struct def_slot *s = def_slot(d, k);
+	if (!s->key) {
+		s->key = k;
+		d->n++;
+	}
+	s->n += s->n < UINT32_MAX;
+	pthread_mutex_unlock(&d->lock);
+}
+
+/* After the listing: each listed struct's name and how many units define
+ * it, once per definition (v: the n types listed). */
+static void nr_definitions(const struct pahole_opts *p, struct def_counts *d,
+			   const struct sf_type **v, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		if (v[i]->flags & SF_TF_TYPEDEF)
+			continue;
+		struct def_slot *s = def_slot(d, def_key(v[i]));
+		if (!s->key) {	/* held for a base defined elsewhere: not counted */
+			s->key = def_key(v[i]);
+			d->n++;
+		}
+		if (s->printed)	/* an equal one, by pahole's identity */
+			continue;
+		sb_addf(&sb, "%s%c%u\n", v[i]->name, p->sep, s->n ? s->n : 1);
+		s->printed = true;
+		flush(&sb);
+	}
+	sb_release(&sb);
+}
+
 static void *in_arena(void *ctx, size_t size)
 {
 	return sf_typeset_alloc(ctx, size);
@@ -739,7 +819,7 @@ static void nested_blocks(struct strbuf *sb, const struct pahole_opts *p,
 }
 
 static void list_all(const struct pahole_opts *p, const struct sf_typeset *ts,
-		     struct sf_typeset *arena)
+		     struct sf_typeset *arena, struct def_counts *defs)
 {
 	const struct sf_type **v;
 	size_t n = listed(p, ts, arena, &v);
@@ -762,6 +842,8 @@ static void list_all(const struct pahole_opts *p, const struct sf_typeset *ts,
 		flush(&sb);
 	}
 	sb_release(&sb);
+	if (p->nr_defs)	/* pahole's print_stats, once every unit is read */
+		nr_definitions(p, defs, v, n);
 	free(v);
 }
 
@@ -875,7 +957,10 @@ static void reorganized(struct strbuf *sb, const struct pahole_opts *p,
 	sf_layout_release(&l);
 }
 
-/* pahole -C: each name's first definition, in the order given. */
+/* pahole -C: each name's first definition, in the order given; -u: the
+ * unit it was read from (its DW_AT_name; pahole 1.24 prints the first
+ * name's and stops at one a unit, saying that any other one defined there
+ * too is "not found"; structfit prints one line for each). */
 static int named(const struct pahole_opts *p, const struct sf_typeset *ts,
 		 struct sf_typeset *arena, char **files, int nfiles)
 {
@@ -888,7 +973,9 @@ static int named(const struct pahole_opts *p, const struct sf_typeset *ts,
 					    p->names[i]), -1;
 	for (size_t i = 0; i < p->nnames; i++) {
 		sf_typeset_find(ts, p->names[i], &t, 1);
-		if (p->reorganize) {
+		if (p->defined_in) {	/* -u: before -R, as in pahole */
+			sb_addf(&sb, "%s\n", t->unit_name ? t->unit_name : "");
+		} else if (p->reorganize) {
 			if (is_struct(t))	/* pahole reorganizes structs alone */
 				reorganized(&sb, p, ts, t, arena);
 		} else {
@@ -905,6 +992,9 @@ static int named(const struct pahole_opts *p, const struct sf_typeset *ts,
 
 static void release_opts(struct pahole_opts *p)
 {
+	if (p->co.each_def)
+		pthread_mutex_destroy(&p->defs.lock);
+	free(p->defs.v);
 	for (size_t i = 0; i < p->nnames; i++)
 		free(p->names[i]);
 	free(p->names);
@@ -925,6 +1015,15 @@ int cmd_pahole(int argc, char **argv)
 		return r;
 	}
 	p.to.cacheline = p.co.cacheline;
+	if (p.nr_defs && !p.nnames) {	/* every unit's definitions, counted */
+		if (pthread_mutex_init(&p.defs.lock, NULL)) {
+			release_opts(&p);
+			return sf_die_usage("pahole: -T: cannot make a lock"), SF_EXIT_ERROR;
+		}
+		p.co.no_dedup = true;
+		p.co.each_def = count_def;
+		p.co.each_def_arg = &p.defs;
+	}
 	struct expand_ctx ex = { &p, NULL };
 	p.to.expand_find = expand_find;
 	p.to.expand_ctx = &ex;
@@ -937,9 +1036,9 @@ int cmd_pahole(int argc, char **argv)
 	if (!ts)
 		goto out;
 	ex.ts = ts;
-	if (p.contains ? list_containers(&p, ts, arena, files, nfiles) < 0
+	if (p.contains && !p.defined_in ? list_containers(&p, ts, arena, files, nfiles) < 0
 	    : p.nnames ? named(&p, ts, arena, files, nfiles) < 0
-	    : (list_all(&p, ts, arena), 0))
+	    : (list_all(&p, ts, arena, &p.defs), 0))
 		goto out;
 	status = fflush(stdout) || ferror(stdout) ? SF_EXIT_ERROR : SF_EXIT_OK;
 out:
