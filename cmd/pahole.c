@@ -37,7 +37,9 @@
 #include "lib/hash.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "layout/reorgsteps.h"
 #include "model/nested.h"
+#include "report/reorg.h"
 #include "report/report.h"
 
 enum {
@@ -917,10 +919,39 @@ static int list_containers(const struct pahole_opts *p, const struct sf_typeset 
 /* ---- -C NAMES, and -R ----------------------------------------------------- */
 
 /*
+ * -S, -V with -R: each move from t's order to the plan's (one line), and
+ * under -S the struct after it, laid out as the compiler would (pahole
+ * 1.24 draws its own bookkeeping there, and dies doing so: see
+ * tests/e2e/pahole_compat.sh, REORG_STEPS).
+ */
+static void reorg_steps(struct strbuf *sb, const struct pahole_opts *p,
+			const struct sf_typeset *ts, const struct sf_plan *plan,
+			struct sf_typeset *arena)
+{
+	struct sf_reorg_step *s;
+	size_t n = sf_reorg_steps(&plan->units, &plan->reorder, &s);
+
+	for (size_t i = 0; i < n; i++) {
+		sf_render_reorg_step(sb, &plan->units, &s[i]);
+		if (!p->reorg_steps || s[i].at.size == SF_NO_FIT)
+			continue;
+		const struct sf_type *it = sf_units_relayout(&plan->units, &s[i].at, arena);
+		struct sf_layout l;
+		layout_of(p, ts, it, &l);
+		block(sb, p, it, &l);	/* pahole: class__fprintf, then '\n' */
+		sf_layout_release(&l);
+	}
+	sf_reorg_steps_free(s, n);
+	sb_addch(sb, '\n');	/* pahole's, before the final struct */
+	if (p->reorg_steps)
+		sf_render_reorg_final(sb);
+}
+
+/*
  * pahole's do_reorg: t in structfit's smallest member order (pahole's own
  * greedy order may differ; the size is never larger), then "saved N bytes
  * [and M cachelines]!" after the closing "};", or t itself when no order
- * is smaller.
+ * is smaller; -S and -V say the moves first.
  */
 static void reorganized(struct strbuf *sb, const struct pahole_opts *p,
 			const struct sf_typeset *ts, const struct sf_type *t,
@@ -934,8 +965,11 @@ static void reorganized(struct strbuf *sb, const struct pahole_opts *p,
 
 	layout_of(p, ts, t, &l);
 	if (sf_plan_make(t, &po, arena, &plan, &why) == 0) {
-		if (plan.modeled && plan.reorder.size != SF_NO_FIT && plan.reorder.size < t->size)
+		if (plan.modeled && plan.reorder.size != SF_NO_FIT && plan.reorder.size < t->size) {
+			if (p->reorg_steps || p->verbose)
+				reorg_steps(sb, p, ts, &plan, arena);
 			nt = sf_units_relayout(&plan.units, &plan.reorder, arena);
+		}
 		sf_plan_release(&plan);
 	}
 	if (!nt) {
@@ -947,12 +981,7 @@ static void reorganized(struct strbuf *sb, const struct pahole_opts *p,
 	sf_render_text_type(sb, nt, &nl, &p->to);
 	sb->len--;	/* the newline: pahole's saving follows "};" */
 	sb->buf[sb->len] = '\0';
-	uint64_t saved = t->size - nt->size, lines = l.cachelines - nl.cachelines;
-	sb_addf(sb, "   /* saved %llu byte%s", (unsigned long long)saved, saved != 1 ? "s" : "");
-	if (lines)
-		sb_addf(sb, " and %llu cacheline%s", (unsigned long long)lines,
-			lines != 1 ? "s" : "");
-	sb_adds(sb, "! */\n");
+	sf_render_reorg_saved(sb, t->size - nt->size, l.cachelines - nl.cachelines);
 	sf_layout_release(&nl);
 	sf_layout_release(&l);
 }
