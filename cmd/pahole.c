@@ -181,8 +181,8 @@ static const struct sf_command pahole_command = {
 	"(byte for byte where pahole is right).  The letters are pahole's, here only.\n",
 	.opts = pahole_opts_list,
 	.outro =
-	"pahole's other options are refused by name: -S, -l, -T, -m,\n"
-	"-u, -p, -f, -D, -X, -w, -J and the long ones (lang, prettify, ...).\n"
+	"pahole's other options are refused by name: -l, -m, -p, -f,\n"
+	"-D, -X, -w, -J and the long ones (prettify, compile, ...).\n"
 	"Exit status: 0 ok, 2 usage error, unusable input or a type not found.\n",
 	.table = pahole_options,
 };
