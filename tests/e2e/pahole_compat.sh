@@ -67,6 +67,28 @@
 #               them for both.  On clang's objects structfit's output less
 #               those blocks is compared, and their number must be the
 #               number pahole prints for gcc's object of the same source.
+#   REORG_STEPS -S (with -R): pahole 1.24 dies (SIGSEGV, in the
+#               class__fprintf of each step) at the first move it would
+#               show, so it prints whole only for a struct it does not
+#               reorder; there both are compared byte for byte.  The moves
+#               are each tool's (REORG): structfit's are its reorder's, each
+#               unit outside the kept subsequence moved once, in the new
+#               order, to after the one before it there.  Where the two -R
+#               blocks are the same, -R -V (the moves alone) is compared
+#               byte for byte, and structfit's -S less its step blocks and
+#               its "Final reorganized struct" line must be that -V.  Each
+#               step's block is structfit's drawing of a real order: its
+#               claims are compiled (as REORG's), and the last is the final
+#               block.  A step block ends in "};" (pahole's class__fprintf
+#               would end it in "}", its code says: never seen, it dies).
+#   SORT_DEFS   -T --sort: pahole 1.24's type__compare_members answers
+#               "different" for any two definitions under --sort (so that
+#               btfdiff sorts again), so each unit's is a line of its own
+#               with 1; structfit counts as without --sort.
+#   DEFINED_IN  -u -C A,B where one unit defines both: pahole 1.24 prints
+#               A's unit, stops looking in that unit, and calls B "not
+#               found"; structfit prints a line for each name, pahole's
+#               line for that name alone.
 #   CONST_EXPAND -E of a const-qualified struct member (`const struct
 #               point fixed;`): pahole 1.24 prints the struct's summary
 #               inside it and drops the member's name (as CONST_ANON);
@@ -446,6 +468,176 @@ if need pahole gcc; then
 	[ "$n" -ge 5 ] || fail "only $n -P lines"
 fi
 
+# ------------------------------------------------------------ -S, -T, -u, --lang
+
+# steps_ok FILE: a -R -S output's step blocks in $T/stepN.txt; prints
+# their number and whether the last is the final block (REORG_STEPS).
+steps_ok() {
+	"$PY" -S - "$1" "$T/step" <<'EOF2'
+import re, sys
+t = open(sys.argv[1]).read()
+head, _, final = t.partition("\n/* Final reorganized struct: */\n")
+steps = re.split(r"^/\* Moving [^\n]*\*/\n", head, flags=re.M)[1:]
+for i, b in enumerate(steps):
+    open("%s%d.txt" % (sys.argv[2], i), "w").write(b)
+last = steps[-1] if steps else ""
+fin = re.sub(r"^(\}[^\n]*?;)   /\* saved [^\n]*\n$", r"\1\n", final, flags=re.M)
+print(len(steps), "same" if last == fin else "differs")
+EOF2
+}
+
+tcase "-R -S, -R -V: pahole's text where pahole does not crash, else its moves (REORG_STEPS)"
+if need pahole gcc; then
+	same_s=0 same_v=0 crashed=0 checked=0
+	for src in layouts holes packed forced names; do
+		o=$T/gcc-dw5-$src.o
+		for name in $("$SF" pahole -s --structs "$o" | cut -f1); do
+			sf pahole -R -S -C "$name" "$o"
+			[ "$RC" = 0 ] || { fail "$src.c $name: structfit pahole -R -S exited $RC"; continue; }
+			cp "$T/out" "$T/ss.txt"
+			read -r nsteps last <<EOF3
+$(steps_ok "$T/ss.txt")
+EOF3
+			[ "$nsteps" = 0 ] || [ "$last" = same ] ||
+				fail "$src.c $name: -S's last step is not the final struct"
+			for ((i = 0; i < nsteps; i++)); do
+				holds "$T/step$i.txt" "$name" "$TD/e2e/$src.c" ||
+					fail "$src.c $name: -S step $((i + 1)) claims what the compiler does not give"
+				checked=$((checked + 1))
+			done
+			pahole -R -C "$name" "$o" >"$T/pr.txt" 2>/dev/null
+			sf pahole -R -C "$name" "$o"
+			cmp -s "$T/pr.txt" "$T/out" || continue	# REORG
+			pahole -R -V -C "$name" "$o" >"$T/pv.txt" 2>/dev/null
+			sf pahole -R -V -C "$name" "$o"
+			if cmp -s "$T/pv.txt" "$T/out"; then
+				same_v=$((same_v + 1))
+			else
+				fail "$src.c $name: -R -V differs from pahole's"
+				diff -u "$T/pv.txt" "$T/out" >"$T/diff"; detail "$T/diff" "pahole -R -V (-) vs structfit (+)"
+			fi
+			# structfit's -S less its step blocks is its -V
+			"$PY" -S -c '
+import re, sys
+t = open(sys.argv[1]).read().replace("/* Final reorganized struct: */\n", "")
+sys.stdout.write(re.sub(r"^(/\* Moving [^\n]*\n)(?:struct|union)[^\n]*\{\n.*?^\}[^\n]*\n", r"\1", t, flags=re.S | re.M))' "$T/ss.txt" >"$T/sv.txt"
+			cmp -s "$T/sv.txt" "$T/out" || fail "$src.c $name: -S less its steps is not -V"
+			(pahole -R -S -C "$name" "$o" >"$T/ps.txt") 2>/dev/null	# (its SIGSEGV said by the subshell)
+			prc=$?
+			if [ "$prc" = 0 ]; then
+				cmp -s "$T/ps.txt" "$T/ss.txt" && same_s=$((same_s + 1)) ||
+					fail "$src.c $name: -R -S differs from pahole's"
+			else
+				crashed=$((crashed + 1))
+				[ "$prc" -gt 128 ] || fail "$src.c $name: pahole -R -S exited $prc"
+			fi
+		done
+	done
+	echo "    -S: $same_s identical to pahole's, $crashed where pahole 1.24 crashes; -V: $same_v identical; $checked step blocks compiled"
+	[ "$same_s" -ge 8 ] || fail "only $same_s -S outputs identical"
+	[ "$same_v" -ge 15 ] || fail "only $same_v -V outputs identical"
+	[ "$crashed" -ge 1 ] || fail "pahole -R -S crashed nowhere (REORG_STEPS gone?)"
+	[ "$checked" -ge 5 ] || fail "only $checked step blocks checked"
+	sf_ok pahole -S -C mixed "$T/gcc-dw5-layouts.o"
+	cp "$T/out" "$T/s.txt"
+	sf_ok pahole -C mixed "$T/gcc-dw5-layouts.o"
+	cmp -s "$T/out" "$T/s.txt" || fail "-S without -R changed the output (pahole: no effect)"
+fi
+
+# link_units OUT OBJ...: one relocatable object of several units
+link_units() {
+	local out=$1
+	shift
+	ld -r -o "$out" "$@" 2>"$T/ld.err" || { fail "ld -r: $(head -n 1 "$T/ld.err")"; return 1; }
+}
+
+tcase "-T: the units that define each struct against pahole -T (ORDER, SORT_DEFS)"
+if need pahole gcc; then
+	COMPARED=0
+	for cc in gcc clang; do
+		have "$cc" || continue
+		objs=""
+		for src in dup_a dup_b dup_c variant_a variant_b layouts names; do
+			compile_or_fail "$cc" x86_64 5 "$T/$cc-u-$src.o" "$TD/e2e/$src.c" && objs="$objs $T/$cc-u-$src.o"
+		done
+		# shellcheck disable=SC2086
+		link_units "$T/$cc-units.o" $objs || continue
+		compare "$cc" "$T/$cc-units.o" "-T" "-T -s" "-s -T" "-T -t ," "-T --structs" \
+			"-T -H 2" "-T -a" "-T -x s" "-T --unions" "-T -j2" "-T -C shared_rec"
+	done
+	for o in $OBJS; do
+		case "$o" in *g++-dw5-names*) compare g++ "$o" "-M -T" ;; esac
+	done
+	echo "    $COMPARED outputs compared"
+	[ "$COMPARED" -ge 20 ] || fail "only $COMPARED outputs compared"
+	sf_ok pahole -T "$T/gcc-units.o"
+	assert_grep "$T/out" "shared_rec	3" "shared_rec: three units (dup_a, dup_b, dup_c)"
+	assert_eq "$(grep -c '^conflict	1$' "$T/out")" 2 "two definitions of conflict, one unit each"
+	sf_ok pahole -T --sort "$T/gcc-units.o"
+	assert_grep "$T/out" "shared_rec	3" "-T --sort counts as -T (SORT_DEFS)"
+	if have pahole; then
+		pahole -T --sort "$T/gcc-units.o" >"$T/p.txt" 2>/dev/null
+		assert_eq "$(grep -c '^shared_rec	1$' "$T/p.txt")" 3 "pahole 1.24: -T --sort, three lines of 1 (SORT_DEFS still there?)"
+	fi
+fi
+
+tcase "-u: the unit that defines each -C name against pahole -u (DEFINED_IN)"
+if need pahole gcc; then
+	COMPARED=0
+	o=$T/gcc-units.o
+	names=$("$SF" pahole -s "$o" | cut -f1 | sort -u)
+	for name in $names; do
+		compare gcc "$o" "-u -C $name"
+	done
+	compare gcc "$o" "-u -i inner" "-u -s -C mixed" "-u -R -C mixed"
+	echo "    $COMPARED outputs compared"
+	[ "$COMPARED" -ge 20 ] || fail "only $COMPARED outputs compared"
+	# several names: pahole's line for each, alone
+	list=$(echo "$names" | paste -sd,)
+	sf_ok pahole -u -C "$list" "$o"
+	for name in $names; do pahole -u -C "$name" "$o" 2>/dev/null; done >"$T/want.txt"
+	assert_eq "$(cat "$T/out")" "$(cat "$T/want.txt")" "-u -C LIST: a line for each name"
+	pahole -u -C mixed,ptrs "$o" >"$T/p.txt" 2>"$T/p.err"
+	assert_grep "$T/p.err" "type 'ptrs' not found" "pahole 1.24: -u's second name of a unit 'not found' (DEFINED_IN still there?)"
+	sf_ok pahole -u -C shared_rec "$o"
+	assert_grep "$T/out" "$TD/e2e/dup_a.c" "-u: shared_rec's first unit"
+fi
+
+tcase "--lang, --lang_exclude: C89, C99, C11 and C++14 units in one object against pahole"
+if need pahole gcc g++; then
+	COMPARED=0
+	gcc -std=c89 -gdwarf-5 -O0 -c -o "$T/l89.o" "$TD/e2e/dup_a.c" 2>"$T/cc.err" &&
+	gcc -std=c99 -gdwarf-5 -O0 -c -o "$T/l99.o" "$TD/e2e/holes.c" 2>"$T/cc.err" &&
+	gcc -std=c11 -gdwarf-5 -O0 -c -o "$T/l11.o" "$TD/e2e/layouts.c" 2>"$T/cc.err" &&
+	gcc -std=c11 -gdwarf-5 -O0 -c -o "$T/l11b.o" "$TD/e2e/dup_b.c" 2>"$T/cc.err" &&
+	g++ -std=c++14 -gdwarf-5 -O0 -c -o "$T/lxx.o" "$TD/e2e/names.cpp" 2>"$T/cc.err" ||
+		fail "cannot build the mixed-language objects: $(head -n 1 "$T/cc.err")"
+	if link_units "$T/langs.o" "$T/l89.o" "$T/l99.o" "$T/l11.o" "$T/l11b.o" "$T/lxx.o"; then
+		o=$T/langs.o
+		compare gcc "$o" "--lang=c89 -s" "--lang=c99 -s" "--lang=c11 -s" "--lang=c++14 -M -s" \
+			"--lang=c++14 -M" "--lang=C99,C11" "--lang=c89,c99,c11,c++14,rust -M -s" \
+			"--lang_exclude=c++14" "--lang_exclude=c11 -M -s" "--lang_exclude=c89,c99 -M -s" \
+			"--lang=c++ -s" "--lang=rust -s" "--lang_exclude=c11 --lang=c99 -s" \
+			"--lang=c89,c11 -T" "--lang=c11 -T" "--lang=c11 -u -C shared_rec" \
+			"--lang=c89 -u -C shared_rec" "--lang=c99 -C alpha" "--lang=c11 -I -C shared_rec"
+		echo "    $COMPARED outputs compared"
+		[ "$COMPARED" -ge 19 ] || fail "only $COMPARED outputs compared"
+		sf_ok pahole --lang=rust -s "$o"
+		[ -s "$T/out" ] && fail "--lang=rust: output"
+		sf_ok pahole --lang=c99 -s "$o"
+		grep -q "^alpha	" "$T/out" || fail "--lang=c99: holes.c's alpha not listed"
+		grep -q "^mixed	" "$T/out" && fail "--lang=c99: layouts.c's (C11) struct listed"
+		sf_ok pahole --lang=c11,c89 -T "$o"
+		assert_grep "$T/out" "shared_rec	2" "--lang=c11,c89 -T: dup_a (C89) and dup_b (C11)"
+		sf_ok pahole --lang=c11 -T "$o"
+		assert_grep "$T/out" "shared_rec	1" "--lang=c11 -T: dup_b alone"
+		sf_ok pahole --lang=c11 -u -C shared_rec "$o"
+		assert_grep "$T/out" "$TD/e2e/dup_b.c" "--lang=c11 -u: dup_b's unit, not dup_a's"
+		assert_exit 2 "--lang=c99 -C mixed (layouts.c is C11)" "$SF" pahole --lang=c99 -C mixed "$o"
+		assert_grep "$T/err" "type 'mixed' not found" "a type of a unit left out: not found"
+	fi
+fi
+
 # ------------------------------------------------------------ pahole's bugs
 
 tcase "bigarray.c: sizes past 4 GiB against the compiler (BIGSIZE)"
@@ -519,7 +711,8 @@ if need pahole gcc; then
 	cp "$T/gcc-dw5-layouts.o" "$T/btf.o"
 	if pahole -J "$T/btf.o" >/dev/null 2>&1 && readelf -S "$T/btf.o" | grep -q '\.BTF'; then
 		COMPARED=0
-		compare gcc "$T/btf.o" "-F btf" "-F btf -s" "-F btf,dwarf -q" "-F btf -C mixed,ptrs" "-F btf -E" "-F btf -I"
+		compare gcc "$T/btf.o" "-F btf" "-F btf -s" "-F btf,dwarf -q" "-F btf -C mixed,ptrs" "-F btf -E" "-F btf -I" \
+			"-F btf --lang=c11 -s" "-F btf --lang_exclude=c11 -s" "-F btf -T"	# BTF: no units, no language
 		sf_ok pahole -F btf -C mixed "$T/btf.o"
 		cp "$T/out" "$T/b.txt"
 		sf_ok pahole -F dwarf -C mixed "$T/btf.o"
@@ -533,14 +726,15 @@ fi
 
 tcase "a pahole option structfit does not do: one line naming it, exit 2"
 o=$T/gcc-dw5-layouts.o
-for opt in -S -p -T -u --lang=c --prettify=x; do
+for opt in -l -p -m -f --prettify=x --compile; do
 	assert_exit 2 "pahole $opt" "$SF" pahole "$opt" -C mixed "$o"
 	[ "$(wc -l <"$T/err")" = 1 ] || fail "$opt: $(wc -l <"$T/err") lines on stderr"
 	case "$opt" in
 	--*=*) want=${opt%%=*} ;;
+	-l) want=--show_first_biggest_size_base_type_member ;;
 	-p) want=--expand_pointers ;;
-	-T) want=--nr_definitions ;;
-	-u) want=--defined_in ;;
+	-m) want=--nr_methods ;;
+	-f) want=--find_pointers_to ;;
 	*) want=$opt ;;
 	esac
 	assert_grep "$T/err" "${want}" "$opt named"
@@ -555,6 +749,24 @@ for opt in -H -B -z -c --count --skip; do	# not an abort (exit 134)
 	[ "$(wc -l <"$T/err")" = 1 ] || fail "$opt x: $(wc -l <"$T/err") lines on stderr"
 	assert_grep "$T/err" "'x' is not a number" "$opt x named"
 done
+
+tcase "--lang, --lang_exclude: a name pahole does not know: one line naming it, exit 2"
+for arg in --lang=nosuchlang --lang_exclude=nosuchlang --lang=c,nosuchlang --lang= --lang=c,,c99 "--lang=c++17"; do
+	assert_exit 2 "pahole $arg" "$SF" pahole "$arg" -s "$o"
+	[ "$(wc -l <"$T/err")" = 1 ] || fail "$arg: $(wc -l <"$T/err") lines on stderr"
+	case "$arg" in
+	--lang_exclude*) assert_grep "$T/err" "--lang_exclude: '" "$arg: the option named" ;;
+	*) assert_grep "$T/err" "--lang: '" "$arg: the option named" ;;
+	esac
+	bad=${arg#*=}
+	case "$bad" in *,,*) bad="" ;; c,*) bad=${bad#c,} ;; esac
+	assert_grep "$T/err" "'$bad' is not one of pahole's language names" "$arg: the name"
+	[ -s "$T/out" ] && fail "$arg: output on stdout"
+done
+if have pahole; then
+	pahole --lang=nosuchlang -s "$o" >/dev/null 2>"$T/p.err"
+	assert_grep "$T/p.err" 'unknown language "nosuchlang"' "pahole refuses it too"
+fi
 
 tcase "-C of a type the file lacks: one line naming file and type, exit 2"
 assert_exit 2 "-C nosuch" "$SF" pahole -C mixed,nosuch "$o"
