@@ -32,6 +32,7 @@
 #include "layout/holefill.h"
 #include "model/model.h"
 #include "layout/reorder.h"
+#include "layout/reorgsteps.h"
 #include "model/typeset.h"
 
 /* ---- building test types -------------------------------------------- */
@@ -1148,6 +1149,80 @@ static void test_heuristic_reaches_exact_size(void **state)
 	}
 }
 
+/*
+ * pahole -S's moves (layout/reorgsteps.h): one per unit the reorder
+ * moves, each order a permutation, the last the reorder's own.
+ */
+static void test_steps_reach_the_order(void **state)
+{
+	(void)state;
+	srand(20261204);
+	for (int iter = 0; iter < 300; iter++) {
+		struct sf_typeset *ts = sf_typeset_new();
+		struct gunit g[8];
+		int n = 1 + rand() % 8, member_unit[64];
+		for (int i = 0; i < n; i++)
+			do
+				random_unit(&g[i], i == 0);
+			while (i > 0 && g[i].nbits && g[i - 1].nbits);
+		struct sf_type *t = make_type(ts, g, n, member_unit);
+		struct sf_units us;
+		struct sf_reorder r;
+		struct sf_reorg_step *s;
+		sf_units_build(t, NULL, false, &us);
+		sf_reorder_search_max(&us, UINT32_MAX, &r);
+		size_t k = sf_reorg_steps(&us, &r, &s);
+		assert_int_equal(k, r.moves);
+		for (size_t i = 0; i < k; i++) {
+			bool seen[8] = { false };
+			assert_true(r.moved[s[i].unit]);
+			for (size_t j = 0; j < us.n; j++) {
+				assert_false(seen[s[i].at.order[j]]);
+				seen[s[i].at.order[j]] = true;
+			}
+		}
+		if (k) {
+			assert_memory_equal(s[k - 1].at.order, r.order, us.n * sizeof(*r.order));
+			assert_int_equal(s[k - 1].at.size, r.size);
+		}
+		sf_reorg_steps_free(s, k);
+		sf_reorder_release(&r);
+		sf_units_release(&us);
+		sf_typeset_free(ts);
+	}
+}
+
+/* char a; long b; char c: one move, c after a (or b to the start) */
+static void test_steps_char_long_char(void **state)
+{
+	static const struct spec sp[] = {
+		{ "a", 1, 1, SF_T_INT }, { "b", 8, 8, SF_T_INT }, { "c", 1, 1, SF_T_INT },
+	};
+	struct sf_typeset *ts = sf_typeset_new();
+	struct sf_type *t = from_spec(ts, sp, 3);
+	struct sf_units us;
+	struct sf_reorder r;
+	struct sf_reorg_step *s;
+
+	(void)state;
+	sf_units_build(t, NULL, false, &us);
+	sf_reorder_search_max(&us, UINT32_MAX, &r);
+	assert_int_equal(sf_reorg_steps(&us, &r, &s), 1);
+	if (s[0].unit == 2) {
+		assert_int_equal(s[0].from_after, 1);
+		assert_int_equal(s[0].to_after, 0);
+	} else {
+		assert_int_equal(s[0].unit, 1);
+		assert_int_equal(s[0].from_after, 0);
+		assert_int_equal(s[0].to_after, SF_STEP_START);
+	}
+	assert_int_equal(s[0].at.size, 16);
+	sf_reorg_steps_free(s, 1);
+	sf_reorder_release(&r);
+	sf_units_release(&us);
+	sf_typeset_free(ts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1164,6 +1239,8 @@ int main(void)
 		cmocka_unit_test(test_max_moves_vs_brute_force),
 		cmocka_unit_test(test_moving_block_vs_brute_force),
 		cmocka_unit_test(test_moving_block),
+		cmocka_unit_test(test_steps_reach_the_order),
+		cmocka_unit_test(test_steps_char_long_char),
 		cmocka_unit_test(test_pairs_of_holes_exact),
 		cmocka_unit_test(test_pairs_of_holes_heuristic),
 		cmocka_unit_test(test_heuristic_reaches_exact_size),
