@@ -19,9 +19,14 @@
  * formatter - the block (report/text.c, which has pahole's switches in
  * struct sf_text_opts), sizes, member counts, name lengths, packable, names.
  * -C NAMES prints those types whatever the filters, -R in structfit's
- * smallest order (layout/plan.h) with pahole's "saved" line.  As in
+ * smallest order (layout/plan.h) with pahole's "saved" line, -S and -V
+ * saying its moves (layout/reorgsteps.h); -u the unit of each.  -T counts
+ * every unit's definitions as the loader reads them (its each_def hook,
+ * dedup off); --lang and --lang_exclude have the loader read only the
+ * units of those languages (sf_load_opts.unit_langs), as pahole's
+ * cu__filter drops the others before anything looks at them.  As in
  * pahole, order matters where it does in pahole: -V then -z prints
- * blocks, -z then -V names.
+ * blocks, -z then -V names; -T then -s prints sizes, -s then -T not.
  */
 #include <getopt.h>
 #include <pthread.h>
@@ -34,10 +39,10 @@
 #include "common.h"
 #include "layout/holes.h"
 #include "layout/plan.h"
+#include "layout/reorgsteps.h"
 #include "lib/hash.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
-#include "layout/reorgsteps.h"
 #include "model/nested.h"
 #include "report/reorg.h"
 #include "report/report.h"
@@ -68,7 +73,7 @@ static const struct sf_option pahole_options[] = {
 	{ 'T', "nr_definitions", no_argument, NULL, P,
 	  "each struct's name and the number of units that define it" },
 	{ 'u', "defined_in", no_argument, NULL, P,
-	  "with -C: the unit that defines each type, for its block" },
+	  "with -C: the unit that defines each type, instead of its block" },
 	{ 'i', "contains", required_argument, "NAME", P,
 	  "the structs that have a member of type NAME" },
 	{ 'd', "recursive", no_argument, NULL, P,

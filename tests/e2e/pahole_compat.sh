@@ -522,8 +522,9 @@ import re, sys
 t = open(sys.argv[1]).read().replace("/* Final reorganized struct: */\n", "")
 sys.stdout.write(re.sub(r"^(/\* Moving [^\n]*\n)(?:struct|union)[^\n]*\{\n.*?^\}[^\n]*\n", r"\1", t, flags=re.S | re.M))' "$T/ss.txt" >"$T/sv.txt"
 			cmp -s "$T/sv.txt" "$T/out" || fail "$src.c $name: -S less its steps is not -V"
-			(pahole -R -S -C "$name" "$o" >"$T/ps.txt") 2>/dev/null	# (its SIGSEGV said by the subshell)
-			prc=$?
+			# (two commands: the subshell, not this shell, says the SIGSEGV)
+			(pahole -R -S -C "$name" "$o" >"$T/ps.txt"; echo $? >"$T/prc") 2>/dev/null
+			prc=$(cat "$T/prc")
 			if [ "$prc" = 0 ]; then
 				cmp -s "$T/ps.txt" "$T/ss.txt" && same_s=$((same_s + 1)) ||
 					fail "$src.c $name: -R -S differs from pahole's"
