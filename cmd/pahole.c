@@ -992,9 +992,9 @@ static void reorganized(struct strbuf *sb, const struct pahole_opts *p,
 }
 
 /* pahole -C: each name's first definition, in the order given; -u: the
- * unit it was read from (its DW_AT_name; pahole 1.24 prints the first
- * name's and stops at one a unit, saying that any other one defined there
- * too is "not found"; structfit prints one line for each). */
+ * first unit that defines it (its DW_AT_name; pahole 1.24 stops looking
+ * in a unit once it named one, so a second name that unit defines gets a
+ * later unit's, or "not found"). */
 static int named(const struct pahole_opts *p, const struct sf_typeset *ts,
 		 struct sf_typeset *arena, char **files, int nfiles)
 {

@@ -86,9 +86,10 @@
 #               btfdiff sorts again), so each unit's is a line of its own
 #               with 1; structfit counts as without --sort.
 #   DEFINED_IN  -u -C A,B where one unit defines both: pahole 1.24 prints
-#               A's unit, stops looking in that unit, and calls B "not
-#               found"; structfit prints a line for each name, pahole's
-#               line for that name alone.
+#               A's unit and stops looking in that unit, so B's line names
+#               the next unit that defines B (libc's debug file: link_map's
+#               libc_fatal.c, not init-first.c), or B is "not found";
+#               structfit prints for each name pahole's line for it alone.
 #   CONST_EXPAND -E of a const-qualified struct member (`const struct
 #               point fixed;`): pahole 1.24 prints the struct's summary
 #               inside it and drops the member's name (as CONST_ANON);
