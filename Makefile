@@ -21,7 +21,8 @@ BUILD    ?= build
 PKG_CONFIG ?= pkg-config
 
 # structfit reads the ELF container with libelf (GNU .zdebug sections through
-# it), zlib sections with libdeflate and zstd sections with libzstd; zlib
+# it), zlib sections with libdeflate (a large .debug_info piecewise with
+# ISA-L's igzip: input/zstream.c) and zstd sections with libzstd; zlib
 # computes .gnu_debuglink CRCs
 # (input/debugfile.c).  libdwarf is only the tests' reference
 # decoder (tests/unit/dwarf_oracle.c); 20210528 (Debian) ships no .pc file.
@@ -30,7 +31,7 @@ ZSTD_LIBS    := $(shell $(PKG_CONFIG) --libs libzstd 2>/dev/null || echo -lzstd)
 CMOCKA_LIBS  := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 # libbpf parses BTF (btf/ only)
 BPF_LIBS     := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf)
-READER_LIBS  := $(BPF_LIBS) $(ELF_LIBS) $(ZSTD_LIBS) -ldeflate -lz -lpthread
+READER_LIBS  := $(BPF_LIBS) $(ELF_LIBS) $(ZSTD_LIBS) -ldeflate -lisal -lz -lpthread
 # dwarf/ takes the DW_* constants from libdwarf's <dwarf.h> (a header only)
 DWARF_CFLAGS := -I/usr/include/libdwarf
 ORACLE_CFLAGS := $(DWARF_CFLAGS)
@@ -58,7 +59,7 @@ UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 # Debian packages the build and the tests need (see README "Dependencies").
-BUILD_PKGS := gcc clang lld make pkg-config libelf-dev libzstd-dev libdeflate-dev libdwarf-dev zlib1g-dev libcmocka-dev libbpf-dev \
+BUILD_PKGS := gcc clang lld make pkg-config libelf-dev libzstd-dev libdeflate-dev libisal-dev libdwarf-dev zlib1g-dev libcmocka-dev libbpf-dev \
               libdebuginfod-dev
 TEST_PKGS  := dwarves libc6-dbg gcc-multilib g++ python3 valgrind man-db chromium git patch binutils rustc golang-go gfortran dwz \
               debuginfod nodejs npm python3-jsonschema llvm gdb libbinutils-dbg libpython3.11-dbg \

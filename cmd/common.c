@@ -283,13 +283,27 @@ struct sf_typeset *sf_load_inputs(const struct sf_common_opts *co, char **files,
  * default with; STRUCTFIT_DEDUP_NOTE=1 says on stderr what dedup did;
  * STRUCTFIT_TEST_HEURISTIC=1 (sf_test_heuristic) makes the reorder search
  * take its heuristic for the fewest moves even where the exact search
- * runs, so tests/e2e/bounded.sh can compare the two.
+ * runs, so tests/e2e/bounded.sh can compare the two;
+ * STRUCTFIT_STREAM_MIN=N inflates a zlib-compressed .debug_info of N
+ * bytes or more piecewise (input/zstream.h; default 8 MiB), so that
+ * tests/e2e/identity.sh reads small files so too.
  */
 static int env_flag(const char *name)
 {
 	const char *v = getenv(name);
 
 	return v && *v && strcmp(v, "0") != 0;
+}
+
+/* A byte count from the environment (0: unset or not a number): 1 is
+ * the least stream_min (0 means the default). */
+static uint64_t env_bytes(const char *name)
+{
+	const char *v = getenv(name);
+	char *end;
+	unsigned long long n = v && *v ? strtoull(v, &end, 10) : 0;
+
+	return v && *v && !*end ? (n ? n : 1) : 0;
 }
 
 bool sf_test_heuristic(void)
@@ -308,6 +322,7 @@ static struct sf_typeset *load_raw(const struct sf_common_opts *co, char **files
 		.dedup_note = env_flag("STRUCTFIT_DEDUP_NOTE"), .summaries = co->summaries,
 		.btf_first = co->btf_first, .unit_langs = co->unit_langs,
 		.each_def = co->each_def, .each_def_arg = co->each_def_arg,
+		.stream_min = env_bytes("STRUCTFIT_STREAM_MIN"),
 	};
 	struct sf_err err = SF_ERR_INIT;
 

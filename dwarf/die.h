@@ -111,6 +111,22 @@ struct sf_dwfile {
 	/* dwz: the alt file (.gnu_debugaltlink / .debug_sup), NULL if none;
 	 * set by the caller after sf_dwfile_init() */
 	const struct sf_dwfile *alt;
+	/*
+	 * A .debug_info whose bytes arrive in order (sf_dwfile_init_stream,
+	 * input/zstream.h): units[] holds the units wholly arrived so far,
+	 * their tags known; `scanned` is where the next header starts.  When
+	 * units[] and tags[] grow, the smaller copies are kept (`retired`,
+	 * freed by sf_dwfile_release): a reader reads its units through a
+	 * copy of this struct taken once they arrived, which may still point
+	 * to them.  Entries never change once added.
+	 */
+	uint8_t streamed;
+	uint64_t scanned;
+	size_t unitcap;
+	void **retired;
+	size_t nretired;
+	uint64_t *abbrev_starts;  /* the tables of .debug_abbrev, sorted */
+	size_t nabbrev_starts;
 };
 
 struct sf_abbrev_attr {
@@ -330,6 +346,27 @@ int sf_dwfile_init(struct sf_dwfile *f, const char *label, int msb,
 int sf_dwfile_init_split(struct sf_dwfile *f, const char *label, int msb,
 			 const struct sf_dwsec sec[SF_SEC_N], struct sf_err *err);
 void sf_dwfile_release(struct sf_dwfile *f);
+/*
+ * A table for a .debug_info whose bytes arrive in order, none yet
+ * (sec[SF_SEC_INFO] spans the whole section all the same): 1, and
+ * sf_dwfile_grow adds units as they arrive.  0 when .debug_info cannot
+ * be read so, each unit alone (f untouched): a form of some abbreviation
+ * of .debug_abbrev reaches outside its unit (DW_FORM_ref_addr,
+ * signatures, dwz's alt forms, DW_FORM_indirect), a tag or attribute
+ * ties units together (partial, imported, type and skeleton units, split
+ * DWARF's dwo names), or there is a .debug_types.  The table offsets met
+ * are kept: a unit naming another is refused by sf_dwfile_grow.
+ */
+int sf_dwfile_init_stream(struct sf_dwfile *f, const char *label, int msb,
+			  const struct sf_dwsec sec[SF_SEC_N]);
+/*
+ * Add the units whose bytes are all among the first `avail` of
+ * .debug_info, their tags found.  -1 with err set on a corrupt header, or
+ * a unit this reading cannot take (split DWARF's, type units, an
+ * abbreviation table not met).  Callers serialise it; readers see the
+ * units through copies of f taken after (entries never change).
+ */
+int sf_dwfile_grow(struct sf_dwfile *f, uint64_t avail, struct sf_err *err);
 
 /* Is unit u a type unit (DW_UT_type, DW_UT_split_type, .debug_types)? */
 int sf_unit_is_type(const struct sf_unit *u);

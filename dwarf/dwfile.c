@@ -257,10 +257,175 @@ void sf_dwfile_release(struct sf_dwfile *f)
 	free(f->units);
 	free(f->sig_table);
 	free(f->tags);
+	for (size_t i = 0; i < f->nretired; i++)
+		free(f->retired[i]);
+	free(f->retired);
+	free(f->abbrev_starts);
 	f->units = NULL;
 	f->sig_table = NULL;
 	f->tags = NULL;
-	f->nunits = 0;
+	f->retired = NULL;
+	f->abbrev_starts = NULL;
+	f->nunits = f->nretired = f->nabbrev_starts = 0;
+}
+
+/* ---- a .debug_info arriving piecewise -------------------------------------- */
+
+/* A tag that ties units together: their bytes are needed at once. */
+static int ties_units(uint64_t tag)
+{
+	return tag == DW_TAG_partial_unit || tag == DW_TAG_imported_unit ||
+	       tag == DW_TAG_type_unit || tag == DW_TAG_skeleton_unit;
+}
+
+/* An attribute value that leads outside its unit (or its file). */
+static int reaches_out(uint64_t at, uint64_t form)
+{
+	switch (form) {
+	case DW_FORM_ref_addr: case DW_FORM_ref_sig8: case DW_FORM_indirect:
+	case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+	case DW_FORM_ref_sup4: case DW_FORM_ref_sup8: case DW_FORM_strp_sup:
+		return 1;
+	}
+	return at == DW_AT_dwo_name || at == DW_AT_GNU_dwo_name || at == DW_AT_GNU_dwo_id;
+}
+
+/* Every abbreviation of every table of .debug_abbrev (tables back to
+ * back, each ended by a 0 code): 1 when none ties or leads outside a
+ * unit, the tables' offsets in *starts; else 0. */
+static int scan_abbrevs(const struct sf_dwsec *ab, uint64_t **starts, size_t *n)
+{
+	struct rd r = { ab->data, ab->data + ab->size, 0, 0 };
+	size_t cap = 0;
+
+	while (r.p < r.end) {
+		SF_GROW(*starts, *n, cap);
+		(*starts)[(*n)++] = (uint64_t)(r.p - ab->data);
+		for (uint64_t code = rd_uleb(&r); code && !r.bad; code = rd_uleb(&r)) {
+			if (ties_units(rd_uleb(&r)))
+				return 0;
+			rd_skip(&r, 1);	/* children */
+			uint64_t at, form;
+			int64_t implicit;
+			int rc;
+			while ((rc = rd_spec(&r, &at, &form, &implicit)) > 0)
+				if (reaches_out(at, form))
+					return 0;
+			if (rc < 0)
+				return 0;
+		}
+		if (r.bad)
+			return 0;
+	}
+	return 1;
+}
+
+int sf_dwfile_init_stream(struct sf_dwfile *f, const char *label, int msb,
+			  const struct sf_dwsec sec[SF_SEC_N])
+{
+	uint64_t *starts = NULL;
+	size_t n = 0;
+
+	if ((sec[SF_SEC_TYPES].data && sec[SF_SEC_TYPES].size) || !sec[SF_SEC_ABBREV].data ||
+	    !scan_abbrevs(&sec[SF_SEC_ABBREV], &starts, &n)) {
+		free(starts);
+		return 0;
+	}
+	memset(f, 0, sizeof(*f));
+	f->label = label;
+	f->msb = (uint8_t)msb;
+	memcpy(f->sec, sec, sizeof(f->sec));
+	for (int i = 0; i < SF_SEC_N; i++)
+		f->sec[i].terminated = i != SF_SEC_INFO && f->sec[i].data && f->sec[i].size &&
+				       f->sec[i].data[f->sec[i].size - 1] == '\0';
+	f->streamed = 1;
+	f->abbrev_starts = starts;
+	f->nabbrev_starts = n;
+	f->unitcap = 64;
+	f->units = sf_xcalloc(f->unitcap, sizeof(*f->units));
+	f->tags = sf_xcalloc(f->unitcap + 1, sizeof(*f->tags));
+	return 1;
+}
+
+/* Room for one more unit: larger arrays, the old ones kept (readers may
+ * still read them through their copies of f). */
+static void stream_room(struct sf_dwfile *f)
+{
+	if (f->nunits < f->unitcap)
+		return;
+	size_t cap = f->unitcap * 2;
+	struct sf_unit *u = sf_xreallocarray(NULL, cap, sizeof(*u));
+	uint32_t *t = sf_xcalloc(cap + 1, sizeof(*t));
+	memcpy(u, f->units, f->nunits * sizeof(*u));
+	memcpy(t, f->tags, f->nunits * sizeof(*t));
+	f->retired = sf_xreallocarray(f->retired, f->nretired + 2, sizeof(*f->retired));
+	f->retired[f->nretired++] = f->units;
+	f->retired[f->nretired++] = f->tags;
+	f->units = u;
+	f->tags = t;
+	f->unitcap = cap;
+}
+
+static int known_table(const struct sf_dwfile *f, uint64_t off)
+{
+	size_t lo = 0, hi = f->nabbrev_starts;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->abbrev_starts[mid] < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < f->nabbrev_starts && f->abbrev_starts[lo] == off;
+}
+
+/* The end of the unit whose header starts at off, once its length is
+ * among the first avail bytes (0: not yet; the section's size: corrupt,
+ * which read_unit_header then says). */
+static uint64_t stream_unit_end(const struct sf_dwfile *f, uint64_t off, uint64_t avail)
+{
+	const struct sf_dwsec *s = &f->sec[SF_SEC_INFO];
+	uint64_t need = avail == s->size ? 4 : 12;
+
+	if (avail - off < need)
+		return avail == s->size ? s->size : 0;
+	struct rd r = { s->data + off, s->data + avail, f->msb, 0 };
+	uint64_t len = rd_u(&r, 4), body = off + 4;
+	if (len == 0xffffffffu) {
+		len = rd_u(&r, 8);
+		body += 8;
+	}
+	return r.bad || len > s->size - body ? s->size : body + len;
+}
+
+int sf_dwfile_grow(struct sf_dwfile *f, uint64_t avail, struct sf_err *err)
+{
+	const struct sf_dwsec *s = &f->sec[SF_SEC_INFO];
+
+	assert(f->streamed && avail <= s->size);
+	while (f->scanned < s->size && s->size - f->scanned >= 4) {
+		uint64_t end = stream_unit_end(f, f->scanned, avail);
+		if (!end || end > avail)
+			return 0;	/* not all there yet */
+		stream_room(f);
+		struct sf_unit *u = &f->units[f->nunits];
+		if (read_unit_header(f, SF_SEC_INFO, f->scanned, u, err) < 0)
+			return -1;
+		if (u->unit_type != DW_UT_compile || !known_table(f, u->abbrev_off))
+			return sf_error_at(err, f->label, 0, 0,
+					"corrupt DWARF (unit at .debug_info+0x%llx: %s)",
+					(unsigned long long)f->scanned,
+					u->unit_type != DW_UT_compile ? "not a compile unit"
+					: "its abbreviation table starts inside another");
+		if (f->nunits >= UINT32_MAX - 1)
+			return sf_error_at(err, f->label, 0, 0, "too many DWARF units");
+		f->tags[f->nunits] = unit_die_tag(f, u) | SF_TAG_KNOWN;
+		f->nunits++;
+		f->scanned = u->end;
+	}
+	f->scanned = s->size;
+	return 0;
 }
 
 long sf_dwfile_sig_unit(const struct sf_dwfile *f, uint64_t sig)

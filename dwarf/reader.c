@@ -1033,8 +1033,10 @@ struct sf_reader *sf_reader_new(const struct sf_dwfile *f, struct sf_elf *elf,
 		/* a file of many units repeats its types within itself: keys
 		 * by string offset (fast, this file's); an archive member's
 		 * few units share their types with the next file: keys by the
-		 * strings' bytes, which later readers look up */
-		r->local_fp = f->nunits >= LOCAL_FP_UNITS;
+		 * strings' bytes, which later readers look up; a section
+		 * read piecewise is large, and its count of units not known
+		 * yet */
+		r->local_fp = f->nunits >= LOCAL_FP_UNITS || f->streamed;
 	}
 	r->f = f;
 	r->elf = elf;

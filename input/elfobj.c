@@ -32,6 +32,7 @@
 
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "zstream.h"
 
 /* glibc 2.36's <elf.h> predates the gABI's zstd value. */
 #ifndef ELFCOMPRESS_ZSTD
@@ -278,8 +279,10 @@ int sf_elf_parse(struct sf_elf *e, unsigned char *image, size_t size,
 
 void sf_elf_release(struct sf_elf *e)
 {
-	for (uint32_t i = 0; i < e->nsec; i++)
+	for (uint32_t i = 0; i < e->nsec; i++) {
 		free(e->sec[i].owned);
+		sf_zstream_free(e->sec[i].z);
+	}
 	free(e->sec);
 	e->sec = NULL;
 	e->nsec = 0;
@@ -376,6 +379,50 @@ static int inflate_zlib(struct sf_elf *e, struct sf_elf_sec *s, const GElf_Chdr 
 				s->name);
 	}
 	own_inflated(e, s, buf, ch->ch_size);
+	return 0;
+}
+
+/*
+ * .debug_info (section idx, SHF_COMPRESSED) left to be inflated piecewise
+ * when zlib-compressed and large enough (e->stream_min), in a linked
+ * file (a .o's relocations rewrite it): 1, or 0 when it is not to be.
+ */
+static int defer_info(struct sf_elf *e, uint32_t idx)
+{
+	struct sf_elf_sec *s = &e->sec[idx];
+	size_t hdr = e->is64 ? sizeof(Elf64_Chdr) : sizeof(Elf32_Chdr);
+	Elf_Scn *scn = elf_getscn(e->elf, idx);
+	GElf_Chdr ch;
+
+	if (!e->stream_min || e->type == ET_REL || !scn || !gelf_getchdr(scn, &ch) ||
+	    ch.ch_type != ELFCOMPRESS_ZLIB || ch.ch_size < e->stream_min || s->size < hdr ||
+	    !plausible_zlib(ch.ch_size, s->size - hdr))
+		return 0;
+	struct sf_zstream *z = sf_zstream_new(s->data + hdr, s->size - hdr, ch.ch_size,
+					      e->file_backed);
+	if (!z)
+		return 0;
+	s->z = z;
+	s->data = sf_zstream_base(z);
+	s->size = ch.ch_size;
+	s->flags &= ~(uint64_t)SHF_COMPRESSED;
+	return 1;
+}
+
+struct sf_zstream *sf_elf_info_stream(const struct sf_elf *e)
+{
+	for (uint32_t k = 1; k < e->ndw; k++)
+		if (!strcmp(e->dw_name[k], ".debug_info"))
+			return e->sec[e->dw[k]].z;
+	return NULL;
+}
+
+int sf_elf_unstream(struct sf_elf *e, struct sf_err *err)
+{
+	struct sf_zstream *z = sf_elf_info_stream(e);
+
+	if (z && sf_zstream_fill(z, UINT64_MAX) < 0)
+		return sf_error_at(err, e->label, 0, 0, "corrupt compressed section .debug_info");
 	return 0;
 }
 
@@ -771,6 +818,9 @@ int sf_elf_prepare_debug(struct sf_elf *e, struct sf_err *err)
 			uint32_t i = pc.idx[w][k];
 			const struct sf_elf_sec *s = &e->sec[i];
 			wanted_index(s->name, lto, &zdebug);
+			if (w == 0 && pc.n[w] == 1 && !zdebug && (s->flags & SHF_COMPRESSED) &&
+			    defer_info(e, i))
+				continue;
 			if ((zdebug || (s->flags & SHF_COMPRESSED)) &&
 			    decompress_section(e, i, zdebug, err) < 0) {
 				rc = -1;

@@ -34,6 +34,8 @@
 
 #include "lib/err.h"
 
+struct sf_zstream;
+
 struct sf_elf_sec {
 	const char *name;             /* as in the file, NUL-terminated */
 	const unsigned char *data;    /* NULL for SHT_NOBITS / SHT_NULL */
@@ -46,6 +48,8 @@ struct sf_elf_sec {
 	unsigned char *owned;         /* data when we allocated it */
 	unsigned char *mut;           /* data when we may change it: owned, or
 				       * the buffer libelf inflated it into */
+	struct sf_zstream *z;         /* data when it is inflated piecewise
+				       * (zstream.h): its bytes come as read */
 };
 
 /* How many DWARF sections sf_elf_prepare_debug() can pick (dw[]). */
@@ -66,6 +70,9 @@ struct sf_elf {
 	 * process (read back from the file if ever read again), not held
 	 * beside their inflated copy to the end (libceph-common: 82 MB) */
 	uint8_t file_backed;
+	/* a zlib-compressed .debug_info of this many bytes inflated or more
+	 * is inflated piecewise (sf_elf_info_stream), not at once; 0 never */
+	uint64_t stream_min;
 	uint32_t nsec;
 	struct sf_elf_sec *sec;
 	uint32_t ndw;                 /* DWARF sections found, dw[0] = 0 */
@@ -106,6 +113,17 @@ int sf_elf_prepare_debug(struct sf_elf *e, struct sf_err *err);
  * -1 with "LABEL: corrupt compressed section NAME".
  */
 int sf_elf_inflate(struct sf_elf *e, uint32_t idx, struct sf_err *err);
+
+/*
+ * The stream of .debug_info when sf_elf_prepare_debug left it to be
+ * inflated piecewise (e->stream_min), else NULL.  Its section's data
+ * spans the whole inflated size; only the bytes inflated so far are
+ * there (zstream.h).
+ */
+struct sf_zstream *sf_elf_info_stream(const struct sf_elf *e);
+/* Inflate that stream's rest at once: the section is then as any
+ * other.  -1 with "LABEL: corrupt compressed section .debug_info". */
+int sf_elf_unstream(struct sf_elf *e, struct sf_err *err);
 
 void sf_elf_release(struct sf_elf *e);
 

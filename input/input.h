@@ -80,7 +80,16 @@ struct sf_load_opts {
 	 */
 	void (*each_def)(void *arg, const struct sf_type *t);
 	void *each_def_arg;
+	/* A zlib-compressed .debug_info of at least this many bytes
+	 * inflated is inflated piecewise as its units are read, each run's
+	 * bytes given back once merged (input/zstream.h), not held whole:
+	 * 0 means SF_STREAM_MIN. */
+	uint64_t stream_min;
 };
+
+/* The default stream_min: libceph-common's 154 MB and librados' 23 MB
+ * are read piecewise; a small file's sections are inflated at once. */
+#define SF_STREAM_MIN ((uint64_t)8 << 20)
 
 /*
  * Read every struct/union/class definition of `path` into ts.  On an

@@ -76,6 +76,7 @@
 #include "pool.h"
 #include "dwarf/reader.h"
 #include "split.h"
+#include "zstream.h"
 
 /* a run of units has at least this much .debug_info (unless --jobs) */
 #define RUN_MIN_BYTES (256u << 10)
@@ -211,16 +212,107 @@ struct runs {
 	 * adds its units' to live[i] (so a type the first runs lay out is
 	 * not laid out again by the runs read beside them) */
 	struct sf_fpshared **live;
+	/* a .debug_info inflated piecewise (stream_runs): run i reads the
+	 * units starting in [bound[i], bound[i + 1]), found once inflated,
+	 * through snap[i] (the table as it was then), its first unit
+	 * first[i]; once it is merged, the bytes below upto[i] go back.
+	 * mu serialises the inflating and the table's growth */
+	struct sf_zstream *z;
+	struct sf_dwfile *grow;
+	uint64_t *bound, *upto;
+	size_t *first;
+	struct sf_dwfile *snap;
+	pthread_mutex_t mu;
 };
+
+/* ---- one image's .debug_info inflated piecewise ---------------------------- */
+
+/* what is inflated at a time, at least, while units are looked for */
+#define STREAM_STEP ((uint64_t)1 << 20)
+
+/*
+ * Inflate until every unit that starts below `to` is in f's table, whole
+ * (every unit when to is the section's size).  -1 with err set.
+ */
+static int stream_units(struct sf_zstream *z, struct sf_dwfile *f, uint64_t to,
+			struct sf_err *err)
+{
+	uint64_t size = f->sec[SF_SEC_INFO].size;
+
+	if (to > size)
+		to = size;
+	while (f->scanned < to) {
+		uint64_t have = sf_zstream_have(z);
+		uint64_t want = have + STREAM_STEP > to ? have + STREAM_STEP : to;
+		if (sf_zstream_fill(z, want) < 0)
+			return sf_error_at(err, f->label, 0, 0,
+					"corrupt compressed section .debug_info");
+		if (sf_dwfile_grow(f, sf_zstream_have(z), err) < 0)
+			return -1;
+	}
+	/* the end: the stream's own end and checksum checked */
+	if (to == size && sf_zstream_fill(z, size) < 0)
+		return sf_error_at(err, f->label, 0, 0, "corrupt compressed section .debug_info");
+	return 0;
+}
+
+/* The first unit of f starting at or past off (f->nunits: none). */
+static size_t unit_from(const struct sf_dwfile *f, uint64_t off)
+{
+	size_t lo = 0, hi = f->nunits;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->units[mid].start < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Run i's units inflated and found: its copy of the table, first[i],
+ * first[i + 1] and upto[i] set.  -1 with err[i] set. */
+static int stream_run(struct runs *u, size_t i)
+{
+	pthread_mutex_lock(&u->mu);
+	int rc = stream_units(u->z, u->grow, u->bound[i + 1], &u->err[i]);
+	if (rc == 0) {
+		struct sf_dwfile *f = u->grow;
+		u->snap[i] = *f;
+		u->first[i] = unit_from(f, u->bound[i]);
+		size_t next = unit_from(f, u->bound[i + 1]);
+		u->upto[i] = next < f->nunits ? f->units[next].start : f->scanned;
+	}
+	pthread_mutex_unlock(&u->mu);
+	return rc;
+}
+
+/* Run i is merged: the bytes of its units go back. */
+static void stream_release(struct runs *u, size_t i)
+{
+	pthread_mutex_lock(&u->mu);
+	sf_zstream_release(u->z, u->upto[i]);
+	pthread_mutex_unlock(&u->mu);
+}
 
 static int run_units(void *arg, size_t i, int in_line)
 {
 	struct runs *u = arg;
 	const char *const *only = u->c->opts ? u->c->opts->only : NULL;
+	const struct sf_dwfile *f = u->f;
+	size_t first = u->cut ? u->cut[i] : 0, last = u->cut ? u->cut[i + 1] : 0;
 
 	(void)in_line;	/* runs are merged by copy: the merge drops repeats */
-
-	u->r[i] = sf_reader_new(u->f, u->e, sf_typeset_new(), u->apart ? NULL : u->c->ts,
+	u->err[i].msg[0] = '\0';
+	if (u->z) {
+		if (stream_run(u, i) < 0)
+			return u->rc[i] = -1;
+		f = &u->snap[i];
+		first = u->first[i];
+		last = unit_from(f, u->bound[i + 1]);
+	}
+	u->r[i] = sf_reader_new(f, u->e, sf_typeset_new(), u->apart ? NULL : u->c->ts,
 				u->apart ? NULL : u->c->pending, u->label, only,
 				!(u->c->opts && u->c->opts->no_dedup));
 	if (u->c->opts)
@@ -230,8 +322,7 @@ static int run_units(void *arg, size_t i, int in_line)
 		sf_reader_share_keys(u->r[i], u->keys);
 	if (u->live)
 		sf_reader_share_live(u->r[i], u->live[i], u->live, i);
-	u->err[i].msg[0] = '\0';
-	u->rc[i] = sf_reader_units(u->r[i], u->cut[i], u->cut[i + 1], &u->err[i]);
+	u->rc[i] = sf_reader_units(u->r[i], first, last, &u->err[i]);
 	return u->rc[i];
 }
 
@@ -251,6 +342,8 @@ static int merge_units(void *arg, size_t i)
 	}
 	sf_reader_free(u->r[i]);
 	u->r[i] = NULL;
+	if (u->z && rc >= 0)
+		stream_release(u, i);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -262,36 +355,101 @@ static void drop_units(void *arg, size_t i)
 	u->r[i] = NULL;
 }
 
+/* Read the n runs of u on the pool, then free what they needed. */
+static int run_pool(struct ctx *c, struct runs *u, size_t n, size_t window)
+{
+	struct sf_pool p = { .n = n, .run = run_units, .merge = merge_units, .drop = drop_units,
+			  .arg = u, .threads = &c->sh->threads, .window_per_thread = window };
+
+	u->apart = n > 1;
+	u->r = sf_xcalloc(n, sizeof(*u->r));
+	u->err = sf_xcalloc(n, sizeof(*u->err));
+	u->rc = sf_xcalloc(n, sizeof(*u->rc));
+	if (c->keys)
+		u->keys = sf_fpshared_new(c->keys);
+	if (u->keys && n > 1) {
+		u->live = sf_xcalloc(n, sizeof(*u->live));
+		for (size_t i = 0; i < n; i++)
+			u->live[i] = sf_fpshared_new(NULL);
+	}
+	int rc = sf_pool_run(&p);
+	for (size_t i = 0; u->live && i < n; i++)
+		sf_fpshared_free(u->live[i]);
+	free(u->live);
+	sf_fpshared_free(u->keys);
+	free(u->cut);
+	free(u->r);
+	free(u->err);
+	free(u->rc);
+	return rc;
+}
+
 static int read_range(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f,
 		      const char *label, size_t first, size_t last)
 {
 	if (last <= first)
 		return 0;
-	size_t *cut = sf_xcalloc(last - first + 1, sizeof(*cut));
-	size_t n = cut_runs(c, f, first, last, cut);
-	struct runs u = { c, e, f, label, cut, NULL, NULL, NULL, n > 1, NULL, NULL };
-	struct sf_pool p = { .n = n, .run = run_units, .merge = merge_units, .drop = drop_units,
-			  .arg = &u, .threads = &c->sh->threads };
+	struct runs u = { .c = c, .e = e, .f = f, .label = label };
 
-	u.r = sf_xcalloc(n, sizeof(*u.r));
-	u.err = sf_xcalloc(n, sizeof(*u.err));
-	u.rc = sf_xcalloc(n, sizeof(*u.rc));
-	if (c->keys)
-		u.keys = sf_fpshared_new(c->keys);
-	if (u.keys && n > 1) {
-		u.live = sf_xcalloc(n, sizeof(*u.live));
-		for (size_t i = 0; i < n; i++)
-			u.live[i] = sf_fpshared_new(NULL);
+	u.cut = sf_xcalloc(last - first + 1, sizeof(*u.cut));
+	return run_pool(c, &u, cut_runs(c, f, first, last, u.cut), 0);
+}
+
+/*
+ * A run of a .debug_info read piecewise has at most this many of its
+ * bytes (they are held until it is merged), and the pool reads at most
+ * STREAM_WINDOW runs per thread ahead of the merge.
+ */
+#define STREAM_RUN_MAX ((uint64_t)8 << 20)
+#define STREAM_WINDOW 2
+
+/* Cut a section of `total` bytes into runs by bytes, as cut_runs cuts
+ * units, each at most STREAM_RUN_MAX, even on one thread: bound[0..n],
+ * returns n. */
+static size_t cut_bytes(const struct ctx *c, uint64_t total, uint64_t **bound)
+{
+	unsigned t = c->sh->threads.n;
+	uint64_t least = total / ((uint64_t)MIN_SHARE * t), left = total;
+	size_t n = 0, cap = 0;
+
+	if (least < RUN_MIN_BYTES)
+		least = RUN_MIN_BYTES;
+	*bound = NULL;
+	SF_GROW(*bound, n, cap);
+	(*bound)[n++] = 0;
+	while (left) {
+		uint64_t want = left / ((uint64_t)GUIDE * t);
+		if (want < least)
+			want = least;
+		if (want > STREAM_RUN_MAX)
+			want = STREAM_RUN_MAX;
+		if (want >= left || left - want < least / 2)
+			want = left;
+		left -= want;
+		SF_GROW(*bound, n, cap);
+		(*bound)[n] = (*bound)[n - 1] + want;
+		n++;
 	}
-	int rc = sf_pool_run(&p);
-	for (size_t i = 0; u.live && i < n; i++)
-		sf_fpshared_free(u.live[i]);
-	free(u.live);
-	sf_fpshared_free(u.keys);
-	free(u.cut);
-	free(u.r);
-	free(u.err);
-	free(u.rc);
+	return n - 1;
+}
+
+/* Read every unit of f, whose .debug_info z inflates as the runs need it. */
+static int read_stream(struct ctx *c, struct sf_elf *e, struct sf_dwfile *f,
+		       struct sf_zstream *z, const char *label)
+{
+	struct runs u = { .c = c, .e = e, .f = f, .label = label, .z = z, .grow = f };
+	size_t n = cut_bytes(c, f->sec[SF_SEC_INFO].size, &u.bound);
+
+	u.upto = sf_xcalloc(n, sizeof(*u.upto));
+	u.first = sf_xcalloc(n, sizeof(*u.first));
+	u.snap = sf_xcalloc(n, sizeof(*u.snap));
+	pthread_mutex_init(&u.mu, NULL);
+	int rc = run_pool(c, &u, n, STREAM_WINDOW);
+	pthread_mutex_destroy(&u.mu);
+	free(u.bound);
+	free(u.upto);
+	free(u.first);
+	free(u.snap);
 	return rc;
 }
 
@@ -400,7 +558,7 @@ static int read_in_order(struct ctx *c, struct sf_elf *e, const struct sf_dwfile
 	return rc;
 }
 
-static int load_units(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f,
+static int load_units(struct ctx *c, struct sf_elf *e, struct sf_dwfile *f,
 		      const char *label, const char *where, int in_dir)
 {
 	struct sf_skeleton *sk;
@@ -408,6 +566,9 @@ static int load_units(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f
 	size_t n;
 	int rc = LOADED;
 
+	/* no skeleton units there (sf_dwfile_init_stream) */
+	if (f->streamed)
+		return read_stream(c, e, f, sf_elf_info_stream(e), label) < 0 ? FAILED : LOADED;
 	if (sf_split_skeletons(f, &sk, &n, c->err) < 0)
 		return FAILED;
 	if (!n)
@@ -569,6 +730,34 @@ static void prefault_stop(struct prefault *pf)
 }
 
 /*
+ * The unit table of e's DWARF: when its .debug_info is to be inflated
+ * piecewise and can be read so, a table that grows as the units come
+ * (its first unit there: an empty section says so at once), else every
+ * unit at once.  -1 with c->err set.
+ */
+static int open_units(struct ctx *c, struct sf_elf *e, struct sf_dwfile *f, const char *label)
+{
+	struct sf_dwsec sec[SF_SEC_N];
+	struct sf_zstream *z = sf_elf_info_stream(e);
+
+	dwarf_sections(e, sec);
+	if (z && sf_dwfile_init_stream(f, label, e->msb, sec)) {
+		if (stream_units(z, f, 1, c->err) == 0)
+			return 0;
+		sf_dwfile_release(f);
+		return -1;
+	}
+	if (z && sf_elf_unstream(e, c->err) < 0)
+		return -1;
+	struct prefault pf;
+	int prefaulting = prefault_start(c, &pf, &sec[SF_SEC_INFO]);
+	int inited = sf_dwfile_init(f, label, e->msb, sec, c->err);
+	if (prefaulting)
+		prefault_stop(&pf);
+	return inited;
+}
+
+/*
  * Read one image.  `file` is its path when the image is a whole file whose
  * debug file may be looked up (NULL for archive members and debug files).
  */
@@ -577,13 +766,13 @@ int ld_load_image(struct ctx *c, unsigned char *image, size_t size,
 {
 	struct sf_elf e;
 	struct sf_dwfile f;
-	struct sf_dwsec sec[SF_SEC_N];
 
 	if (!sf_elf_is_elf(image, size))
 		return NOT_ELF;
 	if (sf_elf_parse(&e, image, size, label, c->err) < 0)
 		return FAILED;
 	e.file_backed = mapped != 0;
+	e.stream_min = c->opts ? (c->opts->stream_min ? c->opts->stream_min : SF_STREAM_MIN) : 0;
 	if (sf_split_is_dwo(&e)) {
 		int r = load_dwo_image(c, &e, label);
 		sf_elf_release(&e);
@@ -608,13 +797,7 @@ int ld_load_image(struct ctx *c, unsigned char *image, size_t size,
 		sf_elf_release(&e);
 		return rc;
 	}
-	dwarf_sections(&e, sec);
-	struct prefault pf;
-	int prefaulting = prefault_start(c, &pf, &sec[SF_SEC_INFO]);
-	int inited = sf_dwfile_init(&f, label, e.msb, sec, c->err);
-	if (prefaulting)
-		prefault_stop(&pf);
-	if (inited < 0) {
+	if (open_units(c, &e, &f, label) < 0) {
 		sf_elf_release(&e);
 		return FAILED;
 	}

@@ -24,14 +24,18 @@
 # go from member to member), and the vmlinux debug file where it is
 # installed (not a test package: skipped, saying so, elsewhere).
 # STRUCTFIT_DEDUP_NOTE=1 makes structfit say how many structs it skipped,
-# so the test knows the dedup ran.
+# so the test knows the dedup ran.  Each show is also compared read with
+# every zlib-compressed .debug_info inflated piecewise, unit by unit
+# (STRUCTFIT_STREAM_MIN=1: input/zstream.h; many.so is linked so, and
+# Debian's debug files are), with 1 and 2 jobs.
 . "$(dirname "$0")/lib.sh"
 
 DD=$TD/dedup
 
-# full ARGS...: structfit ARGS with every struct laid out, one job.
+# full ARGS...: structfit ARGS with every struct laid out, one job, each
+# section inflated at once.
 full() {
-	STRUCTFIT_NO_DEDUP=1 run "$SF" "$@" -j 1
+	STRUCTFIT_NO_DEDUP=1 STRUCTFIT_STREAM_MIN=18446744073709551615 run "$SF" "$@" -j 1
 	[ "$RC" = 0 ] || fail "STRUCTFIT_NO_DEDUP=1 structfit $* -j 1 exited $RC: $(head -n 2 "$T/err" | tr '\n' ' ')"
 }
 
@@ -52,6 +56,15 @@ identical() {
 		got=$(md5sum <"$T/out" | cut -d' ' -f1)
 		[ "$got" = "$want" ] ||
 			fail "$what -j $j: md5 $got, the full path's $want: $(diff "$T/want.txt" "$T/out" | head -n 4 | tr '\n' ' ')"
+	done
+	# STREAM: and with every zlib-compressed .debug_info inflated
+	# piecewise, however small (input/zstream.h)
+	for j in ${STREAM:+1 2}; do
+		STRUCTFIT_STREAM_MIN=1 run "$SF" "$@" -j "$j"
+		[ "$RC" = 0 ] || fail "STRUCTFIT_STREAM_MIN=1 structfit $* -j $j exited $RC: $(head -n 2 "$T/err" | tr '\n' ' ')"
+		got=$(md5sum <"$T/out" | cut -d' ' -f1)
+		[ "$got" = "$want" ] ||
+			fail "$what, read piecewise, -j $j: md5 $got, the full path's $want: $(diff "$T/want.txt" "$T/out" | head -n 4 | tr '\n' ' ')"
 	done
 }
 
@@ -76,7 +89,7 @@ dedup_ran() {
 identical_report() {
 	local what=$1
 	shift
-	identical "show $what" show "$@"
+	STREAM=1 identical "show $what" show "$@"
 	dedup_ran "$what" "${MIN_PART:-0}"
 	identical "show --format json $what" show --format json --origin "$@"
 	identical "holes $what" holes "$@"
@@ -143,8 +156,9 @@ for i in $(seq 1 70); do
 	# shellcheck disable=SC2086
 	compile_or_fail "$cc" x86_64 $((4 + i % 2)) "$o" "$DD/unit.c" $flags && so_objs+=("$o")
 done
-gcc -shared -Wl,-z,muldefs -o "$T/many.so" "${so_objs[@]}" 2>"$T/ld.err" ||
-	fail "gcc -shared: $(head -n 2 "$T/ld.err")"
+# its debug sections compressed: read piecewise too (identical_report)
+gcc -shared -Wl,-z,muldefs -Wl,--compress-debug-sections=zlib -o "$T/many.so" "${so_objs[@]}" \
+	2>"$T/ld.err" || fail "gcc -shared: $(head -n 2 "$T/ld.err")"
 
 tcase "gcc's twins: every version of each is reported, laid out once or not"
 for mode in full dedup; do
