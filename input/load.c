@@ -212,7 +212,7 @@ struct runs {
 	 * adds its units' to live[i] (so a type the first runs lay out is
 	 * not laid out again by the runs read beside them) */
 	struct sf_fpshared **live;
-	/* a .debug_info inflated piecewise (stream_runs): run i reads the
+	/* a .debug_info inflated piecewise (read_stream): run i reads the
 	 * units starting in [bound[i], bound[i + 1]), found once inflated,
 	 * through snap[i] (the table as it was then), its first unit
 	 * first[i]; once it is merged, the bytes below upto[i] go back.
@@ -271,8 +271,8 @@ static size_t unit_from(const struct sf_dwfile *f, uint64_t off)
 	return lo;
 }
 
-/* Run i's units inflated and found: its copy of the table, first[i],
- * first[i + 1] and upto[i] set.  -1 with err[i] set. */
+/* Run i's units inflated and found: its copy of the table, first[i]
+ * and upto[i] set.  -1 with err[i] set. */
 static int stream_run(struct runs *u, size_t i)
 {
 	pthread_mutex_lock(&u->mu);
