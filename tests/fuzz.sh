@@ -58,7 +58,7 @@ build_target() {
 	# shellcheck disable=SC2086
 	"$FCC" -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -I/usr/include/libdwarf \
 		-O1 -g -fsanitize=fuzzer $SAN -o "$B/fuzz_$1" "$src" $B/libsf.a \
-		-lbpf $ELF_LIBS $ZSTD_LIBS -ldeflate -lz -lpthread ||
+		-lbpf $ELF_LIBS $ZSTD_LIBS -ldeflate -lisal -lz -lpthread ||
 		{ echo "fuzz: cannot build $B/fuzz_$1" >&2; return 1; }
 }
 
