@@ -12,6 +12,18 @@
  * the mapping, what reading it gave); they are read by a pool (pool.h),
  * each into a ctx of its own, and merged in member order.  struct arstate
  * counts the members and those with DWARF for the verdict on the archive.
+ *
+ * Memory: a mapped archive's pages count in the process's memory once
+ * touched, and each page fault maps the pages around it too (fault-around,
+ * 64 KiB).  Nothing needs a member's bytes once it is read (its types are
+ * copied into the typeset, its relocated sections freed): its whole pages
+ * leave the process then (MADV_DONTNEED: the mapping is private and never
+ * written there, so a page touched again is read back from the file as
+ * it was).  Listing the members touches each header's pages: those leave
+ * as the listing passes them.  libpython3.11d.a (47 MB, 179 members): peak
+ * memory 50 -> 12 MB with one thread, 55 -> 15 MB with two; what is left
+ * is the heap (the types, the relocated copies of the members being
+ * read) and the program itself.
  */
 #include "load_int.h"
 
@@ -21,6 +33,8 @@
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -83,6 +97,32 @@ static long long ar_number(const char *p, size_t n)
 	return v;
 }
 
+/* pages leave the process in batches of at least this (see drop_pages) */
+#define DROP_BATCH (2u << 20)
+
+/*
+ * Drop the whole pages of [lo, hi) from the process when they are at
+ * least `least` bytes: part of a private file mapping that nothing wrote
+ * to or reads any more (advice only: kept where refused).  Returns where
+ * the pages left start: hi rounded down to a page, or lo when none were
+ * dropped.  Each call costs a TLB flush (tens of microseconds on the
+ * paravirtualised machines measured), so pages leave in batches.
+ */
+static const unsigned char *drop_pages(const unsigned char *lo, const unsigned char *hi,
+				       size_t least)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+
+	if (pg <= 0 || hi <= lo)
+		return lo;
+	uintptr_t mask = (uintptr_t)pg - 1;
+	uintptr_t a = ((uintptr_t)lo + mask) & ~mask, b = (uintptr_t)hi & ~mask;
+	if (b <= a || b - a < least)
+		return lo;
+	(void)madvise((void *)a, b - a, MADV_DONTNEED);
+	return lo + (b - (uintptr_t)lo);
+}
+
 /* A member of a regular archive: a range of the archive's mapping. */
 struct member {
 	char *label;		/* "ARCHIVE(NAME)" */
@@ -97,6 +137,10 @@ struct members {
 	struct arstate *a;
 	struct member *v;
 	size_t n, cap;
+	/* the archive is mapped: its pages below `dropped` (page-aligned)
+	 * are dropped, and those of members merged, in batches of DROP_BATCH */
+	int mapped;
+	const unsigned char *dropped;
 };
 
 /*
@@ -145,6 +189,8 @@ static int list_members(struct ctx *c, struct members *ms, unsigned char *img, s
 	Elf *m;
 	/* where the next member header should be: all bytes are members */
 	uint64_t next = SARMAG;
+	/* the pages below it are dropped (img is page-aligned: a mapping) */
+	const unsigned char *dropped = img;
 	int rc = 0;
 
 	if (!ar || elf_kind(ar) != ELF_K_AR) {
@@ -170,7 +216,12 @@ static int list_members(struct ctx *c, struct members *ms, unsigned char *img, s
 		}
 		cmd = elf_next(m);
 		elf_end(m);
+		/* the pages before the next header are listed */
+		if (ms->mapped && next <= size)
+			dropped = drop_pages(dropped, img + next, DROP_BATCH);
 	}
+	if (ms->mapped)
+		drop_pages(dropped, img + size, 0);
 	/* libelf stops quietly at a header it cannot read */
 	if (rc == 0 && next < size)
 		rc = sf_error_at(c->err, path, 0, 0,
@@ -207,6 +258,11 @@ static int merge_member(void *arg, size_t i)
 		ld_adopt(ms->c, m->rd.sub);
 	}
 	m->rd.sub = NULL;
+	/* the pages below its end are done with (the members after it may
+	 * be read now: not their first page, which it may share) */
+	if (ms->mapped)
+		ms->dropped = drop_pages(ms->dropped, m->bytes + m->size,
+					 i + 1 < ms->n ? DROP_BATCH : 0);
 	return member_done(ms->a, m->rd.rc);
 }
 
@@ -217,10 +273,11 @@ static void drop_member(void *arg, size_t i)
 	ld_read_drop(&ms->v[i].rd);
 }
 
-int ld_load_archive(struct ctx *c, const char *path, unsigned char *img, size_t size)
+int ld_load_archive(struct ctx *c, const char *path, unsigned char *img, size_t size,
+		    int mapped)
 {
 	struct arstate a = { path, 0, 0, STRBUF_INIT };
-	struct members ms = { .c = c, .a = &a };
+	struct members ms = { .c = c, .a = &a, .mapped = mapped, .dropped = img };
 	struct sf_err listed = SF_ERR_INIT;
 	struct sf_err *err = c->err;
 

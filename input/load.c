@@ -994,7 +994,7 @@ int ld_load_file(struct ctx *c, const char *path, int in_dir, int lookup)
 	size = in.size;
 	int rc;
 	if (size >= SARMAG && !memcmp(img, ARMAG, SARMAG))
-		rc = ld_load_archive(c, path, img, size);
+		rc = ld_load_archive(c, path, img, size, in.mapped);
 	else if (size >= SARMAG && !memcmp(img, "!<thin>\n", SARMAG))
 		rc = ld_load_thin_archive(c, path, img, size);
 	else if (sf_btf_is_raw(img, size))

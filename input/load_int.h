@@ -93,8 +93,10 @@ int ld_load_image(struct ctx *c, unsigned char *image, size_t size, const char *
 		  const char *file, int in_dir, int mapped);
 int ld_load_file(struct ctx *c, const char *path, int in_dir, int lookup);
 
-/* archive.c */
-int ld_load_archive(struct ctx *c, const char *path, unsigned char *img, size_t size);
+/* archive.c; mapped: img is a private mapping of the file (its pages are
+ * dropped once read: see archive.c) */
+int ld_load_archive(struct ctx *c, const char *path, unsigned char *img, size_t size,
+		    int mapped);
 int ld_load_thin_archive(struct ctx *c, const char *path, const unsigned char *img,
 			 size_t size);
 
