@@ -33,6 +33,13 @@
 # nothing else - the part of structfit's time no cleverness above the DIE
 # decoder removes (its row: structs "-").
 #
+# Knobs for a shorter run (checking the tables, say): BENCH_TABLES, the
+# tables to measure among "dwarf btf many real" (the large input and its
+# floor; BTF and split BTF; the libc6-dbg directory and the archive; the
+# real packages' files), all by default; BENCH_REAL, "NAME FILE" pairs
+# separated by ";" in place of the real packages' files; BENCH_RUNS, the
+# runs of each row (3).
+#
 # Each tool writes its whole text report (every struct); wall time and peak
 # RSS come from GNU time (/usr/bin/time -f '%e %M').  The output goes to a
 # temp file, counted (structs reported) and deleted.  Every row but plain
@@ -44,6 +51,11 @@ cd "$(dirname "$0")/.." || exit 2
 
 SF=${STRUCTFIT:-./structfit}
 WALK=${BENCH_WALK:-build/tests/dwarf_walk}
+TABLES=" ${BENCH_TABLES:-dwarf btf many real} "
+RUNS=${BENCH_RUNS:-3}
+case $RUNS in ''|*[!0-9]*|0) echo "bench: BENCH_RUNS: '$RUNS' is not a number of runs" >&2; exit 2 ;; esac
+# wants TABLE: is TABLE to be measured?
+wants() { case $TABLES in *" $1 "*) return 0 ;; esac; return 1; }
 OUT=build/bench.txt
 TIME=/usr/bin/time
 
@@ -88,40 +100,42 @@ trap 'exit 130' INT TERM HUP
 mkdir -p "$(dirname "$OUT")"
 
 # measure NAME CMD...: run CMD with its stdout in $tmp/out; append
-# "NAME wall_s peak_kb structs status" to $tmp/rows.
+# "NAME wall_s peak_kb structs status cpu_s" to $tmp/rows.  (Its variables
+# are the script's: none of them may be a caller's loop variable - a
+# "name" here once renamed the rows of the real inputs' loop.)
 measure() {
-	name=$1
+	m_label=$1
 	shift
-	echo "bench: $name ..." >&2
-	"$TIME" -f '%e %M %U %S' -o "$tmp/time" "$@" >"$tmp/out" 2>"$tmp/err"
+	echo "bench: $m_label ..." >&2
+	"$TIME" -f '%e %M %U %S' -o "$tmp/time" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
 	st=$?
 	read -r wall kb usr sys <<EOF
 $(tail -n 1 "$tmp/time")
 EOF
-	case $name in
+	case $m_label in
 	*holes*) n=$(grep -cv '^[[:space:]]*$' "$tmp/out"); n=$((n > 0 ? n - 1 : 0)) ;;  # minus the header
 	*) n=$(grep -cE '^(struct|union|class) .*\{$' "$tmp/out") ;;
 	esac
-	[ "$st" = 0 ] || echo "bench: $name exited $st: $(head -n 2 "$tmp/err")" >&2
-	echo "$name $wall $kb $n $st $(echo "$usr $sys" | awk '{ print $1 + $2 }')" >>"$tmp/rows"
+	[ "$st" = 0 ] || echo "bench: $m_label exited $st: $(head -n 2 "$tmp/err")" >&2
+	echo "$m_label $wall $kb $n $st $(echo "$usr $sys" | awk '{ print $1 + $2 }')" >>"$tmp/rows"
 	rm -f "$tmp/out"
 }
 
 : >"$tmp/rows"
 load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)   # what else ran: before, ...
-if [ -n "$file" ]; then
+if [ -n "$file" ] && wants dwarf; then
 	measure "pahole" pahole "$file"
 	[ -x "$WALK" ] || echo "bench: no floor row: $WALK is not built (make $WALK)" >&2
-	for k in 1 2 3; do
+	for k in $(seq "$RUNS"); do
 		measure "pahole-j2" pahole -j2 "$file"
 		measure "structfit-show" "$SF" show "$file"
 		measure "structfit-holes" "$SF" holes "$file"
 		[ ! -x "$WALK" ] || measure "floor-die-walk" "$WALK" "$file" "$(nproc)"
 	done
 fi
-if [ -n "$btf" ]; then
-	# a fraction of a second each: the best of 3 runs, interleaved
-	for k in 1 2 3; do
+if [ -n "$btf" ] && wants btf; then
+	# a fraction of a second each: the best of $RUNS runs, interleaved
+	for k in $(seq "$RUNS"); do
 		measure "pahole-btf" pahole -F btf "$btf"
 		measure "structfit-btf-show" "$SF" show "$btf"
 		measure "structfit-btf-holes" "$SF" holes "$btf"
@@ -134,7 +148,9 @@ fi
 # structfit show MODULE the module's own, and show vmlinux MODULE both
 split_btf=""
 kver=$(basename "${file:-none}" | sed -n 's/^vmlinux-//p')
-if [ -n "$kver" ] && [ -d "/usr/lib/debug/lib/modules/$kver" ]; then
+if ! wants btf; then
+	:
+elif [ -n "$kver" ] && [ -d "/usr/lib/debug/lib/modules/$kver" ]; then
 	ko=$(find "/usr/lib/debug/lib/modules/$kver" -name '*.ko' -printf '%s %p\n' 2>/dev/null |
 		sort -rn | awk 'NR == 1 { print $2 }')
 	mkdir -p "$tmp/kbtf"
@@ -150,7 +166,7 @@ else
 	echo "bench: no split BTF rows: no module debug files for ${kver:-the kernel} under /usr/lib/debug/lib/modules" >&2
 fi
 if [ -n "$split_btf" ]; then
-	for k in 1 2 3; do
+	for k in $(seq "$RUNS"); do
 		measure "pahole-btf-split" pahole -F btf --btf_base="$tmp/kbtf/vmlinux" "$split_btf"
 		measure "structfit-btf-split-show" "$SF" show "$split_btf"
 		measure "structfit-btf-split-both" "$SF" show "$tmp/kbtf/vmlinux" "$split_btf"
@@ -160,7 +176,10 @@ fi
 # ------------------------------------------------------------- many inputs
 # libc_dir: links to the files of libc6-dbg (empty when it is not installed)
 libc_dir=""
-if command -v dpkg >/dev/null 2>&1 && dpkg -L libc6-dbg >/dev/null 2>&1; then
+archive=""
+if ! wants many; then
+	:
+elif command -v dpkg >/dev/null 2>&1 && dpkg -L libc6-dbg >/dev/null 2>&1; then
 	libc_dir=$tmp/libc6-dbg
 	mkdir -p "$libc_dir"
 	dpkg -L libc6-dbg | grep '^/usr/lib/debug/\.build-id/.*\.debug$' | while read -r f; do
@@ -168,9 +187,11 @@ if command -v dpkg >/dev/null 2>&1 && dpkg -L libc6-dbg >/dev/null 2>&1; then
 	done
 	[ -n "$(ls "$libc_dir")" ] || libc_dir=""
 fi
-[ -n "$libc_dir" ] || echo "bench: no libc6-dbg row: libc6-dbg is not installed" >&2
-archive=${BENCH_ARCHIVE:-$(ls /usr/lib/*/libpython3*d.a 2>/dev/null | head -n 1)}
-[ -n "$archive" ] || echo "bench: no archive row: no libpython3*d.a (libpython3.11-dbg)" >&2
+if wants many; then
+	[ -n "$libc_dir" ] || echo "bench: no libc6-dbg row: libc6-dbg is not installed" >&2
+	archive=${BENCH_ARCHIVE:-$(ls /usr/lib/*/libpython3*d.a 2>/dev/null | head -n 1)}
+	[ -n "$archive" ] || echo "bench: no archive row: no libpython3*d.a (libpython3.11-dbg)" >&2
+fi
 
 # debug_of LIB: the separate debug file of shared library LIB by its
 # build-id (empty when LIB or its -dbg package is not installed)
@@ -185,22 +206,28 @@ debug_of() {
 # librados2-dbg; the other vmlinux debug files: linux-image-*-dbg)
 ma=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 : >"$tmp/real"
-for spec in "libjvm /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so" \
-	"librados /usr/lib/$ma/librados.so.2" \
-	"libceph-common /usr/lib/$ma/ceph/libceph-common.so.2"; do
-	set -- $spec
-	d=$(debug_of "$2")
-	if [ -n "$d" ]; then echo "$1 $d" >>"$tmp/real"
-	else echo "bench: no $1 row: $2 or its debug file is not installed" >&2; fi
-done
-for v in /usr/lib/debug/boot/vmlinux-*; do
-	[ -f "$v" ] && [ "$v" != "$file" ] && echo "$(basename "$v") $v" >>"$tmp/real"
-done
+if ! wants real; then
+	:
+elif [ -n "${BENCH_REAL:-}" ]; then
+	echo "$BENCH_REAL" | tr ';' '\n' | awk 'NF == 2' >"$tmp/real"
+else
+	for spec in "libjvm /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so" \
+		"librados /usr/lib/$ma/librados.so.2" \
+		"libceph-common /usr/lib/$ma/ceph/libceph-common.so.2"; do
+		set -- $spec
+		d=$(debug_of "$2")
+		if [ -n "$d" ]; then echo "$1 $d" >>"$tmp/real"
+		else echo "bench: no $1 row: $2 or its debug file is not installed" >&2; fi
+	done
+	for v in /usr/lib/debug/boot/vmlinux-*; do
+		[ -f "$v" ] && [ "$v" != "$file" ] && echo "$(basename "$v") $v" >>"$tmp/real"
+	done
+fi
 
 # pahole -j2 ARGS under an 8 GB address-space limit: sh -c "$capped" pahole ARGS
 # shellcheck disable=SC2016
 capped='ulimit -v 8388608; exec pahole -j2 "$@"'
-for k in 1 2 3; do
+for k in $(seq "$RUNS"); do
 	if [ -n "$libc_dir" ]; then
 		# shellcheck disable=SC2046
 		measure "many:libc6-dbg:pahole-j2" sh -c "$capped" pahole $(ls -d "$libc_dir"/*)
@@ -210,9 +237,9 @@ for k in 1 2 3; do
 		measure "many:$(basename "$archive"):pahole-j2" sh -c "$capped" pahole "$archive"
 		measure "many:$(basename "$archive"):structfit-show" "$SF" show "$archive"
 	fi
-	while read -r name f; do
-		measure "many:$name:pahole-j2" sh -c "$capped" pahole "$f"
-		measure "many:$name:structfit-show" "$SF" show "$f"
+	while read -r input f; do
+		measure "many:$input:pahole-j2" sh -c "$capped" pahole "$f"
+		measure "many:$input:structfit-show" "$SF" show "$f"
 	done <"$tmp/real"
 done
 
@@ -223,14 +250,14 @@ awk '!($1 in w) { order[++n] = $1 } !($1 in w) || $2 < w[$1] { w[$1] = $2; row[$
 
 {
 	echo "structfit benchmark, $(date -u '+%Y-%m-%d %H:%M UTC')"
-	[ -z "$file" ] || echo "input:   $file ($(($(stat -c %s "$file") / 1048576)) MB)"
+	[ -z "$file" ] || ! wants dwarf || echo "input:   $file ($(($(stat -c %s "$file") / 1048576)) MB)"
 	[ -z "$btf" ] || echo "BTF:     $btf ($(($(stat -c %s "$btf") / 1024)) KB)"
 	echo "machine: $(nproc) CPUs, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)," \
 		"$(awk '/^MemTotal/ { printf "%d GB", $2 / 1048576 }' /proc/meminfo) RAM"
 	echo "tools:   pahole $(pahole --version 2>/dev/null), structfit $($SF --version 2>/dev/null | awk '{ print $2 }')"
 	echo "load:    $load before, $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) after (1, 5, 15 min averages)"
 	echo "each run writes its whole text report (every struct) to a file;"
-	echo "each row is the fastest of 3 runs taking turns (plain pahole: 1 run)"
+	echo "each row is the fastest of $RUNS runs taking turns (plain pahole: 1 run)"
 	echo
 	awk -v split_name="$(basename "${split_btf:-none}")" '
 		{ name[NR] = $1; wall[NR] = $2; kb[NR] = $3; n[NR] = $4; st[NR] = $5; cpu[NR] = $6 }
