@@ -21,9 +21,10 @@
  * written there, so a page touched again is read back from the file as
  * it was).  Listing the members touches each header's pages: those leave
  * as the listing passes them.  libpython3.11d.a (47 MB, 179 members): peak
- * memory 50 -> 12 MB with one thread, 55 -> 15 MB with two; what is left
- * is the heap (the types, the relocated copies of the members being
- * read) and the program itself.
+ * memory 50 -> 12 MB with one thread, 53 -> 15 MB with two (10 and 12
+ * with the relocations read in place, elfobj.c); what is left is the
+ * heap (the types, the relocated copies of the members being read) and
+ * the program itself.
  */
 #include "load_int.h"
 
