@@ -24,6 +24,7 @@
 
 #include <dwarf.h>
 
+#include "lib/sort.h"
 #include "lib/xalloc.h"
 
 static int read_unit_header(struct sf_dwfile *f, int sect, uint64_t off,
@@ -368,16 +369,9 @@ static void stream_room(struct sf_dwfile *f)
 
 static int known_table(const struct sf_dwfile *f, uint64_t off)
 {
-	size_t lo = 0, hi = f->nabbrev_starts;
+	size_t i = sf_lower_bound_u64(f->abbrev_starts, f->nabbrev_starts, off);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (f->abbrev_starts[mid] < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < f->nabbrev_starts && f->abbrev_starts[lo] == off;
+	return i < f->nabbrev_starts && f->abbrev_starts[i] == off;
 }
 
 /* The end of the unit whose header starts at off, once its length is

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/sort.h"
 #include "lib/xalloc.h"
 
 /* The largest class a user list may hold: far above any struct, far below
@@ -315,17 +316,9 @@ void sf_classes_release(struct sf_classes *c)
 
 size_t sf_classes_find(const struct sf_classes *c, uint64_t size)
 {
-	size_t lo = 0, hi = c->n;
+	size_t i = sf_lower_bound_u64(c->v, c->n, size);
 
-	/* invariant: every class below lo is < size, every one from hi is >= size */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (c->v[mid] < size)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < c->n ? lo : SF_NO_CLASS;
+	return i < c->n ? i : SF_NO_CLASS;
 }
 
 void sf_classes_fit(const struct sf_classes *c, uint64_t size, struct sf_fit *out)

@@ -46,3 +46,18 @@ unsigned sf_sort_stable(uint32_t *v, size_t n, sf_before_fn before, const void *
 	free(tmp);
 	return passes;
 }
+
+size_t sf_lower_bound_u64(const uint64_t *v, size_t n, uint64_t x)
+{
+	size_t lo = 0, hi = n;
+
+	/* invariant: every entry below lo is < x, every one from hi is >= x */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 
 #include "lib/checked.h"
+#include "lib/sort.h"
 #include "lib/xalloc.h"
 #include "packing.h"
 
@@ -131,16 +132,7 @@ static int cmp_u64(const void *a, const void *b)
 /* Index of the first distinct offset >= x (o->n if none). */
 static size_t offsets_at(const struct offsets *o, uint64_t x)
 {
-	size_t lo = 0, hi = o->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (o->off[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return sf_lower_bound_u64(o->off, o->n, x);
 }
 
 /* Index of the first distinct offset > x (o->n if none). */

@@ -63,11 +63,39 @@ static void test_empty_and_one(void **state)
 	assert_int_equal(v[0], 0);
 }
 
+/* Against a linear scan: random ascending arrays with runs of equal
+ * entries, every key from below the first to past the last. */
+static void test_lower_bound_matches_scan(void **state)
+{
+	(void)state;
+	uint64_t v[40];
+
+	srand(7);
+	for (size_t n = 0; n <= 40; n++) {
+		uint64_t at = 3;
+		for (size_t i = 0; i < n; i++) {
+			at += (uint64_t)(rand() % 3);        /* 0: a run of equal keys */
+			v[i] = at;
+		}
+		for (uint64_t x = 0; x <= at + 2; x++) {
+			size_t want = 0;
+			while (want < n && v[want] < x)
+				want++;
+			assert_int_equal(sf_lower_bound_u64(v, n, x), want);
+		}
+	}
+	assert_int_equal(sf_lower_bound_u64(NULL, 0, 5), 0);
+	const uint64_t top[] = { 1, UINT64_MAX };
+	assert_int_equal(sf_lower_bound_u64(top, 2, UINT64_MAX), 1);
+	assert_int_equal(sf_lower_bound_u64(top, 2, UINT64_MAX - 1), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_matches_insertion_sort),
 		cmocka_unit_test(test_empty_and_one),
+		cmocka_unit_test(test_lower_bound_matches_scan),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
