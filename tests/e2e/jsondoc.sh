@@ -5,7 +5,8 @@
 #    `show --format json` wrote of it: show, holes, check (and --baseline),
 #    diff (either side, or both), fit and suggest, text and JSON, on the
 #    test corpus (testdata's C and C++ sources built with gcc/g++) and on
-#    a Rust program (enums with data) (libc6-dbg: jsondoc_libc.sh); patch writes the
+#    a Rust program (enums with data) (libc6-dbg: jsondoc_libc.sh; suggest
+#    and fit on every type of the corpus: jsondoc_types.sh); patch writes the
 #    same patch from a document; documents and builds mix in one command;
 #  - a `holes --format json` document ranks again the same (holes only);
 #  - bad documents are one line naming the file and the JSON path of the
@@ -23,17 +24,7 @@ C=$T/corpus
 mkdir -p "$C"
 
 tcase "corpus: testdata built with gcc and g++, one document of it"
-objs=()
-for f in "$TD"/e2e/*.c "$TD"/suggest/*.c "$TD"/diff/*.c "$TD"/check/*.c "$TD"/example/*.c \
-	"$TD"/dedup/*.c "$TD"/reader/*.c; do
-	o=$C/$(basename "$(dirname "$f")")-$(basename "$f" .c).o
-	compile gcc x86_64 5 "$o" "$f" && objs+=("$o")
-done
-for f in "$TD"/e2e/*.cpp; do
-	o=$C/$(basename "$f" .cpp)-cxx.o
-	g++ -g -O0 -c -o "$o" -I"$TD/e2e" "$f" 2>/dev/null && objs+=("$o")
-done
-[ "${#objs[@]}" -ge 30 ] || fail "only ${#objs[@]} objects built"
+jsondoc_corpus "$C"
 sf show --format json "${objs[@]}"
 assert_eq "$RC" 0 "show --format json exit"
 cp "$T/out" "$T/corpus.json"
@@ -46,33 +37,6 @@ for args in "show" "show --format json" "show --origin" "show --format html" "sh
 	# shellcheck disable=SC2086
 	doc_same "$args" $args "${objs[@]}" -- $args "$T/corpus.json"
 done
-
-tcase "corpus: suggest and fit on the document = on the objects, every type"
-"$PY" -c 'import json, sys
-for t in json.load(open(sys.argv[1]))["types"]:
-    if t["name"]: print(t["name"])' "$T/corpus.json" | sort -u >"$T/names"
-n=0
-while read -r name; do
-	for args in "suggest" "suggest --format json" "fit -k jemalloc --reorder" \
-		"fit -k glibc --format json"; do
-		# shellcheck disable=SC2086
-		"$SF" $args -t "$name" "${objs[@]}" >"$T/a.out" 2>"$T/a.err"
-		ra=$?
-		# shellcheck disable=SC2086
-		"$SF" $args -t "$name" "$T/corpus.json" >"$T/b.out" 2>"$T/b.err"
-		rb=$?
-		n=$((n + 1))
-		if [ "$ra" != "$rb" ]; then
-			fail "$args -t $name: exit $ra on the build, $rb on the document"
-		elif [ "$ra" = 0 ] && ! cmp -s "$T/a.out" "$T/b.out"; then
-			fail "$args -t $name: output differs"
-		elif [ "$ra" = 2 ] && [ "$(sed 's/^[^:]*: [^:]*: //' "$T/a.err")" != \
-			"$(sed 's/^[^:]*: [^:]*: //' "$T/b.err")" ]; then
-			fail "$args -t $name: $(cat "$T/a.err") / $(cat "$T/b.err")"
-		fi
-	done
-done <"$T/names"
-[ "$n" -ge 300 ] || fail "only $n runs"
 
 tcase "corpus: check --budget and --baseline on documents = on the objects"
 compile_or_fail gcc x86_64 5 "$T/gate.o" "$TD/check/gate.c"

@@ -505,3 +505,20 @@ doc_same() {
 		fail "$what: no output at all"
 	fi
 }
+
+# jsondoc_corpus DIR: jsondoc's corpus (testdata's C sources built with gcc,
+# its C++ ones with g++) into DIR, the objects in the array objs; fails
+# the case when fewer than 30 build
+jsondoc_corpus() {
+	objs=()
+	for f in "$TD"/e2e/*.c "$TD"/suggest/*.c "$TD"/diff/*.c "$TD"/check/*.c "$TD"/example/*.c \
+		"$TD"/dedup/*.c "$TD"/reader/*.c; do
+		o=$1/$(basename "$(dirname "$f")")-$(basename "$f" .c).o
+		compile gcc x86_64 5 "$o" "$f" && objs+=("$o")
+	done
+	for f in "$TD"/e2e/*.cpp; do
+		o=$1/$(basename "$f" .cpp)-cxx.o
+		g++ -g -O0 -c -o "$o" -I"$TD/e2e" "$f" 2>/dev/null && objs+=("$o")
+	done
+	[ "${#objs[@]}" -ge 30 ] || fail "only ${#objs[@]} objects built"
+}
