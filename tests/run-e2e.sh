@@ -50,6 +50,7 @@ for s in $scripts; do
 		continue
 	fi
 	before=$(grep -c '^FAIL ' "$results")
+	cases=$(grep -c '^[A-Z]* ' "$results")
 	start=$(date +%s)
 	E2E_RESULTS=$results bash "$s" </dev/null
 	rc=$?
@@ -57,6 +58,8 @@ for s in $scripts; do
 	if [ "$rc" != 0 ] && [ "$after" = "$before" ]; then
 		echo "FAIL $name: the script exited $rc without reporting a failed case" |
 			tee -a "$results"
+	elif [ "$(grep -c '^[A-Z]* ' "$results")" = "$cases" ]; then
+		echo "FAIL $name: the script reported no case (a missing tdone?)" | tee -a "$results"
 	fi
 	echo "  ($name: $(($(date +%s) - start)) s)"
 done
