@@ -158,4 +158,37 @@ if compile_or_fail gcc x86_64 5 "$T/st.o" "$TD/example/st_table.c"; then
 	assert_eq "$(jget "$T/out" 'd["types"][0]["size"]')" "$base" "fit: suggest's base size"
 fi
 
+tcase "pahole: every option pahole_compat.sh compares, on C and C++ units linked together, exit 0"
+# (pahole_compat.sh checks the output against pahole's on ./structfit in make
+# test; this runs each option once on the build under test, the sanitized
+# one in make test)
+compile_or_fail gcc x86_64 5 "$T/pl.o" "$TD/e2e/layouts.c"
+compile_or_fail gcc x86_64 5 "$T/ph.o" "$TD/e2e/holes.c" -std=c89
+g++ -g -O0 -c -o "$T/pn.o" -I"$TD/e2e" "$TD/e2e/names.cpp" 2>"$T/cc.err" ||
+	fail "g++ cannot compile names.cpp: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"
+ld -r -o "$T/pmix.o" "$T/pl.o" "$T/ph.o" "$T/pn.o" 2>"$T/ld.err" ||
+	fail "ld -r: $(head -n 2 "$T/ld.err" | tr '\n' ' ')"
+pahole_n=0
+for opts in "" "-s" "-n" "-N" "-s -t ," "-s --structs" "-s --unions" "-s --packed" \
+	"-s -H 2" "-s -B 1" "-z 4" "-z 4 -V" "-s --with_flexible_array" "-x s" "-y s" "-a -s" \
+	"-q" "--hex" "-a -A" "--sort" "--suppress_aligned_attribute" "--suppress_packed" \
+	"--suppress_force_paddings" "-c 32" "-M" "-R" "-R -S" "-R -V" "-E" "-r" "-I" \
+	"--count 1 --skip 2" "-P" "-T" "-s -T" "--lang=c11" "--lang_exclude=c++14 -T" \
+	"-F dwarf"; do
+	# shellcheck disable=SC2086
+	sf pahole $opts "$T/pmix.o"
+	[ "$RC" = 0 ] || fail "pahole $opts exited $RC: $(head -n 2 "$T/err" | tr '\n' ' ')"
+	pahole_n=$((pahole_n + 1))
+done
+"$SF" pahole -s "$T/pmix.o" | cut -f1 >"$T/pnames"
+while IFS= read -r name; do
+	for opts in "-C" "-R -S -C" "-u -C" "-E -C" "-I -C" "-i" "-d -i"; do
+		# shellcheck disable=SC2086
+		sf pahole $opts "$name" "$T/pmix.o"
+		[ "$RC" = 0 ] || fail "pahole $opts $name exited $RC: $(head -n 2 "$T/err" | tr '\n' ' ')"
+		pahole_n=$((pahole_n + 1))
+	done
+done <"$T/pnames"
+[ "$pahole_n" -ge 100 ] || fail "only $pahole_n pahole runs"
+
 tdone
