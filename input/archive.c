@@ -35,7 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -98,31 +97,8 @@ static long long ar_number(const char *p, size_t n)
 	return v;
 }
 
-/* pages leave the process in batches of at least this (see drop_pages) */
+/* pages leave the process in batches of at least this (see sf_drop_pages) */
 #define DROP_BATCH (2u << 20)
-
-/*
- * Drop the whole pages of [lo, hi) from the process when they are at
- * least `least` bytes: part of a private file mapping that nothing wrote
- * to or reads any more (advice only: kept where refused).  Returns where
- * the pages left start: hi rounded down to a page, or lo when none were
- * dropped.  Each call costs a TLB flush (tens of microseconds on the
- * paravirtualised machines measured), so pages leave in batches.
- */
-static const unsigned char *drop_pages(const unsigned char *lo, const unsigned char *hi,
-				       size_t least)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-
-	if (pg <= 0 || hi <= lo)
-		return lo;
-	uintptr_t mask = (uintptr_t)pg - 1;
-	uintptr_t a = ((uintptr_t)lo + mask) & ~mask, b = (uintptr_t)hi & ~mask;
-	if (b <= a || b - a < least)
-		return lo;
-	(void)madvise((void *)a, b - a, MADV_DONTNEED);
-	return lo + (b - (uintptr_t)lo);
-}
 
 /* A member of a regular archive: a range of the archive's mapping. */
 struct member {
@@ -219,10 +195,10 @@ static int list_members(struct ctx *c, struct members *ms, unsigned char *img, s
 		elf_end(m);
 		/* the pages before the next header are listed */
 		if (ms->mapped && next <= size)
-			dropped = drop_pages(dropped, img + next, DROP_BATCH);
+			dropped = sf_drop_pages(dropped, img + next, DROP_BATCH);
 	}
 	if (ms->mapped)
-		drop_pages(dropped, img + size, 0);
+		(void)sf_drop_pages(dropped, img + size, 0);
 	/* libelf stops quietly at a header it cannot read */
 	if (rc == 0 && next < size)
 		rc = sf_error_at(c->err, path, 0, 0,
@@ -262,8 +238,8 @@ static int merge_member(void *arg, size_t i)
 	/* the pages below its end are done with (the members after it may
 	 * be read now: not their first page, which it may share) */
 	if (ms->mapped)
-		ms->dropped = drop_pages(ms->dropped, m->bytes + m->size,
-					 i + 1 < ms->n ? DROP_BATCH : 0);
+		ms->dropped = sf_drop_pages(ms->dropped, m->bytes + m->size,
+					    i + 1 < ms->n ? DROP_BATCH : 0);
 	return member_done(ms->a, m->rd.rc);
 }
 

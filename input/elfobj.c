@@ -27,7 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 #include <zstd.h>
 
 #include "lib/strbuf.h"
@@ -307,15 +306,8 @@ static int plausible_zstd(uint64_t out, uint64_t in)
 static void own_inflated(const struct sf_elf *e, struct sf_elf_sec *s, unsigned char *buf,
 			 size_t size)
 {
-	long pg = sysconf(_SC_PAGESIZE);
-
-	if (e->file_backed && !s->owned && pg > 0) {
-		uintptr_t lo = ((uintptr_t)s->data + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
-		uintptr_t hi = ((uintptr_t)s->data + s->size) & ~((uintptr_t)pg - 1);
-		/* advice only: kept where refused */
-		if (hi > lo)
-			(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
-	}
+	if (e->file_backed && !s->owned)
+		(void)sf_drop_pages(s->data, s->data + s->size, 0);
 	free(s->owned);
 	s->owned = s->mut = buf;
 	s->data = buf;

@@ -32,7 +32,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "lib/xalloc.h"
 
@@ -49,13 +48,6 @@ struct sf_zstream {
 	uint64_t size, have, released;
 	uint64_t ahead;			/* pages moved ahead of `have` reach this */
 };
-
-static size_t page_size(void)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-
-	return pg > 0 ? (size_t)pg : 4096;
-}
 
 struct sf_zstream *sf_zstream_new(const unsigned char *src, size_t srclen, uint64_t size,
 				  int file_backed)
@@ -99,15 +91,11 @@ uint64_t sf_zstream_have(const struct sf_zstream *z)
  * (read back from the file if ever read again). */
 static void drop_consumed(struct sf_zstream *z)
 {
-	size_t pg = page_size();
-	size_t used = (size_t)(z->st.next_in - z->src);
-	uintptr_t lo = ((uintptr_t)z->src + z->src_dropped + pg - 1) & ~(uintptr_t)(pg - 1);
-	uintptr_t hi = ((uintptr_t)z->src + used) & ~(uintptr_t)(pg - 1);
-
-	if (!z->file_backed || hi <= lo + 64 * pg)
+	if (!z->file_backed)
 		return;
-	(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
-	z->src_dropped = hi - (uintptr_t)z->src;
+	const unsigned char *from = z->src + z->src_dropped;
+	const unsigned char *to = sf_drop_pages(from, z->st.next_in, 64 * sf_page_size() + 1);
+	z->src_dropped = (size_t)(to - z->src);
 }
 
 /* More input for the inflater when it ate what it was given (a section
@@ -205,7 +193,7 @@ static uint64_t recycle(struct sf_zstream *z, uint64_t lo, uint64_t len)
 
 void sf_zstream_release(struct sf_zstream *z, uint64_t to)
 {
-	size_t pg = page_size();
+	size_t pg = sf_page_size();
 
 	if (to > z->have)
 		to = z->have;
@@ -218,12 +206,10 @@ void sf_zstream_release(struct sf_zstream *z, uint64_t to)
 	uint64_t hhi = hi & ~(uint64_t)(SF_HUGE_PAGE - 1);
 	uint64_t moved = hhi > hlo ? recycle(z, hlo, hhi - hlo) : 0;
 	if (moved) {
-		if (hlo > lo)
-			(void)madvise(z->base + lo, (size_t)(hlo - lo), MADV_DONTNEED);
+		(void)sf_drop_pages(z->base + lo, z->base + hlo, 0);
 		lo = hlo + moved;
 	}
-	if (hi > lo)
-		(void)madvise(z->base + lo, (size_t)(hi - lo), MADV_DONTNEED);
+	(void)sf_drop_pages(z->base + lo, z->base + hi, 0);
 	z->released = hi;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 static void *check(void *p)
 {
@@ -67,6 +68,24 @@ void *sf_xmalloc_huge(size_t n)
 	/* advice only: where it is refused, 4 KiB pages serve as before */
 	(void)madvise(p, whole, MADV_HUGEPAGE);
 	return p;
+}
+
+size_t sf_page_size(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+
+	return pg > 0 ? (size_t)pg : 4096;
+}
+
+const void *sf_drop_pages(const void *lo, const void *hi, size_t least)
+{
+	uintptr_t mask = (uintptr_t)sf_page_size() - 1;
+	uintptr_t a = ((uintptr_t)lo + mask) & ~mask, b = (uintptr_t)hi & ~mask;
+
+	if ((uintptr_t)hi <= (uintptr_t)lo || b <= a || b - a < least)
+		return lo;
+	(void)madvise((void *)a, b - a, MADV_DONTNEED);
+	return (const unsigned char *)lo + (b - (uintptr_t)lo);
 }
 
 void *sf_xrealloc(void *p, size_t n)

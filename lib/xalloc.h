@@ -50,6 +50,19 @@ void *sf_xcalloc_lines(size_t nmemb, size_t size);
  */
 #define SF_HUGE_PAGE ((size_t)2 << 20)
 void *sf_xmalloc_huge(size_t n);
+/* The system's page size (4096 where sysconf cannot say). */
+size_t sf_page_size(void);
+/*
+ * Give the whole pages of [lo, hi) back to the kernel (MADV_DONTNEED)
+ * when they come to at least `least` bytes: memory nothing reads or
+ * writes any more -- a private file mapping, read back from the file if
+ * touched again, or anonymous memory, zeros if touched again.  Advice
+ * only: where refused the pages stay.  Returns where the dropped pages
+ * end (hi rounded down to a page), or lo when none were dropped.  Each
+ * call costs a TLB flush (tens of microseconds on the paravirtualised
+ * machines measured), so callers drop in batches.
+ */
+const void *sf_drop_pages(const void *lo, const void *hi, size_t least);
 void *sf_xrealloc(void *p, size_t n);
 /* realloc to nmemb * size, failing (not wrapping) on overflow */
 void *sf_xreallocarray(void *p, size_t nmemb, size_t size);
