@@ -165,10 +165,12 @@ e2e: structfit
 # each option also run once on the ASan build by options.sh; jsondoc_libc:
 # libc6-dbg's document;
 # jsondoc_types: suggest and fit on every type of a document) and its
-# packaging (deb; habits: make install; readme); every other script, and so
+# packaging (deb; habits: make install; readme); malloc (the second run
+# with glibc's huge-page tunables, which a sanitizer's allocator has not);
+# every other script, and so
 # every command, option, input kind and error path, on the ASan+UBSan
 # build.  `make e2e` and `make asan` still run every script.
-TEST_E2E_PLAIN := identity alone pahole_vmlinux pahole_libc pahole_compat jsondoc_libc jsondoc_types deb habits readme
+TEST_E2E_PLAIN := identity alone pahole_vmlinux pahole_libc pahole_compat jsondoc_libc jsondoc_types deb habits readme malloc
 
 # deps-test installed everything the tests need: a missing compiler, target
 # or debug file, or a fixture that does not build, fails instead of skipping

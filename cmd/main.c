@@ -5,10 +5,13 @@
 #include <errno.h>
 #include <malloc.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "common.h"
+#include "lib/strbuf.h"
 #include "version.h"
 
 struct builtin {
@@ -92,8 +95,86 @@ static void keep_freed_memory(void)
 #endif
 }
 
+/*
+ * Transparent huge pages for malloc's heap.  The kernel backs memory with
+ * 2 MiB pages only where a program asks (THP's default "madvise" mode),
+ * and glibc's malloc asks only when the tunable glibc.malloc.hugetlb=1
+ * says so, with a single heap (arena_max=1: a second thread's heap of its
+ * own is mapped and never advised).  Tunables are read from the
+ * environment once, when the process starts: so structfit runs itself
+ * again, once, with them set.  Every first write to a 4 KiB page is a
+ * fault, about 10 us on the paravirtualised machines measured; this took
+ * show of librados from 10 k faults to 0.7 k and its CPU time down by a
+ * third, libceph-common's from 19 k to 2 k (10 % of the wall time), with
+ * peak memory within 5 %.
+ *
+ * Not done where the user set malloc tunables of their own, where
+ * LD_PRELOAD puts something in front of malloc (valgrind, a profiler, an
+ * allocator: the exec would leave a tool behind or go unheard), or under
+ * a sanitizer's allocator.  The second process puts GLIBC_TUNABLES back
+ * as it was before it runs anything, so the programs structfit runs see
+ * the user's environment.
+ */
+#define TUNED_ENV "STRUCTFIT_MALLOC_TUNED"	/* "-": was unset; "=V": was V */
+#define HUGE_TUNABLES "glibc.malloc.hugetlb=1:glibc.malloc.arena_max=1"
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define SF_OWN_MALLOC 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define SF_OWN_MALLOC 1
+#endif
+
+/* In the process run again: GLIBC_TUNABLES as the user had it. */
+static void restore_tunables(const char *saved)
+{
+	if (saved[0] == '=')
+		setenv("GLIBC_TUNABLES", saved + 1, 1);
+	else
+		unsetenv("GLIBC_TUNABLES");
+	unsetenv(TUNED_ENV);
+}
+
+static void run_with_huge_pages(char **argv)
+{
+#if defined(__GLIBC__) && !defined(SF_OWN_MALLOC)
+	const char *saved = getenv(TUNED_ENV);
+	const char *tunables = getenv("GLIBC_TUNABLES");
+	const char *preload = getenv("LD_PRELOAD");
+
+	if (saved) {
+		restore_tunables(saved);
+		return;
+	}
+	if ((tunables && strstr(tunables, "glibc.malloc.")) || (preload && *preload))
+		return;
+	struct strbuf was, want;
+
+	sb_init(&was);
+	sb_init(&want);
+	sb_adds(&was, tunables ? "=" : "-");
+	if (tunables)
+		sb_adds(&was, tunables);
+	sb_adds(&want, HUGE_TUNABLES);
+	if (tunables && *tunables)
+		sb_addf(&want, ":%s", tunables);
+	if (setenv(TUNED_ENV, was.buf, 1) == 0 && setenv("GLIBC_TUNABLES", want.buf, 1) == 0)
+		execv("/proc/self/exe", argv);
+	/* no exec (no /proc, say): run as we are */
+	restore_tunables(was.buf);
+	sb_release(&was);
+	sb_release(&want);
+#else
+	(void)argv;
+#endif
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1)
+		run_with_huge_pages(argv);
 	keep_freed_memory();
 	return flushed(dispatch(argc, argv));
 }
