@@ -44,6 +44,7 @@ static const char *const wanted[] = {
 	".debug_line", ".debug_line_str", ".debug_str_offsets", ".debug_addr",
 };
 #define NWANTED (sizeof(wanted) / sizeof(wanted[0]))
+#define W_LINE 4	/* wanted[W_LINE]: ".debug_line" */
 
 /* gcc's slim LTO objects keep their (early) DWARF under this prefix. */
 #define LTO_PREFIX ".gnu.debuglto_"
@@ -281,6 +282,8 @@ void sf_elf_release(struct sf_elf *e)
 	for (uint32_t i = 0; i < e->nsec; i++) {
 		free(e->sec[i].owned);
 		sf_zstream_free(e->sec[i].z);
+		if (e->sec[i].sparse)
+			munmap(e->sec[i].sparse, e->sec[i].sparse_len);
 	}
 	free(e->sec);
 	e->sec = NULL;
@@ -397,6 +400,128 @@ static int defer_info(struct sf_elf *e, uint32_t idx)
 	s->z = z;
 	s->data = sf_zstream_base(z);
 	s->size = ch.ch_size;
+	s->flags &= ~(uint64_t)SHF_COMPRESSED;
+	return 1;
+}
+
+/*
+ * .debug_line's header of the line table at off (of inflated bytes
+ * p[0, have)): where the header ends and where the next table starts,
+ * both at most `size`.  Only the headers are read (their file lists name
+ * DW_AT_decl_file); the line programs after them never are.  0, or -1
+ * when the bytes there are no table header (then everything is kept).
+ */
+static int line_table_at(const struct sf_elf *e, const unsigned char *p, uint64_t have,
+			 uint64_t off, uint64_t size, uint64_t *hdr_end, uint64_t *next)
+{
+	uint64_t q = off, len, os = 4;
+
+	if (have < off + 4)
+		return -1;
+	len = sf_elf_read(e, p + q, 4);
+	q += 4;
+	if (len == 0xffffffffu) {
+		if (have < q + 8)
+			return -1;
+		len = sf_elf_read(e, p + q, 8);
+		q += 8;
+		os = 8;
+	} else if (len >= 0xfffffff0u) {
+		return -1;
+	}
+	if (len > size - q || have < q + 2)
+		return -1;
+	*next = q + len;
+	unsigned version = (unsigned)sf_elf_read(e, p + q, 2);
+	q += 2 + (version >= 5 ? 2 : 0);
+	if (version < 2 || version > 5 || have < q + os || q + os > *next)
+		return -1;
+	uint64_t hlen = sf_elf_read(e, p + q, (unsigned)os);
+	q += os;
+	*hdr_end = hlen > *next - q ? *next : q + hlen;
+	return 0;
+}
+
+/* .debug_line is inflated sparse from an eighth of the size .debug_info
+ * is streamed from (1 MiB by default): only its headers stay, so doing so
+ * costs little (STRUCTFIT_STREAM_MIN=1 does it for every file, and its
+ * largest value for none) */
+static uint64_t line_min(const struct sf_elf *e)
+{
+	return e->stream_min / 8 ? e->stream_min / 8 : 1;
+}
+
+/* release the stream's pages behind us in steps this big (each release
+ * is a system call and a TLB flush) */
+#define LINE_RELEASE_STEP ((uint64_t)4 << 20)
+
+/*
+ * .debug_line (section idx, SHF_COMPRESSED with zlib, in a linked file,
+ * of at least line_min bytes inflated) inflated through a stream,
+ * keeping only the line tables' headers: copied at their offsets into a
+ * mapping of the section's size whose other pages are never touched, so
+ * they take no memory (libceph-common's .debug_line: 15.6 MB inflated,
+ * its headers a few hundred KB).  1 done; 0 not done (inflate it whole);
+ * -1 corrupt.
+ */
+static int sparse_line(struct sf_elf *e, uint32_t idx, struct sf_err *err)
+{
+	struct sf_elf_sec *s = &e->sec[idx];
+	size_t hdr = e->is64 ? sizeof(Elf64_Chdr) : sizeof(Elf32_Chdr);
+	Elf_Scn *scn = elf_getscn(e->elf, idx);
+	GElf_Chdr ch;
+
+	assert(!strcmp(wanted[W_LINE], ".debug_line"));
+	if (!e->stream_min || e->type == ET_REL || !scn || !gelf_getchdr(scn, &ch) ||
+	    ch.ch_type != ELFCOMPRESS_ZLIB || ch.ch_size < line_min(e) || s->size < hdr ||
+	    !plausible_zlib(ch.ch_size, s->size - hdr) || ch.ch_size > SIZE_MAX)
+		return 0;
+	struct sf_zstream *z = sf_zstream_new(s->data + hdr, s->size - hdr, ch.ch_size,
+					      e->file_backed);
+	void *map = z ? mmap(NULL, (size_t)ch.ch_size ? (size_t)ch.ch_size : 1,
+			     PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			     -1, 0)
+		      : MAP_FAILED;
+	if (map == MAP_FAILED) {
+		sf_zstream_free(z);
+		return 0;
+	}
+	const unsigned char *in = sf_zstream_base(z);
+	unsigned char *out = map;
+	uint64_t size = ch.ch_size, off = 0, released = 0;
+	int rc = 0;
+	while (rc == 0 && off < size) {
+		uint64_t hdr_end = size, next = size;
+		/* the longest fixed part: 64-bit length, version, sizes, header length */
+		rc = sf_zstream_fill(z, off + 24);
+		if (rc == 0 && line_table_at(e, in, sf_zstream_have(z), off, size, &hdr_end,
+					     &next) < 0)
+			hdr_end = next = size;	/* not a table: keep the rest */
+		if (rc == 0)
+			rc = sf_zstream_fill(z, hdr_end);
+		if (rc == 0)
+			memcpy(out + off, in + off, (size_t)(hdr_end - off));
+		off = next;
+		if (rc == 0 && off - released >= LINE_RELEASE_STEP) {
+			rc = sf_zstream_fill(z, off);
+			sf_zstream_release(z, off);
+			released = off;
+		}
+	}
+	/* the rest inflated too: the stream's end and checksum checked */
+	if (rc == 0)
+		rc = sf_zstream_fill(z, size);
+	sf_zstream_free(z);
+	if (rc < 0) {
+		munmap(map, (size_t)size ? (size_t)size : 1);
+		return sf_error_at(err, e->label, 0, 0, "corrupt compressed section %s", s->name);
+	}
+	if (e->file_backed)
+		(void)sf_drop_pages(s->data, s->data + s->size, 0);
+	s->sparse = map;
+	s->sparse_len = (size_t)size ? (size_t)size : 1;
+	s->data = map;
+	s->size = size;
 	s->flags &= ~(uint64_t)SHF_COMPRESSED;
 	return 1;
 }
@@ -882,6 +1007,15 @@ int sf_elf_prepare_debug(struct sf_elf *e, struct sf_err *err)
 			if (w == 0 && pc.n[w] == 1 && !zdebug && (s->flags & SHF_COMPRESSED) &&
 			    defer_info(e, i))
 				continue;
+			if (w == W_LINE && pc.n[w] == 1 && !zdebug && (s->flags & SHF_COMPRESSED)) {
+				int done = sparse_line(e, i, err);
+				if (done < 0) {
+					rc = -1;
+					goto out;
+				}
+				if (done)
+					continue;
+			}
 			if ((zdebug || (s->flags & SHF_COMPRESSED)) &&
 			    decompress_section(e, i, zdebug, err) < 0) {
 				rc = -1;

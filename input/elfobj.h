@@ -50,6 +50,11 @@ struct sf_elf_sec {
 				       * the buffer libelf inflated it into */
 	struct sf_zstream *z;         /* data when it is inflated piecewise
 				       * (zstream.h): its bytes come as read */
+	unsigned char *sparse;        /* data when only some of its bytes
+				       * were kept (.debug_line's headers): a
+				       * mapping of sparse_len bytes, the rest
+				       * zeros never touched */
+	size_t sparse_len;
 };
 
 /* How many DWARF sections sf_elf_prepare_debug() can pick (dw[]). */

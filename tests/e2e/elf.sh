@@ -230,6 +230,45 @@ else
 	skip "the compressed objects were not built (see the case above)"
 fi
 
+# ------------------------------------------------------------ read as a stream
+
+# A linked file's zlib-compressed .debug_info is inflated as its units are
+# read, and its .debug_line keeping only the line tables' headers (the
+# file lists DW_AT_decl_file indexes), from 8 MiB and 1 MiB by default:
+# STRUCTFIT_STREAM_MIN=1 does both for any size (input/elfobj.c).
+tcase "a linked file's zlib sections read as streams: .debug_info by unit, .debug_line's headers alone"
+if compile_or_fail gcc x86_64 5 "$T/lines.o" "$LAYOUTS" -fPIC &&
+	gcc -shared -g -o "$T/lines.so" "$T/lines.o" "$TD/example/st_table.c" -fPIC 2>"$T/cc.err" &&
+	reference "$T/lines.so" lines; then
+	objcopy --compress-debug-sections=zlib-gabi "$T/lines.so" "$T/lines-z.so"
+	compressed "$T/lines-z.so" ZLIB
+	readelf -SWt "$T/lines-z.so" | grep -A3 '\] \.debug_line *$' | grep -q '^ *ZLIB, ' ||
+		fail ".debug_line is not compressed"
+	for min in 1 18446744073709551615; do
+		STRUCTFIT_STREAM_MIN=$min same_as "$T/lines.txt" "$T/lines.json" "$T/lines-z.so" \
+			"STRUCTFIT_STREAM_MIN=$min"
+	done
+	assert_grep "$T/lines.json" '"decl_file": "'"$LAYOUTS"'"' "the file names come from the headers"
+	for sec in .debug_info .debug_line; do
+		read -r at size <<<"$(section_at "$T/lines-z.so" $sec)"
+		cp "$T/lines-z.so" "$T/bad.so"
+		patch_bytes "$T/bad.so" $((at + 24)) 00 00 00 00	# zlib's header
+		STRUCTFIT_STREAM_MIN=1 sf show "$T/bad.so"
+		assert_eq "$RC" 2 "$sec stream header: exit status"
+		assert_eq "$(cat "$T/err")" "structfit: $T/bad.so: corrupt compressed section $sec" \
+			"$sec stream header: message"
+		assert_eq "$(wc -c <"$T/out")" 0 "$sec stream header: stdout bytes"
+		cp "$T/lines-z.so" "$T/bad.so"
+		patch_bytes "$T/bad.so" $((at + size - 4)) 00 00 00 00	# the Adler-32 trailer
+		STRUCTFIT_STREAM_MIN=1 sf show "$T/bad.so"
+		assert_eq "$RC" 2 "$sec checksum: exit status"
+		assert_eq "$(cat "$T/err")" "structfit: $T/bad.so: corrupt compressed section $sec" \
+			"$sec checksum: message"
+	done
+else
+	fail "cannot link lines.so: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"
+fi
+
 # ------------------------------------------------------------ slim LTO
 
 tcase "gcc slim LTO objects (.gnu.debuglto_) read as the non-LTO object, DWARF 4 and 5"

@@ -91,7 +91,7 @@ identical_report() {
 	shift
 	STREAM=1 identical "show $what" show "$@"
 	dedup_ran "$what" "${MIN_PART:-0}"
-	identical "show --format json $what" show --format json --origin "$@"
+	STREAM=1 identical "show --format json $what" show --format json --origin "$@"
 	identical "holes $what" holes "$@"
 }
 
