@@ -119,11 +119,12 @@ static void keep_freed_memory(void)
 #define HUGE_TUNABLES "glibc.malloc.hugetlb=1:glibc.malloc.arena_max=1"
 
 #if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || \
+	__has_feature(thread_sanitizer)
 #define SF_OWN_MALLOC 1
 #endif
 #endif
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define SF_OWN_MALLOC 1
 #endif
 

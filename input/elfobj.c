@@ -24,6 +24,7 @@
 #include <gelf.h>
 #include <libdeflate.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -44,6 +45,7 @@ static const char *const wanted[] = {
 	".debug_line", ".debug_line_str", ".debug_str_offsets", ".debug_addr",
 };
 #define NWANTED (sizeof(wanted) / sizeof(wanted[0]))
+#define W_STR 3		/* wanted[W_STR]: ".debug_str" */
 #define W_LINE 4	/* wanted[W_LINE]: ".debug_line" */
 
 /* gcc's slim LTO objects keep their (early) DWARF under this prefix. */
@@ -981,8 +983,81 @@ static void free_pieces(struct pieces *pc)
 	memset(pc, 0, sizeof(*pc));
 }
 
+/*
+ * A linked file's zlib-compressed .debug_str of half the size .debug_info
+ * is streamed from or more (4 MiB by default; STRUCTFIT_STREAM_MIN=1: any)
+ * is inflated on a thread of its own while this one does the other
+ * sections and inflates the start of a streamed .debug_info.  Every unit
+ * refers to strings all over .debug_str (ld merges and sorts them), so it
+ * is inflated whole before any unit is read, and was alone on the
+ * critical path (libceph-common's: 64 MB; show's median wall time 1.08 ->
+ * 0.98 s).
+ */
+/* how much of a streamed .debug_info is inflated meanwhile, at most */
+#define INFO_AHEAD_MAX ((uint64_t)32 << 20)
+#define INFO_AHEAD_STEP ((uint64_t)1 << 20)
+
+struct aside {
+	struct sf_elf *e;
+	struct sf_elf_sec *s;
+	GElf_Chdr ch;
+	struct sf_err err;
+	int rc;
+	atomic_int done;
+	pthread_t thread;
+};
+
+static void *inflate_aside(void *arg)
+{
+	struct aside *a = arg;
+
+	a->rc = inflate_zlib(a->e, a->s, &a->ch, &a->err);
+	atomic_store(&a->done, 1);
+	return NULL;
+}
+
+/* Start inflating section idx aside, when it is worth it: 1 started. */
+static int start_aside(struct sf_elf *e, uint32_t idx, struct aside *a)
+{
+	Elf_Scn *scn = elf_getscn(e->elf, idx);
+
+	memset(a, 0, sizeof(*a));
+	a->e = e;
+	a->s = &e->sec[idx];
+	a->err = (struct sf_err)SF_ERR_INIT;	/* (memset did; said for the reader) */
+	if (e->type == ET_REL || !(a->s->flags & SHF_COMPRESSED) || !scn ||
+	    !gelf_getchdr(scn, &a->ch) || a->ch.ch_type != ELFCOMPRESS_ZLIB ||
+	    !e->stream_min || a->ch.ch_size < (e->stream_min / 2 ? e->stream_min / 2 : 1))
+		return 0;
+	return pthread_create(&a->thread, NULL, inflate_aside, a) == 0;
+}
+
+/* While the aside thread runs: the start of a streamed .debug_info. */
+static void fill_info_meanwhile(struct sf_elf *e, const struct aside *a)
+{
+	struct sf_zstream *z = sf_elf_info_stream(e);
+
+	for (uint64_t to = INFO_AHEAD_STEP; z && to <= INFO_AHEAD_MAX &&
+	     !atomic_load(&a->done); to += INFO_AHEAD_STEP)
+		if (sf_zstream_fill(z, to) < 0)
+			return;	/* said when the reader reaches it */
+}
+
+/* The aside thread's end: its section inflated (0), or -1 and a->err
+ * says why not. */
+static int finish_aside(struct aside *a)
+{
+	pthread_join(a->thread, NULL);
+	if (a->rc < 0)
+		return -1;
+	a->s->flags &= ~(uint64_t)SHF_COMPRESSED;
+	return 0;
+}
+
 int sf_elf_prepare_debug(struct sf_elf *e, struct sf_err *err)
 {
+	struct aside str_aside;
+	int aside = 0;
 	struct pieces pc = { { NULL }, { 0 }, { 0 } };
 	int zdebug, lto = 0, rc = 1;
 
@@ -999,11 +1074,16 @@ int sf_elf_prepare_debug(struct sf_elf *e, struct sf_err *err)
 	e->ndw = 1;
 	e->dw[0] = 0;
 	e->dw_name[0] = "";
+	if (pc.n[W_STR] == 1 && !lto &&
+	    strncmp(e->sec[pc.idx[W_STR][0]].name, ".z", 2) != 0)
+		aside = start_aside(e, pc.idx[W_STR][0], &str_aside);
 	for (size_t w = 0; w < NWANTED; w++) {
 		for (size_t k = 0; k < pc.n[w]; k++) {
 			uint32_t i = pc.idx[w][k];
 			const struct sf_elf_sec *s = &e->sec[i];
 			wanted_index(s->name, lto, &zdebug);
+			if (aside && w == W_STR)
+				continue;	/* inflated aside */
 			if (w == 0 && pc.n[w] == 1 && !zdebug && (s->flags & SHF_COMPRESSED) &&
 			    defer_info(e, i))
 				continue;
@@ -1037,6 +1117,14 @@ int sf_elf_prepare_debug(struct sf_elf *e, struct sf_err *err)
 		e->ndw++;
 	}
 out:
+	if (aside) {
+		if (rc >= 0)
+			fill_info_meanwhile(e, &str_aside);
+		if (finish_aside(&str_aside) < 0 && rc >= 0) {
+			*err = str_aside.err;
+			rc = -1;
+		}
+	}
 	free_pieces(&pc);
 	return rc;
 }

@@ -233,10 +233,11 @@ fi
 # ------------------------------------------------------------ read as a stream
 
 # A linked file's zlib-compressed .debug_info is inflated as its units are
-# read, and its .debug_line keeping only the line tables' headers (the
-# file lists DW_AT_decl_file indexes), from 8 MiB and 1 MiB by default:
-# STRUCTFIT_STREAM_MIN=1 does both for any size (input/elfobj.c).
-tcase "a linked file's zlib sections read as streams: .debug_info by unit, .debug_line's headers alone"
+# read, its .debug_line keeping only the line tables' headers (the file
+# lists DW_AT_decl_file indexes), and its .debug_str on a thread of its
+# own meanwhile, from 8, 1 and 4 MiB by default: STRUCTFIT_STREAM_MIN=1
+# does all three for any size (input/elfobj.c).
+tcase "a linked file's zlib sections read as streams: .debug_info by unit, .debug_line's headers alone, .debug_str aside"
 if compile_or_fail gcc x86_64 5 "$T/lines.o" "$LAYOUTS" -fPIC &&
 	gcc -shared -g -o "$T/lines.so" "$T/lines.o" "$TD/example/st_table.c" -fPIC 2>"$T/cc.err" &&
 	reference "$T/lines.so" lines; then
@@ -249,7 +250,7 @@ if compile_or_fail gcc x86_64 5 "$T/lines.o" "$LAYOUTS" -fPIC &&
 			"STRUCTFIT_STREAM_MIN=$min"
 	done
 	assert_grep "$T/lines.json" '"decl_file": "'"$LAYOUTS"'"' "the file names come from the headers"
-	for sec in .debug_info .debug_line; do
+	for sec in .debug_info .debug_line .debug_str; do
 		read -r at size <<<"$(section_at "$T/lines-z.so" $sec)"
 		cp "$T/lines-z.so" "$T/bad.so"
 		patch_bytes "$T/bad.so" $((at + 24)) 00 00 00 00	# zlib's header
