@@ -145,7 +145,12 @@ struct slot {
 struct scope {
 	uint64_t start, end;
 	long parent;
-	const char *qname;      /* "" for a scope that adds nothing */
+	/* its qualified name is made when first asked for (scope_qname):
+	 * most scopes are structs that hold no type, never asked, and their
+	 * names made at once took 9 MB of libceph-common's scratch */
+	const char *name;       /* its own part; NULL: it adds nothing */
+	const char *prefix;     /* where it was declared, if not its parent */
+	const char *qname;      /* NULL until made; "" for a scope that adds nothing */
 	struct sf_fp digest;    /* sf_fp_str(qname), once digested (dedup) */
 	int digested;
 };

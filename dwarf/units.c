@@ -199,12 +199,12 @@ static int scan_scopes(struct sf_reader *r, struct uh *uh, uint64_t off, long pa
 				return -1;
 			continue;
 		}
-		const char *pq = parent >= 0 ? uh->scopes[parent].qname : "";
+		const char *prefix = NULL;
 		const char *name = d.name;
 		struct sf_die spec;
 		/* an out-of-line definition belongs where it was declared */
 		if (spec_of(uh, &d, &spec)) {
-			pq = scope_of(r, uh, spec.off);
+			prefix = scope_of(r, uh, spec.off);
 			if (!name)
 				name = spec.name;
 		}
@@ -221,7 +221,9 @@ static int scan_scopes(struct sf_reader *r, struct uh *uh, uint64_t off, long pa
 		s->start = d.off;
 		s->parent = parent;
 		s->digested = 0;
-		s->qname = full ? full : !name ? pq : *pq ? rd_arena_cat(&r->arena, pq, "::", name) : name;
+		s->name = name;
+		s->prefix = prefix;
+		s->qname = full;
 		if (scan_scopes(r, uh, d.next, me, depth + 1, &off) < 0)
 			return -1;
 		uh->scopes[me].end = off;
@@ -261,12 +263,27 @@ static long scope_index(struct sf_reader *r, struct uh *uh, uint64_t off)
 	return i;
 }
 
+/* The qualified name of scope i, made now if not yet (its parents' too:
+ * at most MAX_SCOPE_DEPTH deep). */
+static const char *scope_qname(struct sf_reader *r, struct uh *uh, long i)
+{
+	struct scope *s = &uh->scopes[i];
+
+	if (!s->qname) {
+		const char *pq = s->prefix ? s->prefix
+					   : s->parent >= 0 ? scope_qname(r, uh, s->parent) : "";
+		s = &uh->scopes[i];
+		s->qname = !s->name ? pq : *pq ? rd_arena_cat(&r->arena, pq, "::", s->name) : s->name;
+	}
+	return s->qname;
+}
+
 /* "ns::Outer" for a DIE at off inside namespace ns and class Outer. */
 static const char *scope_of(struct sf_reader *r, struct uh *uh, uint64_t off)
 {
 	long i = scope_index(r, uh, off);
 
-	return i >= 0 ? uh->scopes[i].qname : "";
+	return i >= 0 ? scope_qname(r, uh, i) : "";
 }
 
 /* The digest of scope_of(off): the string's (fingerprint.h, the scope
@@ -284,7 +301,7 @@ int rd_scope_digest(struct sf_reader *r, struct uh *uh, uint64_t off, struct sf_
 	}
 	struct scope *s = &uh->scopes[i];
 	if (!s->digested) {
-		s->digest = sf_fp_str(s->qname);
+		s->digest = sf_fp_str(scope_qname(r, uh, i));
 		s->digested = 1;
 	}
 	*out = s->digest;
