@@ -224,15 +224,14 @@ static void index_out(struct sf_reader *r, struct sf_type *t)
 }
 
 /* Is a type equal to t already in ts? */
-static int have(const struct sf_typeset *ts, const struct sf_type *t)
+static int have(const struct sf_typeset *ts, const struct sf_type *t, uint64_t name_h)
 {
 	const struct sf_type *found[8];
-	int td = (t->flags & SF_TF_TYPEDEF) != 0;
-	size_t n = sf_typeset_find_ns(ts, t->name, td, found, 8);
+	size_t n = sf_typeset_find_named(ts, t, name_h, found, 8);
 
 	if (n > 8) {
 		const struct sf_type **all = sf_xcalloc(n, sizeof(*all));
-		n = sf_typeset_find_ns(ts, t->name, td, all, n);
+		n = sf_typeset_find_named(ts, t, name_h, all, n);
 		int hit = 0;
 		for (size_t i = 0; i < n && !hit; i++)
 			hit = sf_type_equal(all[i], t);
@@ -270,7 +269,8 @@ static void hold_pending(struct sf_reader *r, const struct sf_type *t, const str
 {
 	if (!r->pending_ts)
 		r->pending_ts = sf_typeset_new();
-	if (have(r->pending_ts, t) || (r->held && r->held->ts && have(r->held->ts, t)))
+	uint64_t name_h = sf_typeset_name_hash(t);
+	if (have(r->pending_ts, t, name_h) || (r->held && r->held->ts && have(r->held->ts, t, name_h)))
 		return;
 	struct sf_typeset *pts = r->pending_ts;
 	struct sf_type *copy = deep_copy(pts, t, srcfile(r, x->unit, x->file),
@@ -318,7 +318,7 @@ static int top_known(struct sf_reader *r, const struct top *tp, const struct xty
 	struct sf_type t = top_type(tp, x);
 
 	return !(t.flags & SF_TF_INCOMPLETE) && !x->inc &&
-	       (have_out(r, &t) || (r->known && have(r->known, &t)));
+	       (have_out(r, &t) || (r->known && have(r->known, &t, sf_typeset_name_hash(&t))));
 }
 
 /* Report the aggregate of top tp (laid out by report_tops). */
@@ -333,7 +333,7 @@ static void add_top(struct sf_reader *r, const struct top *tp)
 		hold_pending(r, &t, x);
 		return;
 	}
-	if (have_out(r, &t) || (r->known && have(r->known, &t)))
+	if (have_out(r, &t) || (r->known && have(r->known, &t, sf_typeset_name_hash(&t))))
 		return;
 	struct sf_type *copy = deep_copy(r->out, &t, srcfile(r, x->unit, x->file),
 					 rd_isec(r, r->origin), 1, 0);
@@ -1059,7 +1059,8 @@ static void copy_new_types(struct sf_typeset *ts, const struct sf_typeset *src)
 {
 	for (size_t i = 0; i < sf_typeset_count(src); i++) {
 		const struct sf_type *t = sf_typeset_get(src, i);
-		if (have(ts, t))
+		uint64_t name_h = sf_typeset_name_hash(t);
+		if (have(ts, t, name_h))
 			continue;	/* an earlier run or input had it first */
 		struct sf_type *copy = deep_copy(ts, t, t->decl_file,
 						 sf_typeset_intern(ts, t->origin), 0, 0);
@@ -1067,7 +1068,7 @@ static void copy_new_types(struct sf_typeset *ts, const struct sf_typeset *src)
 		/* deep_copy copies t->hash, and every field it hashes:
 		 * src's types are done (sf_pending_finish changes its
 		 * own, and adds them hashing them again) */
-		sf_typeset_add_hashed(ts, copy);
+		sf_typeset_add_named(ts, copy, copy->name && copy->name[0] ? name_h : 0);
 	}
 	sf_typeset_copy_aliases(ts, src);
 }

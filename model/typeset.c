@@ -534,7 +534,20 @@ const struct sf_type *sf_typeset_add(struct sf_typeset *ts, struct sf_type *t)
 	return sf_typeset_add_hashed(ts, t);
 }
 
+uint64_t sf_typeset_name_hash(const struct sf_type *t)
+{
+	return name_hash(t->name, name_ns(t));
+}
+
 const struct sf_type *sf_typeset_add_hashed(struct sf_typeset *ts, struct sf_type *t)
+{
+	/* hashed once: a template's name is made canonical to hash
+	 * (libceph-common: 5 % of show's samples, twice per name) */
+	return sf_typeset_add_named(ts, t, t->name && t->name[0] ? sf_typeset_name_hash(t) : 0);
+}
+
+const struct sf_type *sf_typeset_add_named(struct sf_typeset *ts, struct sf_type *t,
+					   uint64_t name_h)
 {
 	if ((ts->ntypes + 1) * 2 > ts->hashcap)
 		rehash_types(ts);
@@ -558,14 +571,11 @@ const struct sf_type *sf_typeset_add_hashed(struct sf_typeset *ts, struct sf_typ
 
 	/* Anonymous types are never looked up by name nor variants. */
 	if (t->name && t->name[0]) {
-		/* hashed once: a template's name is made canonical to hash
-		 * (libceph-common: 5 % of show's samples, twice per name) */
-		uint64_t h = name_hash(t->name, name_ns(t));
-		uint32_t first = first_named_h(ts, t->name, name_ns(t), h);
+		uint32_t first = first_named_h(ts, t->name, name_ns(t), name_h);
 		if (first) {
 			chain_variant(ts, first, (uint32_t)ts->ntypes);
 		} else {
-			index_name(ts, (uint32_t)ts->ntypes, h);
+			index_name(ts, (uint32_t)ts->ntypes, name_h);
 		}
 	}
 	return t;
@@ -781,6 +791,12 @@ size_t sf_typeset_find_ns(const struct sf_typeset *ts, const char *name, int is_
 			  const struct sf_type **out, size_t max)
 {
 	return collect_chain(ts, first_named(ts, name, is_typedef != 0), -1, out, max, 0);
+}
+
+size_t sf_typeset_find_named(const struct sf_typeset *ts, const struct sf_type *t,
+			     uint64_t name_h, const struct sf_type **out, size_t max)
+{
+	return collect_chain(ts, first_named_h(ts, t->name, name_ns(t), name_h), -1, out, max, 0);
 }
 
 static size_t find_depth(const struct sf_typeset *ts, const char *name,

@@ -65,6 +65,16 @@ const struct sf_type *sf_typeset_add(struct sf_typeset *ts, struct sf_type *t);
  * merging sets would otherwise compute every type's twice.
  */
 const struct sf_type *sf_typeset_add_hashed(struct sf_typeset *ts, struct sf_type *t);
+/*
+ * The hash t's name is indexed under (its canonical spelling: a C++
+ * template's name is made canonical to hash it, which a merge of two sets
+ * did twice per type, 4 % of libceph-common's show), for
+ * sf_typeset_find_named and sf_typeset_add_named, which take it made.
+ */
+uint64_t sf_typeset_name_hash(const struct sf_type *t);
+/* sf_typeset_add_hashed(ts, t), name_h its sf_typeset_name_hash. */
+const struct sf_type *sf_typeset_add_named(struct sf_typeset *ts, struct sf_type *t,
+					   uint64_t name_h);
 
 /* The type of ts identical to t (t->hash set), or NULL: whether adding t
  * would keep it, asked before copying it in. */
@@ -99,6 +109,10 @@ size_t sf_typeset_find(const struct sf_typeset *ts, const char *name,
  * is_typedef, else tags), any kind: the lookup deduplication needs. */
 size_t sf_typeset_find_ns(const struct sf_typeset *ts, const char *name, int is_typedef,
 			  const struct sf_type **out, size_t max);
+/* sf_typeset_find_ns of t's name and namespace, name_h its
+ * sf_typeset_name_hash. */
+size_t sf_typeset_find_named(const struct sf_typeset *ts, const struct sf_type *t,
+			     uint64_t name_h, const struct sf_type **out, size_t max);
 
 /*
  * Replace every type's decl_file by fn(ctx, decl_file) (a new string the

@@ -75,6 +75,46 @@ static void test_tag_and_typedef_are_two_names(void **state)
 	sf_typeset_free(ts);
 }
 
+/* A name hash made once serves the lookup and the add, as a merge uses
+ * them: canonical for templates, one per namespace. */
+static void test_named_with_a_hash_made_once(void **state)
+{
+	struct sf_typeset *ts = sf_typeset_new();
+	struct sf_typeset *other = sf_typeset_new();
+	const struct sf_type *found[4];
+
+	(void)state;
+	struct sf_type *a = mk(ts, "Slot<long int>", SF_KIND_STRUCT, 8, 0);
+	a->hash = sf_type_hash(a);
+	uint64_t ha = sf_typeset_name_hash(a);
+	assert_int_equal(sf_typeset_find_named(ts, a, ha, found, 4), 0);
+	assert_ptr_equal(sf_typeset_add_named(ts, a, ha), a);
+	/* the other spelling of the same template: the same hash, found */
+	struct sf_type *b = mk(other, "Slot<long>", SF_KIND_STRUCT, 8, 0);
+	uint64_t hb = sf_typeset_name_hash(b);
+	assert_true(hb == ha);
+	assert_int_equal(sf_typeset_find_named(ts, b, hb, found, 4), 1);
+	assert_ptr_equal(found[0], a);
+	assert_int_equal(sf_typeset_find_ns(ts, "Slot<long>", 0, found, 4), 1);
+	/* a typedef of that name hashes apart, and is not found as the tag */
+	struct sf_type *td = mk(other, "Slot<long>", SF_KIND_STRUCT, 8, SF_TF_TYPEDEF);
+	uint64_t htd = sf_typeset_name_hash(td);
+	assert_true(htd != hb);
+	assert_int_equal(sf_typeset_find_named(ts, td, htd, found, 4), 0);
+	td->hash = sf_type_hash(td);
+	assert_ptr_equal(sf_typeset_add_named(ts, td, htd), td);
+	assert_int_equal(sf_typeset_find_ns(ts, "Slot<long int>", 1, found, 4), 1);
+	assert_ptr_equal(found[0], td);
+	/* as sf_typeset_add_hashed, which makes the hash itself */
+	struct sf_type *c = mk(ts, "Slot<long>", SF_KIND_STRUCT, 16, 0);
+	c->hash = sf_type_hash(c);
+	assert_ptr_equal(sf_typeset_add_hashed(ts, c), c);
+	assert_int_equal(sf_typeset_find_named(ts, b, hb, found, 4), 2);
+	assert_true(c->flags & SF_TF_VARIANT);
+	sf_typeset_free(other);
+	sf_typeset_free(ts);
+}
+
 static void test_variants_within_a_namespace(void **state)
 {
 	struct sf_typeset *ts = sf_typeset_new();
@@ -220,6 +260,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tag_and_typedef_are_two_names),
+		cmocka_unit_test(test_named_with_a_hash_made_once),
 		cmocka_unit_test(test_variants_within_a_namespace),
 		cmocka_unit_test(test_absorb_keeps_namespaces),
 		cmocka_unit_test(test_absorb_keeps_hashes),
