@@ -693,6 +693,12 @@ const char *sf_typeset_alias_target(const struct sf_typeset *ts, const char *nam
 
 void sf_typeset_absorb(struct sf_typeset *dst, struct sf_typeset *src)
 {
+	sf_typeset_absorb_named(dst, src, NULL);
+}
+
+void sf_typeset_absorb_named(struct sf_typeset *dst, struct sf_typeset *src,
+			     const uint64_t *name_h)
+{
 	/* Types keep pointing into src's arena: hand its chunks over. */
 	struct arena_chunk *last = src->chunks;
 
@@ -708,7 +714,11 @@ void sf_typeset_absorb(struct sf_typeset *dst, struct sf_typeset *src)
 	for (size_t i = 0; i < src->ntypes; i++) {
 		struct sf_type *t = src->types[i];
 		t->flags &= (uint16_t)~SF_TF_VARIANT;	/* no part of the hash */
-		sf_typeset_add_hashed(dst, t);	/* src hashed it, unchanged since */
+		/* src hashed it, unchanged since */
+		if (name_h && t->name && t->name[0])
+			sf_typeset_add_named(dst, t, name_h[i]);
+		else
+			sf_typeset_add_hashed(dst, t);
 	}
 	/* the strings live in src's arena, now dst's */
 	for (size_t i = 0; i < src->naliases; i++)
@@ -720,6 +730,7 @@ size_t sf_typeset_count(const struct sf_typeset *ts)
 {
 	return ts->ntypes;
 }
+
 
 const struct sf_type *sf_typeset_get(const struct sf_typeset *ts, size_t i)
 {

@@ -87,6 +87,10 @@ struct sf_type *sf_typeset_copy_type(struct sf_typeset *ts, const struct sf_type
 /* Move every type of src into dst (deduplicating); src is freed.  Its
  * types keep their hash: none may have changed since src took it. */
 void sf_typeset_absorb(struct sf_typeset *dst, struct sf_typeset *src);
+/* sf_typeset_absorb, name_h[i] the sf_typeset_name_hash of src's type i
+ * (or NULL: made here). */
+void sf_typeset_absorb_named(struct sf_typeset *dst, struct sf_typeset *src,
+			     const uint64_t *name_h);
 
 size_t sf_typeset_count(const struct sf_typeset *ts);
 const struct sf_type *sf_typeset_get(const struct sf_typeset *ts, size_t i);
