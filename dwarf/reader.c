@@ -1105,9 +1105,9 @@ static void merge_into(struct sf_typeset *ts, struct sf_typeset *src)
 	int may_take = sf_typeset_bytes(src) >= MERGE_TAKE_MIN;
 	uint64_t *name_h = sf_xmalloc((n ? n : 1) * sizeof(*name_h));
 	unsigned char *dup = sf_xcalloc(n ? n : 1, 1);
+	sf_typeset_name_hashes(src, name_h);
 	for (size_t i = 0; i < n; i++) {
 		const struct sf_type *t = sf_typeset_get(src, i);
-		name_h[i] = sf_typeset_name_hash(t);
 		dup[i] = (unsigned char)have(ts, t, name_h[i]);
 		dups += dup[i];
 	}

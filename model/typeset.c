@@ -539,6 +539,19 @@ uint64_t sf_typeset_name_hash(const struct sf_type *t)
 	return name_hash(t->name, name_ns(t));
 }
 
+void sf_typeset_name_hashes(const struct sf_typeset *ts, uint64_t *out)
+{
+	/* a named type is the first of its name (indexed under the hash) or
+	 * on that one's chain of variants; the others have no name */
+	for (size_t i = 0; i < ts->ntypes; i++) {
+		const struct sf_type *t = ts->types[i];
+		out[i] = t->name && t->name[0] ? 0 : sf_typeset_name_hash(t);
+	}
+	for (size_t j = 0; j < ts->namecap; j++)
+		for (uint32_t k = ts->by_name[j].idx; k; k = ts->next_named[k - 1])
+			out[k - 1] = ts->by_name[j].hash;
+}
+
 const struct sf_type *sf_typeset_add_hashed(struct sf_typeset *ts, struct sf_type *t)
 {
 	/* hashed once: a template's name is made canonical to hash

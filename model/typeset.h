@@ -72,6 +72,9 @@ const struct sf_type *sf_typeset_add_hashed(struct sf_typeset *ts, struct sf_typ
  * sf_typeset_find_named and sf_typeset_add_named, which take it made.
  */
 uint64_t sf_typeset_name_hash(const struct sf_type *t);
+/* out[i] = sf_typeset_name_hash of ts's type i, for every type: read from
+ * ts's own index where it was made when the type was added. */
+void sf_typeset_name_hashes(const struct sf_typeset *ts, uint64_t *out);
 /* sf_typeset_add_hashed(ts, t), name_h its sf_typeset_name_hash. */
 const struct sf_type *sf_typeset_add_named(struct sf_typeset *ts, struct sf_type *t,
 					   uint64_t name_h);

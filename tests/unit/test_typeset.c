@@ -111,6 +111,17 @@ static void test_named_with_a_hash_made_once(void **state)
 	assert_ptr_equal(sf_typeset_add_hashed(ts, c), c);
 	assert_int_equal(sf_typeset_find_named(ts, b, hb, found, 4), 2);
 	assert_true(c->flags & SF_TF_VARIANT);
+	/* every type's name hash read back from the index: the first of a
+	 * name, its variant, the typedef, and an anonymous struct */
+	sf_typeset_add(ts, mk(ts, "", SF_KIND_STRUCT, 24, 0));
+	sf_typeset_add(ts, mk(ts, "plain", SF_KIND_UNION, 8, 0));
+	uint64_t all[8];
+	assert_int_equal(sf_typeset_count(ts), 5);
+	sf_typeset_name_hashes(ts, all);
+	for (size_t i = 0; i < sf_typeset_count(ts); i++)
+		assert_true(all[i] == sf_typeset_name_hash(sf_typeset_get(ts, i)));
+	assert_true(all[0] == all[2]);	/* Slot<long int> and its variant */
+	assert_true(all[0] != all[1]);	/* the typedef's */
 	sf_typeset_free(other);
 	sf_typeset_free(ts);
 }
