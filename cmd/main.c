@@ -128,6 +128,7 @@ static void keep_freed_memory(void)
 #define SF_OWN_MALLOC 1
 #endif
 
+#if defined(__GLIBC__) && !defined(SF_OWN_MALLOC)
 /* In the process run again: GLIBC_TUNABLES as the user had it. */
 static void restore_tunables(const char *saved)
 {
@@ -137,6 +138,7 @@ static void restore_tunables(const char *saved)
 		unsetenv("GLIBC_TUNABLES");
 	unsetenv(TUNED_ENV);
 }
+#endif
 
 static void run_with_huge_pages(char **argv)
 {
