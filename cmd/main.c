@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "builtin.h"
@@ -106,7 +107,8 @@ static void keep_freed_memory(void)
  * fault, about 10 us on the paravirtualised machines measured; this took
  * show of librados from 10 k faults to 0.7 k and its CPU time down by a
  * third, libceph-common's from 19 k to 2 k (10 % of the wall time), with
- * peak memory within 5 %.
+ * peak memory within 5 % (libc6-dbg's 273 files: 20 -> 34 MB).  Only
+ * where an input is big (big_input_named).
  *
  * Not done where the user set malloc tunables of their own, where
  * LD_PRELOAD puts something in front of malloc (valgrind, a profiler, an
@@ -174,9 +176,27 @@ static void run_with_huge_pages(char **argv)
 #endif
 }
 
+/*
+ * Whether the run is worth an exec (1-3 ms): an operand names a directory
+ * or a file of HUGE_PAGES_FROM bytes or more.  A run over a small object
+ * (a CI gate over one .o, say) touches a few MB and never gains.
+ */
+#define HUGE_PAGES_FROM ((off_t)1 << 20)
+
+static int big_input_named(int argc, char **argv)
+{
+	struct stat st;
+
+	for (int i = 2; i < argc; i++)
+		if (argv[i][0] != '-' && stat(argv[i], &st) == 0 &&
+		    (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_size >= HUGE_PAGES_FROM)))
+			return 1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc > 1)
+	if (big_input_named(argc, argv))
 		run_with_huge_pages(argv);
 	keep_freed_memory();
 	return flushed(dispatch(argc, argv));

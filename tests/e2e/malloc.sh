@@ -4,6 +4,9 @@
 # run_with_huge_pages): malloc's heap then takes 2 MiB pages, a fault per
 # 2 MiB written instead of per 4 KiB.
 #
+#  - only when an operand is a directory or a file of 1 MiB or more (a
+#    small input never gains the exec's 1-3 ms): the probes name an empty
+#    --debug-dir to be such a run;
 #  - the second process starts with those tunables in front of the user's
 #    (seen in /proc/PID/environ, what a process started with: glibc cuts
 #    GLIBC_TUNABLES there at its first ':' as it reads it, so the test
@@ -27,7 +30,9 @@ build_id() {
 }
 
 TRUE=$(readlink -f "$(type -P true)")
-mkdir -p "$T/bin"
+mkdir -p "$T/bin" "$T/dbg"
+# an operand that is a directory makes a run worth the exec
+BIG=(--debug-dir "$T/dbg")
 cat >"$T/bin/dpkg-query" <<PROBE
 #!/bin/sh
 {
@@ -44,7 +49,7 @@ chmod +x "$T/bin/dpkg-query"
 # the probe saw.
 probe() {
 	rm -f "$T/seen"
-	run env "$@" PATH="$T/bin:$PATH" "$SF" show "$TRUE"
+	run env "$@" PATH="$T/bin:$PATH" "$SF" show "$TRUE" "${BIG[@]}"
 	[ "$RC" = 2 ] || fail "show $TRUE ($*): exit $RC, expected 2"
 	[ -f "$T/seen" ] || fail "show $TRUE ($*): dpkg-query was not run"
 }
@@ -100,14 +105,32 @@ if plain_build; then
 	assert_eq "$(seen child)" "unset" "LD_PRELOAD: GLIBC_TUNABLES in what it runs"
 fi
 
+tcase "a small input alone: no second run; a file of 1 MiB or more is big"
+if plain_build; then
+	[ "$(stat -c %s "$TRUE")" -lt 1048576 ] || fail "$TRUE is 1 MiB or more"
+	BIG=()
+	probe -u GLIBC_TUNABLES
+	assert_eq "$(seen parent)" "" "show $TRUE alone: no tunables of ours"
+	assert_eq "$(seen child)" "unset" "show $TRUE alone: GLIBC_TUNABLES in what it runs"
+	head -c 1048576 /dev/zero >"$T/big.bin"
+	BIG=("$T/big.bin")
+	probe -u GLIBC_TUNABLES
+	assert_eq "$(seen parent)" "$FIRST" "show $TRUE and a file of 1 MiB: the tunables"
+	truncate -s 1048575 "$T/big.bin"
+	probe -u GLIBC_TUNABLES
+	assert_eq "$(seen parent)" "" "show $TRUE and a file of 1 MiB less a byte: no tunables"
+	BIG=(--debug-dir "$T/dbg")
+fi
+
 tcase "the same answer with and without the second run, on two threads"
 for src in holes layouts packed names; do
 	compile_or_fail gcc x86_64 5 "$T/$src.o" "$TD/e2e/$src.c"
 done
 if ! failed; then
-	sf_ok show -j 2 "$T"/*.o
+	mkdir -p "$T/objs" && mv "$T"/*.o "$T/objs/"
+	sf_ok show -j 2 "$T/objs"
 	cp "$T/out" "$T/tuned.txt"
-	run env GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$SF" show -j 2 "$T"/*.o
+	run env GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$SF" show -j 2 "$T/objs"
 	assert_eq "$RC" 0 "show without huge pages: exit"
 	cmp -s "$T/out" "$T/tuned.txt" || fail "show's output differs with glibc.malloc.hugetlb=0"
 	assert_ne "$(grep -c '^struct ' "$T/out")" 0 "structs shown"
