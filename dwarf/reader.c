@@ -338,7 +338,9 @@ static void add_top(struct sf_reader *r, const struct top *tp)
 	struct sf_type *copy = deep_copy(r->out, &t, srcfile(r, x->unit, x->file),
 					 rd_isec(r, r->origin), 1, 0);
 	copy->comp_dir = unit_comp_dir(r, r->out);
-	if (sf_typeset_add(r->out, copy) == copy)
+	if (!r->memo)
+		r->memo = sf_spell_memo_new();
+	if (sf_typeset_add_memo(r->out, copy, r->memo) == copy)
 		index_out(r, copy);
 }
 
@@ -1128,6 +1130,8 @@ void sf_reader_merge(struct sf_reader *r, struct sf_typeset *ts)
 	r->out = NULL;
 	/* the interned strings point into src: forget them with it */
 	rd_strings_forget(r);
+	sf_spell_memo_free(r->memo);
+	r->memo = NULL;
 	merge_into(ts, src);
 }
 
@@ -1173,6 +1177,7 @@ void sf_reader_free(struct sf_reader *r)
 		return;
 	end_unit(r);
 	sf_typeset_free(r->out);	/* not merged: an error stopped the load */
+	sf_spell_memo_free(r->memo);
 	sf_files_release(&r->files);
 	sb_release(&r->path);
 	sb_release(&r->cat);

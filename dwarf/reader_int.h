@@ -245,6 +245,9 @@ struct sf_pending {
 };
 
 struct sf_reader {
+	/* canonical spellings of out's strings, for adding types to it
+	 * (model/typeset.h: they stay at their addresses while out lives) */
+	struct sf_spell_memo *memo;
 	const struct sf_dwfile *f;
 	struct sf_elf *elf;
 	struct sf_typeset *out;

@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "lib/hash.h"
+#include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "spelling.h"
 
@@ -152,6 +153,96 @@ static uint64_t hash_spell(uint64_t h, const char *s)
 
 	sf_spell_canon_to(s, &hs.base);
 	return hash_bytes(hs.h, "", 1);
+}
+
+/*
+ * The memo: open addressing by the string's address, each slot the
+ * address and its canonical spelling (the same address when the string
+ * is canonical already, as gcc's spellings are; else a copy of ours,
+ * listed in `own` to free).
+ */
+struct memo_slot {
+	const char *key;
+	const char *canon;
+};
+
+struct sf_spell_memo {
+	struct memo_slot *slot;
+	size_t cap, n;
+	char **own;
+	size_t nown, owncap;
+	struct strbuf sb;
+};
+
+struct sf_spell_memo *sf_spell_memo_new(void)
+{
+	struct sf_spell_memo *m = sf_xcalloc(1, sizeof(*m));
+
+	sb_init(&m->sb);
+	return m;
+}
+
+void sf_spell_memo_free(struct sf_spell_memo *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nown; i++)
+		free(m->own[i]);
+	free(m->own);
+	free(m->slot);
+	sb_release(&m->sb);
+	free(m);
+}
+
+static size_t memo_home(const char *key, size_t cap)
+{
+	return (size_t)sf_mix64((uintptr_t)key) & (cap - 1);
+}
+
+static void memo_grow(struct sf_spell_memo *m)
+{
+	size_t ncap = m->cap ? m->cap * 2 : 1024;
+	struct memo_slot *n = sf_xcalloc(ncap, sizeof(*n));
+
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->slot[i].key)
+			continue;
+		size_t j = memo_home(m->slot[i].key, ncap);
+		while (n[j].key)
+			j = (j + 1) & (ncap - 1);
+		n[j] = m->slot[i];
+	}
+	free(m->slot);
+	m->slot = n;
+	m->cap = ncap;
+}
+
+/* The canonical spelling of s (not NULL), made once per address. */
+static const char *memo_canon(struct sf_spell_memo *m, const char *s)
+{
+	if ((m->n + 1) * 2 > m->cap)
+		memo_grow(m);
+	size_t j = memo_home(s, m->cap);
+	for (; m->slot[j].key; j = (j + 1) & (m->cap - 1))
+		if (m->slot[j].key == s)
+			return m->slot[j].canon;
+	sb_reset(&m->sb);
+	sf_spell_canon(s, &m->sb);
+	const char *canon = s;
+	if (strcmp(m->sb.buf, s) != 0) {
+		SF_GROW(m->own, m->nown, m->owncap);
+		canon = m->own[m->nown++] = sf_xstrndup(m->sb.buf, m->sb.len);
+	}
+	m->slot[j] = (struct memo_slot){ s, canon };
+	m->n++;
+	return canon;
+}
+
+/* hash_spell(h, s), the spelling from m when there is one. */
+static uint64_t hash_spell_m(uint64_t h, const char *s, struct sf_spell_memo *m)
+{
+	/* hash_str hashes the NUL too, as hash_spell does after the spelling */
+	return m && s ? hash_str(h, memo_canon(m, s)) : hash_spell(h, s);
 }
 
 struct sf_typeset *sf_typeset_new(void)
@@ -293,43 +384,44 @@ const struct sf_typedef_of *sf_typedef_of_copy(struct sf_typeset *ts,
 }
 
 static uint64_t hash_members(uint64_t h, const struct sf_member *ms, uint32_t n,
-			     unsigned depth);
+			     unsigned depth, struct sf_spell_memo *m);
 
-static uint64_t hash_type_into(uint64_t h, const struct sf_type *t, unsigned depth)
+static uint64_t hash_type_into(uint64_t h, const struct sf_type *t, unsigned depth,
+			       struct sf_spell_memo *m)
 {
-	h = hash_spell(h, t->name);
+	h = hash_spell_m(h, t->name, m);
 	h = hash_u64(h, t->kind);
 	h = hash_u64(h, t->size);
 	h = hash_u64(h, t->align);
 	h = hash_u64(h, t->flags & DEF_FLAGS);
 	h = hash_u64(h, t->nmembers);
-	h = hash_members(h, t->members, t->nmembers, depth);
+	h = hash_members(h, t->members, t->nmembers, depth, m);
 	h = hash_u64(h, t->nvariants);
 	for (uint32_t i = 0; i < t->nvariants; i++) {
 		const struct sf_variant *v = &t->variants[i];
 		h = hash_str(h, v->name);
 		h = hash_u64(h, v->has_discr_value ? v->discr_value : ~0ull);
 		h = hash_u64(h, v->nmembers);
-		h = hash_members(h, v->members, v->nmembers, depth);
+		h = hash_members(h, v->members, v->nmembers, depth, m);
 	}
 	return h;
 }
 
 static uint64_t hash_members(uint64_t h, const struct sf_member *ms, uint32_t n,
-			     unsigned depth)
+			     unsigned depth, struct sf_spell_memo *memo)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		const struct sf_member *m = &ms[i];
 		h = hash_str(h, m->name);
-		h = hash_spell(h, m->type_name);
-		h = hash_spell(h, m->type_suffix);
+		h = hash_spell_m(h, m->type_name, memo);
+		h = hash_spell_m(h, m->type_suffix, memo);
 		h = hash_u64(h, m->offset);
 		h = hash_u64(h, m->size);
 		h = hash_u64(h, ((uint64_t)m->bit_offset << 32) | m->bit_size);
 		h = hash_u64(h, ((uint64_t)m->align << 32) |
 				(uint16_t)(m->flags & ~SF_MF_TYPE_PAD));
 		if (m->nested && depth < 64)
-			h = hash_type_into(h, m->nested, depth + 1);
+			h = hash_type_into(h, m->nested, depth + 1, memo);
 		if (m->enums) {
 			h = hash_u64(h, m->enums->n);
 			for (uint32_t k = 0; k < m->enums->n; k++) {
@@ -343,10 +435,15 @@ static uint64_t hash_members(uint64_t h, const struct sf_member *ms, uint32_t n,
 
 uint64_t sf_type_hash(const struct sf_type *t)
 {
+	return sf_type_hash_memo(t, NULL);
+}
+
+uint64_t sf_type_hash_memo(const struct sf_type *t, struct sf_spell_memo *m)
+{
 	/* a summary stands for a definition whose members are not here */
 	if (t->summary)
 		return t->summary->def_hash;
-	return hash_type_into(HASH_INIT, t, 0);
+	return hash_type_into(HASH_INIT, t, 0, m);
 }
 
 static int str_eq(const char *a, const char *b)
@@ -532,6 +629,23 @@ const struct sf_type *sf_typeset_add(struct sf_typeset *ts, struct sf_type *t)
 {
 	t->hash = sf_type_hash(t);
 	return sf_typeset_add_hashed(ts, t);
+}
+
+/* name_hash(name, ns), the spelling from m. */
+static uint64_t name_hash_m(const char *name, int ns, struct sf_spell_memo *m)
+{
+	if (!m || !name || !strchr(name, '<'))
+		return name_hash(name, ns);
+	const char *canon = memo_canon(m, name);
+	return sf_hash_bytes((uint64_t)ns, canon, strlen(canon));
+}
+
+const struct sf_type *sf_typeset_add_memo(struct sf_typeset *ts, struct sf_type *t,
+					  struct sf_spell_memo *m)
+{
+	t->hash = sf_type_hash_memo(t, m);
+	return sf_typeset_add_named(ts, t, t->name && t->name[0] ? name_hash_m(t->name, name_ns(t), m)
+								 : 0);
 }
 
 uint64_t sf_typeset_name_hash(const struct sf_type *t)

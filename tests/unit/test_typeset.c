@@ -126,6 +126,41 @@ static void test_named_with_a_hash_made_once(void **state)
 	sf_typeset_free(ts);
 }
 
+/* The memo's spellings hash as spelling each anew: types of clang's
+ * spellings (`unsigned long`, `Slot<unsigned long>`) and gcc's, members
+ * repeating one address, added through one memo. */
+static void test_spell_memo_hashes_the_same(void **state)
+{
+	struct sf_typeset *ts = sf_typeset_new(), *plain = sf_typeset_new();
+	struct sf_spell_memo *m = sf_spell_memo_new();
+	const struct sf_type *found[4];
+	const char *names[] = { "Slot<unsigned long>", "Slot<long unsigned int>", "plain",
+				"Map<char const*, Slot<unsigned long> >" };
+	const char *types[] = { "unsigned long", "Slot<unsigned long>", "long", "const char *" };
+
+	(void)state;
+	for (size_t round = 0; round < 2; round++) {
+		for (size_t i = 0; i < 4; i++) {
+			struct sf_type *t = mk(ts, names[i], SF_KIND_STRUCT, 8 + 8 * i, 0);
+			struct sf_type *u = mk(plain, names[i], SF_KIND_STRUCT, 8 + 8 * i, 0);
+			t->members[0].type_name = sf_typeset_intern(ts, types[i]);
+			u->members[0].type_name = sf_typeset_intern(plain, types[i]);
+			assert_true(sf_type_hash_memo(t, m) == sf_type_hash(u));
+			sf_typeset_add_memo(ts, t, m);
+			sf_typeset_add(plain, u);
+			assert_true(t->hash == u->hash);
+		}
+	}
+	/* the two spellings of one template are one name (variants: sizes
+	 * differ), found by either spelling, in both sets */
+	assert_int_equal(sf_typeset_find_ns(ts, "Slot<unsigned long>", 0, found, 4), 2);
+	assert_int_equal(sf_typeset_find_ns(plain, "Slot<long unsigned int>", 0, found, 4), 2);
+	assert_int_equal(sf_typeset_count(ts), sf_typeset_count(plain));
+	sf_spell_memo_free(m);
+	sf_typeset_free(plain);
+	sf_typeset_free(ts);
+}
+
 static void test_variants_within_a_namespace(void **state)
 {
 	struct sf_typeset *ts = sf_typeset_new();
@@ -272,6 +307,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tag_and_typedef_are_two_names),
 		cmocka_unit_test(test_named_with_a_hash_made_once),
+		cmocka_unit_test(test_spell_memo_hashes_the_same),
 		cmocka_unit_test(test_variants_within_a_namespace),
 		cmocka_unit_test(test_absorb_keeps_namespaces),
 		cmocka_unit_test(test_absorb_keeps_hashes),
