@@ -298,6 +298,12 @@ void sf_elf_release(struct sf_elf *e)
 
 /* ---- decompression ------------------------------------------------------ */
 
+/* The bytes of a gABI compression header (Elf64_Chdr or Elf32_Chdr). */
+static size_t chdr_size(const struct sf_elf *e)
+{
+	return e->is64 ? sizeof(Elf64_Chdr) : sizeof(Elf32_Chdr);
+}
+
 /* zstd can express ~32768:1 (runs of one byte); a claim beyond that is
  * corrupt and must not make us allocate it. */
 static int plausible_zstd(uint64_t out, uint64_t in)
@@ -323,7 +329,7 @@ static void own_inflated(const struct sf_elf *e, struct sf_elf_sec *s, unsigned 
 static int inflate_zstd(struct sf_elf *e, struct sf_elf_sec *s, const GElf_Chdr *ch,
 			struct sf_err *err)
 {
-	size_t hdr = e->is64 ? sizeof(Elf64_Chdr) : sizeof(Elf32_Chdr);
+	size_t hdr = chdr_size(e);
 	const unsigned char *src = s->data + hdr;
 	size_t srclen = s->size - hdr;
 	/* the first frame's size, when it says: more than the whole is a lie */
@@ -355,7 +361,7 @@ static int plausible_zlib(uint64_t out, uint64_t in)
 static int inflate_zlib(struct sf_elf *e, struct sf_elf_sec *s, const GElf_Chdr *ch,
 			struct sf_err *err)
 {
-	size_t hdr = e->is64 ? sizeof(Elf64_Chdr) : sizeof(Elf32_Chdr);
+	size_t hdr = chdr_size(e);
 	size_t got = 0;
 
 	if (s->size < hdr || !plausible_zlib(ch->ch_size, s->size - hdr))
@@ -379,24 +385,44 @@ static int inflate_zlib(struct sf_elf *e, struct sf_elf_sec *s, const GElf_Chdr 
 	return 0;
 }
 
+/* e->stream_min / k, at least 1: the sizes from which a linked file's
+ * sections are read piecewise (.debug_info, k = 1), aside (.debug_str,
+ * k = 2) or sparse (.debug_line, k = 8). */
+static uint64_t stream_min_over(const struct sf_elf *e, unsigned k)
+{
+	return e->stream_min / k ? e->stream_min / k : 1;
+}
+
 /*
- * .debug_info (section idx, SHF_COMPRESSED) left to be inflated piecewise
- * when zlib-compressed and large enough (e->stream_min), in a linked
- * file (a .o's relocations rewrite it): 1, or 0 when it is not to be.
+ * Whether section idx is one to read so: zlib-compressed (gABI), of at
+ * least `least` bytes inflated and a plausible ratio, in a linked file
+ * (a .o's relocations rewrite its sections), e->stream_min not 0; *ch
+ * gets its header.
+ */
+static int linked_zlib(const struct sf_elf *e, uint32_t idx, uint64_t least, GElf_Chdr *ch)
+{
+	const struct sf_elf_sec *s = &e->sec[idx];
+	size_t hdr = chdr_size(e);
+	Elf_Scn *scn = elf_getscn(e->elf, idx);
+
+	return e->stream_min && e->type != ET_REL && (s->flags & SHF_COMPRESSED) && scn &&
+	       gelf_getchdr(scn, ch) && ch->ch_type == ELFCOMPRESS_ZLIB && ch->ch_size >= least &&
+	       ch->ch_size <= SIZE_MAX && s->size >= hdr && plausible_zlib(ch->ch_size, s->size - hdr);
+}
+
+/*
+ * .debug_info (section idx) left to be inflated piecewise when
+ * linked_zlib from e->stream_min: 1, or 0 when it is not to be.
  */
 static int defer_info(struct sf_elf *e, uint32_t idx)
 {
 	struct sf_elf_sec *s = &e->sec[idx];
-	size_t hdr = e->is64 ? sizeof(Elf64_Chdr) : sizeof(Elf32_Chdr);
-	Elf_Scn *scn = elf_getscn(e->elf, idx);
 	GElf_Chdr ch;
 
-	if (!e->stream_min || e->type == ET_REL || !scn || !gelf_getchdr(scn, &ch) ||
-	    ch.ch_type != ELFCOMPRESS_ZLIB || ch.ch_size < e->stream_min || s->size < hdr ||
-	    !plausible_zlib(ch.ch_size, s->size - hdr))
+	if (!linked_zlib(e, idx, stream_min_over(e, 1), &ch))
 		return 0;
-	struct sf_zstream *z = sf_zstream_new(s->data + hdr, s->size - hdr, ch.ch_size,
-					      e->file_backed);
+	struct sf_zstream *z = sf_zstream_new(s->data + chdr_size(e), s->size - chdr_size(e),
+					      ch.ch_size, e->file_backed);
 	if (!z)
 		return 0;
 	s->z = z;
@@ -444,22 +470,14 @@ static int line_table_at(const struct sf_elf *e, const unsigned char *p, uint64_
 	return 0;
 }
 
-/* .debug_line is inflated sparse from an eighth of the size .debug_info
- * is streamed from (1 MiB by default): only its headers stay, so doing so
- * costs little (STRUCTFIT_STREAM_MIN=1 does it for every file, and its
- * largest value for none) */
-static uint64_t line_min(const struct sf_elf *e)
-{
-	return e->stream_min / 8 ? e->stream_min / 8 : 1;
-}
-
 /* release the stream's pages behind us in steps this big (each release
  * is a system call and a TLB flush) */
 #define LINE_RELEASE_STEP ((uint64_t)4 << 20)
 
 /*
- * .debug_line (section idx, SHF_COMPRESSED with zlib, in a linked file,
- * of at least line_min bytes inflated) inflated through a stream,
+ * .debug_line (section idx, linked_zlib from an eighth of the size
+ * .debug_info is streamed from, 1 MiB by default: only its headers stay,
+ * so doing so costs little) inflated through a stream,
  * keeping only the line tables' headers: copied at their offsets into a
  * mapping of the section's size whose other pages are never touched, so
  * they take no memory (libceph-common's .debug_line: 15.6 MB inflated,
@@ -469,20 +487,16 @@ static uint64_t line_min(const struct sf_elf *e)
 static int sparse_line(struct sf_elf *e, uint32_t idx, struct sf_err *err)
 {
 	struct sf_elf_sec *s = &e->sec[idx];
-	size_t hdr = e->is64 ? sizeof(Elf64_Chdr) : sizeof(Elf32_Chdr);
-	Elf_Scn *scn = elf_getscn(e->elf, idx);
 	GElf_Chdr ch;
 
 	assert(!strcmp(wanted[W_LINE], ".debug_line"));
-	if (!e->stream_min || e->type == ET_REL || !scn || !gelf_getchdr(scn, &ch) ||
-	    ch.ch_type != ELFCOMPRESS_ZLIB || ch.ch_size < line_min(e) || s->size < hdr ||
-	    !plausible_zlib(ch.ch_size, s->size - hdr) || ch.ch_size > SIZE_MAX)
+	if (!linked_zlib(e, idx, stream_min_over(e, 8), &ch))
 		return 0;
-	struct sf_zstream *z = sf_zstream_new(s->data + hdr, s->size - hdr, ch.ch_size,
-					      e->file_backed);
-	void *map = z ? mmap(NULL, (size_t)ch.ch_size ? (size_t)ch.ch_size : 1,
-			     PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-			     -1, 0)
+	struct sf_zstream *z = sf_zstream_new(s->data + chdr_size(e), s->size - chdr_size(e),
+					      ch.ch_size, e->file_backed);
+	size_t maplen = ch.ch_size ? (size_t)ch.ch_size : 1;
+	void *map = z ? mmap(NULL, maplen, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
 		      : MAP_FAILED;
 	if (map == MAP_FAILED) {
 		sf_zstream_free(z);
@@ -515,13 +529,13 @@ static int sparse_line(struct sf_elf *e, uint32_t idx, struct sf_err *err)
 		rc = sf_zstream_fill(z, size);
 	sf_zstream_free(z);
 	if (rc < 0) {
-		munmap(map, (size_t)size ? (size_t)size : 1);
+		munmap(map, maplen);
 		return sf_error_at(err, e->label, 0, 0, "corrupt compressed section %s", s->name);
 	}
 	if (e->file_backed)
 		(void)sf_drop_pages(s->data, s->data + s->size, 0);
 	s->sparse = map;
-	s->sparse_len = (size_t)size ? (size_t)size : 1;
+	s->sparse_len = maplen;
 	s->data = map;
 	s->size = size;
 	s->flags &= ~(uint64_t)SHF_COMPRESSED;
@@ -1019,17 +1033,11 @@ static void *inflate_aside(void *arg)
 /* Start inflating section idx aside, when it is worth it: 1 started. */
 static int start_aside(struct sf_elf *e, uint32_t idx, struct aside *a)
 {
-	Elf_Scn *scn = elf_getscn(e->elf, idx);
-
-	memset(a, 0, sizeof(*a));
+	memset(a, 0, sizeof(*a));	/* a->err: SF_ERR_INIT */
 	a->e = e;
 	a->s = &e->sec[idx];
-	a->err = (struct sf_err)SF_ERR_INIT;	/* (memset did; said for the reader) */
-	if (e->type == ET_REL || !(a->s->flags & SHF_COMPRESSED) || !scn ||
-	    !gelf_getchdr(scn, &a->ch) || a->ch.ch_type != ELFCOMPRESS_ZLIB ||
-	    !e->stream_min || a->ch.ch_size < (e->stream_min / 2 ? e->stream_min / 2 : 1))
-		return 0;
-	return pthread_create(&a->thread, NULL, inflate_aside, a) == 0;
+	return linked_zlib(e, idx, stream_min_over(e, 2), &a->ch) &&
+	       pthread_create(&a->thread, NULL, inflate_aside, a) == 0;
 }
 
 /* While the aside thread runs: the start of a streamed .debug_info. */
@@ -1074,8 +1082,8 @@ int sf_elf_prepare_debug(struct sf_elf *e, struct sf_err *err)
 	e->ndw = 1;
 	e->dw[0] = 0;
 	e->dw_name[0] = "";
-	if (pc.n[W_STR] == 1 && !lto &&
-	    strncmp(e->sec[pc.idx[W_STR][0]].name, ".z", 2) != 0)
+	/* (a GNU .zdebug_str is no SHF_COMPRESSED section: not linked_zlib) */
+	if (pc.n[W_STR] == 1)
 		aside = start_aside(e, pc.idx[W_STR][0], &str_aside);
 	for (size_t w = 0; w < NWANTED; w++) {
 		for (size_t k = 0; k < pc.n[w]; k++) {
@@ -1084,10 +1092,9 @@ int sf_elf_prepare_debug(struct sf_elf *e, struct sf_err *err)
 			wanted_index(s->name, lto, &zdebug);
 			if (aside && w == W_STR)
 				continue;	/* inflated aside */
-			if (w == 0 && pc.n[w] == 1 && !zdebug && (s->flags & SHF_COMPRESSED) &&
-			    defer_info(e, i))
+			if (w == 0 && pc.n[w] == 1 && !zdebug && defer_info(e, i))
 				continue;
-			if (w == W_LINE && pc.n[w] == 1 && !zdebug && (s->flags & SHF_COMPRESSED)) {
+			if (w == W_LINE && pc.n[w] == 1 && !zdebug) {
 				int done = sparse_line(e, i, err);
 				if (done < 0) {
 					rc = -1;
