@@ -1072,7 +1072,7 @@ static void copy_new_types(struct sf_typeset *ts, const struct sf_typeset *src,
 		/* deep_copy copies t->hash, and every field it hashes:
 		 * src's types are done (sf_pending_finish changes its
 		 * own, and adds them hashing them again) */
-		sf_typeset_add_named(ts, copy, copy->name && copy->name[0] ? name_h[i] : 0);
+		sf_typeset_add_named(ts, copy, name_h[i]);
 	}
 	sf_typeset_copy_aliases(ts, src);
 }

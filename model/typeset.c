@@ -545,15 +545,24 @@ static int name_ns(const struct sf_type *t)
 
 /* Names hash canonically (spelling.h): `Slot<long>` finds `Slot<long int>`.
  * Only a template's name has a spelling to make canonical. */
-static uint64_t name_hash(const char *name, int ns)
+static uint64_t name_hash_m(const char *name, int ns, struct sf_spell_memo *m)
 {
 	if (!name || !strchr(name, '<'))
 		return sf_hash_bytes((uint64_t)ns, name ? name : "", name ? strlen(name) : 0);
+	if (m) {
+		const char *canon = memo_canon(m, name);
+		return sf_hash_bytes((uint64_t)ns, canon, strlen(canon));
+	}
 	struct strbuf c = STRBUF_INIT;
 	sf_spell_canon(name, &c);
 	uint64_t h = sf_hash_bytes((uint64_t)ns, c.buf, c.len);
 	sb_release(&c);
 	return h;
+}
+
+static uint64_t name_hash(const char *name, int ns)
+{
+	return name_hash_m(name, ns, NULL);
 }
 
 static void rehash_names(struct sf_typeset *ts)
@@ -631,21 +640,11 @@ const struct sf_type *sf_typeset_add(struct sf_typeset *ts, struct sf_type *t)
 	return sf_typeset_add_hashed(ts, t);
 }
 
-/* name_hash(name, ns), the spelling from m. */
-static uint64_t name_hash_m(const char *name, int ns, struct sf_spell_memo *m)
-{
-	if (!m || !name || !strchr(name, '<'))
-		return name_hash(name, ns);
-	const char *canon = memo_canon(m, name);
-	return sf_hash_bytes((uint64_t)ns, canon, strlen(canon));
-}
-
 const struct sf_type *sf_typeset_add_memo(struct sf_typeset *ts, struct sf_type *t,
 					  struct sf_spell_memo *m)
 {
 	t->hash = sf_type_hash_memo(t, m);
-	return sf_typeset_add_named(ts, t, t->name && t->name[0] ? name_hash_m(t->name, name_ns(t), m)
-								 : 0);
+	return sf_typeset_add_named(ts, t, name_hash_m(t->name, name_ns(t), m));
 }
 
 uint64_t sf_typeset_name_hash(const struct sf_type *t)
@@ -670,7 +669,7 @@ const struct sf_type *sf_typeset_add_hashed(struct sf_typeset *ts, struct sf_typ
 {
 	/* hashed once: a template's name is made canonical to hash
 	 * (libceph-common: 5 % of show's samples, twice per name) */
-	return sf_typeset_add_named(ts, t, t->name && t->name[0] ? sf_typeset_name_hash(t) : 0);
+	return sf_typeset_add_named(ts, t, sf_typeset_name_hash(t));
 }
 
 const struct sf_type *sf_typeset_add_named(struct sf_typeset *ts, struct sf_type *t,
@@ -842,10 +841,7 @@ void sf_typeset_absorb_named(struct sf_typeset *dst, struct sf_typeset *src,
 		struct sf_type *t = src->types[i];
 		t->flags &= (uint16_t)~SF_TF_VARIANT;	/* no part of the hash */
 		/* src hashed it, unchanged since */
-		if (name_h && t->name && t->name[0])
-			sf_typeset_add_named(dst, t, name_h[i]);
-		else
-			sf_typeset_add_hashed(dst, t);
+		sf_typeset_add_named(dst, t, name_h ? name_h[i] : sf_typeset_name_hash(t));
 	}
 	/* the strings live in src's arena, now dst's */
 	for (size_t i = 0; i < src->naliases; i++)
@@ -857,7 +853,6 @@ size_t sf_typeset_count(const struct sf_typeset *ts)
 {
 	return ts->ntypes;
 }
-
 
 const struct sf_type *sf_typeset_get(const struct sf_typeset *ts, size_t i)
 {

@@ -90,7 +90,8 @@ const struct sf_type *sf_typeset_add_memo(struct sf_typeset *ts, struct sf_type 
 /* out[i] = sf_typeset_name_hash of ts's type i, for every type: read from
  * ts's own index where it was made when the type was added. */
 void sf_typeset_name_hashes(const struct sf_typeset *ts, uint64_t *out);
-/* sf_typeset_add_hashed(ts, t), name_h its sf_typeset_name_hash. */
+/* sf_typeset_add_hashed(ts, t), name_h its sf_typeset_name_hash (not
+ * read for a type without a name). */
 const struct sf_type *sf_typeset_add_named(struct sf_typeset *ts, struct sf_type *t,
 					   uint64_t name_h);
 
