@@ -129,8 +129,11 @@ static void keep_freed_memory(void)
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define SF_OWN_MALLOC 1
 #endif
-
 #if defined(__GLIBC__) && !defined(SF_OWN_MALLOC)
+#define SF_REEXEC 1
+#endif
+
+#ifdef SF_REEXEC
 /* In the process run again: GLIBC_TUNABLES as the user had it. */
 static void restore_tunables(const char *saved)
 {
@@ -144,7 +147,7 @@ static void restore_tunables(const char *saved)
 
 static void run_with_huge_pages(char **argv)
 {
-#if defined(__GLIBC__) && !defined(SF_OWN_MALLOC)
+#ifdef SF_REEXEC
 	const char *saved = getenv(TUNED_ENV);
 	const char *tunables = getenv("GLIBC_TUNABLES");
 	const char *preload = getenv("LD_PRELOAD");

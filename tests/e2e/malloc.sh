@@ -56,6 +56,15 @@ probe() {
 
 seen() { sed -n "s/^$1=//p" "$T/seen" 2>/dev/null; }
 
+# saw WHAT PARENT CHILD: the probe saw structfit start with GLIBC_TUNABLES
+# PARENT (its first tunable), and itself got CHILD ("unset": none), and
+# never our marker
+saw() {
+	assert_eq "$(seen parent)" "$2" "$1: the tunables structfit ran with"
+	assert_eq "$(seen child)" "$3" "$1: GLIBC_TUNABLES in what structfit runs"
+	assert_eq "$(seen marker)" "unset" "$1: STRUCTFIT_MALLOC_TUNED in what structfit runs"
+}
+
 plain_build() {
 	if head -c 2 "$SF" | grep -q '#!'; then
 		skip "$SF is a script (a valgrind run): no exec of its own"
@@ -76,33 +85,26 @@ FIRST=glibc.malloc.hugetlb=1
 tcase "run again with malloc's huge pages; GLIBC_TUNABLES unset again for what it runs"
 if plain_build; then
 	probe -u GLIBC_TUNABLES
-	assert_eq "$(seen parent)" "$FIRST" "the tunables structfit ran with"
-	assert_eq "$(seen child)" "unset" "GLIBC_TUNABLES in what structfit runs"
-	assert_eq "$(seen marker)" "unset" "STRUCTFIT_MALLOC_TUNED in what structfit runs"
+	saw "unset" "$FIRST" unset
 	assert_grep "$T/err" "no DWARF debug info" "the error"
 fi
 
 tcase "the user's own tunables: ours go in front, theirs come back as they were"
 if plain_build; then
 	probe GLIBC_TUNABLES=glibc.rtld.nns=4
-	assert_eq "$(seen parent)" "$FIRST" "the tunables structfit ran with"
-	assert_eq "$(seen child)" "glibc.rtld.nns=4" "GLIBC_TUNABLES in what structfit runs"
-	assert_eq "$(seen marker)" "unset" "STRUCTFIT_MALLOC_TUNED in what structfit runs"
+	saw "glibc.rtld.nns=4" "$FIRST" glibc.rtld.nns=4
 	probe GLIBC_TUNABLES=
-	assert_eq "$(seen parent)" "$FIRST" "empty GLIBC_TUNABLES: the tunables structfit ran with"
-	assert_eq "$(seen child)" "" "empty GLIBC_TUNABLES: set and empty again"
+	saw "empty GLIBC_TUNABLES" "$FIRST" ""
 fi
 
 tcase "no second run where the user tuned malloc or preloads something in front of it"
 if plain_build; then
 	probe GLIBC_TUNABLES=glibc.malloc.hugetlb=0
-	assert_eq "$(seen parent)" "glibc.malloc.hugetlb=0" "the user's malloc tunables: as given"
-	assert_eq "$(seen child)" "glibc.malloc.hugetlb=0" "the user's malloc tunables, in what it runs"
+	saw "the user's malloc tunables" glibc.malloc.hugetlb=0 glibc.malloc.hugetlb=0
 	libm=$(ldd "$SF" | awk '$1 ~ /^libm\.so/ { print $3 }')
 	[ -n "$libm" ] || libm=$(ldd "$(type -P true)" | awk '$1 ~ /^libc\.so/ { print $3 }')
 	probe -u GLIBC_TUNABLES LD_PRELOAD="$libm"
-	assert_eq "$(seen parent)" "" "LD_PRELOAD=$libm: no tunables of ours"
-	assert_eq "$(seen child)" "unset" "LD_PRELOAD: GLIBC_TUNABLES in what it runs"
+	saw "LD_PRELOAD=$libm" "" unset
 fi
 
 tcase "a small input alone: no second run; a file of 1 MiB or more is big"
@@ -110,15 +112,14 @@ if plain_build; then
 	[ "$(stat -c %s "$TRUE")" -lt 1048576 ] || fail "$TRUE is 1 MiB or more"
 	BIG=()
 	probe -u GLIBC_TUNABLES
-	assert_eq "$(seen parent)" "" "show $TRUE alone: no tunables of ours"
-	assert_eq "$(seen child)" "unset" "show $TRUE alone: GLIBC_TUNABLES in what it runs"
+	saw "show $TRUE alone" "" unset
 	head -c 1048576 /dev/zero >"$T/big.bin"
 	BIG=("$T/big.bin")
 	probe -u GLIBC_TUNABLES
-	assert_eq "$(seen parent)" "$FIRST" "show $TRUE and a file of 1 MiB: the tunables"
+	saw "show $TRUE and a file of 1 MiB" "$FIRST" unset
 	truncate -s 1048575 "$T/big.bin"
 	probe -u GLIBC_TUNABLES
-	assert_eq "$(seen parent)" "" "show $TRUE and a file of 1 MiB less a byte: no tunables"
+	saw "show $TRUE and a file of 1 MiB less a byte" "" unset
 	BIG=(--debug-dir "$T/dbg")
 fi
 
