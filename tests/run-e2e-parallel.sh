@@ -12,7 +12,9 @@
 # script order once all are done, then one summary line in run-e2e.sh's
 # format, "e2e: N passed, M failed, K skipped".  Status non-zero when any
 # script failed.  The scripts are started longest first (by their time in
-# the last run, build/e2e-times), so two cores finish together.
+# the last run, build/e2e-times), so two cores finish together.  Where the
+# time went: build/e2e-times (each script's seconds) and
+# build/e2e-case-times (each case's, slowest first).
 
 cd "$(dirname "$0")/.." || exit 2
 jobs=${E2E_JOBS:-2}
@@ -39,6 +41,11 @@ order=$(for n in $names; do
 	t=$(sed -n "s/^$n //p" "$times" 2>/dev/null | tail -n 1)
 	echo "${t:-100000} $n"
 done | sort -rn | awk '{ print $2 }')
+
+# each case's seconds (tests/e2e/lib.sh), kept as the times are: this
+# run's, and the last run's of the scripts it left out
+case_times=$(dirname "$times")/e2e-case-times
+export E2E_CASE_TIMES="$logs/case-times"
 
 # E2E_PLAIN: scripts run on $E2E_PLAIN_STRUCTFIT instead of $STRUCTFIT
 # (make test: the shipped binary for these, the ASan build for the rest)
@@ -94,6 +101,11 @@ done
 		[ -f "$logs/$n.time" ] || grep "^$n " "$times" | tail -n 1
 	done
 } >"$times.new" && mv "$times.new" "$times"
+{
+	cat "$E2E_CASE_TIMES" 2>/dev/null
+	for n in $names; do echo "$n"; done >"$logs/ran"
+	awk 'NR == FNR { ran[$1 ":"] = 1; next } !($2 in ran)' "$logs/ran" "$case_times" 2>/dev/null
+} | sort -rn >"$case_times.new" && mv "$case_times.new" "$case_times"
 fail=$((fail + bad))
 echo "e2e: $pass passed, $fail failed, $skipped skipped"
 [ "$fail" = 0 ]

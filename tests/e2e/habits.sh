@@ -327,6 +327,19 @@ else
 	assert_grep "$T/man.txt" "NO_COLOR" "NO_COLOR"
 fi
 
+# probe_takes CMD OPT: CMD takes OPT (run with it alone, it does not say
+# the option is unknown or pahole's and not done).  Read in the shell: a
+# command's probes are a hundred, two processes each.
+probe_takes() {
+	local err=""
+	timeout 20 "$SF" "$1" "$2" </dev/null >/dev/null 2>"$T/probe.err"
+	IFS= read -r -d '' err <"$T/probe.err"
+	case $err in
+	*"unknown option '$2'"* | *"is not done by structfit"*) return 1 ;;
+	esac
+	return 0
+}
+
 # accepted_long CMD: the long options CMD takes, found by asking it: every
 # long name of 'structfit help options' and every one its --help mentions,
 # given alone; the ones it does not refuse as an unknown option (or, under
@@ -341,9 +354,7 @@ accepted_long() {
 	{ "$SF" help options | sed -nE 's/^  (-[A-Za-z],|   ) --([a-z][a-z0-9-]*).*/--\2/p'
 	  "$SF" "$1" --help | grep -oE -- '--[a-z][a-z0-9_-]*'; } | sort -u |
 	while read -r o; do
-		timeout 20 "$SF" "$1" "$o" </dev/null >/dev/null 2>"$T/probe.err"
-		grep -qF -e "unknown option '$o'" -e "is not done by structfit" "$T/probe.err" ||
-			echo "$o"
+		probe_takes "$1" "$o" && echo "$o"
 	done >"$T/taken.txt"
 	# (fit takes both --count and --counts: a row of its own --help is
 	# an option, not an abbreviation)
@@ -356,9 +367,7 @@ accepted_long() {
 accepted_short() {
 	local l
 	for l in {a..z} {A..Z}; do
-		timeout 20 "$SF" "$1" "-$l" </dev/null >/dev/null 2>"$T/probe.err"
-		grep -qF -e "unknown option '-$l'" -e "is not done by structfit" "$T/probe.err" ||
-			printf '%s\n' "-$l"
+		probe_takes "$1" "-$l" && printf '%s\n' "-$l"
 	done
 }
 

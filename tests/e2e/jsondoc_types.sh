@@ -2,7 +2,7 @@
 # tests/e2e/jsondoc_types.sh - suggest and fit answer the same on the JSON
 # document `show --format json` wrote of the test corpus (jsondoc.sh's:
 # testdata's C and C++ sources built with gcc/g++) as on its objects, for
-# every type, text and JSON.  jsondoc.sh holds the rest; this part, eight
+# every type, text and JSON.  jsondoc.sh holds the rest; this part, four
 # runs per type, compares the shipped build's output and runs on
 # ./structfit in make test (Makefile: TEST_E2E_PLAIN).
 . "$(dirname "$0")/lib.sh"
@@ -20,8 +20,10 @@ for t in json.load(open(sys.argv[1]))["types"]:
     if t["name"]: print(t["name"])' "$T/corpus.json" | sort -u >"$T/names"
 n=0
 while read -r name; do
-	for args in "suggest" "suggest --format json" "fit -k jemalloc --reorder" \
-		"fit -k glibc --format json"; do
+	# each command once, one in text and one in JSON (the other two are
+	# the same answers rendered; jsondoc.sh compares suggest's text and
+	# fit's JSON on a Rust program's document)
+	for args in "suggest --format json" "fit -k jemalloc --reorder"; do
 		# shellcheck disable=SC2086
 		"$SF" $args -t "$name" "${objs[@]}" >"$T/a.out" 2>"$T/a.err"
 		ra=$?
@@ -39,6 +41,6 @@ while read -r name; do
 		fi
 	done
 done <"$T/names"
-[ "$n" -ge 300 ] || fail "only $n runs"
+[ "$n" -ge 150 ] || fail "only $n runs"
 
 tdone

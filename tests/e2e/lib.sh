@@ -41,6 +41,7 @@ trap 'exit 130' INT TERM HUP
 _case=""
 _case_fail=""
 _case_skip=""
+_case_start=0
 _npass=0
 _nfail=0
 _nskip=0
@@ -64,6 +65,11 @@ _end_case() {
 		_emit "PASS $E2E_NAME: $_case"
 		_npass=$((_npass + 1))
 	fi
+	# where a script's minutes go (E2E_CASE_TIMES: make test's
+	# build/e2e-case-times, "SECONDS SCRIPT: CASE")
+	if [ -n "${E2E_CASE_TIMES:-}" ]; then
+		printf '%s %s: %s\n' "$((SECONDS - _case_start))" "$E2E_NAME" "$_case" >>"$E2E_CASE_TIMES"
+	fi
 	_case=""
 	_case_fail=""
 	_case_skip=""
@@ -73,6 +79,7 @@ _end_case() {
 tcase() {
 	_end_case
 	_case=$1
+	_case_start=$SECONDS
 }
 
 # tdone: end the last case; summary when run alone; status 1 on failure.

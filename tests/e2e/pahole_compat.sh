@@ -16,7 +16,7 @@
 #   CLANG_DEFS  clang writes the type of an anonymous member as a child of
 #               the struct; pahole 1.24 then prints that type's body a
 #               second time inside the struct, a bare block with no offset
-#               (drop_nested_type_defs takes it out; under -E at any depth,
+#               (normalize takes it out; under -E at any depth,
 #               and ending in the expanded member's name, which pahole
 #               passes on to it).
 #   ORDER       structfit lists a unit's types in declaration order (file,
@@ -107,16 +107,6 @@ BLOCK_OPTS=("" "-q" "--hex" "-a" "--structs" "--unions" "--packed" "-H 2" "-B 1"
 	"--suppress_packed" "--suppress_force_paddings" "-x s" "-y s" "-c 32"
 	"-M" "-q --hex -c 16" "-R" "-E" "-r" "--count 1 --skip 2")
 
-# sort_blocks FILE: the blocks of FILE (type ... }, with -I's two lines
-# before it) sorted; ORDER.
-sort_blocks() {
-	"$PY" -S -c '
-import re, sys
-t = open(sys.argv[1]).read()
-b = re.findall(r"^(?:/\* Used at: [^\n]*\n/\* <[^\n]*\n)?(?:struct|union|class|typedef)[^\n]*\{\n.*?^\}[^\n]*\n", t, re.S | re.M)
-sys.stdout.write("".join(sorted(b)))' "$1" >"$1.s" && mv "$1.s" "$1"
-}
-
 # drop_block FILE NAME: leave out the block of type NAME (CONST_ANON).
 drop_block() {
 	awk -v n="$2" '
@@ -125,28 +115,52 @@ drop_block() {
 		skip && /^}/ { skip = 0 }' "$1" >"$1.d" && mv "$1.d" "$1"
 }
 
-# CLANG_DEFS, as show.sh, at any depth (-E), and under -q: there the
-# member that uses the type ends in "};" as well; the second definition is
-# the one with no offset comment that a blank line follows.
-drop_nested_type_defs() {
+# normalize CC P S: the named differences taken out of pahole's output P
+# and structfit's S, in one Python run for the two (each compare is a
+# few hundred of them, and Python's start the most of their time):
+#   CLANG_DEFS (clang's objects; P only), as show.sh, at any depth (-E),
+#     and under -q: there the member that uses the type ends in "};" as
+#     well; the second definition is the one with no offset comment that
+#     a blank line follows;
+#   ORDER: where P has blocks (type ... }, with -I's two lines before
+#     it), the blocks of each file sorted, else the lines of each (sorted
+#     alike: only equality matters).
+normalize() {
 	"$PY" -S -c '
 import re, sys
-lines = open(sys.argv[1]).read().split("\n")
-out, i = [], 0
-while i < len(lines):
-    m = re.match(r"^(\t+)(?:typedef )?(struct|union|enum) \{$", lines[i])
-    if m:
-        j = i + 1
-        while j < len(lines) and not lines[j].startswith(m.group(1) + "}"):
-            j += 1
-        if j + 1 < len(lines) and "/*" not in lines[j] and lines[j + 1] == "":
-            i = j + 2
-            continue
-    out.append(lines[i])
-    i += 1
-# the -I lines before such a definition (structfit never indents them)
-out = [l for l in out if not re.match(r"^\t+/\* (Used at: .*|<[0-9a-f]+> .*:[0-9]+) \*/$", l)]
-sys.stdout.write("\n".join(out))' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
+cc, files = sys.argv[1], sys.argv[2:]
+texts = [open(f).read() for f in files]
+
+def drop_nested_type_defs(t):
+    lines = t.split("\n")
+    out, i = [], 0
+    while i < len(lines):
+        m = re.match(r"^(\t+)(?:typedef )?(struct|union|enum) \{$", lines[i])
+        if m:
+            j = i + 1
+            while j < len(lines) and not lines[j].startswith(m.group(1) + "}"):
+                j += 1
+            if j + 1 < len(lines) and "/*" not in lines[j] and lines[j + 1] == "":
+                i = j + 2
+                continue
+        out.append(lines[i])
+        i += 1
+    # the -I lines before such a definition (structfit never indents them)
+    out = [l for l in out if not re.match(r"^\t+/\* (Used at: .*|<[0-9a-f]+> .*:[0-9]+) \*/$", l)]
+    return "\n".join(out)
+
+def sorted_blocks(t):
+    b = re.findall(r"^(?:/\* Used at: [^\n]*\n/\* <[^\n]*\n)?(?:struct|union|class|typedef)[^\n]*\{\n.*?^\}[^\n]*\n", t, re.S | re.M)
+    return "".join(sorted(b))
+
+def sorted_lines(t):
+    return "".join(l + "\n" for l in sorted(t.splitlines()))
+
+if cc.startswith("clang"):
+    texts[0] = drop_nested_type_defs(texts[0])
+by = sorted_blocks if re.search(r"^[a-z].* \{$", texts[0], re.M) else sorted_lines
+for f, t in zip(files, texts):
+    open(f, "w").write(by(t))' "$@"
 }
 
 # both CC OPTS OBJ: pahole's and structfit's outputs in $T/p.txt, $T/s.txt,
@@ -161,14 +175,7 @@ both() {
 	case "$obj" in *anon*) drop_block "$T/p.txt" with_const_anon
 		drop_block "$T/s.txt" with_const_anon ;; esac
 	case "$opts" in *-a*) sed -i '/^(null)/d' "$T/p.txt" "$T/s.txt" ;; esac
-	case "$cc" in
-	clang*) drop_nested_type_defs "$T/p.txt" ;;
-	esac
-	if grep -q '^[a-z].* {$' "$T/p.txt"; then
-		sort_blocks "$T/p.txt"; sort_blocks "$T/s.txt"
-	else
-		sort -o "$T/p.txt" "$T/p.txt"; sort -o "$T/s.txt" "$T/s.txt"
-	fi
+	normalize "$cc" "$T/p.txt" "$T/s.txt"
 	return "$RC"
 }
 
