@@ -181,14 +181,16 @@ TEST_E2E_PLAIN := identity alone pahole_vmlinux pahole_libc pahole_compat jsondo
 # (SF_TEST_STRICT, read by tests/unit/test_dwarf_util.h)
 test: export SF_TEST_STRICT := 1
 # (each stage timed by tests/stage.sh; the times are printed at the end;
-# the three fuzz targets side by side, 30 s each: on 2 cores about 20 s of
-# CPU each, as many executions as 20 s one by one, 30 s sooner)
+# the e2e scripts three at a time: a script waits on its processes' starts
+# and exits, and two left a seventh of the 2 cores idle; the three fuzz
+# targets side by side, 30 s each: on 2 cores about 20 s of CPU each, as
+# many executions as 20 s one by one, 30 s sooner)
 test:
 	@mkdir -p build && rm -f build/test-stages
 	@sh tests/stage.sh deps $(MAKE) --no-print-directory deps-test
 	@sh tests/stage.sh folders $(MAKE) --no-print-directory folders longfn
 	@sh tests/stage.sh build+unit $(MAKE) --no-print-directory structfit unit
-	@sh tests/stage.sh asan+e2e $(MAKE) --no-print-directory asan E2E_PLAIN="$(TEST_E2E_PLAIN)"
+	@E2E_JOBS=$${E2E_JOBS:-3} sh tests/stage.sh asan+e2e $(MAKE) --no-print-directory asan E2E_PLAIN="$(TEST_E2E_PLAIN)"
 	@sh tests/stage.sh valgrind $(MAKE) --no-print-directory valgrind VALGRIND_E2E="$(TEST_VALGRIND_E2E)"
 	@FUZZ_JOBS=$${FUZZ_JOBS:-3} sh tests/stage.sh fuzz $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$${FUZZ_SECONDS:-30}
 	@echo "make test: every stage passed:"; sed 's/^/  /' build/test-stages
@@ -211,7 +213,8 @@ realworld: structfit
 #                  then the unit tests and the whole e2e suite on them
 #                  (E2E_PLAIN="a b": scripts a and b on ./structfit instead)
 #   make valgrind  e2e scripts $(VALGRIND_E2E) with ./structfit under valgrind
-#                  (both run the e2e scripts on E2E_JOBS=2 cores)
+#                  (both run E2E_JOBS e2e scripts at a time, default 2;
+#                  make test runs make asan's three at a time)
 #   make fuzz      each libFuzzer target for FUZZ_SECONDS (default 60) s
 #   make fuzz-long each target for FUZZ_SECONDS (default 1800) s, not in
 #                  `make test`: a hang that needs minutes of mutation to
