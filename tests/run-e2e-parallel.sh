@@ -12,7 +12,7 @@
 # script order once all are done, then one summary line in run-e2e.sh's
 # format, "e2e: N passed, M failed, K skipped".  Status non-zero when any
 # script failed.  The scripts are started longest first (by their time in
-# the last run, build/e2e-times), so two cores finish together.  Where the
+# the last run, build/e2e-times), so the workers finish together.  Where the
 # time went: build/e2e-times (each script's seconds) and
 # build/e2e-case-times (each case's, slowest first).
 
