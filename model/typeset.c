@@ -636,8 +636,7 @@ static void chain_variant(struct sf_typeset *ts, uint32_t first, uint32_t idx)
 
 const struct sf_type *sf_typeset_add(struct sf_typeset *ts, struct sf_type *t)
 {
-	t->hash = sf_type_hash(t);
-	return sf_typeset_add_hashed(ts, t);
+	return sf_typeset_add_memo(ts, t, NULL);
 }
 
 const struct sf_type *sf_typeset_add_memo(struct sf_typeset *ts, struct sf_type *t,

@@ -83,7 +83,8 @@ uint64_t sf_typeset_name_hash(const struct sf_type *t);
 struct sf_spell_memo;
 struct sf_spell_memo *sf_spell_memo_new(void);
 void sf_spell_memo_free(struct sf_spell_memo *m);
-/* sf_type_hash(t), and sf_typeset_add(ts, t), with m's spellings. */
+/* sf_type_hash(t), and sf_typeset_add(ts, t), with m's spellings (m NULL:
+ * spelled anew; sf_typeset_add is this). */
 uint64_t sf_type_hash_memo(const struct sf_type *t, struct sf_spell_memo *m);
 const struct sf_type *sf_typeset_add_memo(struct sf_typeset *ts, struct sf_type *t,
 					  struct sf_spell_memo *m);
