@@ -323,7 +323,8 @@ static int run_units(void *arg, size_t i, int in_line)
 	if (u->live)
 		sf_reader_share_live(u->r[i], u->live[i], u->live, i);
 	u->rc[i] = sf_reader_units(u->r[i], first, last, &u->err[i]);
-	return u->rc[i];
+	/* a run whose bytes all lie in an earlier run's unit holds nothing */
+	return u->rc[i] == 0 && first == last ? SF_POOL_LIGHT : u->rc[i];
 }
 
 static int merge_units(void *arg, size_t i)

@@ -9,7 +9,9 @@
  * next item to hand out), `merged` (items [0, merged) are merged),
  * `stop` (no item at or past it is handed out or merged), `running`
  * (items being read now, by any thread) and each item's state: WAITING,
- * RUNNING, READ.  One thread at a time merges a pool (`merging`); it
+ * RUNNING, READ, or LIGHT (read, holding nothing: `light` counts those
+ * not merged yet, and the window does not count them).  One thread at a
+ * time merges a pool (`merging`); it
  * merges the READ items next in line and looks again after each merge,
  * so an item read meanwhile by another thread is never left behind.
  *
@@ -29,13 +31,14 @@
 
 #include "lib/xalloc.h"
 
-enum { WAITING, RUNNING, READ };
+enum { WAITING, RUNNING, READ, LIGHT };
 
 struct sf_pool_state {
 	const struct sf_pool *p;
 	struct sf_pool_state *older;	/* the next pool in threads->open */
 	unsigned seq;
 	size_t next, merged, stop, window;
+	size_t light;			/* LIGHT items in [merged, next) */
 	unsigned running;
 	uint8_t *item;
 	int merging, rc;
@@ -60,10 +63,17 @@ void sf_threads_release(struct sf_threads *t)
 	pthread_mutex_destroy(&t->mu);
 }
 
-/* Can s hand out an item now? */
+/* Can s hand out an item now?  (Read ahead and holding something: at
+ * most the window.) */
 static int available(const struct sf_pool_state *s)
 {
-	return s->next < s->stop && s->next < s->merged + s->window;
+	assert(s->light <= s->next - s->merged);
+	return s->next < s->stop && s->next - s->merged - s->light < s->window;
+}
+
+static int is_read(uint8_t state)
+{
+	return state == READ || state == LIGHT;
 }
 
 /* Is s over: every item it handed out below stop read and merged? */
@@ -87,8 +97,10 @@ static void merge_ready(struct sf_threads *t, struct sf_pool_state *s)
 	if (s->merging)
 		return;		/* that thread will find these too */
 	s->merging = 1;
-	while (s->merged < s->stop && s->item[s->merged] == READ) {
+	while (s->merged < s->stop && is_read(s->item[s->merged])) {
 		size_t i = s->merged;
+		if (s->item[i] == LIGHT)
+			s->light--;
 		pthread_mutex_unlock(&t->mu);
 		int r = s->p->merge(s->p->arg, i);
 		pthread_mutex_lock(&t->mu);
@@ -114,7 +126,8 @@ static void run_one(struct sf_threads *t, struct sf_pool_state *s)
 	pthread_mutex_unlock(&t->mu);
 	int r = s->p->run(s->p->arg, i, in_line);
 	pthread_mutex_lock(&t->mu);
-	s->item[i] = READ;
+	s->item[i] = r == SF_POOL_LIGHT ? LIGHT : READ;
+	s->light += r == SF_POOL_LIGHT;
 	s->running--;
 	if (r < 0 && s->stop > i + 1)
 		s->stop = i + 1;	/* what comes after is not needed */
@@ -203,7 +216,7 @@ int sf_pool_run(const struct sf_pool *p)
 	else
 		pthread_mutex_unlock(&t->mu);
 	for (size_t i = s.merged; i < p->n; i++)
-		if (s.item[i] == READ)
+		if (is_read(s.item[i]))
 			p->drop(p->arg, i);
 	free(s.item);
 	return s.rc;

@@ -37,6 +37,8 @@
  * waits in memory: this bounds it.
  */
 #define SF_POOL_WINDOW_PER_THREAD 32
+/* run()'s answer for an item read that holds nothing (struct sf_pool) */
+#define SF_POOL_LIGHT 1
 
 struct sf_pool_state;
 
@@ -59,7 +61,12 @@ void sf_threads_release(struct sf_threads *t);
 struct sf_pool {
 	size_t n;				/* items */
 	/*
-	 * Read item i: < 0 says the items after it are not needed.
+	 * Read item i: < 0 says the items after it are not needed;
+	 * SF_POOL_LIGHT that it holds nothing while it waits for its merge,
+	 * so it does not count against the window (a run of a streamed
+	 * section whose bytes all lie inside the unit of a run before it:
+	 * librados' 6.5 MB unit left three such runs, which filled the
+	 * window while one thread read that unit and the other waited).
 	 * in_line: every item before i was merged when i was handed out, so
 	 * nothing is merged until i is: i may be read straight into where
 	 * merges go.

@@ -9,6 +9,7 @@
  * dropped, never merged.  A nested pool shares the budget, and an item
  * handed out in line sees every item before it merged, and nothing more
  * merged until it is.  A lone item's nested pool gets the other threads.
+ * Items read that hold nothing do not count against the window.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -291,6 +292,53 @@ static void test_nested_pool_gets_every_thread(void **state)
 	sf_threads_release(&t);
 }
 
+/* Items that hold nothing once read (SF_POOL_LIGHT) do not fill the
+ * window: item 0 waits for item 6 while the other thread goes through
+ * the light items 1-5 (a window of 2 would have stopped it after item
+ * 1); a heavy item past the window (7) still waits for the merge. */
+struct lightly {
+	atomic_int six_ran, seven_early, zero_done, timed_out;
+};
+
+static int light_run(void *arg, size_t i, int in_line)
+{
+	struct lightly *l = arg;
+
+	(void)in_line;
+	if (i == 0) {
+		struct timespec ms = { 0, 1000000L };
+		for (int k = 0; k < 5000 && !atomic_load(&l->six_ran); k++)
+			nanosleep(&ms, NULL);
+		if (!atomic_load(&l->six_ran))
+			atomic_store(&l->timed_out, 1);
+		/* time for an item 7 handed out too early to show */
+		struct timespec settle = { 0, 20 * 1000000L };
+		nanosleep(&settle, NULL);
+		atomic_store(&l->zero_done, 1);
+		return 0;
+	}
+	if (i == 6)
+		atomic_store(&l->six_ran, 1);
+	if (i == 7 && !atomic_load(&l->zero_done))
+		atomic_store(&l->seven_early, 1);
+	return i >= 1 && i <= 5 ? SF_POOL_LIGHT : 0;
+}
+
+static void test_light_items_leave_the_window(void **state)
+{
+	struct sf_threads t;
+	struct lightly l = { 0 };
+
+	(void)state;
+	sf_threads_init(&t, 2);
+	struct sf_pool p = { 10, light_run, lone_inner_merge, inner_drop, &l, &t, 1 };
+	assert_int_equal(sf_pool_run(&p), 0);
+	assert_int_equal(atomic_load(&l.timed_out), 0);
+	assert_int_equal(atomic_load(&l.six_ran), 1);
+	assert_int_equal(atomic_load(&l.seven_early), 0);
+	sf_threads_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -300,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_nested_pools_share_the_budget),
 		cmocka_unit_test(test_no_items),
 		cmocka_unit_test(test_nested_pool_gets_every_thread),
+		cmocka_unit_test(test_light_items_leave_the_window),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
