@@ -176,6 +176,8 @@ struct sf_fpshared;
 
 struct sf_fpshared *sf_fpshared_new(struct sf_fpshared *parent);
 void sf_fpshared_free(struct sf_fpshared *s);
+/* How many keys s holds (its parents' not counted). */
+size_t sf_fpshared_count(struct sf_fpshared *s);
 /* Is k in s or a parent of s? */
 int sf_fpshared_has(struct sf_fpshared *s, const struct sf_fp *k);
 void sf_fpshared_add_all(struct sf_fpshared *s, const struct sf_fpset *src);

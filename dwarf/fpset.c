@@ -134,6 +134,14 @@ int sf_fpshared_has(struct sf_fpshared *s, const struct sf_fp *k)
 	return hit;
 }
 
+size_t sf_fpshared_count(struct sf_fpshared *s)
+{
+	pthread_mutex_lock(&s->mu);
+	size_t n = s->set.count;
+	pthread_mutex_unlock(&s->mu);
+	return n;
+}
+
 void sf_fpshared_add_shared(struct sf_fpshared *dst, struct sf_fpshared *src)
 {
 	/* the only place two locks are held, always src's first */
