@@ -7,6 +7,19 @@
 #include <stdio.h>
 #include <string.h>
 
+/*
+ * The line is one line whatever it quotes: a control character (a file
+ * or an archive member named with a newline, found by fuzz_reader) reads
+ * as '?', as ls -q shows it.  `file` keeps the name as it is; the machine
+ * formats escape it.
+ */
+static void one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 int sf_verror_at(struct sf_err *err, const char *file, unsigned line, unsigned col,
 		 const char *fmt, va_list ap)
 {
@@ -30,6 +43,7 @@ int sf_verror_at(struct sf_err *err, const char *file, unsigned line, unsigned c
 		n = (int)sizeof(err->msg) - 1;
 	err->problem = (unsigned)n;
 	snprintf(err->msg + n, sizeof(err->msg) - (size_t)n, "%s", problem);
+	one_line(err->msg);
 	return -1;
 }
 

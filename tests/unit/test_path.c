@@ -299,10 +299,25 @@ static void test_err_fields(void **state)
 	assert_string_equal(sf_err_problem(&e), "");
 }
 
+/* lib/err.h: the line is one line whatever the file or problem quote
+ * (an archive member named "!<thin>\n.o", from fuzz_reader); the file
+ * field keeps the name as it is. */
+static void test_err_is_one_line(void **state)
+{
+	struct sf_err e = SF_ERR_INIT;
+
+	(void)state;
+	sf_error_at(&e, "lib.a(!<thin>\n.o)", 0, 0, "truncated ELF (tab\there, del\x7f)");
+	assert_string_equal(e.msg, "lib.a(!<thin>?.o): truncated ELF (tab?here, del?)");
+	assert_string_equal(e.file, "lib.a(!<thin>\n.o)");
+	assert_string_equal(sf_err_problem(&e), "truncated ELF (tab?here, del?)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_err_fields),
+		cmocka_unit_test(test_err_is_one_line),
 		cmocka_unit_test(test_normalize_names_the_same_file),
 		cmocka_unit_test(test_normalize_relative_keeps_leading_dotdot),
 		cmocka_unit_test(test_srcroot_spellings),
