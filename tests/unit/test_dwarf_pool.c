@@ -222,6 +222,17 @@ static void test_no_items(void **state)
 	sf_threads_release(&t);
 }
 
+/* Whether *flag is set within 5 s (polled every millisecond): an item
+ * that waits for what another thread must do meanwhile. */
+static int wait_for(atomic_int *flag)
+{
+	struct timespec ms = { 0, 1000000L };
+
+	for (int k = 0; k < 5000 && !atomic_load(flag); k++)
+		nanosleep(&ms, NULL);
+	return atomic_load(flag);
+}
+
 /* A pool's item whose nested pool has many items, begun while the other
  * thread reads the pool's other item: that thread joins the nested pool
  * once free (a large image in a directory gets every thread). */
@@ -238,11 +249,8 @@ static int lone_inner_run(void *arg, size_t i, int in_line)
 	(void)in_line;
 	atomic_fetch_add(&l->entered, 1);
 	if (i == 0) {
-		/* the first item waits (up to 5 s) for another thread to help */
-		struct timespec ms = { 0, 1000000L };
-		for (int k = 0; k < 5000 && !atomic_load(&l->helped); k++)
-			nanosleep(&ms, NULL);
-		if (!atomic_load(&l->helped))
+		/* the first item waits for another thread to help */
+		if (!wait_for(&l->helped))
 			atomic_store(&l->timed_out, 1);
 		return 0;
 	}
@@ -306,10 +314,7 @@ static int light_run(void *arg, size_t i, int in_line)
 
 	(void)in_line;
 	if (i == 0) {
-		struct timespec ms = { 0, 1000000L };
-		for (int k = 0; k < 5000 && !atomic_load(&l->six_ran); k++)
-			nanosleep(&ms, NULL);
-		if (!atomic_load(&l->six_ran))
+		if (!wait_for(&l->six_ran))
 			atomic_store(&l->timed_out, 1);
 		/* time for an item 7 handed out too early to show */
 		struct timespec settle = { 0, 20 * 1000000L };
