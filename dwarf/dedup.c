@@ -166,13 +166,27 @@ static void key_top(struct sf_reader *r, struct top *tp)
  * sets are too big for the cache (vmlinux: 10 k keys, 512 KB), and a
  * lookup right after the key is made waited for memory (3 % of show -j1).
  */
+/* Whether the unit's keys are all computed before any is looked up,
+ * waiting meanwhile for a run before r's to have keys (reader.h). */
+static int await_keys(struct sf_reader *r)
+{
+	if (!r->await.keyless || !r->await.keyless(r->await.arg))
+		return 0;
+	for (size_t i = 0; i < r->ntops; i++)
+		key_top(r, &r->tops[i]);
+	r->await.wait(r->await.arg);
+	return 1;
+}
+
 int rd_dedup_tops(struct sf_reader *r)
 {
-	int skipping = 0;
+	int skipping = 0, keyed = await_keys(r);
 	size_t n = 0;
 
+	/* each key computed a top ahead of its lookup: key_top starts
+	 * loading where the lookup will probe */
 	for (size_t i = 0; i <= r->ntops; i++) {
-		if (i < r->ntops)
+		if (i < r->ntops && !keyed)
 			key_top(r, &r->tops[i]);
 		if (i == 0)
 			continue;

@@ -1160,6 +1160,11 @@ void sf_reader_share_live(struct sf_reader *r, struct sf_fpshared *own,
 	r->nearlier = n;
 }
 
+void sf_reader_await_keys(struct sf_reader *r, const struct sf_reader_await *a)
+{
+	r->await = *a;
+}
+
 void sf_reader_publish_keys(struct sf_reader *r, struct sf_fpshared *wide)
 {
 	if (!r->laid)

@@ -111,4 +111,19 @@ void sf_reader_publish_keys(struct sf_reader *r, struct sf_fpshared *wide);
 void sf_reader_share_live(struct sf_reader *r, struct sf_fpshared *own,
 			  struct sf_fpshared *const *earlier, size_t n);
 
+/*
+ * Waiting for the keys of the runs before r's (load.c): a run still in
+ * its first unit has published none, and the types r looked up meanwhile
+ * would be laid out twice.  Before a unit's types are looked up, r asks
+ * keyless(arg) whether one such run is still keyless; if so it computes
+ * every key of the unit first (work that needs no other run's) and then
+ * calls wait(arg), which returns when it is worth looking them up.
+ */
+struct sf_reader_await {
+	int (*keyless)(void *arg);
+	void (*wait)(void *arg);
+	void *arg;
+};
+void sf_reader_await_keys(struct sf_reader *r, const struct sf_reader_await *a);
+
 #endif

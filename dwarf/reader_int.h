@@ -300,6 +300,7 @@ struct sf_reader {
 	struct sf_fpshared *live;       /* where this run adds its units' keys */
 	struct sf_fpshared *const *earlier; /* the live keys of the runs before */
 	size_t nearlier;
+	struct sf_reader_await await;   /* before looking keys up (reader.h) */
 	struct sf_fp *newkeys;          /* a unit's keys recorded, for `live` */
 	size_t newcap;
 	int unclean;

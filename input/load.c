@@ -64,6 +64,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "btf/btf.h"
@@ -224,7 +225,8 @@ struct runs {
 	size_t *first;
 	struct sf_dwfile *snap;
 	pthread_mutex_t mu;
-	atomic_int *done;		/* done[i]: run i read (ahead()) */
+	atomic_int *done;		/* done[i]: run i read (await_wait) */
+	struct await *aw;		/* run i's (await_wait) */
 };
 
 /* ---- one image's .debug_info inflated piecewise ---------------------------- */
@@ -310,33 +312,64 @@ static int before_keyless(struct runs *u, size_t i)
 	return 0;
 }
 
-/*
- * Before run i: while a run before it is still in its first unit, run i
- * would lay out again every type the two share (a run's keys reach the
- * runs beside it unit by unit, rd_record_tops: librados' second run, one
- * unit read beside the first's one unit, laid out 4,015 types of its
- * 5,625 again, 5 MB of its 7.4 MB kept only to be dropped at the merge).
- * So its thread inflates the stream ahead meanwhile - bytes some run
- * needs anyway - a step at a time, until that run has keys or is read,
- * or the stream is AHEAD_MAX past run i's bytes.
- */
-static void ahead(struct runs *u, size_t i)
+/* what run i's reader asks before looking its keys up (reader.h) */
+struct await {
+	struct runs *u;
+	size_t i;
+	struct timespec start;	/* when run i began (its units inflated) */
+};
+
+static int await_keyless(void *arg)
 {
+	struct await *a = arg;
+
+	return a->i && a->u->live && before_keyless(a->u, a->i);
+}
+
+static double ms_since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) * 1e3 + (double)(now.tv_nsec - t->tv_nsec) / 1e6;
+}
+
+/*
+ * Run i has its first unit's types listed and keyed, and a run before it
+ * is still in its first unit: run i would lay out again every type the
+ * two share (a run's keys reach the runs beside it unit by unit,
+ * rd_record_tops: librados' second run, one unit read beside the first's
+ * one unit, laid out 4,015 types of its 5,625 again, 5 MB of its 7.4 MB
+ * kept only to be dropped at the merge, and the peak memory 58 -> 72 MB).
+ * So its thread inflates the stream ahead meanwhile - bytes some run
+ * needs anyway - a step at a time, up to AHEAD_MAX past run i's bytes,
+ * then waits, until that run has keys or is read.  It waits no longer
+ * than run i has taken so far (its units found, its first unit walked
+ * and keyed): behind a first unit much longer than run i's own, laying
+ * out twice costs less than the wait.
+ */
+static void await_wait(void *arg)
+{
+	struct await *a = arg;
+	struct runs *u = a->u;
+	size_t i = a->i;
 	uint64_t size = u->grow->sec[SF_SEC_INFO].size;
 	uint64_t to = u->bound[i + 1] + AHEAD_MAX;
-	int more = 1;
+	double cap = ms_since(&a->start) + 1;
+	struct timespec begun;
 
-	if (!i || !u->live)
-		return;
+	clock_gettime(CLOCK_MONOTONIC, &begun);
 	if (to > size)
 		to = size;
-	while (more && before_keyless(u, i)) {
+	while (before_keyless(u, i) && ms_since(&begun) < cap) {
 		struct sf_err err = SF_ERR_INIT;
 		pthread_mutex_lock(&u->mu);
 		uint64_t have = sf_zstream_have(u->z);
 		/* corrupt: said by the run whose bytes those are */
-		more = have < to && stream_units(u->z, u->grow, have + STREAM_STEP, &err) == 0;
+		int more = have < to && stream_units(u->z, u->grow, have + STREAM_STEP, &err) == 0;
 		pthread_mutex_unlock(&u->mu);
+		if (!more)
+			nanosleep(&(struct timespec){ 0, 100000 }, NULL);
 	}
 }
 
@@ -350,7 +383,8 @@ static int run_units(void *arg, size_t i, int in_line)
 	(void)in_line;	/* runs are merged by copy: the merge drops repeats */
 	u->err[i].msg[0] = '\0';
 	if (u->z) {
-		ahead(u, i);
+		u->aw[i] = (struct await){ .u = u, .i = i };
+		clock_gettime(CLOCK_MONOTONIC, &u->aw[i].start);
 		if (stream_run(u, i) < 0)
 			return u->rc[i] = -1;
 		f = &u->snap[i];
@@ -367,6 +401,9 @@ static int run_units(void *arg, size_t i, int in_line)
 		sf_reader_share_keys(u->r[i], u->keys);
 	if (u->live)
 		sf_reader_share_live(u->r[i], u->live[i], u->live, i);
+	if (u->z && u->live)
+		sf_reader_await_keys(u->r[i], &(struct sf_reader_await){ await_keyless, await_wait,
+									 &u->aw[i] });
 	u->rc[i] = sf_reader_units(u->r[i], first, last, &u->err[i]);
 	if (u->done)
 		atomic_store(&u->done[i], 1);
@@ -506,7 +543,9 @@ static int read_stream(struct ctx *c, struct sf_elf *e, struct sf_dwfile *f,
 	u.snap = sf_xcalloc(n, sizeof(*u.snap));
 	pthread_mutex_init(&u.mu, NULL);
 	u.done = sf_xcalloc(n, sizeof(*u.done));
+	u.aw = sf_xcalloc(n, sizeof(*u.aw));
 	int rc = run_pool(c, &u, n, STREAM_WINDOW);
+	free(u.aw);
 	free(u.done);
 	pthread_mutex_destroy(&u.mu);
 	free(u.bound);

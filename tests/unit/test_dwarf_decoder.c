@@ -67,6 +67,7 @@
 #include "dwarf/die.h"
 #include "input/elfobj.h"
 #include "dwarf/fingerprint.h"
+#include "dwarf/reader.h"
 #include "input/split.h"
 #include "dwarf_oracle.h"
 #include "lib/xalloc.h"
@@ -1208,6 +1209,97 @@ static void test_fpcache_generation_wraps(void **state)
 	image_release(&b);
 }
 
+/* ---- waiting for an earlier run's keys (dwarf/reader.h) -------------------- */
+
+struct awaited {
+	struct sf_fpshared *earlier, *published;
+	int asked, waited;
+};
+
+static int awaited_keyless(void *arg)
+{
+	struct awaited *a = arg;
+
+	a->asked++;
+	return sf_fpshared_count(a->earlier) == 0;
+}
+
+/* the earlier run's keys arrive while the reader waits */
+static void awaited_wait(void *arg)
+{
+	struct awaited *a = arg;
+
+	a->waited++;
+	sf_fpshared_add_shared(a->earlier, a->published);
+}
+
+/* The types of f's first unit read by a reader sharing live keys, after
+ * `earlier` (may be empty) and with the hook a (may be NULL). */
+static size_t types_read(struct sf_dwfile *f, struct sf_elf *e, struct sf_fpshared *own,
+			 struct sf_fpshared *earlier, struct awaited *a)
+{
+	struct sf_typeset *out = sf_typeset_new();
+	struct sf_reader *r = sf_reader_new(f, e, sf_typeset_new(), NULL, NULL, "t", NULL, 1);
+	struct sf_err err;
+
+	sf_reader_share_live(r, own, &earlier, 1);
+	if (a)
+		sf_reader_await_keys(r, &(struct sf_reader_await){ awaited_keyless, awaited_wait, a });
+	assert_int_equal(sf_reader_units(r, 0, 1, &err), 0);
+	sf_reader_merge(r, out);
+	sf_reader_free(r);
+	size_t n = sf_typeset_count(out);
+	sf_typeset_free(out);
+	return n;
+}
+
+/*
+ * A reader whose earlier run has no keys yet keys its unit's types, waits
+ * (the hook), and only then looks them up: keys published during the
+ * wait skip the types they name.  Without the wait it lays them all out.
+ */
+static void test_reader_awaits_keys(void **state)
+{
+	struct image im;
+	struct sf_dwfile f;
+
+	(void)state;
+	if (td_compile("gcc", "-g -gdwarf-5", "layout.c", "await.o") < 0)
+		td_skip("gcc cannot build the fixture");
+	image_read(&im, td_path("await.o"));
+	dwfile_of(&im.e, &f);
+	struct sf_fpshared *first = sf_fpshared_new(NULL), *none = sf_fpshared_new(NULL);
+	struct sf_fpshared *own = sf_fpshared_new(NULL);
+	/* the first run: every type of the unit laid out, its keys in `first` */
+	size_t all = types_read(&f, &im.e, first, none, NULL);
+	assert_true(all > 5);
+	assert_true(sf_fpshared_count(first) > 5);
+
+	/* no hook: the earlier run's keys are not there, nothing is skipped */
+	struct sf_fpshared *empty = sf_fpshared_new(NULL);
+	assert_int_equal(types_read(&f, &im.e, own, empty, NULL), all);
+
+	/* the hook: asked once, waited once, every type skipped */
+	struct sf_fpshared *later = sf_fpshared_new(NULL), *own2 = sf_fpshared_new(NULL);
+	struct awaited a = { later, first, 0, 0 };
+	assert_int_equal(types_read(&f, &im.e, own2, later, &a), 0);
+	assert_int_equal(a.asked, 1);
+	assert_int_equal(a.waited, 1);
+
+	/* keys there already: asked, not waited */
+	struct sf_fpshared *own3 = sf_fpshared_new(NULL);
+	struct awaited b = { later, first, 0, 0 };
+	assert_int_equal(types_read(&f, &im.e, own3, later, &b), 0);
+	assert_int_equal(b.asked, 1);
+	assert_int_equal(b.waited, 0);
+
+	struct sf_fpshared *sets[] = { first, none, own, empty, later, own2, own3 };
+	for (size_t k = 0; k < sizeof(sets) / sizeof(sets[0]); k++)
+		sf_fpshared_free(sets[k]);
+	sf_dwfile_release(&f);
+	image_release(&im);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1217,6 +1309,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_dwz_files_agree),
 		cmocka_unit_test(test_split_agrees),
 		cmocka_unit_test(test_fpcache_generation_wraps),
+		cmocka_unit_test(test_reader_awaits_keys),
 	};
 
 	(void)argc;
