@@ -60,13 +60,13 @@ void *sf_xmalloc_huge(size_t n)
 {
 	if (n < SF_HUGE_PAGE)
 		return sf_xmalloc(n);
-	if (n > SIZE_MAX - SF_HUGE_PAGE)
-		return check(NULL);
-	/* whole huge pages: the advice covers the block to its end */
-	size_t whole = (n + SF_HUGE_PAGE - 1) & ~(SF_HUGE_PAGE - 1);
-	void *p = check(aligned_alloc(SF_HUGE_PAGE, whole));
-	/* advice only: where it is refused, 4 KiB pages serve as before */
-	(void)madvise(p, whole, MADV_HUGEPAGE);
+	void *p = check(malloc(n));
+	/* the whole huge pages inside the block; advice only: where it is
+	 * refused, 4 KiB pages serve as before */
+	uintptr_t lo = ((uintptr_t)p + SF_HUGE_PAGE - 1) & ~(uintptr_t)(SF_HUGE_PAGE - 1);
+	uintptr_t hi = ((uintptr_t)p + n) & ~(uintptr_t)(SF_HUGE_PAGE - 1);
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
 	return p;
 }
 

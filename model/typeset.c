@@ -46,10 +46,10 @@
 #include "spelling.h"
 
 #define ARENA_CHUNK (256u * 1024u)
-/* An arena this big takes its chunks a huge page at a time: a large
- * input's typesets fill tens of megabytes, each 4 KiB page a fault
- * (libceph-common: 18 k of show's 36 k); a small one stays in 256 KiB
- * chunks. */
+/* An arena this big takes its chunks 2 MiB at a time, as huge-page
+ * memory (sf_xmalloc_huge): a large input's typesets fill tens of
+ * megabytes, each 4 KiB page a fault (libceph-common: 18 k of show's
+ * 36 k); a small one stays in 256 KiB chunks. */
 #define HUGE_FROM ((size_t)4 << 20)
 
 /* Type flags that are part of a definition (not of where it was seen). */
@@ -276,7 +276,7 @@ void *sf_typeset_alloc(struct sf_typeset *ts, size_t size)
 	if (need < size)
 		return sf_xmalloc((size_t)-1);
 	if (!c || c->cap - c->used < need) {
-		/* past HUGE_FROM, chunks of one huge page (lib/xalloc.h) */
+		/* past HUGE_FROM, chunks of 2 MiB (lib/xalloc.h) */
 		size_t chunk = ts->arena_bytes < HUGE_FROM ? ARENA_CHUNK
 							   : SF_HUGE_PAGE - sizeof(*c);
 		size_t cap = need > chunk ? need : chunk;

@@ -2,13 +2,20 @@
  * test_xalloc.c - sf_drop_pages (lib/xalloc.c): which pages leave, what
  * it returns, and that it refuses a range shorter than asked.  Anonymous
  * private memory reads back as zeros once its pages are dropped, so the
- * test sees exactly which pages went.
+ * test sees exactly which pages went.  And sf_xmalloc_huge: the whole
+ * huge pages inside a large block are advised (the kernel lists the
+ * advice as "hg" among a mapping's VmFlags in /proc/self/smaps).
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <sys/mman.h>
 #include <cmocka.h>
 
@@ -74,11 +81,68 @@ static void test_refuses_short_ranges(void **state)
 	munmap(p, NPAGES * pg);
 }
 
+/* The VmFlags of the mapping holding address a: 1 if they say "hg"
+ * (MADV_HUGEPAGE), 0 if not, -1 when smaps cannot say. */
+static int advised_huge(const void *a)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	int in = 0, hg = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
+			in = (uintptr_t)a >= lo && (uintptr_t)a < hi;
+			continue;
+		}
+		if (in && !strncmp(line, "VmFlags:", 8)) {
+			hg = strstr(line, " hg") != NULL;
+			break;
+		}
+	}
+	fclose(f);
+	return hg;
+}
+
+static void test_huge_blocks_advised_inside(void **state)
+{
+	(void)state;
+	size_t n = 3 * SF_HUGE_PAGE + 12345;
+	unsigned char *p = sf_xmalloc_huge(n);
+	uintptr_t first = ((uintptr_t)p + SF_HUGE_PAGE - 1) & ~(uintptr_t)(SF_HUGE_PAGE - 1);
+
+	memset(p, 0xa5, n);	/* every byte ours */
+	int hg = advised_huge((const void *)first);
+	if (hg < 0)
+		skip();	/* no /proc/self/smaps VmFlags: nothing to read */
+	assert_int_equal(hg, 1);
+	assert_int_equal(advised_huge((const void *)(first + SF_HUGE_PAGE)), 1);
+	assert_int_equal(p[n - 1], 0xa5);
+	free(p);
+
+#ifdef __GLIBC__
+	/* and it takes what it asks, no more: an aligned block took up to
+	 * 2 MiB beside it (here mapped apart, counted in hblkhd) */
+	size_t before = mallinfo2().hblkhd;
+	p = sf_xmalloc_huge(n);
+	assert_true(mallinfo2().hblkhd - before <= n + 2 * sf_page_size());
+	free(p);
+#endif
+
+	/* below a huge page: a plain block, no advice asked */
+	unsigned char *q = sf_xmalloc_huge(SF_HUGE_PAGE / 2);
+	memset(q, 1, SF_HUGE_PAGE / 2);
+	free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_drops_whole_pages_inside),
 		cmocka_unit_test(test_refuses_short_ranges),
+		cmocka_unit_test(test_huge_blocks_advised_inside),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
