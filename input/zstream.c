@@ -213,6 +213,17 @@ void sf_zstream_release(struct sf_zstream *z, uint64_t to)
 	z->released = hi;
 }
 
+void sf_zstream_drop(struct sf_zstream *z, uint64_t lo, uint64_t hi)
+{
+	/* below `released` the pages may have moved ahead (recycle) */
+	if (lo < z->released)
+		lo = z->released;
+	if (hi > z->have)
+		hi = z->have;
+	if (hi > lo)
+		(void)sf_drop_pages(z->base + lo, z->base + hi, 0);
+}
+
 void sf_zstream_free(struct sf_zstream *z)
 {
 	if (!z)

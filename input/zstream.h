@@ -46,6 +46,9 @@ uint64_t sf_zstream_have(const struct sf_zstream *z);
 int sf_zstream_fill(struct sf_zstream *z, uint64_t to);
 /* Nothing reads the bytes below `to` any more: their memory goes back. */
 void sf_zstream_release(struct sf_zstream *z, uint64_t to);
+/* Nothing reads the bytes of [lo, hi) any more, though bytes below may
+ * still be read: the whole pages inside go back (read as zeros). */
+void sf_zstream_drop(struct sf_zstream *z, uint64_t lo, uint64_t hi);
 void sf_zstream_free(struct sf_zstream *z);
 
 #endif
