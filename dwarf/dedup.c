@@ -149,7 +149,9 @@ static void key_top(struct sf_reader *r, struct top *tp)
 	    sf_fp_type(r->fpc, &uh->cx, rd_key_of(uh, 0), off, r->local_fp,
 		       c ? NULL : &hook, &def) < 0)
 		return;
-	tp->key = sf_fp_key(&def, tp->name, r->local_fp ? &uh->cx.f->sec[SF_SEC_STR] : NULL,
+	/* a C++ name by its bytes, qualified, as rd_resolve_top will name it */
+	const char *name = tp->bare ? rd_die_qname_into(r, uh, off, tp->name, &r->qbuf) : tp->name;
+	tp->key = sf_fp_key(&def, name, r->local_fp ? &uh->cx.f->sec[SF_SEC_STR] : NULL,
 			    rd_key_of(uh, 0), tp->is_typedef, uh->cx.lang, uh->cx.u->addr_size,
 			    uh->cx.f->msb, r->elf->machine);
 	tp->keyed = 1;

@@ -495,11 +495,11 @@ static void report_tops(struct sf_reader *r)
 #define SMALL_MAP 32768u
 
 /*
- * A struct of a C or C++ unit, with dedup on: its name is its DW_AT_name
- * (C) or its qualified name (C++, named here as resolving would: the
- * same scopes, read at the same point of the walk), so it is resolved
- * only if it is not skipped (rd_dedup_tops) - most are, and resolving
- * interns its spelling.
+ * A struct of a C or C++ unit, with dedup on, listed by its DW_AT_name:
+ * its key takes that (C) or its qualified name (C++, built when it is
+ * keyed, from the scopes resolving would read: rd_die_qname_into), so it
+ * is resolved only if it is not skipped (rd_dedup_tops) - most are, and
+ * resolving interns its spelling.
  */
 static int top_later(struct sf_reader *r, struct uh *uh, const struct sf_die *d)
 {
@@ -514,9 +514,9 @@ static int top_later(struct sf_reader *r, struct uh *uh, const struct sf_die *d)
 	 * .debug_str per top).  An empty name is dropped when the top is
 	 * resolved (rd_resolve_top), before anything keeps its key. */
 	if (d->name && (c || *d->name)) {
-		const char *name = c ? d->name : rd_die_qname_scratch(r, uh, d);
 		SF_GROW(r->tops, r->ntops, r->topcap);
-		r->tops[r->ntops++] = (struct top){ .uh = uh, .off = d->off, .name = name };
+		r->tops[r->ntops++] = (struct top){ .uh = uh, .off = d->off, .name = d->name,
+						    .bare = !c };
 	}
 	return 1;
 }
@@ -529,9 +529,12 @@ int rd_resolve_top(struct sf_reader *r, size_t i)
 	tp->ti = rd_resolve(r, tp->uh, tp->off, 0);
 	if (!(tp->ti->flags & TI_AGG) || !*tp->ti->qname)
 		return -1;	/* what want_top would not have taken */
-	/* the name top_later read, interned */
-	assert(!strcmp(tp->ti->qname, tp->name));
+	/* the name top_later listed, qualified and interned */
+	assert(!strcmp(tp->ti->qname, tp->bare ? rd_die_qname_into(r, tp->uh, tp->off, tp->name,
+								       &r->qbuf)
+					       : tp->name));
 	tp->name = tp->ti->qname;
+	tp->bare = 0;
 	return 0;
 }
 
@@ -1052,6 +1055,7 @@ struct sf_reader *sf_reader_new(const struct sf_dwfile *f, struct sf_elf *elf,
 	r->void_ti = (struct tinfo){ .left = "void", .right = "", .qname = "void" };
 	r->bad_ti = (struct tinfo){ .left = "?", .right = "", .qname = "?" };
 	sb_init(&r->path);
+	sb_init(&r->qbuf);
 	sb_init(&r->cat);
 	return r;
 }
@@ -1185,6 +1189,7 @@ void sf_reader_free(struct sf_reader *r)
 	sf_spell_memo_free(r->memo);
 	sf_files_release(&r->files);
 	sb_release(&r->path);
+	sb_release(&r->qbuf);
 	sb_release(&r->cat);
 	rd_strings_forget(r);
 	free(r->outv);

@@ -224,8 +224,10 @@ struct top {
 	struct tinfo *ti;
 	struct uh *uh;
 	uint64_t off;
-	const char *name;
+	const char *name;       /* bare (the DIE's) when the walk listed a C++
+	                         * type: qualified only once resolved */
 	int is_typedef;
+	uint8_t bare;
 	struct sf_fp key;       /* its fingerprint key (reader.c, dedup_tops), */
 	uint8_t keyed;          /* ... when it has one */
 	uint8_t skip;           /* laid out already: not again */
@@ -332,6 +334,7 @@ struct sf_reader {
 	size_t files_unit;      /* unit index + 1 of files_file whose files are loaded */
 	struct sf_files files;
 	struct strbuf path;
+	struct strbuf qbuf;     /* a listed top's qualified name (its key) */
 
 	/* strings: every spelling and name a scratch model holds is interned
 	 * in `out` already, so comparing with kept types is pointer work */
@@ -416,7 +419,8 @@ int rd_uh_open_parsed(struct sf_reader *r, struct uh *uh, const struct sf_dwfile
 		      struct sf_abbrevs *own);
 struct uh *rd_uh_for(struct sf_reader *r, const struct sf_dwfile *f, int sect, uint64_t off);
 const char *rd_die_qname(struct sf_reader *r, struct uh *uh, const struct sf_die *d);
-const char *rd_die_qname_scratch(struct sf_reader *r, struct uh *uh, const struct sf_die *d);
+const char *rd_die_qname_into(struct sf_reader *r, struct uh *uh, uint64_t off,
+			      const char *name, struct strbuf *sb);
 int rd_scope_digest(struct sf_reader *r, struct uh *uh, uint64_t off, struct sf_fp *out);
 
 /* types.c */
