@@ -151,6 +151,7 @@ struct scope {
 	const char *name;       /* its own part; NULL: it adds nothing */
 	const char *prefix;     /* where it was declared, if not its parent */
 	const char *qname;      /* NULL until made; "" for a scope that adds nothing */
+	size_t qlen;            /* strlen(qname), once made */
 	struct sf_fp digest;    /* sf_fp_str(qname), once digested (dedup) */
 	int digested;
 };

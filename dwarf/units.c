@@ -274,6 +274,7 @@ static const char *scope_qname(struct sf_reader *r, struct uh *uh, long i)
 					   : s->parent >= 0 ? scope_qname(r, uh, s->parent) : "";
 		s = &uh->scopes[i];
 		s->qname = !s->name ? pq : *pq ? rd_arena_cat(&r->arena, pq, "::", s->name) : s->name;
+		s->qlen = strlen(s->qname);
 	}
 	return s->qname;
 }
@@ -331,11 +332,12 @@ const char *rd_die_qname(struct sf_reader *r, struct uh *uh, const struct sf_die
 const char *rd_die_qname_into(struct sf_reader *r, struct uh *uh, uint64_t off,
 			      const char *name, struct strbuf *sb)
 {
-	const char *scope = scope_of(r, uh, off);
+	long i = scope_index(r, uh, off);
 
 	sb_reset(sb);
-	if (*scope) {
-		sb_adds(sb, scope);
+	if (i >= 0 && *scope_qname(r, uh, i)) {
+		/* (scope_qname may move uh->scopes: read it after) */
+		sb_add(sb, uh->scopes[i].qname, uh->scopes[i].qlen);
 		sb_add(sb, "::", 2);
 	}
 	sb_adds(sb, name);
