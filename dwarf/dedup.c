@@ -159,15 +159,6 @@ static void key_top(struct sf_reader *r, struct top *tp)
 	sf_fpset_prefetch(r->shared_seen, &tp->key);
 }
 
-/*
- * Key every type of the unit that can have one; mark those laid out
- * already.  A type the walk left unresolved (reader.c, top_later) is
- * resolved here unless skipped.  Returns whether any is skipped.
- *
- * A top's key is looked up one top later, after the next is keyed: the
- * sets are too big for the cache (vmlinux: 10 k keys, 512 KB), and a
- * lookup right after the key is made waited for memory (3 % of show -j1).
- */
 /* Whether the unit's keys are all computed before any is looked up,
  * waiting meanwhile for a run before r's to have keys (reader.h). */
 static int await_keys(struct sf_reader *r)
@@ -180,13 +171,21 @@ static int await_keys(struct sf_reader *r)
 	return 1;
 }
 
+/*
+ * Key every type of the unit that can have one; mark those laid out
+ * already.  A type the walk left unresolved (reader.c, top_later) is
+ * resolved here unless skipped.  Returns whether any is skipped.
+ *
+ * A top's key is looked up one top later, after the next is keyed: the
+ * sets are too big for the cache (vmlinux: 10 k keys, 512 KB), and a
+ * lookup right after the key is made waited for memory (3 % of show -j1).
+ * (Keyed all at once first when the reader waits for another run's.)
+ */
 int rd_dedup_tops(struct sf_reader *r)
 {
 	int skipping = 0, keyed = await_keys(r);
 	size_t n = 0;
 
-	/* each key computed a top ahead of its lookup: key_top starts
-	 * loading where the lookup will probe */
 	for (size_t i = 0; i <= r->ntops; i++) {
 		if (i < r->ntops && !keyed)
 			key_top(r, &r->tops[i]);
