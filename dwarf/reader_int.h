@@ -163,6 +163,9 @@ struct uh {
 	uint8_t in_alt;         /* a unit of the dwz alt file (cx.f == r->f->alt) */
 	int scoped;             /* scope ranges computed */
 	struct scope *scopes;
+	uint64_t *starts;       /* scopes[i].start, apart: the binary search
+	                         * of scope_index reads 8 bytes a scope, not
+	                         * a line of scopes[] (80 bytes) a step */
 	size_t nscopes, scopecap;
 	struct sf_abi abi;
 };

@@ -42,6 +42,7 @@ void rd_uh_close(struct uh *uh)
 	if (uh->open)
 		sf_ucx_release(&uh->cx);
 	free(uh->scopes);
+	free(uh->starts);
 	memset(uh, 0, sizeof(*uh));
 }
 
@@ -215,10 +216,15 @@ static int scan_scopes(struct sf_reader *r, struct uh *uh, uint64_t off, long pa
 		const char *full = NULL;
 		if (!name && (d.has & SF_A_SIGNATURE))
 			full = sig_qname(r, d.sig8);
-		SF_GROW(uh->scopes, uh->nscopes, uh->scopecap);
+		if (uh->nscopes >= uh->scopecap) {
+			size_t cap = uh->scopecap ? 2 * uh->scopecap : 64;
+			uh->scopes = sf_xreallocarray(uh->scopes, cap, sizeof(*uh->scopes));
+			uh->starts = sf_xreallocarray(uh->starts, cap, sizeof(*uh->starts));
+			uh->scopecap = cap;
+		}
 		long me = (long)uh->nscopes++;
 		struct scope *s = &uh->scopes[me];
-		s->start = d.off;
+		s->start = uh->starts[me] = d.off;
 		s->parent = parent;
 		s->digested = 0;
 		s->name = name;
@@ -252,7 +258,7 @@ static long scope_index(struct sf_reader *r, struct uh *uh, uint64_t off)
 	size_t lo = 0, hi = uh->nscopes;
 	while (lo < hi) {	/* last scope starting before off */
 		size_t mid = lo + (hi - lo) / 2;
-		if (uh->scopes[mid].start < off)
+		if (uh->starts[mid] < off)
 			lo = mid + 1;
 		else
 			hi = mid;
