@@ -230,6 +230,7 @@ static int scan_scopes(struct sf_reader *r, struct uh *uh, uint64_t off, long pa
 		s->name = name;
 		s->prefix = prefix;
 		s->qname = full;
+		s->qlen = full ? strlen(full) : 0;
 		if (scan_scopes(r, uh, d.next, me, depth + 1, &off) < 0)
 			return -1;
 		uh->scopes[me].end = off;
