@@ -143,7 +143,7 @@ struct slot {
 };
 
 struct scope {
-	uint64_t start, end;
+	uint64_t end;           /* (its start is uh->starts[i]) */
 	long parent;
 	/* its qualified name is made when first asked for (scope_qname):
 	 * most scopes are structs that hold no type, never asked, and their
@@ -163,9 +163,9 @@ struct uh {
 	uint8_t in_alt;         /* a unit of the dwz alt file (cx.f == r->f->alt) */
 	int scoped;             /* scope ranges computed */
 	struct scope *scopes;
-	uint64_t *starts;       /* scopes[i].start, apart: the binary search
-	                         * of scope_index reads 8 bytes a scope, not
-	                         * a line of scopes[] (80 bytes) a step */
+	uint64_t *starts;       /* scope i's first offset, apart from scopes[]:
+	                         * the binary search of scope_index reads 8
+	                         * bytes a step, not a line of scopes[] */
 	size_t nscopes, scopecap;
 	struct sf_abi abi;
 };

@@ -224,7 +224,7 @@ static int scan_scopes(struct sf_reader *r, struct uh *uh, uint64_t off, long pa
 		}
 		long me = (long)uh->nscopes++;
 		struct scope *s = &uh->scopes[me];
-		s->start = uh->starts[me] = d.off;
+		uh->starts[me] = d.off;
 		s->parent = parent;
 		s->digested = 0;
 		s->name = name;
