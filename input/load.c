@@ -303,8 +303,7 @@ static void stream_drop(struct runs *u, size_t i)
 {
 	const struct sf_dwfile *f = &u->snap[i];
 
-	if (u->first[i] >= f->nunits)
-		return;	/* none of its own */
+	assert(u->first[i] < f->nunits);	/* it has units of its own */
 	pthread_mutex_lock(&u->mu);
 	sf_zstream_drop(u->z, f->units[u->first[i]].start, u->upto[i]);
 	pthread_mutex_unlock(&u->mu);
@@ -424,7 +423,7 @@ static int run_units(void *arg, size_t i, int in_line)
 		sf_reader_await_keys(u->r[i], &(struct sf_reader_await){ await_keyless, await_wait,
 									 &u->aw[i] });
 	u->rc[i] = sf_reader_units(u->r[i], first, last, &u->err[i]);
-	if (u->z && first < last)
+	if (u->z && first < last)	/* a light run has no bytes of its own */
 		stream_drop(u, i);
 	if (u->done)
 		atomic_store(&u->done[i], 1);
