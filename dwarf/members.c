@@ -693,7 +693,10 @@ static int collect_members(struct sf_reader *r, struct uh *uh, const struct sf_d
 	uint64_t off = d->next;
 
 	while (d->children) {
-		if (rd_read_die(r, uh, off, &c) < 0)
+		/* only the children read below are decoded: a class's member
+		 * functions are most of its children (librados: 361 k of the
+		 * 683 k names the decoder read) */
+		if (rd_read_die_tags(r, uh, off, SF_FP_LAYOUT_TAGS, &c) < 0)
 			return -1;
 		if (c.tag == 0)
 			break;
@@ -1107,7 +1110,8 @@ static int children_read_packed(struct sf_reader *r, struct uh *uh, const struct
 	uint64_t off = d->next;
 
 	while (d->children) {
-		if (rd_read_die(r, uh, off, &c) < 0)
+		/* as collect_members: the member functions only stepped over */
+		if (rd_read_die_tags(r, uh, off, SF_FP_LAYOUT_TAGS | (1ull << DW_TAG_variant), &c) < 0)
 			return 1;
 		if (c.tag == 0)
 			return 0;

@@ -339,6 +339,8 @@ struct sf_reader {
 	struct sf_files files;
 	struct strbuf path;
 	struct strbuf qbuf;     /* a listed top's qualified name (its key) */
+	struct sf_strmemo *strmemo; /* the units' memo of .debug_str lookups,
+	                         * made when the section is packed */
 
 	/* strings: every spelling and name a scratch model holds is interned
 	 * in `out` already, so comparing with kept types is pointer work */
@@ -472,6 +474,16 @@ static inline int rd_read_die(struct sf_reader *r, struct uh *uh, uint64_t off,
 			      struct sf_die *d)
 {
 	if (sf_die_read(&uh->cx, off, d) < 0)
+		return rd_corrupt(r, uh, off);
+	return 0;
+}
+
+/* rd_read_die for a DIE of a tag in `tags` (1 << DW_TAG_x, below 64); any
+ * other is read only as far as stepping over it needs (sf_die_read_tags). */
+static inline int rd_read_die_tags(struct sf_reader *r, struct uh *uh, uint64_t off,
+				   uint64_t tags, struct sf_die *d)
+{
+	if (sf_die_read_tags(&uh->cx, off, tags, d) < 0)
 		return rd_corrupt(r, uh, off);
 	return 0;
 }
