@@ -160,7 +160,7 @@ static int64_t strp_offset(struct sf_reader *r, const char *s)
 	if (!r->sbase && r->f && r->f->sec[SF_SEC_STR].data &&
 	    r->f->sec[SF_SEC_STR].size < UINT32_MAX) {
 		r->sbase = (const char *)r->f->sec[SF_SEC_STR].data;
-		r->ssize = r->f->sec[SF_SEC_STR].size;
+		r->ssize = sec_span(&r->f->sec[SF_SEC_STR]);
 	}
 	if (!r->sbase || s < r->sbase || s >= r->sbase + r->ssize)
 		return -1;

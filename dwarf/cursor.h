@@ -198,9 +198,22 @@ static inline const char *sec_str(const struct sf_dwsec *s, uint64_t off)
 {
 	if (!s->data || off >= s->size)
 		return NULL;
+	if (s->pack)
+		return sf_strpack_at(s->pack, off);
 	if (s->terminated)
 		return (const char *)s->data + off;
 	return cstr(s->data + off, s->data + s->size);
+}
+
+/* The string at offset off of unit c's .debug_str, through the memo of
+ * the thread that opened it when the section is packed. */
+static inline const char *sf_ucx_str(const struct sf_ucx *c, uint64_t off)
+{
+	const struct sf_dwsec *s = &c->f->sec[SF_SEC_STR];
+
+	if (s->pack && c->memo && off < s->size)
+		return sf_strpack_memo_at(s->pack, c->memo, off);
+	return sec_str(s, off);
 }
 
 /* A unit's geometry as a decode plan sees it: address size, offset size,
@@ -213,7 +226,9 @@ uint16_t sf_unit_geometry(const struct sf_unit *u);
 int sf_abbrevs_parse_for(struct sf_abbrevs *ab, const struct sf_dwfile *f, uint64_t off,
 			 uint16_t g, uint64_t want, uint16_t *tag);
 
-/* String idx of unit c's .debug_str_offsets contribution, or NULL (die.c). */
+/* String idx of unit c's .debug_str_offsets contribution, or NULL; its
+ * .debug_str offset, or UINT64_MAX when idx is out of range (forms.c). */
 const char *sf_ucx_strx(const struct sf_ucx *c, uint64_t idx);
+uint64_t sf_ucx_stroff(const struct sf_ucx *c, uint64_t idx);
 
 #endif

@@ -768,7 +768,7 @@ static ALWAYS_INLINE int run_plan(const struct sf_ucx *c, struct rd *r, struct s
 		case OP_SKIP_BLOCK2: v = rd_u(r, 2); rd_skip(r, v); continue;
 		case OP_SKIP_BLOCK4: v = rd_u(r, 4); rd_skip(r, v); continue;
 		case OP_SKIP_BLOCK: v = rd_uleb(r); rd_skip(r, v); continue;
-		case OP_STRP4: str = sec_str(&c->f->sec[SF_SEC_STR], RD(4)); goto string;
+		case OP_STRP4: str = sf_ucx_str(c, RD(4)); goto string;
 		case OP_LINE_STRP4: str = sec_str(&c->f->sec[SF_SEC_LINE_STR], RD(4)); goto string;
 		case OP_STRING:
 			str = (const char *)r->p;
@@ -936,7 +936,7 @@ static ALWAYS_INLINE int decode(const struct sf_ucx *c, uint64_t off, struct sf_
 			/* what run_plan's fast path reads, without its ops */
 			if (a->wname != 0xffff) {
 				struct rd s = { r.p + a->wname, r.end, 0, 0 };
-				const char *str = sec_str(&c->f->sec[SF_SEC_STR], rd_le_unchecked(&s, 4));
+				const char *str = sf_ucx_str(c, rd_le_unchecked(&s, 4));
 				if (str) {
 					d->name = str;
 					has |= SF_A_NAME;

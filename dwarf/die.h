@@ -42,6 +42,7 @@
 
 #include "lib/err.h"
 #include "lib/strbuf.h"
+#include "strpack.h"
 
 enum sf_dwsec_id {
 	SF_SEC_INFO = 0,
@@ -58,7 +59,17 @@ struct sf_dwsec {
 	const unsigned char *data;
 	uint64_t size;
 	int terminated;       /* ends with NUL: any offset in range is a string */
+	/* a packed .debug_str (strpack.h): offsets below size are read
+	 * through it, and data holds only its kept bytes */
+	const struct sf_strpack *pack;
 };
+
+/* How many bytes lie at s->data: a string pointer in that span is the
+ * section's own (its offset from data names it), any other is a copy. */
+static inline uint64_t sec_span(const struct sf_dwsec *s)
+{
+	return s->pack ? s->pack->kept : s->size;
+}
 
 struct sf_unit {
 	uint64_t start;       /* unit header, section offset */
@@ -237,6 +248,9 @@ struct sf_ucx {
 	const char *dwo_name;
 	uint64_t dwo_id;
 	int has_dwo_id;
+	/* the opening thread's memo of .debug_str lookups when the section
+	 * is packed (strpack.h); NULL: none (sf_ucx_str) */
+	struct sf_strmemo *memo;
 };
 
 /*

@@ -204,6 +204,13 @@ static void index_signatures(struct sf_dwfile *f)
 	}
 }
 
+/* Whether any offset inside s starts a string (a pack is made only of a
+ * section that ends in a NUL, and holds fewer bytes than its size). */
+static int sec_ends_in_nul(const struct sf_dwsec *s)
+{
+	return s->pack || (s->data && s->size && s->data[s->size - 1] == '\0');
+}
+
 static int dwfile_init(struct sf_dwfile *f, const char *label, int msb, int split,
 		       const struct sf_dwsec sec[SF_SEC_N], struct sf_err *err)
 {
@@ -215,8 +222,7 @@ static int dwfile_init(struct sf_dwfile *f, const char *label, int msb, int spli
 	f->split = (uint8_t)split;
 	memcpy(f->sec, sec, sizeof(f->sec));
 	for (int i = 0; i < SF_SEC_N; i++)
-		f->sec[i].terminated = f->sec[i].data && f->sec[i].size &&
-				       f->sec[i].data[f->sec[i].size - 1] == '\0';
+		f->sec[i].terminated = sec_ends_in_nul(&f->sec[i]);
 	for (int sect = SF_SEC_INFO; sect <= SF_SEC_TYPES; sect++) {
 		const struct sf_dwsec *s = &f->sec[sect];
 		for (uint64_t off = 0; s->data && off < s->size;) {
@@ -337,8 +343,7 @@ int sf_dwfile_init_stream(struct sf_dwfile *f, const char *label, int msb,
 	f->msb = (uint8_t)msb;
 	memcpy(f->sec, sec, sizeof(f->sec));
 	for (int i = 0; i < SF_SEC_N; i++)
-		f->sec[i].terminated = i != SF_SEC_INFO && f->sec[i].data && f->sec[i].size &&
-				       f->sec[i].data[f->sec[i].size - 1] == '\0';
+		f->sec[i].terminated = i != SF_SEC_INFO && sec_ends_in_nul(&f->sec[i]);
 	f->streamed = 1;
 	f->abbrev_starts = starts;
 	f->nabbrev_starts = n;

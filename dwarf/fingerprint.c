@@ -364,7 +364,7 @@ static const char *read_str(const struct sf_ucx *cx, struct rd *r, unsigned form
 
 	assert(form != DW_FORM_string);	/* OP_STRING */
 	switch (form) {
-	case DW_FORM_strp: return sec_str(&cx->f->sec[SF_SEC_STR], rd_u(r, os));
+	case DW_FORM_strp: return sf_ucx_str(cx, rd_u(r, os));
 	case DW_FORM_line_strp: return sec_str(&cx->f->sec[SF_SEC_LINE_STR], rd_u(r, os));
 	case DW_FORM_strx: case DW_FORM_GNU_str_index: return sf_ucx_strx(cx, rd_uleb(r));
 	case DW_FORM_strx1: return sf_ucx_strx(cx, rd_u(r, 1));
@@ -375,6 +375,20 @@ static const char *read_str(const struct sf_ucx *cx, struct rd *r, unsigned form
 		uint64_t off = rd_u(r, os);
 		return cx->f->alt ? sec_str(&cx->f->alt->sec[SF_SEC_STR], off) : NULL;
 	}
+	}
+}
+
+/* The index a DW_FORM_strx* at r gives. */
+static inline uint64_t read_strx_index(struct rd *r, unsigned form)
+{
+	switch (form) {
+	case DW_FORM_strx1: return rd_u(r, 1);
+	case DW_FORM_strx2: return rd_u(r, 2);
+	case DW_FORM_strx3: return rd_u(r, 3);
+	case DW_FORM_strx4: return rd_u(r, 4);
+	default:
+		assert(form == DW_FORM_strx || form == DW_FORM_GNU_str_index);
+		return rd_uleb(r);
 	}
 }
 
@@ -425,7 +439,7 @@ static ALWAYS_INLINE const char *fixed_name(const struct sf_ucx *cx, const struc
 
 	if (pl->name_alt)
 		return cx->f->alt ? sec_str(&cx->f->alt->sec[SF_SEC_STR], v) : NULL;
-	return sec_str(&cx->f->sec[SF_SEC_STR], v);
+	return sf_ucx_str(cx, v);
 }
 
 /* Where a fixed plan's place `at` is: counted from p, or - a PL_STRING
@@ -588,11 +602,12 @@ static ALWAYS_INLINE int strx_local(const struct walk *w, struct rd *r, const st
 				    struct dview *d, uint64_t *v)
 {
 	unsigned os = w->cx->u->offset_size;
-	const char *s = read_str(w->cx, r, o->form);
+	uint64_t off = sf_ucx_stroff(w->cx, read_strx_index(r, o->form));
+	const char *s = sf_ucx_str(w->cx, off);
 
 	set_name(d, o->name, s);
 	/* a strp out of range names none, as all ones does */
-	*v = s ? (uint64_t)((const unsigned char *)s - w->strs->data) : ~0ull >> (64 - 8 * os);
+	*v = s ? off : ~0ull >> (64 - 8 * os);
 	return !s && *v < w->strs->size ? -1 : 0;
 }
 
@@ -674,11 +689,11 @@ static __attribute__((noinline)) int read_ops(const struct walk *w, const struct
 			break;
 		case OP_STRP_LOCAL:
 			v = rd_u(&r, os);
-			set_name(d, o->name, sec_str(&cx->f->sec[SF_SEC_STR], v));
+			set_name(d, o->name, sf_ucx_str(cx, v));
 			break;
 		case OP_STRP4_LOCAL:
 			v = rd_u(&r, 4);
-			set_name(d, o->name, sec_str(&cx->f->sec[SF_SEC_STR], v));
+			set_name(d, o->name, sf_ucx_str(cx, v));
 			break;
 		case OP_STRP_ALT_LOCAL:
 			v = rd_u(&r, os);

@@ -24,12 +24,19 @@ struct value {
 	uint64_t u;                 /* V_UNSIGNED, V_REF, V_FLAG, V_SIG8, V_ALT */
 	int64_t s;                  /* V_SIGNED */
 	unsigned width;             /* bytes of a DW_FORM_data1..8 (0: other forms) */
-	const char *str;            /* V_STRING (NULL when out of range) */
+	const char *str;            /* V_STRING (NULL when out of range), but
+	                             * for DW_FORM_strp: value_str */
 	const unsigned char *block; /* V_BLOCK */
+	int strp;                   /* V_STRING by its .debug_str offset, u */
 };
 
-/* String idx of the unit's .debug_str_offsets contribution, or NULL. */
-const char *sf_ucx_strx(const struct sf_ucx *c, uint64_t idx)
+/* A V_STRING value's string (NULL when out of range). */
+static const char *value_str(const struct sf_ucx *c, const struct value *v)
+{
+	return v->strp ? sf_ucx_str(c, v->u) : v->str;
+}
+
+uint64_t sf_ucx_stroff(const struct sf_ucx *c, uint64_t idx)
 {
 	const struct sf_dwsec *so = &c->f->sec[SF_SEC_STR_OFFSETS];
 	unsigned os = c->u->offset_size;
@@ -37,9 +44,14 @@ const char *sf_ucx_strx(const struct sf_ucx *c, uint64_t idx)
 
 	if (!so->data || idx > (so->size / os) || base > so->size ||
 	    idx * os > so->size - base || so->size - base - idx * os < os)
-		return NULL;
+		return UINT64_MAX;
 	struct rd r = { so->data + base + idx * os, so->data + so->size, c->f->msb, 0 };
-	return sec_str(&c->f->sec[SF_SEC_STR], rd_u(&r, os));
+	return rd_u(&r, os);
+}
+
+const char *sf_ucx_strx(const struct sf_ucx *c, uint64_t idx)
+{
+	return sf_ucx_str(c, sf_ucx_stroff(c, idx));
 }
 
 static int read_form(const struct sf_ucx *c, struct rd *r, unsigned form, int64_t implicit,
@@ -53,6 +65,7 @@ static int read_form(const struct sf_ucx *c, struct rd *r, unsigned form, int64_
 	v->str = NULL;
 	v->block = NULL;
 	v->width = 0;
+	v->strp = 0;
 	switch (form) {
 	case DW_FORM_addr: v->u = rd_u(r, c->u->addr_size); v->cls = V_NONE; break;
 	case DW_FORM_data1: v->u = rd_u(r, 1); v->width = 1; break;
@@ -70,8 +83,12 @@ static int read_form(const struct sf_ucx *c, struct rd *r, unsigned form, int64_
 		v->str = rd_cstr(r);
 		break;
 	case DW_FORM_strp:
+		/* its offset (u): the string is looked up only when kept - a
+		 * packed .debug_str has cut what most of them name
+		 * (DW_AT_linkage_name: dwarf/strpack.h) */
 		v->cls = V_STRING;
-		v->str = sec_str(&c->f->sec[SF_SEC_STR], rd_u(r, os));
+		v->u = rd_u(r, os);
+		v->strp = 1;
 		break;
 	case DW_FORM_line_strp:
 		v->cls = V_STRING;
@@ -370,11 +387,13 @@ static void store_attr(const struct sf_ucx *c, struct sf_die *d, unsigned kind,
 	case PUT_U:
 		put_field(d, s, v->u);
 		break;
-	case PUT_STR:
-		if (!v->str)
+	case PUT_STR: {
+		const char *str = value_str(c, v);
+		if (!str)
 			return;
-		memcpy((char *)d + s->field, &v->str, sizeof(v->str));
+		memcpy((char *)d + s->field, &str, sizeof(str));
 		break;
+	}
 	}
 	set_bits(d, s, s->bit);
 }

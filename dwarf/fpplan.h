@@ -65,7 +65,7 @@ static inline void feed_str(struct sf_fp *h, const struct sf_dwsec *strs, uint64
 		return;
 	}
 	if (strs && (const unsigned char *)s >= strs->data &&
-	    (const unsigned char *)s < strs->data + strs->size) {
+	    (const unsigned char *)s < strs->data + sec_span(strs)) {
 		uint64_t off = (uint64_t)((const unsigned char *)s - strs->data);
 		/* the linker merges .debug_str: one string, one offset; a
 		 * string kept twice only costs a match.  One feed: STR_BIT

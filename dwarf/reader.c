@@ -1135,6 +1135,7 @@ void sf_reader_merge(struct sf_reader *r, struct sf_typeset *ts)
 	/* the interned strings point into src: forget them with it */
 	rd_strings_forget(r);
 	sf_spell_memo_free(r->memo);
+	free(r->strmemo);
 	r->memo = NULL;
 	merge_into(ts, src);
 }

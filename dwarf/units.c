@@ -88,6 +88,11 @@ int rd_uh_open_parsed(struct sf_reader *r, struct uh *uh, const struct sf_dwfile
 	}
 	uh->open = 1;
 	uh->in_alt = f != r->f;
+	if (f->sec[SF_SEC_STR].pack) {
+		if (!r->strmemo)
+			r->strmemo = sf_xcalloc(1, sizeof(*r->strmemo));
+		uh->cx.memo = r->strmemo;
+	}
 	/* dwz's partial units carry no language: they are read as part of
 	 * the unit being read, which imports them */
 	if (!uh->cx.lang && uh != &r->cur)
