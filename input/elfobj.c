@@ -22,6 +22,7 @@
 
 #include <assert.h>
 #include <gelf.h>
+#include <isa-l/igzip_lib.h>
 #include <libdeflate.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -30,6 +31,7 @@
 #include <sys/mman.h>
 #include <zstd.h>
 
+#include "dwarf/strpack.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "zstream.h"
@@ -283,6 +285,7 @@ void sf_elf_release(struct sf_elf *e)
 {
 	for (uint32_t i = 0; i < e->nsec; i++) {
 		free(e->sec[i].owned);
+		sf_strpack_free(e->sec[i].pack);
 		sf_zstream_free(e->sec[i].z);
 		if (e->sec[i].sparse)
 			munmap(e->sec[i].sparse, e->sec[i].sparse_len);
@@ -1021,11 +1024,121 @@ struct aside {
 	pthread_t thread;
 };
 
+/* A packed .debug_str's refill (sf_strpack_refill_fn): the section
+ * inflated again from its compressed bytes, whole. */
+static unsigned char *reinflate(void *arg, uint64_t size)
+{
+	const struct sf_elf_sec *s = arg;
+	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+	size_t got = 0;
+
+	if (!d)
+		sf_xmalloc(SIZE_MAX);	/* out of memory: said, exit 2 */
+	unsigned char *buf = sf_xmalloc_huge(size);
+	enum libdeflate_result r = libdeflate_zlib_decompress(d, s->zsrc, s->zlen, buf, size, &got);
+	libdeflate_free_decompressor(d);
+	/* it inflated so once: anything else is the file changing under us */
+	if (r != LIBDEFLATE_SUCCESS || got != size) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* How much of a .debug_str is inflated at a time to be packed: a piece
+ * stays in the cache while its strings are read */
+#define STR_PIECE ((size_t)256 << 10)
+
+/* Inflate the zlib stream src[0, srclen) piece by piece into the pack
+ * builder b: 0, or -1 when the stream is corrupt (an error, more or fewer
+ * bytes than b's size, a wrong checksum). */
+static int inflate_into_pack(struct sf_strpack_build *b, const unsigned char *src,
+			     size_t srclen, uint64_t size)
+{
+	struct inflate_state *st = sf_xmalloc(sizeof(*st));
+	size_t cap = STR_PIECE, have = 0;
+	unsigned char *piece = sf_xmalloc(cap);
+	uint64_t total = 0;
+	int rc = -1;
+
+	isal_inflate_init(st);
+	st->crc_flag = ISAL_ZLIB;
+	st->next_in = (uint8_t *)(uintptr_t)src;
+	st->avail_in = (uint32_t)srclen;
+	for (;;) {
+		st->next_out = piece + have;
+		st->avail_out = (uint32_t)(cap - have);
+		int r = isal_inflate(st);
+		size_t got = cap - have - st->avail_out;
+		int finished = st->block_state == ISAL_BLOCK_FINISH;
+		total += got;
+		have += got;
+		if (r < 0 || total > size || (!finished && !got && !st->avail_in))
+			break;
+		/* `have`, not cap: no byte past what was inflated is read */
+		size_t used = sf_strpack_feed(b, piece, have, have);
+		memmove(piece, piece + used, have - used);
+		have -= used;
+		if (finished) {
+			rc = total == size ? 0 : -1;
+			break;
+		}
+		if (have == cap)	/* one string longer than the piece */
+			piece = sf_xrealloc(piece, cap *= 2);
+	}
+	free(piece);
+	free(st);
+	return rc;
+}
+
+/*
+ * A linked file's .debug_str inflated so that only the strings a layout
+ * reads are kept (dwarf/strpack.h): 1 packed, 0 when it is to be read
+ * whole (then already inflated when nothing was dropped, else not yet:
+ * 4 GiB or more, or no NUL at its end), -1 corrupt (err says).
+ */
+static int inflate_packed(struct sf_elf *e, struct sf_elf_sec *s, const GElf_Chdr *ch,
+			  struct sf_err *err)
+{
+	size_t hdr = chdr_size(e);
+
+	if (s->size < hdr || !plausible_zlib(ch->ch_size, s->size - hdr))
+		return sf_error_at(err, e->label, 0, 0, "corrupt compressed section %s",
+				s->name);
+	const unsigned char *src = s->data + hdr;
+	size_t srclen = s->size - hdr;
+	struct sf_strpack_build *b = srclen <= UINT32_MAX ? sf_strpack_begin(ch->ch_size) : NULL;
+	if (!b)
+		return 0;
+	if (inflate_into_pack(b, src, srclen, ch->ch_size) < 0) {
+		sf_strpack_abort(b);
+		return sf_error_at(err, e->label, 0, 0, "corrupt compressed section %s",
+				s->name);
+	}
+	unsigned char *plain;
+	struct sf_strpack *p = sf_strpack_end(b, &plain, reinflate, s);
+	if (!p && !plain)
+		return 0;
+	if (!p) {
+		own_inflated(e, s, plain, ch->ch_size);
+		return 0;
+	}
+	s->zsrc = src;
+	s->zlen = srclen;
+	own_inflated(e, s, NULL, 0);
+	s->pack = p;
+	s->data = (const unsigned char *)p->data;
+	s->size = p->kept;
+	return 1;
+}
+
 static void *inflate_aside(void *arg)
 {
 	struct aside *a = arg;
 
-	a->rc = inflate_zlib(a->e, a->s, &a->ch, &a->err);
+	a->rc = inflate_packed(a->e, a->s, &a->ch, &a->err);
+	if (a->rc == 0 && !a->s->owned)
+		a->rc = inflate_zlib(a->e, a->s, &a->ch, &a->err);
 	atomic_store(&a->done, 1);
 	return NULL;
 }

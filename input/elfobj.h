@@ -55,6 +55,12 @@ struct sf_elf_sec {
 				       * mapping of sparse_len bytes, the rest
 				       * zeros never touched */
 	size_t sparse_len;
+	struct sf_strpack *pack;      /* data when a .debug_str inflated aside
+				       * kept only the strings a layout reads
+				       * (dwarf/strpack.h): size is then what
+				       * it kept, pack->size the section's */
+	const unsigned char *zsrc;    /* the compressed bytes, to inflate */
+	size_t zlen;                  /* again on a pack's miss */
 };
 
 /* How many DWARF sections sf_elf_prepare_debug() can pick (dw[]). */

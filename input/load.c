@@ -70,6 +70,7 @@
 #include "btf/btf.h"
 #include "debugfile.h"
 #include "dwarf/die.h"
+#include "dwarf/strpack.h"
 #include "dwz.h"
 #include "elfobj.h"
 #include "jsondoc.h"
@@ -587,10 +588,34 @@ static void dwarf_sections(const struct sf_elf *e, struct sf_dwsec sec[SF_SEC_N]
 		for (int s = 0; s < SF_SEC_N; s++) {
 			if (strcmp(e->dw_name[k], names[s]))
 				continue;
-			sec[s].data = e->sec[e->dw[k]].data;
-			sec[s].size = e->sec[e->dw[k]].size;
+			const struct sf_elf_sec *es = &e->sec[e->dw[k]];
+			sec[s].data = es->data;
+			sec[s].size = es->pack ? es->pack->size : es->size;
+			sec[s].pack = es->pack;
 		}
 	}
+}
+
+/* opts->dedup_note: what packing e's .debug_str kept (dwarf/strpack.h),
+ * in one line through opts->note, when it was packed. */
+static void strings_note(const struct ctx *c, const struct sf_elf *e, const char *label)
+{
+	const struct sf_strpack *p = NULL;
+	struct strbuf line = STRBUF_INIT;
+
+	if (!c->opts || !c->opts->note || !c->opts->dedup_note)
+		return;
+	for (uint32_t k = 1; k < e->ndw; k++)
+		if (!strcmp(e->dw_name[k], ".debug_str"))
+			p = e->sec[e->dw[k]].pack;
+	if (!p)
+		return;
+	sb_addf(&line, "strings: %s: .debug_str kept %llu of %llu bytes (%u mangled names "
+		"cut); %llu lookups read it inflated again", label, (unsigned long long)p->kept,
+		(unsigned long long)p->size, p->ndrops,
+		(unsigned long long)sf_strpack_misses(p));
+	c->opts->note(c->opts->note_arg, line.buf);
+	sb_release(&line);
 }
 
 static int read_units(struct ctx *c, struct sf_elf *e, const struct sf_dwfile *f,
@@ -940,6 +965,7 @@ int ld_load_image(struct ctx *c, unsigned char *image, size_t size,
 		rc = FAILED;
 	} else {
 		rc = load_units(c, &e, &f, label, file ? file : label, in_dir);
+		strings_note(c, &e, label);
 	}
 	if (has_alt > 0) {
 		sf_dwfile_release(&altf);

@@ -270,6 +270,49 @@ else
 	fail "cannot link lines.so: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"
 fi
 
+# ------------------------------------------------------------ packed .debug_str
+
+# A C++ library's .debug_str read aside keeps only what a layout reads of
+# its mangled names (dwarf/strpack.h): the names the linker merged into
+# their tails read as in the section, the section inflated again, whole,
+# for the one name that lies in what was cut (testdata/e2e/strpack.cpp).
+# STRUCTFIT_DEDUP_NOTE=1 says what was kept and how often it was re-read.
+tcase "a C++ library's .debug_str packed: names in the tails of mangled names, and the section re-read for one cut"
+for v in kept miss; do
+	def=
+	[ "$v" = miss ] && def=-DWITH_MISS
+	if ! g++ -g -O0 -fPIC $def -c -o "$T/sp-$v.o" "$TD/e2e/strpack.cpp" 2>"$T/cc.err" ||
+		! g++ -shared -o "$T/sp-$v.so" "$T/sp-$v.o" 2>"$T/cc.err"; then
+		fail "cannot build sp-$v.so: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"
+		continue
+	fi
+	# the linker merged the names into the mangled ones: none stands alone
+	readelf -p .debug_str "$T/sp-$v.so" >"$T/strs"
+	assert_grep "$T/strs" "_Z12apply_valuesRK13ConfigValuesX" "sp-$v.so: the mangled name"
+	assert_no_grep "$T/strs" " ConfigValuesX" "sp-$v.so: ConfigValuesX merged into its tail"
+	assert_no_grep "$T/strs" " long_namev" "sp-$v.so: long_namev merged into a tail"
+	reference "$T/sp-$v.so" "sp-$v" || continue
+	objcopy --compress-debug-sections=zlib-gabi "$T/sp-$v.so" "$T/sp-$v-z.so"
+	compressed "$T/sp-$v-z.so" ZLIB
+	# the section's size, less what is cut of the 5 mangled names: all but
+	# the last 8 bytes of _Z14release_to_strv (11), _Z13get_long_namev
+	# (10), _Z10use_holderPN4ceph6holderE (21) and
+	# _Z10use_valuesRKN4ceph12ConfigValuesE (29); all but the name at the
+	# end of _Z12apply_valuesRK13ConfigValuesX (20)
+	size=$(readelf -SW "$T/sp-$v.so" | sed -n 's/.*\] \.debug_str  *PROGBITS  *[0-9a-f]*  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p')
+	size=$((16#$size))
+	kept=$((size - 91))
+	want=0
+	[ "$v" = miss ] && want='[1-9][0-9]*'
+	for j in 1 2; do
+		STRUCTFIT_STREAM_MIN=1 same_as "$T/sp-$v.txt" "$T/sp-$v.json" "$T/sp-$v-z.so" \
+			"sp-$v-z.so -j $j"
+		STRUCTFIT_STREAM_MIN=1 STRUCTFIT_DEDUP_NOTE=1 sf_ok show -j "$j" "$T/sp-$v-z.so"
+		grep -Eq "^structfit: strings: $T/sp-$v-z.so: \.debug_str kept $kept of $size bytes \(5 mangled names cut\); $want lookups read it inflated again\$" "$T/err" ||
+			fail "sp-$v-z.so -j $j: the pack's note: $(grep strings "$T/err")"
+	done
+done
+
 # ------------------------------------------------------------ slim LTO
 
 tcase "gcc slim LTO objects (.gnu.debuglto_) read as the non-LTO object, DWARF 4 and 5"

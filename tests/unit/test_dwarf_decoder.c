@@ -318,8 +318,10 @@ static void dwfile_of(struct sf_elf *e, struct sf_dwfile *f)
 	for (uint32_t k = 1; k < e->ndw; k++)
 		for (int s = 0; s < SF_SEC_N; s++)
 			if (!strcmp(e->dw_name[k], names[s])) {
-				sec[s].data = e->sec[e->dw[k]].data;
-				sec[s].size = e->sec[e->dw[k]].size;
+				const struct sf_elf_sec *es = &e->sec[e->dw[k]];
+				sec[s].data = es->data;
+				sec[s].size = es->pack ? es->pack->size : es->size;
+				sec[s].pack = es->pack;
 			}
 	assert_int_equal(sf_dwfile_init(f, "test", e->msb, sec, &err), 0);
 }
@@ -768,6 +770,54 @@ static size_t compare_with_alt(const char *path, const char *alt_path)
 	return n;
 }
 
+/* The pack of e's .debug_str (dwarf/strpack.h), NULL when none. */
+static const struct sf_strpack *str_pack(const struct sf_elf *e)
+{
+	for (uint32_t k = 1; k < e->ndw; k++)
+		if (!strcmp(e->dw_name[k], ".debug_str"))
+			return e->sec[e->dw[k]].pack;
+	return NULL;
+}
+
+/*
+ * A linked file's zlib-compressed .debug_str read aside and packed (its
+ * mangled names cut: dwarf/strpack.h), as a load of any size reads it
+ * with STRUCTFIT_STREAM_MIN=1 (its .debug_info then inflated whole here):
+ * every DIE's name read through the pack against libdwarf's reading of
+ * the file itself.  How many names lay in what was cut (read from the
+ * section inflated again) in *misses.
+ */
+static size_t compare_packed(const char *path, uint64_t *misses)
+{
+	struct image plain, packed;
+	struct recs a = { 0 }, b = { 0 };
+	struct sf_err err;
+
+	image_read(&plain, path);
+	FILE *fp = fopen(path, "rb");
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	size_t size = (size_t)ftell(fp);
+	fseek(fp, 0, SEEK_SET);
+	packed.bytes = sf_xmalloc(size);
+	assert_int_equal(fread(packed.bytes, 1, size, fp), size);
+	fclose(fp);
+	assert_int_equal(sf_elf_parse(&packed.e, packed.bytes, size, path, &err), 0);
+	packed.e.stream_min = 1;
+	assert_int_equal(sf_elf_prepare_debug(&packed.e, &err), 1);
+	if (sf_elf_info_stream(&packed.e))
+		assert_int_equal(sf_elf_unstream(&packed.e, &err), 0);
+	const struct sf_strpack *p = str_pack(&packed.e);
+	assert_non_null(p);
+	lib_walk(&plain.e, NULL, &a);
+	own_walk(&packed.e, NULL, &b);
+	size_t n = agree(path, &a, &b);
+	*misses = sf_strpack_misses(p);
+	image_release(&plain);
+	image_release(&packed);
+	return n;
+}
+
 /*
  * libdwarf cannot read DW_FORM_ref_sup4: die.c's reading of a dwz -5 file
  * (sup) is held against libdwarf's reading of the dwz -m file that dwz
@@ -1010,6 +1060,34 @@ static void test_debug_file_agrees(void **state)
 	if (!total)
 		td_skip("no /usr/lib/debug file (libc6-dbg)");
 	fprintf(stderr, "  %zu DIEs agree\n", total);
+}
+
+/* A C++ library whose names the linker merged into the tails of its
+ * mangled names, one of them into what a pack cuts (testdata/e2e/
+ * strpack.cpp -DWITH_MISS), and libstdc++'s debug file: their names read
+ * through the packed .debug_str agree with libdwarf's. */
+static void test_packed_strings_agree(void **state)
+{
+	(void)state;
+	uint64_t misses;
+	assert_int_equal(td_sh("g++ -g -O0 -fPIC -DWITH_MISS -c -o %s %s/testdata/e2e/strpack.cpp && "
+			       "g++ -shared -o %s %s && "
+			       "objcopy --compress-debug-sections=zlib-gabi %s %s",
+			       td_path("strpack.o"), td_src, td_path("strpack.so"),
+			       td_path("strpack.o"), td_path("strpack.so"), td_path("strpack-z.so")),
+			 0);
+	size_t n = compare_packed(td_path("strpack-z.so"), &misses);
+	assert_true(n > 0);
+	assert_true(misses > 0);	/* long_namev: read from the whole again */
+	static const char stdcxx[] = "/usr/lib/x86_64-linux-gnu/debug/libstdc++.so.6.0.30";
+	if (access(stdcxx, R_OK) != 0)
+		fail_msg("no %s (Debian package libstdc++6-12-dbg, in TEST_PKGS)", stdcxx);
+	assert_int_equal(td_sh("objcopy --compress-debug-sections=zlib-gabi %s %s", stdcxx,
+			       td_path("libstdc++-z.so")), 0);
+	n = compare_packed(td_path("libstdc++-z.so"), &misses);
+	fprintf(stderr, "  libstdc++: %zu DIEs agree, %llu names read from the section again\n", n,
+		(unsigned long long)misses);
+	assert_true(n > 100000);
 }
 
 /*
@@ -1306,6 +1384,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_objects_agree),
 		cmocka_unit_test(test_riscv_label_differences),
 		cmocka_unit_test(test_debug_file_agrees),
+		cmocka_unit_test(test_packed_strings_agree),
 		cmocka_unit_test(test_dwz_files_agree),
 		cmocka_unit_test(test_split_agrees),
 		cmocka_unit_test(test_fpcache_generation_wraps),
