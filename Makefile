@@ -22,7 +22,8 @@ PKG_CONFIG ?= pkg-config
 
 # structfit reads the ELF container with libelf (GNU .zdebug sections through
 # it), zlib sections with libdeflate (a large .debug_info piecewise with
-# ISA-L's igzip: input/zstream.c) and zstd sections with libzstd; zlib
+# ISA-L's igzip: input/zstream.c, and a large .debug_str so as it is packed:
+# dwarf/strpack.h) and zstd sections with libzstd; zlib
 # computes .gnu_debuglink CRCs
 # (input/debugfile.c).  libdwarf is only the tests' reference
 # decoder (tests/unit/dwarf_oracle.c); 20210528 (Debian) ships no .pc file.
