@@ -10,6 +10,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "lib/xalloc.h"
 
@@ -53,11 +56,12 @@ static int is_digit(unsigned char c)
  * name of k bytes at the end has right before it ends in k's last digit,
  * which falls by one with each byte forward: a mangled name compared with
  * DESC at the right phase is equal to it exactly where such a length may
- * end.  40 is a multiple of both 10 and the 8 bytes compared at once.
+ * end.  80 is a multiple of 10 and of the 16 or 8 bytes compared at once.
  */
-static const unsigned char DESC[40 + 10 + 8] =
+static const unsigned char DESC[80 + 10 + 16] =
 	"0987654321098765432109876543210987654321"
-	"0987654321" "09876543";
+	"0987654321098765432109876543210987654321"
+	"0987654321" "0987654321098765";
 
 static uint64_t load64(const unsigned char *p)
 {
@@ -88,17 +92,29 @@ static int length_before(const unsigned char *s, size_t j, size_t k)
  * n bytes not starting with a digit.  The length is read from the last one
  * to five digits before the name, since an identifier ending in digits may
  * stand right before it ("7v15_2_14list": "list", 4).  0 when none.
- * `avail`: bytes readable from s (at least len + 1).  Eight bytes at a
- * time find where a length's last digit may stand (compared with DESC),
- * then each such place is read: 0.8 -> 0.1 ns a byte.
+ * `avail`: bytes readable from s (at least len + 1).  Sixteen (SSE2) or
+ * eight bytes at a time find where a length's last digit may stand
+ * (compared with DESC), then each such place is read.
  */
 static size_t name_tail(const unsigned char *s, size_t len, size_t avail)
 {
 	/* s[p] may be the last digit of a length of len - 1 - p */
-	size_t phase = (10 - (len - 1) % 10) % 10, p = 0;
+	size_t phase = (10 - (len - 1) % 10) % 10, p = 0, r = 0;	/* r: p % 80 */
 
-	for (; p + 1 < len && p + 8 <= avail; p += 8) {
-		uint64_t x = load64(s + p) ^ load64(DESC + phase + p % 40);
+#ifdef __SSE2__
+	for (; p + 1 < len && p + 16 <= avail; p += 16, r = r + 16 == 80 ? 0 : r + 16) {
+		__m128i eq = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + p)),
+					    _mm_loadu_si128((const __m128i *)(const void *)(DESC + phase + r)));
+		for (unsigned m = (unsigned)_mm_movemask_epi8(eq); m; m &= m - 1) {
+			size_t q = p + (size_t)__builtin_ctz(m);
+			if (q + 1 < len && !is_digit(s[q + 1]) &&
+			    length_before(s, q + 1, len - 1 - q))
+				return len - 1 - q;	/* the first is the longest */
+		}
+	}
+#endif
+	for (; p + 1 < len && p + 8 <= avail; p += 8, r = r + 8 == 80 ? 0 : r + 8) {
+		uint64_t x = load64(s + p) ^ load64(DESC + phase + r);
 		/* a byte of x zero: equal (the high bit also flags some
 		 * bytes above one that is zero: each is read again) */
 		uint64_t z = (x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull;
@@ -107,11 +123,11 @@ static size_t name_tail(const unsigned char *s, size_t len, size_t avail)
 			z &= z - 1;
 			if (q + 1 < len && is_digit(s[q]) && !is_digit(s[q + 1]) &&
 			    length_before(s, q + 1, len - 1 - q))
-				return len - 1 - q;	/* the first is the longest */
+				return len - 1 - q;
 		}
 	}
-	for (; p + 1 < len; p++)
-		if (s[p] == DESC[phase + p % 40] && !is_digit(s[p + 1]) &&
+	for (; p + 1 < len; p++, r = r + 1 == 80 ? 0 : r + 1)
+		if (s[p] == DESC[phase + r] && !is_digit(s[p + 1]) &&
 		    length_before(s, p + 1, len - 1 - p))
 			return len - 1 - p;
 	return 0;
