@@ -145,10 +145,7 @@ struct sf_strpack_build {
 
 static void add_drop(struct sf_strpack_build *b, uint64_t start, uint64_t end)
 {
-	if (b->n == b->cap) {
-		b->cap = b->cap ? 2 * b->cap : 4096;
-		b->drops = sf_xreallocarray(b->drops, b->cap, sizeof(*b->drops));
-	}
+	SF_GROW(b->drops, b->n, b->cap);
 	b->drops[b->n++] = (struct sf_strpack_drop){ (uint32_t)start, (uint32_t)end };
 }
 
@@ -219,10 +216,7 @@ struct crowd {
 
 static void crowd_add(struct crowd *cr, uint8_t lo, uint8_t hi)
 {
-	if (cr->n == cr->cap) {
-		cr->cap = cr->cap ? 2 * cr->cap : 64;
-		cr->pieces = sf_xreallocarray(cr->pieces, cr->cap, sizeof(*cr->pieces));
-	}
+	SF_GROW(cr->pieces, cr->n, cr->cap);
 	cr->pieces[cr->n++] = (struct sf_strpack_piece){ lo, hi };
 }
 
