@@ -133,6 +133,11 @@ static size_t name_tail(const unsigned char *s, size_t len, size_t avail)
 	return 0;
 }
 
+/* A range [start, end) of the section cut, in its offsets. */
+struct sf_strpack_drop {
+	uint32_t start, end;
+};
+
 struct sf_strpack_build {
 	unsigned char *out;          /* the kept bytes: `size` reserved, only
 				      * those written ever touched */
@@ -214,15 +219,15 @@ struct crowd {
 	size_t n, cap;
 };
 
-static void crowd_add(struct crowd *cr, uint8_t lo, uint8_t hi)
+static void crowd_add(struct crowd *cr, struct sf_strpack_piece q)
 {
 	SF_GROW(cr->pieces, cr->n, cr->cap);
-	cr->pieces[cr->n++] = (struct sf_strpack_piece){ lo, hi };
+	cr->pieces[cr->n++] = q;
 }
 
-/* The dropped pieces of block blk into its record k, drops[i] on being
- * the first drop that ends after the block's start; when they are more
- * than it holds, into the crowd. */
+/* The pieces cut of block blk into its record k, drops[i] on being the
+ * first drop that ends after the block's start; when they are more than
+ * it holds, into the crowd. */
 static void block_pieces(const struct sf_strpack_drop *drops, size_t ndrops, size_t i,
 			 uint64_t blk, struct sf_strpack_block *k, struct crowd *cr)
 {
@@ -234,19 +239,19 @@ static void block_pieces(const struct sf_strpack_drop *drops, size_t ndrops, siz
 	k->n = n <= SF_STRPACK_INLINE ? (uint8_t)n : SF_STRPACK_MANY;
 	for (size_t j = 0; j < n; j++) {
 		const struct sf_strpack_drop *d = &drops[i + j];
-		uint8_t lo = (uint8_t)((d->start > at ? d->start : at) - at);
-		uint8_t hi = (uint8_t)((d->end < end ? d->end : end) - 1 - at);
-		if (k->n == SF_STRPACK_MANY) {
-			crowd_add(cr, lo, hi);
-		} else {
-			k->lo[j] = lo;
-			k->hi[j] = hi;
-		}
+		struct sf_strpack_piece q = {
+			(uint8_t)((d->start > at ? d->start : at) - at),
+			(uint8_t)((d->end < end ? d->end : end) - 1 - at),
+		};
+		if (k->n == SF_STRPACK_MANY)
+			crowd_add(cr, q);
+		else
+			k->piece[j] = q;
 	}
 	if (k->n == SF_STRPACK_MANY) {
-		uint32_t at32 = (uint32_t)from, n32 = (uint32_t)n;
-		memcpy(k->lo, &at32, sizeof(at32));
-		memcpy(k->hi, &n32, sizeof(n32));
+		uint32_t where[2] = { (uint32_t)from, (uint32_t)n };
+		static_assert(sizeof(where) == sizeof(k->piece), "a crowd's place fits a record");
+		memcpy(k->piece, where, sizeof(where));
 	}
 }
 
@@ -276,19 +281,11 @@ static void index_blocks(struct sf_strpack *p, const struct sf_strpack_drop *dro
 const char *sf_strpack_crowded(const struct sf_strpack *p, uint64_t off)
 {
 	const struct sf_strpack_block *k = &p->blocks[off >> SF_STRPACK_SHIFT];
-	unsigned r = (unsigned)(off & ((1u << SF_STRPACK_SHIFT) - 1));
-	uint64_t c = k->base + r;
-	uint32_t at, n;
+	uint32_t where[2];
 
 	assert(k->n == SF_STRPACK_MANY);
-	memcpy(&at, k->lo, sizeof(at));
-	memcpy(&n, k->hi, sizeof(n));
-	for (const struct sf_strpack_piece *q = p->crowd + at; q < p->crowd + at + n && q->lo <= r; q++) {
-		if (r <= q->hi)
-			return sf_strpack_miss(p, off);
-		c -= (unsigned)(q->hi - q->lo) + 1;
-	}
-	return p->data + c;
+	memcpy(where, k->piece, sizeof(where));
+	return sf_strpack_in_block(p, off, k->base, p->crowd + where[0], where[1]);
 }
 
 static void build_free(struct sf_strpack_build *b)
@@ -331,18 +328,6 @@ struct sf_strpack *sf_strpack_end(struct sf_strpack_build *b, unsigned char **pl
 	p->whole->refill = refill;
 	p->whole->arg = arg;
 	return p;
-}
-
-struct sf_strpack *sf_strpack_new(const unsigned char *buf, uint64_t size,
-				  sf_strpack_refill_fn *refill, void *arg, unsigned char **plain)
-{
-	struct sf_strpack_build *b = sf_strpack_begin(size);
-
-	*plain = NULL;
-	if (!b)
-		return NULL;
-	sf_strpack_feed(b, buf, size, size);
-	return sf_strpack_end(b, plain, refill, arg);
 }
 
 void sf_strpack_free(struct sf_strpack *p)

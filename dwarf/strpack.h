@@ -11,7 +11,8 @@
  * "_ZNK11md_config_t15get_my_sectionsB5cxx11ERK12ConfigValues".  Such a
  * tail is a source name behind its length, so a pack keeps the longest
  * tail "<n><n bytes>" of each mangled name (on librados every name that
- * points into a mangled string).  "_ZT..." strings (thunks, vtables) are
+ * points into a mangled string), and always its last 8 bytes ("strv" in
+ * "_Z19ceph_release_to_strv").  "_ZT..." strings (thunks, vtables) are
  * kept whole: gcc names its thunks' DIEs so.
  *
  * Memory: the kept bytes in the section's order, and an index of the
@@ -29,7 +30,7 @@
  * sharing more than the kept tail; never seen on the libraries measured)
  * is still answered: the first such lookup has the section inflated
  * again, whole, through the loader's callback, and every later one reads
- * that copy.  librados: 11.7 MB -> 2.8 MB kept + 1.0 MB of index.
+ * that copy.  librados: 11.7 MB -> 3.4 MB kept + 1.5 MB of index.
  *
  * A pack is read-only once built and is shared by the reader threads; the
  * whole copy is made once, under a lock.
@@ -43,27 +44,24 @@
 
 #define SF_STRPACK_SHIFT 7
 
-struct sf_strpack_drop {
-	uint32_t start, end;
+/* Bytes [lo, hi] of a block were cut. */
+struct sf_strpack_piece {
+	uint8_t lo, hi;
 };
 
 /* A block's record: `base`, the kept bytes before the block (where its
- * first kept byte lands in data), and the dropped pieces inside it, bytes
- * [lo[k], hi[k]] of the block, in order.  The few blocks of more pieces
- * than a record holds (5 of 91 k on librados) have n SF_STRPACK_MANY and
- * their pieces in `crowd`: lo[] holds where they start there, hi[] how
- * many.  A lookup reads one record of 16 bytes. */
+ * first kept byte lands in data), and the pieces cut inside it, in order.
+ * The few blocks of more pieces than a record holds (5 of 91 k on
+ * librados) have n SF_STRPACK_MANY and their pieces in `crowd`: piece[]
+ * then holds two uint32_t, where they start there and how many.  A lookup
+ * reads one record of 16 bytes. */
 #define SF_STRPACK_INLINE 4
 #define SF_STRPACK_MANY 0xff
 
 struct sf_strpack_block {
 	uint32_t base;
 	uint8_t n;
-	uint8_t lo[SF_STRPACK_INLINE], hi[SF_STRPACK_INLINE];
-};
-
-struct sf_strpack_piece {
-	uint8_t lo, hi;
+	struct sf_strpack_piece piece[SF_STRPACK_INLINE];
 };
 
 struct sf_strpack_whole;
@@ -98,7 +96,6 @@ typedef unsigned char *sf_strpack_refill_fn(void *arg, uint64_t size);
  *                            section (its last byte no NUL)
  *   sf_strpack_abort(b)      when the section turned out corrupt
  * `refill(arg)` must stay callable while the pack lives.
- * sf_strpack_new: all of it over the bytes of a whole section.
  */
 struct sf_strpack_build;
 struct sf_strpack_build *sf_strpack_begin(uint64_t size);
@@ -107,8 +104,6 @@ size_t sf_strpack_feed(struct sf_strpack_build *b, const unsigned char *p, size_
 struct sf_strpack *sf_strpack_end(struct sf_strpack_build *b, unsigned char **plain,
 				  sf_strpack_refill_fn *refill, void *arg);
 void sf_strpack_abort(struct sf_strpack_build *b);
-struct sf_strpack *sf_strpack_new(const unsigned char *buf, uint64_t size,
-				  sf_strpack_refill_fn *refill, void *arg, unsigned char **plain);
 void sf_strpack_free(struct sf_strpack *p);
 
 /* The string at original offset off, which lies in a dropped range. */
@@ -119,22 +114,32 @@ uint64_t sf_strpack_misses(const struct sf_strpack *p);
 /* sf_strpack_at for a block of SF_STRPACK_MANY pieces. */
 const char *sf_strpack_crowded(const struct sf_strpack *p, uint64_t off);
 
+/* The string at offset off of a block of kept bytes before it `base` and
+ * cut pieces q[0, n). */
+static inline const char *sf_strpack_in_block(const struct sf_strpack *p, uint64_t off,
+					      uint64_t base, const struct sf_strpack_piece *q,
+					      unsigned n)
+{
+	unsigned r = (unsigned)(off & ((1u << SF_STRPACK_SHIFT) - 1));
+	uint64_t c = base + r;
+
+	for (unsigned i = 0; i < n && q[i].lo <= r; i++) {
+		if (r <= q[i].hi)
+			return sf_strpack_miss(p, off);
+		c -= (unsigned)(q[i].hi - q[i].lo) + 1;
+	}
+	return p->data + c;
+}
+
 /* The string at original offset off of the packed section (off below
  * p->size). */
 static inline const char *sf_strpack_at(const struct sf_strpack *p, uint64_t off)
 {
 	const struct sf_strpack_block *k = &p->blocks[off >> SF_STRPACK_SHIFT];
-	unsigned r = (unsigned)(off & ((1u << SF_STRPACK_SHIFT) - 1));
-	uint64_t c = k->base + r;
 
 	if (k->n == SF_STRPACK_MANY)
 		return sf_strpack_crowded(p, off);
-	for (unsigned i = 0; i < k->n && k->lo[i] <= r; i++) {
-		if (r <= k->hi[i])
-			return sf_strpack_miss(p, off);
-		c -= (unsigned)(k->hi[i] - k->lo[i]) + 1;
-	}
-	return p->data + c;
+	return sf_strpack_in_block(p, off, k->base, k->piece, k->n);
 }
 
 /*

@@ -115,19 +115,25 @@ static int kept_at(const struct section *s, size_t off)
 	}
 }
 
-static struct sf_strpack *pack_in_pieces(const struct section *s, size_t piece,
-					 struct refill *rf, unsigned char **plain)
+/* The pack of bytes[0, size) fed `piece` bytes at a time (0: all at once),
+ * as the loader feeds what it inflates; refilled through rf. */
+static struct sf_strpack *pack(const unsigned char *bytes, size_t size, size_t piece,
+			       struct refill *rf, unsigned char **plain)
 {
-	struct sf_strpack_build *b = sf_strpack_begin(s->size);
-	size_t done = 0, want = piece;
+	struct sf_strpack_build *b = sf_strpack_begin(size);
+	size_t done = 0, want = piece ? piece : size;
 
-	assert_non_null(b);
-	while (done < s->size) {
-		size_t n = s->size - done < want ? s->size - done : want;
-		size_t used = sf_strpack_feed(b, s->bytes + done, n, n);
+	*plain = NULL;
+	if (!b)
+		return NULL;
+	while (done < size) {
+		size_t n = size - done < want ? size - done : want;
+		size_t used = sf_strpack_feed(b, bytes + done, n, n);
 		assert_true(used <= n);
+		if (!used && n == size - done)
+			break;	/* no NUL in what is left */
 		/* a piece without a whole string comes again, longer */
-		want = used ? piece : want + piece;
+		want = used ? (piece ? piece : size) : want + piece;
 		done += used;
 	}
 	return sf_strpack_end(b, plain, refill, rf);
@@ -152,7 +158,7 @@ static void check_pack(const struct section *s, const struct sf_strpack *p, stru
 	assert_true(sf_strpack_misses(p) > 0);
 }
 
-/* Built from the whole section (piece 0: sf_strpack_new) or from pieces
+/* Built from the whole section (piece 0) or from pieces
  * of a few bytes to a page: the same pack.  The crowd of 12 short names
  * fills blocks past what a record holds. */
 static void test_pack(void **state)
@@ -164,8 +170,7 @@ static void test_pack(void **state)
 	for (size_t k = 0; k < sizeof(pieces) / sizeof(pieces[0]); k++) {
 		struct refill rf = { &s, 0 };
 		unsigned char *plain = (unsigned char *)"not set";
-		struct sf_strpack *p = pieces[k] ? pack_in_pieces(&s, pieces[k], &rf, &plain)
-				       : sf_strpack_new(s.bytes, s.size, refill, &rf, &plain);
+		struct sf_strpack *p = pack(s.bytes, s.size, pieces[k], &rf, &plain);
 		assert_non_null(p);
 		assert_null(plain);
 		check_pack(&s, p, &rf);
@@ -182,8 +187,8 @@ static void test_memo(void **state)
 	struct section s = make_section(8);
 	struct refill rf = { &s, 0 };
 	unsigned char *plain;
-	struct sf_strpack *p = sf_strpack_new(s.bytes, s.size, refill, &rf, &plain);
-	struct sf_strpack *q = sf_strpack_new(s.bytes, s.size, refill, &rf, &plain);
+	struct sf_strpack *p = pack(s.bytes, s.size, 0, &rf, &plain);
+	struct sf_strpack *q = pack(s.bytes, s.size, 0, &rf, &plain);
 	struct sf_strmemo *m = sf_xcalloc(1, sizeof(*m));
 
 	for (int round = 0; round < 2; round++)
@@ -208,8 +213,7 @@ static void test_nothing_to_drop(void **state)
 	(void)state;
 	static const char sec[] = "int\0struct_name\0_Z3foov\0_ZAddressBadMask\0";
 	unsigned char *plain;
-	struct sf_strpack *p = sf_strpack_new((const unsigned char *)sec, sizeof(sec) - 1, refill,
-					      NULL, &plain);
+	struct sf_strpack *p = pack((const unsigned char *)sec, sizeof(sec) - 1, 0, NULL, &plain);
 
 	assert_null(p);
 	assert_non_null(plain);
@@ -225,8 +229,7 @@ static void test_not_packable(void **state)
 	static const char sec[] = "_ZN5boost6system14error_categoryD2Ev\0unterminated";
 	unsigned char *plain = (unsigned char *)"not set";
 
-	assert_null(sf_strpack_new((const unsigned char *)sec, sizeof(sec) - 1, refill, NULL,
-				   &plain));
+	assert_null(pack((const unsigned char *)sec, sizeof(sec) - 1, 0, NULL, &plain));
 	assert_null(plain);
 	assert_null(sf_strpack_begin(UINT32_MAX));
 	assert_null(sf_strpack_begin(0));
