@@ -360,30 +360,37 @@ static int plausible_zlib(uint64_t out, uint64_t in)
 	return out <= in * 1032 + 4096 && out < ((uint64_t)1 << 40);
 }
 
+/* The zlib stream src[0, srclen) inflated whole into a buffer of ours of
+ * `size` bytes, its Adler-32 checked; NULL when it is corrupt (more or
+ * fewer bytes than size is). */
+static unsigned char *zlib_whole(const unsigned char *src, size_t srclen, uint64_t size)
+{
+	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+	size_t got = 0;
+
+	if (!d)
+		sf_xmalloc(SIZE_MAX);	/* out of memory: said, exit 2 (lib/xalloc.h) */
+	unsigned char *buf = sf_xmalloc_huge(size ? size : 1);
+	enum libdeflate_result r = libdeflate_zlib_decompress(d, src, srclen, buf, size, &got);
+	libdeflate_free_decompressor(d);
+	if (r != LIBDEFLATE_SUCCESS || got != size) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 /* A gABI section compressed with zlib, into a buffer of ours. */
 static int inflate_zlib(struct sf_elf *e, struct sf_elf_sec *s, const GElf_Chdr *ch,
 			struct sf_err *err)
 {
 	size_t hdr = chdr_size(e);
-	size_t got = 0;
+	unsigned char *buf = s->size >= hdr && plausible_zlib(ch->ch_size, s->size - hdr)
+			     ? zlib_whole(s->data + hdr, s->size - hdr, ch->ch_size) : NULL;
 
-	if (s->size < hdr || !plausible_zlib(ch->ch_size, s->size - hdr))
+	if (!buf)
 		return sf_error_at(err, e->label, 0, 0, "corrupt compressed section %s",
 				s->name);
-	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
-	if (!d)
-		sf_xmalloc(SIZE_MAX);	/* out of memory: said, exit 2 (lib/xalloc.h) */
-	unsigned char *buf = sf_xmalloc_huge(ch->ch_size ? ch->ch_size : 1);
-	/* the whole stream, its Adler-32 checked; more or less than ch_size
-	 * is corrupt */
-	enum libdeflate_result r = libdeflate_zlib_decompress(d, s->data + hdr, s->size - hdr,
-							       buf, ch->ch_size, &got);
-	libdeflate_free_decompressor(d);
-	if (r != LIBDEFLATE_SUCCESS || got != ch->ch_size) {
-		free(buf);
-		return sf_error_at(err, e->label, 0, 0, "corrupt compressed section %s",
-				s->name);
-	}
 	own_inflated(e, s, buf, ch->ch_size);
 	return 0;
 }
@@ -550,6 +557,14 @@ struct sf_zstream *sf_elf_info_stream(const struct sf_elf *e)
 	for (uint32_t k = 1; k < e->ndw; k++)
 		if (!strcmp(e->dw_name[k], ".debug_info"))
 			return e->sec[e->dw[k]].z;
+	return NULL;
+}
+
+const struct sf_strpack *sf_elf_str_pack(const struct sf_elf *e)
+{
+	for (uint32_t k = 1; k < e->ndw; k++)
+		if (!strcmp(e->dw_name[k], ".debug_str"))
+			return e->sec[e->dw[k]].pack;
 	return NULL;
 }
 
@@ -1025,24 +1040,13 @@ struct aside {
 };
 
 /* A packed .debug_str's refill (sf_strpack_refill_fn): the section
- * inflated again from its compressed bytes, whole. */
+ * inflated again from its compressed bytes, whole.  It inflated so once:
+ * NULL only when the file changed under us. */
 static unsigned char *reinflate(void *arg, uint64_t size)
 {
 	const struct sf_elf_sec *s = arg;
-	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
-	size_t got = 0;
 
-	if (!d)
-		sf_xmalloc(SIZE_MAX);	/* out of memory: said, exit 2 */
-	unsigned char *buf = sf_xmalloc_huge(size);
-	enum libdeflate_result r = libdeflate_zlib_decompress(d, s->zsrc, s->zlen, buf, size, &got);
-	libdeflate_free_decompressor(d);
-	/* it inflated so once: anything else is the file changing under us */
-	if (r != LIBDEFLATE_SUCCESS || got != size) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	return zlib_whole(s->zsrc, s->zlen, size);
 }
 
 /* How much of a .debug_str is inflated at a time to be packed: a piece

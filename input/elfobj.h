@@ -135,6 +135,9 @@ struct sf_zstream *sf_elf_info_stream(const struct sf_elf *e);
 /* Inflate that stream's rest at once: the section is then as any
  * other.  -1 with "LABEL: corrupt compressed section .debug_info". */
 int sf_elf_unstream(struct sf_elf *e, struct sf_err *err);
+/* The pack of .debug_str when the aside thread packed it (its `pack`:
+ * dwarf/strpack.h), else NULL. */
+const struct sf_strpack *sf_elf_str_pack(const struct sf_elf *e);
 
 void sf_elf_release(struct sf_elf *e);
 

@@ -600,15 +600,10 @@ static void dwarf_sections(const struct sf_elf *e, struct sf_dwsec sec[SF_SEC_N]
  * in one line through opts->note, when it was packed. */
 static void strings_note(const struct ctx *c, const struct sf_elf *e, const char *label)
 {
-	const struct sf_strpack *p = NULL;
+	const struct sf_strpack *p = sf_elf_str_pack(e);
 	struct strbuf line = STRBUF_INIT;
 
-	if (!c->opts || !c->opts->note || !c->opts->dedup_note)
-		return;
-	for (uint32_t k = 1; k < e->ndw; k++)
-		if (!strcmp(e->dw_name[k], ".debug_str"))
-			p = e->sec[e->dw[k]].pack;
-	if (!p)
+	if (!c->opts || !c->opts->note || !c->opts->dedup_note || !p)
 		return;
 	sb_addf(&line, "strings: %s: .debug_str kept %llu of %llu bytes (%u mangled names "
 		"cut); %llu lookups read it inflated again", label, (unsigned long long)p->kept,

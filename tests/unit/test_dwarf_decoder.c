@@ -656,7 +656,10 @@ struct image {
 	struct sf_elf e;
 };
 
-static void image_read(struct image *im, const char *path)
+/* The file at path with its DWARF sections prepared as a load with
+ * stream_min does (0: each inflated at once), .debug_info then inflated
+ * whole. */
+static void image_read_min(struct image *im, const char *path, uint64_t stream_min)
 {
 	FILE *fp = fopen(path, "rb");
 	struct sf_err err;
@@ -669,7 +672,15 @@ static void image_read(struct image *im, const char *path)
 	assert_int_equal(fread(im->bytes, 1, size, fp), size);
 	fclose(fp);
 	assert_int_equal(sf_elf_parse(&im->e, im->bytes, size, path, &err), 0);
+	im->e.stream_min = stream_min;
 	assert_int_equal(sf_elf_prepare_debug(&im->e, &err), 1);
+	if (sf_elf_info_stream(&im->e))
+		assert_int_equal(sf_elf_unstream(&im->e, &err), 0);
+}
+
+static void image_read(struct image *im, const char *path)
+{
+	image_read_min(im, path, 0);
 }
 
 static void image_release(struct image *im)
@@ -770,15 +781,6 @@ static size_t compare_with_alt(const char *path, const char *alt_path)
 	return n;
 }
 
-/* The pack of e's .debug_str (dwarf/strpack.h), NULL when none. */
-static const struct sf_strpack *str_pack(const struct sf_elf *e)
-{
-	for (uint32_t k = 1; k < e->ndw; k++)
-		if (!strcmp(e->dw_name[k], ".debug_str"))
-			return e->sec[e->dw[k]].pack;
-	return NULL;
-}
-
 /*
  * A linked file's zlib-compressed .debug_str read aside and packed (its
  * mangled names cut: dwarf/strpack.h), as a load of any size reads it
@@ -791,23 +793,10 @@ static size_t compare_packed(const char *path, uint64_t *misses)
 {
 	struct image plain, packed;
 	struct recs a = { 0 }, b = { 0 };
-	struct sf_err err;
 
 	image_read(&plain, path);
-	FILE *fp = fopen(path, "rb");
-	assert_non_null(fp);
-	fseek(fp, 0, SEEK_END);
-	size_t size = (size_t)ftell(fp);
-	fseek(fp, 0, SEEK_SET);
-	packed.bytes = sf_xmalloc(size);
-	assert_int_equal(fread(packed.bytes, 1, size, fp), size);
-	fclose(fp);
-	assert_int_equal(sf_elf_parse(&packed.e, packed.bytes, size, path, &err), 0);
-	packed.e.stream_min = 1;
-	assert_int_equal(sf_elf_prepare_debug(&packed.e, &err), 1);
-	if (sf_elf_info_stream(&packed.e))
-		assert_int_equal(sf_elf_unstream(&packed.e, &err), 0);
-	const struct sf_strpack *p = str_pack(&packed.e);
+	image_read_min(&packed, path, 1);
+	const struct sf_strpack *p = sf_elf_str_pack(&packed.e);
 	assert_non_null(p);
 	lib_walk(&plain.e, NULL, &a);
 	own_walk(&packed.e, NULL, &b);
