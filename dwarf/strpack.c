@@ -330,16 +330,24 @@ struct sf_strpack *sf_strpack_end(struct sf_strpack_build *b, unsigned char **pl
 	return p;
 }
 
+void sf_strpack_let_go(struct sf_strpack *p)
+{
+	free((void *)atomic_exchange(&p->whole->data, NULL));
+	free((void *)p->blocks);
+	free((void *)p->crowd);
+	free((void *)p->data);
+	p->blocks = NULL;
+	p->crowd = NULL;
+	p->data = NULL;
+}
+
 void sf_strpack_free(struct sf_strpack *p)
 {
 	if (!p)
 		return;
+	sf_strpack_let_go(p);
 	pthread_mutex_destroy(&p->whole->lock);
-	free((void *)atomic_load(&p->whole->data));
 	free(p->whole);
-	free((void *)p->blocks);
-	free((void *)p->crowd);
-	free((void *)p->data);
 	free(p);
 }
 

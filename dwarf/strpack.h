@@ -38,6 +38,7 @@
 #ifndef SF_STRPACK_H
 #define SF_STRPACK_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -105,6 +106,9 @@ struct sf_strpack *sf_strpack_end(struct sf_strpack_build *b, unsigned char **pl
 				  sf_strpack_refill_fn *refill, void *arg);
 void sf_strpack_abort(struct sf_strpack_build *b);
 void sf_strpack_free(struct sf_strpack *p);
+/* Give the kept bytes, the index and any copy back once nothing looks a
+ * string up any more (every unit read); the counts stay for the note. */
+void sf_strpack_let_go(struct sf_strpack *p);
 
 /* The string at original offset off, which lies in a dropped range. */
 const char *sf_strpack_miss(const struct sf_strpack *p, uint64_t off);
@@ -135,6 +139,7 @@ static inline const char *sf_strpack_in_block(const struct sf_strpack *p, uint64
  * p->size). */
 static inline const char *sf_strpack_at(const struct sf_strpack *p, uint64_t off)
 {
+	assert(p->blocks);	/* not let go */
 	const struct sf_strpack_block *k = &p->blocks[off >> SF_STRPACK_SHIFT];
 
 	if (k->n == SF_STRPACK_MANY)

@@ -568,6 +568,13 @@ const struct sf_strpack *sf_elf_str_pack(const struct sf_elf *e)
 	return NULL;
 }
 
+void sf_elf_strings_read(struct sf_elf *e)
+{
+	for (uint32_t k = 1; k < e->ndw; k++)
+		if (!strcmp(e->dw_name[k], ".debug_str") && e->sec[e->dw[k]].pack)
+			sf_strpack_let_go(e->sec[e->dw[k]].pack);
+}
+
 int sf_elf_unstream(struct sf_elf *e, struct sf_err *err)
 {
 	struct sf_zstream *z = sf_elf_info_stream(e);

@@ -227,6 +227,8 @@ struct runs {
 	struct sf_dwfile *snap;
 	pthread_mutex_t mu;
 	atomic_int *done;		/* done[i]: run i read (await_wait) */
+	atomic_size_t unread;		/* runs not read yet: at 0, the
+					 * strings go (sf_elf_strings_read) */
 	struct await *aw;		/* run i's (await_wait) */
 };
 
@@ -428,6 +430,8 @@ static int run_units(void *arg, size_t i, int in_line)
 	u->rc[i] = sf_reader_units(u->r[i], first, last, &u->err[i]);
 	if (u->z && first < last)	/* a light run has no bytes of its own */
 		stream_drop(u, i);
+	if (u->z && atomic_fetch_sub(&u->unread, 1) == 1)
+		sf_elf_strings_read(u->e);
 	if (u->done)
 		atomic_store(&u->done[i], 1);
 	/* a run whose bytes all lie in an earlier run's unit holds nothing */
@@ -567,6 +571,7 @@ static int read_stream(struct ctx *c, struct sf_elf *e, struct sf_dwfile *f,
 	pthread_mutex_init(&u.mu, NULL);
 	u.done = sf_xcalloc(n, sizeof(*u.done));
 	u.aw = sf_xcalloc(n, sizeof(*u.aw));
+	atomic_init(&u.unread, n);
 	int rc = run_pool(c, &u, n, STREAM_WINDOW);
 	free(u.aw);
 	free(u.done);

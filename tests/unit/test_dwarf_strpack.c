@@ -4,7 +4,8 @@
  * the pack as the string it names in the section, the whole section
  * inflated again (the refill) exactly once and only when an offset lands
  * in a dropped range, the pack built from pieces of any size the same as
- * from the whole, and the sections that are not packed.
+ * from the whole, its bytes let go with its counts kept, and the sections
+ * that are not packed.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -207,6 +208,34 @@ static void test_memo(void **state)
 	free(s.bytes);
 }
 
+/* Let go once every unit is read: the bytes, the index and the refilled
+ * copy are given back, and the counts the note prints stay. */
+static void test_let_go(void **state)
+{
+	(void)state;
+	struct section s = make_section(8);
+	struct refill rf = { &s, 0 };
+	unsigned char *plain;
+	struct sf_strpack *p = pack(s.bytes, s.size, 0, &rf, &plain);
+
+	check_pack(&s, p, &rf);	/* refilled: the copy is there too */
+	uint64_t misses = sf_strpack_misses(p);
+	sf_strpack_let_go(p);
+	assert_null(p->data);
+	assert_null(p->blocks);
+	assert_null(p->crowd);
+	assert_int_equal(p->size, s.size);
+	assert_int_equal(p->kept, s.kept);
+	unsigned cut = 0;
+	for (size_t i = 0; i < NSTRS; i++)
+		cut += STRS[i].kept >= 0;
+	assert_int_equal(p->ndrops, 8 * cut);
+	assert_int_equal(sf_strpack_misses(p), misses);
+	sf_strpack_let_go(p);	/* again: nothing left to give */
+	sf_strpack_free(p);
+	free(s.bytes);
+}
+
 /* Nothing to drop (C): no pack, the bytes as they were. */
 static void test_nothing_to_drop(void **state)
 {
@@ -252,6 +281,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pack),
 		cmocka_unit_test(test_memo),
+		cmocka_unit_test(test_let_go),
 		cmocka_unit_test(test_nothing_to_drop),
 		cmocka_unit_test(test_not_packable),
 		cmocka_unit_test(test_abort),
