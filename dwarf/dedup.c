@@ -159,15 +159,30 @@ static void key_top(struct sf_reader *r, struct top *tp)
 	sf_fpset_prefetch(r->shared_seen, &tp->key);
 }
 
+/* Whether keyed top tp was laid out already: by this reader, or by a run
+ * whose keys it sees. */
+static int laid_already(struct sf_reader *r, const struct top *tp)
+{
+	/* the keys earlier runs laid out first: in a run after the first,
+	 * most tops are those (one probe, not two) */
+	return (r->shared_seen && sf_fpset_has(r->shared_seen, &tp->key)) ||
+	       sf_fpset_has(r->laid, &tp->key) || known_shared(r, &tp->key);
+}
+
 /* Whether the unit's keys are all computed before any is looked up,
- * waiting meanwhile for a run before r's to have keys (reader.h). */
+ * waiting meanwhile for a run before r's to have keys (reader.h) when
+ * some are not known yet. */
 static int await_keys(struct sf_reader *r)
 {
 	if (!r->await.keyless || !r->await.keyless(r->await.arg))
 		return 0;
-	for (size_t i = 0; i < r->ntops; i++)
+	size_t unknown = 0;
+	for (size_t i = 0; i < r->ntops; i++) {
 		key_top(r, &r->tops[i]);
-	r->await.wait(r->await.arg);
+		unknown += !r->tops[i].keyed || !laid_already(r, &r->tops[i]);
+	}
+	if (unknown)
+		r->await.wait(r->await.arg, unknown);
 	return 1;
 }
 
@@ -192,11 +207,8 @@ int rd_dedup_tops(struct sf_reader *r)
 		if (i == 0)
 			continue;
 		struct top *tp = &r->tops[i - 1];
-		/* the keys earlier runs laid out first: in a run after the
-		 * first, most tops are those (one probe, not two) */
 		if (tp->keyed)
-			tp->skip = (r->shared_seen && sf_fpset_has(r->shared_seen, &tp->key)) ||
-				   sf_fpset_has(r->laid, &tp->key) || known_shared(r, &tp->key);
+			tp->skip = laid_already(r, tp);
 		if (!tp->skip && !tp->ti && rd_resolve_top(r, i - 1) < 0)
 			continue;	/* not a type to report after all */
 		skipping |= tp->skip;

@@ -116,12 +116,14 @@ void sf_reader_share_live(struct sf_reader *r, struct sf_fpshared *own,
  * its first unit has published none, and the types r looked up meanwhile
  * would be laid out twice.  Before a unit's types are looked up, r asks
  * keyless(arg) whether one such run is still keyless; if so it computes
- * every key of the unit first (work that needs no other run's) and then
- * calls wait(arg), which returns when it is worth looking them up.
+ * every key of the unit first (work that needs no other run's) and then,
+ * when `unknown` of them name no type laid out yet (0: nothing to wait
+ * for), calls wait(arg, unknown), which returns when it is worth looking
+ * them up.
  */
 struct sf_reader_await {
 	int (*keyless)(void *arg);
-	void (*wait)(void *arg);
+	void (*wait)(void *arg, size_t unknown);
 	void *arg;
 };
 void sf_reader_await_keys(struct sf_reader *r, const struct sf_reader_await *a);

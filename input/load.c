@@ -338,7 +338,6 @@ static int before_keyless(struct runs *u, size_t i)
 struct await {
 	struct runs *u;
 	size_t i;
-	struct timespec start;	/* when run i began (its units inflated) */
 };
 
 static int await_keyless(void *arg)
@@ -356,29 +355,34 @@ static double ms_since(const struct timespec *t)
 	return (double)(now.tv_sec - t->tv_sec) * 1e3 + (double)(now.tv_nsec - t->tv_nsec) / 1e6;
 }
 
+/* about what laying out one C++ type takes (librados: 5-9 us) */
+#define WAIT_MS_PER_TYPE 0.010
+
 /*
- * Run i has its first unit's types listed and keyed, and a run before it
- * is still in its first unit: run i would lay out again every type the
- * two share (a run's keys reach the runs beside it unit by unit,
- * rd_record_tops: librados' second run, one unit read beside the first's
- * one unit, laid out 4,015 types of its 5,625 again, 5 MB of its 7.4 MB
- * kept only to be dropped at the merge, and the peak memory 58 -> 72 MB).
- * So its thread inflates the stream ahead meanwhile - bytes some run
- * needs anyway - a step at a time, up to AHEAD_MAX past run i's bytes,
- * then waits, until that run has keys or is read.  It waits no longer
- * than twice what run i has taken so far (its units found, its first
- * unit walked and keyed): behind a first unit much longer than run i's
- * own, laying out twice costs less than the wait.  (Once as long, one
- * librados run in 30 still gave up on a slow vCPU: 58 -> 69 MB.)
+ * Run i has its first unit's types listed and keyed, `unknown` of them
+ * laid out nowhere yet, and a run before it is still in its first unit:
+ * run i would lay out again every type the two share (a run's keys reach
+ * the runs beside it unit by unit, rd_record_tops: librados' second run,
+ * one unit read beside the first's one unit, laid out 4,015 types of its
+ * 5,625 again, 5 MB of its 7.4 MB kept only to be dropped at the merge,
+ * and the peak memory 58 -> 72 MB).  So its thread inflates the stream
+ * ahead meanwhile - bytes some run needs anyway - a step at a time, up to
+ * AHEAD_MAX past run i's bytes, then waits, until that run has keys or is
+ * read.  It waits no longer than laying out the unknown types would take:
+ * past that, laying them out costs the thread less than the wait.  (The
+ * cap was twice run i's time so far, inflating and keying included, which
+ * a small run behind librados' 6.9 MB unit spent waiting, 3-12 ms, for
+ * 1-224 types; and the second run, 5,647 types behind the first's, gave
+ * up on a busy machine: 45 -> 56 MB.)
  */
-static void await_wait(void *arg)
+static void await_wait(void *arg, size_t unknown)
 {
 	struct await *a = arg;
 	struct runs *u = a->u;
 	size_t i = a->i;
 	uint64_t size = u->grow->sec[SF_SEC_INFO].size;
 	uint64_t to = u->bound[i + 1] + AHEAD_MAX;
-	double cap = 2 * ms_since(&a->start) + 1;
+	double cap = (double)unknown * WAIT_MS_PER_TYPE;
 	struct timespec begun;
 
 	clock_gettime(CLOCK_MONOTONIC, &begun);
@@ -407,7 +411,6 @@ static int run_units(void *arg, size_t i, int in_line)
 	u->err[i].msg[0] = '\0';
 	if (u->z) {
 		u->aw[i] = (struct await){ .u = u, .i = i };
-		clock_gettime(CLOCK_MONOTONIC, &u->aw[i].start);
 		if (stream_run(u, i) < 0)
 			return u->rc[i] = -1;
 		f = &u->snap[i];

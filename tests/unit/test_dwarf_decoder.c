@@ -1281,6 +1281,7 @@ static void test_fpcache_generation_wraps(void **state)
 struct awaited {
 	struct sf_fpshared *earlier, *published;
 	int asked, waited;
+	size_t unknown;		/* what the last wait was told */
 };
 
 static int awaited_keyless(void *arg)
@@ -1291,19 +1292,30 @@ static int awaited_keyless(void *arg)
 	return sf_fpshared_count(a->earlier) == 0;
 }
 
+/* an earlier run always keyless (keys found elsewhere, or none) */
+static int always_keyless(void *arg)
+{
+	struct awaited *a = arg;
+
+	a->asked++;
+	return 1;
+}
+
 /* the earlier run's keys arrive while the reader waits */
-static void awaited_wait(void *arg)
+static void awaited_wait(void *arg, size_t unknown)
 {
 	struct awaited *a = arg;
 
 	a->waited++;
+	a->unknown = unknown;
 	sf_fpshared_add_shared(a->earlier, a->published);
 }
 
 /* The types of f's first unit read by a reader sharing live keys, after
  * `earlier` (may be empty) and with the hook a (may be NULL). */
-static size_t types_read(struct sf_dwfile *f, struct sf_elf *e, struct sf_fpshared *own,
-			 struct sf_fpshared *earlier, struct awaited *a)
+static size_t types_read_hook(struct sf_dwfile *f, struct sf_elf *e, struct sf_fpshared *own,
+			      struct sf_fpshared *earlier, struct awaited *a,
+			      int (*keyless)(void *))
 {
 	struct sf_typeset *out = sf_typeset_new();
 	struct sf_reader *r = sf_reader_new(f, e, sf_typeset_new(), NULL, NULL, "t", NULL, 1);
@@ -1311,7 +1323,7 @@ static size_t types_read(struct sf_dwfile *f, struct sf_elf *e, struct sf_fpshar
 
 	sf_reader_share_live(r, own, &earlier, 1);
 	if (a)
-		sf_reader_await_keys(r, &(struct sf_reader_await){ awaited_keyless, awaited_wait, a });
+		sf_reader_await_keys(r, &(struct sf_reader_await){ keyless, awaited_wait, a });
 	assert_int_equal(sf_reader_units(r, 0, 1, &err), 0);
 	sf_reader_merge(r, out);
 	sf_reader_free(r);
@@ -1320,10 +1332,17 @@ static size_t types_read(struct sf_dwfile *f, struct sf_elf *e, struct sf_fpshar
 	return n;
 }
 
+static size_t types_read(struct sf_dwfile *f, struct sf_elf *e, struct sf_fpshared *own,
+			 struct sf_fpshared *earlier, struct awaited *a)
+{
+	return types_read_hook(f, e, own, earlier, a, awaited_keyless);
+}
+
 /*
  * A reader whose earlier run has no keys yet keys its unit's types, waits
- * (the hook), and only then looks them up: keys published during the
- * wait skip the types they name.  Without the wait it lays them all out.
+ * (the hook), told how many no key names yet, and only then looks them
+ * up: keys published during the wait skip the types they name.  Without
+ * the wait it lays them all out; with every key known it does not wait.
  */
 static void test_reader_awaits_keys(void **state)
 {
@@ -1346,21 +1365,29 @@ static void test_reader_awaits_keys(void **state)
 	struct sf_fpshared *empty = sf_fpshared_new(NULL);
 	assert_int_equal(types_read(&f, &im.e, own, empty, NULL), all);
 
-	/* the hook: asked once, waited once, every type skipped */
+	/* the hook: asked once, waited once for every type, each skipped */
 	struct sf_fpshared *later = sf_fpshared_new(NULL), *own2 = sf_fpshared_new(NULL);
-	struct awaited a = { later, first, 0, 0 };
+	struct awaited a = { later, first, 0, 0, 0 };
 	assert_int_equal(types_read(&f, &im.e, own2, later, &a), 0);
 	assert_int_equal(a.asked, 1);
 	assert_int_equal(a.waited, 1);
+	assert_int_equal(a.unknown, all);
 
 	/* keys there already: asked, not waited */
 	struct sf_fpshared *own3 = sf_fpshared_new(NULL);
-	struct awaited b = { later, first, 0, 0 };
+	struct awaited b = { later, first, 0, 0, 0 };
 	assert_int_equal(types_read(&f, &im.e, own3, later, &b), 0);
 	assert_int_equal(b.asked, 1);
 	assert_int_equal(b.waited, 0);
 
-	struct sf_fpshared *sets[] = { first, none, own, empty, later, own2, own3 };
+	/* a run before still keyless, but every type known: not waited */
+	struct sf_fpshared *own4 = sf_fpshared_new(NULL);
+	struct awaited c = { later, first, 0, 0, 0 };
+	assert_int_equal(types_read_hook(&f, &im.e, own4, later, &c, always_keyless), 0);
+	assert_int_equal(c.asked, 1);
+	assert_int_equal(c.waited, 0);
+
+	struct sf_fpshared *sets[] = { first, none, own, empty, later, own2, own3, own4 };
 	for (size_t k = 0; k < sizeof(sets) / sizeof(sets[0]); k++)
 		sf_fpshared_free(sets[k]);
 	sf_dwfile_release(&f);
