@@ -250,7 +250,7 @@ static void block_pieces(const struct sf_strpack_drop *drops, size_t ndrops, siz
 	}
 	if (k->n == SF_STRPACK_MANY) {
 		uint32_t where[2] = { (uint32_t)from, (uint32_t)n };
-		static_assert(sizeof(where) == sizeof(k->piece), "a crowd's place fits a record");
+		static_assert(sizeof(where) <= sizeof(k->piece), "a crowd's place fits a record");
 		memcpy(k->piece, where, sizeof(where));
 	}
 }
