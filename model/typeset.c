@@ -45,6 +45,12 @@
 #include "lib/xalloc.h"
 #include "spelling.h"
 
+/* An arena's chunks double from ARENA_FIRST to ARENA_CHUNK: a reader's
+ * typesets of a small unit (its pending types, its few new ones) held a
+ * 256 KiB chunk each, resident on a huge-page heap, while they waited to
+ * be merged (librados: half a megabyte a run, a dozen runs waiting at its
+ * end). */
+#define ARENA_FIRST (16u * 1024u)
 #define ARENA_CHUNK (256u * 1024u)
 /* An arena this big takes its chunks 2 MiB at a time, as huge-page
  * memory (sf_xmalloc_huge): a large input's typesets fill tens of
@@ -277,8 +283,9 @@ void *sf_typeset_alloc(struct sf_typeset *ts, size_t size)
 		return sf_xmalloc((size_t)-1);
 	if (!c || c->cap - c->used < need) {
 		/* past HUGE_FROM, chunks of 2 MiB (lib/xalloc.h) */
-		size_t chunk = ts->arena_bytes < HUGE_FROM ? ARENA_CHUNK
-							   : SF_HUGE_PAGE - sizeof(*c);
+		size_t chunk = ts->arena_bytes >= HUGE_FROM ? SF_HUGE_PAGE - sizeof(*c)
+				: ts->arena_bytes < ARENA_FIRST ? ARENA_FIRST
+				: ts->arena_bytes < ARENA_CHUNK ? ts->arena_bytes : ARENA_CHUNK;
 		size_t cap = need > chunk ? need : chunk;
 		c = ts->arena_bytes < HUGE_FROM ? sf_xmalloc(sizeof(*c) + cap)
 						: sf_xmalloc_huge(sizeof(*c) + cap);
