@@ -157,7 +157,10 @@ static inline const char *sf_strpack_at(const struct sf_strpack *p, uint64_t off
  * offset; an entry is the offset + 1 (0: empty) and where the string is
  * in the pack's data.  Lookups that miss the kept bytes are not kept.
  */
-#define SF_STRMEMO_BITS 15
+#define SF_STRMEMO_BITS 12	/* 32 KiB: 2^15 held 256 KiB a reader,
+				 * and runs read wait to be merged with
+				 * theirs, for no time measured (2^12 to
+				 * 2^16) */
 
 struct sf_strmemo {
 	const struct sf_strpack *pack;   /* whose offsets the entries are */
