@@ -989,6 +989,41 @@ void rd_unlay_all(struct sf_reader *r, int keep_packed)
 	}
 }
 
+static int reads_packed(struct sf_reader *r, const struct tinfo *ti, unsigned depth);
+
+/*
+ * Forget the layouts whose read set holds a type marked packed (below),
+ * the marks kept: laid out again they take the marks in, and the others
+ * would come out as they are (a layout is a function of its DIEs and of
+ * the marks on its read set: dedup.c).  Every big C++ unit of librados
+ * found evidence in its first pass and laid out all its types a second
+ * time, its scratch models twice (10.8 k models; now 155).  The tinfos
+ * are listed first: an answer may resolve a type, and the map grow.
+ */
+void rd_unlay_marked(struct sf_reader *r)
+{
+	struct tinfo **laid = NULL;
+	size_t n = 0, cap = 0;
+
+	rd_reads_forget(r);	/* marks came since the last answers */
+	for (size_t j = 0; j < r->mapcap; j++) {
+		struct tinfo *ti = r->map[j].gen == r->gen ? r->map[j].ti : NULL;
+		if (ti)
+			ti->flags &= ~TI_SUMMED;
+		if (ti && (ti->flags & TI_LAID)) {
+			SF_GROW(laid, n, cap);
+			laid[n++] = ti;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (reads_packed(r, laid[i], 0)) {
+			laid[i]->flags &= ~(TI_LAID | TI_WAITS);
+			laid[i]->model = NULL;
+		}
+	}
+	free(laid);
+}
+
 /* ---- what a layout reads: packing evidence and dedup ------------------- */
 
 /*

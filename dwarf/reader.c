@@ -436,8 +436,9 @@ static void order_tops(struct sf_reader *r)
 /*
  * Lay out every type the unit reports, then report them.  A type found
  * packed only where a later one holds it (mark_packed) changes the
- * alignment of the types laid out before: the unit is laid out again
- * then, a few times at most (each pass finds a new packed type or ends).
+ * alignment of the types laid out before: the layouts that read a type
+ * marked packed are made again then (rd_unlay_marked), a few times at
+ * most (each pass finds a new packed type or ends).
  * With types skipped (dedup.c), evidence un-skips the types whose
  * layout a mark changes and, when there are any, starts over from
  * nothing with the others still skipped; a unit that meets a limit
@@ -476,7 +477,7 @@ static void report_tops(struct sf_reader *r)
 		}
 		if (!again)
 			break;
-		rd_unlay_all(r, 1);
+		rd_unlay_marked(r);
 	}
 	order_tops(r);
 	for (size_t i = 0; i < r->nfresh && !r->failed; i++)

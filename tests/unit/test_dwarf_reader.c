@@ -655,6 +655,65 @@ static size_t index_of(const struct sf_typeset *ts, const char *name)
 	return (size_t)-1;
 }
 
+/*
+ * Packing evidence met after the types that read the packed struct were
+ * laid out (testdata/reader/relayout.c): those are laid out again and
+ * take its alignment of 1, by value and through a typedef of an array;
+ * a struct that reads nothing of it keeps its own.  With and without
+ * dedup (its full path lays the unit out the same way).
+ */
+static void check_relayout(const struct sf_typeset *ts)
+{
+	const struct sf_type *pk = td_type(ts, "pk"), *user = td_type(ts, "user");
+	const struct sf_type *user_td = td_type(ts, "user_td"), *plain = td_type(ts, "plain");
+	const struct sf_type *holder = td_type(ts, "holder");
+
+	assert_int_equal(pk->align, 1);
+	assert_int_equal(pk->natural_align, 4);
+	assert_true(pk->flags & SF_TF_PACKED);
+	assert_int_equal(user->align, 1);
+	assert_int_equal(user_td->align, 1);
+	assert_int_equal(user_td->size, 16);
+	assert_int_equal(plain->align, 8);
+	assert_int_equal(plain->size, 16);
+	assert_int_equal(holder->align, 4);
+	assert_int_equal(holder->members[1].offset, 1);
+	assert_int_equal(holder->members[2].offset, 12);
+}
+
+/* path loaded on one thread, every struct of every unit laid out */
+static struct sf_typeset *load_nodedup(const char *path)
+{
+	struct sf_typeset *ts = sf_typeset_new();
+	struct sf_load_opts opts = { .threads = 1, .no_dedup = 1 };
+	struct sf_err err = SF_ERR_INIT;
+	char *paths[1] = { (char *)path };
+
+	assert_int_equal(sf_input_load_all(ts, paths, 1, &opts, &err), 0);
+	return ts;
+}
+
+static void test_evidence_lays_readers_out_again(void **state)
+{
+	int done = 0;
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++) {
+		const char *o = build(&lp64[i], "relayout.c", "relayout");
+		if (!o)
+			continue;
+		for (int dedup = 0; dedup < 2; dedup++) {
+			struct sf_typeset *ts = dedup ? td_load(o) : load_nodedup(o);
+			assert_non_null(ts);
+			check_relayout(ts);
+			sf_typeset_free(ts);
+		}
+		done++;
+	}
+	if (!done)
+		td_skip("no configuration compiled");
+}
+
 static void test_units_dedup_and_variants(void **state)
 {
 	(void)state;
@@ -766,6 +825,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_packed_aligned_enums),
 		cmocka_unit_test(test_names_enums_pointees),
 		cmocka_unit_test(test_shapes_and_spellings),
+		cmocka_unit_test(test_evidence_lays_readers_out_again),
 		cmocka_unit_test(test_units_dedup_and_variants),
 		cmocka_unit_test(test_threads_same_result),
 		cmocka_unit_test(test_only_filter),
