@@ -347,12 +347,18 @@ static void add_top(struct sf_reader *r, const struct top *tp)
 static void want_top_always(struct sf_reader *r, struct tinfo *ti, const char *name,
 			    int is_typedef);
 
-/* The aggregate ti is to be reported under `name` once the unit is read. */
+/*
+ * The aggregate ti is to be reported under `name` once the unit is read,
+ * if -t names it (wanted).  It is laid out either way: a type -t leaves
+ * out may show another packed (mark_packed), and `show -t NAME` prints
+ * the block `show` prints for NAME.
+ */
 static void want_top(struct sf_reader *r, struct tinfo *ti, const char *name, int is_typedef)
 {
-	if (!*name || !wanted(r, name))
+	if (!*name)
 		return;
 	want_top_always(r, ti, name, is_typedef);
+	r->tops[r->ntops - 1].asked = 1;
 }
 
 static void want_top_always(struct sf_reader *r, struct tinfo *ti, const char *name,
@@ -420,7 +426,7 @@ static void order_tops(struct sf_reader *r)
 		struct xtype *x = tp->skip ? NULL : rd_layout(r, tp->ti, 0);
 		if (x && r->each_def)
 			each_def(r, tp, x);
-		if (!x || top_known(r, tp, x))
+		if (!x || (tp->asked && !wanted(r, tp->name)) || top_known(r, tp, x))
 			continue;
 		tp->seq = i;
 		tp->file = sf_typeset_intern(r->out, srcfile(r, x->unit, x->file));
@@ -517,7 +523,7 @@ static int top_later(struct sf_reader *r, struct uh *uh, const struct sf_die *d)
 	if (d->name && (c || *d->name)) {
 		SF_GROW(r->tops, r->ntops, r->topcap);
 		r->tops[r->ntops++] = (struct top){ .uh = uh, .off = d->off, .name = d->name,
-						    .bare = !c };
+						    .bare = !c, .asked = 1 };
 	}
 	return 1;
 }

@@ -232,6 +232,9 @@ struct top {
 	                         * type: qualified only once resolved */
 	int is_typedef;
 	uint8_t bare;
+	uint8_t asked;          /* reported only when -t names it (wanted):
+	                         * laid out all the same, for the evidence it
+	                         * may show (reader.c, want_top) */
 	struct sf_fp key;       /* its fingerprint key (reader.c, dedup_tops), */
 	uint8_t keyed;          /* ... when it has one */
 	uint8_t skip;           /* laid out already: not again */
@@ -438,11 +441,12 @@ struct tinfo *rd_resolve(struct sf_reader *r, struct uh *uh, uint64_t off, unsig
 struct tinfo *rd_cached(struct sf_reader *r, struct uh *uh, uint64_t off);
 
 /* dedup.c */
-/* Whether report_tops skips types laid out already: a fingerprint
- * cache, and no -t (reader.c reads named types its own way). */
+/* Whether report_tops skips types laid out already: a fingerprint cache.
+ * With -t too: every type is laid out, for the evidence it may show,
+ * and only those -t names are reported (reader.c, want_top). */
 static inline int rd_dedup_on(const struct sf_reader *r)
 {
-	return r->fpc && !r->only;
+	return r->fpc != NULL;
 }
 /* The languages whose types get keys: C and C++ (dedup.c says why). */
 static inline int rd_dedup_lang(unsigned lang)

@@ -660,7 +660,8 @@ static size_t index_of(const struct sf_typeset *ts, const char *name)
  * laid out (testdata/reader/relayout.c): those are laid out again and
  * take its alignment of 1, by value and through a typedef of an array;
  * a struct that reads nothing of it keeps its own.  With and without
- * dedup (its full path lays the unit out the same way).
+ * dedup (its full path lays the unit out the same way), and with -t
+ * naming one of them only.
  */
 static void check_relayout(const struct sf_typeset *ts)
 {
@@ -693,6 +694,18 @@ static struct sf_typeset *load_nodedup(const char *path)
 	return ts;
 }
 
+/* path's types that `only` names, loaded on one thread */
+static struct sf_typeset *load_only(const char *path, const char *const *only)
+{
+	struct sf_typeset *ts = sf_typeset_new();
+	struct sf_load_opts opts = { .threads = 1, .only = only };
+	struct sf_err err = SF_ERR_INIT;
+	char *paths[1] = { (char *)path };
+
+	assert_int_equal(sf_input_load_all(ts, paths, 1, &opts, &err), 0);
+	return ts;
+}
+
 static void test_evidence_lays_readers_out_again(void **state)
 {
 	int done = 0;
@@ -708,6 +721,13 @@ static void test_evidence_lays_readers_out_again(void **state)
 			check_relayout(ts);
 			sf_typeset_free(ts);
 		}
+		/* -t user: the block show prints for it, though holder, which
+		 * shows pk packed, is not asked for */
+		static const char *const only[] = { "user", NULL };
+		struct sf_typeset *ts = load_only(o, only);
+		assert_int_equal(sf_typeset_count(ts), 1);
+		assert_int_equal(td_type(ts, "user")->align, 1);
+		sf_typeset_free(ts);
 		done++;
 	}
 	if (!done)
