@@ -682,23 +682,12 @@ static void check_relayout(const struct sf_typeset *ts)
 	assert_int_equal(holder->members[2].offset, 12);
 }
 
-/* path loaded on one thread, every struct of every unit laid out */
-static struct sf_typeset *load_nodedup(const char *path)
+/* path loaded on one thread: only the types `only` names (NULL: all),
+ * every struct of every unit laid out when no_dedup */
+static struct sf_typeset *load_with(const char *path, const char *const *only, int no_dedup)
 {
 	struct sf_typeset *ts = sf_typeset_new();
-	struct sf_load_opts opts = { .threads = 1, .no_dedup = 1 };
-	struct sf_err err = SF_ERR_INIT;
-	char *paths[1] = { (char *)path };
-
-	assert_int_equal(sf_input_load_all(ts, paths, 1, &opts, &err), 0);
-	return ts;
-}
-
-/* path's types that `only` names, loaded on one thread */
-static struct sf_typeset *load_only(const char *path, const char *const *only)
-{
-	struct sf_typeset *ts = sf_typeset_new();
-	struct sf_load_opts opts = { .threads = 1, .only = only };
+	struct sf_load_opts opts = { .threads = 1, .only = only, .no_dedup = no_dedup };
 	struct sf_err err = SF_ERR_INIT;
 	char *paths[1] = { (char *)path };
 
@@ -716,7 +705,7 @@ static void test_evidence_lays_readers_out_again(void **state)
 		if (!o)
 			continue;
 		for (int dedup = 0; dedup < 2; dedup++) {
-			struct sf_typeset *ts = dedup ? td_load(o) : load_nodedup(o);
+			struct sf_typeset *ts = load_with(o, NULL, !dedup);
 			assert_non_null(ts);
 			check_relayout(ts);
 			sf_typeset_free(ts);
@@ -724,7 +713,7 @@ static void test_evidence_lays_readers_out_again(void **state)
 		/* -t user: the block show prints for it, though holder, which
 		 * shows pk packed, is not asked for */
 		static const char *const only[] = { "user", NULL };
-		struct sf_typeset *ts = load_only(o, only);
+		struct sf_typeset *ts = load_with(o, only, 0);
 		assert_int_equal(sf_typeset_count(ts), 1);
 		assert_int_equal(td_type(ts, "user")->align, 1);
 		sf_typeset_free(ts);
