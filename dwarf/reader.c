@@ -1145,8 +1145,9 @@ void sf_reader_merge(struct sf_reader *r, struct sf_typeset *ts)
 	/* the interned strings point into src: forget them with it */
 	rd_strings_forget(r);
 	sf_spell_memo_free(r->memo);
-	free(r->strmemo);
 	r->memo = NULL;
+	free(r->strmemo);
+	r->strmemo = NULL;
 	merge_into(ts, src);
 }
 
@@ -1198,6 +1199,7 @@ void sf_reader_free(struct sf_reader *r)
 	end_unit(r);
 	sf_typeset_free(r->out);	/* not merged: an error stopped the load */
 	sf_spell_memo_free(r->memo);
+	free(r->strmemo);
 	sf_files_release(&r->files);
 	sb_release(&r->path);
 	sb_release(&r->qbuf);
