@@ -925,8 +925,8 @@ static void remember_layout(struct sf_reader *r, struct tinfo *ti, struct xtype 
  * type holding itself), sits deeper than MAX_LAYOUT_DEPTH, or its DIEs
  * are corrupt (the reader has failed then).  The evidence of its members
  * may mark their types packed (r->repack): the types laid out before
- * took their old alignment, and the caller lays the unit out again
- * (report_tops) after rd_unlay_all().
+ * took their old alignment, and the caller lays out again those that
+ * read a marked type (report_tops, rd_unlay_marked).
  */
 struct xtype *rd_layout(struct sf_reader *r, struct tinfo *ti, unsigned depth)
 {
@@ -970,22 +970,31 @@ struct xtype *rd_layout(struct sf_reader *r, struct tinfo *ti, unsigned depth)
 	return x;
 }
 
-/* Forget every layout of the unit; what was found packed too unless
- * `keep_packed`. */
-void rd_unlay_all(struct sf_reader *r, int keep_packed)
+/* The tinfo of the unit read now in slot j of the map, or NULL. */
+static struct tinfo *unit_ti(const struct sf_reader *r, size_t j)
 {
-	if (!keep_packed)
-		r->nmarked = 0;
+	return r->map[j].gen == r->gen ? r->map[j].ti : NULL;
+}
+
+/* Forget ti's layout (it is laid out again when next asked). */
+static void forget_layout(struct tinfo *ti)
+{
+	ti->flags &= ~(TI_LAID | TI_WAITS);
+	ti->model = NULL;
+}
+
+/* Forget every layout of the unit, and what was found packed: the unit
+ * starts over from nothing. */
+void rd_unlay_all(struct sf_reader *r)
+{
+	r->nmarked = 0;
 	for (size_t j = 0; j < r->mapcap; j++) {
-		struct tinfo *ti = r->map[j].gen == r->gen ? r->map[j].ti : NULL;
-		if (ti && (ti->flags & TI_LAID)) {
-			ti->flags &= ~(TI_LAID | TI_WAITS);
-			ti->model = NULL;
-		}
-		if (ti)
-			ti->flags &= ~TI_SUMMED;
-		if (ti && !keep_packed)
-			ti->flags &= ~TI_PACKED;
+		struct tinfo *ti = unit_ti(r, j);
+		if (!ti)
+			continue;
+		if (ti->flags & TI_LAID)
+			forget_layout(ti);
+		ti->flags &= ~(TI_SUMMED | TI_PACKED);
 	}
 }
 
@@ -1007,7 +1016,7 @@ void rd_unlay_marked(struct sf_reader *r)
 
 	rd_reads_forget(r);	/* marks came since the last answers */
 	for (size_t j = 0; j < r->mapcap; j++) {
-		struct tinfo *ti = r->map[j].gen == r->gen ? r->map[j].ti : NULL;
+		struct tinfo *ti = unit_ti(r, j);
 		if (ti)
 			ti->flags &= ~TI_SUMMED;
 		if (ti && (ti->flags & TI_LAID)) {
@@ -1015,12 +1024,9 @@ void rd_unlay_marked(struct sf_reader *r)
 			laid[n++] = ti;
 		}
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (reads_packed(r, laid[i], 0)) {
-			laid[i]->flags &= ~(TI_LAID | TI_WAITS);
-			laid[i]->model = NULL;
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		if (reads_packed(r, laid[i], 0))
+			forget_layout(laid[i]);
 	free(laid);
 }
 

@@ -476,7 +476,7 @@ static void report_tops(struct sf_reader *r)
 		}
 		evidence |= again;
 		if (restart) {
-			rd_unlay_all(r, 0);
+			rd_unlay_all(r);
 			evidence = 0;
 			pass = -1;
 			continue;

@@ -464,7 +464,7 @@ void rd_record_tops(struct sf_reader *r, int evidence);
 /* members.c */
 void rd_mvec_free(struct mvec *v);
 struct xtype *rd_layout(struct sf_reader *r, struct tinfo *ti, unsigned depth);
-void rd_unlay_all(struct sf_reader *r, int keep_packed);
+void rd_unlay_all(struct sf_reader *r);
 void rd_unlay_marked(struct sf_reader *r);
 /* Whether laying out the aggregate DIE at off of unit uh reads the layout
  * of a type marked packed (itself included): its "read set" (members.c);
