@@ -560,7 +560,8 @@ struct sf_zstream *sf_elf_info_stream(const struct sf_elf *e)
 	return NULL;
 }
 
-const struct sf_strpack *sf_elf_str_pack(const struct sf_elf *e)
+/* The pack of e's .debug_str, or NULL. */
+static struct sf_strpack *str_pack(const struct sf_elf *e)
 {
 	for (uint32_t k = 1; k < e->ndw; k++)
 		if (!strcmp(e->dw_name[k], ".debug_str"))
@@ -568,11 +569,17 @@ const struct sf_strpack *sf_elf_str_pack(const struct sf_elf *e)
 	return NULL;
 }
 
+const struct sf_strpack *sf_elf_str_pack(const struct sf_elf *e)
+{
+	return str_pack(e);
+}
+
 void sf_elf_strings_read(struct sf_elf *e)
 {
-	for (uint32_t k = 1; k < e->ndw; k++)
-		if (!strcmp(e->dw_name[k], ".debug_str") && e->sec[e->dw[k]].pack)
-			sf_strpack_let_go(e->sec[e->dw[k]].pack);
+	struct sf_strpack *p = str_pack(e);
+
+	if (p)
+		sf_strpack_let_go(p);
 }
 
 int sf_elf_unstream(struct sf_elf *e, struct sf_err *err)
