@@ -48,8 +48,8 @@
 /* An arena's chunks double from ARENA_FIRST to ARENA_CHUNK: a reader's
  * typesets of a small unit (its pending types, its few new ones) held a
  * 256 KiB chunk each, resident on a huge-page heap, while they waited to
- * be merged (librados: half a megabyte a run, a dozen runs waiting at its
- * end). */
+ * be merged (librados: half a megabyte for each run read behind its
+ * biggest unit). */
 #define ARENA_FIRST (16u * 1024u)
 #define ARENA_CHUNK (256u * 1024u)
 /* An arena this big takes its chunks 2 MiB at a time, as huge-page
