@@ -612,6 +612,22 @@ static void common_dir(const char *a, const char *b, char *out)
 }
 
 /*
+ * Whether dir (a real path) is too much to search for a struct's sources:
+ * /, a directory right below it (/tmp, /home, /usr), or the home directory
+ * or one above it.  Two unrelated trees under /tmp share only /tmp.
+ */
+static int broad_dir(const char *dir)
+{
+	const char *home = getenv("HOME");
+	char real[PATH_MAX];
+
+	if (!strchr(dir + 1, '/'))
+		return 1;
+	return home && home[0] == '/' && realpath(home, real) &&
+	       (!strcmp(real, dir) || sf_path_below(real, dir));
+}
+
+/*
  * A relative comp dir was relative to wherever the build ran, which the
  * DWARF does not say: taken from the input file's directory, or the
  * nearest directory above it that holds t's (relative) file - an object
@@ -668,7 +684,7 @@ static int comp_dir_root(const struct sf_type *t, struct sf_source_root *root)
 	if (df[0] == '/' && is_file(df) && realpath(df, df_real) &&
 	    !sf_path_below(df_real, real)) {
 		common_dir(real, df_real, common);
-		if (strcmp(common, "/")) {
+		if (!broad_dir(common)) {
 			strcpy(real, common);
 			root->from = SF_ROOT_COMMON;
 		}
@@ -749,6 +765,24 @@ static char *candidate(const char *df, const char *rootreal)
 	return cand;
 }
 
+/*
+ * df, a file outside the comp dir's root: the directory holding both was
+ * too much to search (broad_dir), which the message says.
+ */
+static void say_outside_comp_dir(const char *df, const char *rootreal,
+				 struct strbuf *err)
+{
+	char df_real[PATH_MAX], common[PATH_MAX];
+
+	sb_addf(err, "%s: outside the source root %s", df, rootreal);
+	if (realpath(df, df_real)) {
+		common_dir(rootreal, df_real, common);
+		sb_addf(err, "; the directory holding both, %s, is too much to "
+			"search", common);
+	}
+	sb_adds(err, ": pass --source-root DIR");
+}
+
 int sf_source_find(const struct sf_type *t, const struct sf_source_root *root,
 		   struct sf_source *src, struct strbuf *err)
 {
@@ -764,8 +798,7 @@ int sf_source_find(const struct sf_type *t, const struct sf_source_root *root,
 	int rc = -1;
 	if (!cand) {
 		if (df[0] == '/' && is_file(df) && root->from != SF_ROOT_OPTION)
-			sb_addf(err, "%s: outside the source root %s; pass "
-				"--source-root DIR", df, rootreal);
+			say_outside_comp_dir(df, rootreal, err);
 		else
 			sb_addf(err, "%s: source file of struct %s not found (looked "
 				"under %s)", df, t->name, rootreal);

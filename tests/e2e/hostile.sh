@@ -469,7 +469,12 @@ for f in "$TD"/regress/*.source.c; do
 	tcase "source fuzzer reproducer $name (patch)"
 	mkdir -p "$T/src-$name"
 	cp "$f" "$T/src-$name/s.c"
-	compile_or_fail gcc x86_64 4 "$T/src-$name/s.o" "$T/src-$name/s.c" || continue
+	# built in its own directory: the comp dir holds the source, so the
+	# root is that directory (not /tmp, which the tree's and it share)
+	if ! (cd "$T/src-$name" && compile gcc x86_64 4 s.o s.c); then
+		fail "gcc cannot compile $f: $(head -n 2 "$T/cc.err" | tr '\n' ' ')"
+		continue
+	fi
 	RC=0
 	(cd "$T/src-$name" && timeout --kill-after=10 "$E2E_TIMEOUT" "$SF" patch -t s s.o) \
 		>"$T/out" 2>"$T/err" || RC=$?

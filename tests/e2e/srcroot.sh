@@ -83,6 +83,31 @@ if need "$CC" && build; then
 	assert_grep "$T/out" "--- a/src/netq.h" "diff path"
 fi
 
+# broad B: a project whose struct's file (B/src) and build (B/build)
+# share only B, which is /tmp's own child or the home directory.
+tcase "out of tree, sharing only a top directory or \$HOME: refused, said"
+if need "$CC"; then
+	H=$T/home && mkdir -p "$H/src" "$H/build" && HR=$(cd "$H" && pwd -P)
+	printf 'struct wide {\n\tchar a;\n\tlong b;\n\tchar c;\n};\nstruct wide w0;\n' >"$H/src/w.c"
+	(cd "$H/build" && "$CC" -g -c "$HR/src/w.c" -o w.o) 2>"$T/cc.err" || fail "$CC: $(head -c 200 "$T/cc.err")"
+	HOME=$H at_dir / run "$SF" patch -t wide "$H/build/w.o"
+	assert_eq "$RC" 2 "\$HOME: exit status"
+	assert_eq "$(cat "$T/err")" "structfit: $HR/src/w.c: outside the source root $HR/build; the directory holding both, $HR, is too much to search: pass --source-root DIR" "\$HOME: the message"
+	at_dir / run "$SF" patch -t wide "$H/build/w.o"
+	assert_eq "$RC" 0 "another \$HOME: exit status: $(head -c 300 "$T/err")"
+	assert_grep "$T/out" "  source root: $HR (holds the build's directory $HR/build, DW_AT_comp_dir, and the struct's file)" "another \$HOME: the root said"
+	TA=$(mktemp -d /tmp/sf-broad-a.XXXXXX) && TB=$(mktemp -d /tmp/sf-broad-b.XXXXXX) &&
+		cp "$H/src/w.c" "$TB/w.c" && (cd "$TA" && "$CC" -g -c "$TB/w.c" -o w.o) 2>"$T/cc.err" ||
+		fail "$CC in /tmp: $(head -c 200 "$T/cc.err")"
+	TAR=$(cd "$TA" && pwd -P) TBR=$(cd "$TB" && pwd -P)
+	at_dir / run "$SF" patch -t wide "$TA/w.o"
+	assert_eq "$RC" 2 "/tmp: exit status"
+	assert_eq "$(cat "$T/err")" "structfit: $TBR/w.c: outside the source root $TAR; the directory holding both, $(dirname "$TAR"), is too much to search: pass --source-root DIR" "/tmp: the message"
+	at_dir / run "$SF" patch -t wide -R "$TB" "$TA/w.o"
+	assert_eq "$RC" 0 "/tmp, --source-root: exit status: $(head -c 300 "$T/err")"
+	rm -rf "$TA" "$TB"
+fi
+
 tcase "a relative DW_AT_comp_dir: from the input file's directory up"
 if need "$CC" && build; then
 	"$SF" show -t netq --format json "$P/build/rel.o" >"$T/rel.json" 2>"$T/err"
