@@ -379,22 +379,22 @@ static int lay_tops(struct sf_reader *r)
 	return r->repack;
 }
 
-static int top_cmp(const struct top *x, const struct top *y)
+static int fresh_cmp(const struct fresh *x, const struct fresh *y)
 {
 	int c = strcmp(x->file, y->file);
 
 	if (!c)
 		c = (x->line > y->line) - (x->line < y->line);
 	if (!c)
-		c = strcmp(x->name, y->name);
+		c = strcmp(x->tp->name, y->tp->name);
 	if (!c)
-		c = x->is_typedef - y->is_typedef;
+		c = x->tp->is_typedef - y->tp->is_typedef;
 	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 static int by_place(const void *a, const void *b)
 {
-	return top_cmp(*(struct top *const *)a, *(struct top *const *)b);
+	return fresh_cmp(a, b);
 }
 
 /*
@@ -428,12 +428,13 @@ static void order_tops(struct sf_reader *r)
 			each_def(r, tp, x);
 		if (!x || (tp->asked && !wanted(r, tp->name)) || top_known(r, tp, x))
 			continue;
-		tp->seq = i;
-		tp->file = sf_typeset_intern(r->out, srcfile(r, x->unit, x->file));
-		tp->line = x->t.decl_line;
+		assert(i <= UINT32_MAX);
 		SF_GROW(r->fresh, r->nfresh, r->freshcap);
-		r->fresh[r->nfresh++] = tp;
-		sorted = sorted && (r->nfresh < 2 || top_cmp(r->fresh[r->nfresh - 2], tp) < 0);
+		r->fresh[r->nfresh++] = (struct fresh){
+			.tp = tp, .file = sf_typeset_intern(r->out, srcfile(r, x->unit, x->file)),
+			.line = x->t.decl_line, .seq = (uint32_t)i };
+		sorted = sorted && (r->nfresh < 2 ||
+				    fresh_cmp(&r->fresh[r->nfresh - 2], &r->fresh[r->nfresh - 1]) < 0);
 	}
 	if (!sorted)	/* gcc writes most units in this order already */
 		qsort(r->fresh, r->nfresh, sizeof(*r->fresh), by_place);
@@ -487,7 +488,7 @@ static void report_tops(struct sf_reader *r)
 	}
 	order_tops(r);
 	for (size_t i = 0; i < r->nfresh && !r->failed; i++)
-		add_top(r, r->fresh[i]);
+		add_top(r, r->fresh[i].tp);
 	if (dedup && !r->unclean && !r->failed) {
 		rd_record_tops(r, evidence);
 		if (!r->sum_off && !r->unclean)
