@@ -337,13 +337,13 @@ static const struct sf_typedef_of *typedef_of(struct sf_reader *r, const struct 
 {
 	struct sf_typedef_of *t;
 
-	if (!mt->tdchain)
+	if (!mt->td)
 		return NULL;
 	t = rd_arena_alloc(&r->arena, sizeof(*t));
-	t->chain = mt->tdchain;
-	t->type_name = mt->uleft;
-	t->type_suffix = mt->uright;
-	t->enums = mt->uenum ? enumerators(r, mt->uenum) : NULL;
+	t->chain = mt->td->chain;
+	t->type_name = mt->td->uleft;
+	t->type_suffix = mt->td->uright;
+	t->enums = mt->td->uenum ? enumerators(r, mt->td->uenum) : NULL;
 	return t;
 }
 

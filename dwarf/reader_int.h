@@ -84,6 +84,16 @@ enum {
 struct uh;
 struct xtype;
 
+/* What pahole -E prints for a typedef (or an array of one), in the
+ * reader's arena: only these have one (a tinfo's pointer to it; its four
+ * fields in every tinfo were 24 bytes more of each). */
+struct tdspell {
+	const char *chain;      /* the typedef names down to a type that is
+	                         * not one ("a -> b") */
+	const char *uleft, *uright; /* that type's spelling */
+	struct tinfo *uenum;    /* that type when an anonymous enum */
+};
+
 struct tinfo {
 	uint64_t key;
 	const char *left, *right;
@@ -108,11 +118,7 @@ struct tinfo {
 	                         * of the non-virtual part (C++ layout) */
 	struct xtype *model;
 	const char *qname;      /* aggregates, enums, typedefs: bare name */
-	const char *tdchain;    /* typedefs and arrays of them: the typedef
-	                         * names down to a type that is not one
-	                         * ("a -> b"), else NULL */
-	const char *uleft, *uright; /* with tdchain: that type's spelling */
-	struct tinfo *uenum;    /* with tdchain: that type when an anonymous enum */
+	const struct tdspell *td; /* typedefs and arrays of them, else NULL */
 	const char *vattr;      /* vectors: pahole's __vector_size__ attribute */
 	const char *keyword;    /* aggregates: "struct", "union", "class" */
 	uint64_t rust_elem_size; /* arrays: the element's size (Rust spelling) */

@@ -278,23 +278,21 @@ static void typedef_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 		ti->flags |= TI_ALIGNED;
 	}
 	/* what pahole -E prints for it: the chain, then the type below */
-	if (t->tdchain && (t->flags & TI_ARRAY)) {
+	struct tdspell *td = rd_arena_alloc(&r->arena, sizeof(*td));
+	if (t->td && (t->flags & TI_ARRAY)) {
 		/* an array of a typedef: pahole says both chains */
-		ti->tdchain = rd_icat(r, ti->qname, " */ /* typedef ", t->tdchain);
-		ti->uleft = t->uleft;
-		ti->uright = t->uright;
-		ti->uenum = t->uenum;
-	} else if (t->tdchain) {
-		ti->tdchain = rd_icat(r, ti->qname, " -> ", t->tdchain);
-		ti->uleft = t->uleft;
-		ti->uright = t->uright;
-		ti->uenum = t->uenum;
+		*td = *t->td;
+		td->chain = rd_icat(r, ti->qname, " */ /* typedef ", t->td->chain);
+	} else if (t->td) {
+		*td = *t->td;
+		td->chain = rd_icat(r, ti->qname, " -> ", t->td->chain);
 	} else {
-		ti->tdchain = ti->qname;
-		ti->uleft = t->left;
-		ti->uright = t->vattr ? t->vattr : t->right;	/* pahole: no dims */
-		ti->uenum = t->anon_enum == t ? t : NULL;
+		td->chain = ti->qname;
+		td->uleft = t->left;
+		td->uright = t->vattr ? t->vattr : t->right;	/* pahole: no dims */
+		td->uenum = t->anon_enum == t ? t : NULL;
 	}
+	ti->td = td;
 }
 
 static void aggregate_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
@@ -413,11 +411,11 @@ static void array_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 		sb_adds(&dims, "[]");
 	ti->left = e->left;
 	ti->right = rd_icat(r, dims.buf, e->right, "");
-	if (e->tdchain && !(e->flags & TI_ARRAY)) {	/* an array of a typedef */
-		ti->tdchain = e->tdchain;
-		ti->uleft = e->uleft;
-		ti->uright = rd_icat(r, e->uright, dims.buf, "");	/* pahole's order */
-		ti->uenum = e->uenum;
+	if (e->td && !(e->flags & TI_ARRAY)) {	/* an array of a typedef */
+		struct tdspell *td = rd_arena_alloc(&r->arena, sizeof(*td));
+		*td = *e->td;
+		td->uright = rd_icat(r, e->td->uright, dims.buf, "");	/* pahole's order */
+		ti->td = td;
 	}
 	ti->rust_elem_size = e->size;
 	sb_release(&dims);
