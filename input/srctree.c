@@ -612,19 +612,16 @@ static void common_dir(const char *a, const char *b, char *out)
 }
 
 /*
- * Whether dir (a real path) is too much to search for a struct's sources:
- * /, a directory right below it (/tmp, /home, /usr), or the home directory
- * or one above it.  Two unrelated trees under /tmp share only /tmp.
+ * Whether dir (a real path) is too much to search for a struct's sources
+ * (sf_path_too_broad, against the home directory's real path).  Two
+ * unrelated trees under /tmp share only /tmp.
  */
 static int broad_dir(const char *dir)
 {
 	const char *home = getenv("HOME");
 	char real[PATH_MAX];
 
-	if (!strchr(dir + 1, '/'))
-		return 1;
-	return home && home[0] == '/' && realpath(home, real) &&
-	       (!strcmp(real, dir) || sf_path_below(real, dir));
+	return sf_path_too_broad(dir, home && realpath(home, real) ? real : NULL);
 }
 
 /*
@@ -713,11 +710,11 @@ int sf_source_root(const struct sf_type *t, const char *root_opt,
 	root->from = root->comp_dir[0] ? SF_ROOT_CWD_MISSING : SF_ROOT_CWD_NONE;
 	if (real_dir(".", real, err))
 		return -1;
-	if (!strcmp(real, "/")) {
-		sb_addf(err, "struct %s: %s; the current directory is /, too much to "
+	if (broad_dir(real)) {
+		sb_addf(err, "struct %s: %s; the current directory is %s, too much to "
 			"search: pass --source-root DIR", t->name, root->comp_dir[0] ?
 			"the build's directory it records is not on this machine" :
-			"its debug info records no build directory");
+			"its debug info records no build directory", real);
 		return -1;
 	}
 	root->real = sf_xstrdup(real);

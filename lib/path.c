@@ -89,6 +89,19 @@ bool sf_path_is_normal(const char *path)
 	}
 }
 
+bool sf_path_too_broad(const char *dir, const char *home)
+{
+	static const char *const shared[] = {
+		"/", "/tmp", "/var/tmp", "/home", "/usr", "/usr/local", "/opt", "/srv",
+		"/mnt", "/media", "/var", "/run", "/dev/shm",
+	};
+
+	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]); i++)
+		if (!strcmp(dir, shared[i]))
+			return true;
+	return home && home[0] == '/' && (!strcmp(dir, home) || sf_path_below(home, dir));
+}
+
 const char *sf_path_below(const char *path, const char *root)
 {
 	size_t n = strlen(root);

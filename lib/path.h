@@ -39,6 +39,15 @@ bool sf_path_is_normal(const char *path);
  * normalised), or NULL when path is not strictly below root. */
 const char *sf_path_below(const char *path, const char *root);
 
+/*
+ * Is dir (absolute, normalised) too much to search for a project's
+ * sources: /, a directory many unrelated trees share (/tmp, /var/tmp,
+ * /home, /usr, /usr/local, /opt, /srv, /mnt, /media, /var, /run,
+ * /dev/shm), or the home directory `home` (may be NULL) or one above it?
+ * A project's own top directory (/work, /app, /src, ~/proj) is not.
+ */
+bool sf_path_too_broad(const char *dir, const char *home);
+
 /* Resolve DIR ("." , "./", "dir/.", a symlink...).  -1 with "DIR: problem". */
 int sf_srcroot_init(struct sf_srcroot *r, const char *dir, struct sf_err *err);
 void sf_srcroot_release(struct sf_srcroot *r);

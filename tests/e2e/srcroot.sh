@@ -13,8 +13,10 @@
 #  - --source-root still wins (a copy of the project is patched);
 #  - refusals name files relative to the root (a stale source, a public
 #    type), never the absolute path;
-#  - the build's directory gone: the current directory, said; from /,
-#    refused (too much to search);
+#  - the build's directory gone: the current directory, said; from / or
+#    the home directory, refused (too much to search);
+#  - an out-of-tree build whose build and source directories share only
+#    /tmp or the home directory: that is not taken as the root, said;
 #  - a tree of 10,000 generated files (and 2,000 data files) around the
 #    project: patch from / answers within a hang detector's 30 s (the time
 #    printed), and under strace opens no data file, reads each unrelated
@@ -83,9 +85,7 @@ if need "$CC" && build; then
 	assert_grep "$T/out" "--- a/src/netq.h" "diff path"
 fi
 
-# broad B: a project whose struct's file (B/src) and build (B/build)
-# share only B, which is /tmp's own child or the home directory.
-tcase "out of tree, sharing only a top directory or \$HOME: refused, said"
+tcase "out of tree, sharing only /tmp or \$HOME: refused, said"
 if need "$CC"; then
 	H=$T/home && mkdir -p "$H/src" "$H/build" && HR=$(cd "$H" && pwd -P)
 	printf 'struct wide {\n\tchar a;\n\tlong b;\n\tchar c;\n};\nstruct wide w0;\n' >"$H/src/w.c"
@@ -141,7 +141,7 @@ if need "$CC" && build; then
 	assert_match "$(cat "$T/err")" "^structfit: struct pub \(include/pub\.h:1\): public ABI" "relative with the comp dir's root too"
 fi
 
-tcase "the build's directory gone: the current directory, said; / refused"
+tcase "the build's directory gone: the current directory, said; / and \$HOME refused"
 if need "$CC" && build; then
 	rm -rf "$T/moved" && cp -r "$P" "$T/moved0" && mv "$T/moved0" "$T/moved"
 	mv "$P" "$T/proj.away"
@@ -152,6 +152,12 @@ if need "$CC" && build; then
 	at_dir / run "$SF" patch -t netq "$T/moved/build/netq.o"
 	assert_eq "$RC" 2 "from /: exit status"
 	assert_eq "$(cat "$T/err")" "structfit: struct netq: the build's directory it records is not on this machine; the current directory is /, too much to search: pass --source-root DIR" "from /: the message"
+	# the home directory is refused as / is; a project below it is not
+	HOME=$T/moved at_dir "$T/moved" run "$SF" patch -t netq build/netq.o
+	assert_eq "$RC" 2 "from \$HOME: exit status"
+	assert_eq "$(cat "$T/err")" "structfit: struct netq: the build's directory it records is not on this machine; the current directory is $(cd "$T/moved" && pwd -P), too much to search: pass --source-root DIR" "from \$HOME: the message"
+	HOME=$T at_dir "$T/moved" run "$SF" patch -t netq build/netq.o
+	assert_eq "$RC" 0 "below \$HOME: exit status: $(head -c 300 "$T/err")"
 	mv "$T/proj.away" "$P"
 fi
 

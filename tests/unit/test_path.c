@@ -221,6 +221,29 @@ static void test_below(void **state)
 	assert_string_equal(sf_path_below("/x.c", "/"), "x.c");
 }
 
+/* Shared directories and the home directory (or above it) are too broad
+ * to search; a project's own top directory, even right below /, is not. */
+static void test_too_broad(void **state)
+{
+	static const char *const broad[] = { "/", "/tmp", "/var/tmp", "/home", "/usr",
+					     "/usr/local", "/opt", "/dev/shm" };
+	static const char *const narrow[] = { "/work", "/app", "/tmp/proj", "/home/u/proj",
+					      "/usr/src/linux", "/opt/app", "/homework" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(broad) / sizeof(broad[0]); i++)
+		assert_true(sf_path_too_broad(broad[i], NULL));
+	for (size_t i = 0; i < sizeof(narrow) / sizeof(narrow[0]); i++)
+		assert_false(sf_path_too_broad(narrow[i], "/home/u"));
+	assert_true(sf_path_too_broad("/home/u", "/home/u"));      /* the home itself */
+	assert_true(sf_path_too_broad("/data", "/data/users/u"));  /* above it */
+	assert_true(sf_path_too_broad("/data/users", "/data/users/u"));
+	assert_false(sf_path_too_broad("/data/users/u2", "/data/users/u"));
+	assert_false(sf_path_too_broad("/data", "relative"));       /* no real home */
+	assert_true(sf_path_too_broad("/root", "/root"));
+	assert_false(sf_path_too_broad("/root/proj", "/root"));
+}
+
 /* sf_path_is_normal(p) says whether sf_path_normalize(p) is p itself,
  * for every path of up to four components drawn from "", ".", "..", "a"
  * and "bc" (empty ones make "//" and a trailing '/'), absolute or not:
@@ -323,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_srcroot_spellings),
 		cmocka_unit_test(test_srcroot_outside_and_missing),
 		cmocka_unit_test(test_below),
+		cmocka_unit_test(test_too_broad),
 		cmocka_unit_test(test_is_normal_agrees_with_normalize),
 	};
 
