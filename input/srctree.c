@@ -763,21 +763,25 @@ static char *candidate(const char *df, const char *rootreal)
 }
 
 /*
- * df, a file outside the comp dir's root: the directory holding both was
- * too much to search (broad_dir), which the message says.
+ * df, a file outside the root: when the root is the comp dir, the
+ * directory holding both was too much to search (broad_dir, in
+ * comp_dir_root), which the message says.
  */
-static void say_outside_comp_dir(const char *df, const char *rootreal,
-				 struct strbuf *err)
+static void say_outside(const char *df, const struct sf_source_root *root,
+			struct strbuf *err)
 {
+	const char *rootreal = root->real;
 	char df_real[PATH_MAX], common[PATH_MAX];
 
 	sb_addf(err, "%s: outside the source root %s", df, rootreal);
-	if (realpath(df, df_real)) {
+	if ((root->from == SF_ROOT_COMP_DIR || root->from == SF_ROOT_COMP_DIR_REL) &&
+	    realpath(df, df_real)) {
 		common_dir(rootreal, df_real, common);
 		sb_addf(err, "; the directory holding both, %s, is too much to "
-			"search", common);
+			"search: pass --source-root DIR", common);
+		return;
 	}
-	sb_adds(err, ": pass --source-root DIR");
+	sb_adds(err, "; pass --source-root DIR");
 }
 
 int sf_source_find(const struct sf_type *t, const struct sf_source_root *root,
@@ -795,7 +799,7 @@ int sf_source_find(const struct sf_type *t, const struct sf_source_root *root,
 	int rc = -1;
 	if (!cand) {
 		if (df[0] == '/' && is_file(df) && root->from != SF_ROOT_OPTION)
-			say_outside_comp_dir(df, rootreal, err);
+			say_outside(df, root, err);
 		else
 			sb_addf(err, "%s: source file of struct %s not found (looked "
 				"under %s)", df, t->name, rootreal);

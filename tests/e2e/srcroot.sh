@@ -105,7 +105,13 @@ if need "$CC"; then
 	assert_eq "$(cat "$T/err")" "structfit: $TBR/w.c: outside the source root $TAR; the directory holding both, $(dirname "$TAR"), is too much to search: pass --source-root DIR" "/tmp: the message"
 	at_dir / run "$SF" patch -t wide -R "$TB" "$TA/w.o"
 	assert_eq "$RC" 0 "/tmp, --source-root: exit status: $(head -c 300 "$T/err")"
-	rm -rf "$TA" "$TB"
+	# the build's directory gone: the current directory is the root, and
+	# the file outside it is said plainly (no directory was shared)
+	mkdir -p "$T/wobj" && cp "$TA/w.o" "$T/wobj/" && rm -rf "$TA"
+	at_dir "$T/wobj" run "$SF" patch -t wide w.o
+	assert_eq "$RC" 2 "the current directory: exit status"
+	assert_eq "$(cat "$T/err")" "structfit: $TBR/w.c: outside the source root $(cd "$T/wobj" && pwd -P); pass --source-root DIR" "the current directory: the message"
+	rm -rf "$TB"
 fi
 
 tcase "a relative DW_AT_comp_dir: from the input file's directory up"
