@@ -17,23 +17,39 @@
  *        huge pages and aligned to one (MAP_NORESERVE: untouched pages
  *        cost nothing), advised as huge-page memory
  *
- * Bytes released go by whole pages: whole huge pages move ahead of
- * `have`, for the inflater to write into (recycle), the rest goes back to
- * the kernel (MADV_DONTNEED).  Either way the range released reads as
- * zeros afterwards and stays ours: no pointer into it ever points to
- * other bytes.
+ * Bytes are given back in any order (the runs reading a stream end out
+ * of order): `span` lists them, coalesced.  A huge page goes once all its
+ * bytes are given back: moved ahead of `have` for the inflater to write
+ * into (recycle), else back to the kernel (MADV_DONTNEED).  Either way
+ * the range reads as zeros afterwards and stays ours: no pointer into it
+ * ever points to other bytes.  A page part of which is still read is
+ * kept whole in a big stream (HOLD_FROM), while it may yet move ahead;
+ * in a small one the small pages given back go at once.
  *
  *   0      released          have       ahead                    size
  *   | zeros |  being read    |  moved pages |  untouched           |
+ *
+ * The spans are few (the runs read out of order at once), fate[] one byte
+ * per huge page: PAGE_WHOLE (as inflated, or held), PAGE_BROKEN (small
+ * pages of it went), PAGE_GONE.
  */
 #include "zstream.h"
 
+#include <assert.h>
 #include <isa-l/igzip_lib.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "lib/xalloc.h"
+
+/* what became of a huge page of the stream (fate[]) */
+enum { PAGE_WHOLE, PAGE_BROKEN, PAGE_GONE };
+
+/* bytes given back, [lo, hi) */
+struct span {
+	uint64_t lo, hi;
+};
 
 struct sf_zstream {
 	struct inflate_state st;
@@ -45,8 +61,12 @@ struct sf_zstream {
 	unsigned char *map;		/* the mapping, and its length */
 	size_t maplen;
 	unsigned char *base;		/* its first huge page */
-	uint64_t size, have, released;
+	uint64_t size, have;
+	uint64_t released;		/* every byte below is given back */
 	uint64_t ahead;			/* pages moved ahead of `have` reach this */
+	struct span *span;		/* the bytes given back, in order */
+	size_t nspan, capspan;
+	uint8_t *fate;			/* fate[p]: what became of huge page p */
 };
 
 struct sf_zstream *sf_zstream_new(const unsigned char *src, size_t srclen, uint64_t size,
@@ -66,6 +86,7 @@ struct sf_zstream *sf_zstream_new(const unsigned char *src, size_t srclen, uint6
 	z->base = (unsigned char *)(((uintptr_t)map + SF_HUGE_PAGE - 1) & ~(SF_HUGE_PAGE - 1));
 	/* advice only: where refused, 4 KiB pages serve */
 	(void)madvise(z->base, len - SF_HUGE_PAGE, MADV_HUGEPAGE);
+	z->fate = sf_xcalloc(len / SF_HUGE_PAGE, 1);
 	z->src = src;
 	z->srclen = srclen;
 	z->file_backed = file_backed;
@@ -108,6 +129,21 @@ static void feed(struct sf_zstream *z)
 	if (z->st.avail_in == 0 && left)
 		z->st.avail_in = left > UINT32_MAX ? UINT32_MAX : (uint32_t)left;
 }
+
+/* at most this many bytes of pages given back wait ahead of the inflater
+ * (recycle), about two runs' worth (load.c); the rest go back to the
+ * kernel.  4 MiB left libceph-common 98 fresh huge pages, 16 MiB 72 */
+#define PARK_MAX ((uint64_t)16 << 20)
+
+/*
+ * A page part of which is still read is kept whole, for it to move ahead
+ * once all of it is given back, only in a stream this big.  Kept, such
+ * pages cost up to one huge page per run being read: librados' 23 MB
+ * stream peaked 1.2 MB higher for 3 fewer fresh huge pages of its 25;
+ * libceph-common's 154 MB one took 72 fresh huge pages instead of 85
+ * (and of 133 before any page given back by a run moved ahead).
+ */
+#define HOLD_FROM ((uint64_t)64 << 20)
 
 /* inflate at least this much per call (fewer calls, each one the
  * inflater's setup) */
@@ -164,64 +200,131 @@ int sf_zstream_fill(struct sf_zstream *z, uint64_t to)
 	return z->failed ? -1 : 0;
 }
 
-/*
- * Move the pages of [lo, lo + len) (whole huge pages of bytes given back)
- * to where the inflater writes next: it writes into them there, with no
- * page fault and no page for the kernel to zero (which took a third of
- * libceph-common's samples when it was inflated at once).  The range left
- * behind reads as zeros (MREMAP_DONTUNMAP), and stays ours.  How many
- * bytes were moved (0: the kernel would not).
- */
-static uint64_t recycle(struct sf_zstream *z, uint64_t lo, uint64_t len)
+/* Where the next page moved ahead goes: past what is inflated and past
+ * the pages moved there already.  At or past the size, none can go. */
+static uint64_t park_front(const struct sf_zstream *z)
 {
-	uint64_t front = (z->have + SF_HUGE_PAGE - 1) & ~(uint64_t)(SF_HUGE_PAGE - 1);
-	uint64_t room = z->maplen - SF_HUGE_PAGE;	/* from base to the mapping's end */
+	uint64_t next = (z->have + SF_HUGE_PAGE - 1) & ~(uint64_t)(SF_HUGE_PAGE - 1);
 
-	if (front < z->ahead)
-		front = z->ahead;
-	if (front >= room)
+	return z->ahead > next ? z->ahead : next;
+}
+
+/*
+ * Move huge page [lo, lo + SF_HUGE_PAGE), all given back, to park_front:
+ * the inflater writes into it there with no page fault and no page for
+ * the kernel to zero (zeroing took a third of libceph-common's samples
+ * when its .debug_info was inflated at once).  The place it leaves reads
+ * as zeros (MREMAP_DONTUNMAP) and stays ours.  1 moved; 0 not: no bytes
+ * are to come there, PARK_MAX bytes wait moved already, or the kernel
+ * would not.
+ */
+static int recycle(struct sf_zstream *z, uint64_t lo)
+{
+	uint64_t next = (z->have + SF_HUGE_PAGE - 1) & ~(uint64_t)(SF_HUGE_PAGE - 1);
+	uint64_t front = park_front(z);
+
+	if (front >= z->size || front - next >= PARK_MAX)
 		return 0;
-	if (len > room - front)
-		len = room - front;
-	void *to = mremap(z->base + lo, (size_t)len, (size_t)len,
+	void *to = mremap(z->base + lo, SF_HUGE_PAGE, SF_HUGE_PAGE,
 			  MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, z->base + front);
 	if (to == MAP_FAILED)
 		return 0;
-	z->ahead = front + len;
-	return len;
+	z->ahead = front + SF_HUGE_PAGE;
+	return 1;
+}
+
+/* Add [lo, hi) to the spans given back, which stay sorted, apart and
+ * coalesced: [0, released), then the runs read out of order past it. */
+static void spans_add(struct sf_zstream *z, uint64_t lo, uint64_t hi)
+{
+	size_t i = 0, j;
+
+	while (i < z->nspan && z->span[i].hi < lo)
+		i++;
+	for (j = i; j < z->nspan && z->span[j].lo <= hi; j++) {
+		if (z->span[j].lo < lo)
+			lo = z->span[j].lo;
+		if (z->span[j].hi > hi)
+			hi = z->span[j].hi;
+	}
+	if (j == i) {	/* apart from every span: one more */
+		SF_GROW(z->span, z->nspan, z->capspan);
+		memmove(z->span + i + 1, z->span + i, (z->nspan - i) * sizeof(*z->span));
+		z->nspan++;
+	} else {	/* spans [i, j) become one */
+		memmove(z->span + i + 1, z->span + j, (z->nspan - j) * sizeof(*z->span));
+		z->nspan -= j - i - 1;
+	}
+	z->span[i] = (struct span){ lo, hi };
+	if (z->span[0].lo == 0)
+		z->released = z->span[0].hi;
+	assert(z->nspan == 1 || z->span[0].hi < z->span[1].lo);
+}
+
+/* Is every byte of [lo, hi) given back? */
+static int given_back(const struct sf_zstream *z, uint64_t lo, uint64_t hi)
+{
+	for (size_t i = 0; i < z->nspan && z->span[i].lo <= lo; i++)
+		if (hi <= z->span[i].hi)
+			return 1;
+	return 0;
+}
+
+/* The small pages of [lo, hi) given back go to the kernel. */
+static void drop_given(struct sf_zstream *z, uint64_t lo, uint64_t hi)
+{
+	for (size_t i = 0; i < z->nspan && z->span[i].lo < hi; i++) {
+		uint64_t a = z->span[i].lo > lo ? z->span[i].lo : lo;
+		uint64_t b = z->span[i].hi < hi ? z->span[i].hi : hi;
+		if (a < b)
+			(void)sf_drop_pages(z->base + a, z->base + b, 0);
+	}
+}
+
+/* Huge page p, [a, b) of the stream, after some of its bytes were given
+ * back. */
+static void page_given(struct sf_zstream *z, uint64_t p, uint64_t a, uint64_t b)
+{
+	if (!given_back(z, a, b)) {
+		/* some bytes are still read: in a big stream the page is kept
+		 * whole while it may yet move ahead, else the small pages
+		 * given back go now (and the huge page is broken) */
+		if (z->fate[p] == PAGE_WHOLE && z->size >= HOLD_FROM && park_front(z) < z->size)
+			return;
+		z->fate[p] = PAGE_BROKEN;
+		drop_given(z, a, b);
+		return;
+	}
+	int whole = z->fate[p] == PAGE_WHOLE && b - a == SF_HUGE_PAGE;
+	z->fate[p] = PAGE_GONE;
+	if (!whole || !recycle(z, a))
+		(void)sf_drop_pages(z->base + a, z->base + b, 0);
+}
+
+/* The bytes of [lo, hi) are given back (any of them may have been). */
+static void give_back(struct sf_zstream *z, uint64_t lo, uint64_t hi)
+{
+	if (hi > z->have)
+		hi = z->have;
+	if (hi <= lo)
+		return;
+	spans_add(z, lo, hi);
+	for (uint64_t p = lo / SF_HUGE_PAGE; p * SF_HUGE_PAGE < hi; p++) {
+		uint64_t a = p * SF_HUGE_PAGE;
+		uint64_t b = a + SF_HUGE_PAGE < z->size ? a + SF_HUGE_PAGE : z->size;
+		if (z->fate[p] != PAGE_GONE)
+			page_given(z, p, a, b);
+	}
 }
 
 void sf_zstream_release(struct sf_zstream *z, uint64_t to)
 {
-	size_t pg = sf_page_size();
-
-	if (to > z->have)
-		to = z->have;
-	uint64_t lo = (z->released + pg - 1) & ~(uint64_t)(pg - 1);
-	uint64_t hi = to & ~(uint64_t)(pg - 1);
-	if (hi <= lo)
-		return;
-	/* whole huge pages move ahead, the rest goes back to the kernel */
-	uint64_t hlo = (lo + SF_HUGE_PAGE - 1) & ~(uint64_t)(SF_HUGE_PAGE - 1);
-	uint64_t hhi = hi & ~(uint64_t)(SF_HUGE_PAGE - 1);
-	uint64_t moved = hhi > hlo ? recycle(z, hlo, hhi - hlo) : 0;
-	if (moved) {
-		(void)sf_drop_pages(z->base + lo, z->base + hlo, 0);
-		lo = hlo + moved;
-	}
-	(void)sf_drop_pages(z->base + lo, z->base + hi, 0);
-	z->released = hi;
+	give_back(z, z->released, to);
 }
 
 void sf_zstream_drop(struct sf_zstream *z, uint64_t lo, uint64_t hi)
 {
-	/* below `released` the pages may have moved ahead (recycle) */
-	if (lo < z->released)
-		lo = z->released;
-	if (hi > z->have)
-		hi = z->have;
-	if (hi > lo)
-		(void)sf_drop_pages(z->base + lo, z->base + hi, 0);
+	give_back(z, lo, hi);
 }
 
 void sf_zstream_free(struct sf_zstream *z)
@@ -229,5 +332,7 @@ void sf_zstream_free(struct sf_zstream *z)
 	if (!z)
 		return;
 	munmap(z->map, z->maplen);
+	free(z->span);
+	free(z->fate);
 	free(z);
 }

@@ -11,6 +11,9 @@
  *   +--------------+--------------------------+-----------------------+
  *   0           released                     have                  size
  *
+ * (the pages given back move past `have`, for the inflater to write into
+ * them there, while it has bytes to come.)
+ *
  * The section keeps one address range for its whole life (reserved when
  * the stream starts, never moved), so every section offset has one
  * address, as when it is inflated at once: the DIE decoder reads it
@@ -46,8 +49,14 @@ uint64_t sf_zstream_have(const struct sf_zstream *z);
 int sf_zstream_fill(struct sf_zstream *z, uint64_t to);
 /* Nothing reads the bytes below `to` any more: their memory goes back. */
 void sf_zstream_release(struct sf_zstream *z, uint64_t to);
-/* Nothing reads the bytes of [lo, hi) any more, though bytes below may
- * still be read: the whole pages inside go back (read as zeros). */
+/*
+ * Nothing reads the bytes of [lo, hi) any more, though bytes beside them
+ * may still be read, and some of them may have been given back before.
+ * A huge page goes once all its bytes are given back, to be written
+ * again further on while the stream has bytes to come; in a small stream
+ * the small pages inside the range go at once.  Pages gone read as
+ * zeros; no byte outside what was given back ever changes.
+ */
 void sf_zstream_drop(struct sf_zstream *z, uint64_t lo, uint64_t hi);
 void sf_zstream_free(struct sf_zstream *z);
 

@@ -1,9 +1,11 @@
 /*
  * test_dwarf_zstream.c - a zlib stream inflated piecewise (input/zstream.h):
  * its bytes as inflated, and which of them go back when a range is
- * dropped (sf_zstream_drop: whole pages inside the range, nothing below
- * what was released) or released.  Pages given back read as zeros, so the
- * test sees exactly which went; the data has no zero byte.
+ * dropped (sf_zstream_drop, in any order) or released.  Pages given back
+ * read as zeros, so the test sees exactly which went; the data has no
+ * zero byte.  A huge page given back whole while bytes are to come moves
+ * ahead of the inflater: mincore() sees it there before anything is
+ * inflated into it, and the bytes inflated into it are checked.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <cmocka.h>
 #include <zlib.h>
 
@@ -29,19 +32,35 @@ struct zdata {
 	size_t srclen;
 };
 
-static struct zdata compressed(void)
+static struct zdata compressed_n(size_t size)
 {
-	unsigned char *raw = sf_xmalloc(SIZE);
-	uLongf len = compressBound(SIZE);
+	unsigned char *raw = sf_xmalloc(size);
+	uLongf len = compressBound(size);
 	struct zdata z = { sf_xmalloc(len), 0 };
 
-	for (size_t i = 0; i < SIZE; i++)
+	for (size_t i = 0; i < size; i++)
 		raw[i] = byte_at(i);
-	assert_int_equal(compress2(z.src, &len, raw, SIZE, 6), Z_OK);
+	assert_int_equal(compress2(z.src, &len, raw, size, 1), Z_OK);
 	z.srclen = len;
 	free(raw);
 	return z;
 }
+
+static struct zdata compressed(void)
+{
+	return compressed_n(SIZE);
+}
+
+/* Is the page at p in memory? */
+static int resident(const unsigned char *p)
+{
+	unsigned char v = 0;
+
+	assert_int_equal(mincore((void *)p, sf_page_size(), &v), 0);
+	return v & 1;
+}
+
+#define MIB ((size_t)1 << 20)
 
 /* [lo, hi) of the stream holds its bytes */
 static void assert_bytes(const unsigned char *b, size_t lo, size_t hi)
@@ -105,11 +124,103 @@ static void test_drop_gives_back_whole_pages_inside(void **state)
 	free(z.src);
 }
 
+/* A huge page all given back while bytes are to come moves to the first
+ * huge page past them; what the inflater writes there is the stream's. */
+static void test_page_given_back_moves_ahead(void **state)
+{
+	struct zdata z = compressed();
+	struct sf_zstream *s = sf_zstream_new(z.src, z.srclen, SIZE, 0);
+
+	(void)state;
+	assert_int_equal(sf_zstream_fill(s, 3 * MIB), 0);
+	uint64_t have = sf_zstream_have(s);
+	assert_true(have >= 3 * MIB && have <= 4 * MIB);
+	const unsigned char *b = sf_zstream_base(s);
+	assert_false(resident(b + 4 * MIB));	/* nothing there yet */
+	sf_zstream_drop(s, 0, 2 * MIB);
+	assert_zeros(b, 0, 2 * MIB);
+	assert_true(resident(b + 4 * MIB));	/* the page moved there */
+	assert_bytes(b, 2 * MIB, have);
+	assert_int_equal(sf_zstream_fill(s, SIZE), 0);
+	assert_bytes(b, 2 * MIB, SIZE);
+	/* with no byte to come, a page given back goes to the kernel (asked
+	 * before it is read: reading it maps the zero page) */
+	sf_zstream_drop(s, 2 * MIB, 4 * MIB);
+	assert_false(resident(b + 2 * MIB));
+	assert_zeros(b, 2 * MIB, 4 * MIB);
+	assert_bytes(b, 4 * MIB, SIZE);
+	sf_zstream_free(s);
+	free(z.src);
+}
+
+/* Ranges given back out of order, sharing a page: no byte outside them
+ * ever changes; in a small stream the small pages inside go at once. */
+static void test_out_of_order_small(void **state)
+{
+	struct zdata z = compressed();
+	struct sf_zstream *s = sf_zstream_new(z.src, z.srclen, SIZE, 0);
+	size_t pg = sf_page_size();
+	size_t mid = 2 * MIB + 100, end = 4 * MIB + 50;
+
+	(void)state;
+	assert_int_equal(sf_zstream_fill(s, 5 * MIB), 0);
+	const unsigned char *b = sf_zstream_base(s);
+	sf_zstream_drop(s, mid, end);
+	size_t plo = (mid + pg - 1) / pg * pg, phi = end / pg * pg;
+	assert_bytes(b, 0, plo);
+	assert_zeros(b, plo, phi);
+	assert_bytes(b, phi, (size_t)sf_zstream_have(s));
+	sf_zstream_drop(s, 0, mid);
+	assert_zeros(b, 0, phi);
+	assert_bytes(b, phi, (size_t)sf_zstream_have(s));
+	/* page 0 moved ahead (to 6 MiB: past the size, so it went), page 1
+	 * was broken: either way all reads as zeros, and the rest inflates */
+	assert_int_equal(sf_zstream_fill(s, SIZE), 0);
+	assert_bytes(b, phi, SIZE);
+	sf_zstream_free(s);
+	free(z.src);
+}
+
+/* In a big stream a page part of which is still read keeps its bytes,
+ * all of them, until the rest is given back; then it moves ahead. */
+static void test_big_stream_holds_shared_pages(void **state)
+{
+	size_t size = 66 * MIB;
+	struct zdata z = compressed_n(size);
+	struct sf_zstream *s = sf_zstream_new(z.src, z.srclen, size, 0);
+
+	(void)state;
+	assert_int_equal(sf_zstream_fill(s, 7 * MIB), 0);
+	uint64_t have = sf_zstream_have(s);
+	assert_true(have >= 7 * MIB && have <= 8 * MIB);
+	const unsigned char *b = sf_zstream_base(s);
+	sf_zstream_drop(s, MIB, 3 * MIB + 100);
+	assert_bytes(b, 0, have);		/* pages 0 and 1 are held */
+	assert_false(resident(b + 8 * MIB));
+	sf_zstream_drop(s, 0, MIB);		/* page 0 is all given back */
+	assert_zeros(b, 0, 2 * MIB);
+	assert_bytes(b, 2 * MIB, have);	/* page 1 still is held */
+	assert_true(resident(b + 8 * MIB));
+	sf_zstream_release(s, 4 * MIB);	/* and now page 1 */
+	assert_zeros(b, 0, 4 * MIB);
+	assert_true(resident(b + 10 * MIB));
+	assert_bytes(b, 4 * MIB, have);
+	assert_int_equal(sf_zstream_fill(s, 12 * MIB), 0);
+	assert_bytes(b, 4 * MIB, 12 * MIB);
+	assert_int_equal(sf_zstream_fill(s, size), 0);
+	assert_bytes(b, 12 * MIB, size);
+	sf_zstream_free(s);
+	free(z.src);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_inflates_in_pieces),
 		cmocka_unit_test(test_drop_gives_back_whole_pages_inside),
+		cmocka_unit_test(test_page_given_back_moves_ahead),
+		cmocka_unit_test(test_out_of_order_small),
+		cmocka_unit_test(test_big_stream_holds_shared_pages),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
