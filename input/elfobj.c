@@ -403,6 +403,14 @@ static uint64_t stream_min_over(const struct sf_elf *e, unsigned k)
 	return e->stream_min / k ? e->stream_min / k : 1;
 }
 
+/* The size from which a stream keeps whole the huge pages its readers
+ * still share (sf_zstream_new): 8 times e->stream_min, 64 MiB by default
+ * (so that STRUCTFIT_STREAM_MIN=1 takes small tests there too). */
+static uint64_t stream_hold_from(const struct sf_elf *e)
+{
+	return e->stream_min > UINT64_MAX / 8 ? UINT64_MAX : e->stream_min * 8;
+}
+
 /*
  * Whether section idx is one to read so: zlib-compressed (gABI), of at
  * least `least` bytes inflated and a plausible ratio, in a linked file
@@ -432,7 +440,7 @@ static int defer_info(struct sf_elf *e, uint32_t idx)
 	if (!linked_zlib(e, idx, stream_min_over(e, 1), &ch))
 		return 0;
 	struct sf_zstream *z = sf_zstream_new(s->data + chdr_size(e), s->size - chdr_size(e),
-					      ch.ch_size, e->file_backed);
+					      ch.ch_size, e->file_backed, stream_hold_from(e));
 	if (!z)
 		return 0;
 	s->z = z;
@@ -503,7 +511,7 @@ static int sparse_line(struct sf_elf *e, uint32_t idx, struct sf_err *err)
 	if (!linked_zlib(e, idx, stream_min_over(e, 8), &ch))
 		return 0;
 	struct sf_zstream *z = sf_zstream_new(s->data + chdr_size(e), s->size - chdr_size(e),
-					      ch.ch_size, e->file_backed);
+					      ch.ch_size, e->file_backed, stream_hold_from(e));
 	size_t maplen = ch.ch_size ? (size_t)ch.ch_size : 1;
 	void *map = z ? mmap(NULL, maplen, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)

@@ -23,8 +23,12 @@
  * into (recycle), else back to the kernel (MADV_DONTNEED).  Either way
  * the range reads as zeros afterwards and stays ours: no pointer into it
  * ever points to other bytes.  A page part of which is still read is
- * kept whole in a big stream (HOLD_FROM), while it may yet move ahead;
- * in a small one the small pages given back go at once.
+ * kept whole in a big stream (`hold`), while it may yet move ahead; in a
+ * small one the small pages given back go at once.  Kept, such pages cost
+ * up to one huge page per run being read: librados' 23 MB stream peaked
+ * 1.2 MB higher for 3 fewer fresh huge pages of its 25; libceph-common's
+ * 154 MB one took 72 fresh huge pages instead of 85 (and of 133 before
+ * any page a run gave back moved ahead).
  *
  *   0      released          have       ahead                    size
  *   | zeros |  being read    |  moved pages |  untouched           |
@@ -57,6 +61,7 @@ struct sf_zstream {
 	size_t srclen;
 	size_t src_dropped;		/* their pages dropped below this */
 	int file_backed;
+	int hold;			/* keep shared huge pages whole */
 	int failed;
 	unsigned char *map;		/* the mapping, and its length */
 	size_t maplen;
@@ -70,7 +75,7 @@ struct sf_zstream {
 };
 
 struct sf_zstream *sf_zstream_new(const unsigned char *src, size_t srclen, uint64_t size,
-				  int file_backed)
+				  int file_backed, uint64_t hold_from)
 {
 	if (size > SIZE_MAX - 2 * SF_HUGE_PAGE)
 		return NULL;
@@ -90,6 +95,7 @@ struct sf_zstream *sf_zstream_new(const unsigned char *src, size_t srclen, uint6
 	z->src = src;
 	z->srclen = srclen;
 	z->file_backed = file_backed;
+	z->hold = size >= hold_from;
 	z->size = size;
 	isal_inflate_init(&z->st);
 	z->st.crc_flag = ISAL_ZLIB;
@@ -135,15 +141,6 @@ static void feed(struct sf_zstream *z)
  * kernel.  4 MiB left libceph-common 98 fresh huge pages, 16 MiB 72 */
 #define PARK_MAX ((uint64_t)16 << 20)
 
-/*
- * A page part of which is still read is kept whole, for it to move ahead
- * once all of it is given back, only in a stream this big.  Kept, such
- * pages cost up to one huge page per run being read: librados' 23 MB
- * stream peaked 1.2 MB higher for 3 fewer fresh huge pages of its 25;
- * libceph-common's 154 MB one took 72 fresh huge pages instead of 85
- * (and of 133 before any page given back by a run moved ahead).
- */
-#define HOLD_FROM ((uint64_t)64 << 20)
 
 /* inflate at least this much per call (fewer calls, each one the
  * inflater's setup) */
@@ -289,7 +286,7 @@ static void page_given(struct sf_zstream *z, uint64_t p, uint64_t a, uint64_t b)
 		/* some bytes are still read: in a big stream the page is kept
 		 * whole while it may yet move ahead, else the small pages
 		 * given back go now (and the huge page is broken) */
-		if (z->fate[p] == PAGE_WHOLE && z->size >= HOLD_FROM && park_front(z) < z->size)
+		if (z->fate[p] == PAGE_WHOLE && z->hold && park_front(z) < z->size)
 			return;
 		z->fate[p] = PAGE_BROKEN;
 		drop_given(z, a, b);

@@ -33,10 +33,12 @@ struct sf_zstream;
 /*
  * A stream inflating the zlib stream src[0, srclen) to `size` bytes.
  * file_backed: src lies in a private mapping of a file (its pages may be
- * dropped).  NULL when the address range cannot be had.
+ * dropped).  hold_from: from this size on, a huge page part of which is
+ * still read is kept whole until the rest is given back (sf_zstream_drop).
+ * NULL when the address range cannot be had.
  */
 struct sf_zstream *sf_zstream_new(const unsigned char *src, size_t srclen, uint64_t size,
-				  int file_backed);
+				  int file_backed, uint64_t hold_from);
 /* Where the inflated bytes live: `size` bytes, those below have valid. */
 unsigned char *sf_zstream_base(const struct sf_zstream *z);
 /* Bytes inflated so far. */
