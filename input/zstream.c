@@ -141,7 +141,6 @@ static void feed(struct sf_zstream *z)
  * kernel.  4 MiB left libceph-common 98 fresh huge pages, 16 MiB 72 */
 #define PARK_MAX ((uint64_t)16 << 20)
 
-
 /* inflate at least this much per call (fewer calls, each one the
  * inflater's setup) */
 #define FILL_STEP ((uint64_t)256 << 10)
