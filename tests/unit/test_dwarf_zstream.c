@@ -34,14 +34,13 @@ struct zdata {
 
 static struct zdata compressed(void)
 {
-	size_t size = SIZE;
-	unsigned char *raw = sf_xmalloc(size);
-	uLongf len = compressBound(size);
+	unsigned char *raw = sf_xmalloc(SIZE);
+	uLongf len = compressBound(SIZE);
 	struct zdata z = { sf_xmalloc(len), 0 };
 
-	for (size_t i = 0; i < size; i++)
+	for (size_t i = 0; i < SIZE; i++)
 		raw[i] = byte_at(i);
-	assert_int_equal(compress2(z.src, &len, raw, size, 1), Z_OK);
+	assert_int_equal(compress2(z.src, &len, raw, SIZE, 6), Z_OK);
 	z.srclen = len;
 	free(raw);
 	return z;
