@@ -8,10 +8,10 @@
  *
  *   struct sf_zstream
  *   +--------------------------+------+------+----------+-----------+
- *   | st (igzip's, ~85 KiB)    | base | size | have     | released  |
+ *   | st (igzip's, ~85 KiB)    | base | size | have     | span      |
  *   +--------------------------+------+------+----------+-----------+
- *     next_in: the compressed     |            bytes       bytes below
- *     bytes not yet consumed      |            inflated    given back
+ *     next_in: the compressed     |            bytes       bytes given
+ *     bytes not yet consumed      |            inflated    back
  *                                 v
  *        one anonymous mapping of `size` bytes, rounded up to whole
  *        huge pages and aligned to one (MAP_NORESERVE: untouched pages
@@ -67,7 +67,6 @@ struct sf_zstream {
 	size_t maplen;
 	unsigned char *base;		/* its first huge page */
 	uint64_t size, have;
-	uint64_t released;		/* every byte below is given back */
 	uint64_t ahead;			/* pages moved ahead of `have` reach this */
 	struct span *span;		/* the bytes given back, in order */
 	size_t nspan, capspan;
@@ -196,11 +195,17 @@ int sf_zstream_fill(struct sf_zstream *z, uint64_t to)
 	return z->failed ? -1 : 0;
 }
 
+/* The first huge page past what is inflated. */
+static uint64_t next_page(const struct sf_zstream *z)
+{
+	return (z->have + SF_HUGE_PAGE - 1) & ~(uint64_t)(SF_HUGE_PAGE - 1);
+}
+
 /* Where the next page moved ahead goes: past what is inflated and past
  * the pages moved there already.  At or past the size, none can go. */
 static uint64_t park_front(const struct sf_zstream *z)
 {
-	uint64_t next = (z->have + SF_HUGE_PAGE - 1) & ~(uint64_t)(SF_HUGE_PAGE - 1);
+	uint64_t next = next_page(z);
 
 	return z->ahead > next ? z->ahead : next;
 }
@@ -216,10 +221,9 @@ static uint64_t park_front(const struct sf_zstream *z)
  */
 static int recycle(struct sf_zstream *z, uint64_t lo)
 {
-	uint64_t next = (z->have + SF_HUGE_PAGE - 1) & ~(uint64_t)(SF_HUGE_PAGE - 1);
 	uint64_t front = park_front(z);
 
-	if (front >= z->size || front - next >= PARK_MAX)
+	if (front >= z->size || front - next_page(z) >= PARK_MAX)
 		return 0;
 	void *to = mremap(z->base + lo, SF_HUGE_PAGE, SF_HUGE_PAGE,
 			  MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, z->base + front);
@@ -230,7 +234,7 @@ static int recycle(struct sf_zstream *z, uint64_t lo)
 }
 
 /* Add [lo, hi) to the spans given back, which stay sorted, apart and
- * coalesced: [0, released), then the runs read out of order past it. */
+ * coalesced: [0, released(z)), then the runs read out of order past it. */
 static void spans_add(struct sf_zstream *z, uint64_t lo, uint64_t hi)
 {
 	size_t i = 0, j;
@@ -252,9 +256,13 @@ static void spans_add(struct sf_zstream *z, uint64_t lo, uint64_t hi)
 		z->nspan -= j - i - 1;
 	}
 	z->span[i] = (struct span){ lo, hi };
-	if (z->span[0].lo == 0)
-		z->released = z->span[0].hi;
 	assert(z->nspan == 1 || z->span[0].hi < z->span[1].lo);
+}
+
+/* Every byte below this is given back. */
+static uint64_t released(const struct sf_zstream *z)
+{
+	return z->nspan && z->span[0].lo == 0 ? z->span[0].hi : 0;
 }
 
 /* Is every byte of [lo, hi) given back? */
@@ -315,7 +323,7 @@ static void give_back(struct sf_zstream *z, uint64_t lo, uint64_t hi)
 
 void sf_zstream_release(struct sf_zstream *z, uint64_t to)
 {
-	give_back(z, z->released, to);
+	give_back(z, released(z), to);
 }
 
 void sf_zstream_drop(struct sf_zstream *z, uint64_t lo, uint64_t hi)
