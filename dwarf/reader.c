@@ -1193,6 +1193,30 @@ void sf_reader_publish_keys(struct sf_reader *r, struct sf_fpshared *wide)
 		sf_fpshared_add_all(wide, r->laid);
 }
 
+void sf_reader_done(struct sf_reader *r)
+{
+	end_unit(r);
+	sf_spell_memo_free(r->memo);
+	r->memo = NULL;
+	free(r->strmemo);
+	r->strmemo = NULL;
+	rd_strings_forget(r);
+	rd_arena_free(&r->arena);
+	for (size_t i = 0; r->mv && i < MAX_LAYOUT_DEPTH + 2; i++)
+		rd_mvec_free(&r->mv[i]);
+	free(r->mv);
+	r->mv = NULL;
+	free(r->map);
+	r->map = NULL;
+	r->mapcap = r->mapalloc = 0;
+	free(r->tops);
+	r->tops = NULL;
+	r->ntops = r->topcap = 0;
+	free(r->fresh);
+	r->fresh = NULL;
+	r->nfresh = r->freshcap = 0;
+}
+
 void sf_reader_free(struct sf_reader *r)
 {
 	if (!r)

@@ -90,6 +90,13 @@ void sf_pending_free(struct sf_pending *p);
 /* The dedup counts of the readers moved to p so far. */
 struct sf_dedup_counts sf_pending_dedup_counts(const struct sf_pending *p);
 
+/*
+ * r has read its units: what reading them took goes (its scratch arena,
+ * caches, the last unit's lists), what the merge takes stays (the types,
+ * the pending ones, the keys).  A run read beside the ones before it
+ * waits to be merged after them.
+ */
+void sf_reader_done(struct sf_reader *r);
 void sf_reader_free(struct sf_reader *r);
 
 /*

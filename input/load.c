@@ -433,6 +433,7 @@ static int run_units(void *arg, size_t i, int in_line)
 		sf_reader_await_keys(u->r[i], &(struct sf_reader_await){ await_keyless, await_wait,
 									 &u->aw[i] });
 	u->rc[i] = sf_reader_units(u->r[i], first, last, &u->err[i]);
+	sf_reader_done(u->r[i]);
 	if (u->z && first < last)	/* a light run has no bytes of its own */
 		stream_drop(u, i);
 	if (u->z && atomic_fetch_sub(&u->unread, 1) == 1)
