@@ -236,7 +236,8 @@ static void show_all_text(const struct show_out *so, const struct show_opts *o,
 			  const struct sf_typeset *ts, unsigned threads)
 {
 	struct blocks bs = { .o = o, .ts = ts, .color = so->color,
-			     .ntypes = sf_typeset_count(ts) };
+			     .ntypes = sf_typeset_count(ts),
+			     .scratch = { .mu = PTHREAD_MUTEX_INITIALIZER } };
 	struct sf_threads t;
 	size_t n = (bs.ntypes + BLOCK_TYPES - 1) / BLOCK_TYPES;
 	struct sf_pool p = { .n = n, .run = render_block, .merge = write_block,
@@ -246,8 +247,6 @@ static void show_all_text(const struct show_out *so, const struct show_opts *o,
 	bs.text = sf_xcalloc(n ? n : 1, sizeof(*bs.text));
 	for (size_t b = 0; b < n; b++)
 		sb_init(&bs.text[b]);
-	if (pthread_mutex_init(&bs.scratch.mu, NULL))
-		sf_xmalloc((size_t)-1);	/* as out of memory */
 	sf_threads_init(&t, threads);
 	int rc = sf_pool_run(&p);
 	assert(rc == 0);	/* no merge fails: a write error is stdout's */
