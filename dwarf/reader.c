@@ -1221,20 +1221,16 @@ void sf_reader_free(struct sf_reader *r)
 {
 	if (!r)
 		return;
-	end_unit(r);
+	sf_reader_done(r);	/* what reading took (run_units freed it already) */
 	sf_typeset_free(r->out);	/* not merged: an error stopped the load */
-	sf_spell_memo_free(r->memo);
-	free(r->strmemo);
 	sf_files_release(&r->files);
 	sb_release(&r->path);
 	sb_release(&r->qbuf);
 	sb_release(&r->cat);
-	rd_strings_forget(r);
 	free(r->outv);
 	free(r->out_next);
 	free(r->name_head);
 	free(r->name_key);
-	rd_arena_free(&r->arena);
 	free(r->others);
 	free(r->walked[0]);
 	free(r->walked[1]);
@@ -1243,13 +1239,7 @@ void sf_reader_free(struct sf_reader *r)
 		free(r->abs[k]);
 	}
 	free(r->abs);
-	for (size_t i = 0; r->mv && i < MAX_LAYOUT_DEPTH + 2; i++)
-		rd_mvec_free(&r->mv[i]);
-	free(r->mv);
-	free(r->map);
 	free(r->pend);
-	free(r->tops);
-	free(r->fresh);
 	sf_typeset_free(r->pending_ts);
 	sf_fpcache_free(r->fpc);
 	sf_fpset_free(r->laid);
