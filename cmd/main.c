@@ -3,10 +3,13 @@
  * the way git dispatches its cmd_* builtins from a table.
  */
 #include <errno.h>
+#include <limits.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -88,38 +91,44 @@ static int hint_command(const char *arg)
  * archive 5.6 k, 3.6 k).  A run of structfit is short: it keeps what it
  * frees for the next input and gives it all back at exit.
  */
+#define KEEP_TOP (512 << 20)
+
 static void keep_freed_memory(void)
 {
 #ifdef M_TRIM_THRESHOLD
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);	/* glibc's largest on 64-bit */
-	mallopt(M_TRIM_THRESHOLD, 512 << 20);
+	mallopt(M_TRIM_THRESHOLD, KEEP_TOP);
 #endif
 }
 
 /*
  * Transparent huge pages for malloc's heap.  The kernel backs memory with
- * 2 MiB pages only where a program asks (THP's default "madvise" mode),
- * and glibc's malloc asks only when the tunable glibc.malloc.hugetlb=1
- * says so, with a single heap (arena_max=1: a second thread's heap of its
- * own is mapped and never advised).  Tunables are read from the
- * environment once, when the process starts: so structfit runs itself
- * again, once, with them set.  Every first write to a 4 KiB page is a
- * fault, about 10 us on the paravirtualised machines measured; this took
- * show of librados from 10 k faults to 0.7 k and its CPU time down by a
- * third, libceph-common's from 19 k to 2 k (10 % of the wall time), with
- * peak memory within 5 % (libc6-dbg's 273 files: 20 -> 34 MB).  Only
- * where an input is big (big_input_named).
+ * 2 MiB pages only where a program asks (THP's default "madvise" mode).
+ * Every first write to a 4 KiB page is a fault, about 10 us on the
+ * paravirtualised machines measured; 2 MiB pages took show of librados
+ * from 10 k faults to 0.7 k and its CPU time down by a third,
+ * libceph-common's from 19 k to 2 k (10 % of the wall time), with peak
+ * memory within 5 % (libc6-dbg's 273 files: 20 -> 34 MB).  Only where an
+ * input is big (big_input_named).
+ *
+ * glibc's malloc asks for them under its tunable glibc.malloc.hugetlb=1,
+ * which it reads once, at exec; structfit ran itself again with it set,
+ * which cost an exec and a second dynamic load (3-4 ms of librados' 150).
+ * Now it asks in place, as that tunable would: one heap for every thread
+ * (M_ARENA_MAX 1: a second thread's heap of its own is mapped apart and
+ * never advised), grown once by HEAP_RESERVE (M_TOP_PAD, for the one
+ * allocation that grows it) and all of it advised MADV_HUGEPAGE.  A page
+ * of it is memory only once written, so the reserve costs address space,
+ * not memory.  Blocks above the mmap threshold then come from that heap
+ * too (M_MMAP_MAX 0), advised like the rest, as under the tunable; its
+ * top is never trimmed (the advised reserve would go with it).  A heap
+ * grown past the reserve grows on 4 KiB pages; where the reserve cannot
+ * be had (RLIMIT_DATA, strict overcommit) malloc goes on as it was.
  *
  * Not done where the user set malloc tunables of their own, where
  * LD_PRELOAD puts something in front of malloc (valgrind, a profiler, an
- * allocator: the exec would leave a tool behind or go unheard), or under
- * a sanitizer's allocator.  The second process puts GLIBC_TUNABLES back
- * as it was before it runs anything, so the programs structfit runs see
- * the user's environment.
+ * allocator), or under a sanitizer's allocator.
  */
-#define TUNED_ENV "STRUCTFIT_MALLOC_TUNED"	/* "-": was unset; "=V": was V */
-#define HUGE_TUNABLES "glibc.malloc.hugetlb=1:glibc.malloc.arena_max=1"
-
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || \
 	__has_feature(thread_sanitizer)
@@ -129,58 +138,42 @@ static void keep_freed_memory(void)
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define SF_OWN_MALLOC 1
 #endif
-#if defined(__GLIBC__) && !defined(SF_OWN_MALLOC)
-#define SF_REEXEC 1
+#if defined(__GLIBC__) && defined(M_ARENA_MAX) && !defined(SF_OWN_MALLOC)
+#define SF_HUGE_HEAP 1
 #endif
 
-#ifdef SF_REEXEC
-/* In the process run again: GLIBC_TUNABLES as the user had it. */
-static void restore_tunables(const char *saved)
-{
-	if (saved[0] == '=')
-		setenv("GLIBC_TUNABLES", saved + 1, 1);
-	else
-		unsetenv("GLIBC_TUNABLES");
-	unsetenv(TUNED_ENV);
-}
-#endif
+#define HEAP_RESERVE ((size_t)1 << 30)
+#define HUGE_PAGE ((uintptr_t)2 << 20)
 
-static void run_with_huge_pages(char **argv)
+static void huge_page_heap(void)
 {
-#ifdef SF_REEXEC
-	const char *saved = getenv(TUNED_ENV);
+#ifdef SF_HUGE_HEAP
 	const char *tunables = getenv("GLIBC_TUNABLES");
 	const char *preload = getenv("LD_PRELOAD");
 
-	if (saved) {
-		restore_tunables(saved);
-		return;
-	}
 	if ((tunables && strstr(tunables, "glibc.malloc.")) || (preload && *preload))
 		return;
-	struct strbuf was, want;
-
-	sb_init(&was);
-	sb_init(&want);
-	sb_adds(&was, tunables ? "=" : "-");
-	if (tunables)
-		sb_adds(&was, tunables);
-	sb_adds(&want, HUGE_TUNABLES);
-	if (tunables && *tunables)
-		sb_addf(&want, ":%s", tunables);
-	if (setenv(TUNED_ENV, was.buf, 1) == 0 && setenv("GLIBC_TUNABLES", want.buf, 1) == 0)
-		execv("/proc/self/exe", argv);
-	/* no exec (no /proc, say): run as we are */
-	restore_tunables(was.buf);
-	sb_release(&was);
-	sb_release(&want);
-#else
-	(void)argv;
+	mallopt(M_ARENA_MAX, 1);
+	mallopt(M_TRIM_THRESHOLD, INT_MAX);
+	uintptr_t start = (uintptr_t)sbrk(0);
+	mallopt(M_TOP_PAD, (int)HEAP_RESERVE);
+	/* more than the heap has left: it grows, by the reserve more */
+	void *volatile grow = malloc((size_t)1 << 20);
+	free(grow);
+	mallopt(M_TOP_PAD, 128 << 10);	/* glibc's default */
+	uintptr_t end = (uintptr_t)sbrk(0);
+	uintptr_t from = (start + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	if (start == (uintptr_t)-1 || end < from || end - from < HEAP_RESERVE / 2 ||
+	    madvise((void *)from, end - from, MADV_HUGEPAGE) < 0) {
+		mallopt(M_TRIM_THRESHOLD, KEEP_TOP);	/* no reserve: malloc as it was */
+		return;
+	}
+	mallopt(M_MMAP_MAX, 0);
 #endif
 }
 
 /*
- * Whether the run is worth an exec (1-3 ms): an operand names a directory
+ * Whether the run is worth a heap of huge pages: an operand names a directory
  * or a file of HUGE_PAGES_FROM bytes or more.  A run over a small object
  * (a CI gate over one .o, say) touches a few MB and never gains.
  */
@@ -199,9 +192,9 @@ static int big_input_named(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	if (big_input_named(argc, argv))
-		run_with_huge_pages(argv);
 	keep_freed_memory();
+	if (big_input_named(argc, argv))
+		huge_page_heap();
 	return flushed(dispatch(argc, argv));
 }
 
