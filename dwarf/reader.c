@@ -504,8 +504,8 @@ static void report_tops(struct sf_reader *r)
 
 /*
  * A struct of a C or C++ unit, with dedup on, listed by its DW_AT_name:
- * its key takes that (C) or its qualified name (C++, built when it is
- * keyed, from the scopes resolving would read: rd_die_qname_into), so it
+ * its key takes that (in C++ beside its scope's digest, which the
+ * fingerprint feeds from the scopes resolving would read: dedup.c), so it
  * is resolved only if it is not skipped (rd_dedup_tops) - most are, and
  * resolving interns its spelling.
  */

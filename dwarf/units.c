@@ -338,9 +338,9 @@ const char *rd_die_qname(struct sf_reader *r, struct uh *uh, const struct sf_die
  * interned: the walk lists every C++ struct it meets (reader.c,
  * top_later) and most are skipped by their key, their names never kept
  * (libceph-common: 178 k of 222 k, whose interned names took 44 MB and a
- * tenth of show's page faults); their key reads the name from here, and
- * nothing else does.  Kept in the unit's scratch arena they took a third
- * of it (librados' 6.5 MB unit: 1.8 of 5.4 MB). */
+ * tenth of show's page faults), nor built: their key takes the bare name
+ * and the scope's digest (dedup.c, key_top).  rd_resolve_top asserts that
+ * the name it resolves is this one. */
 const char *rd_die_qname_into(struct sf_reader *r, struct uh *uh, uint64_t off,
 			      const char *name, struct strbuf *sb)
 {
