@@ -138,7 +138,10 @@ static void keep_freed_memory(void)
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define SF_OWN_MALLOC 1
 #endif
-#if defined(__GLIBC__) && defined(M_ARENA_MAX) && !defined(SF_OWN_MALLOC)
+/* (64-bit only: a 1 GiB reserve would crowd a 32-bit address space's
+ * mappings of big inputs) */
+#if defined(__GLIBC__) && defined(M_ARENA_MAX) && !defined(SF_OWN_MALLOC) && \
+	UINTPTR_MAX > 0xffffffffu
 #define SF_HUGE_HEAP 1
 #endif
 
