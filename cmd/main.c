@@ -156,7 +156,6 @@ static void huge_page_heap(void)
 
 	if ((tunables && strstr(tunables, "glibc.malloc.")) || (preload && *preload))
 		return;
-	mallopt(M_ARENA_MAX, 1);
 	mallopt(M_TRIM_THRESHOLD, INT_MAX);
 	uintptr_t start = (uintptr_t)sbrk(0);
 	mallopt(M_TOP_PAD, (int)HEAP_RESERVE);
@@ -172,6 +171,7 @@ static void huge_page_heap(void)
 		return;
 	}
 	mallopt(M_MMAP_MAX, 0);
+	mallopt(M_ARENA_MAX, 1);	/* before any thread: each would map its own */
 #endif
 }
 
