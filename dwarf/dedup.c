@@ -73,9 +73,9 @@
  *
  * A C or C++ struct the walk meets is not even resolved then (reader.c,
  * top_later): its DW_AT_name is all a key needs (in C++ with its scope's
- * digest, which the fingerprint holds), and most are skipped; rd_dedup_tops resolves those
- * that are not, rd_dedup_unskip and rd_dedup_off the rest when they are
- * laid out after all.
+ * digest, which the fingerprint holds), and most are skipped;
+ * rd_dedup_tops resolves those that are not, rd_dedup_unskip and
+ * rd_dedup_off the rest when they are laid out after all.
  * Resolving one is reading its own DIE, which the walk read already, and
  * naming it, which top_later did: it cannot fail, so nothing said on bad
  * input changes.

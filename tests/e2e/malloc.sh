@@ -71,6 +71,8 @@ plain_build() {
 		skip "$SF is a script (a valgrind run): the heap is valgrind's"
 	elif ldd "$SF" 2>/dev/null | grep -q 'lib[at]san'; then
 		skip "$SF is a sanitizer build: its allocator is the sanitizer's"
+	elif [ ! -e /sys/kernel/mm/transparent_hugepage/enabled ]; then
+		skip "this kernel has no transparent huge pages: malloc is left as it is"
 	elif [ ! -r /proc/self/environ ]; then
 		skip "no /proc here: structfit runs as it is"
 	elif [ -f "/usr/lib/debug/.build-id/$(build_id "$TRUE" | sed 's|^\(..\)|\1/|').debug" ]; then
