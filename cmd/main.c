@@ -16,6 +16,7 @@
 #include "builtin.h"
 #include "common.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
 #include "version.h"
 
 struct builtin {
@@ -146,7 +147,6 @@ static void keep_freed_memory(void)
 #endif
 
 #define HEAP_RESERVE ((size_t)1 << 30)
-#define HUGE_PAGE ((uintptr_t)2 << 20)
 
 static void huge_page_heap(void)
 {
@@ -164,7 +164,7 @@ static void huge_page_heap(void)
 	free(grow);
 	mallopt(M_TOP_PAD, 128 << 10);	/* glibc's default */
 	uintptr_t end = (uintptr_t)sbrk(0);
-	uintptr_t from = (start + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	uintptr_t from = (start + SF_HUGE_PAGE - 1) & ~(uintptr_t)(SF_HUGE_PAGE - 1);
 	if (start == (uintptr_t)-1 || end < from || end - from < HEAP_RESERVE / 2 ||
 	    madvise((void *)from, end - from, MADV_HUGEPAGE) < 0) {
 		mallopt(M_TRIM_THRESHOLD, KEEP_TOP);	/* no reserve: malloc as it was */

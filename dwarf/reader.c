@@ -1143,12 +1143,9 @@ void sf_reader_merge(struct sf_reader *r, struct sf_typeset *ts)
 	struct sf_typeset *src = r->out;
 
 	r->out = NULL;
-	/* the interned strings point into src: forget them with it */
-	rd_strings_forget(r);
-	sf_spell_memo_free(r->memo);
-	r->memo = NULL;
-	free(r->strmemo);
-	r->strmemo = NULL;
+	/* the interned strings point into src: forget them with it (and
+	 * what else reading took, where run_units has not) */
+	sf_reader_done(r);
 	merge_into(ts, src);
 }
 

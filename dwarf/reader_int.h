@@ -352,7 +352,8 @@ struct sf_reader {
 	size_t files_unit;      /* unit index + 1 of files_file whose files are loaded */
 	struct sf_files files;
 	struct strbuf path;
-	struct strbuf qbuf;     /* a listed top's qualified name (its key) */
+	struct strbuf qbuf;     /* a listed top's qualified name, which
+	                         * rd_resolve_top asserts it resolves to */
 	struct sf_strmemo *strmemo; /* the units' memo of .debug_str lookups,
 	                         * made when the section is packed */
 
