@@ -796,9 +796,12 @@ static int read_unit(struct sf_reader *r, size_t i)
 int sf_reader_units(struct sf_reader *r, size_t first, size_t last, struct sf_err *err)
 {
 	r->err = err;
-	for (size_t i = first; i < last && i < r->f->nunits; i++)
+	for (size_t i = first; i < last && i < r->f->nunits; i++) {
 		if (read_unit(r, i) < 0)
 			return -1;
+		if (r->unit_read && i + 1 < last && i + 1 < r->f->nunits)
+			r->unit_read(r->unit_read_arg, i);
+	}
 	return 0;
 }
 
@@ -1172,6 +1175,13 @@ void sf_reader_share_live(struct sf_reader *r, struct sf_fpshared *own,
 	r->live = own;
 	r->earlier = earlier;
 	r->nearlier = n;
+}
+
+void sf_reader_on_unit_read(struct sf_reader *r, void (*read)(void *arg, size_t unit),
+			    void *arg)
+{
+	r->unit_read = read;
+	r->unit_read_arg = arg;
 }
 
 void sf_reader_await_keys(struct sf_reader *r, const struct sf_reader_await *a)

@@ -135,4 +135,13 @@ struct sf_reader_await {
 };
 void sf_reader_await_keys(struct sf_reader *r, const struct sf_reader_await *a);
 
+/*
+ * Each unit r has read but the last of sf_reader_units' range: r calls
+ * read(arg, unit index) once it is done with the unit's bytes - nothing
+ * r holds points into them afterwards (names are interned, types copied),
+ * so its loader may let them go before the run ends (load.c).
+ */
+void sf_reader_on_unit_read(struct sf_reader *r, void (*read)(void *arg, size_t unit),
+			    void *arg);
+
 #endif

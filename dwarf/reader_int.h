@@ -321,6 +321,8 @@ struct sf_reader {
 	struct sf_fpshared *const *earlier; /* the live keys of the runs before */
 	size_t nearlier;
 	struct sf_reader_await await;   /* before looking keys up (reader.h) */
+	void (*unit_read)(void *, size_t); /* each unit read (reader.h) */
+	void *unit_read_arg;
 	struct sf_fp *newkeys;          /* a unit's keys recorded, for `live` */
 	size_t newcap;
 	int unclean;

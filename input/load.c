@@ -336,10 +336,12 @@ static int before_keyless(struct runs *u, size_t i)
 	return 0;
 }
 
-/* what run i's reader asks before looking its keys up (reader.h) */
+/* what run i's reader asks before looking its keys up, and tells when a
+ * unit is read (reader.h) */
 struct await {
 	struct runs *u;
 	size_t i;
+	uint64_t from;		/* run i's bytes from here on are not given back */
 };
 
 static int await_keyless(void *arg)
@@ -402,6 +404,39 @@ static void await_wait(void *arg, size_t unknown)
 	}
 }
 
+/* a run gives back the bytes of the units it has read once they are
+ * e->stream_min / 16 (512 KiB by default; so that STRUCTFIT_STREAM_MIN=1
+ * takes small tests there too), rather than at its end */
+static uint64_t unit_drop_min(const struct sf_elf *e)
+{
+	return e->stream_min / 16;
+}
+
+/*
+ * Unit k of run a->i is read: its bytes, and those of the units read
+ * before it in the run, go back now, not when the run is read - a run's
+ * last unit is often far bigger than the ones before it (librados' run of
+ * its 6.5 MB unit starts with a unit of 0.7 MB, held for the 35 ms the
+ * big one takes: peak memory 35.8 -> 35.0 MB, median of 41 runs).
+ * Never waited for: when the stream's lock is held (the other
+ * thread inflating), the bytes wait for the next unit or the run's end
+ * (waiting for it per unit put libceph-common's wall time up by 8 %).
+ */
+static void unit_read_drop(void *arg, size_t k)
+{
+	struct await *a = arg;
+	struct runs *u = a->u;
+	const struct sf_unit *unit = &u->snap[a->i].units[k];
+
+	if (a->from == UINT64_MAX)
+		a->from = unit->start;	/* the run's first unit */
+	if (unit->end - a->from < unit_drop_min(u->e) || pthread_mutex_trylock(&u->mu))
+		return;
+	sf_zstream_drop(u->z, a->from, unit->end);
+	pthread_mutex_unlock(&u->mu);
+	a->from = unit->end;
+}
+
 static int run_units(void *arg, size_t i, int in_line)
 {
 	struct runs *u = arg;
@@ -412,7 +447,7 @@ static int run_units(void *arg, size_t i, int in_line)
 	(void)in_line;	/* runs are merged by copy: the merge drops repeats */
 	u->err[i].msg[0] = '\0';
 	if (u->z) {
-		u->aw[i] = (struct await){ .u = u, .i = i };
+		u->aw[i] = (struct await){ .u = u, .i = i, .from = UINT64_MAX };
 		if (stream_run(u, i) < 0)
 			return u->rc[i] = -1;
 		f = &u->snap[i];
@@ -432,6 +467,8 @@ static int run_units(void *arg, size_t i, int in_line)
 	if (u->z && u->live)
 		sf_reader_await_keys(u->r[i], &(struct sf_reader_await){ await_keyless, await_wait,
 									 &u->aw[i] });
+	if (u->z)
+		sf_reader_on_unit_read(u->r[i], unit_read_drop, &u->aw[i]);
 	u->rc[i] = sf_reader_units(u->r[i], first, last, &u->err[i]);
 	sf_reader_done(u->r[i]);
 	if (u->z && first < last)	/* a light run has no bytes of its own */
