@@ -204,13 +204,10 @@ static size_t spell_hash(const char *x, const char *y, const char *z)
 	return sf_mix64((uintptr_t)x ^ sf_mix64((uintptr_t)y ^ sf_mix64((uintptr_t)z)));
 }
 
-/*
- * rd_icat of pieces whose addresses are stable for the reader's output
- * (interned strings, literals, section data), memoized by address: a
- * spelling such as "struct list_head *" is made once per reader, not once
- * per unit (each unit resolves the same headers' types again).
- */
-const char *rd_spell(struct sf_reader *r, const char *x, const char *y, const char *z)
+/* The memo's slot of pieces x y z, of a spelling (named 0: rd_spell) or
+ * a spelled name (1: rd_spell_name); empty (v NULL) when not made yet. */
+static struct spell *spell_slot(struct sf_reader *r, const char *x, const char *y, const char *z,
+				int named)
 {
 	if ((r->nspells + 1) * 2 > r->spellcap) {
 		size_t ncap = r->spellcap ? r->spellcap * 2 : 1024;
@@ -229,11 +226,57 @@ const char *rd_spell(struct sf_reader *r, const char *x, const char *y, const ch
 	}
 	size_t j = spell_hash(x, y, z) & (r->spellcap - 1);
 	for (; r->spells[j].v; j = (j + 1) & (r->spellcap - 1))
-		if (r->spells[j].x == x && r->spells[j].y == y && r->spells[j].z == z)
-			return r->spells[j].v;
-	r->spells[j] = (struct spell){ x, y, z, rd_icat(r, x, y, z) };
-	r->nspells++;
-	return r->spells[j].v;
+		if (r->spells[j].x == x && r->spells[j].y == y && r->spells[j].z == z &&
+		    (r->spells[j].tail != NULL) == named)
+			break;
+	return &r->spells[j];
+}
+
+/*
+ * rd_icat of pieces whose addresses are stable for the reader's output
+ * (interned strings, literals, section data), memoized by address: a
+ * spelling such as "struct list_head *" is made once per reader, not once
+ * per unit (each unit resolves the same headers' types again).
+ */
+const char *rd_spell(struct sf_reader *r, const char *x, const char *y, const char *z)
+{
+	struct spell *s = spell_slot(r, x, y, z, 0);
+
+	if (!s->v) {
+		*s = (struct spell){ x, y, z, rd_icat(r, x, y, z), NULL };
+		r->nspells++;
+	}
+	return s->v;
+}
+
+/* The spelling "kw scope::name", and its tail the name, *tail: the
+ * spelling interned first, so that a new name is its tail. */
+static const char *spell_name(struct sf_reader *r, const char *kw, const char *scope,
+			      const char *name, const char **tail)
+{
+	const char *v = *scope ? rd_icat4(r, kw, scope, "::", name) : rd_icat(r, kw, name, "");
+	size_t k = strlen(kw);
+
+	*tail = sf_typeset_intern_n(r->out, v + k, strlen(v + k));
+	return v;
+}
+
+const char *rd_spell_name(struct sf_reader *r, const char *kw, const char *scope,
+			  const char *name, const char **tail)
+{
+	/* a scope's name lives in the unit's scratch (units.c): its address
+	 * is no key past the unit */
+	if (*scope)
+		return spell_name(r, kw, scope, name, tail);
+	struct spell *s = spell_slot(r, kw, "", name, 1);
+	if (!s->v) {
+		const char *t;
+		const char *v = spell_name(r, kw, "", name, &t);
+		*s = (struct spell){ kw, "", name, v, t };
+		r->nspells++;
+	}
+	*tail = s->tail;
+	return s->v;
 }
 
 /* Forget the interned strings' maps: their values live in r->out, which
@@ -257,18 +300,33 @@ void rd_strings_forget(struct sf_reader *r)
 	r->nspells = r->spellcap = 0;
 }
 
-/* x y z, interned. */
-const char *rd_icat(struct sf_reader *r, const char *x, const char *y, const char *z)
+/* parts[0, n) one after the other, interned. */
+static const char *icat(struct sf_reader *r, const char *const *parts, size_t n)
 {
-	size_t nx = strlen(x), ny = strlen(y), nz = strlen(z);
+	size_t len[4], total = 0;
 	char stack[512];
-	char *buf = nx + ny + nz < sizeof(stack) ? stack : sf_xmalloc(nx + ny + nz + 1);
 
-	memcpy(buf, x, nx);
-	memcpy(buf + nx, y, ny);
-	memcpy(buf + nx + ny, z, nz);
-	const char *s = sf_typeset_intern_n(r->out, buf, nx + ny + nz);
+	assert(n <= 4);
+	for (size_t i = 0; i < n; i++)
+		total += len[i] = strlen(parts[i]);
+	char *buf = total < sizeof(stack) ? stack : sf_xmalloc(total + 1);
+	for (size_t i = 0, at = 0; i < n; at += len[i], i++)
+		memcpy(buf + at, parts[i], len[i]);
+	const char *s = sf_typeset_intern_n(r->out, buf, total);
 	if (buf != stack)
 		free(buf);
 	return s;
+}
+
+/* x y z, interned. */
+const char *rd_icat(struct sf_reader *r, const char *x, const char *y, const char *z)
+{
+	return icat(r, (const char *const[]){ x, y, z }, 3);
+}
+
+/* w x y z, interned. */
+const char *rd_icat4(struct sf_reader *r, const char *w, const char *x, const char *y,
+		     const char *z)
+{
+	return icat(r, (const char *const[]){ w, x, y, z }, 4);
 }

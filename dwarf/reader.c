@@ -145,7 +145,8 @@ static struct sf_type *deep_copy(struct sf_typeset *ts, const struct sf_type *sr
 	struct sf_type *t = sf_typeset_alloc(ts, sizeof(*t));
 
 	*t = *src;
-	t->name = interned ? src->name : sf_typeset_intern(ts, src->name);
+	t->name = interned ? src->name : sf_typeset_intern_type_name(ts, (enum sf_kind)src->kind,
+								     src->name);
 	t->decl_file = sf_typeset_intern(ts, decl_file);
 	t->comp_dir = src->comp_dir && *src->comp_dir ? sf_typeset_intern(ts, src->comp_dir) : "";
 	t->unit_name = src->unit_name && *src->unit_name ? sf_typeset_intern(ts, src->unit_name) : "";

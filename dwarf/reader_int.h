@@ -378,8 +378,9 @@ struct sf_reader {
 	const char *s_empty, *s_unknown; /* "" and "?" interned, once looked
 	                         * up (rd_empty, rd_unknown): every tinfo starts
 	                         * as them (types.c, new_ti) */
-	struct spell { const char *x, *y, *z, *v; } *spells; /* x y z of stable
-	                         * pieces -> interned (rd_spell) */
+	struct spell { const char *x, *y, *z, *v, *tail; } *spells; /* x y z of
+	                         * stable pieces -> interned (rd_spell); a
+	                         * spelled name's has its tail (rd_spell_name) */
 	size_t nspells, spellcap;
 	struct strbuf cat;
 
@@ -423,7 +424,15 @@ void rd_arena_free(struct arena *a);
 char *rd_arena_cat(struct arena *a, const char *x, const char *y, const char *z);
 const char *rd_isec(struct sf_reader *r, const char *s);
 const char *rd_icat(struct sf_reader *r, const char *x, const char *y, const char *z);
+const char *rd_icat4(struct sf_reader *r, const char *w, const char *x, const char *y,
+		     const char *z);
 const char *rd_spell(struct sf_reader *r, const char *x, const char *y, const char *z);
+/* The spelling "kw scope::name" ("kw name" when scope is ""), kw
+ * "struct " or the like, interned before its tail, the name
+ * "scope::name", *tail: so that the two share their bytes (typeset.h).
+ * Memoized as rd_spell is when scope is "" (a scope's name is scratch). */
+const char *rd_spell_name(struct sf_reader *r, const char *kw, const char *scope,
+			  const char *name, const char **tail);
 /* rd_isec(r, "") and rd_isec(r, "?"), without the lookup after the first. */
 static inline const char *rd_empty(struct sf_reader *r)
 {
@@ -442,6 +451,11 @@ int rd_uh_open_parsed(struct sf_reader *r, struct uh *uh, const struct sf_dwfile
 		      struct sf_abbrevs *own);
 struct uh *rd_uh_for(struct sf_reader *r, const struct sf_dwfile *f, int sect, uint64_t off);
 const char *rd_die_qname(struct sf_reader *r, struct uh *uh, const struct sf_die *d);
+/* rd_die_qname of d, a type spelled "kw name" ("struct ", "enum "...),
+ * and that spelling, *spelled: interned together (rd_spell_name); NULL,
+ * *spelled untouched, when d has no name. */
+const char *rd_die_qname_spelled(struct sf_reader *r, struct uh *uh, const struct sf_die *d,
+				 const char *kw, const char **spelled);
 const char *rd_die_qname_into(struct sf_reader *r, struct uh *uh, uint64_t off,
 			      const char *name, struct strbuf *sb);
 int rd_scope_digest(struct sf_reader *r, struct uh *uh, uint64_t off, struct sf_fp *out);

@@ -298,18 +298,18 @@ static void typedef_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 static void aggregate_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 			   const struct sf_die *d)
 {
-	const char *name = rd_die_qname(r, uh, d);
-
 	ti->flags |= TI_AGG;
 	ti->agg = ti;
 	ti->kind = d->tag == DW_TAG_union_type ? SF_KIND_UNION
 		 : d->tag == DW_TAG_class_type ? SF_KIND_CLASS : SF_KIND_STRUCT;
 	ti->tclass = ti->kind == SF_KIND_UNION ? SF_T_UNION : SF_T_STRUCT;
-	ti->keyword = ti->kind == SF_KIND_UNION ? "union"
-		    : ti->kind == SF_KIND_CLASS ? "class" : "struct";
+	ti->keyword = rd_isec(r, sf_kind_name(ti->kind));
+	const char *kw = ti->kind == SF_KIND_UNION ? "union "
+		       : ti->kind == SF_KIND_CLASS ? "class " : "struct ";
+	const char *name = rd_die_qname_spelled(r, uh, d, kw, &ti->left);
 	ti->qname = name ? name : rd_empty(r);
-	ti->keyword = rd_isec(r, ti->keyword);
-	ti->left = name ? rd_spell(r, ti->keyword, " ", name) : rd_spell(r, ti->keyword, " {...}", "");
+	if (!name)
+		ti->left = rd_spell(r, ti->keyword, " {...}", "");
 	ti->size = d->byte_size;
 	if ((d->has & SF_A_DECLARATION) && !(d->has & SF_A_BYTE_SIZE))
 		ti->flags |= TI_DECL;
@@ -329,9 +329,10 @@ static void enum_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 {
 	struct tinfo *under = (d->has & (SF_A_TYPE | SF_A_ALT)) ? rd_resolve_ref(r, uh, d, depth) : NULL;
 
-	const char *name = rd_die_qname(r, uh, d);
+	const char *name = rd_die_qname_spelled(r, uh, d, "enum ", &ti->left);
 	ti->qname = name ? name : rd_empty(r);
-	ti->left = name ? rd_spell(r, "enum ", name, "") : rd_isec(r, "enum {...}");
+	if (!name)
+		ti->left = rd_isec(r, "enum {...}");
 	if (!name && !(d->has & SF_A_DECLARATION))
 		ti->flags |= TI_ANON, ti->anon_enum = ti;
 	ti->tclass = SF_T_ENUM;

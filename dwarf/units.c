@@ -333,6 +333,25 @@ const char *rd_die_qname(struct sf_reader *r, struct uh *uh, const struct sf_die
 	return d->name ? qualify(r, uh, d->off, d->name) : NULL;
 }
 
+const char *rd_die_qname_spelled(struct sf_reader *r, struct uh *uh, const struct sf_die *d,
+				 const char *kw, const char **spelled)
+{
+	struct sf_die spec;
+	uint64_t off = d->off;
+	const char *name = d->name;
+
+	if (spec_of(uh, d, &spec) && (d->name || spec.name)) {
+		off = spec.off;
+		name = d->name ? d->name : spec.name;
+	}
+	if (!name)
+		return NULL;
+	const char *scope = sf_lang_is_c(uh->cx.lang) ? "" : scope_of(r, uh, off);
+	const char *qname;
+	*spelled = rd_spell_name(r, kw, scope, name, &qname);
+	return qname;
+}
+
 /* rd_die_qname of the C++ DIE at off named `name`, without
  * DW_AT_specification, written into sb (valid until sb changes), not
  * interned: the walk lists every C++ struct it meets (reader.c,

@@ -48,6 +48,11 @@ const struct sf_enum *sf_enum_copy(struct sf_typeset *ts, const struct sf_enum *
 const struct sf_typedef_of *sf_typedef_of_copy(struct sf_typeset *ts,
 					       const struct sf_typedef_of *src, bool intern);
 const char *sf_typeset_intern_n(struct sf_typeset *ts, const char *s, size_t n);
+/* The interned name of a type of that kind, interned through its
+ * spelling ("struct name", "class name", "union name"), which members of
+ * its type spell, so that the two share their bytes.  Anonymous: "". */
+const char *sf_typeset_intern_type_name(struct sf_typeset *ts, enum sf_kind kind,
+					const char *name);
 
 /* Hash of a definition (name, kind, size, members, nested types). */
 uint64_t sf_type_hash(const struct sf_type *t);

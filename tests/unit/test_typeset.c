@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model/typeset.h"
@@ -302,6 +303,56 @@ static void test_enumerators_in_identity(void **state)
 	sf_typeset_free(ts);
 }
 
+/* A spelling "struct X" and the name X share their bytes when X is new,
+ * in either order of need: the name as the spelling's tail. */
+static void test_spelling_and_name_share_bytes(void **state)
+{
+	struct sf_typeset *ts = sf_typeset_new();
+	char name[700], spelled[720];
+
+	(void)state;
+	const char *s = sf_typeset_intern(ts, "struct ns::X<int>");
+	assert_ptr_equal(sf_typeset_intern(ts, "ns::X<int>"), s + 7);
+	const char *e = sf_typeset_intern(ts, "enum color");
+	assert_ptr_equal(sf_typeset_intern(ts, "color"), e + 5);
+	/* a name interned first keeps its own bytes, and stays the one copy */
+	const char *y = sf_typeset_intern(ts, "Y");
+	const char *cy = sf_typeset_intern(ts, "class Y");
+	assert_string_equal(cy + 6, "Y");
+	assert_ptr_not_equal(cy + 6, y);
+	assert_ptr_equal(sf_typeset_intern(ts, "Y"), y);
+	/* a type's name goes in through its spelling */
+	const char *u = sf_typeset_intern_type_name(ts, SF_KIND_UNION, "u_t");
+	assert_string_equal(u, "u_t");
+	assert_ptr_equal(sf_typeset_intern(ts, "union u_t"), u - 6);
+	assert_ptr_equal(sf_typeset_intern_type_name(ts, SF_KIND_CLASS, "ns::X<int>"),
+			 sf_typeset_intern(ts, "ns::X<int>"));
+	assert_ptr_equal(sf_typeset_intern_type_name(ts, SF_KIND_STRUCT, ""),
+			 sf_typeset_intern(ts, ""));
+	/* no keyword, or a keyword and nothing after it: no tail */
+	const char *kw = sf_typeset_intern(ts, "struct ");
+	assert_ptr_not_equal(sf_typeset_intern(ts, ""), kw + 7);
+	const char *st = sf_typeset_intern(ts, "structure");
+	assert_ptr_not_equal(sf_typeset_intern(ts, "ure"), st + 6);
+	/* longer than the stack buffer of intern_type_name */
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	const char *long_name = sf_typeset_intern_type_name(ts, SF_KIND_STRUCT, name);
+	snprintf(spelled, sizeof(spelled), "struct %s", name);
+	assert_ptr_equal(sf_typeset_intern(ts, spelled), long_name - 7);
+	/* through the table's growth: every tail found again */
+	const char *tails[3000];
+	for (int i = 0; i < 3000; i++) {
+		snprintf(spelled, sizeof(spelled), "struct s%d", i);
+		tails[i] = sf_typeset_intern(ts, spelled) + 7;
+	}
+	for (int i = 0; i < 3000; i++) {
+		snprintf(name, sizeof(name), "s%d", i);
+		assert_ptr_equal(sf_typeset_intern(ts, name), tails[i]);
+	}
+	sf_typeset_free(ts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -313,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_absorb_keeps_hashes),
 		cmocka_unit_test(test_enumerators_in_identity),
 		cmocka_unit_test(test_typedef_alias),
+		cmocka_unit_test(test_spelling_and_name_share_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
