@@ -199,6 +199,33 @@ static const char *isec_slow(struct sf_reader *r, const char *s)
 	return r->pmap[j].v;
 }
 
+/* parts[0, n) one after the other, interned; *total its length. */
+static const char *icat(struct sf_reader *r, const char *const *parts, size_t n, size_t *total_out)
+{
+	size_t len[4], total = 0;
+	char stack[512];
+
+	assert(n <= 4);
+	for (size_t i = 0; i < n; i++)
+		total += len[i] = strlen(parts[i]);
+	char *buf = total < sizeof(stack) ? stack : sf_xmalloc(total + 1);
+	for (size_t i = 0, at = 0; i < n; at += len[i], i++)
+		memcpy(buf + at, parts[i], len[i]);
+	const char *s = sf_typeset_intern_n(r->out, buf, total);
+	if (buf != stack)
+		free(buf);
+	*total_out = total;
+	return s;
+}
+
+/* x y z, interned. */
+const char *rd_icat(struct sf_reader *r, const char *x, const char *y, const char *z)
+{
+	size_t n;
+
+	return icat(r, (const char *const[]){ x, y, z }, 3, &n);
+}
+
 static size_t spell_hash(const char *x, const char *y, const char *z)
 {
 	return sf_mix64((uintptr_t)x ^ sf_mix64((uintptr_t)y ^ sf_mix64((uintptr_t)z)));
@@ -254,10 +281,11 @@ const char *rd_spell(struct sf_reader *r, const char *x, const char *y, const ch
 static const char *spell_name(struct sf_reader *r, const char *kw, const char *scope,
 			      const char *name, const char **tail)
 {
-	const char *v = *scope ? rd_icat4(r, kw, scope, "::", name) : rd_icat(r, kw, name, "");
-	size_t k = strlen(kw);
+	size_t n, k = strlen(kw);
+	const char *v = *scope ? icat(r, (const char *const[]){ kw, scope, "::", name }, 4, &n)
+			       : icat(r, (const char *const[]){ kw, name }, 2, &n);
 
-	*tail = sf_typeset_intern_n(r->out, v + k, strlen(v + k));
+	*tail = sf_typeset_intern_n(r->out, v + k, n - k);
 	return v;
 }
 
@@ -300,33 +328,3 @@ void rd_strings_forget(struct sf_reader *r)
 	r->nspells = r->spellcap = 0;
 }
 
-/* parts[0, n) one after the other, interned. */
-static const char *icat(struct sf_reader *r, const char *const *parts, size_t n)
-{
-	size_t len[4], total = 0;
-	char stack[512];
-
-	assert(n <= 4);
-	for (size_t i = 0; i < n; i++)
-		total += len[i] = strlen(parts[i]);
-	char *buf = total < sizeof(stack) ? stack : sf_xmalloc(total + 1);
-	for (size_t i = 0, at = 0; i < n; at += len[i], i++)
-		memcpy(buf + at, parts[i], len[i]);
-	const char *s = sf_typeset_intern_n(r->out, buf, total);
-	if (buf != stack)
-		free(buf);
-	return s;
-}
-
-/* x y z, interned. */
-const char *rd_icat(struct sf_reader *r, const char *x, const char *y, const char *z)
-{
-	return icat(r, (const char *const[]){ x, y, z }, 3);
-}
-
-/* w x y z, interned. */
-const char *rd_icat4(struct sf_reader *r, const char *w, const char *x, const char *y,
-		     const char *z)
-{
-	return icat(r, (const char *const[]){ w, x, y, z }, 4);
-}

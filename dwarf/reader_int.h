@@ -424,8 +424,6 @@ void rd_arena_free(struct arena *a);
 char *rd_arena_cat(struct arena *a, const char *x, const char *y, const char *z);
 const char *rd_isec(struct sf_reader *r, const char *s);
 const char *rd_icat(struct sf_reader *r, const char *x, const char *y, const char *z);
-const char *rd_icat4(struct sf_reader *r, const char *w, const char *x, const char *y,
-		     const char *z);
 const char *rd_spell(struct sf_reader *r, const char *x, const char *y, const char *z);
 /* The spelling "kw scope::name" ("kw name" when scope is ""), kw
  * "struct " or the like, interned before its tail, the name
