@@ -323,27 +323,36 @@ int rd_scope_digest(struct sf_reader *r, struct uh *uh, uint64_t off, struct sf_
 
 static const char *qualify(struct sf_reader *r, struct uh *uh, uint64_t off, const char *name);
 
-/* A type DIE's qualified name, from its declaration when it has one; NULL if anonymous. */
-const char *rd_die_qname(struct sf_reader *r, struct uh *uh, const struct sf_die *d)
+/* The name of type DIE d, its own or its declaration's (a
+ * DW_AT_specification in the unit), and *off, the DIE whose scope
+ * qualifies it; NULL if anonymous. */
+static const char *die_name(struct uh *uh, const struct sf_die *d, uint64_t *off)
 {
 	struct sf_die spec;
 
-	if (spec_of(uh, d, &spec) && (d->name || spec.name))
-		return qualify(r, uh, spec.off, d->name ? d->name : spec.name);
-	return d->name ? qualify(r, uh, d->off, d->name) : NULL;
+	*off = d->off;
+	if (spec_of(uh, d, &spec) && (d->name || spec.name)) {
+		*off = spec.off;
+		return d->name ? d->name : spec.name;
+	}
+	return d->name;
+}
+
+/* A type DIE's qualified name, from its declaration when it has one; NULL if anonymous. */
+const char *rd_die_qname(struct sf_reader *r, struct uh *uh, const struct sf_die *d)
+{
+	uint64_t off;
+	const char *name = die_name(uh, d, &off);
+
+	return name ? qualify(r, uh, off, name) : NULL;
 }
 
 const char *rd_die_qname_spelled(struct sf_reader *r, struct uh *uh, const struct sf_die *d,
 				 const char *kw, const char **spelled)
 {
-	struct sf_die spec;
-	uint64_t off = d->off;
-	const char *name = d->name;
+	uint64_t off;
+	const char *name = die_name(uh, d, &off);
 
-	if (spec_of(uh, d, &spec) && (d->name || spec.name)) {
-		off = spec.off;
-		name = d->name ? d->name : spec.name;
-	}
 	if (!name)
 		return NULL;
 	const char *scope = sf_lang_is_c(uh->cx.lang) ? "" : scope_of(r, uh, off);
