@@ -202,10 +202,10 @@ static const char *isec_slow(struct sf_reader *r, const char *s)
 /* parts[0, n) one after the other, interned; *total its length. */
 static const char *icat(struct sf_reader *r, const char *const *parts, size_t n, size_t *total_out)
 {
-	size_t len[4], total = 0;
+	size_t len[5], total = 0;
 	char stack[512];
 
-	assert(n <= 4);
+	assert(n <= 5);
 	for (size_t i = 0; i < n; i++)
 		total += len[i] = strlen(parts[i]);
 	char *buf = total < sizeof(stack) ? stack : sf_xmalloc(total + 1);
@@ -281,9 +281,9 @@ const char *rd_spell(struct sf_reader *r, const char *x, const char *y, const ch
 static const char *spell_name(struct sf_reader *r, const char *kw, const char *scope,
 			      const char *name, const char **tail)
 {
-	size_t n, k = strlen(kw);
-	const char *v = *scope ? icat(r, (const char *const[]){ kw, scope, "::", name }, 4, &n)
-			       : icat(r, (const char *const[]){ kw, name }, 2, &n);
+	size_t n, k = strlen(kw) + 1;
+	const char *v = *scope ? icat(r, (const char *const[]){ kw, " ", scope, "::", name }, 5, &n)
+			       : icat(r, (const char *const[]){ kw, " ", name }, 3, &n);
 
 	*tail = sf_typeset_intern_n(r->out, v + k, n - k);
 	return v;

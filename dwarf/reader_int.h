@@ -426,7 +426,7 @@ const char *rd_isec(struct sf_reader *r, const char *s);
 const char *rd_icat(struct sf_reader *r, const char *x, const char *y, const char *z);
 const char *rd_spell(struct sf_reader *r, const char *x, const char *y, const char *z);
 /* The spelling "kw scope::name" ("kw name" when scope is ""), kw
- * "struct " or the like, interned before its tail, the name
+ * "struct" or the like, interned before its tail, the name
  * "scope::name", *tail: so that the two share their bytes (typeset.h).
  * Memoized as rd_spell is when scope is "" (a scope's name is scratch). */
 const char *rd_spell_name(struct sf_reader *r, const char *kw, const char *scope,
@@ -449,7 +449,7 @@ int rd_uh_open_parsed(struct sf_reader *r, struct uh *uh, const struct sf_dwfile
 		      struct sf_abbrevs *own);
 struct uh *rd_uh_for(struct sf_reader *r, const struct sf_dwfile *f, int sect, uint64_t off);
 const char *rd_die_qname(struct sf_reader *r, struct uh *uh, const struct sf_die *d);
-/* rd_die_qname of d, a type spelled "kw name" ("struct ", "enum "...),
+/* rd_die_qname of d, a type spelled "kw name" (kw "struct", "enum"...),
  * and that spelling, *spelled: interned together (rd_spell_name); NULL,
  * *spelled untouched, when d has no name. */
 const char *rd_die_qname_spelled(struct sf_reader *r, struct uh *uh, const struct sf_die *d,

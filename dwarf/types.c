@@ -304,9 +304,7 @@ static void aggregate_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 		 : d->tag == DW_TAG_class_type ? SF_KIND_CLASS : SF_KIND_STRUCT;
 	ti->tclass = ti->kind == SF_KIND_UNION ? SF_T_UNION : SF_T_STRUCT;
 	ti->keyword = rd_isec(r, sf_kind_name(ti->kind));
-	const char *kw = ti->kind == SF_KIND_UNION ? "union "
-		       : ti->kind == SF_KIND_CLASS ? "class " : "struct ";
-	const char *name = rd_die_qname_spelled(r, uh, d, kw, &ti->left);
+	const char *name = rd_die_qname_spelled(r, uh, d, ti->keyword, &ti->left);
 	ti->qname = name ? name : rd_empty(r);
 	if (!name)
 		ti->left = rd_spell(r, ti->keyword, " {...}", "");
@@ -329,7 +327,7 @@ static void enum_type(struct sf_reader *r, struct uh *uh, struct tinfo *ti,
 {
 	struct tinfo *under = (d->has & (SF_A_TYPE | SF_A_ALT)) ? rd_resolve_ref(r, uh, d, depth) : NULL;
 
-	const char *name = rd_die_qname_spelled(r, uh, d, "enum ", &ti->left);
+	const char *name = rd_die_qname_spelled(r, uh, d, "enum", &ti->left);
 	ti->qname = name ? name : rd_empty(r);
 	if (!name)
 		ti->left = rd_isec(r, "enum {...}");

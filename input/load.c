@@ -428,8 +428,6 @@ static void unit_read_drop(void *arg, size_t k)
 	struct runs *u = a->u;
 	const struct sf_unit *unit = &u->snap[a->i].units[k];
 
-	if (a->from == UINT64_MAX)
-		a->from = unit->start;	/* the run's first unit */
 	if (unit->end - a->from < unit_drop_min(u->e) || pthread_mutex_trylock(&u->mu))
 		return;
 	sf_zstream_drop(u->z, a->from, unit->end);
@@ -447,12 +445,14 @@ static int run_units(void *arg, size_t i, int in_line)
 	(void)in_line;	/* runs are merged by copy: the merge drops repeats */
 	u->err[i].msg[0] = '\0';
 	if (u->z) {
-		u->aw[i] = (struct await){ .u = u, .i = i, .from = UINT64_MAX };
+		u->aw[i] = (struct await){ .u = u, .i = i };
 		if (stream_run(u, i) < 0)
 			return u->rc[i] = -1;
 		f = &u->snap[i];
 		first = u->first[i];
 		last = unit_from(f, u->bound[i + 1]);
+		if (first < last)
+			u->aw[i].from = f->units[first].start;
 	}
 	u->r[i] = sf_reader_new(f, u->e, sf_typeset_new(), u->apart ? NULL : u->c->ts,
 				u->apart ? NULL : u->c->pending, u->label, only,
