@@ -297,20 +297,27 @@ static int stream_run(struct runs *u, size_t i)
 	return rc;
 }
 
+/* what run i's reader asks before looking its keys up, and tells when a
+ * unit is read (reader.h) */
+struct await {
+	struct runs *u;
+	size_t i;
+	uint64_t from;		/* run i's bytes from here on are not given back */
+};
+
 /*
  * Run i is read: the bytes of its units go back now, not once it is
  * merged - it waits for the runs before it, and its units are whole in
  * themselves (a stream is only read so when no unit reaches into another:
  * sf_dwfile_init_stream).  librados' runs after its 6.5 MB unit held
- * 2-5 MB so while it was read.
+ * 2-5 MB so while it was read.  Those its units gave back as they were
+ * read (unit_read_drop), below u->aw[i].from, are not given again.
  */
 static void stream_drop(struct runs *u, size_t i)
 {
-	const struct sf_dwfile *f = &u->snap[i];
-
-	assert(u->first[i] < f->nunits);	/* it has units of its own */
+	assert(u->first[i] < u->snap[i].nunits);	/* it has units of its own */
 	pthread_mutex_lock(&u->mu);
-	sf_zstream_drop(u->z, f->units[u->first[i]].start, u->upto[i]);
+	sf_zstream_drop(u->z, u->aw[i].from, u->upto[i]);
 	pthread_mutex_unlock(&u->mu);
 }
 
@@ -335,14 +342,6 @@ static int before_keyless(struct runs *u, size_t i)
 			return 1;
 	return 0;
 }
-
-/* what run i's reader asks before looking its keys up, and tells when a
- * unit is read (reader.h) */
-struct await {
-	struct runs *u;
-	size_t i;
-	uint64_t from;		/* run i's bytes from here on are not given back */
-};
 
 static int await_keyless(void *arg)
 {
